@@ -1,0 +1,32 @@
+// Bundles the client, the language server and the command-line checker into dist/.
+// `node esbuild.mjs --watch` rebuilds on change; `--production` minifies.
+import * as esbuild from 'esbuild';
+
+const watch = process.argv.includes('--watch');
+const production = process.argv.includes('--production');
+
+/** @type {esbuild.BuildOptions} */
+const common = {
+  bundle: true,
+  platform: 'node',
+  format: 'cjs',
+  target: 'node18',
+  sourcemap: !production,
+  minify: production,
+  logLevel: 'warning',
+};
+
+const builds = [
+  { ...common, entryPoints: ['client/src/extension.ts'], outfile: 'dist/client.js', external: ['vscode'] },
+  { ...common, entryPoints: ['server/src/server.ts'], outfile: 'dist/server.js' },
+  { ...common, entryPoints: ['server/src/cli.ts'], outfile: 'dist/cli.js', banner: { js: '#!/usr/bin/env node' } },
+];
+
+if (watch) {
+  for (const options of builds) {
+    const context = await esbuild.context(options);
+    await context.watch();
+  }
+} else {
+  await Promise.all(builds.map((options) => esbuild.build(options)));
+}

@@ -1,0 +1,58 @@
+/**
+ * The extension's entry point: starts the language client and wires views and commands.
+ * Nothing here parses digests; the server does.
+ */
+import * as path from 'path';
+import * as vscode from 'vscode';
+import { LanguageClient, LanguageClientOptions, ServerOptions, TransportKind } from 'vscode-languageclient/node';
+import { LANGUAGE_ID } from '../../server/src/protocol';
+import { DETECTION_LINES, looksLikeDigest } from './detection';
+
+let client: LanguageClient | undefined;
+
+/** What the extension hands its tests: the running client. */
+export interface PaperDigestApi {
+  readonly client: LanguageClient;
+}
+
+export async function activate(context: vscode.ExtensionContext): Promise<PaperDigestApi> {
+  const serverModule = context.asAbsolutePath(path.join('dist', 'server.js'));
+  const serverOptions: ServerOptions = {
+    run: { module: serverModule, transport: TransportKind.ipc },
+    debug: { module: serverModule, transport: TransportKind.ipc, options: { execArgv: ['--nolazy', '--inspect=6009'] } },
+  };
+  const clientOptions: LanguageClientOptions = {
+    documentSelector: [
+      { scheme: 'file', language: LANGUAGE_ID },
+      { scheme: 'untitled', language: LANGUAGE_ID },
+    ],
+    synchronize: { configurationSection: 'paperDigest' },
+  };
+  client = new LanguageClient('paperDigest', 'Paper Digest', serverOptions, clientOptions);
+  context.subscriptions.push(client);
+
+  registerContentDetection(context);
+
+  await client.start();
+  return { client };
+}
+
+export async function deactivate(): Promise<void> {
+  await client?.stop();
+  client = undefined;
+}
+
+/** Switches plain-text documents that read like digests to the digest language. */
+function registerContentDetection(context: vscode.ExtensionContext): void {
+  const detect = (document: vscode.TextDocument): void => {
+    if (document.languageId !== 'plaintext' || !vscode.workspace.getConfiguration('paperDigest').get<boolean>('detectContent', true)) {
+      return;
+    }
+    const head = document.getText(new vscode.Range(0, 0, Math.min(document.lineCount, DETECTION_LINES), 0));
+    if (looksLikeDigest(head)) {
+      void vscode.languages.setTextDocumentLanguage(document, LANGUAGE_ID);
+    }
+  };
+  context.subscriptions.push(vscode.workspace.onDidOpenTextDocument(detect));
+  vscode.workspace.textDocuments.forEach(detect);
+}

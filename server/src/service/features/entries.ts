@@ -1,0 +1,47 @@
+/**
+ * Lookups over the model shared by the features: which entry or field is at a position, and the
+ * name a paper goes by.
+ */
+import type { Position } from 'vscode-languageserver-types';
+import type { DigestDocument, Entry, Field } from '../model';
+
+/**
+ * The entry whose lines contain the position, by binary search over the entries' ranges.
+ *
+ * @example
+ * entryAt(doc, { line: 4, character: 0 })?.englishTitle?.value.text
+ */
+export function entryAt(doc: DigestDocument, position: Position): Entry | undefined {
+  const entries = doc.entries;
+  let low = 0;
+  let high = entries.length - 1;
+  while (low <= high) {
+    const mid = (low + high) >> 1;
+    const range = entries[mid].range;
+    if (position.line < range.start.line) {
+      high = mid - 1;
+    } else if (position.line > range.end.line) {
+      low = mid + 1;
+    } else {
+      return entries[mid];
+    }
+  }
+  return undefined;
+}
+
+/** The field of an entry on the position's line. */
+export function fieldAt(entry: Entry, position: Position): Field | undefined {
+  return entry.fields.find((field) => field.line === position.line);
+}
+
+/**
+ * The name a paper goes by: its English title, else its Chinese title, else its position.
+ * Never empty.
+ *
+ * @example
+ * paperName(entry) // 'Sparse Probes for Arithmetic Circuits in Small Transformers'
+ */
+export function paperName(entry: Entry): string {
+  const title = entry.englishTitle?.value.text || entry.chineseTitle?.value.text;
+  return title && title.trim().length > 0 ? title : `(untitled paper ${entry.index + 1})`;
+}

@@ -1,0 +1,130 @@
+/**
+ * The outline: hierarchical document symbols. The digest heading is the root; each paper is a
+ * symbol named by its English title with the Chinese title as detail; its fields are children.
+ */
+import { DocumentSymbol, SymbolKind } from 'vscode-languageserver-types';
+import type { Cancellation } from '../cancellation';
+import { NEVER_CANCELLED } from '../cancellation';
+import type { DigestDocument, Entry, Field } from '../model';
+import { paperName } from './entries';
+
+/** Options of the outline. */
+export interface SymbolOptions {
+  /**
+   * At most this many paper symbols are returned; a client chokes on hundreds of thousands.
+   * The rest are summarised by one last symbol.
+   */
+  readonly maxPapers?: number;
+}
+
+export const DEFAULT_MAX_PAPERS = 20000;
+
+const FIELD_NAMES: Record<Field['kind'], string> = {
+  englishTitle: 'English title',
+  chineseTitle: '中文标题 Chinese title',
+  authors: 'Authors',
+  institutions: '机构 Institutions',
+  topicHits: '专题命中 Topic hits',
+  summary: 'AI总结 AI summary',
+  comments: 'Comments',
+  journalRef: 'Journal ref',
+};
+
+const FIELD_KINDS: Record<Field['kind'], SymbolKind> = {
+  englishTitle: SymbolKind.String,
+  chineseTitle: SymbolKind.String,
+  authors: SymbolKind.Array,
+  institutions: SymbolKind.Array,
+  topicHits: SymbolKind.Key,
+  summary: SymbolKind.String,
+  comments: SymbolKind.String,
+  journalRef: SymbolKind.String,
+};
+
+/**
+ * Builds the outline of a digest.
+ *
+ * @example
+ * const [root] = documentSymbols(parseDigest(text));
+ * root.name;              // '大模型推理能力' (the heading)
+ * root.children[0].name;  // 'Sparse Probes for Arithmetic Circuits in Small Transformers'
+ * root.children[0].detail // '小型Transformer中算术电路的稀疏探针'
+ */
+export function documentSymbols(doc: DigestDocument, options: SymbolOptions = {}, token: Cancellation = NEVER_CANCELLED): DocumentSymbol[] {
+  const maxPapers = options.maxPapers ?? DEFAULT_MAX_PAPERS;
+  const papers: DocumentSymbol[] = [];
+  const count = Math.min(doc.entries.length, maxPapers);
+  for (let i = 0; i < count; i++) {
+    if ((i & 1023) === 0 && token.isCancellationRequested) {
+      return [];
+    }
+    papers.push(paperSymbol(doc.entries[i]));
+  }
+  if (doc.entries.length > maxPapers) {
+    const first = doc.entries[maxPapers];
+    const last = doc.entries[doc.entries.length - 1];
+    const range = { start: first.range.start, end: last.range.end };
+    papers.push({
+      name: `… ${doc.entries.length - maxPapers} more papers`,
+      detail: 'the outline shows the first ' + maxPapers,
+      kind: SymbolKind.Namespace,
+      range,
+      selectionRange: { start: first.range.start, end: first.range.start },
+    });
+  }
+  if (!doc.heading) {
+    return papers;
+  }
+  const lastLine = doc.lines[doc.lines.length - 1];
+  const headingRange = doc.heading.range;
+  return [
+    {
+      name: doc.heading.text,
+      detail: `${doc.entries.length} papers`,
+      kind: SymbolKind.Namespace,
+      range: { start: { line: headingRange.start.line, character: 0 }, end: { line: lastLine.line, character: lastLine.text.length + (lastLine.line === 0 && doc.hasBom ? 1 : 0) } },
+      selectionRange: headingRange,
+      children: papers,
+    },
+  ];
+}
+
+function paperSymbol(entry: Entry): DocumentSymbol {
+  const title = entry.englishTitle ?? entry.chineseTitle;
+  const selectionRange = title ? title.value.range : entry.fields[0]?.range ?? entry.range;
+  const children: DocumentSymbol[] = entry.fields.map((field) => ({
+    name: FIELD_NAMES[field.kind],
+    detail: fieldDetail(field),
+    kind: FIELD_KINDS[field.kind],
+    range: field.range,
+    selectionRange: field.range,
+  }));
+  return {
+    name: paperName(entry),
+    detail: entry.englishTitle ? entry.chineseTitle?.value.text ?? '' : '',
+    kind: SymbolKind.Class,
+    range: entry.range,
+    selectionRange,
+    children,
+  };
+}
+
+function fieldDetail(field: Field): string {
+  switch (field.kind) {
+    case 'englishTitle':
+    case 'chineseTitle':
+      return shorten(field.value.text);
+    case 'authors':
+      return `${field.names.length} · ${shorten(field.names.map((n) => n.text).join(', '))}`;
+    case 'institutions':
+      return shorten(field.items.map((item) => item.name.text).join(' ; '));
+    case 'topicHits':
+      return shorten([field.topic.text, ...field.categories.map((c) => c.text)].filter((s) => s).join(' · '));
+    default:
+      return shorten(field.value.text);
+  }
+}
+
+function shorten(text: string, max = 80): string {
+  return text.length <= max ? text : text.slice(0, max - 1) + '…';
+}

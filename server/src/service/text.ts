@@ -1,0 +1,112 @@
+/**
+ * Small text predicates shared by the parser and the features. All are linear-time and never
+ * backtrack: document text is untrusted and can be huge.
+ */
+
+const CJK = /[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]/;
+
+/** Whether the text contains a CJK ideograph, e.g. `hasCjk('T^2MLR：循环')` is true. */
+export function hasCjk(text: string): boolean {
+  return CJK.test(text);
+}
+
+/** Whether a line counts as blank: empty or only spaces and tabs. */
+export function isBlank(text: string): boolean {
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c !== 0x20 && c !== 0x09) {
+      return false;
+    }
+  }
+  return true;
+}
+
+/** Index of the first character that is not a space or tab, from `from`. */
+export function skipSpaces(text: string, from: number, to = text.length): number {
+  let i = from;
+  while (i < to && (text.charCodeAt(i) === 0x20 || text.charCodeAt(i) === 0x09 || text.charCodeAt(i) === 0x3000)) {
+    i++;
+  }
+  return i;
+}
+
+/** Index just past the last character before `to` that is not a space or tab. */
+export function trimEndIndex(text: string, from: number, to: number): number {
+  let j = to;
+  while (j > from && (text.charCodeAt(j - 1) === 0x20 || text.charCodeAt(j - 1) === 0x09 || text.charCodeAt(j - 1) === 0x3000)) {
+    j--;
+  }
+  return j;
+}
+
+/** Particles that stand lower-case inside personal names (`Ludwig van Beethoven`). */
+const NAME_PARTICLES = new Set(['de', 'da', 'di', 'do', 'dos', 'das', 'del', 'della', 'der', 'den', 'van', 'von', 'la', 'le', 'du', 'al', 'el', 'bin', 'ibn', 'y', 'e', 'zu', 'ter', 'ten', 'st.']);
+
+/**
+ * Whether one comma-separated item reads like a personal name: one to six words, each starting
+ * with a capital letter (or an initial, or a name particle), no digits or colons.
+ * `looksLikeName('Mei Tanaka')` is true; `looksLikeName('and Cheap Reasoning')` is false.
+ */
+export function looksLikeName(item: string): boolean {
+  const trimmed = item.trim();
+  if (trimmed.length === 0 || trimmed.length > 60 || /[0-9:：?!()（）\[\]]/.test(trimmed)) {
+    return false;
+  }
+  const words = trimmed.split(/\s+/);
+  if (words.length > 6) {
+    return false;
+  }
+  let capitalised = 0;
+  for (const word of words) {
+    const first = word.charAt(0);
+    if (first !== first.toLowerCase() && first === first.toUpperCase()) {
+      capitalised++;
+    } else if (!NAME_PARTICLES.has(word.toLowerCase())) {
+      return false;
+    }
+  }
+  return capitalised > 0;
+}
+
+/**
+ * How much a line reads like an author list: `strong` for two or more names separated by commas,
+ * `weak` for a single name, `no` otherwise. Lines with CJK ideographs are never author lists.
+ */
+export function authorListLikeness(text: string): 'strong' | 'weak' | 'no' {
+  if (hasCjk(text)) {
+    return 'no';
+  }
+  const items = text.split(/[,，]/);
+  if (items.length >= 2) {
+    let names = 0;
+    for (const item of items) {
+      if (looksLikeName(item)) {
+        names++;
+      }
+    }
+    // "et al." and similar tails are tolerated: most items must be names.
+    return names >= Math.max(2, Math.ceil(items.length * 0.8)) ? 'strong' : 'no';
+  }
+  const words = text.trim().split(/\s+/);
+  return words.length >= 2 && words.length <= 4 && looksLikeName(text) ? 'weak' : 'no';
+}
+
+/** Escapes text for inclusion in Markdown, so that document text never becomes markup. */
+export function escapeMarkdown(text: string): string {
+  return text.replace(/[\\`*_{}\[\]()#+\-.!|<>&~:$"']/g, (c) => {
+    switch (c) {
+      case '<':
+        return '&lt;';
+      case '>':
+        return '&gt;';
+      case '&':
+        return '&amp;';
+      case '"':
+        return '&quot;';
+      case "'":
+        return '&#39;';
+      default:
+        return '\\' + c;
+    }
+  });
+}

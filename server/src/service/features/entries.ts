@@ -45,3 +45,16 @@ export function paperName(entry: Entry): string {
   const title = entry.englishTitle?.value.text || entry.chineseTitle?.value.text;
   return title && title.trim().length > 0 ? title : `(untitled paper ${entry.index + 1})`;
 }
+
+/**
+ * The key under which two English titles count as the same paper: Unicode-compatibility folded
+ * (full-width letters become ASCII), lower-cased, runs of white space collapsed to one space,
+ * trimmed. The workspace index and the duplicate diagnostics both use it, so that they agree on
+ * what a duplicate is. An empty key means the paper has no title to compare.
+ *
+ * @example
+ * titleKey('  Sparse  Probes for ARITHMETIC Circuits ') // 'sparse probes for arithmetic circuits'
+ */
+export function titleKey(title: string): string {
+  return title.normalize('NFKC').toLowerCase().replace(/\s+/g, ' ').trim();
+}

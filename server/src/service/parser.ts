@@ -99,10 +99,13 @@ const ROLE_FIELD: Record<number, FieldKind> = {
 
 /** Costs of the readings of a run of plain lines; lower is likelier. */
 const COST = {
-  missingRole: 6,
+  /** A plain field missing between two others of the same entry. */
+  missingRole: 4,
+  /** A plain field missing at the end of the run: the labelled fields follow. */
+  missingAtEnd: 2,
   stray: 6,
   obviousStray: 1,
-  newEntryWithoutLabels: 4,
+  newEntryWithoutLabels: 6,
   outOfOrderFill: 2,
   latinHeading: 3,
   noHeading: 3,
@@ -220,12 +223,11 @@ class DigestParser {
     // `Comments on ...` may be an English title: a comments line is followed by the next
     // entry's English title or by a journal ref, never directly by a Chinese title.
     for (let i = 0; i < this.lines.length; i++) {
-      const kind = this.kinds[i];
-      if (kind !== 'comments' && kind !== 'journalRef') {
+      if (this.kinds[i] !== 'comments') {
         continue;
       }
       const next = this.nextNonBlank(i + 1);
-      if (next >= 0 && this.kinds[next] === 'text' && hasCjk(this.lines[next].text)) {
+      if (next >= 0 && this.kinds[next] === 'text' && hasCjk(this.lines[next].text) && !isObviousStray(this.lines[next].text.trim())) {
         this.kinds[i] = 'text';
       }
     }
@@ -303,16 +305,10 @@ class DigestParser {
   }
 
   /**
-   * Chooses the cheapest reading of a run of plain lines by dynamic programming over a handful
-   * of states, so the work is linear in the run's length.
-   *
-   * States: 0..7 continue the current entry, with a bit mask of the plain fields filled out of
-   * order so far; 8 + r (r = 1..3) are inside a new entry whose last plain field is role r.
+   * Chooses the cheapest reading of a run of plain lines. At the start of the document the first
+   * line may be the heading: the readings with and without it are compared.
    */
   private assignRun(run: number[], atDocumentStart: boolean): Assignment[] {
-    const n = run.length;
-    const STATES = 12;
-    const INF = 1e9;
     const prev = this.current;
     // Which plain fields the current entry lacks: those may be filled out of order.
     let lacking = 0;
@@ -322,121 +318,17 @@ class DigestParser {
       if (!prev.authors) lacking |= roleBit(Role.Authors);
     }
     const roleCosts = run.map((line) => plainLineCosts(this.lines[line].text));
-    let cost = new Float64Array(STATES).fill(INF);
-    cost[0] = 0;
-    // choice[k * STATES + state] = encoded (previous state, role, starts entry, out of order).
-    const choice = new Int32Array(n * STATES).fill(-1);
-    let headingTaken = false;
-    let headingPenalty = 0;
-    if (atDocumentStart && n > 0) {
-      // Decide on the heading first: compare the best readings with and without it.
-      const withHeading = this.cheapestRunCost(roleCosts.slice(1), lacking) + (hasCjk(this.lines[run[0]].text) ? 0 : COST.latinHeading);
-      const without = this.cheapestRunCost(roleCosts, lacking) + COST.noHeading;
-      headingTaken = withHeading <= without;
-      headingPenalty = headingTaken ? 0 : 1;
+    if (!atDocumentStart || run.length === 0) {
+      return cheapestReading(roleCosts, lacking).assignments;
     }
-    const start = headingTaken ? 1 : 0;
-    for (let k = start; k < n; k++) {
-      const next = new Float64Array(STATES).fill(INF);
-      const rc = roleCosts[k];
-      const relax = (from: number, to: number, add: number, role: Role, startsEntry: boolean, outOfOrder: boolean): void => {
-        const total = cost[from] + add;
-        if (total < next[to]) {
-          next[to] = total;
-          choice[k * STATES + to] = from | (role << 4) | (startsEntry ? 1 << 8 : 0) | (outOfOrder ? 1 << 9 : 0);
-        }
-      };
-      for (let s = 0; s < STATES; s++) {
-        if (cost[s] >= INF) {
-          continue;
-        }
-        relax(s, s, rc.stray, Role.Stray, false, false);
-        if (s < 8) {
-          for (let r = Role.English; r <= Role.Authors; r++) {
-            const bit = roleBit(r);
-            if ((lacking & bit) !== 0 && (s & bit) === 0) {
-              relax(s, s | bit, COST.outOfOrderFill + rc.role[r], r, false, true);
-            }
-            relax(s, 8 + r, COST.missingRole * (r - 1) + rc.role[r], r, true, false);
-          }
-        } else {
-          const last = s - 8;
-          for (let r = Role.English; r <= Role.Authors; r++) {
-            if (r > last) {
-              relax(s, 8 + r, COST.missingRole * (r - last - 1) + rc.role[r], r, false, false);
-            } else {
-              const closing = COST.missingRole * (Role.Authors - last) + COST.newEntryWithoutLabels;
-              relax(s, 8 + r, closing + COST.missingRole * (r - 1) + rc.role[r], r, true, false);
-            }
-          }
-        }
-      }
-      cost = next;
+    const withHeading = cheapestReading(roleCosts.slice(1), lacking);
+    const without = cheapestReading(roleCosts, lacking);
+    const headingCost = hasCjk(this.lines[run[0]].text) ? 0 : COST.latinHeading;
+    if (withHeading.cost + headingCost <= without.cost + COST.noHeading) {
+      return [{ role: Role.Heading, startsEntry: false, outOfOrder: false }, ...withHeading.assignments];
     }
-    // Pick the best final state.
-    let best = 0;
-    let bestCost = INF;
-    for (let s = 0; s < STATES; s++) {
-      if (cost[s] >= INF) {
-        continue;
-      }
-      const total = cost[s] + (s >= 8 ? COST.missingRole * (Role.Authors - (s - 8)) : 0);
-      if (total < bestCost) {
-        bestCost = total;
-        best = s;
-      }
-    }
-    const result: Assignment[] = new Array(n);
-    let state = best;
-    for (let k = n - 1; k >= start; k--) {
-      const c = choice[k * STATES + state];
-      result[k] = { role: (c >> 4) & 0xf, startsEntry: (c & (1 << 8)) !== 0, outOfOrder: (c & (1 << 9)) !== 0 };
-      state = c & 0xf;
-    }
-    if (headingTaken) {
-      result[0] = { role: Role.Heading, startsEntry: false, outOfOrder: false };
-    } else if (headingPenalty && atDocumentStart) {
-      this.problems.push({ kind: 'missingHeading', range: this.range(run[0], 0, 0) });
-    }
-    return result;
-  }
-
-  /** The cost of the best reading of a run, without recording it (used to decide the heading). */
-  private cheapestRunCost(roleCosts: PlainLineCosts[], lacking: number): number {
-    const STATES = 12;
-    const INF = 1e9;
-    let cost = new Float64Array(STATES).fill(INF);
-    cost[0] = 0;
-    for (const rc of roleCosts) {
-      const next = new Float64Array(STATES).fill(INF);
-      for (let s = 0; s < STATES; s++) {
-        if (cost[s] >= INF) continue;
-        next[s] = Math.min(next[s], cost[s] + rc.stray);
-        for (let r = Role.English; r <= Role.Authors; r++) {
-          let to: number;
-          let add: number;
-          if (s < 8) {
-            const bit = roleBit(r);
-            if ((lacking & bit) !== 0 && (s & bit) === 0) {
-              next[s | bit] = Math.min(next[s | bit], cost[s] + COST.outOfOrderFill + rc.role[r]);
-            }
-            to = 8 + r;
-            add = COST.missingRole * (r - 1);
-          } else {
-            const last = s - 8;
-            to = 8 + r;
-            add = r > last ? COST.missingRole * (r - last - 1) : COST.missingRole * (Role.Authors - last) + COST.newEntryWithoutLabels + COST.missingRole * (r - 1);
-          }
-          next[to] = Math.min(next[to], cost[s] + add + rc.role[r]);
-        }
-      }
-      cost = next;
-    }
-    let best = INF;
-    for (let s = 0; s < STATES; s++) {
-      best = Math.min(best, cost[s] + (s >= 8 ? COST.missingRole * (Role.Authors - (s - 8)) : 0));
-    }
-    return best;
+    this.problems.push({ kind: 'missingHeading', range: this.range(run[0], 0, 0) });
+    return without.assignments;
   }
 
   private applyAssignment(line: number, assignment: Assignment): void {
@@ -941,6 +833,75 @@ function startsWithWord(text: string, start: number, word: string): boolean {
   }
   const next = text.charCodeAt(start + word.length);
   return Number.isNaN(next) || next === 0x20 || next === 0x09 || next === 0x3a || next === 0xff1a;
+}
+
+/**
+ * The cheapest reading of a run of plain lines, by dynamic programming over a handful of states,
+ * so the work is linear in the run's length.
+ *
+ * States 0..7 continue the current entry, with a bit mask of the plain fields filled out of order
+ * so far; 8 + r (r = 1..3) are inside a new entry whose last plain field is role r.
+ */
+function cheapestReading(roleCosts: readonly PlainLineCosts[], lacking: number): { cost: number; assignments: Assignment[] } {
+  const n = roleCosts.length;
+  const STATES = 12;
+  const INF = 1e9;
+  let cost = new Float64Array(STATES).fill(INF);
+  cost[0] = 0;
+  // choice[k * STATES + state] = previous state | role << 4 | starts entry << 8 | out of order << 9.
+  const choice = new Int32Array(n * STATES).fill(-1);
+  for (let k = 0; k < n; k++) {
+    const next = new Float64Array(STATES).fill(INF);
+    const rc = roleCosts[k];
+    const relax = (from: number, to: number, add: number, role: Role, startsEntry: boolean, outOfOrder: boolean): void => {
+      const total = cost[from] + add;
+      if (total < next[to]) {
+        next[to] = total;
+        choice[k * STATES + to] = from | (role << 4) | (startsEntry ? 1 << 8 : 0) | (outOfOrder ? 1 << 9 : 0);
+      }
+    };
+    for (let s = 0; s < STATES; s++) {
+      if (cost[s] >= INF) {
+        continue;
+      }
+      relax(s, s, rc.stray, Role.Stray, false, false);
+      for (let r = Role.English; r <= Role.Authors; r++) {
+        if (s < 8) {
+          const bit = roleBit(r);
+          if ((lacking & bit) !== 0 && (s & bit) === 0) {
+            relax(s, s | bit, COST.outOfOrderFill + rc.role[r], r, false, true);
+          }
+          relax(s, 8 + r, COST.missingRole * (r - 1) + rc.role[r], r, true, false);
+        } else {
+          const last = s - 8;
+          if (r > last) {
+            relax(s, 8 + r, COST.missingRole * (r - last - 1) + rc.role[r], r, false, false);
+          } else {
+            const closing = COST.missingAtEnd * (Role.Authors - last) + COST.newEntryWithoutLabels;
+            relax(s, 8 + r, closing + COST.missingRole * (r - 1) + rc.role[r], r, true, false);
+          }
+        }
+      }
+    }
+    cost = next;
+  }
+  let best = 0;
+  let bestCost = INF;
+  for (let s = 0; s < STATES; s++) {
+    const total = cost[s] + (s >= 8 ? COST.missingAtEnd * (Role.Authors - (s - 8)) : 0);
+    if (total < bestCost) {
+      bestCost = total;
+      best = s;
+    }
+  }
+  const assignments: Assignment[] = new Array(n);
+  let state = best;
+  for (let k = n - 1; k >= 0; k--) {
+    const c = choice[k * STATES + state];
+    assignments[k] = { role: (c >> 4) & 0xf, startsEntry: (c & (1 << 8)) !== 0, outOfOrder: (c & (1 << 9)) !== 0 };
+    state = c & 0xf;
+  }
+  return { cost: bestCost, assignments };
 }
 
 /** The bit of a plain role in the out-of-order mask (states 0..7). */

@@ -1,0 +1,92 @@
+import * as assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import type { DocumentSymbol } from 'vscode-languageserver-types';
+import { foldingRanges } from '../../server/src/service/features/folding';
+import { semanticTokens } from '../../server/src/service/features/semanticTokens';
+import { documentSymbols } from '../../server/src/service/features/symbols';
+import { parseDigest } from '../../server/src/service/parser';
+import { assertGolden, digest, entryLines, readFixture } from '../support/fixtures';
+
+function describeSymbols(symbols: DocumentSymbol[], indent = ''): string {
+  return symbols
+    .map((symbol) => {
+      const { start, end } = symbol.range;
+      const sel = symbol.selectionRange;
+      const line = `${indent}kind=${symbol.kind} ${JSON.stringify(symbol.name)} detail=${JSON.stringify(symbol.detail ?? '')} ${start.line}:${start.character}-${end.line}:${end.character} sel=${sel.start.line}:${sel.start.character}-${sel.end.line}:${sel.end.character}`;
+      return [line, symbol.children ? describeSymbols(symbol.children, indent + '  ') : ''].filter((x) => x).join('\n');
+    })
+    .join('\n');
+}
+
+function contains(outer: DocumentSymbol['range'], inner: DocumentSymbol['range']): boolean {
+  const before = (a: { line: number; character: number }, b: { line: number; character: number }): boolean => a.line < b.line || (a.line === b.line && a.character <= b.character);
+  return before(outer.start, inner.start) && before(inner.end, outer.end);
+}
+
+describe('outline', () => {
+  test('Should put the heading on top and one symbol per paper named by its English title', () => {
+    const symbols = documentSymbols(parseDigest(digest(entryLines('A'), entryLines('B'))));
+    assert.equal(symbols.length, 1);
+    assert.equal(symbols[0].name, '大模型推理能力');
+    assert.deepEqual(symbols[0].children?.map((c) => [c.name, c.detail]), [
+      ['A Sparse Probes for Arithmetic Circuits', 'A 算术电路的稀疏探针'],
+      ['B Sparse Probes for Arithmetic Circuits', 'B 算术电路的稀疏探针'],
+    ]);
+    assert.equal(symbols[0].children?.[0].children?.length, 8);
+  });
+
+  test('Should match the golden outline of the well-formed fixture', () => {
+    assertGolden('outline/well-formed.symbols.txt', describeSymbols(documentSymbols(parseDigest(readFixture('parser/well-formed.digest')))) + '\n');
+  });
+
+  test('Should match the golden outline of a digest with broken entries', () => {
+    assertGolden('outline/missing-fields.symbols.txt', describeSymbols(documentSymbols(parseDigest(readFixture('parser/missing-fields.digest')))) + '\n');
+  });
+
+  test('Should give every symbol a non-empty name and a selection range inside its range', () => {
+    for (const fixture of ['well-formed', 'missing-fields', 'titles-in-wrong-language', 'no-heading', 'stray-lines']) {
+      const walk = (symbols: DocumentSymbol[], parent?: DocumentSymbol): void => {
+        for (const symbol of symbols) {
+          assert.ok(symbol.name.trim().length > 0, `${fixture}: empty name`);
+          assert.ok(contains(symbol.range, symbol.selectionRange), `${fixture}: ${symbol.name} selection outside range`);
+          if (parent) assert.ok(contains(parent.range, symbol.range), `${fixture}: ${symbol.name} outside its parent`);
+          walk(symbol.children ?? [], symbol);
+        }
+      };
+      walk(documentSymbols(parseDigest(readFixture(`parser/${fixture}.digest`))));
+    }
+  });
+
+  test('Should name a paper without an English title by its Chinese title', () => {
+    const [root] = documentSymbols(parseDigest(digest(entryLines('A', { englishTitle: null }))));
+    assert.equal(root.children?.[0].name, 'A 算术电路的稀疏探针');
+  });
+
+  test('Should cap the outline and summarise the papers left out', () => {
+    const entries = Array.from({ length: 12 }, (_, i) => entryLines(`P${i}`));
+    const [root] = documentSymbols(parseDigest(digest(...entries)), { maxPapers: 10 });
+    assert.equal(root.children?.length, 11);
+    assert.equal(root.children?.[10].name, '… 2 more papers');
+  });
+
+  test('Should return no symbols once cancelled', () => {
+    assert.deepEqual(documentSymbols(parseDigest(digest(entryLines('A'))), {}, { isCancellationRequested: true }), []);
+  });
+});
+
+describe('folding', () => {
+  test('Should fold each entry from its first to its last line', () => {
+    const ranges = foldingRanges(parseDigest(digest(entryLines('A'), entryLines('B', { comments: null, journalRef: null }))));
+    assert.deepEqual(ranges, [
+      { startLine: 2, endLine: 16 },
+      { startLine: 18, endLine: 28 },
+    ]);
+  });
+});
+
+describe('semantic tokens', () => {
+  test('Should mark the heading, both titles and each author', () => {
+    const { data } = semanticTokens(parseDigest('题目\n\nA Title\n\n一个标题\n\nMei Tanaka, Lin Qiu\n\n专题命中 推理 ：x(title)；分类 cs.CL\n\nAI总结 好。\n'));
+    assert.deepEqual(data, [0, 0, 2, 0, 0, 2, 0, 7, 1, 0, 2, 0, 4, 2, 0, 2, 0, 10, 3, 0, 0, 12, 7, 3, 0]);
+  });
+});

@@ -1,0 +1,121 @@
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { describe, test } from 'node:test';
+import { parseDigest, splitLines } from '../../server/src/service/parser';
+import { describeModel } from '../support/describeModel';
+import { assertGolden, digest, entryLines, FIXTURES, paragraphs, readFixture } from '../support/fixtures';
+
+const PARSER_FIXTURES = fs
+  .readdirSync(path.join(FIXTURES, 'parser'))
+  .filter((name) => name.endsWith('.digest'))
+  .sort();
+
+describe('parser golden files', () => {
+  test('Should have parser fixtures to check', () => {
+    assert.ok(PARSER_FIXTURES.length >= 10, `only ${PARSER_FIXTURES.length} fixtures`);
+  });
+  for (const name of PARSER_FIXTURES) {
+    test(`Should parse ${name} as its golden file says`, () => {
+      const doc = parseDigest(readFixture(`parser/${name}`));
+      assertGolden(`parser/${name.replace(/\.digest$/, '.model.txt')}`, describeModel(doc));
+    });
+  }
+});
+
+describe('parseDigest', () => {
+  test('Should split a canonical entry into all of its fields and parts', () => {
+    const doc = parseDigest(digest(entryLines('A')));
+    assert.equal(doc.heading?.text, '大模型推理能力');
+    assert.equal(doc.entries.length, 1);
+    const entry = doc.entries[0];
+    assert.deepEqual(
+      entry.fields.map((f) => f.kind),
+      ['englishTitle', 'chineseTitle', 'authors', 'institutions', 'topicHits', 'summary', 'comments', 'journalRef'],
+    );
+    assert.deepEqual(entry.authors?.names.map((n) => n.text), ['Mei Tanaka', 'Omar Haddad', 'Lin Qiu']);
+    assert.deepEqual(
+      entry.institutions?.items.map((i) => [i.name.text, i.translation?.text]),
+      [
+        ['Kyoto University', '京都大学'],
+        ['Tsinghua University', '清华大学'],
+        ['ExampleLab', undefined],
+      ],
+    );
+    assert.ok(entry.institutions?.star && entry.institutions.marker);
+    const hits = entry.topicHits!;
+    assert.equal(hits.topic.text, '数学推理');
+    assert.deepEqual(hits.hits.map((h) => [h.keyword.text, h.field?.text]), [
+      ['reasoning', 'abstract'],
+      ['math reasoning', 'title'],
+    ]);
+    assert.deepEqual(hits.categories.map((c) => c.text), ['cs.LG', 'cs.CL']);
+    assert.equal(entry.summary?.value.text, '本文用稀疏探针定位小型Transformer中的加法电路，并验证其可迁移性。');
+    assert.deepEqual(entry.comments?.links.map((l) => l.target), ['https://example.org/probes']);
+    assert.equal(entry.journalRef?.value.text, 'Proceedings of an Example Conference, 2026, pp. 1-12');
+    assert.deepEqual(doc.problems, []);
+  });
+
+  test('Should give every span the exact text its range covers', () => {
+    const text = readFixture('parser/well-formed.digest');
+    const doc = parseDigest(text);
+    const lines = splitLines(text).lines;
+    const check = (span: { text: string; range: { start: { line: number; character: number }; end: { line: number; character: number } } }): void => {
+      assert.equal(span.range.start.line, span.range.end.line);
+      assert.equal(lines[span.range.start.line].text.slice(span.range.start.character, span.range.end.character), span.text);
+    };
+    for (const entry of doc.entries) {
+      for (const field of entry.fields) {
+        if (field.kind === 'authors') field.names.forEach(check);
+        if (field.kind === 'institutions') field.items.forEach((i) => [i.name, i.translation].forEach((s) => s && check(s)));
+        if (field.kind === 'topicHits') [field.topic, ...field.categories, ...field.hits.map((h) => h.keyword)].forEach(check);
+      }
+    }
+  });
+
+  test('Should count characters in UTF-16 code units after a BOM and astral characters', () => {
+    const doc = parseDigest('\uFEFF大模型\n\n𝔸 Title\n\n标题𝔸\n\nMei Tanaka\n\n专题命中 推理 ：x(title)；分类 cs.CL\n\nAI总结 好。\n');
+    assert.deepEqual(doc.heading?.range, { start: { line: 0, character: 1 }, end: { line: 0, character: 4 } });
+    assert.deepEqual(doc.entries[0].englishTitle?.value.range.end, { line: 2, character: 8 });
+    assert.deepEqual(doc.entries[0].chineseTitle?.value.range.end, { line: 4, character: 4 });
+  });
+
+  test('Should read lines ended by CRLF, LF and a lone CR alike', () => {
+    const lf = parseDigest(digest(entryLines('A')));
+    const mixed = parseDigest(digest(entryLines('A')).replace(/\n\n/g, (m, offset: number) => (offset % 3 === 0 ? '\r\n\r\n' : offset % 3 === 1 ? '\r\r' : m)));
+    assert.deepEqual(mixed.entries.map((e) => e.fields.map((f) => [f.kind, f.line])), lf.entries.map((e) => e.fields.map((f) => [f.kind, f.line])));
+  });
+
+  test('Should keep a broken entry from shifting the entries after it', () => {
+    const text = digest(entryLines('A'), entryLines('B', { chineseTitle: null, authors: null }), entryLines('C'), entryLines('D'));
+    const doc = parseDigest(text);
+    assert.equal(doc.entries.length, 4);
+    assert.deepEqual(doc.entries.map((e) => e.englishTitle?.value.text.slice(0, 1)), ['A', 'B', 'C', 'D']);
+    assert.ok(doc.problems.every((p) => p.entryIndex === 1));
+    assert.deepEqual(doc.problems.map((p) => p.field), ['chineseTitle', 'authors']);
+  });
+
+  test('Should read the authors on the institutions line as pairs of names', () => {
+    const doc = parseDigest(digest(entryLines('A', { institutions: '机构 * Wei Zhang, Li Na（张伟、李娜） 纠错' })));
+    assert.deepEqual(doc.entries[0].institutions?.authorPairs?.map((p) => [p.english.text, p.chinese?.text]), [
+      ['Wei Zhang', '张伟'],
+      ['Li Na', '李娜'],
+    ]);
+  });
+
+  test('Should not take half-width brackets in an English name for a translation', () => {
+    const doc = parseDigest(digest(entryLines('A', { institutions: '机构 * Noah Lab (Montreal)（诺亚实验室（蒙特利尔）） ； Lab (Paris) 纠错' })));
+    const items = doc.entries[0].institutions!.items;
+    assert.deepEqual(items.map((i) => [i.name.text, i.translation?.text, i.unbalanced]), [
+      ['Noah Lab (Montreal)', '诺亚实验室（蒙特利尔）', 0],
+      ['Lab (Paris)', undefined, 0],
+    ]);
+  });
+
+  test('Should never throw and always return a model, whatever the text', () => {
+    for (const text of ['', '\n', '\r', '\uFEFF', '（（（（', '专题命中', '机构', 'AI总结', '分类', '\u2028', '\0\0', '\uD800', paragraphs('纠错', '纠错')]) {
+      const doc = parseDigest(text);
+      assert.ok(doc.lines.length >= 1);
+    }
+  });
+});

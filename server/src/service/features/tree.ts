@@ -1,0 +1,405 @@
+/**
+ * The Papers tree: every paper of the workspace index, grouped by digest topic and keyword hit,
+ * by category, by institution or by file, with a count on each group and a filter.
+ *
+ * The tree is plain data (serialisable as JSON). Node ids are built from what the nodes show,
+ * not from positions, so they stay the same across refreshes and edits elsewhere.
+ */
+import type { Position, Range } from 'vscode-languageserver-types';
+import type { Cancellation } from '../cancellation';
+import { NEVER_CANCELLED } from '../cancellation';
+import { categoryIgnoringCase } from '../taxonomy';
+import type { IndexLocation, PaperSummary, WorkspaceIndex } from '../workspaceIndex';
+import { foldForSearch } from '../workspaceIndex';
+
+/** How the papers are grouped. */
+export type PapersGrouping = 'topic' | 'category' | 'institution' | 'file';
+
+export const PAPERS_GROUPINGS: readonly PapersGrouping[] = ['topic', 'category', 'institution', 'file'];
+
+/** What a group stands for. */
+export type PapersGroupKind = 'topic' | 'keyword' | 'category' | 'institution' | 'file';
+
+/** A group of papers. */
+export interface PapersGroupNode {
+  readonly kind: 'group';
+  /** Unique in the tree and stable across refreshes, e.g. `topic:数学推理/reasoning`. */
+  readonly id: string;
+  readonly groupKind: PapersGroupKind;
+  /** What the group is: a topic, a keyword, a category code, an institution, a file name. */
+  readonly label: string;
+  /**
+   * More about the group: the category's English and Chinese names, the institution's
+   * translation, the file's heading. Empty when there is nothing to add.
+   */
+  readonly detail: string;
+  /** How many distinct papers the group holds (after filtering). */
+  readonly count: number;
+  /** For file groups: the file. */
+  readonly uri?: string;
+  /** Whether the group stands for the absence of a value (no topic, no category, ...). */
+  readonly missing: boolean;
+}
+
+/** A group with its children, as `papersTree` builds it. */
+export interface PapersGroup extends PapersGroupNode {
+  readonly children: readonly PapersTreeNode[];
+}
+
+/** One paper in the tree. */
+export interface PaperNode {
+  readonly kind: 'paper';
+  /** Unique in the tree (the group's id and the paper's key) and stable across refreshes. */
+  readonly id: string;
+  readonly uri: string;
+  /** The whole entry. */
+  readonly range: Range;
+  /** The English title (where the cursor goes when the paper is opened). */
+  readonly selectionRange: Range;
+  /** The English title, or the Chinese title when there is none. */
+  readonly title: string;
+  /** The Chinese title (empty when missing or already used as `title`). */
+  readonly chineseTitle: string;
+  /** The `AI总结` text. Document text: escape it wherever it is rendered. */
+  readonly summary: string;
+  /** Whether another paper with the same English title is in the workspace. */
+  readonly duplicate: boolean;
+  /** The other papers with the same English title (title ranges), any file, sorted. */
+  readonly duplicates: readonly IndexLocation[];
+}
+
+export type PapersTreeNode = PapersGroup | PaperNode;
+
+/** The tree of one grouping and filter at one generation of the index. */
+export interface PapersTree {
+  readonly grouping: PapersGrouping;
+  /** The filter as given ('' for none). */
+  readonly filter: string;
+  /** The index generation the tree was built from. */
+  readonly generation: number;
+  /** How many distinct papers match the filter. */
+  readonly paperCount: number;
+  readonly roots: readonly PapersGroup[];
+}
+
+/** Labels of the groups that collect papers without a value. */
+export const MISSING_LABELS: Record<PapersGroupKind, string> = {
+  topic: '(no topic)',
+  keyword: '(no keyword hits)',
+  category: '(no category)',
+  institution: '(no institution)',
+  file: '(no file)',
+};
+
+/**
+ * Builds the Papers tree of the index.
+ *
+ * - `topic`: topic → keyword hit → paper; a paper is under each of its keywords.
+ * - `category`: category code (case corrected when the taxonomy knows it) → paper.
+ * - `institution`: institution (case and white space folded) → paper.
+ * - `file`: digest file → paper, files by URI.
+ *
+ * Groups come by count, largest first, then by label; groups of missing values come last.
+ * Papers come in file order (URI, then position). The filter keeps papers whose English or
+ * Chinese title, authors or institutions contain it, ignoring case.
+ *
+ * @example
+ * const tree = papersTree(index, 'topic', '');
+ * tree.roots[0].label;                          // '数学推理'
+ * tree.roots[0].count;                          // 12
+ * tree.roots[0].children[0].label;              // 'reasoning'
+ * (tree.roots[0].children[0] as PapersGroup).children[0].title // 'Sparse Probes ...'
+ */
+export function papersTree(index: WorkspaceIndex, grouping: PapersGrouping, filter: string, token: Cancellation = NEVER_CANCELLED): PapersTree {
+  const needle = foldForSearch(filter.trim());
+  const root = new GroupBuilder('', 'topic', '', '', false);
+  let paperCount = 0;
+  let seen = 0;
+  for (const file of index.files()) {
+    for (const paper of file.papers) {
+      if ((++seen & 1023) === 0 && token.isCancellationRequested) {
+        return { grouping, filter, generation: index.generation, paperCount: 0, roots: [] };
+      }
+      if (needle && !paper.searchText.includes(needle)) {
+        continue;
+      }
+      paperCount++;
+      placePaper(root, grouping, paper, file.heading ?? '');
+    }
+  }
+  return { grouping, filter, generation: index.generation, paperCount, roots: root.build(index, grouping !== 'file') as PapersGroup[] };
+}
+
+/**
+ * The paper of the index under a position, for following the cursor.
+ *
+ * @example
+ * paperAt(index, 'file:///w/a.digest', { line: 4, character: 3 })?.title
+ */
+export function paperAt(index: WorkspaceIndex, uri: string, position: Position): PaperSummary | undefined {
+  return index.paperAt(uri, position);
+}
+
+/** A group or paper node without children, as the tree request hands it out. */
+export type PapersTreeItem = PapersGroupNode | PaperNode;
+
+/**
+ * A built tree with lookups by id: what the server keeps to hand the tree out level by level.
+ *
+ * @example
+ * const lookup = new PapersTreeLookup(papersTree(index, 'file', ''));
+ * lookup.childrenOf(undefined);       // the root groups, without their children
+ * lookup.pathToPaper(paper);          // [file group, paper node]
+ */
+export class PapersTreeLookup {
+  private readonly byId = new Map<string, PapersTreeNode>();
+  private readonly parents = new Map<string, PapersGroup>();
+  /** The first node of each paper, by `uri + '#' + key`. */
+  private readonly firstOfPaper = new Map<string, PaperNode>();
+
+  constructor(readonly tree: PapersTree) {
+    const visit = (node: PapersTreeNode, parent: PapersGroup | undefined): void => {
+      this.byId.set(node.id, node);
+      if (parent) {
+        this.parents.set(node.id, parent);
+      }
+      if (node.kind === 'group') {
+        for (const child of node.children) {
+          visit(child, node);
+        }
+      } else {
+        const paperId = paperIdentity(node.uri, node.id);
+        if (!this.firstOfPaper.has(paperId)) {
+          this.firstOfPaper.set(paperId, node);
+        }
+      }
+    };
+    for (const root of tree.roots) {
+      visit(root, undefined);
+    }
+  }
+
+  /** The node with the id. */
+  node(id: string): PapersTreeNode | undefined {
+    return this.byId.get(id);
+  }
+
+  /**
+   * The children of a group without their own children (the roots when `id` is undefined);
+   * undefined when the id is not in the tree.
+   */
+  childrenOf(id: string | undefined): PapersTreeItem[] | undefined {
+    if (id === undefined) {
+      return this.tree.roots.map(withoutChildren);
+    }
+    const node = this.byId.get(id);
+    return node?.kind === 'group' ? node.children.map(withoutChildren) : undefined;
+  }
+
+  /** The nodes from a root group down to the first node of the paper, without children. */
+  pathToPaper(paper: PaperSummary): PapersTreeItem[] | undefined {
+    const first = this.firstOfPaper.get(`${paper.uri}#${paper.key}`);
+    if (!first) {
+      return undefined;
+    }
+    const path: PapersTreeItem[] = [first];
+    let parent = this.parents.get(first.id);
+    while (parent) {
+      path.unshift(withoutChildren(parent));
+      parent = this.parents.get(parent.id);
+    }
+    return path;
+  }
+}
+
+/**
+ * Keeps the last tree built, rebuilt only when the index, the grouping or the filter change.
+ *
+ * @example
+ * const trees = new PapersTreeCache();
+ * trees.get(index, 'topic', '') === trees.get(index, 'topic', ''); // true until the index changes
+ */
+export class PapersTreeCache {
+  private last: PapersTreeLookup | undefined;
+
+  get(index: WorkspaceIndex, grouping: PapersGrouping, filter: string, token: Cancellation = NEVER_CANCELLED): PapersTreeLookup {
+    const last = this.last;
+    if (last && last.tree.generation === index.generation && last.tree.grouping === grouping && last.tree.filter === filter) {
+      return last;
+    }
+    const lookup = new PapersTreeLookup(papersTree(index, grouping, filter, token));
+    if (!token.isCancellationRequested) {
+      this.last = lookup;
+    }
+    return lookup;
+  }
+}
+
+/** Strips the children of a group; papers are returned as they are. */
+export function withoutChildren(node: PapersTreeNode): PapersTreeItem {
+  if (node.kind === 'paper') {
+    return node;
+  }
+  const { children: _children, ...group } = node;
+  return group;
+}
+
+// ---------------------------------------------------------------------------------------------
+
+/** Paper ids end in `|uri#key`; the paper's identity is the part after the group. */
+function paperIdentity(uri: string, nodeId: string): string {
+  return nodeId.slice(nodeId.lastIndexOf('|' + uri + '#') + 1);
+}
+
+function placePaper(root: GroupBuilder, grouping: PapersGrouping, paper: PaperSummary, heading: string): void {
+  switch (grouping) {
+    case 'topic': {
+      const topic = root.group('topic', paper.topic.trim(), paper.topic.trim(), '');
+      if (paper.keywords.length === 0) {
+        topic.group('keyword', '', '', '').add(paper);
+      }
+      for (const keyword of paper.keywords) {
+        topic.group('keyword', foldForSearch(keyword).replace(/\s+/g, ' '), keyword, '').add(paper);
+      }
+      topic.add(paper, false);
+      return;
+    }
+    case 'category': {
+      if (paper.categories.length === 0) {
+        root.group('category', '', '', '').add(paper);
+      }
+      for (const code of paper.categories) {
+        const category = categoryIgnoringCase(code);
+        const detail = category ? `${category.name} · ${category.nameZh}` : 'not in the arXiv taxonomy';
+        root.group('category', category ? category.code : code, category ? category.code : code, detail).add(paper);
+      }
+      return;
+    }
+    case 'institution': {
+      if (paper.institutions.length === 0) {
+        root.group('institution', '', '', '').add(paper);
+      }
+      for (const institution of paper.institutions) {
+        root.group('institution', foldForSearch(institution.name).replace(/\s+/g, ' ').trim(), institution.name, institution.translation ?? '').add(paper);
+      }
+      return;
+    }
+    case 'file':
+      root.group('file', paper.uri, fileName(paper.uri), heading).add(paper);
+      return;
+  }
+}
+
+/** Collects the papers and subgroups of one group while the tree is built. */
+class GroupBuilder {
+  private readonly groups = new Map<string, GroupBuilder>();
+  /** Papers placed directly in the group, in order, each once. */
+  private readonly papers: PaperSummary[] = [];
+  /** Every distinct paper below the group, for the count. */
+  private readonly counted = new Set<PaperSummary>();
+
+  constructor(
+    readonly id: string,
+    readonly kind: PapersGroupKind,
+    readonly label: string,
+    readonly detail: string,
+    readonly missing: boolean,
+  ) {}
+
+  /** The subgroup with the key, created with the label and detail of its first paper. */
+  group(kind: PapersGroupKind, key: string, label: string, detail: string): GroupBuilder {
+    let group = this.groups.get(key);
+    if (!group) {
+      const missing = key === '';
+      const id = (this.id ? this.id + '/' : kind + ':') + (missing ? '%00' : encodeIdPart(key));
+      group = new GroupBuilder(id, kind, missing ? MISSING_LABELS[kind] : label, detail, missing);
+      this.groups.set(key, group);
+    }
+    return group;
+  }
+
+  /** Adds a paper to the group (as a child when `asChild`), counting it once. */
+  add(paper: PaperSummary, asChild = true): void {
+    if (this.counted.has(paper)) {
+      return;
+    }
+    this.counted.add(paper);
+    if (asChild) {
+      this.papers.push(paper);
+    }
+  }
+
+  get count(): number {
+    return this.counted.size;
+  }
+
+  /** The subgroups as nodes, sorted; and the group's own papers after them. */
+  build(index: WorkspaceIndex, byCount: boolean): PapersTreeNode[] {
+    const groups = [...this.groups.values()];
+    groups.sort((a, b) => {
+      if (a.missing !== b.missing) {
+        return a.missing ? 1 : -1;
+      }
+      if (byCount && a.count !== b.count) {
+        return b.count - a.count;
+      }
+      return a.label < b.label ? -1 : a.label > b.label ? 1 : a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
+    });
+    const nodes: PapersTreeNode[] = groups.map((group) => ({
+      kind: 'group',
+      id: group.id,
+      groupKind: group.kind,
+      label: group.label,
+      detail: group.detail,
+      count: group.count,
+      ...(group.kind === 'file' ? { uri: group.papers[0]?.uri } : {}),
+      missing: group.missing,
+      children: group.build(index, true),
+    }));
+    for (const paper of this.papers) {
+      nodes.push(paperNode(index, this.id, paper));
+    }
+    return nodes;
+  }
+}
+
+function paperNode(index: WorkspaceIndex, groupId: string, paper: PaperSummary): PaperNode {
+  const others = paper.titleKey ? index.papersWithTitle(paper.titleKey) : [];
+  const duplicates: IndexLocation[] = [];
+  if (others.length > 1) {
+    for (const other of others) {
+      if (other !== paper) {
+        duplicates.push({ uri: other.uri, range: other.selectionRange });
+      }
+    }
+    duplicates.sort((a, b) => (a.uri !== b.uri ? (a.uri < b.uri ? -1 : 1) : a.range.start.line - b.range.start.line));
+  }
+  return {
+    kind: 'paper',
+    id: `${groupId}|${paper.uri}#${paper.key}`,
+    uri: paper.uri,
+    range: paper.range,
+    selectionRange: paper.selectionRange,
+    title: paper.title,
+    chineseTitle: paper.englishTitle ? paper.chineseTitle : '',
+    summary: paper.summary,
+    duplicate: duplicates.length > 0,
+    duplicates,
+  };
+}
+
+/** Keeps `/` and `|` out of id parts, so that ids split unambiguously. */
+function encodeIdPart(part: string): string {
+  return part.replace(/[%/|]/g, (c) => '%' + c.charCodeAt(0).toString(16).toUpperCase());
+}
+
+/** The last path segment of a URI, decoded, e.g. `2026-05-01.digest`. */
+export function fileName(uri: string): string {
+  const path = uri.replace(/[?#].*$/, '');
+  const segment = path.slice(path.lastIndexOf('/') + 1);
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment;
+  }
+}

@@ -1,0 +1,110 @@
+/**
+ * Workspace symbols (Ctrl+T): papers of every indexed digest, found by English or Chinese title.
+ *
+ * A title matches when it contains the query (ignoring case and white space runs), or, less
+ * well, when the query's characters occur in it in order. The symbol is named by the title that
+ * matched, so that an editor filtering the names itself keeps Chinese matches; the other title
+ * is the container name.
+ */
+import { SymbolInformation, SymbolKind } from 'vscode-languageserver-types';
+import type { Cancellation } from '../cancellation';
+import { NEVER_CANCELLED } from '../cancellation';
+import type { PaperSummary, WorkspaceIndex } from '../workspaceIndex';
+import { foldForSearch } from '../workspaceIndex';
+
+/** At most this many symbols are returned. */
+export const MAX_WORKSPACE_SYMBOLS = 500;
+
+/**
+ * Finds papers by title across the workspace, best matches first.
+ *
+ * @example
+ * workspaceSymbols(index, 'sparse probes')[0].name          // 'Sparse Probes for Arithmetic Circuits'
+ * workspaceSymbols(index, '稀疏探针')[0].name                 // '算术电路的稀疏探针'
+ * workspaceSymbols(index, '稀疏探针')[0].containerName        // 'Sparse Probes for Arithmetic Circuits'
+ */
+export function workspaceSymbols(index: WorkspaceIndex, query: string, token: Cancellation = NEVER_CANCELLED, limit = MAX_WORKSPACE_SYMBOLS): SymbolInformation[] {
+  const needle = normalise(query);
+  const compact = needle.replace(/ /g, '');
+  const matches: { paper: PaperSummary; score: number; chinese: boolean; order: number }[] = [];
+  let order = 0;
+  for (const file of index.files()) {
+    for (const paper of file.papers) {
+      if ((++order & 1023) === 0 && token.isCancellationRequested) {
+        return [];
+      }
+      if (!needle) {
+        if (matches.length < limit) {
+          matches.push({ paper, score: 0, chinese: false, order });
+        }
+        continue;
+      }
+      const english = paper.englishTitle ? score(normalise(paper.englishTitle), needle, compact) : -1;
+      const chinese = paper.chineseTitle ? score(normalise(paper.chineseTitle), needle, compact) : -1;
+      if (english < 0 && chinese < 0) {
+        continue;
+      }
+      matches.push({ paper, score: Math.max(english, chinese), chinese: chinese > english, order });
+    }
+  }
+  matches.sort((a, b) => b.score - a.score || a.order - b.order);
+  return matches.slice(0, limit).map(({ paper, chinese }) => symbolOf(paper, chinese));
+}
+
+function symbolOf(paper: PaperSummary, byChinese: boolean): SymbolInformation {
+  const name = byChinese ? paper.chineseTitle : paper.title;
+  const other = byChinese ? paper.englishTitle : paper.englishTitle ? paper.chineseTitle : '';
+  return {
+    name,
+    kind: SymbolKind.Class,
+    location: { uri: paper.uri, range: paper.selectionRange },
+    ...(other ? { containerName: other } : {}),
+  };
+}
+
+function normalise(text: string): string {
+  return foldForSearch(text).replace(/\s+/g, ' ').trim();
+}
+
+/**
+ * How well a title matches: 300 + for a prefix, 200 + at a word start, 100 + anywhere, 0 to 99
+ * for the query's characters in order (tighter is better); -1 for no match.
+ */
+function score(title: string, needle: string, compact: string): number {
+  const at = title.indexOf(needle);
+  if (at >= 0) {
+    const tightness = Math.max(0, 50 - (title.length - needle.length));
+    if (at === 0) {
+      return 300 + tightness;
+    }
+    return (isWordStart(title, at) ? 200 : 100) + tightness;
+  }
+  return subsequenceScore(title, compact);
+}
+
+function isWordStart(text: string, at: number): boolean {
+  return !/[\p{L}\p{N}]/u.test(text.charAt(at - 1));
+}
+
+/** The query's characters in order in the title: scored by how spread out they are. */
+function subsequenceScore(title: string, query: string): number {
+  if (query.length === 0) {
+    return -1;
+  }
+  let from = 0;
+  let first = -1;
+  let last = -1;
+  for (const c of query) {
+    const at = title.indexOf(c, from);
+    if (at < 0) {
+      return -1;
+    }
+    if (first < 0) {
+      first = at;
+    }
+    last = at;
+    from = at + c.length;
+  }
+  const spread = last - first + 1 - query.length;
+  return Math.max(0, 99 - spread);
+}

@@ -1,0 +1,472 @@
+/**
+ * The workspace index: a summary of every paper of every digest file the server knows of, kept
+ * per file, so that the Papers tree, workspace symbols and cross-file duplicate checks never
+ * re-parse a file.
+ *
+ * The index is pure: it reads no files. Whoever owns the files tells it texts (or models) by
+ * URI. Each URI has up to two contents: the one on disk and, while the document is open in the
+ * editor, the open one, which wins. Closing the document falls back to the disk content.
+ */
+import type { Position, Range } from 'vscode-languageserver-types';
+import type { DigestDocument, Entry } from './model';
+import { parseDigest } from './parser';
+import { paperName, titleKey } from './features/entries';
+
+/** An institution of a paper, as the `机构` line names it. */
+export interface InstitutionSummary {
+  /** The English name, e.g. `Kyoto University`. */
+  readonly name: string;
+  /** The name in its `（…）`, e.g. `京都大学`, when there is one. */
+  readonly translation?: string;
+}
+
+/** What the index keeps of one paper. */
+export interface PaperSummary {
+  readonly uri: string;
+  /** Zero-based index of the entry in its file. */
+  readonly entryIndex: number;
+  /**
+   * Identifies the paper within its file across edits: the title key and how many papers with
+   * the same key come before it, e.g. `sparse probes for arithmetic circuits#0`. Inserting or
+   * deleting other papers does not change it.
+   */
+  readonly key: string;
+  /** The whole entry. */
+  readonly range: Range;
+  /** The English title (or, without one, the Chinese title, or the first field). */
+  readonly selectionRange: Range;
+  /** The English title as written, trimmed; empty when the entry has none. */
+  readonly englishTitle: string;
+  /** The name the paper goes by: the English title, else the Chinese title, never empty. */
+  readonly title: string;
+  readonly chineseTitle: string;
+  /** `titleKey(englishTitle)`: equal keys are the same paper. Empty without an English title. */
+  readonly titleKey: string;
+  readonly authors: readonly string[];
+  /** Empty when the `机构` line lists authors instead of institutions. */
+  readonly institutions: readonly InstitutionSummary[];
+  /** The digest sub-topic of `专题命中`, e.g. `数学推理`; empty when missing. */
+  readonly topic: string;
+  /** The keywords of the hits, as written, empty ones left out. */
+  readonly keywords: readonly string[];
+  /** The category codes as written. */
+  readonly categories: readonly string[];
+  /** The `AI总结` text; empty when missing. */
+  readonly summary: string;
+  /**
+   * The titles, authors and institutions (names and translations), case-folded and joined by
+   * U+0000, for substring filters.
+   */
+  readonly searchText: string;
+}
+
+/** What the index keeps of one file. */
+export interface FileSummary {
+  readonly uri: string;
+  /** The digest's heading, e.g. `大模型推理能力`, when it has one. */
+  readonly heading?: string;
+  /** The papers in document order. */
+  readonly papers: readonly PaperSummary[];
+  /** Where the content came from: the file on disk or the open document. */
+  readonly source: 'disk' | 'open';
+}
+
+/** A place in the workspace: a URI and a range in it. */
+export interface IndexLocation {
+  readonly uri: string;
+  readonly range: Range;
+}
+
+/** What changed in one update of the index. */
+export interface IndexChange {
+  /** The index's generation after the change. */
+  readonly generation: number;
+  /** The files whose papers changed (added, edited, removed or renamed). */
+  readonly uris: readonly string[];
+  /**
+   * Other files whose duplicates changed: they hold a paper whose title was added to or removed
+   * from one of `uris`. Their duplicate diagnostics need refreshing.
+   */
+  readonly affectedUris: readonly string[];
+}
+
+export interface Disposable {
+  dispose(): void;
+}
+
+/** Content the index can be told: the text of a file or its already parsed model. */
+export type DigestContent = string | DigestDocument;
+
+/**
+ * The index of all digest files of a workspace.
+ *
+ * @example
+ * const index = new WorkspaceIndex();
+ * index.update('file:///w/a.digest', textOfA);
+ * index.update('file:///w/b.digest', textOfB);
+ * index.duplicatesOf(titleKey('Sparse Probes'), 'file:///w/a.digest'); // [{ uri: 'file:///w/b.digest', range }]
+ * index.rename('file:///w/b.digest', 'file:///w/c.digest');
+ * index.remove('file:///w/a.digest');
+ */
+export class WorkspaceIndex {
+  private readonly disk = new Map<string, FileSummary>();
+  private readonly open = new Map<string, FileSummary>();
+  /** The effective summary of each URI: the open one, else the disk one. */
+  private readonly effective = new Map<string, FileSummary>();
+  /** Papers of the effective summaries by title key. */
+  private readonly byTitle = new Map<string, PaperSummary[]>();
+  private readonly listeners = new Set<(change: IndexChange) => void>();
+  private sorted: FileSummary[] | undefined;
+  private generationValue = 0;
+  private papers = 0;
+
+  constructor(private readonly parse: (text: string) => DigestDocument = parseDigest) {}
+
+  /** Increases with every change; a tree built at one generation is current until it moves. */
+  get generation(): number {
+    return this.generationValue;
+  }
+
+  /** How many papers the effective summaries hold. */
+  get paperCount(): number {
+    return this.papers;
+  }
+
+  /** Sets the disk content of a file (created or changed on disk). */
+  update(uri: string, content: DigestContent): void {
+    const summary = summariseDigest(uri, this.model(content), 'disk');
+    this.disk.set(uri, summary);
+    if (!this.open.has(uri)) {
+      this.apply([uri], () => this.setEffective(uri, summary));
+    }
+  }
+
+  /** Sets the content of an open document, which overrides the disk content until closed. */
+  updateOpen(uri: string, content: DigestContent): void {
+    const summary = summariseDigest(uri, this.model(content), 'open');
+    this.open.set(uri, summary);
+    this.apply([uri], () => this.setEffective(uri, summary));
+  }
+
+  /** Drops the open document's content; the disk content, if any, applies again. */
+  closeOpen(uri: string): void {
+    if (!this.open.delete(uri)) {
+      return;
+    }
+    this.apply([uri], () => this.setEffective(uri, this.disk.get(uri)));
+  }
+
+  /**
+   * Forgets the disk content of a file, or of every file under a folder URI. An open document
+   * stays indexed until it is closed.
+   */
+  remove(uri: string): void {
+    const uris = this.urisAt(this.disk, uri);
+    if (uris.length === 0) {
+      return;
+    }
+    this.apply(uris, () => {
+      for (const each of uris) {
+        this.disk.delete(each);
+        if (!this.open.has(each)) {
+          this.setEffective(each, undefined);
+        }
+      }
+    });
+  }
+
+  /** Forgets a file, or every file under a folder, both disk and open contents. */
+  removeAll(uri: string): void {
+    const uris = [...new Set([...this.urisAt(this.disk, uri), ...this.urisAt(this.open, uri)])];
+    if (uris.length === 0) {
+      return;
+    }
+    this.apply(uris, () => {
+      for (const each of uris) {
+        this.disk.delete(each);
+        this.open.delete(each);
+        this.setEffective(each, undefined);
+      }
+    });
+  }
+
+  /**
+   * Moves a file, or every file under a folder, to a new URI: its papers keep their content
+   * and their keys and change only their URI.
+   */
+  rename(oldUri: string, newUri: string): void {
+    if (oldUri === newUri) {
+      return;
+    }
+    const moves = new Map<string, string>();
+    for (const uri of [...this.urisAt(this.disk, oldUri), ...this.urisAt(this.open, oldUri)]) {
+      moves.set(uri, newUri + uri.slice(oldUri.length));
+    }
+    if (moves.size === 0) {
+      return;
+    }
+    const touched = [...moves.keys(), ...moves.values()];
+    this.apply(touched, () => {
+      for (const [from, to] of moves) {
+        for (const contents of [this.disk, this.open]) {
+          const summary = contents.get(from);
+          contents.delete(from);
+          if (summary) {
+            contents.set(to, moveSummary(summary, to));
+          }
+        }
+        this.setEffective(from, undefined);
+        this.setEffective(to, this.open.get(to) ?? this.disk.get(to));
+      }
+    });
+  }
+
+  /** The effective summary of a file. */
+  file(uri: string): FileSummary | undefined {
+    return this.effective.get(uri);
+  }
+
+  /** Whether the file has disk content in the index. */
+  hasOnDisk(uri: string): boolean {
+    return this.disk.has(uri);
+  }
+
+  /** Every indexed file, sorted by URI. */
+  files(): readonly FileSummary[] {
+    if (!this.sorted) {
+      this.sorted = [...this.effective.values()].sort((a, b) => (a.uri < b.uri ? -1 : a.uri > b.uri ? 1 : 0));
+    }
+    return this.sorted;
+  }
+
+  /** Every paper with the title key, in any file, in no particular order. */
+  papersWithTitle(key: string): readonly PaperSummary[] {
+    return key ? this.byTitle.get(key) ?? [] : [];
+  }
+
+  /**
+   * Where else a paper with the same English title is: the title ranges of papers with this
+   * title key in files other than `exceptUri` (all files when it is omitted), sorted by URI
+   * and line. This is the lookup the duplicate diagnostics take as `duplicatesElsewhere`.
+   *
+   * @example
+   * index.duplicatesOf(titleKey(entry.englishTitle.value.text), document.uri)
+   * // [{ uri: 'file:///w/b.digest', range: { start: { line: 2, character: 0 }, end: { line: 2, character: 58 } } }]
+   */
+  duplicatesOf(key: string, exceptUri?: string): IndexLocation[] {
+    const papers = this.papersWithTitle(key);
+    const result: IndexLocation[] = [];
+    for (const paper of papers) {
+      if (paper.uri !== exceptUri) {
+        result.push({ uri: paper.uri, range: paper.selectionRange });
+      }
+    }
+    return result.sort(compareLocations);
+  }
+
+  /**
+   * The paper whose entry contains the position in an indexed file, by binary search.
+   *
+   * @example
+   * index.paperAt('file:///w/a.digest', { line: 4, character: 0 })?.title
+   */
+  paperAt(uri: string, position: Position): PaperSummary | undefined {
+    const papers = this.effective.get(uri)?.papers;
+    if (!papers) {
+      return undefined;
+    }
+    let low = 0;
+    let high = papers.length - 1;
+    while (low <= high) {
+      const mid = (low + high) >> 1;
+      const range = papers[mid].range;
+      if (position.line < range.start.line) {
+        high = mid - 1;
+      } else if (position.line > range.end.line) {
+        low = mid + 1;
+      } else {
+        return papers[mid];
+      }
+    }
+    return undefined;
+  }
+
+  /** Calls the listener after every change of the index. */
+  onDidChange(listener: (change: IndexChange) => void): Disposable {
+    this.listeners.add(listener);
+    return { dispose: () => this.listeners.delete(listener) };
+  }
+
+  private model(content: DigestContent): DigestDocument {
+    return typeof content === 'string' ? this.parse(content) : content;
+  }
+
+  /** The URIs of `contents` equal to `uri` or under it as a folder. */
+  private urisAt(contents: Map<string, FileSummary>, uri: string): string[] {
+    const result: string[] = [];
+    if (contents.has(uri)) {
+      result.push(uri);
+    }
+    const folder = uri.endsWith('/') ? uri : uri + '/';
+    for (const each of contents.keys()) {
+      if (each.startsWith(folder)) {
+        result.push(each);
+      }
+    }
+    return result;
+  }
+
+  /** Runs a change, then tells the listeners which files and which other files it affected. */
+  private apply(uris: readonly string[], change: () => void): void {
+    const keys = new Set<string>();
+    const collectKeys = (): void => {
+      for (const uri of uris) {
+        for (const paper of this.effective.get(uri)?.papers ?? []) {
+          if (paper.titleKey) {
+            keys.add(paper.titleKey);
+          }
+        }
+      }
+    };
+    collectKeys();
+    change();
+    collectKeys();
+    this.generationValue++;
+    this.sorted = undefined;
+    const changed = new Set(uris);
+    const affected = new Set<string>();
+    for (const key of keys) {
+      for (const paper of this.byTitle.get(key) ?? []) {
+        if (!changed.has(paper.uri)) {
+          affected.add(paper.uri);
+        }
+      }
+    }
+    const event: IndexChange = { generation: this.generationValue, uris: [...changed], affectedUris: [...affected].sort() };
+    for (const listener of [...this.listeners]) {
+      listener(event);
+    }
+  }
+
+  /** Replaces the effective summary of a URI and keeps the title map and counts in step. */
+  private setEffective(uri: string, summary: FileSummary | undefined): void {
+    const previous = this.effective.get(uri);
+    if (previous) {
+      this.papers -= previous.papers.length;
+      for (const paper of previous.papers) {
+        if (!paper.titleKey) {
+          continue;
+        }
+        const list = this.byTitle.get(paper.titleKey);
+        if (!list) {
+          continue;
+        }
+        const rest = list.filter((each) => each.uri !== uri);
+        if (rest.length > 0) {
+          this.byTitle.set(paper.titleKey, rest);
+        } else {
+          this.byTitle.delete(paper.titleKey);
+        }
+      }
+    }
+    if (!summary) {
+      this.effective.delete(uri);
+      return;
+    }
+    this.effective.set(uri, summary);
+    this.papers += summary.papers.length;
+    for (const paper of summary.papers) {
+      if (!paper.titleKey) {
+        continue;
+      }
+      const list = this.byTitle.get(paper.titleKey);
+      if (list) {
+        list.push(paper);
+      } else {
+        this.byTitle.set(paper.titleKey, [paper]);
+      }
+    }
+  }
+}
+
+/**
+ * Summarises a parsed digest for the index.
+ *
+ * @example
+ * summariseDigest('file:///w/a.digest', parseDigest(text), 'disk').papers[0].topic // '数学推理'
+ */
+export function summariseDigest(uri: string, doc: DigestDocument, source: 'disk' | 'open'): FileSummary {
+  const occurrences = new Map<string, number>();
+  const papers = doc.entries.map((entry) => summarisePaper(uri, entry, occurrences));
+  return { uri, heading: doc.heading?.text, papers, source };
+}
+
+function summarisePaper(uri: string, entry: Entry, occurrences: Map<string, number>): PaperSummary {
+  const englishTitle = entry.englishTitle?.value.text ?? '';
+  const chineseTitle = entry.chineseTitle?.value.text ?? '';
+  const key = titleKey(englishTitle);
+  const identity = key || (chineseTitle ? 'zh:' + titleKey(chineseTitle) : 'untitled');
+  const occurrence = occurrences.get(identity) ?? 0;
+  occurrences.set(identity, occurrence + 1);
+  const authors = entry.authors?.names.map((name) => name.text).filter((name) => name.length > 0) ?? [];
+  const institutions: InstitutionSummary[] = [];
+  if (entry.institutions && !entry.institutions.authorPairs) {
+    for (const item of entry.institutions.items) {
+      if (item.name.text.length > 0) {
+        institutions.push(item.translation?.text ? { name: item.name.text, translation: item.translation.text } : { name: item.name.text });
+      }
+    }
+  }
+  const hits = entry.topicHits;
+  const keywords = hits ? hits.hits.map((hit) => hit.keyword.text).filter((keyword) => keyword.length > 0) : [];
+  const categories = hits ? hits.categories.map((category) => category.text).filter((code) => code.length > 0) : [];
+  const title = paperName(entry);
+  const selectionRange = (entry.englishTitle ?? entry.chineseTitle)?.value.range ?? entry.fields[0]?.range ?? entry.range;
+  const searchParts = [englishTitle, chineseTitle, ...authors];
+  for (const institution of institutions) {
+    searchParts.push(institution.name);
+    if (institution.translation) {
+      searchParts.push(institution.translation);
+    }
+  }
+  return {
+    uri,
+    entryIndex: entry.index,
+    key: `${identity}#${occurrence}`,
+    range: entry.range,
+    selectionRange,
+    englishTitle,
+    title,
+    chineseTitle,
+    titleKey: key,
+    authors,
+    institutions,
+    topic: hits?.topic.text ?? '',
+    keywords,
+    categories,
+    summary: entry.summary?.value.text ?? '',
+    searchText: foldForSearch(searchParts.join('\u0000')),
+  };
+}
+
+/**
+ * Folds text for case-insensitive substring search: compatibility-normalised and lower-cased.
+ * Filters are folded the same way before they are looked for in `PaperSummary.searchText`.
+ *
+ * @example
+ * foldForSearch('ＫＹＯＴＯ University') // 'kyoto university'
+ */
+export function foldForSearch(text: string): string {
+  return text.normalize('NFKC').toLowerCase();
+}
+
+function moveSummary(summary: FileSummary, uri: string): FileSummary {
+  return { ...summary, uri, papers: summary.papers.map((paper) => ({ ...paper, uri })) };
+}
+
+function compareLocations(a: IndexLocation, b: IndexLocation): number {
+  if (a.uri !== b.uri) {
+    return a.uri < b.uri ? -1 : 1;
+  }
+  return a.range.start.line - b.range.start.line || a.range.start.character - b.range.start.character;
+}

@@ -16,6 +16,7 @@ import { DigestCache } from './service/cache';
 import { documentSymbols } from './service/features/symbols';
 import { foldingRanges } from './service/features/folding';
 import { semanticTokens, SEMANTIC_TOKEN_MODIFIERS, SEMANTIC_TOKEN_TYPES } from './service/features/semanticTokens';
+import { hover } from './service/features/hover';
 
 const connection = createConnection(ProposedFeatures.all);
 const documents = new TextDocuments(TextDocument);
@@ -26,6 +27,7 @@ connection.onInitialize((): InitializeResult => ({
     textDocumentSync: TextDocumentSyncKind.Incremental,
     documentSymbolProvider: { label: 'Paper Digest' },
     foldingRangeProvider: true,
+    hoverProvider: true,
     semanticTokensProvider: {
       legend: { tokenTypes: [...SEMANTIC_TOKEN_TYPES], tokenModifiers: SEMANTIC_TOKEN_MODIFIERS },
       full: true,
@@ -42,6 +44,11 @@ connection.onDocumentSymbol((params, token) => {
 connection.onFoldingRanges((params, token) => {
   const document = documents.get(params.textDocument.uri);
   return document ? foldingRanges(cache.get(document), token) : null;
+});
+
+connection.onHover((params, token) => {
+  const document = documents.get(params.textDocument.uri);
+  return document ? hover(cache.get(document), params.position, token) : null;
 });
 
 connection.languages.semanticTokens.on((params, token) => {

@@ -91,9 +91,32 @@ export function authorListLikeness(text: string): 'strong' | 'weak' | 'no' {
   return words.length >= 2 && words.length <= 4 && looksLikeName(text) ? 'weak' : 'no';
 }
 
-/** Escapes text for inclusion in Markdown, so that document text never becomes markup. */
+/**
+ * Characters that Markdown or a Markdown renderer gives a meaning to: every ASCII punctuation
+ * character, plus control characters and the bidirectional embedding, override and isolate
+ * characters (which can make rendered text read differently from the text itself).
+ */
+const MARKDOWN_SIGNIFICANT = /[!-/:-@[-`{-~]|[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g;
+
+/**
+ * Escapes text for inclusion in Markdown, so that document text never becomes markup.
+ *
+ * Every ASCII punctuation character is backslash-escaped (CommonMark allows that for all of
+ * them), except `<`, `>`, `&`, `"` and `'`, which become character references. So no emphasis,
+ * code span, link, image, raw HTML, entity, heading, list, table, block quote, setext underline
+ * or `$(icon)` survives, wherever the text is placed in a paragraph. And because `:`, `.`, `/`
+ * and `@` are escaped, renderers that turn bare addresses into links (markdown-it's linkify,
+ * marked's GFM autolinks) find no `https://`, `www.` or e-mail address in it. Control characters
+ * other than tab and line ends, and bidirectional overrides, become U+FFFD; otherwise the rendered
+ * text reads exactly as the input did. The result is for running text only, never for the inside
+ * of a code span or a link destination, where escapes are not read.
+ *
+ * @example escapeMarkdown('[x](command:run)')  // '\\[x\\]\\(command\\:run\\)'
+ * @example escapeMarkdown('<img src=x>')        // '&lt;img src\\=x&gt;'
+ * @example escapeMarkdown('www.evil.example')   // 'www\\.evil\\.example'
+ */
 export function escapeMarkdown(text: string): string {
-  return text.replace(/[\\`*_{}\[\]()#+\-.!|<>&~:$"']/g, (c) => {
+  return text.replace(MARKDOWN_SIGNIFICANT, (c) => {
     switch (c) {
       case '<':
         return '&lt;';
@@ -106,7 +129,7 @@ export function escapeMarkdown(text: string): string {
       case "'":
         return '&#39;';
       default:
-        return '\\' + c;
+        return c.charCodeAt(0) < 0x21 || c.charCodeAt(0) > 0x7e ? '\ufffd' : '\\' + c;
     }
   });
 }

@@ -1,0 +1,441 @@
+/**
+ * Hover translations: hovering a part of an entry shows its counterpart in the other language
+ * (English title ↔ Chinese title, institution ↔ its translation, author ↔ Chinese name), what a
+ * category code or a label means, and, on a title, enough of the paper to triage it.
+ *
+ * Document text is untrusted. Every piece of it goes through `escapeMarkdown`, so a hover never
+ * holds a link, image, HTML or autolink that the document put there; the only links in a hover
+ * are the arXiv abstract pages the hover builds itself from validated identifiers.
+ */
+import { MarkupKind } from 'vscode-languageserver-types';
+import type { Hover, Position, Range } from 'vscode-languageserver-types';
+import type { Cancellation } from '../cancellation';
+import { NEVER_CANCELLED } from '../cancellation';
+import type { AuthorsField, DigestDocument, Entry, InstitutionsField, Link, Span, TextField, TitleField, TopicHit, TopicHitsField } from '../model';
+import { archives, archivePrefix, categoryByCode, categoryIgnoringCase, nearestCategories } from '../taxonomy';
+import { escapeMarkdown, hasCjk } from '../text';
+import { entryAt, fieldAt } from './entries';
+import { FIELD_NAMES, HEADING_MEANING, HIT_FIELDS, hitFieldMeaning, LABEL_MEANINGS, TOPIC_MEANING } from './labels';
+import type { LabelMeaning } from './labels';
+
+/** The most characters of one piece of document text a hover shows. */
+const MAX_TEXT = 300;
+/** The most characters of the summary a title's hover shows. */
+const SUMMARY_PREVIEW = 120;
+/** The most hits or categories a title's hover lists. */
+const MAX_LISTED = 12;
+
+/**
+ * The hover at a position: its markdown, and as its range the exact part hovered (the title, the
+ * institution's name or its translation, the category code, the label, the author's name...).
+ * `null` where there is nothing to say (separators, white space, the summary's text, stray lines).
+ *
+ * @example
+ * // On `Kyoto University` in `机构 * Kyoto University（京都大学） ； ...`:
+ * hover(doc, { line: 8, character: 10 })
+ * // { contents: { kind: 'markdown', value: '**京都大学** · 中文名 Chinese name\n\n*Institution 1 of 3 · 机构*' },
+ * //   range: { start: { line: 8, character: 6 }, end: { line: 8, character: 22 } } }
+ */
+export function hover(doc: DigestDocument, position: Position, token: Cancellation = NEVER_CANCELLED): Hover | null {
+  if (token.isCancellationRequested) {
+    return null;
+  }
+  if (doc.heading) {
+    const heading = doc.heading;
+    const found = partAt([{ range: heading.range, render: () => headingHover(doc) }], position);
+    if (found) {
+      return result(found, token);
+    }
+  }
+  const entry = entryAt(doc, position);
+  const field = entry && fieldAt(entry, position);
+  if (!entry || !field) {
+    return null;
+  }
+  let parts: Part[];
+  switch (field.kind) {
+    case 'englishTitle':
+    case 'chineseTitle':
+      parts = [{ range: field.value.range, render: () => titleHover(entry, field) }];
+      break;
+    case 'authors':
+      parts = authorParts(entry, field);
+      break;
+    case 'institutions':
+      parts = institutionParts(field);
+      break;
+    case 'topicHits':
+      parts = topicParts(doc, field, token);
+      break;
+    default:
+      parts = textFieldParts(field);
+      break;
+  }
+  const found = partAt(parts, position);
+  return found ? result(found, token) : null;
+}
+
+// ---- Parts ------------------------------------------------------------------------------
+
+/** A hoverable part of a line and the markdown of its hover, rendered only when hovered. */
+interface Part {
+  readonly range: Range;
+  readonly render: () => string | null;
+}
+
+/**
+ * The part under the position: the one whose characters include it, else one that ends right
+ * at it (the cursor just after a word).
+ */
+function partAt(parts: readonly Part[], position: Position): Part | undefined {
+  let touching: Part | undefined;
+  for (const part of parts) {
+    const { start, end } = part.range;
+    if (start.line !== position.line || end.character <= start.character) {
+      continue;
+    }
+    if (position.character >= start.character && position.character < end.character) {
+      return part;
+    }
+    if (touching === undefined && position.character === end.character) {
+      touching = part;
+    }
+  }
+  return touching;
+}
+
+function result(part: Part, token: Cancellation): Hover | null {
+  const value = part.render();
+  if (value === null || token.isCancellationRequested) {
+    return null;
+  }
+  return { contents: { kind: MarkupKind.Markdown, value }, range: part.range };
+}
+
+function labelPart(span: Span | undefined, meaning: LabelMeaning): Part[] {
+  return span ? [{ range: span.range, render: () => labelHover(meaning) }] : [];
+}
+
+function authorParts(entry: Entry, field: AuthorsField): Part[] {
+  return field.names.map((name, index) => ({
+    range: name.range,
+    render: () => authorHover(entry, field, index),
+  }));
+}
+
+function institutionParts(field: InstitutionsField): Part[] {
+  const parts: Part[] = [
+    ...labelPart(field.label, LABEL_MEANINGS.institutions),
+    ...labelPart(field.star, LABEL_MEANINGS.star),
+    ...labelPart(field.marker, LABEL_MEANINGS.reportMarker),
+  ];
+  const pairs = field.authorPairs;
+  if (pairs) {
+    const chineseCount = pairs.filter((pair) => pair.chinese).length;
+    pairs.forEach((pair, index) => {
+      parts.push({ range: pair.english.range, render: () => pairHover(pair.chinese, index, pairs.length, chineseCount, 'english') });
+      const chinese = pair.chinese;
+      if (chinese) {
+        parts.push({ range: chinese.range, render: () => pairHover(pair.english, index, pairs.length, chineseCount, 'chinese') });
+      }
+    });
+    return parts;
+  }
+  field.items.forEach((item, index) => {
+    const count = field.items.length;
+    parts.push({
+      range: item.name.range,
+      render: () =>
+        paragraphs(
+          item.translation && item.translation.text ? `${strong(item.translation.text)} · ${text('中文名 Chinese name')}` : emphasis('No Chinese name given for this institution'),
+          emphasis(`Institution ${index + 1} of ${count} · 机构`),
+        ),
+    });
+    const translation = item.translation;
+    if (translation) {
+      parts.push({
+        range: translation.range,
+        render: () =>
+          paragraphs(
+            item.name.text ? `${strong(item.name.text)} · ${text('English name 英文名')}` : emphasis('No English name before this translation'),
+            emphasis(`Institution ${index + 1} of ${count} · 机构`),
+          ),
+      });
+    }
+  });
+  return parts;
+}
+
+function topicParts(doc: DigestDocument, field: TopicHitsField, token: Cancellation): Part[] {
+  const parts: Part[] = [...labelPart(field.label, LABEL_MEANINGS.topicHits)];
+  if (field.topic.text) {
+    parts.push({ range: field.topic.range, render: () => topicHover(doc, field.topic.text, token) });
+  }
+  for (const hit of field.hits) {
+    if (hit.keyword.text) {
+      parts.push({ range: hit.keyword.range, render: () => keywordHover(hit) });
+    }
+    const hitField = hit.field;
+    if (hitField && hitField.text) {
+      parts.push({ range: hitField.range, render: () => hitFieldHover(hit, hitField.text) });
+    }
+  }
+  parts.push(...labelPart(field.categoriesLabel, LABEL_MEANINGS.categories));
+  for (const category of field.categories) {
+    parts.push({ range: category.range, render: () => categoryHover(category.text) });
+  }
+  return parts;
+}
+
+function textFieldParts(field: TextField): Part[] {
+  const meaning = field.kind === 'summary' ? LABEL_MEANINGS.summary : field.kind === 'comments' ? LABEL_MEANINGS.comments : LABEL_MEANINGS.journalRef;
+  const parts = labelPart(field.label, meaning);
+  for (const link of field.links) {
+    if (link.kind === 'arxiv') {
+      parts.push({ range: link.range, render: () => arxivHover(link) });
+    }
+  }
+  return parts;
+}
+
+// ---- Hovers -----------------------------------------------------------------------------
+
+function headingHover(doc: DigestDocument): string {
+  return paragraphs(
+    `${strong(HEADING_MEANING.chinese)} · ${text(HEADING_MEANING.english)}`,
+    text(HEADING_MEANING.explanation),
+    text(`${doc.entries.length} ${doc.entries.length === 1 ? 'paper' : 'papers'} in this file.`),
+  );
+}
+
+/** A title's counterpart, then the paper's topic, categories and the start of its summary. */
+function titleHover(entry: Entry, field: TitleField): string {
+  const otherKind = field.kind === 'englishTitle' ? 'chineseTitle' : 'englishTitle';
+  const other = entry[otherKind];
+  const names = FIELD_NAMES[otherKind];
+  const blocks: string[] = [
+    other && other.value.text ? strong(other.value.text) : emphasis(`No ${names.english.toLowerCase()} in this entry`),
+    emphasis(`${names.chinese} · ${names.english}`),
+    '---',
+  ];
+  const topic = entry.topicHits;
+  if (topic) {
+    const hits = listed(topic.hits, (hit) => {
+      const where = hit.field ? hitFieldMeaning(hit.field.text) : undefined;
+      return `${hit.keyword.text || '(empty)'}${hit.field ? ` (${hit.field.text}${where ? ' ' + where.chinese : ''})` : ''}`;
+    });
+    blocks.push(`${strong('专题命中')} ${text(`Topic: ${topic.topic.text || '(none)'}${hits ? ' · hits: ' + hits : ''}`)}`);
+    blocks.push(`${strong('分类')} ${text(`Categories: ${listed(topic.categories, (code) => categoryLine(code.text)) || '(none)'}`)}`);
+  } else {
+    blocks.push(emphasis('No 专题命中 (topic hits) in this entry'));
+  }
+  const summary = entry.summary;
+  blocks.push(summary && summary.value.text ? `${strong('AI总结')} ${text(summaryPreview(summary.value.text))}` : emphasis('No AI总结 (AI summary) in this entry'));
+  return paragraphs(...blocks);
+}
+
+function authorHover(entry: Entry, field: AuthorsField, index: number): string {
+  const name = field.names[index];
+  const chinese = chineseNameOf(entry.institutions, name.text);
+  return paragraphs(
+    chinese ? `${strong(chinese)} · ${text('中文名 Chinese name')}` : emphasis('No Chinese name given for this author in this entry'),
+    emphasis(`Author ${index + 1} of ${field.names.length} · 作者`),
+  );
+}
+
+/** An author on the `机构` line: `A, B（甲、乙）`, paired by position. */
+function pairHover(counterpart: Span | undefined, index: number, count: number, chineseCount: number, hovered: 'english' | 'chinese'): string {
+  let first: string;
+  if (counterpart) {
+    first = `${strong(counterpart.text)} · ${text(hovered === 'english' ? '中文名 Chinese name' : 'English name 英文名')}`;
+  } else {
+    first = emphasis(`No Chinese name at this position: the 机构 line gives ${count} names and ${chineseCount} Chinese names`);
+  }
+  return paragraphs(first, emphasis(`Author ${index + 1} of ${count} · 作者, listed with Chinese names on the 机构 line`));
+}
+
+function labelHover(meaning: LabelMeaning): string {
+  let subtitle: string;
+  if (hasCjk(meaning.label)) {
+    subtitle = meaning.english;
+  } else if (meaning.label === meaning.english) {
+    subtitle = meaning.chinese;
+  } else {
+    subtitle = `${meaning.chinese} · ${meaning.english}`;
+  }
+  return paragraphs(`${strong(meaning.label)} · ${text(subtitle)}`, text(meaning.explanation));
+}
+
+function topicHover(doc: DigestDocument, topic: string, token: Cancellation): string | null {
+  let count = 0;
+  for (let i = 0; i < doc.entries.length; i++) {
+    if ((i & 1023) === 0 && token.isCancellationRequested) {
+      return null;
+    }
+    if (doc.entries[i].topicHits?.topic.text === topic) {
+      count++;
+    }
+  }
+  const subject = doc.heading ? `Digest subject: ${doc.heading.text} · ` : '';
+  return paragraphs(
+    `${strong(TOPIC_MEANING.chinese)} · ${text(TOPIC_MEANING.english)}`,
+    text(TOPIC_MEANING.explanation),
+    text(`${subject}${count} of ${doc.entries.length} papers in this file have the topic “${clip(topic)}”.`),
+  );
+}
+
+function keywordHover(hit: TopicHit): string {
+  let where: string;
+  if (!hit.field || !hit.field.text) {
+    where = emphasis('No (field) says where this keyword matched');
+  } else {
+    const meaning = hitFieldMeaning(hit.field.text);
+    where = meaning ? text(`Matched in ${meaning.english} · ${meaning.chinese}`) : text(`Matched in “${clip(hit.field.text)}”, a field digests do not use`);
+  }
+  return paragraphs(`${strong(hit.keyword.text)} · ${text('命中关键词 matched keyword')}`, where);
+}
+
+function hitFieldHover(hit: TopicHit, field: string): string {
+  const meaning = hitFieldMeaning(field);
+  if (meaning) {
+    return paragraphs(
+      `${strong(meaning.chinese)} · ${text(meaning.english)}`,
+      text(hit.keyword.text ? `Where the keyword “${clip(hit.keyword.text)}” matched.` : 'Where the keyword matched.'),
+    );
+  }
+  return paragraphs(
+    `${strong(field)} · ${text('not a field digests use')}`,
+    text(`Known fields: ${HIT_FIELDS.map((known) => `${known.field} ${known.chinese}`).join(', ')}.`),
+  );
+}
+
+function categoryHover(code: string): string {
+  const known = categoryByCode(code);
+  if (known) {
+    const archive = archives.get(archivePrefix(known.code));
+    return paragraphs(
+      `${strong(known.code)} · ${text(`${known.name} · ${known.nameZh}`)}`,
+      emphasis(`arXiv category in ${known.archive}${archive ? ' · ' + archive.nameZh : ''}`),
+    );
+  }
+  const miscased = categoryIgnoringCase(code);
+  if (miscased) {
+    return paragraphs(
+      `${strong(code)} · ${text('not an arXiv code as written: codes are case-sensitive')}`,
+      `${text('arXiv spells it')} ${strong(miscased.code)}${text(`: ${miscased.name} · ${miscased.nameZh}`)}`,
+    );
+  }
+  const nearest = nearestCategories(clip(code, 40), 3);
+  return paragraphs(
+    `${strong(code)} · ${text('not in the arXiv taxonomy · 不是arXiv分类')}`,
+    nearest.length > 0 ? text(`Nearest codes: ${nearest.map((category) => `${category.code} ${category.name} · ${category.nameZh}`).join('; ')}`) : emphasis('No arXiv code is close to it'),
+  );
+}
+
+/** An `arXiv:ID` reference, with a link the hover builds itself from the validated identifier. */
+function arxivHover(link: Link): string | null {
+  const id = link.target.startsWith(ARXIV_ABS) ? link.target.slice(ARXIV_ABS.length) : '';
+  if (!ARXIV_ID.test(id)) {
+    return null;
+  }
+  const url = ARXIV_ABS + id;
+  return paragraphs(`${strong(`arXiv:${id}`)} · ${text('arXiv 论文 paper')}`, `[${escapeMarkdown(url)}](${url})`);
+}
+
+const ARXIV_ABS = 'https://arxiv.org/abs/';
+
+/**
+ * An arXiv identifier: new style `2405.09673`, old style `hep-th/9901001` or `math.GT/0309136`,
+ * with an optional version. Nothing else can get into a link destination.
+ */
+const ARXIV_ID = /^(?:\d{4}\.\d{4,5}|[A-Za-z][A-Za-z-]{0,20}(?:\.[A-Za-z]{2})?\/\d{7})(?:v\d{1,3})?$/;
+
+/** A category code with its names, for lists: `cs.LG Machine Learning · 机器学习`. */
+function categoryLine(code: string): string {
+  const known = categoryByCode(code);
+  if (known) {
+    return `${known.code} ${known.name} · ${known.nameZh}`;
+  }
+  const miscased = categoryIgnoringCase(code);
+  if (miscased) {
+    return `${clip(code, 40)} (arXiv spells it ${miscased.code}: ${miscased.name} · ${miscased.nameZh})`;
+  }
+  return `${clip(code, 40)} (not an arXiv category)`;
+}
+
+// ---- Lookups ----------------------------------------------------------------------------
+
+/**
+ * The Chinese name the entry gives an author: from the `A, B（甲、乙）` pairs of the `机构` line,
+ * else from an item of that line that is the author's name with a translation.
+ */
+function chineseNameOf(institutions: InstitutionsField | undefined, english: string): string | undefined {
+  if (!institutions) {
+    return undefined;
+  }
+  const key = normaliseName(english);
+  if (institutions.authorPairs) {
+    return institutions.authorPairs.find((pair) => pair.chinese && normaliseName(pair.english.text) === key)?.chinese?.text;
+  }
+  return institutions.items.find((item) => item.translation && item.translation.text && normaliseName(item.name.text) === key)?.translation?.text;
+}
+
+function normaliseName(name: string): string {
+  return name.trim().replace(/\s+/g, ' ').toLowerCase();
+}
+
+// ---- Markdown ---------------------------------------------------------------------------
+
+/** Plain text, escaped. */
+function text(plain: string): string {
+  return escapeMarkdown(clip(plain, MAX_TEXT * 4));
+}
+
+/** Bold text, escaped; never empty (`****` would be a rule). */
+function strong(plain: string): string {
+  const clipped = clip(plain.trim());
+  return clipped ? `**${escapeMarkdown(clipped)}**` : emphasis('(empty)');
+}
+
+/** Italic text, escaped. */
+function emphasis(plain: string): string {
+  return `*${escapeMarkdown(clip(plain.trim(), MAX_TEXT * 4)) || escapeMarkdown('(empty)')}*`;
+}
+
+function paragraphs(...blocks: string[]): string {
+  return blocks.join('\n\n');
+}
+
+/** At most `max` characters of the text, never splitting a surrogate pair, with `…` when cut. */
+function clip(plain: string, max = MAX_TEXT): string {
+  if (plain.length <= max) {
+    return plain;
+  }
+  let cut = max;
+  const last = plain.charCodeAt(cut - 1);
+  if (last >= 0xd800 && last <= 0xdbff) {
+    cut--;
+  }
+  return plain.slice(0, cut) + '…';
+}
+
+/** The first sentences of a summary, up to about `SUMMARY_PREVIEW` characters. */
+function summaryPreview(summary: string): string {
+  if (summary.length <= SUMMARY_PREVIEW) {
+    return summary;
+  }
+  // Cut after the last sentence end in the second half of the window, if there is one.
+  for (let i = SUMMARY_PREVIEW - 1; i >= SUMMARY_PREVIEW / 2; i--) {
+    const c = summary[i];
+    if (c === '。' || c === '！' || c === '？' || c === '；') {
+      return summary.slice(0, i + 1) + '…';
+    }
+  }
+  return clip(summary, SUMMARY_PREVIEW);
+}
+
+/** Up to `MAX_LISTED` items rendered and joined, with a count of the rest. */
+function listed<T>(items: readonly T[], render: (item: T) => string): string {
+  const shown = items.slice(0, MAX_LISTED).map(render).join('; ');
+  return items.length > MAX_LISTED ? `${shown}; … ${items.length - MAX_LISTED} more` : shown;
+}

@@ -3,6 +3,83 @@
  * Each states its direction, its parameters and its result; the README lists them for other
  * editors.
  */
+import { NotificationType, RequestType } from 'vscode-languageserver-protocol';
+import type { Position } from 'vscode-languageserver-protocol';
+import type { PapersGrouping, PapersTreeItem } from './service/features/tree';
 
 /** The language id of digest documents. */
 export const LANGUAGE_ID = 'paper-digest';
+
+// ---------------------------------------------------------------------------------------------
+// The Papers view.
+
+export type { PapersGrouping, PapersTreeItem };
+export type { PapersGroupNode, PaperNode, PapersGroupKind } from './service/features/tree';
+
+/** Parameters of `paperDigest/papersTree`. */
+export interface PapersTreeParams {
+  /** `topic` (topic → keyword hit → paper), `category`, `institution` or `file`. */
+  readonly grouping: PapersGrouping;
+  /** Keeps papers whose English or Chinese title, authors or institutions contain it, ignoring case. '' for all. */
+  readonly filter: string;
+  /** The id of the group whose children are wanted; omitted for the root groups. */
+  readonly parentId?: string;
+}
+
+/** Result of `paperDigest/papersTree`. */
+export interface PapersTreeResult {
+  /** The index generation the nodes come from (it grows with every change of the index). */
+  readonly generation: number;
+  /** How many distinct papers match the filter, in the whole tree. */
+  readonly paperCount: number;
+  /** The children of `parentId` (or the roots), without their own children; empty when the parent is gone. */
+  readonly nodes: readonly PapersTreeItem[];
+}
+
+/**
+ * `paperDigest/papersTree`, client → server: one level of the Papers tree over every digest
+ * file of the workspace. Groups carry `count` (distinct papers below) and are expanded by asking
+ * again with their id as `parentId`; papers carry uri, range, selectionRange, title, chineseTitle,
+ * summary, duplicate and duplicates. Ids are stable across refreshes. The server answers once
+ * its first scan of the workspace folders has finished.
+ */
+export const PapersTreeRequest = new RequestType<PapersTreeParams, PapersTreeResult, void>('paperDigest/papersTree');
+
+/** Parameters of `paperDigest/paperAt`. */
+export interface PaperAtParams {
+  readonly uri: string;
+  readonly position: Position;
+  /** The grouping and filter of the tree the caller shows. */
+  readonly grouping: PapersGrouping;
+  readonly filter: string;
+}
+
+/** Result of `paperDigest/paperAt`: the nodes from a root group down to the paper. */
+export interface PaperAtResult {
+  /** Root group first, the paper node last; each without children. */
+  readonly path: readonly PapersTreeItem[];
+}
+
+/**
+ * `paperDigest/paperAt`, client → server: the Papers tree node of the paper under a position,
+ * for following the cursor. The result is the path from a root group to the paper's first node
+ * in the tree of that grouping and filter, or null when no paper is there or the filter hides it.
+ */
+export const PaperAtRequest = new RequestType<PaperAtParams, PaperAtResult | null, void>('paperDigest/paperAt');
+
+/** Parameters of `paperDigest/indexChanged`. */
+export interface IndexChangedParams {
+  /** The index generation after the change. */
+  readonly generation: number;
+  /** How many papers the workspace holds now. */
+  readonly paperCount: number;
+  /** How many digest files the workspace holds now. */
+  readonly fileCount: number;
+}
+
+/**
+ * `paperDigest/indexChanged`, server → client notification: the workspace index changed (a digest
+ * was edited, created, deleted or renamed, or the first scan finished). Sent at most every 300 ms.
+ * A client re-requests `paperDigest/papersTree` when its view is visible, and later otherwise.
+ */
+export const IndexChangedNotification = new NotificationType<IndexChangedParams>('paperDigest/indexChanged');

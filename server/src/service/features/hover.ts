@@ -214,7 +214,7 @@ function titleHover(entry: Entry, field: TitleField): string {
   const other = entry[otherKind];
   const names = FIELD_NAMES[otherKind];
   const blocks: string[] = [
-    other && other.value.text ? strong(other.value.text) : emphasis(`No ${names.english.toLowerCase()} in this entry`),
+    other && other.value.text ? strong(other.value.text) : emphasis(`No ${names.english} in this entry`),
     emphasis(`${names.chinese} · ${names.english}`),
     '---',
   ];

@@ -52,34 +52,60 @@ export function splitLines(text: string): { lines: SourceLine[]; eol: '\n' | '\r
   let start = 0;
   let lineNumber = 0;
   const length = text.length;
+  // The next `\n` and `\r` at or after `i`, each searched for again only once passed.
+  let nextLf = text.indexOf('\n');
+  let nextCr = text.indexOf('\r');
   let i = 0;
   while (i < length) {
-    const c = text.charCodeAt(i);
-    if (c === 0x0a || c === 0x0d) {
-      lines.push({ line: lineNumber++, text: text.slice(start, i), offset: start });
-      if (c === 0x0d && i + 1 < length && text.charCodeAt(i + 1) === 0x0a) {
-        crlf++;
-        i += 2;
-      } else {
-        if (c === 0x0a) {
-          lf++;
-        }
-        i++;
-      }
-      start = i;
-    } else {
-      // Jump to the next line end quickly.
-      const nextLf = text.indexOf('\n', i);
-      const nextCr = text.indexOf('\r', i);
-      let next = nextLf < 0 ? nextCr : nextCr < 0 ? nextLf : Math.min(nextLf, nextCr);
-      if (next < 0) {
-        next = length;
-      }
-      i = next;
+    if (nextLf >= 0 && nextLf < i) nextLf = text.indexOf('\n', i);
+    if (nextCr >= 0 && nextCr < i) nextCr = text.indexOf('\r', i);
+    const next = nextLf < 0 ? nextCr : nextCr < 0 ? nextLf : Math.min(nextLf, nextCr);
+    if (next < 0) {
+      break;
     }
+    lines.push({ line: lineNumber++, text: text.slice(start, next), offset: start });
+    if (text.charCodeAt(next) === 0x0d && text.charCodeAt(next + 1) === 0x0a) {
+      crlf++;
+      i = next + 2;
+    } else {
+      if (text.charCodeAt(next) === 0x0a) {
+        lf++;
+      }
+      i = next + 1;
+    }
+    start = i;
   }
   lines.push({ line: lineNumber, text: text.slice(start), offset: start });
   return { lines, eol: crlf > lf ? '\r\n' : '\n' };
+}
+
+/**
+ * A span that keeps only its line and offsets and makes its text and range when asked: a digest
+ * holds hundreds of thousands of spans, and most are never looked at.
+ */
+class LineSpan implements Span {
+  constructor(
+    private readonly source: string,
+    private readonly line: number,
+    private readonly start: number,
+    private readonly end: number,
+    private readonly shift: number,
+  ) {}
+
+  get text(): string {
+    return this.source.slice(this.start, this.end);
+  }
+
+  get range(): Range {
+    return {
+      start: { line: this.line, character: this.start + this.shift },
+      end: { line: this.line, character: this.end + this.shift },
+    };
+  }
+
+  toJSON(): { text: string; range: Range } {
+    return { text: this.text, range: this.range };
+  }
 }
 
 /** Role of a plain line after the assignment step. */
@@ -196,7 +222,7 @@ class DigestParser {
   }
 
   private span(line: number, start: number, end: number): Span {
-    return { text: this.lines[line].text.slice(start, end), range: this.range(line, start, end) };
+    return new LineSpan(this.lines[line].text, line, start, end, line === 0 && this.hasBom ? 1 : 0);
   }
 
   /** The span of a line's text with surrounding white space trimmed. */
@@ -525,11 +551,8 @@ class DigestParser {
       }
       const start = offset + match.index;
       const span = this.span(line, start, start + found.length);
-      if (match[1] !== undefined) {
-        links.push({ ...span, kind: 'arxiv', target: `https://arxiv.org/abs/${match[1]}` });
-      } else {
-        links.push({ ...span, kind: 'url', target: found });
-      }
+      const target = match[1] !== undefined ? `https://arxiv.org/abs/${match[1]}` : found;
+      links.push({ text: span.text, range: span.range, kind: match[1] !== undefined ? 'arxiv' : 'url', target });
     }
     return links;
   }
@@ -846,12 +869,11 @@ function cheapestReading(roleCosts: readonly PlainLineCosts[], lacking: number):
   const n = roleCosts.length;
   const STATES = 12;
   const INF = 1e9;
-  let cost = new Float64Array(STATES).fill(INF);
-  cost[0] = 0;
+  let cost = [0, INF, INF, INF, INF, INF, INF, INF, INF, INF, INF, INF];
   // choice[k * STATES + state] = previous state | role << 4 | starts entry << 8 | out of order << 9.
-  const choice = new Int32Array(n * STATES).fill(-1);
+  const choice: number[] = new Array(n * STATES).fill(-1);
   for (let k = 0; k < n; k++) {
-    const next = new Float64Array(STATES).fill(INF);
+    const next = [INF, INF, INF, INF, INF, INF, INF, INF, INF, INF, INF, INF];
     const rc = roleCosts[k];
     const relax = (from: number, to: number, add: number, role: Role, startsEntry: boolean, outOfOrder: boolean): void => {
       const total = cost[from] + add;

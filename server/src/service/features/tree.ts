@@ -64,7 +64,12 @@ export interface PaperNode {
   readonly summary: string;
   /** Whether another paper with the same English title is in the workspace. */
   readonly duplicate: boolean;
-  /** The other papers with the same English title (title ranges), any file, sorted. */
+  /** How many other papers have the same English title, in any file. */
+  readonly duplicateCount: number;
+  /**
+   * The other papers with the same English title (their title ranges), sorted by URI and line;
+   * at most `MAX_DUPLICATE_LOCATIONS` of them.
+   */
   readonly duplicates: readonly IndexLocation[];
 }
 
@@ -81,6 +86,9 @@ export interface PapersTree {
   readonly paperCount: number;
   readonly roots: readonly PapersGroup[];
 }
+
+/** At most this many duplicate locations are listed on a paper node. */
+export const MAX_DUPLICATE_LOCATIONS = 20;
 
 /** Labels of the groups that collect papers without a value. */
 export const MISSING_LABELS: Record<PapersGroupKind, string> = {
@@ -127,7 +135,7 @@ export function papersTree(index: WorkspaceIndex, grouping: PapersGrouping, filt
       placePaper(root, grouping, paper, file.heading ?? '');
     }
   }
-  return { grouping, filter, generation: index.generation, paperCount, roots: root.build(index, grouping !== 'file') as PapersGroup[] };
+  return { grouping, filter, generation: index.generation, paperCount, roots: root.build(new DuplicateLookup(index), grouping !== 'file') as PapersGroup[] };
 }
 
 /**
@@ -154,8 +162,8 @@ export type PapersTreeItem = PapersGroupNode | PaperNode;
 export class PapersTreeLookup {
   private readonly byId = new Map<string, PapersTreeNode>();
   private readonly parents = new Map<string, PapersGroup>();
-  /** The first node of each paper, by `uri + '#' + key`. */
-  private readonly firstOfPaper = new Map<string, PaperNode>();
+  /** The first node of each paper. */
+  private readonly firstOfPaper = new Map<PaperSummary, PaperNode>();
 
   constructor(readonly tree: PapersTree) {
     const visit = (node: PapersTreeNode, parent: PapersGroup | undefined): void => {
@@ -168,9 +176,9 @@ export class PapersTreeLookup {
           visit(child, node);
         }
       } else {
-        const paperId = paperIdentity(node.uri, node.id);
-        if (!this.firstOfPaper.has(paperId)) {
-          this.firstOfPaper.set(paperId, node);
+        const paper = SUMMARY_OF_NODE.get(node);
+        if (paper && !this.firstOfPaper.has(paper)) {
+          this.firstOfPaper.set(paper, node);
         }
       }
     };
@@ -196,9 +204,12 @@ export class PapersTreeLookup {
     return node?.kind === 'group' ? node.children.map(withoutChildren) : undefined;
   }
 
-  /** The nodes from a root group down to the first node of the paper, without children. */
+  /**
+   * The nodes from a root group down to the first node of the paper, without children. The
+   * paper must come from the index at the tree's generation.
+   */
   pathToPaper(paper: PaperSummary): PapersTreeItem[] | undefined {
-    const first = this.firstOfPaper.get(`${paper.uri}#${paper.key}`);
+    const first = this.firstOfPaper.get(paper);
     if (!first) {
       return undefined;
     }
@@ -246,10 +257,8 @@ export function withoutChildren(node: PapersTreeNode): PapersTreeItem {
 
 // ---------------------------------------------------------------------------------------------
 
-/** Paper ids end in `|uri#key`; the paper's identity is the part after the group. */
-function paperIdentity(uri: string, nodeId: string): string {
-  return nodeId.slice(nodeId.lastIndexOf('|' + uri + '#') + 1);
-}
+/** The summary each paper node was made from (kept out of the node, which is sent as JSON). */
+const SUMMARY_OF_NODE = new WeakMap<PaperNode, PaperSummary>();
 
 function placePaper(root: GroupBuilder, grouping: PapersGrouping, paper: PaperSummary, heading: string): void {
   switch (grouping) {
@@ -334,7 +343,7 @@ class GroupBuilder {
   }
 
   /** The subgroups as nodes, sorted; and the group's own papers after them. */
-  build(index: WorkspaceIndex, byCount: boolean): PapersTreeNode[] {
+  build(duplicates: DuplicateLookup, byCount: boolean): PapersTreeNode[] {
     const groups = [...this.groups.values()];
     groups.sort((a, b) => {
       if (a.missing !== b.missing) {
@@ -354,27 +363,45 @@ class GroupBuilder {
       count: group.count,
       ...(group.kind === 'file' ? { uri: group.papers[0]?.uri } : {}),
       missing: group.missing,
-      children: group.build(index, true),
+      children: group.build(duplicates, true),
     }));
     for (const paper of this.papers) {
-      nodes.push(paperNode(index, this.id, paper));
+      nodes.push(paperNode(duplicates, this.id, paper));
     }
     return nodes;
   }
 }
 
-function paperNode(index: WorkspaceIndex, groupId: string, paper: PaperSummary): PaperNode {
-  const others = paper.titleKey ? index.papersWithTitle(paper.titleKey) : [];
-  const duplicates: IndexLocation[] = [];
-  if (others.length > 1) {
-    for (const other of others) {
-      if (other !== paper) {
-        duplicates.push({ uri: other.uri, range: other.selectionRange });
+/** The duplicates of each paper, worked out once per tree however many groups show the paper. */
+class DuplicateLookup {
+  private readonly known = new Map<PaperSummary, { count: number; locations: IndexLocation[] }>();
+
+  constructor(private readonly index: WorkspaceIndex) {}
+
+  of(paper: PaperSummary): { count: number; locations: IndexLocation[] } {
+    let result = this.known.get(paper);
+    if (!result) {
+      const others = paper.titleKey ? this.index.papersWithTitle(paper.titleKey) : [];
+      const locations: IndexLocation[] = [];
+      if (others.length > 1) {
+        for (const other of others) {
+          if (other !== paper) {
+            locations.push({ uri: other.uri, range: other.selectionRange });
+          }
+        }
+        locations.sort((a, b) => (a.uri !== b.uri ? (a.uri < b.uri ? -1 : 1) : a.range.start.line - b.range.start.line));
+        locations.length = Math.min(locations.length, MAX_DUPLICATE_LOCATIONS);
       }
+      result = { count: Math.max(0, others.length - 1), locations };
+      this.known.set(paper, result);
     }
-    duplicates.sort((a, b) => (a.uri !== b.uri ? (a.uri < b.uri ? -1 : 1) : a.range.start.line - b.range.start.line));
+    return result;
   }
-  return {
+}
+
+function paperNode(lookup: DuplicateLookup, groupId: string, paper: PaperSummary): PaperNode {
+  const duplicates = lookup.of(paper);
+  const node: PaperNode = {
     kind: 'paper',
     id: `${groupId}|${paper.uri}#${paper.key}`,
     uri: paper.uri,
@@ -383,9 +410,12 @@ function paperNode(index: WorkspaceIndex, groupId: string, paper: PaperSummary):
     title: paper.title,
     chineseTitle: paper.englishTitle ? paper.chineseTitle : '',
     summary: paper.summary,
-    duplicate: duplicates.length > 0,
-    duplicates,
+    duplicate: duplicates.count > 0,
+    duplicateCount: duplicates.count,
+    duplicates: duplicates.locations,
   };
+  SUMMARY_OF_NODE.set(node, paper);
+  return node;
 }
 
 /** Keeps `/` and `|` out of id parts, so that ids split unambiguously. */

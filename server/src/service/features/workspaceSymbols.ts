@@ -2,7 +2,7 @@
  * Workspace symbols (Ctrl+T): papers of every indexed digest, found by English or Chinese title.
  *
  * A title matches when it contains the query (ignoring case and white space runs), or, less
- * well, when the query's characters occur in it in order. The symbol is named by the title that
+ * well, when the query's characters occur in it in order, at word starts or close together. The symbol is named by the title that
  * matched, so that an editor filtering the names itself keeps Chinese matches; the other title
  * is the container name.
  */
@@ -67,8 +67,8 @@ function normalise(text: string): string {
 }
 
 /**
- * How well a title matches: 300 + for a prefix, 200 + at a word start, 100 + anywhere, 0 to 99
- * for the query's characters in order (tighter is better); -1 for no match.
+ * How well a title matches: 300 + for a prefix, 200 + at a word start, 100 + anywhere, 0 to 90
+ * for the query's characters in order (see `subsequenceScore`); -1 for no match.
  */
 function score(title: string, needle: string, compact: string): number {
   const at = title.indexOf(needle);
@@ -86,25 +86,53 @@ function isWordStart(text: string, at: number): boolean {
   return !/[\p{L}\p{N}]/u.test(text.charAt(at - 1));
 }
 
-/** The query's characters in order in the title: scored by how spread out they are. */
+/**
+ * The query's characters in order in the title: 90 when each starts a word (`tps` in
+ * `Tool-Augmented Program Synthesis`), else 0 to 80 when they lie close together (at most twice
+ * the query's length apart in all); -1 otherwise, so that long titles do not match everything.
+ */
 function subsequenceScore(title: string, query: string): number {
   if (query.length === 0) {
     return -1;
   }
+  if (matchesWordStarts(title, query)) {
+    return 90;
+  }
+  let best = -1;
+  // Try each place the first character occurs, keeping the tightest span.
+  for (let start = title.indexOf(query.charAt(0)); start >= 0; start = title.indexOf(query.charAt(0), start + 1)) {
+    let at = start;
+    let matched = true;
+    for (let i = 1; i < query.length; i++) {
+      at = title.indexOf(query.charAt(i), at + 1);
+      if (at < 0) {
+        matched = false;
+        break;
+      }
+    }
+    if (!matched) {
+      break;
+    }
+    const spread = at - start + 1 - query.length;
+    if (spread <= query.length * 2) {
+      best = Math.max(best, 80 - spread);
+    }
+  }
+  return best;
+}
+
+/** Whether each character of the query starts a word of the title, in order. */
+function matchesWordStarts(title: string, query: string): boolean {
   let from = 0;
-  let first = -1;
-  let last = -1;
   for (const c of query) {
-    const at = title.indexOf(c, from);
+    let at = title.indexOf(c, from);
+    while (at > 0 && !isWordStart(title, at)) {
+      at = title.indexOf(c, at + 1);
+    }
     if (at < 0) {
-      return -1;
+      return false;
     }
-    if (first < 0) {
-      first = at;
-    }
-    last = at;
     from = at + c.length;
   }
-  const spread = last - first + 1 - query.length;
-  return Math.max(0, 99 - spread);
+  return true;
 }

@@ -1,0 +1,332 @@
+import { describe, test } from 'node:test';
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { parseDigest } from '../../server/src/service/parser';
+import type { DigestDocument } from '../../server/src/service/model';
+import { WorkspaceIndex } from '../../server/src/service/workspaceIndex';
+import {
+  PAPERS_GROUPINGS,
+  PapersGroup,
+  PapersTree,
+  PapersTreeCache,
+  PapersTreeLookup,
+  PapersTreeNode,
+  PaperNode,
+  fileName,
+  MAX_DUPLICATE_LOCATIONS,
+  paperAt,
+  papersTree,
+} from '../../server/src/service/features/tree';
+import { assertGolden, digest, entryLines, FIXTURES } from '../support/fixtures';
+
+const ROOT = 'file:///ws';
+
+/** An index of the fixture workspace, with URIs under `file:///ws/`. */
+function fixtureIndex(): WorkspaceIndex {
+  const index = new WorkspaceIndex();
+  const base = path.join(FIXTURES, 'workspace');
+  const walk = (dir: string): void => {
+    for (const name of fs.readdirSync(dir).sort()) {
+      const full = path.join(dir, name);
+      if (fs.statSync(full).isDirectory()) {
+        walk(full);
+      } else if (name.endsWith('.digest') || name.endsWith('.digest.txt')) {
+        index.update(`${ROOT}/${path.relative(base, full).split(path.sep).join('/')}`, fs.readFileSync(full, 'utf8'));
+      }
+    }
+  };
+  walk(base);
+  return index;
+}
+
+/** The tree as indented text: groups with count and detail, papers with file, line and duplicates. */
+function render(tree: PapersTree): string {
+  const lines: string[] = [`${tree.grouping} · filter "${tree.filter}" · ${tree.paperCount} papers`];
+  const visit = (node: PapersTreeNode, depth: number): void => {
+    const indent = '  '.repeat(depth);
+    if (node.kind === 'group') {
+      lines.push(`${indent}[${node.groupKind}] ${node.label} (${node.count})${node.detail ? ' — ' + node.detail : ''}`);
+      node.children.forEach((child) => visit(child, depth + 1));
+    } else {
+      const where = `${node.uri.slice(ROOT.length + 1)}:${node.selectionRange.start.line + 1}`;
+      const duplicates = node.duplicate ? ` DUPLICATE of ${node.duplicates.map((d) => `${d.uri.slice(ROOT.length + 1)}:${d.range.start.line + 1}`).join(', ')}` : '';
+      lines.push(`${indent}${node.title} | ${node.chineseTitle} @ ${where}${duplicates}`);
+    }
+  };
+  tree.roots.forEach((root) => visit(root, 1));
+  return lines.join('\n') + '\n';
+}
+
+function group(nodes: readonly PapersTreeNode[], label: string): PapersGroup {
+  const found = nodes.find((node): node is PapersGroup => node.kind === 'group' && node.label === label);
+  assert.ok(found, `no group ${label} among ${nodes.map((node) => (node.kind === 'group' ? node.label : node.title)).join(', ')}`);
+  return found;
+}
+
+function paperTitles(nodes: readonly PapersTreeNode[]): string[] {
+  return nodes.filter((node): node is PaperNode => node.kind === 'paper').map((node) => node.title);
+}
+
+function allIds(tree: PapersTree): string[] {
+  const ids: string[] = [];
+  const visit = (node: PapersTreeNode): void => {
+    ids.push(node.id);
+    if (node.kind === 'group') {
+      node.children.forEach(visit);
+    }
+  };
+  tree.roots.forEach(visit);
+  return ids;
+}
+
+describe('tree: golden trees of the fixture workspace', () => {
+  for (const grouping of PAPERS_GROUPINGS) {
+    test(`Should group the fixture workspace by ${grouping} as the golden file shows`, () => {
+      assertGolden(`tree/${grouping}.txt`, render(papersTree(fixtureIndex(), grouping, '')));
+    });
+  }
+
+  test('Should render a filtered tree as the golden file shows', () => {
+    assertGolden('tree/topic-filtered-toronto.txt', render(papersTree(fixtureIndex(), 'topic', 'toronto')));
+  });
+});
+
+describe('tree: groupings and counts', () => {
+  test('Should group by topic, then keyword, counting each paper once per group', () => {
+    const tree = papersTree(fixtureIndex(), 'topic', '');
+    assert.equal(tree.paperCount, 7);
+    const math = group(tree.roots, '数学推理');
+    assert.equal(math.count, 3);
+    assert.equal(tree.roots[0], math, 'the largest topic comes first');
+    const reasoning = group(math.children, 'reasoning');
+    assert.equal(reasoning.count, 2);
+    assert.deepEqual(paperTitles(reasoning.children), ['Sparse Probes for Arithmetic Circuits in Small Transformers', 'Self-Verifying Chains of Thought for Olympiad Geometry']);
+    assert.equal(group(math.children, 'math reasoning').count, 2);
+    // A paper listed under two keywords counts once in its topic.
+    assert.equal(group(tree.roots, '定理证明').count, 1);
+    assert.equal(group(group(tree.roots, '定理证明').children, 'proof search').count, 1);
+  });
+
+  test('Should group by category with codes corrected by the taxonomy and unknown codes marked', () => {
+    const tree = papersTree(fixtureIndex(), 'category', '');
+    const lg = group(tree.roots, 'cs.LG');
+    assert.equal(lg.count, 3, 'cs.LG twice and CS.lg once');
+    assert.equal(lg.detail, 'Machine Learning · ' + lg.detail.split(' · ')[1]);
+    assert.ok(!tree.roots.some((node) => node.kind === 'group' && node.label === 'CS.lg'));
+    assert.equal(group(tree.roots, 'cs.XX').detail, 'not in the arXiv taxonomy');
+    assert.equal(group(tree.roots, 'cs.AI').count, 3);
+  });
+
+  test('Should group by institution, folding case and white space, with papers without one last', () => {
+    const tree = papersTree(fixtureIndex(), 'institution', '');
+    const tsinghua = group(tree.roots, 'Tsinghua University');
+    assert.equal(tsinghua.count, 2);
+    assert.equal(tsinghua.detail, '清华大学');
+    assert.equal(group(tree.roots, 'University of Toronto').count, 2);
+    const last = tree.roots[tree.roots.length - 1];
+    assert.equal(last.label, '(no institution)');
+    assert.equal(last.missing, true);
+    assert.deepEqual(paperTitles(last.children), ['Tool-Augmented Program Synthesis with Execution Feedback']);
+  });
+
+  test('Should group by file with the heading as detail and papers in file order', () => {
+    const tree = papersTree(fixtureIndex(), 'file', '');
+    assert.deepEqual(tree.roots.map((root) => [root.label, root.count, root.detail]), [
+      ['2026-05-01.digest', 3, '大模型推理能力'],
+      ['2026-05-02.digest.txt', 2, '大模型推理能力'],
+      ['agents.digest', 2, '多智能体协作'],
+    ]);
+    assert.equal(tree.roots[2].uri, `${ROOT}/agents.digest`);
+    assert.deepEqual(paperTitles(tree.roots[0].children), [
+      'Sparse Probes for Arithmetic Circuits in Small Transformers',
+      'Self-Verifying Chains of Thought for Olympiad Geometry',
+      'Budgeted Search over Proof Sketches',
+    ]);
+  });
+
+  test('Should collect papers without topic or keywords in groups of their own', () => {
+    const index = new WorkspaceIndex();
+    index.update(`${ROOT}/a.digest`, digest(entryLines('A', { topicHits: '专题命中  ：；分类 cs.LG' }), entryLines('B')));
+    const tree = papersTree(index, 'topic', '');
+    const none = group(tree.roots, '(no topic)');
+    assert.equal(tree.roots[tree.roots.length - 1], none);
+    assert.equal(group(none.children, '(no keyword hits)').count, 1);
+  });
+});
+
+describe('tree: papers', () => {
+  test('Should give a paper its range, title range, titles, summary and a duplicate mark with locations', () => {
+    const tree = papersTree(fixtureIndex(), 'file', '');
+    const [first] = tree.roots[0].children as PaperNode[];
+    assert.equal(first.uri, `${ROOT}/reasoning/2026-05-01.digest`);
+    assert.deepEqual(first.selectionRange, { start: { line: 2, character: 0 }, end: { line: 2, character: 59 } });
+    assert.equal(first.range.start.line, 2);
+    assert.equal(first.range.end.line, 14);
+    assert.equal(first.chineseTitle, '小型Transformer中算术电路的稀疏探针');
+    assert.equal(first.summary, '本文用稀疏探针定位小型Transformer中的加法电路，并验证其可迁移性。');
+    assert.equal(first.duplicate, true);
+    assert.deepEqual(first.duplicates, [{ uri: `${ROOT}/reasoning/2026-05-02.digest.txt`, range: { start: { line: 2, character: 0 }, end: { line: 2, character: 60 } } }]);
+    assert.equal(first.duplicateCount, 1);
+    const second = tree.roots[0].children[1] as PaperNode;
+    assert.equal(second.duplicate, false);
+    assert.deepEqual(second.duplicates, []);
+  });
+
+  test('Should count every duplicate but list at most MAX_DUPLICATE_LOCATIONS of them', () => {
+    const index = new WorkspaceIndex();
+    const model = parseDigest(digest(entryLines('A')));
+    for (let i = 0; i < MAX_DUPLICATE_LOCATIONS + 5; i++) {
+      index.update(`${ROOT}/copy-${String(i).padStart(2, '0')}.digest`, model);
+    }
+    const paper = papersTree(index, 'file', '').roots[0].children[0] as PaperNode;
+    assert.equal(paper.duplicateCount, MAX_DUPLICATE_LOCATIONS + 4);
+    assert.equal(paper.duplicates.length, MAX_DUPLICATE_LOCATIONS);
+    assert.equal(paper.duplicates[0].uri, `${ROOT}/copy-01.digest`);
+  });
+
+  test('Should give every node an id unique in the tree, for every grouping', () => {
+    for (const grouping of PAPERS_GROUPINGS) {
+      const ids = allIds(papersTree(fixtureIndex(), grouping, ''));
+      assert.equal(new Set(ids).size, ids.length, grouping);
+    }
+  });
+
+  test('Should keep ids across a rebuild after papers are added before them', () => {
+    const index = new WorkspaceIndex();
+    index.update(`${ROOT}/a.digest`, digest(entryLines('A'), entryLines('B')));
+    const before = allIds(papersTree(index, 'topic', ''));
+    index.update(`${ROOT}/a.digest`, digest(entryLines('N', { topicHits: '专题命中 几何 ：geometry(title)；分类 cs.CG' }), entryLines('A'), entryLines('B')));
+    const after = new Set(allIds(papersTree(index, 'topic', '')));
+    for (const id of before) {
+      assert.ok(after.has(id), id);
+    }
+  });
+
+  test('Should keep document text in the data as it is, for the client to escape', () => {
+    const tree = papersTree(fixtureIndex(), 'file', '');
+    const paper = (tree.roots[2].children as PaperNode[])[1];
+    assert.equal(paper.title, 'A Benchmark for Cooperative Planning <Agents> & "Tools"');
+    assert.equal(paper.chineseTitle, '协作规划基准：**智能体**与[工具](链接)');
+  });
+});
+
+describe('tree: filter', () => {
+  test('Should keep papers matching the English title, ignoring case, and recount the groups', () => {
+    const tree = papersTree(fixtureIndex(), 'topic', 'SPARSE probes');
+    assert.equal(tree.paperCount, 2);
+    assert.deepEqual(tree.roots.map((root) => [root.label, root.count]), [['数学推理', 2]]);
+    assert.equal(group(tree.roots[0].children, 'reasoning').count, 1);
+  });
+
+  test('Should match Chinese titles, authors and institutions and their translations', () => {
+    const index = fixtureIndex();
+    assert.deepEqual(paperTitles(papersTree(index, 'file', '程序合成').roots.flatMap((root) => root.children)), ['Tool-Augmented Program Synthesis with Execution Feedback']);
+    assert.deepEqual(paperTitles(papersTree(index, 'file', 'kenji').roots.flatMap((root) => root.children)), ['Tool-Augmented Program Synthesis with Execution Feedback']);
+    assert.equal(papersTree(index, 'file', 'kyoto').paperCount, 2);
+    assert.equal(papersTree(index, 'file', '瑞典皇家').paperCount, 1);
+  });
+
+  test('Should not match the summary, topic or categories', () => {
+    const index = fixtureIndex();
+    assert.equal(papersTree(index, 'file', '加法电路').paperCount, 0);
+    assert.equal(papersTree(index, 'file', '数学推理').paperCount, 0);
+    assert.equal(papersTree(index, 'file', 'cs.MA').paperCount, 0);
+  });
+
+  test('Should show nothing when nothing matches and everything for a blank filter', () => {
+    const index = fixtureIndex();
+    const none = papersTree(index, 'category', 'no such paper');
+    assert.equal(none.paperCount, 0);
+    assert.deepEqual(none.roots, []);
+    assert.equal(papersTree(index, 'category', '   ').paperCount, 7);
+  });
+});
+
+describe('tree: lookups for the tree request', () => {
+  test('Should hand out one level at a time, groups without their children', () => {
+    const lookup = new PapersTreeLookup(papersTree(fixtureIndex(), 'topic', ''));
+    const roots = lookup.childrenOf(undefined)!;
+    assert.equal(roots.length, 4);
+    assert.ok(roots.every((node) => node.kind === 'group' && !('children' in node)));
+    const keywords = lookup.childrenOf(roots[0].id)!;
+    assert.deepEqual(keywords.map((node) => node.kind === 'group' && node.label), ['math reasoning', 'reasoning']);
+    const papers = lookup.childrenOf(keywords[1].id)!;
+    assert.equal(papers.length, 2);
+    assert.equal(lookup.childrenOf('topic:nothing'), undefined);
+    assert.equal(lookup.childrenOf(papers[0].id), undefined);
+  });
+
+  test('Should give the path from a root group to the first node of the paper under a position', () => {
+    const index = fixtureIndex();
+    const lookup = new PapersTreeLookup(papersTree(index, 'topic', ''));
+    const paper = paperAt(index, `${ROOT}/reasoning/2026-05-01.digest`, { line: 20, character: 3 })!;
+    assert.equal(paper.title, 'Self-Verifying Chains of Thought for Olympiad Geometry');
+    const nodes = lookup.pathToPaper(paper)!;
+    assert.deepEqual(nodes.map((node) => (node.kind === 'group' ? node.label : node.title)), ['数学推理', 'reasoning', 'Self-Verifying Chains of Thought for Olympiad Geometry']);
+    assert.equal(lookup.node(nodes[2].id), nodes[2]);
+    const hidden = new PapersTreeLookup(papersTree(index, 'topic', 'toronto'));
+    assert.ok(hidden.pathToPaper(paperAt(index, `${ROOT}/reasoning/2026-05-01.digest`, { line: 2, character: 0 })!) === undefined);
+  });
+
+  test('Should rebuild the cached tree only when the index, grouping or filter change', () => {
+    const index = fixtureIndex();
+    const cache = new PapersTreeCache();
+    const first = cache.get(index, 'topic', '');
+    assert.equal(cache.get(index, 'topic', ''), first);
+    assert.notEqual(cache.get(index, 'file', ''), first);
+    const byFile = cache.get(index, 'file', '');
+    index.remove(`${ROOT}/agents.digest`);
+    const rebuilt = cache.get(index, 'file', '');
+    assert.notEqual(rebuilt, byFile);
+    assert.equal(rebuilt.tree.paperCount, 5);
+  });
+
+  test('Should return an empty tree when cancelled', () => {
+    const index = new WorkspaceIndex();
+    const model = parseDigest(digest(entryLines('A')));
+    for (let i = 0; i < 2000; i++) {
+      index.update(`${ROOT}/f${i}.digest`, model);
+    }
+    const tree = papersTree(index, 'topic', '', { isCancellationRequested: true });
+    assert.deepEqual(tree.roots, []);
+  });
+
+  test('Should name a file group by the decoded last segment of its URI', () => {
+    assert.equal(fileName('file:///ws/May%201%20%E8%AE%BA%E6%96%87.digest'), 'May 1 论文.digest');
+    assert.equal(fileName('untitled:Untitled-1'), 'untitled:Untitled-1');
+  });
+});
+
+/** The model with every English title prefixed, so that files parsed once hold distinct papers. */
+function withTitlePrefix(model: DigestDocument, prefix: string): DigestDocument {
+  return {
+    ...model,
+    entries: model.entries.map((entry) =>
+      entry.englishTitle ? { ...entry, englishTitle: { ...entry.englishTitle, value: { ...entry.englishTitle.value, text: prefix + entry.englishTitle.value.text } } } : entry,
+    ),
+  };
+}
+
+describe('tree: size', () => {
+  test('Should build the tree of 12,000 papers in well under a second', () => {
+    const index = new WorkspaceIndex();
+    const entries: string[][] = [];
+    for (let i = 0; i < 100; i++) {
+      entries.push(entryLines(`P${i}`, { topicHits: `专题命中 主题${i % 7} ：kw${i % 13}(abstract)；kw${i % 5}(title)；分类 cs.LG、cs.CL` }));
+    }
+    const model = parseDigest(digest(...entries));
+    for (let i = 0; i < 120; i++) {
+      index.update(`${ROOT}/big/${i}.digest`, withTitlePrefix(model, `F${i} `));
+    }
+    assert.equal(index.paperCount, 12000);
+    for (const grouping of PAPERS_GROUPINGS) {
+      const started = process.hrtime.bigint();
+      const tree = papersTree(index, grouping, '');
+      new PapersTreeLookup(tree);
+      const ms = Number(process.hrtime.bigint() - started) / 1e6;
+      assert.equal(tree.paperCount, 12000);
+      assert.ok(ms < 1500, `${grouping}: ${ms} ms`);
+    }
+  });
+});

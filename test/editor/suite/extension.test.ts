@@ -1,0 +1,133 @@
+/**
+ * The extension in a real editor: language, outline, hover, diagnostics and a quick fix, the
+ * Papers view's data and workspace symbols, on the workspace test/editor/workspace.
+ */
+import * as assert from 'assert';
+import * as path from 'path';
+import * as vscode from 'vscode';
+import { diagnosticsOf, waitUntil } from './waiting';
+
+const EXTENSION_ID = 'paper-digest.paper-digest';
+
+function workspaceFile(name: string): vscode.Uri {
+  const folder = vscode.workspace.workspaceFolders?.[0];
+  assert.ok(folder, 'the tests need the workspace test/editor/workspace open');
+  return vscode.Uri.joinPath(folder.uri, name);
+}
+
+function codeOf(diagnostic: vscode.Diagnostic): string | number | undefined {
+  const code = diagnostic.code;
+  return typeof code === 'object' ? code.value : code;
+}
+
+function hoverText(hovers: vscode.Hover[]): string {
+  return hovers
+    .flatMap((hover) => hover.contents)
+    .map((content) => (typeof content === 'string' ? content : content.value))
+    .join('\n');
+}
+
+describe('Paper Digest in the editor', () => {
+  let api: any;
+
+  before(async () => {
+    const extension = vscode.extensions.getExtension(EXTENSION_ID);
+    assert.ok(extension, `extension ${EXTENSION_ID} is not installed`);
+    api = await extension.activate();
+  });
+
+  it('Should set the digest language on .digest files', async () => {
+    const document = await vscode.workspace.openTextDocument(workspaceFile('papers.digest'));
+    assert.strictEqual(document.languageId, 'paper-digest');
+  });
+
+  it('Should switch a .txt file that reads like a digest, and only such a file', async () => {
+    const plain = await vscode.workspace.openTextDocument(workspaceFile('plain.txt'));
+    await vscode.window.showTextDocument(plain);
+    const notesUri = workspaceFile('notes.txt');
+    const switched = waitUntil(
+      () => vscode.workspace.textDocuments.find((d) => d.uri.toString() === notesUri.toString() && d.languageId === 'paper-digest'),
+      'notes.txt to switch to paper-digest',
+      [vscode.workspace.onDidOpenTextDocument],
+    );
+    await vscode.window.showTextDocument(await vscode.workspace.openTextDocument(notesUri));
+    await switched;
+    assert.strictEqual(plain.languageId, 'plaintext');
+  });
+
+  it('Should give the outline: heading, one symbol per paper, fields as children', async () => {
+    const uri = workspaceFile('papers.digest');
+    await vscode.workspace.openTextDocument(uri);
+    const symbols = await waitUntil(
+      async () => {
+        const result = await vscode.commands.executeCommand<vscode.DocumentSymbol[]>('vscode.executeDocumentSymbolProvider', uri);
+        return result && result.length > 0 ? result : undefined;
+      },
+      'document symbols',
+      [vscode.languages.onDidChangeDiagnostics],
+    );
+    assert.strictEqual(symbols[0].name, '大模型推理能力');
+    assert.deepStrictEqual(
+      symbols[0].children.map((c) => c.name),
+      ['Sparse Probes for Arithmetic Circuits in Small Transformers', 'Chain-of-Thought Distillation with Verifier Feedback'],
+    );
+    assert.strictEqual(symbols[0].children[0].detail, '小型Transformer中算术电路的稀疏探针');
+    assert.ok(symbols[0].children[0].children.length >= 6);
+  });
+
+  it('Should show the taxonomy name of a category on hover, in English and Chinese', async () => {
+    const uri = workspaceFile('papers.digest');
+    const document = await vscode.workspace.openTextDocument(uri);
+    const line = document.lineAt(10).text;
+    const position = new vscode.Position(10, line.indexOf('cs.CL') + 2);
+    const hovers = await vscode.commands.executeCommand<vscode.Hover[]>('vscode.executeHoverProvider', uri, position);
+    const text = hoverText(hovers);
+    assert.match(text, /Computation and Language/);
+    assert.match(text, /计算与语言/);
+  });
+
+  it('Should show the Chinese title when hovering the English title', async () => {
+    const uri = workspaceFile('papers.digest');
+    const hovers = await vscode.commands.executeCommand<vscode.Hover[]>('vscode.executeHoverProvider', uri, new vscode.Position(2, 3));
+    assert.match(hoverText(hovers), /小型Transformer中算术电路的稀疏探针/);
+  });
+
+  it('Should report an unknown category and fix it with a quick fix', async () => {
+    const uri = workspaceFile('papers.digest');
+    const document = await vscode.workspace.openTextDocument(uri);
+    await vscode.window.showTextDocument(document);
+    const diagnostics = await diagnosticsOf(uri, (d) => d.some((x) => codeOf(x) === 'unknown-category'));
+    const unknown = diagnostics.find((d) => codeOf(d) === 'unknown-category')!;
+    assert.strictEqual(unknown.range.start.line, 22);
+    assert.strictEqual(document.getText(unknown.range), 'cs.XYZ');
+    assert.ok(diagnostics.every((d) => d.range.start.line >= 14), 'diagnostics outside the broken entry');
+    const actions = await vscode.commands.executeCommand<vscode.CodeAction[]>('vscode.executeCodeActionProvider', uri, unknown.range, vscode.CodeActionKind.QuickFix.value);
+    const fix = actions.find((a) => a.edit && a.diagnostics?.some((d) => codeOf(d) === 'unknown-category'));
+    assert.ok(fix, `no quick fix among ${actions.map((a) => a.title).join(', ')}`);
+    const before = document.getText();
+    assert.ok(await vscode.workspace.applyEdit(fix.edit!));
+    const after = document.getText();
+    assert.notStrictEqual(after, before);
+    assert.strictEqual(after.split('\n').length, before.split('\n').length);
+    await diagnosticsOf(uri, (d) => !d.some((x) => codeOf(x) === 'unknown-category'));
+    await vscode.commands.executeCommand('workbench.action.files.revert');
+  });
+
+  it('Should find papers of files that are not open through workspace symbols', async () => {
+    const symbols = await waitUntil(
+      async () => {
+        const result = await vscode.commands.executeCommand<vscode.SymbolInformation[]>('vscode.executeWorkspaceSymbolProvider', '潜在搜索树');
+        return result && result.length > 0 ? result : undefined;
+      },
+      'workspace symbols',
+      [vscode.languages.onDidChangeDiagnostics, vscode.workspace.onDidOpenTextDocument],
+    );
+    assert.strictEqual(path.basename(symbols[0].location.uri.fsPath), 'second.digest');
+    assert.strictEqual(symbols[0].name, 'Latent Search Trees for Tool Use');
+  });
+
+  it('Should hand the tests the running language client', () => {
+    assert.ok(api && api.client, 'activate() returns the client');
+  });
+});
+

@@ -398,6 +398,23 @@ describe('hover: topic, hits and heading', () => {
     assertShows(hoverOver(ENTRIES, '几何推理'), '1 of 3 papers');
   });
 
+  test('Should count topics afresh for each model and not keep a count a cancelled hover left unfinished', () => {
+    const loaded = load(digest(entryLines('A'), entryLines('B'), entryLines('C', { topicHits: '专题命中 几何推理 ：geometry(title)；分类 cs.AI' })));
+    const position = positionIn(loaded.text, '数学推理');
+    // Cancelled after the hover has started: while it counts.
+    let checks = 0;
+    const cancelledWhileCounting = {
+      get isCancellationRequested(): boolean {
+        return checks++ > 0;
+      },
+    };
+    assert.equal(hover(loaded.doc, position, cancelledWhileCounting), null);
+    assert.ok(checks >= 2, 'the count checked the token');
+    assertShows(markdown(hover(loaded.doc, position)), '2 of 3 papers');
+    const edited = load(loaded.text.replace('几何推理', '数学推理'));
+    assertShows(markdown(hover(edited.doc, positionIn(edited.text, '数学推理'))), '3 of 3 papers');
+  });
+
   test('Should translate the field a keyword matched in', () => {
     const abstract = hoverOver(ENTRIES, 'abstract', { occurrence: 0 });
     assert.ok(abstract.startsWith(`**摘要**`));

@@ -34,7 +34,7 @@ const MAX_LISTED = 12;
  * // On `Kyoto University` in `机构 * Kyoto University（京都大学） ； ...`:
  * hover(doc, { line: 8, character: 10 })
  * // { contents: { kind: 'markdown', value: '**京都大学** · 中文名 Chinese name\n\n*Institution 1 of 3 · 机构*' },
- * //   range: { start: { line: 8, character: 6 }, end: { line: 8, character: 22 } } }
+ * //   range: { start: { line: 8, character: 5 }, end: { line: 8, character: 21 } } }
  */
 export function hover(doc: DigestDocument, position: Position, token: Cancellation = NEVER_CANCELLED): Hover | null {
   if (token.isCancellationRequested) {
@@ -267,21 +267,39 @@ function labelHover(meaning: LabelMeaning): string {
 }
 
 function topicHover(doc: DigestDocument, topic: string, token: Cancellation): string | null {
-  let count = 0;
-  for (let i = 0; i < doc.entries.length; i++) {
-    if ((i & 1023) === 0 && token.isCancellationRequested) {
-      return null;
-    }
-    if (doc.entries[i].topicHits?.topic.text === topic) {
-      count++;
-    }
+  const counts = topicCounts(doc, token);
+  if (!counts) {
+    return null;
   }
   const subject = doc.heading ? `Digest subject: ${doc.heading.text} · ` : '';
   return paragraphs(
     `${strong(TOPIC_MEANING.chinese)} · ${text(TOPIC_MEANING.english)}`,
     text(TOPIC_MEANING.explanation),
-    text(`${subject}${count} of ${doc.entries.length} papers in this file have the topic “${clip(topic)}”.`),
+    text(`${subject}${counts.get(topic) ?? 0} of ${doc.entries.length} papers in this file have the topic “${clip(topic)}”.`),
   );
+}
+
+/** How many entries have each topic, counted once per model. */
+const TOPIC_COUNTS = new WeakMap<DigestDocument, ReadonlyMap<string, number>>();
+
+function topicCounts(doc: DigestDocument, token: Cancellation): ReadonlyMap<string, number> | undefined {
+  let counts = TOPIC_COUNTS.get(doc);
+  if (counts) {
+    return counts;
+  }
+  const counting = new Map<string, number>();
+  for (let i = 0; i < doc.entries.length; i++) {
+    if ((i & 1023) === 0 && token.isCancellationRequested) {
+      return undefined;
+    }
+    const topic = doc.entries[i].topicHits?.topic.text;
+    if (topic !== undefined) {
+      counting.set(topic, (counting.get(topic) ?? 0) + 1);
+    }
+  }
+  counts = counting;
+  TOPIC_COUNTS.set(doc, counts);
+  return counts;
 }
 
 function keywordHover(hit: TopicHit): string {

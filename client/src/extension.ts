@@ -5,7 +5,7 @@
 import * as path from 'path';
 import * as vscode from 'vscode';
 import { LanguageClient, LanguageClientOptions, ServerOptions, TransportKind } from 'vscode-languageclient/node';
-import { LANGUAGE_ID } from '../../server/src/protocol';
+import { FIX_ALL_COMMAND, LANGUAGE_ID } from '../../server/src/protocol';
 import { DETECTION_LINES, looksLikeDigest } from './detection';
 
 let client: LanguageClient | undefined;
@@ -27,6 +27,21 @@ export async function activate(context: vscode.ExtensionContext): Promise<PaperD
       { scheme: 'untitled', language: LANGUAGE_ID },
     ],
     synchronize: { configurationSection: 'paperDigest' },
+    middleware: {
+      // `paperDigest.fixAll` is the server's command; from the palette it comes without
+      // arguments, so it fixes the digest in the active editor.
+      executeCommand: (command, args, next) => {
+        if (command !== FIX_ALL_COMMAND || args.length > 0) {
+          return next(command, args);
+        }
+        const document = vscode.window.activeTextEditor?.document;
+        if (!document || document.languageId !== LANGUAGE_ID) {
+          void vscode.window.showInformationMessage('Paper Digest: open a digest to fix its problems.');
+          return undefined;
+        }
+        return next(command, [document.uri.toString(), document.version]);
+      },
+    },
   };
   client = new LanguageClient('paperDigest', 'Paper Digest', serverOptions, clientOptions);
   context.subscriptions.push(client);

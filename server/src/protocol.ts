@@ -83,3 +83,35 @@ export interface IndexChangedParams {
  * A client re-requests `paperDigest/papersTree` when its view is visible, and later otherwise.
  */
 export const IndexChangedNotification = new NotificationType<IndexChangedParams>('paperDigest/indexChanged');
+
+// ---------------------------------------------------------------------------------------------
+// Diagnostics and fix-all.
+
+/**
+ * `paperDigest.fixAll`, a command run through `workspace/executeCommand`, client → server:
+ * applies every safe fix to one digest. Arguments: `[uri: string, version?: number]`; the client
+ * fills in the active editor's document when the command comes from the palette without them.
+ * The server answers by sending `workspace/applyEdit` with a versioned edit of that document, so
+ * an edit computed for an older version is refused by the client; the command's result is
+ * `{ applied: boolean, edits: number }`.
+ */
+export const FIX_ALL_COMMAND = 'paperDigest.fixAll';
+
+/** Result of `paperDigest.fixAll`. */
+export interface FixAllResult {
+  /** Whether the client applied the edit (false when there was nothing to fix or it refused). */
+  readonly applied: boolean;
+  /** How many text edits the fix made. */
+  readonly edits: number;
+}
+
+/**
+ * The settings the server pulls with `workspace/configuration` (section `paperDigest.diagnostics`)
+ * and pulls again on `workspace/didChangeConfiguration`.
+ */
+export interface DiagnosticsSettings {
+  /** `paperDigest.diagnostics.enable`: false publishes no diagnostics. */
+  readonly enable?: boolean;
+  /** `paperDigest.diagnostics.rules`: rule code → `error` | `warning` | `information` | `hint` | `off`. */
+  readonly rules?: Readonly<Record<string, string>>;
+}

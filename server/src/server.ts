@@ -24,6 +24,11 @@ import { workspaceSymbols } from './service/features/workspaceSymbols';
 import { IndexChangedNotification, PaperAtRequest, PapersTreeRequest } from './protocol';
 import { canonicalUri, WorkspaceDigests } from './workspace';
 import { hover } from './service/features/hover';
+import { computeDiagnostics, DiagnosticOptions, RuleSetting } from './service/features/diagnostics';
+import { codeActions, CODE_ACTION_KINDS, fixAll } from './service/features/codeActions';
+import { rulesDocsBase } from './docsBase';
+import { DiagnosticsSettings, FIX_ALL_COMMAND, FixAllResult } from './protocol';
+import { TextDocumentEdit } from 'vscode-languageserver/node';
 
 const connection = createConnection(ProposedFeatures.all);
 const documents = new TextDocuments(TextDocument);
@@ -46,6 +51,7 @@ export function duplicatesElsewhere(uri: string): (englishTitleKey: string) => {
 connection.onInitialize((params: InitializeParams): InitializeResult => {
   initialFolders = params.workspaceFolders?.map((folder) => folder.uri) ?? (params.rootUri ? [params.rootUri] : []);
   folderChangeNotifications = params.capabilities.workspace?.workspaceFolders === true;
+  configurationPull = params.capabilities.workspace?.configuration === true;
   return {
     capabilities: {
       workspaceSymbolProvider: true,
@@ -54,6 +60,8 @@ connection.onInitialize((params: InitializeParams): InitializeResult => {
       documentSymbolProvider: { label: 'Paper Digest' },
       foldingRangeProvider: true,
       hoverProvider: true,
+      codeActionProvider: { codeActionKinds: [...CODE_ACTION_KINDS] },
+      executeCommandProvider: { commands: [FIX_ALL_COMMAND] },
       semanticTokensProvider: {
         legend: { tokenTypes: [...SEMANTIC_TOKEN_TYPES], tokenModifiers: SEMANTIC_TOKEN_MODIFIERS },
         full: true,
@@ -137,6 +145,139 @@ connection.languages.semanticTokens.on((params, token) => {
 documents.onDidClose((event) => {
   cache.delete(event.document.uri);
   workspaceDigests.documentClosed(event.document.uri);
+});
+
+// ---- Diagnostics, quick fixes and fix-all -------------------------------------------------
+
+/** The rule pages shipped beside the bundle, linked from each diagnostic. */
+const docsBase = rulesDocsBase(__dirname);
+/** Typing pauses this long before a document is checked. */
+const DIAGNOSTICS_DELAY_MS = 150;
+let configurationPull = false;
+/** The settings pushed with `workspace/didChangeConfiguration`, for clients that cannot be asked. */
+let pushedSettings: DiagnosticsSettings = {};
+const settingsByUri = new Map<string, Promise<DiagnosticsSettings>>();
+const diagnosticTimers = new Map<string, NodeJS.Timeout>();
+
+function diagnosticsSettings(uri: string): Promise<DiagnosticsSettings> {
+  if (!configurationPull) {
+    return Promise.resolve(pushedSettings);
+  }
+  let settings = settingsByUri.get(uri);
+  if (!settings) {
+    settings = connection.workspace.getConfiguration({ scopeUri: uri, section: 'paperDigest.diagnostics' }).then(
+      (value: unknown) => (value && typeof value === 'object' ? (value as DiagnosticsSettings) : {}),
+      () => ({}),
+    );
+    settingsByUri.set(uri, settings);
+  }
+  return settings;
+}
+
+function diagnosticOptions(uri: string, settings: DiagnosticsSettings): DiagnosticOptions {
+  return {
+    uri,
+    docsBase,
+    rules: settings.rules as Record<string, RuleSetting> | undefined,
+    duplicatesElsewhere: duplicatesElsewhere(canonicalUri(uri) ?? uri),
+  };
+}
+
+function scheduleDiagnostics(uri: string, delay = DIAGNOSTICS_DELAY_MS): void {
+  clearTimeout(diagnosticTimers.get(uri));
+  diagnosticTimers.set(
+    uri,
+    setTimeout(() => {
+      diagnosticTimers.delete(uri);
+      void publishDiagnostics(uri);
+    }, delay),
+  );
+}
+
+/** Publishes the diagnostics of a document's latest version; a result for an older version is dropped. */
+async function publishDiagnostics(uri: string): Promise<void> {
+  const document = documents.get(uri);
+  if (!document) {
+    return;
+  }
+  const version = document.version;
+  const settings = await diagnosticsSettings(uri);
+  const latest = documents.get(uri);
+  if (!latest || latest.version !== version || diagnosticTimers.has(uri)) {
+    // Closed or changed meanwhile: the close or the newer change publishes instead.
+    return;
+  }
+  const diagnostics = settings.enable === false ? [] : computeDiagnostics(cache.get(latest), diagnosticOptions(uri, settings));
+  void connection.sendDiagnostics({ uri, version, diagnostics });
+}
+
+documents.onDidChangeContent((event) => {
+  scheduleDiagnostics(event.document.uri);
+});
+
+documents.onDidClose((event) => {
+  const uri = event.document.uri;
+  clearTimeout(diagnosticTimers.get(uri));
+  diagnosticTimers.delete(uri);
+  settingsByUri.delete(uri);
+  void connection.sendDiagnostics({ uri, diagnostics: [] });
+});
+
+// Another file gained or lost a paper with the same title: refresh the duplicates of open files.
+workspaceIndex.onDidChange((change) => {
+  const affected = new Set(change.affectedUris);
+  for (const document of documents.all()) {
+    if (affected.has(canonicalUri(document.uri) ?? document.uri)) {
+      scheduleDiagnostics(document.uri, 300);
+    }
+  }
+});
+
+connection.onDidChangeConfiguration((change) => {
+  const settings = (change.settings as { paperDigest?: { diagnostics?: DiagnosticsSettings } } | undefined)?.paperDigest?.diagnostics;
+  pushedSettings = settings ?? {};
+  settingsByUri.clear();
+  for (const document of documents.all()) {
+    scheduleDiagnostics(document.uri, 0);
+  }
+});
+
+connection.onCodeAction(async (params, token) => {
+  const uri = params.textDocument.uri;
+  if (!documents.get(uri)) {
+    return null;
+  }
+  const settings = await diagnosticsSettings(uri);
+  const document = documents.get(uri);
+  if (!document || settings.enable === false) {
+    return null;
+  }
+  const request = { range: params.range, diagnostics: params.context.diagnostics, only: params.context.only };
+  return codeActions(cache.get(document), { uri, version: document.version }, request, diagnosticOptions(uri, settings), token);
+});
+
+connection.onExecuteCommand(async (params): Promise<FixAllResult | undefined> => {
+  if (params.command !== FIX_ALL_COMMAND) {
+    return undefined;
+  }
+  const uri: unknown = params.arguments?.[0];
+  if (typeof uri !== 'string' || !documents.get(uri)) {
+    return { applied: false, edits: 0 };
+  }
+  const settings = await diagnosticsSettings(uri);
+  const document = documents.get(uri);
+  if (!document) {
+    return { applied: false, edits: 0 };
+  }
+  const edits = fixAll(cache.get(document), { rules: settings.rules as Record<string, RuleSetting> | undefined });
+  if (edits.length === 0) {
+    return { applied: false, edits: 0 };
+  }
+  const result = await connection.workspace.applyEdit({
+    label: 'Fix all Paper Digest problems',
+    edit: { documentChanges: [TextDocumentEdit.create({ uri, version: document.version }, edits)] },
+  });
+  return { applied: result.applied, edits: edits.length };
 });
 
 documents.listen(connection);

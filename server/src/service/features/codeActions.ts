@@ -1,0 +1,466 @@
+/**
+ * Quick fixes for the diagnostics, and fix-all.
+ *
+ * Every fix is computed from the model and changes only what it fixes: applying it and parsing
+ * again makes its problem go away and leaves every other byte of the file as it was. A fix is
+ * *safe* when its intent is unique and it deletes nothing but punctuation: fix-all applies the
+ * safe fixes only, so it never removes a paragraph, never guesses among several categories and
+ * never inserts placeholder text.
+ */
+import { CodeAction, CodeActionKind, Diagnostic, Position, Range, TextDocumentEdit, TextEdit, WorkspaceEdit } from 'vscode-languageserver-types';
+import type { Cancellation } from '../cancellation';
+import { NEVER_CANCELLED } from '../cancellation';
+import { applyOffsetEdits, composeEdits, editsConflict, LineIndex, OffsetEdit, toOffsetEdits, toTextEdits } from '../edits';
+import type { DigestDocument, Entry, Field, FieldKind, InstitutionsField, TopicHitsField } from '../model';
+import { FIELD_ORDER, LABELS } from '../model';
+import { parseDigest } from '../parser';
+import { categoryByCode } from '../taxonomy';
+import { isBlank } from '../text';
+import { computeDiagnostics, DiagnosticCode, DiagnosticData, DiagnosticOptions, DIAGNOSTIC_SOURCE, DigestDiagnostic } from './diagnostics';
+
+/** The code-action kind of fix-all, so that it can run on save (`editor.codeActionsOnSave`). */
+export const FIX_ALL_KIND = 'source.fixAll.paperDigest';
+
+/** The code-action kinds this feature offers. */
+export const CODE_ACTION_KINDS: readonly string[] = [CodeActionKind.QuickFix, FIX_ALL_KIND];
+
+/** One way to fix one diagnostic. */
+export interface DigestFix {
+  readonly title: string;
+  readonly edits: readonly TextEdit[];
+  readonly isPreferred: boolean;
+  /** Whether fix-all applies it: its intent is unique and it removes nothing but punctuation. */
+  readonly safe: boolean;
+}
+
+/** Placeholder paragraphs for missing fields: they parse as the field they stand for. */
+export const PLACEHOLDERS: Readonly<Record<'englishTitle' | 'chineseTitle' | 'authors', string>> = {
+  englishTitle: 'English title',
+  chineseTitle: '中文标题',
+  authors: 'Unknown Authors',
+};
+
+/** The placeholder heading inserted when a digest has none ("unnamed subject"). */
+export const PLACEHOLDER_HEADING = '未命名专题';
+
+/**
+ * The fixes of one diagnostic, the preferred one first; none when the intent is not clear.
+ *
+ * @example
+ * const [diagnostic] = computeDiagnostics(doc); // category-case on 'CS.lg'
+ * fixesFor(doc, diagnostic)[0];
+ * // { title: "Write 'cs.LG'", edits: [{ range, newText: 'cs.LG' }], isPreferred: true, safe: true }
+ */
+export function fixesFor(doc: DigestDocument, diagnostic: DigestDiagnostic): DigestFix[] {
+  const data: DiagnosticData = diagnostic.data ?? {};
+  const entry = data.entry !== undefined ? doc.entries[data.entry] : undefined;
+  const at = new Places(doc);
+  switch (diagnostic.code) {
+    case DiagnosticCode.MissingHeading:
+      return [fix('Insert a placeholder heading — 插入占位标题', [insert(diagnostic.range.start, PLACEHOLDER_HEADING + doc.eol + doc.eol)], true, false)];
+    case DiagnosticCode.MissingField:
+      return entry && data.field ? missingField(doc, at, entry, data) : [];
+    case DiagnosticCode.RunTogether:
+      return [fix('Separate the paragraphs with a blank line — 插入空行分段', [insert(at.lineStart(diagnostic.range.start.line), doc.eol)], true, true)];
+    case DiagnosticCode.OutOfOrder:
+      return entry ? reorder(at, entry) : [];
+    case DiagnosticCode.StrayLine:
+      return [fix('Remove the stray line — 删除此行', [at.deleteLines(diagnostic.range.start.line, diagnostic.range.end.line)], true, false)];
+    case DiagnosticCode.HalfWidthPunctuation:
+    case DiagnosticCode.FullWidthPunctuation:
+    case DiagnosticCode.CategorySeparator: {
+      const marks = data.marks ?? [];
+      if (marks.length === 0) return [];
+      const expected = [...new Set(marks.map((m) => m.expected))].join('');
+      return [fix(`Use '${expected}' — 改为“${expected}”`, marks.map((m) => TextEdit.replace(m.range, m.expected)), true, true)];
+    }
+    case DiagnosticCode.UnbalancedBrackets:
+      return entry?.institutions && data.item !== undefined ? closeBracket(entry.institutions, data.item) : [];
+    case DiagnosticCode.InstitutionsMissingStar: {
+      const range = data.replaceRange;
+      if (!range || !entry?.institutions) return [];
+      const between = at.textOf(range);
+      const edit = between.length > 0 && isBlank(between) ? insert(range.end, '* ') : TextEdit.replace(range, ' * ');
+      return [fix("Add '* ' after 机构 — 在“机构”后添加“* ”", [edit], true, true)];
+    }
+    case DiagnosticCode.InstitutionsMissingMarker: {
+      const field = entry?.institutions;
+      if (!field) return [];
+      return [fix("Add the trailing ' 纠错' — 在行末添加“纠错”", [insert(at.contentEnd(field.line), ' ' + LABELS.reportMarker)], true, true)];
+    }
+    case DiagnosticCode.NotAnInstitution:
+      return entry?.institutions && data.item !== undefined ? removeInstitution(at, entry.institutions, data.item) : [];
+    case DiagnosticCode.HitMissingField:
+      return entry?.topicHits && data.item !== undefined ? hitMissingField(entry.topicHits, data.item) : [];
+    case DiagnosticCode.EmptyKeyword:
+      return entry?.topicHits && data.item !== undefined ? emptyKeyword(entry.topicHits, data.item) : [];
+    case DiagnosticCode.MissingCategories:
+      return data.unlabelled ? [fix("Insert the label '分类' — 插入“分类”标签", [insert(diagnostic.range.start, LABELS.categories + ' ')], true, true)] : [];
+    case DiagnosticCode.CategoryCase:
+    case DiagnosticCode.UnknownCategory: {
+      const suggestions = data.suggestions ?? [];
+      const unique = diagnostic.code === DiagnosticCode.CategoryCase ? suggestions.length === 1 : data.clearSuggestion === true;
+      return suggestions.map((code, index) => {
+        const name = categoryByCode(code)?.name;
+        return fix(`Write '${code}'${name ? ` (${name})` : ''} — 改为“${code}”`, [TextEdit.replace(diagnostic.range, code)], unique && index === 0, unique && index === 0);
+      });
+    }
+    case DiagnosticCode.SwappedTitles: {
+      const english = entry?.englishTitle;
+      const chinese = entry?.chineseTitle;
+      if (!english || !chinese) return [];
+      return [
+        fix('Swap the two titles — 交换中英文标题', [TextEdit.replace(english.value.range, chinese.value.text), TextEdit.replace(chinese.value.range, english.value.text)], true, true),
+      ];
+    }
+    case DiagnosticCode.DuplicatePaper:
+      return entry && data.firstOccurrence ? [fix('Remove this duplicate entry — 删除重复的条目', [at.deleteLines(entry.range.start.line, entry.range.end.line)], true, false)] : [];
+    default:
+      return [];
+  }
+}
+
+/** The document the actions edit: with a version, their edits apply to that version only. */
+export interface CodeActionTarget {
+  readonly uri: string;
+  readonly version?: number;
+}
+
+export interface CodeActionRequest {
+  /** The range the editor asks about. */
+  readonly range: Range;
+  /** The diagnostics the editor shows there (the context of the request). */
+  readonly diagnostics: readonly Diagnostic[];
+  /** The kinds asked for; all when absent. */
+  readonly only?: readonly string[];
+}
+
+/**
+ * The code actions for a range: a quick fix per fix of each diagnostic there, and fix-all when
+ * `source.fixAll.paperDigest` (or `source.fixAll`, or `source`) is asked for. Diagnostics are
+ * recomputed from the current model, so an editor's stale diagnostic gets no fix that would
+ * misplace its edits.
+ *
+ * @example
+ * codeActions(doc, { uri: 'file:///a.digest' }, { range, diagnostics: [diagnostic] }, {})
+ * // [{ title: "Use '；' — 改为“；”", kind: 'quickfix', isPreferred: true, diagnostics: [diagnostic], edit }]
+ */
+export function codeActions(doc: DigestDocument, target: CodeActionTarget, request: CodeActionRequest, options: DiagnosticOptions = {}, token: Cancellation = NEVER_CANCELLED): CodeAction[] {
+  const workspaceEdit = (edits: readonly TextEdit[]): WorkspaceEdit =>
+    target.version === undefined
+      ? { changes: { [target.uri]: [...edits] } }
+      : { documentChanges: [TextDocumentEdit.create({ uri: target.uri, version: target.version }, [...edits])] };
+  const wants = (kind: string): boolean => !request.only || request.only.some((asked) => kind === asked || kind.startsWith(asked + '.'));
+  const actions: CodeAction[] = [];
+  if (wants(CodeActionKind.QuickFix)) {
+    const fresh = computeDiagnostics(doc, { ...options, duplicatesElsewhere: undefined }, token);
+    for (const diagnostic of fresh) {
+      if (token.isCancellationRequested) {
+        return [];
+      }
+      const shown = request.diagnostics.length === 0 ? (intersects(diagnostic.range, request.range) ? diagnostic : undefined) : request.diagnostics.find((d) => sameDiagnostic(d, diagnostic));
+      if (!shown) {
+        continue;
+      }
+      for (const f of fixesFor(doc, diagnostic)) {
+        actions.push({ title: f.title, kind: CodeActionKind.QuickFix, diagnostics: [shown], isPreferred: f.isPreferred, edit: workspaceEdit(f.edits) });
+      }
+    }
+  }
+  if (request.only && wants(FIX_ALL_KIND)) {
+    const edits = fixAll(doc, options, token);
+    if (edits.length > 0 && !token.isCancellationRequested) {
+      actions.push({ title: 'Fix all Paper Digest problems — 修复所有问题', kind: FIX_ALL_KIND, diagnostics: [], edit: workspaceEdit(edits) });
+    }
+  }
+  return actions;
+}
+
+/** At most this many rounds of fix, parse, fix again: fixes that touch wait for the next round. */
+const MAX_ROUNDS = 8;
+
+/**
+ * The edits of every safe fix, together, against the document's text: non-overlapping, and
+ * idempotent (running fix-all on the result changes nothing). Fixes that touch the same text
+ * are applied in rounds, parsing in between, and the rounds are composed into one set of edits.
+ * Rules that are off are not fixed.
+ *
+ * @example
+ * applyEdits(doc.text, fixAll(doc)) // the text with every safe fix applied
+ */
+export function fixAll(doc: DigestDocument, options: DiagnosticOptions = {}, token: Cancellation = NEVER_CANCELLED): TextEdit[] {
+  const original = doc.text;
+  const checkOptions: DiagnosticOptions = { rules: options.rules };
+  let current = doc;
+  let composed: OffsetEdit[] = [];
+  for (let round = 0; round < MAX_ROUNDS; round++) {
+    const edits = safeEditsOf(current, checkOptions, token);
+    if (token.isCancellationRequested) {
+      return [];
+    }
+    if (edits.length === 0) {
+      break;
+    }
+    composed = round === 0 ? edits : composeEdits(original, composed, edits);
+    current = parseDigest(applyOffsetEdits(current.text, edits));
+  }
+  return toTextEdits(original, composed);
+}
+
+/** One round of fix-all: the safe fixes that do not conflict with one another, as offset edits. */
+function safeEditsOf(doc: DigestDocument, options: DiagnosticOptions, token: Cancellation): OffsetEdit[] {
+  const index = new LineIndex(doc.text);
+  const accepted: OffsetEdit[] = [];
+  const seen = new Set<string>();
+  for (const diagnostic of computeDiagnostics(doc, options, token)) {
+    const safe = fixesFor(doc, diagnostic).find((f) => f.safe);
+    if (!safe) {
+      continue;
+    }
+    const edits = toOffsetEdits(doc.text, safe.edits, index);
+    const key = JSON.stringify(edits);
+    if (seen.has(key)) {
+      // Two diagnostics with the same fix, e.g. a hit without a field and the `(field)` split from it.
+      continue;
+    }
+    if (edits.some((edit) => accepted.some((other) => editsConflict(edit, other)))) {
+      continue;
+    }
+    seen.add(key);
+    accepted.push(...edits);
+  }
+  return accepted.sort((a, b) => a.start - b.start || a.end - b.end);
+}
+
+// ---- The fixes ---------------------------------------------------------------------------
+
+function fix(title: string, edits: TextEdit[], isPreferred: boolean, safe: boolean): DigestFix {
+  return { title, edits, isPreferred, safe };
+}
+
+function insert(position: Position, text: string): TextEdit {
+  return TextEdit.insert(position, text);
+}
+
+/** Inserts a placeholder paragraph (or the bare label) where the missing field belongs. */
+function missingField(doc: DigestDocument, at: Places, entry: Entry, data: DiagnosticData): DigestFix[] {
+  const field = data.field!;
+  let text: string;
+  switch (field) {
+    case 'englishTitle':
+    case 'chineseTitle':
+    case 'authors':
+      text = PLACEHOLDERS[field];
+      break;
+    case 'topicHits': {
+      const topic = nearestTopic(doc, entry.index);
+      text = topic ? `${LABELS.topicHits} ${topic} ：` : LABELS.topicHits;
+      break;
+    }
+    case 'summary':
+      text = LABELS.summary;
+      break;
+    default:
+      return [];
+  }
+  let edit: TextEdit;
+  if (data.insertAfterLine !== undefined) {
+    edit = insert(at.lineEnd(data.insertAfterLine), doc.eol + doc.eol + text);
+  } else if (data.insertBeforeLine !== undefined) {
+    edit = insert(at.lineStart(data.insertBeforeLine), text + doc.eol + doc.eol);
+  } else {
+    return [];
+  }
+  const labelled = field === 'topicHits' || field === 'summary';
+  const title = labelled ? `Insert the missing ${text.split(' ')[0]} paragraph — 插入缺少的“${text.split(' ')[0]}”段落` : `Insert a placeholder ${fieldName(field)} — 插入占位的${fieldNameZh(field)}`;
+  return [fix(title, [edit], true, false)];
+}
+
+function fieldName(field: FieldKind): string {
+  return field === 'englishTitle' ? 'English title' : field === 'chineseTitle' ? 'Chinese title' : 'author list';
+}
+
+function fieldNameZh(field: FieldKind): string {
+  return field === 'englishTitle' ? '英文标题' : field === 'chineseTitle' ? '中文标题' : '作者列表';
+}
+
+/** The topic of the closest entry that has one, to fill a missing `专题命中`. */
+function nearestTopic(doc: DigestDocument, index: number): string | undefined {
+  for (let distance = 1; distance < doc.entries.length; distance++) {
+    for (const i of [index - distance, index + distance]) {
+      const topic = doc.entries[i]?.topicHits?.topic.text;
+      if (topic) {
+        return topic;
+      }
+    }
+  }
+  return undefined;
+}
+
+/**
+ * Puts the fields of an entry in the canonical order by exchanging the contents of their lines:
+ * the lines stay where they are, blank lines and stray lines included, and only the lines whose
+ * field changes are rewritten.
+ */
+function reorder(at: Places, entry: Entry): DigestFix[] {
+  const sorted: Field[] = [...entry.fields].sort((a, b) => FIELD_ORDER.indexOf(a.kind) - FIELD_ORDER.indexOf(b.kind));
+  const edits: TextEdit[] = [];
+  entry.fields.forEach((slot, i) => {
+    if (sorted[i] !== slot && sorted[i].text !== slot.text) {
+      edits.push(TextEdit.replace(at.lineContent(slot.line), sorted[i].text));
+    }
+  });
+  return edits.length > 0 ? [fix('Put the fields of this paper in order — 按规范顺序排列字段', edits, true, true)] : [];
+}
+
+/** Closes a `（` left open at the end of its institution, when nothing follows it but the translation. */
+function closeBracket(field: InstitutionsField, index: number): DigestFix[] {
+  const item = field.items[index];
+  if (!item || item.unbalanced !== 1 || !item.unbalancedAt) {
+    return [];
+  }
+  const openAt = item.unbalancedAt.start.character - item.range.start.character;
+  const opener = item.text[openAt];
+  if ((opener !== '（' && opener !== '(') || /[（()）]/.test(item.text.slice(openAt + 1))) {
+    return [];
+  }
+  const closer = opener === '（' ? '）' : ')';
+  return [fix(`Close the bracket with '${closer}' — 补全“${closer}”`, [insert(item.range.end, closer)], true, true)];
+}
+
+/** Removes an institution item that is not an institution, or the whole line when it is the only one. */
+function removeInstitution(at: Places, field: InstitutionsField, index: number): DigestFix[] {
+  const items = field.items;
+  const item = items[index];
+  if (!item) {
+    return [];
+  }
+  const empty = item.text.length === 0;
+  if (items.length === 1) {
+    return empty ? [] : [fix('Remove the 机构 line — 删除“机构”行', [at.deleteLines(field.line, field.line)], true, false)];
+  }
+  let edit: TextEdit;
+  if (index === 0) {
+    edit = TextEdit.del({ start: item.range.start, end: items[1].range.start });
+  } else if (index === items.length - 1) {
+    edit = TextEdit.del({ start: items[index - 1].range.end, end: item.range.end });
+  } else {
+    edit = TextEdit.replace({ start: items[index - 1].range.end, end: items[index + 1].range.start }, ' ； ');
+  }
+  return [fix(empty ? 'Remove the empty item — 删除空的机构项' : 'Remove this item — 删除此机构项', [edit], true, empty)];
+}
+
+/** `math reasoning；(title)`: joins a hit without a field to the `(field)` split from it. */
+function hitMissingField(field: TopicHitsField, index: number): DigestFix[] {
+  const hit = field.hits[index];
+  const next = field.hits[index + 1];
+  const separator = field.separators[index];
+  const fixes: DigestFix[] = [];
+  if (next && next.keyword.text.length === 0 && next.field && separator) {
+    fixes.push(fix(`Join with '${next.text}' — 与“${next.text}”合并`, [TextEdit.del(separator.range)], true, true));
+  } else if (hit && !hit.open) {
+    for (const where of ['abstract', 'title']) {
+      fixes.push(fix(`Add '(${where})' — 添加“(${where})”`, [insert(hit.range.end, `(${where})`)], false, false));
+    }
+  }
+  return fixes;
+}
+
+/** An empty hit: drops the extra separator, or joins a `(field)` to the keyword before it. */
+function emptyKeyword(field: TopicHitsField, index: number): DigestFix[] {
+  const hit = field.hits[index];
+  if (!hit) {
+    return [];
+  }
+  if (hit.text.length === 0) {
+    const separator = field.separators[index] ?? field.separators[index - 1];
+    return separator ? [fix("Remove the extra '；' — 删除多余的分隔符", [TextEdit.del(separator.range)], true, true)] : [];
+  }
+  const previous = field.hits[index - 1];
+  const separator = field.separators[index - 1];
+  if (hit.field && previous && !previous.field && previous.keyword.text.length > 0 && separator) {
+    return [fix(`Join with '${previous.text}' — 与“${previous.text}”合并`, [TextEdit.del(separator.range)], true, true)];
+  }
+  return [];
+}
+
+function intersects(a: Range, b: Range): boolean {
+  return !(before(a.end, b.start) || before(b.end, a.start));
+}
+
+function before(a: Position, b: Position): boolean {
+  return a.line < b.line || (a.line === b.line && a.character < b.character);
+}
+
+function sameDiagnostic(shown: Diagnostic, fresh: DigestDiagnostic): boolean {
+  return (
+    shown.code === fresh.code &&
+    (shown.source === undefined || shown.source === DIAGNOSTIC_SOURCE) &&
+    shown.range.start.line === fresh.range.start.line &&
+    shown.range.start.character === fresh.range.start.character &&
+    shown.range.end.line === fresh.range.end.line &&
+    shown.range.end.character === fresh.range.end.character
+  );
+}
+
+/** Positions and line edits of a document in LSP terms (line 0 of a text with a BOM starts at 1). */
+class Places {
+  constructor(private readonly doc: DigestDocument) {}
+
+  private first(line: number): number {
+    return line === 0 && this.doc.hasBom ? 1 : 0;
+  }
+
+  lineStart(line: number): Position {
+    return { line, character: this.first(line) };
+  }
+
+  lineEnd(line: number): Position {
+    return { line, character: this.first(line) + this.doc.lines[line].text.length };
+  }
+
+  lineContent(line: number): Range {
+    return { start: this.lineStart(line), end: this.lineEnd(line) };
+  }
+
+  /** The end of the line without its trailing white space. */
+  contentEnd(line: number): Position {
+    const text = this.doc.lines[line].text;
+    return { line, character: this.first(line) + text.replace(/[ \t\u3000]+$/, '').length };
+  }
+
+  /** The text of a range within one line. */
+  textOf(range: Range): string {
+    const first = this.first(range.start.line);
+    return this.doc.lines[range.start.line].text.slice(range.start.character - first, range.end.character - first);
+  }
+
+  private blank(line: number): boolean {
+    return isBlank(this.doc.lines[line].text);
+  }
+
+  /**
+   * Deletes lines `first..last` so that the paragraphs around them stay separated as they were:
+   * a paragraph of its own goes with the blank lines after it (before it, at the end of the
+   * file); lines inside a paragraph go with their line end.
+   */
+  deleteLines(first: number, last: number): TextEdit {
+    const lines = this.doc.lines;
+    const prevBlank = first === 0 || this.blank(first - 1);
+    const nextBlank = last === lines.length - 1 || this.blank(last + 1);
+    if (prevBlank && nextBlank) {
+      let next = last + 1;
+      while (next < lines.length && this.blank(next)) next++;
+      if (next < lines.length) {
+        return TextEdit.del({ start: this.lineStart(first), end: this.lineStart(next) });
+      }
+      let previous = first - 1;
+      while (previous >= 0 && this.blank(previous)) previous--;
+      return TextEdit.del({ start: previous >= 0 ? this.lineEnd(previous) : this.lineStart(first), end: this.lineEnd(last) });
+    }
+    if (last + 1 < lines.length) {
+      return TextEdit.del({ start: this.lineStart(first), end: this.lineStart(last + 1) });
+    }
+    return TextEdit.del({ start: this.lineEnd(first - 1), end: this.lineEnd(last) });
+  }
+}

@@ -1,0 +1,637 @@
+/**
+ * Diagnostics: every mistake that DIGEST-FORMAT.md lists under "Mistakes seen in real digests",
+ * reported at the exact place with a stable code, a message in English and Chinese, a link to
+ * the rule's page under docs/rules/, and the data its quick fix needs.
+ *
+ * The structure problems come from the parser (which keeps one broken entry from shifting the
+ * fields of the entries after it); the field contents are checked here, entry by entry, so a
+ * problem always belongs to the entry it was found in.
+ */
+import { Diagnostic, DiagnosticRelatedInformation, DiagnosticSeverity } from 'vscode-languageserver-types';
+import type { Range } from 'vscode-languageserver-types';
+import type { Cancellation } from '../cancellation';
+import { NEVER_CANCELLED } from '../cancellation';
+import type { DigestDocument, Entry, FieldKind, InstitutionsField, Span, StructureProblem, TopicHitsField } from '../model';
+import { categoryByCode, categoryIgnoringCase, isCategoryLike, nearestCategories } from '../taxonomy';
+import { hasCjk } from '../text';
+import { entryAt, titleKey } from './entries';
+
+/** The `source` of every diagnostic of Paper Digest. */
+export const DIAGNOSTIC_SOURCE = 'paper-digest';
+
+/**
+ * The rules, by their stable codes. Each code has a page docs/rules/<code>.md.
+ */
+export enum DiagnosticCode {
+  /** The first paragraph is not the digest's heading (its subject, in Chinese). */
+  MissingHeading = 'missing-heading',
+  /** A required paragraph of an entry is missing: English or Chinese title, authors, `专题命中`, `AI总结`. */
+  MissingField = 'missing-field',
+  /** A line follows the line before it with no blank line between them. */
+  RunTogether = 'run-together',
+  /** A field comes after a field that should follow it. */
+  OutOfOrder = 'out-of-order',
+  /** A line that belongs to no field. */
+  StrayLine = 'stray-line',
+  /** A half-width mark where the format uses a full-width one: `;` `:` `()` `,` for `；` `：` `（）` `、`. */
+  HalfWidthPunctuation = 'half-width-punctuation',
+  /** A full-width mark where the format uses a half-width one: `（abstract）`, `，` between author names. */
+  FullWidthPunctuation = 'full-width-punctuation',
+  /** Categories separated by something else than `、` (and not a half-width comma): `，`, `；`, spaces. */
+  CategorySeparator = 'category-separator',
+  /** A `（` without its `）`, or the reverse, in an institution. */
+  UnbalancedBrackets = 'unbalanced-brackets',
+  /** The `机构` line without the `* ` after the label. */
+  InstitutionsMissingStar = 'institutions-missing-star',
+  /** The `机构` line without the trailing `纠错`. */
+  InstitutionsMissingMarker = 'institutions-missing-marker',
+  /** An institution item that is not an institution, e.g. `[cs.AI]（计算机科学与人工智能）`, or an empty item. */
+  NotAnInstitution = 'not-an-institution',
+  /** A topic hit without its `(field)`. */
+  HitMissingField = 'hit-missing-field',
+  /** A topic hit with an empty keyword, e.g. `(title)` alone or `；；`. */
+  EmptyKeyword = 'empty-keyword',
+  /** The `专题命中` line without `分类` and its categories. */
+  MissingCategories = 'missing-categories',
+  /** A category code that is not in the arXiv taxonomy. */
+  UnknownCategory = 'unknown-category',
+  /** A known category code in the wrong case, e.g. `CS.lg` for `cs.LG`. */
+  CategoryCase = 'category-case',
+  /** The Chinese title has no Chinese in it. */
+  ChineseTitleWithoutChinese = 'chinese-title-without-chinese',
+  /** The English title is in Chinese. */
+  EnglishTitleInChinese = 'english-title-in-chinese',
+  /** The English and the Chinese titles are in each other's place. */
+  SwappedTitles = 'swapped-titles',
+  /** `AI总结` with nothing after it. */
+  EmptySummary = 'empty-summary',
+  /** The same paper (same English title) twice in one file, or in two files of the workspace. */
+  DuplicatePaper = 'duplicate-paper',
+}
+
+/** Every code, in the order of the documentation. */
+export const ALL_CODES: readonly DiagnosticCode[] = Object.values(DiagnosticCode);
+
+/** What a rule is set to in the settings. */
+export type RuleSetting = 'error' | 'warning' | 'information' | 'hint' | 'off';
+
+/** What the documentation and the command line's SARIF output say about each rule. */
+export interface RuleInfo {
+  readonly code: DiagnosticCode;
+  readonly severity: Exclude<RuleSetting, 'off'>;
+  /** A one-line summary, English and Chinese. */
+  readonly title: string;
+  readonly titleZh: string;
+}
+
+function rule(code: DiagnosticCode, severity: RuleInfo['severity'], title: string, titleZh: string): RuleInfo {
+  return { code, severity, title, titleZh };
+}
+
+/**
+ * The rules with their default severities.
+ *
+ * @example RULES[DiagnosticCode.MissingField].severity // 'error'
+ */
+export const RULES: Readonly<Record<DiagnosticCode, RuleInfo>> = {
+  [DiagnosticCode.MissingHeading]: rule(DiagnosticCode.MissingHeading, 'warning', 'The digest has no heading', '缺少摘要集标题'),
+  [DiagnosticCode.MissingField]: rule(DiagnosticCode.MissingField, 'error', 'A required paragraph is missing', '缺少必需的段落'),
+  [DiagnosticCode.RunTogether]: rule(DiagnosticCode.RunTogether, 'error', 'Two paragraphs run together', '两段之间缺少空行'),
+  [DiagnosticCode.OutOfOrder]: rule(DiagnosticCode.OutOfOrder, 'warning', 'Paragraphs out of order', '段落顺序错误'),
+  [DiagnosticCode.StrayLine]: rule(DiagnosticCode.StrayLine, 'warning', 'A line that belongs to no field', '不属于任何字段的行'),
+  [DiagnosticCode.HalfWidthPunctuation]: rule(DiagnosticCode.HalfWidthPunctuation, 'warning', 'Half-width punctuation where the format uses full-width', '应使用全角标点'),
+  [DiagnosticCode.FullWidthPunctuation]: rule(DiagnosticCode.FullWidthPunctuation, 'warning', 'Full-width punctuation where the format uses half-width', '应使用半角标点'),
+  [DiagnosticCode.CategorySeparator]: rule(DiagnosticCode.CategorySeparator, 'warning', 'Categories not separated by 、', '分类之间应以“、”分隔'),
+  [DiagnosticCode.UnbalancedBrackets]: rule(DiagnosticCode.UnbalancedBrackets, 'error', 'Unbalanced brackets', '括号不配对'),
+  [DiagnosticCode.InstitutionsMissingStar]: rule(DiagnosticCode.InstitutionsMissingStar, 'warning', 'The 机构 line lacks its *', '机构行缺少“*”'),
+  [DiagnosticCode.InstitutionsMissingMarker]: rule(DiagnosticCode.InstitutionsMissingMarker, 'warning', 'The 机构 line lacks its trailing 纠错', '机构行末尾缺少“纠错”'),
+  [DiagnosticCode.NotAnInstitution]: rule(DiagnosticCode.NotAnInstitution, 'warning', 'An institution item that is not an institution', '机构项不是机构'),
+  [DiagnosticCode.HitMissingField]: rule(DiagnosticCode.HitMissingField, 'warning', 'A topic hit without its (field)', '命中词缺少“(字段)”'),
+  [DiagnosticCode.EmptyKeyword]: rule(DiagnosticCode.EmptyKeyword, 'warning', 'A topic hit with an empty keyword', '命中词为空'),
+  [DiagnosticCode.MissingCategories]: rule(DiagnosticCode.MissingCategories, 'error', 'The 专题命中 line has no 分类', '专题命中行缺少“分类”'),
+  [DiagnosticCode.UnknownCategory]: rule(DiagnosticCode.UnknownCategory, 'error', 'A category that is not in the arXiv taxonomy', '分类不在 arXiv 分类体系中'),
+  [DiagnosticCode.CategoryCase]: rule(DiagnosticCode.CategoryCase, 'warning', 'A category in the wrong case', '分类代码大小写错误'),
+  [DiagnosticCode.ChineseTitleWithoutChinese]: rule(DiagnosticCode.ChineseTitleWithoutChinese, 'warning', 'A Chinese title with no Chinese in it', '中文标题中没有中文'),
+  [DiagnosticCode.EnglishTitleInChinese]: rule(DiagnosticCode.EnglishTitleInChinese, 'warning', 'An English title in Chinese', '英文标题是中文'),
+  [DiagnosticCode.SwappedTitles]: rule(DiagnosticCode.SwappedTitles, 'warning', 'The English and Chinese titles are swapped', '中英文标题位置颠倒'),
+  [DiagnosticCode.EmptySummary]: rule(DiagnosticCode.EmptySummary, 'warning', 'An empty AI总结', 'AI总结为空'),
+  [DiagnosticCode.DuplicatePaper]: rule(DiagnosticCode.DuplicatePaper, 'warning', 'The same paper twice', '同一论文出现两次'),
+};
+
+/** Where a duplicate of a paper is, in another file. */
+export interface PaperLocation {
+  readonly uri: string;
+  readonly range: Range;
+}
+
+export interface DiagnosticOptions {
+  /** The document's URI, for the related information of in-file duplicates. */
+  readonly uri?: string;
+  /** Per-rule severity, or `off`; rules not named keep their default severity. */
+  readonly rules?: Readonly<Partial<Record<string, RuleSetting>>>;
+  /**
+   * Base URI of the rule pages, ending with `/`: `<docsBase><code>.md` is a rule's page. The
+   * server passes the file: URI of the installed docs/rules folder.
+   */
+  readonly docsBase?: string;
+  /** Papers with this title key (see `titleKey`) in other files of the workspace. */
+  readonly duplicatesElsewhere?: (englishTitleKey: string) => readonly PaperLocation[];
+}
+
+/**
+ * What a quick fix needs, carried in `Diagnostic.data`. Which members are set depends on the code.
+ */
+export interface DiagnosticData {
+  /** Index of the entry the problem belongs to. */
+  readonly entry?: number;
+  /** The field concerned: the missing one, the out-of-order one. */
+  readonly field?: FieldKind;
+  /** For `missing-field`: the line before which, or after which, the field belongs. */
+  readonly insertBeforeLine?: number;
+  readonly insertAfterLine?: number;
+  /** For the punctuation rules: each wrong mark and what the format expects in its place. */
+  readonly marks?: readonly { readonly range: Range; readonly expected: string }[];
+  /** For `category-case` and `unknown-category`: the known codes to use instead, best first. */
+  readonly suggestions?: readonly string[];
+  /** For `unknown-category`: the first suggestion is one typo away and every other is further. */
+  readonly clearSuggestion?: boolean;
+  /** For `institutions-missing-star`: where `* ` goes, and the text it replaces (a colon, say). */
+  readonly replaceRange?: Range;
+  /** For `not-an-institution` and `empty-keyword`: index of the item or hit within its field. */
+  readonly item?: number;
+  /** For `missing-categories`: the categories were written without their `分类` label. */
+  readonly unlabelled?: boolean;
+  /** For `duplicate-paper`: the first occurrence in this file, if the paper is there twice. */
+  readonly firstOccurrence?: Range;
+}
+
+/** A diagnostic of Paper Digest. */
+export interface DigestDiagnostic extends Diagnostic {
+  readonly code: DiagnosticCode;
+  readonly data: DiagnosticData;
+}
+
+const SEVERITIES: Record<Exclude<RuleSetting, 'off'>, DiagnosticSeverity> = {
+  error: DiagnosticSeverity.Error,
+  warning: DiagnosticSeverity.Warning,
+  information: DiagnosticSeverity.Information,
+  hint: DiagnosticSeverity.Hint,
+};
+
+/** Field names in both languages, for messages. */
+const FIELD_NAMES: Record<FieldKind, readonly [string, string]> = {
+  englishTitle: ['English title', '英文标题'],
+  chineseTitle: ['Chinese title', '中文标题'],
+  authors: ['authors', '作者'],
+  institutions: ['institutions (机构)', '机构'],
+  topicHits: ['topic hits (专题命中)', '专题命中'],
+  summary: ['AI summary (AI总结)', 'AI总结'],
+  comments: ['Comments', 'Comments'],
+  journalRef: ['Journal ref', 'Journal ref'],
+};
+
+/**
+ * Checks a digest.
+ *
+ * @example
+ * const diagnostics = computeDiagnostics(parseDigest(text), { docsBase: 'file:///ext/docs/rules/' });
+ * diagnostics[0].code;                  // 'category-case'
+ * diagnostics[0].message;               // "Category 'CS.lg' is written in the wrong case: use 'cs.LG' — …"
+ * diagnostics[0].codeDescription?.href; // 'file:///ext/docs/rules/category-case.md'
+ */
+export function computeDiagnostics(doc: DigestDocument, options: DiagnosticOptions = {}, token: Cancellation = NEVER_CANCELLED): DigestDiagnostic[] {
+  const checker = new Checker(doc, options);
+  for (const problem of doc.problems) {
+    checker.structureProblem(problem);
+  }
+  for (let i = 0; i < doc.entries.length; i++) {
+    if ((i & 63) === 0 && token.isCancellationRequested) {
+      return [];
+    }
+    checker.entry(doc.entries[i]);
+  }
+  checker.duplicates();
+  if (token.isCancellationRequested) {
+    return [];
+  }
+  return checker.sorted();
+}
+
+/** The severity a rule has under the options, or undefined when it is off. */
+export function ruleSeverity(code: DiagnosticCode, options: Pick<DiagnosticOptions, 'rules'> = {}): DiagnosticSeverity | undefined {
+  const setting = options.rules?.[code] ?? RULES[code].severity;
+  return setting === 'off' ? undefined : SEVERITIES[setting] ?? SEVERITIES[RULES[code].severity];
+}
+
+/** Quotes document text for a message: at most 60 characters, control and bidi characters replaced. */
+function quote(text: string): string {
+  // eslint-disable-next-line no-control-regex
+  const clean = text.replace(/[\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g, '\ufffd');
+  return `'${clean.length > 60 ? clean.slice(0, 59) + '…' : clean}'`;
+}
+
+class Checker {
+  private readonly result: DigestDiagnostic[] = [];
+
+  constructor(
+    private readonly doc: DigestDocument,
+    private readonly options: DiagnosticOptions,
+  ) {}
+
+  sorted(): DigestDiagnostic[] {
+    return this.result.sort(
+      (a, b) =>
+        a.range.start.line - b.range.start.line ||
+        a.range.start.character - b.range.start.character ||
+        a.range.end.line - b.range.end.line ||
+        a.range.end.character - b.range.end.character ||
+        (a.code < b.code ? -1 : a.code > b.code ? 1 : 0),
+    );
+  }
+
+  private add(code: DiagnosticCode, range: Range, english: string, chinese: string, data: DiagnosticData = {}, related?: DiagnosticRelatedInformation[]): void {
+    const severity = ruleSeverity(code, this.options);
+    if (severity === undefined) {
+      return;
+    }
+    const diagnostic: DigestDiagnostic = {
+      range,
+      severity,
+      source: DIAGNOSTIC_SOURCE,
+      code,
+      message: `${english} — ${chinese}`,
+      data,
+      ...(this.options.docsBase ? { codeDescription: { href: `${this.options.docsBase}${code}.md` } } : {}),
+      ...(related && related.length > 0 ? { relatedInformation: related } : {}),
+    };
+    this.result.push(diagnostic);
+  }
+
+  // ---- Structure, from the parser ------------------------------------------------------
+
+  structureProblem(problem: StructureProblem): void {
+    switch (problem.kind) {
+      case 'missingHeading':
+        this.add(
+          DiagnosticCode.MissingHeading,
+          problem.range,
+          'The digest has no heading: its first paragraph should be the subject it follows, in Chinese',
+          '缺少标题：第一段应为中文的专题名称',
+        );
+        break;
+      case 'missingField': {
+        const [english, chinese] = FIELD_NAMES[problem.field!];
+        this.add(DiagnosticCode.MissingField, problem.range, `This paper lacks its ${english}`, `此论文缺少${chinese}`, {
+          entry: problem.entryIndex,
+          field: problem.field,
+          insertBeforeLine: problem.insertBeforeLine,
+          insertAfterLine: problem.insertAfterLine,
+        });
+        break;
+      }
+      case 'runTogether':
+        this.add(
+          DiagnosticCode.RunTogether,
+          problem.range,
+          'This line runs into the line above it: paragraphs are separated by a blank line',
+          '此行与上一行之间缺少空行',
+          { entry: entryAt(this.doc, problem.range.start)?.index },
+        );
+        break;
+      case 'outOfOrder': {
+        const [english, chinese] = FIELD_NAMES[problem.field!];
+        const entry = problem.entryIndex !== undefined ? this.doc.entries[problem.entryIndex] : undefined;
+        const before = entry?.fields.find((field) => field.line === problem.insertBeforeLine);
+        const [beforeEnglish, beforeChinese] = before ? FIELD_NAMES[before.kind] : ['the paragraphs above it', '上面的段落'];
+        this.add(DiagnosticCode.OutOfOrder, problem.range, `The ${english} paragraph is out of order: it belongs before the ${beforeEnglish}`, `${chinese}段落顺序错误，应位于${beforeChinese}之前`, {
+          entry: problem.entryIndex,
+          field: problem.field,
+        });
+        break;
+      }
+      case 'strayLine':
+        this.add(DiagnosticCode.StrayLine, problem.range, 'This line belongs to no field of the digest', '此行不属于任何字段', { entry: problem.entryIndex });
+        break;
+    }
+  }
+
+  // ---- Fields --------------------------------------------------------------------------
+
+  entry(entry: Entry): void {
+    this.titles(entry);
+    this.authors(entry);
+    if (entry.institutions) {
+      this.institutions(entry, entry.institutions);
+    }
+    if (entry.topicHits) {
+      this.topicHits(entry, entry.topicHits);
+    }
+    if (entry.summary && entry.summary.value.text.length === 0) {
+      this.add(DiagnosticCode.EmptySummary, entry.summary.label.range, 'The AI summary is empty', 'AI总结为空', { entry: entry.index });
+    }
+  }
+
+  private titles(entry: Entry): void {
+    const english = entry.englishTitle;
+    const chinese = entry.chineseTitle;
+    const englishInChinese = english !== undefined && hasCjk(english.value.text);
+    const chineseWithout = chinese !== undefined && !hasCjk(chinese.value.text);
+    if (englishInChinese && chineseWithout) {
+      this.add(DiagnosticCode.SwappedTitles, english.value.range, 'The English and the Chinese titles are in each other\u2019s place', '英文标题与中文标题的位置颠倒', {
+        entry: entry.index,
+      }, [{ location: { uri: this.options.uri ?? '', range: chinese.value.range }, message: 'The title in English — 英文的标题' }].filter(() => this.options.uri !== undefined));
+      return;
+    }
+    if (englishInChinese) {
+      this.add(DiagnosticCode.EnglishTitleInChinese, english.value.range, 'The English title is written in Chinese', '英文标题是中文', { entry: entry.index });
+    }
+    if (chineseWithout) {
+      this.add(DiagnosticCode.ChineseTitleWithoutChinese, chinese.value.range, 'The Chinese title has no Chinese in it', '中文标题中没有中文', { entry: entry.index });
+    }
+  }
+
+  private authors(entry: Entry): void {
+    const authors = entry.authors;
+    if (!authors) {
+      return;
+    }
+    for (const separator of authors.separators) {
+      const mark = firstOf(separator, '，、；');
+      if (mark) {
+        this.add(
+          DiagnosticCode.FullWidthPunctuation,
+          separator.range,
+          `Full-width ${quote(mark.text)} between author names, where the format uses ', '`,
+          `作者姓名之间应使用半角“, ”而非“${mark.text}”`,
+          { entry: entry.index, marks: [{ range: separator.range, expected: ', ' }] },
+        );
+      }
+    }
+  }
+
+  private institutions(entry: Entry, field: InstitutionsField): void {
+    if (!field.star) {
+      const first = field.items[0]?.range.start ?? field.marker?.range.start ?? { line: field.line, character: field.label.range.end.character };
+      const between = { start: field.label.range.end, end: first };
+      this.add(DiagnosticCode.InstitutionsMissingStar, field.label.range, 'The 机构 line lacks the * after its label', '机构行缺少标签后的“*”', {
+        entry: entry.index,
+        replaceRange: between,
+      });
+    }
+    if (!field.marker) {
+      const last = field.items[field.items.length - 1];
+      this.add(DiagnosticCode.InstitutionsMissingMarker, last ? last.range : field.label.range, 'The 机构 line lacks its trailing 纠错', '机构行末尾缺少“纠错”', { entry: entry.index });
+    }
+    for (const separator of field.separators) {
+      const mark = firstOf(separator, ';');
+      if (mark) {
+        this.add(
+          DiagnosticCode.HalfWidthPunctuation,
+          separator.range,
+          "Half-width ';' between institutions, where the format uses ' ； '",
+          '机构之间应使用全角“；”而非半角“;”',
+          { entry: entry.index, marks: [{ range: separator.range, expected: ' ； ' }] },
+        );
+      }
+    }
+    const listsAuthors = field.authorPairs !== undefined;
+    field.items.forEach((item, index) => {
+      if (item.unbalanced !== 0 && item.unbalancedAt) {
+        const opening = item.unbalanced > 0;
+        this.add(
+          DiagnosticCode.UnbalancedBrackets,
+          item.unbalancedAt,
+          opening ? 'This bracket is never closed' : 'This bracket closes nothing',
+          opening ? '此括号没有对应的右括号' : '此括号没有对应的左括号',
+          { entry: entry.index, item: index },
+        );
+        return;
+      }
+      const marks: { range: Range; expected: string }[] = [];
+      if (item.open?.text === '(') marks.push({ range: item.open.range, expected: '（' });
+      if (item.close?.text === ')') marks.push({ range: item.close.range, expected: '）' });
+      if (marks.length > 0 && item.open && item.close) {
+        this.add(
+          DiagnosticCode.HalfWidthPunctuation,
+          { start: item.open.range.start, end: item.close.range.end },
+          "Half-width '()' around a translation, where the format uses '（）'",
+          '译名应使用全角括号“（）”而非半角“()”',
+          { entry: entry.index, marks },
+        );
+      }
+      if (!listsAuthors) {
+        const reason = notAnInstitution(item.name.text, item.translation?.text ?? '');
+        if (reason) {
+          this.add(DiagnosticCode.NotAnInstitution, item.text.length > 0 ? item.range : widen(item.range), reason[0], reason[1], { entry: entry.index, item: index });
+        }
+      }
+    });
+  }
+
+  private topicHits(entry: Entry, field: TopicHitsField): void {
+    if (field.colon?.text === ':') {
+      this.add(DiagnosticCode.HalfWidthPunctuation, field.colon.range, "Half-width ':' after the topic, where the format uses '：'", '专题之后应使用全角“：”而非半角“:”', {
+        entry: entry.index,
+        marks: [{ range: field.colon.range, expected: '：' }],
+      });
+    }
+    for (const separator of field.separators) {
+      const mark = firstOf(separator, ';');
+      if (mark) {
+        this.add(DiagnosticCode.HalfWidthPunctuation, mark.range, "Half-width ';' between topic hits, where the format uses '；'", '命中词之间应使用全角“；”而非半角“;”', {
+          entry: entry.index,
+          marks: [{ range: mark.range, expected: '；' }],
+        });
+      }
+    }
+    // Categories written without their label read as a last hit without a field.
+    const lastHit = field.hits[field.hits.length - 1];
+    const unlabelled = !field.categoriesLabel && lastHit !== undefined && !lastHit.open && looksLikeCategoryList(lastHit.keyword.text);
+    field.hits.forEach((hit, index) => {
+      if (unlabelled && index === field.hits.length - 1) {
+        return;
+      }
+      if (hit.keyword.text.length === 0) {
+        this.add(
+          DiagnosticCode.EmptyKeyword,
+          hit.text.length > 0 ? hit.range : widen(hit.range),
+          hit.field ? 'This topic hit names a field but no keyword' : 'An empty topic hit between two separators',
+          hit.field ? '此命中只有字段，没有命中词' : '两个分隔符之间的命中为空',
+          { entry: entry.index, item: index },
+        );
+      } else if (!hit.field || hit.field.text.length === 0) {
+        this.add(DiagnosticCode.HitMissingField, hit.range, `The topic hit ${quote(hit.keyword.text)} does not say where it matched, as in 'keyword(abstract)'`, `命中词${quote(hit.keyword.text)}缺少“(字段)”，如“keyword(abstract)”`, {
+          entry: entry.index,
+          item: index,
+        });
+      }
+      const marks: { range: Range; expected: string }[] = [];
+      if (hit.open?.text === '（') marks.push({ range: hit.open.range, expected: '(' });
+      if (hit.close?.text === '）') marks.push({ range: hit.close.range, expected: ')' });
+      if (marks.length > 0 && hit.open && hit.close) {
+        this.add(
+          DiagnosticCode.FullWidthPunctuation,
+          { start: hit.open.range.start, end: hit.close.range.end },
+          "Full-width '（）' around the field of a topic hit, where the format uses '()'",
+          '命中字段应使用半角括号“()”而非全角“（）”',
+          { entry: entry.index, marks },
+        );
+      }
+    });
+    if (unlabelled) {
+      this.add(DiagnosticCode.MissingCategories, lastHit.range, 'These categories lack their 分类 label', '这些分类缺少“分类”标签', { entry: entry.index, unlabelled: true });
+      return;
+    }
+    if (!field.categoriesLabel) {
+      const end = lastHit ? lastHit.range : field.label.range;
+      this.add(DiagnosticCode.MissingCategories, end, 'The topic hits lack 分类 and the paper\u2019s categories', '专题命中缺少“分类”及论文的分类', { entry: entry.index });
+      return;
+    }
+    if (field.categories.length === 0) {
+      this.add(DiagnosticCode.MissingCategories, field.categoriesLabel.range, 'No categories follow 分类', '“分类”之后没有分类代码', { entry: entry.index });
+      return;
+    }
+    for (const separator of field.categorySeparators) {
+      const text = separator.text.trim();
+      if (text === '、') {
+        continue;
+      }
+      const halfWidth = /[,;]/.test(text);
+      this.add(
+        halfWidth ? DiagnosticCode.HalfWidthPunctuation : DiagnosticCode.CategorySeparator,
+        separator.range,
+        halfWidth ? `Half-width ${quote(text)} between categories, where the format uses '、'` : `Categories separated by ${quote(separator.text)}, where the format uses '、'`,
+        halfWidth ? `分类之间应使用“、”而非半角“${text}”` : '分类之间应使用“、”分隔',
+        { entry: entry.index, marks: [{ range: separator.range, expected: '、' }] },
+      );
+    }
+    for (const category of field.categories) {
+      if (categoryByCode(category.text)) {
+        continue;
+      }
+      const caseless = categoryIgnoringCase(category.text);
+      if (caseless) {
+        this.add(DiagnosticCode.CategoryCase, category.range, `Category ${quote(category.text)} is written in the wrong case: use '${caseless.code}'`, `分类代码大小写错误，应为“${caseless.code}”`, {
+          entry: entry.index,
+          suggestions: [caseless.code],
+        });
+        continue;
+      }
+      const suggestions = category.text.length <= 40 ? nearestCategories(category.text, 3).map((c) => c.code) : [];
+      // One suggestion is clearly meant when it is one typo away and every other is further.
+      const distances = suggestions.map((code) => editDistance(category.text.toLowerCase(), code.toLowerCase()));
+      const clear = distances.length > 0 && distances[0] === 1 && distances.slice(1).every((d) => d > 1);
+      const hint = suggestions.length > 0 ? `; did you mean ${suggestions.map((s) => `'${s}'`).join(' or ')}?` : '';
+      const hintZh = suggestions.length > 0 ? `；是否应为${suggestions.map((s) => `“${s}”`).join('或')}？` : '';
+      this.add(
+        DiagnosticCode.UnknownCategory,
+        category.range,
+        `${quote(category.text)} is not an arXiv category${hint}`,
+        `${quote(category.text)}不是 arXiv 分类${hintZh}`,
+        { entry: entry.index, suggestions, ...(clear ? { clearSuggestion: true } : {}) },
+      );
+    }
+  }
+
+  // ---- Duplicates ----------------------------------------------------------------------
+
+  duplicates(): void {
+    const first = new Map<string, Entry>();
+    for (const entry of this.doc.entries) {
+      const title = entry.englishTitle;
+      if (!title) {
+        continue;
+      }
+      const key = titleKey(title.value.text);
+      if (key.length === 0) {
+        continue;
+      }
+      const elsewhere = this.options.duplicatesElsewhere?.(key) ?? [];
+      const original = first.get(key);
+      if (!original) {
+        first.set(key, entry);
+      }
+      if (!original && elsewhere.length === 0) {
+        continue;
+      }
+      const related: DiagnosticRelatedInformation[] = [];
+      if (original && this.options.uri !== undefined) {
+        related.push({ location: { uri: this.options.uri, range: original.englishTitle!.value.range }, message: 'The first occurrence in this file — 本文件中首次出现之处' });
+      }
+      for (const location of elsewhere) {
+        related.push({ location: { uri: location.uri, range: location.range }, message: 'The same paper in another file — 另一文件中的同一论文' });
+      }
+      const where = original ? (elsewhere.length > 0 ? 'earlier in this file and in another file' : 'earlier in this file') : 'in another file of the workspace';
+      const whereZh = original ? (elsewhere.length > 0 ? '本文件前文及其他文件' : '本文件前文') : '工作区的另一文件';
+      this.add(DiagnosticCode.DuplicatePaper, title.value.range, `The same paper is already listed ${where}`, `同一论文已出现在${whereZh}中`, {
+        entry: entry.index,
+        firstOccurrence: original?.englishTitle!.value.range,
+      }, related);
+    }
+  }
+}
+
+/** The first character of a span that is one of `marks`, as a span of its own. */
+function firstOf(span: Span, marks: string): Span | undefined {
+  for (let i = 0; i < span.text.length; i++) {
+    if (marks.includes(span.text[i])) {
+      const start = { line: span.range.start.line, character: span.range.start.character + i };
+      return { text: span.text[i], range: { start, end: { line: start.line, character: start.character + 1 } } };
+    }
+  }
+  return undefined;
+}
+
+/** An empty range widened to one character after it, so that an editor can show it. */
+function widen(range: Range): Range {
+  return range.start.character === range.end.character && range.start.line === range.end.line
+    ? { start: range.start, end: { line: range.end.line, character: range.end.character + 1 } }
+    : range;
+}
+
+/** Why an institution item is not an institution, in both languages, or undefined when it is one. */
+function notAnInstitution(name: string, translation: string): readonly [string, string] | undefined {
+  if (name.length === 0 && translation.length === 0) {
+    return ['An empty institution between two separators', '两个分隔符之间的机构为空'];
+  }
+  if (/^\[[^\]]*\]$/.test(name)) {
+    return [`${quote(name)} is a bracketed tag, not an institution`, `${quote(name)}是方括号标记，不是机构`];
+  }
+  if (isCategoryLike(name) && categoryIgnoringCase(name)) {
+    return [`${quote(name)} is an arXiv category, not an institution`, `${quote(name)}是 arXiv 分类，不是机构`];
+  }
+  if (name.length > 0 && !/[\p{L}]/u.test(name)) {
+    return [`${quote(name)} is not the name of an institution`, `${quote(name)}不是机构名称`];
+  }
+  return undefined;
+}
+
+/** Whether a hit's text is really a list of category codes: `cs.CL、cs.AI`. */
+function looksLikeCategoryList(text: string): boolean {
+  const parts = text.split(/[、,，\s]+/).filter((part) => part.length > 0);
+  return parts.length > 0 && parts.every((part) => isCategoryLike(part)) && parts.some((part) => categoryIgnoringCase(part) !== undefined);
+}
+
+/**
+ * The optimal-string-alignment distance: insertions, deletions, substitutions and swaps of two
+ * adjacent characters each cost 1. Only used on short codes.
+ */
+function editDistance(a: string, b: string): number {
+  const rows: number[][] = [];
+  for (let i = 0; i <= a.length; i++) {
+    rows.push([i]);
+    for (let j = 1; j <= b.length; j++) {
+      if (i === 0) {
+        rows[0].push(j);
+        continue;
+      }
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      let d = Math.min(rows[i - 1][j] + 1, rows[i][j - 1] + 1, rows[i - 1][j - 1] + cost);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) {
+        d = Math.min(d, rows[i - 2][j - 2] + 1);
+      }
+      rows[i].push(d);
+    }
+  }
+  return rows[a.length][b.length];
+}

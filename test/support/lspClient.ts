@@ -1,0 +1,284 @@
+/**
+ * A small JSON-RPC client over stdio for testing the language server as an editor would drive
+ * it: Content-Length framing, request ids, and waits on responses and notifications that are
+ * bounded by timeouts (no fixed sleeps).
+ *
+ * @example
+ * const client = await LspClient.start({ rootUri: 'file:///tmp/ws' });
+ * const symbols = await client.request('workspace/symbol', { query: 'sparse' });
+ * await client.shutdown();
+ */
+import { ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
+import * as path from 'node:path';
+import { REPO_ROOT } from './fixtures';
+
+/** The bundled server, built by `node esbuild.mjs`. */
+export const SERVER_BUNDLE = path.join(REPO_ROOT, 'dist', 'server.js');
+
+export interface StartOptions {
+  /** The workspace root; also sent as the one workspace folder. */
+  readonly rootUri?: string | null;
+  /** Workspace folders; default: the root alone. */
+  readonly workspaceFolders?: readonly { uri: string; name: string }[] | null;
+  /** Client capabilities; a VS Code-like set by default. */
+  readonly capabilities?: unknown;
+  readonly initializationOptions?: unknown;
+  /** The server module to run; `dist/server.js` by default. */
+  readonly serverModule?: string;
+  /** How long a request or wait may take by default, in milliseconds. */
+  readonly timeoutMs?: number;
+  /**
+   * Answers requests the server sends to the client (`workspace/configuration`,
+   * `client/registerCapability`, ...); by default they are answered with null.
+   */
+  readonly onServerRequest?: (method: string, params: unknown) => unknown;
+}
+
+export interface Message {
+  readonly jsonrpc: '2.0';
+  readonly id?: number | string | null;
+  readonly method?: string;
+  readonly params?: unknown;
+  readonly result?: unknown;
+  readonly error?: { code: number; message: string; data?: unknown };
+}
+
+/** The error of a request the server answered with an error. */
+export class ResponseError extends Error {
+  constructor(
+    readonly code: number,
+    message: string,
+    readonly data?: unknown,
+  ) {
+    super(message);
+  }
+}
+
+interface NotificationWaiter {
+  readonly method: string;
+  readonly predicate: (params: any) => boolean;
+  readonly resolve: (params: any) => void;
+}
+
+const DEFAULT_CAPABILITIES = {
+  workspace: {
+    workspaceFolders: true,
+    configuration: true,
+    symbol: { dynamicRegistration: false },
+    didChangeWatchedFiles: { dynamicRegistration: false },
+  },
+  textDocument: {
+    synchronization: { dynamicRegistration: false, didSave: true },
+    publishDiagnostics: { relatedInformation: true, codeDescriptionSupport: true, dataSupport: true },
+    hover: { contentFormat: ['markdown', 'plaintext'] },
+    documentSymbol: { hierarchicalDocumentSymbolSupport: true },
+  },
+};
+
+export class LspClient {
+  private nextId = 1;
+  private buffer = Buffer.alloc(0);
+  private readonly pending = new Map<number, { resolve: (value: unknown) => void; reject: (error: Error) => void; method: string }>();
+  private readonly waiters = new Set<NotificationWaiter>();
+  /** Every notification received, in order, for tests that look back. */
+  readonly notifications: { method: string; params: any }[] = [];
+  /** What the server wrote to stderr. */
+  stderr = '';
+  private exited: Promise<number | null>;
+
+  private constructor(
+    private readonly child: ChildProcessWithoutNullStreams,
+    private readonly options: StartOptions,
+  ) {
+    child.stdout.on('data', (chunk: Buffer) => this.receive(chunk));
+    child.stderr.on('data', (chunk: Buffer) => {
+      this.stderr += chunk.toString('utf8');
+    });
+    this.exited = new Promise((resolve) => {
+      child.on('exit', (code) => {
+        for (const { reject, method } of this.pending.values()) {
+          reject(new Error(`server exited (code ${code}) before answering ${method}\n${this.stderr}`));
+        }
+        this.pending.clear();
+        resolve(code);
+      });
+    });
+  }
+
+  /**
+   * Starts the server with `--stdio` and completes the `initialize` / `initialized` handshake.
+   * Resolves with the client; `initializeResult` holds the server's answer.
+   */
+  static async start(options: StartOptions = {}): Promise<LspClient> {
+    const child = spawn(process.execPath, [options.serverModule ?? SERVER_BUNDLE, '--stdio'], { stdio: 'pipe' });
+    const client = new LspClient(child, options);
+    const rootUri = options.rootUri ?? null;
+    const workspaceFolders = options.workspaceFolders !== undefined ? options.workspaceFolders : rootUri ? [{ uri: rootUri, name: path.basename(rootUri) }] : null;
+    client.initializeResult = await client.request('initialize', {
+      processId: process.pid,
+      rootUri,
+      workspaceFolders,
+      capabilities: options.capabilities ?? DEFAULT_CAPABILITIES,
+      initializationOptions: options.initializationOptions,
+    });
+    client.notify('initialized', {});
+    return client;
+  }
+
+  /** The result of `initialize`. */
+  initializeResult: any;
+
+  private get timeoutMs(): number {
+    return this.options.timeoutMs ?? 10_000;
+  }
+
+  /** Sends a request and resolves with its result; rejects on an error response or timeout. */
+  request<R = any>(method: string, params?: unknown, timeoutMs = this.timeoutMs): Promise<R> {
+    const id = this.nextId++;
+    return new Promise<R>((resolve, reject) => {
+      const timer = setTimeout(() => {
+        this.pending.delete(id);
+        reject(new Error(`no answer to ${method} within ${timeoutMs} ms\n${this.stderr}`));
+      }, timeoutMs);
+      this.pending.set(id, {
+        method,
+        resolve: (value) => {
+          clearTimeout(timer);
+          resolve(value as R);
+        },
+        reject: (error) => {
+          clearTimeout(timer);
+          reject(error);
+        },
+      });
+      this.send({ jsonrpc: '2.0', id, method, params });
+    });
+  }
+
+  /** Sends a notification. */
+  notify(method: string, params?: unknown): void {
+    this.send({ jsonrpc: '2.0', method, params });
+  }
+
+  /**
+   * Resolves with the params of the first notification of `method` that satisfies the predicate,
+   * received after this call (or before it, when `includePast` is set); rejects after the timeout.
+   */
+  waitForNotification<P = any>(method: string, predicate: (params: P) => boolean = () => true, timeoutMs = this.timeoutMs, includePast = false): Promise<P> {
+    if (includePast) {
+      const past = this.notifications.find((n) => n.method === method && predicate(n.params));
+      if (past) {
+        return Promise.resolve(past.params as P);
+      }
+    }
+    return new Promise<P>((resolve, reject) => {
+      const waiter: NotificationWaiter = {
+        method,
+        predicate,
+        resolve: (params) => {
+          clearTimeout(timer);
+          this.waiters.delete(waiter);
+          resolve(params);
+        },
+      };
+      const timer = setTimeout(() => {
+        this.waiters.delete(waiter);
+        reject(new Error(`no ${method} notification matching within ${timeoutMs} ms\n${this.stderr}`));
+      }, timeoutMs);
+      this.waiters.add(waiter);
+    });
+  }
+
+  /** Opens a document (`textDocument/didOpen`) with version 1. */
+  openDocument(uri: string, text: string, languageId = 'paper-digest', version = 1): void {
+    this.notify('textDocument/didOpen', { textDocument: { uri, languageId, version, text } });
+  }
+
+  /** Replaces a document's whole text (`textDocument/didChange`). */
+  changeDocument(uri: string, text: string, version: number): void {
+    this.notify('textDocument/didChange', { textDocument: { uri, version }, contentChanges: [{ text }] });
+  }
+
+  closeDocument(uri: string): void {
+    this.notify('textDocument/didClose', { textDocument: { uri } });
+  }
+
+  /** `shutdown`, then `exit`; kills the server if it does not exit within the timeout. */
+  async shutdown(timeoutMs = this.timeoutMs): Promise<void> {
+    if (this.child.exitCode !== null) {
+      return;
+    }
+    try {
+      await this.request('shutdown', undefined, timeoutMs);
+      this.notify('exit');
+    } catch {
+      // Killed below.
+    }
+    const timer = setTimeout(() => this.child.kill(), timeoutMs);
+    await this.exited;
+    clearTimeout(timer);
+  }
+
+  private send(message: Message): void {
+    const body = Buffer.from(JSON.stringify(message), 'utf8');
+    this.child.stdin.write(`Content-Length: ${body.length}\r\n\r\n`);
+    this.child.stdin.write(body);
+  }
+
+  private receive(chunk: Buffer): void {
+    this.buffer = Buffer.concat([this.buffer, chunk]);
+    for (;;) {
+      const headerEnd = this.buffer.indexOf('\r\n\r\n');
+      if (headerEnd < 0) {
+        return;
+      }
+      const header = this.buffer.subarray(0, headerEnd).toString('ascii');
+      const match = /Content-Length: *(\d+)/i.exec(header);
+      if (!match) {
+        throw new Error(`bad header from the server: ${header}`);
+      }
+      const length = Number(match[1]);
+      const start = headerEnd + 4;
+      if (this.buffer.length < start + length) {
+        return;
+      }
+      const message = JSON.parse(this.buffer.subarray(start, start + length).toString('utf8')) as Message;
+      this.buffer = this.buffer.subarray(start + length);
+      this.dispatch(message);
+    }
+  }
+
+  private dispatch(message: Message): void {
+    if (message.method !== undefined && message.id !== undefined && message.id !== null) {
+      // A request from the server.
+      let result: unknown = null;
+      try {
+        result = this.options.onServerRequest?.(message.method, message.params) ?? null;
+      } catch (error) {
+        this.send({ jsonrpc: '2.0', id: message.id, error: { code: -32603, message: String(error) } });
+        return;
+      }
+      this.send({ jsonrpc: '2.0', id: message.id, result });
+      return;
+    }
+    if (message.method !== undefined) {
+      this.notifications.push({ method: message.method, params: message.params });
+      for (const waiter of [...this.waiters]) {
+        if (waiter.method === message.method && waiter.predicate(message.params)) {
+          waiter.resolve(message.params);
+        }
+      }
+      return;
+    }
+    const pending = typeof message.id === 'number' ? this.pending.get(message.id) : undefined;
+    if (!pending) {
+      return;
+    }
+    this.pending.delete(message.id as number);
+    if (message.error) {
+      pending.reject(new ResponseError(message.error.code, message.error.message, message.error.data));
+    } else {
+      pending.resolve(message.result);
+    }
+  }
+}

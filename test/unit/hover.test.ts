@@ -77,18 +77,10 @@ function assertShows(value: string, plain: string): void {
   assert.ok(value.includes(escapeMarkdown(plain)), `expected the hover to show "${plain}":\n${value}`);
 }
 
-/** markdown-it, when installed (it comes with @vscode/vsce), with raw HTML and linkify on. */
+/** markdown-it (a devDependency), with raw HTML and linkify on. */
 type Renderer = { render(markdown: string): string };
-const MARKDOWN_IT: Renderer | undefined = (() => {
-  try {
-    // eslint-disable-next-line @typescript-eslint/no-require-imports
-    const create = require('markdown-it') as (options: object) => Renderer;
-    return create({ html: true, linkify: true });
-  } catch {
-    return undefined;
-  }
-})();
-const NO_RENDERER = MARKDOWN_IT ? false : 'markdown-it is not installed';
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const MARKDOWN_IT: Renderer = (require('markdown-it') as (options: object) => Renderer)({ html: true, linkify: true });
 
 /** A link the hover builds itself: an arXiv abstract page of a well-formed identifier. */
 const BUILT_LINK = /\]\(https:\/\/arxiv\.org\/abs\/(?:\d{4}\.\d{4,5}|[A-Za-z-]+(?:\.[A-Za-z]{2})?\/\d{7})(?:v\d+)?\)/g;
@@ -114,22 +106,19 @@ function assertInert(value: string): void {
   assert.doesNotMatch(live, /www\./i, `a www. autolink in:\n${value}`);
   assert.doesNotMatch(live, /@/, `an e-mail autolink in:\n${value}`);
   assert.doesNotMatch(live, /&(?!(?:amp|lt|gt|quot|#39);)/, `a live entity in:\n${value}`);
-  if (MARKDOWN_IT) {
-    const html = MARKDOWN_IT.render(value);
-    for (const match of html.matchAll(/<(\/?)([a-zA-Z][a-zA-Z0-9]*)([^>]*)>/g)) {
-      const [tag, , name, attributes] = match;
-      if (name === 'a') {
-        assert.match(attributes, /^(?: href="https:\/\/arxiv\.org\/abs\/[A-Za-z0-9./-]+")?$/, `a link the hover did not build: ${tag}`);
-      } else {
-        assert.ok(['p', 'strong', 'em', 'hr'].includes(name) && attributes.trim() === '', `unexpected HTML ${tag} in:\n${html}`);
-      }
+  const html = MARKDOWN_IT.render(value);
+  for (const match of html.matchAll(/<(\/?)([a-zA-Z][a-zA-Z0-9]*)([^>]*)>/g)) {
+    const [tag, , name, attributes] = match;
+    if (name === 'a') {
+      assert.match(attributes, /^(?: href="https:\/\/arxiv\.org\/abs\/[A-Za-z0-9./-]+")?$/, `a link the hover did not build: ${tag}`);
+    } else {
+      assert.ok(['p', 'strong', 'em', 'hr'].includes(name) && attributes.trim() === '', `unexpected HTML ${tag} in:\n${html}`);
     }
   }
 }
 
 /** The text a reader sees: markdown-it's HTML without tags, entities decoded. */
 function renderedText(value: string): string {
-  assert.ok(MARKDOWN_IT);
   return MARKDOWN_IT.render(value)
     .replace(/<[^>]*>/g, '')
     .replace(/&lt;/g, '<')
@@ -180,7 +169,7 @@ describe('escapeMarkdown', () => {
     assert.equal(escapeMarkdown('a\tb\nc\rd'), 'a\tb\nc\rd');
   });
 
-  test('Should render as exactly the text it escapes, with linkify and raw HTML on', { skip: NO_RENDERER }, () => {
+  test('Should render as exactly the text it escapes, with linkify and raw HTML on', () => {
     const alphabet = fc.constantFrom(
       ...' !"#$%&\'()*+,-./:;<=>?@[\\]^_`{|}~'.split(''),
       ...'abchtpswxyzHTW019'.split(''),
@@ -196,7 +185,7 @@ describe('escapeMarkdown', () => {
           .filter((line) => line.length > 0)
           .join('\n');
         fc.pre(input.length > 0);
-        const html = MARKDOWN_IT!.render(escapeMarkdown(input));
+        const html = MARKDOWN_IT.render(escapeMarkdown(input));
         const expected = `<p>${input.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;')}</p>\n`;
         assert.equal(html, expected);
       }),
@@ -537,11 +526,11 @@ describe('hover: hostile documents', () => {
     assertInert(value);
   });
 
-  test('Should render hostile text as the text itself, without links or HTML', { skip: NO_RENDERER }, () => {
+  test('Should render hostile text as the text itself, without links or HTML', () => {
     const title = '[x](command:workbench.action.terminal.new) and <img src=x onerror=alert(1)>';
     const value = hoverOver(HOSTILE, '标题 ![img]', { part: '标题 ![img](http://x) 与 `code` 以及 https://evil.example 和 www.evil.example' });
     assert.ok(renderedText(value).includes(title), renderedText(value));
-    const html = MARKDOWN_IT!.render(value);
+    const html = MARKDOWN_IT.render(value);
     assert.doesNotMatch(html, /<a |<img|<b>|href/);
   });
 

@@ -1,0 +1,68 @@
+/**
+ * The bundled server over stdio, as any LSP client sees it: capabilities, outline, folding and
+ * semantic tokens of a fixture.
+ */
+import * as assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { pathToFileURL } from 'node:url';
+import * as path from 'node:path';
+import { FIXTURES, readFixture } from '../support/fixtures';
+import { LspClient } from '../support/lspClient';
+
+describe('dist/server.js over stdio', () => {
+  let client: LspClient;
+  const uri = pathToFileURL(path.join(FIXTURES, 'parser', 'well-formed.digest')).toString();
+
+  before(async () => {
+    client = await LspClient.start({ rootUri: null });
+    client.openDocument(uri, readFixture('parser/well-formed.digest'));
+  });
+
+  after(async () => {
+    await client.shutdown();
+  });
+
+  test('Should announce the outline, folding and semantic tokens', () => {
+    const capabilities = client.initializeResult.capabilities;
+    assert.ok(capabilities.documentSymbolProvider);
+    assert.ok(capabilities.foldingRangeProvider);
+    assert.deepEqual(capabilities.semanticTokensProvider.legend.tokenTypes, ['digestHeading', 'paperTitle', 'translatedTitle', 'author']);
+    assert.equal(client.initializeResult.serverInfo.name, 'paper-digest-server');
+  });
+
+  test('Should answer the outline with the heading on top and every paper below it', async () => {
+    const symbols = (await client.request('textDocument/documentSymbol', { textDocument: { uri } })) as { name: string; detail: string; children: { name: string; detail: string; children: unknown[] }[] }[];
+    assert.equal(symbols.length, 1);
+    assert.equal(symbols[0].name, '大模型推理能力');
+    assert.deepEqual(symbols[0].children.map((c) => c.name), [
+      'Sparse Probes for Arithmetic Circuits in Small Transformers',
+      'Chain-of-Thought Distillation with Verifier Feedback',
+      'Multi-Agent Debate for Theorem Proving',
+      'Scaling Laws for Collaborative Reasoning',
+    ]);
+    assert.equal(symbols[0].children[1].detail, '基于验证器反馈的思维链蒸馏');
+    assert.equal(symbols[0].children[0].children.length, 8);
+  });
+
+  test('Should answer folding ranges, one per entry', async () => {
+    const ranges = (await client.request('textDocument/foldingRange', { textDocument: { uri } })) as { startLine: number; endLine: number }[];
+    assert.deepEqual(ranges.map((r) => r.startLine), [2, 18, 30, 44]);
+  });
+
+  test('Should answer semantic tokens for the heading, titles and authors', async () => {
+    const tokens = (await client.request('textDocument/semanticTokens/full', { textDocument: { uri } })) as { data: number[] };
+    assert.equal(tokens.data.length % 5, 0);
+    const types = tokens.data.filter((_, i) => i % 5 === 3);
+    assert.equal(types[0], 0);
+    assert.equal(types.filter((t) => t === 1).length, 4);
+    assert.equal(types.filter((t) => t === 2).length, 4);
+    assert.ok(types.filter((t) => t === 3).length > 64);
+  });
+
+  test('Should follow edits: a changed title is in the next outline', async () => {
+    const text = readFixture('parser/well-formed.digest').replace('Multi-Agent Debate for Theorem Proving', 'Multi-Agent Debate for Proof Search');
+    client.changeDocument(uri, text, 2);
+    const symbols = (await client.request('textDocument/documentSymbol', { textDocument: { uri } })) as { children: { name: string }[] }[];
+    assert.equal(symbols[0].children[2].name, 'Multi-Agent Debate for Proof Search');
+  });
+});

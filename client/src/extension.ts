@@ -7,12 +7,14 @@ import * as vscode from 'vscode';
 import { LanguageClient, LanguageClientOptions, ServerOptions, TransportKind } from 'vscode-languageclient/node';
 import { FIX_ALL_COMMAND, LANGUAGE_ID } from '../../server/src/protocol';
 import { DETECTION_LINES, looksLikeDigest } from './detection';
+import { PapersView, registerPapersView } from './papersView';
 
 let client: LanguageClient | undefined;
 
-/** What the extension hands its tests: the running client. */
+/** What the extension hands its tests: the running client and the Papers view's provider. */
 export interface PaperDigestApi {
   readonly client: LanguageClient;
+  readonly papersView: PapersView;
 }
 
 export async function activate(context: vscode.ExtensionContext): Promise<PaperDigestApi> {
@@ -26,7 +28,15 @@ export async function activate(context: vscode.ExtensionContext): Promise<PaperD
       { scheme: 'file', language: LANGUAGE_ID },
       { scheme: 'untitled', language: LANGUAGE_ID },
     ],
-    synchronize: { configurationSection: 'paperDigest' },
+    synchronize: {
+      configurationSection: 'paperDigest',
+      // The workspace index follows digest files on disk; deletions of anything else may be
+      // folders holding digests.
+      fileEvents: [
+        vscode.workspace.createFileSystemWatcher('**/*.{digest,digest.txt}'),
+        vscode.workspace.createFileSystemWatcher('**/*', true, true, false),
+      ],
+    },
     middleware: {
       // `paperDigest.fixAll` is the server's command; from the palette it comes without
       // arguments, so it fixes the digest in the active editor.
@@ -49,7 +59,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<PaperD
   registerContentDetection(context);
 
   await client.start();
-  return { client };
+  const papersView = registerPapersView(context, client);
+  return { client, papersView };
 }
 
 export async function deactivate(): Promise<void> {

@@ -3,7 +3,7 @@
  * Each states its direction, its parameters and its result; the README lists them for other
  * editors.
  */
-import { NotificationType, RequestType } from 'vscode-languageserver-protocol';
+import { NotificationType, RequestType, RequestType0 } from 'vscode-languageserver-protocol';
 import type { Position } from 'vscode-languageserver-protocol';
 import type { PapersGrouping, PapersTreeItem } from './service/features/tree';
 
@@ -66,6 +66,19 @@ export interface PaperAtResult {
  * in the tree of that grouping and filter, or null when no paper is there or the filter hides it.
  */
 export const PaperAtRequest = new RequestType<PaperAtParams, PaperAtResult | null, void>('paperDigest/paperAt');
+
+/** Result of `paperDigest/rescanWorkspace`. */
+export interface RescanWorkspaceResult {
+  readonly fileCount: number;
+  readonly paperCount: number;
+}
+
+/**
+ * `paperDigest/rescanWorkspace`, client → server: reads every digest file of the workspace
+ * folders again and forgets files that are gone, for changes the file events missed. No
+ * parameters; the result tells how many files and papers the index holds afterwards.
+ */
+export const RescanWorkspaceRequest = new RequestType0<RescanWorkspaceResult, void>('paperDigest/rescanWorkspace');
 
 /** Parameters of `paperDigest/indexChanged`. */
 export interface IndexChangedParams {

@@ -21,7 +21,7 @@ import { semanticTokens, SEMANTIC_TOKEN_MODIFIERS, SEMANTIC_TOKEN_TYPES } from '
 import { WorkspaceIndex } from './service/workspaceIndex';
 import { PapersTreeCache, paperAt } from './service/features/tree';
 import { workspaceSymbols } from './service/features/workspaceSymbols';
-import { IndexChangedNotification, PaperAtRequest, PapersTreeRequest } from './protocol';
+import { IndexChangedNotification, PaperAtRequest, PapersTreeRequest, RescanWorkspaceRequest } from './protocol';
 import { canonicalUri, WorkspaceDigests } from './workspace';
 import { hover } from './service/features/hover';
 import { computeDiagnostics, DiagnosticOptions, RuleSetting } from './service/features/diagnostics';
@@ -114,6 +114,11 @@ connection.onRequest(PaperAtRequest, async (params, token) => {
   const paper = paperAt(workspaceIndex, canonicalUri(params.uri) ?? params.uri, params.position);
   const path = paper ? papersTrees.get(workspaceIndex, params.grouping, params.filter, token).pathToPaper(paper) : undefined;
   return path ? { path } : null;
+});
+
+connection.onRequest(RescanWorkspaceRequest, async () => {
+  await workspaceDigests.rescan();
+  return { fileCount: workspaceIndex.files().length, paperCount: workspaceIndex.paperCount };
 });
 
 connection.onWorkspaceSymbol(async (params, token) => {

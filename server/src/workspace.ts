@@ -89,6 +89,24 @@ export class WorkspaceDigests {
     return this.scan(added);
   }
 
+  /**
+   * Scans the workspace folders again, re-reading every digest file and forgetting files that
+   * are gone: for changes the file events missed (a folder moved in, a network drive).
+   */
+  async rescan(): Promise<void> {
+    const seen = new Set<string>();
+    const previous = this.scanning;
+    this.scanning = previous.then(() => this.scanFolders(this.folders, seen)).catch((error: unknown) => {
+      this.options.log?.(`Paper Digest: scanning the workspace failed: ${String(error)}`);
+    });
+    await this.scanning;
+    for (const uri of this.index.diskUris()) {
+      if (!seen.has(uri) && this.inWorkspace(uri)) {
+        this.index.remove(uri);
+      }
+    }
+  }
+
   /** Adds and removes workspace folders (`workspace/didChangeWorkspaceFolders`). */
   changeFolders(added: readonly string[], removed: readonly string[]): Promise<void> {
     const removedSet = new Set(removed.map(canonicalUri));
@@ -104,12 +122,12 @@ export class WorkspaceDigests {
       if (!uri || !this.inWorkspace(uri)) {
         continue;
       }
-      const operation = this.nextOperation(uri);
       if (change.type === FileChangeType.Deleted) {
-        // A deleted folder takes its digests with it.
+        // A read still under way is dropped; a deleted folder takes its digests with it.
+        this.operations.delete(uri);
         this.index.remove(uri);
       } else if (isDigestFileName(uri.slice(uri.lastIndexOf('/') + 1))) {
-        reads.push(this.readInto(uri, operation));
+        reads.push(this.readInto(uri, this.nextOperation(uri)));
       } else if (change.type === FileChangeType.Created) {
         // A folder moved or copied in brings its digests.
         reads.push(this.scanIfFolder(uri));
@@ -233,7 +251,11 @@ export class WorkspaceDigests {
     return this.scanning;
   }
 
-  private async scanFolders(folderUris: readonly string[]): Promise<void> {
+  /**
+   * Walks the folders and reads their digest files: only files not indexed yet, or, with
+   * `seen`, every file (and `seen` collects their URIs).
+   */
+  private async scanFolders(folderUris: readonly string[], seen?: Set<string>): Promise<void> {
     const limits = this.limits;
     let files = 0;
     let directories = 0;
@@ -272,7 +294,8 @@ export class WorkspaceDigests {
             }
             files++;
             const uri = fileUri(full);
-            if (!this.index.hasOnDisk(uri)) {
+            seen?.add(uri);
+            if (seen || !this.index.hasOnDisk(uri)) {
               await this.readInto(uri, this.nextOperation(uri));
             }
             // Let requests and edits through between files.

@@ -157,6 +157,14 @@ describe('lsp: the Papers tree over stdio', () => {
     assert.deepEqual(again.map((s) => s.name), ['Graph Rewriting for Query Planning']);
   });
 
+  test('Should pick up files changed behind its back on paperDigest/rescanWorkspace', async () => {
+    fs.writeFileSync(path.join(root, 'unannounced.digest'), NEW_DIGEST.replace('Graph Rewriting', 'Unannounced Graph Rewriting'));
+    fs.rmSync(path.join(root, 'reasoning', 'new.digest'));
+    const result = await client.request<{ fileCount: number; paperCount: number }>('paperDigest/rescanWorkspace');
+    assert.deepEqual(result, { fileCount: 2, paperCount: 4 });
+    assert.deepEqual(await fileLabels(), ['2026-05-01.digest', 'unannounced.digest']);
+  });
+
   test('Should index an added workspace folder and forget a removed one', async () => {
     const other = fs.mkdtempSync(path.join(os.tmpdir(), 'paper-digest-ws2-'));
     try {

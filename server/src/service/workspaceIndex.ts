@@ -226,6 +226,11 @@ export class WorkspaceIndex {
     return this.effective.get(uri);
   }
 
+  /** The URIs with disk content, in no particular order. */
+  diskUris(): string[] {
+    return [...this.disk.keys()];
+  }
+
   /** Whether the file has disk content in the index. */
   hasOnDisk(uri: string): boolean {
     return this.disk.has(uri);

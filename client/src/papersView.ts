@@ -1,0 +1,354 @@
+/**
+ * The Papers view: every paper of every digest of the workspace, as the server groups them
+ * (`paperDigest/papersTree`), one level at a time. The view follows the cursor, filters, switches
+ * grouping, and re-asks the server when the index changes, but only while it is visible.
+ */
+import * as vscode from 'vscode';
+import type { LanguageClient } from 'vscode-languageclient/node';
+import {
+  IndexChangedNotification,
+  IndexChangedParams,
+  LANGUAGE_ID,
+  PaperAtRequest,
+  PaperNode,
+  PapersGroupNode,
+  PapersGrouping,
+  PapersTreeItem,
+  PapersTreeRequest,
+  RescanWorkspaceRequest,
+} from '../../server/src/protocol';
+
+export const PAPERS_VIEW_ID = 'paperDigest.papers';
+/** Context key holding the current grouping, for the toolbar's `when` clauses. */
+export const GROUPING_CONTEXT_KEY = 'paperDigest.papersGrouping';
+/** Context key set while a filter is active. */
+export const FILTERED_CONTEXT_KEY = 'paperDigest.papersFiltered';
+
+const GROUPING_STATE_KEY = 'paperDigest.papers.grouping';
+
+export const GROUPING_COMMANDS: Record<PapersGrouping, string> = {
+  topic: 'paperDigest.groupByTopic',
+  category: 'paperDigest.groupByCategory',
+  institution: 'paperDigest.groupByInstitution',
+  file: 'paperDigest.groupByFile',
+};
+
+const GROUPING_NAMES: Record<PapersGrouping, string> = {
+  topic: 'by topic',
+  category: 'by category',
+  institution: 'by institution',
+  file: 'by file',
+};
+
+const GROUP_ICONS: Record<PapersGroupNode['groupKind'], string> = {
+  topic: 'tag',
+  keyword: 'symbol-keyword',
+  category: 'symbol-enum',
+  institution: 'organization',
+  file: 'file',
+};
+
+/** One element of the view: a server node, kept by id so that `reveal` finds the same object. */
+export class PapersElement {
+  constructor(
+    public node: PapersTreeItem,
+    public parent: PapersElement | undefined,
+  ) {}
+
+  get id(): string {
+    return this.node.id;
+  }
+}
+
+/**
+ * The tree data provider of the Papers view.
+ *
+ * @example
+ * const view = registerPapersView(context, client);
+ * const roots = await view.getChildren();   // the topics
+ * await view.setGrouping('file');
+ */
+export class PapersView implements vscode.TreeDataProvider<PapersElement>, vscode.Disposable {
+  private readonly changeEmitter = new vscode.EventEmitter<PapersElement | undefined>();
+  readonly onDidChangeTreeData = this.changeEmitter.event;
+  private readonly indexEmitter = new vscode.EventEmitter<IndexChangedParams>();
+  /** Fires when the server reports a change of the workspace index. */
+  readonly onDidChangeIndex = this.indexEmitter.event;
+  private readonly elements = new Map<string, PapersElement>();
+  private readonly disposables: vscode.Disposable[] = [];
+  private stale = false;
+  private followTimer: NodeJS.Timeout | undefined;
+  private groupingValue: PapersGrouping;
+  private filterValue = '';
+  /** How many papers matched in the last answer. */
+  paperCount: number | undefined;
+  readonly treeView: vscode.TreeView<PapersElement>;
+
+  constructor(
+    private readonly client: LanguageClient,
+    private readonly state: vscode.Memento,
+  ) {
+    const saved = state.get<PapersGrouping>(GROUPING_STATE_KEY);
+    this.groupingValue = saved && saved in GROUPING_COMMANDS ? saved : 'topic';
+    this.treeView = vscode.window.createTreeView(PAPERS_VIEW_ID, { treeDataProvider: this, showCollapseAll: true });
+    this.disposables.push(
+      this.treeView,
+      this.changeEmitter,
+      this.indexEmitter,
+      this.treeView.onDidChangeVisibility((event) => {
+        if (event.visible && this.stale) {
+          this.refresh();
+        }
+      }),
+      client.onNotification(IndexChangedNotification, (params) => {
+        this.indexEmitter.fire(params);
+        if (this.treeView.visible) {
+          this.refresh();
+        } else {
+          this.stale = true;
+        }
+      }),
+      vscode.window.onDidChangeTextEditorSelection((event) => this.scheduleFollow(event.textEditor)),
+      vscode.window.onDidChangeActiveTextEditor((editor) => editor && this.scheduleFollow(editor)),
+    );
+    this.updateTitle();
+  }
+
+  get grouping(): PapersGrouping {
+    return this.groupingValue;
+  }
+
+  get filter(): string {
+    return this.filterValue;
+  }
+
+  async setGrouping(grouping: PapersGrouping): Promise<void> {
+    this.groupingValue = grouping;
+    await this.state.update(GROUPING_STATE_KEY, grouping);
+    this.elements.clear();
+    this.updateTitle();
+    this.refresh();
+  }
+
+  setFilter(filter: string): void {
+    this.filterValue = filter.trim();
+    this.elements.clear();
+    this.updateTitle();
+    this.refresh();
+  }
+
+  /** Asks the server for the tree again. */
+  refresh(): void {
+    this.stale = false;
+    this.changeEmitter.fire(undefined);
+  }
+
+  /** Reads the workspace's digest files again, then refreshes. */
+  async rescan(): Promise<void> {
+    await vscode.window.withProgress({ location: { viewId: PAPERS_VIEW_ID } }, () => this.client.sendRequest(RescanWorkspaceRequest));
+    this.refresh();
+  }
+
+  getTreeItem(element: PapersElement): vscode.TreeItem {
+    const node = element.node;
+    return node.kind === 'group' ? groupItem(node) : paperItem(node);
+  }
+
+  async getChildren(element?: PapersElement): Promise<PapersElement[]> {
+    if (element && element.node.kind !== 'group') {
+      return [];
+    }
+    const grouping = this.groupingValue;
+    const filter = this.filterValue;
+    const result = await this.client.sendRequest(PapersTreeRequest, { grouping, filter, parentId: element?.id });
+    if (grouping !== this.groupingValue || filter !== this.filterValue) {
+      return [];
+    }
+    if (!element) {
+      this.paperCount = result.paperCount;
+      this.updateMessage();
+    }
+    return result.nodes.map((node) => this.intern(node, element));
+  }
+
+  getParent(element: PapersElement): PapersElement | undefined {
+    return element.parent;
+  }
+
+  /**
+   * Reveals and selects the paper under the editor's cursor, when the view is visible and the
+   * selected paper is not already that one. Resolves with the revealed element, if any.
+   */
+  async follow(editor: vscode.TextEditor): Promise<PapersElement | undefined> {
+    if (!this.treeView.visible || editor.document.languageId !== LANGUAGE_ID) {
+      return undefined;
+    }
+    const uri = editor.document.uri.toString();
+    const position = editor.selection.active;
+    const selected = this.treeView.selection[0]?.node;
+    if (selected?.kind === 'paper' && selected.uri === uri && position.line >= selected.range.start.line && position.line <= selected.range.end.line) {
+      return this.treeView.selection[0];
+    }
+    const grouping = this.groupingValue;
+    const filter = this.filterValue;
+    const result = await this.client.sendRequest(PaperAtRequest, { uri, position: { line: position.line, character: position.character }, grouping, filter });
+    if (!result || grouping !== this.groupingValue || filter !== this.filterValue) {
+      return undefined;
+    }
+    let parent: PapersElement | undefined;
+    for (const node of result.path) {
+      parent = this.intern(node, parent);
+    }
+    if (parent) {
+      await this.treeView.reveal(parent, { select: true, focus: false, expand: false });
+    }
+    return parent;
+  }
+
+  dispose(): void {
+    if (this.followTimer) {
+      clearTimeout(this.followTimer);
+    }
+    this.disposables.forEach((disposable) => disposable.dispose());
+  }
+
+  private scheduleFollow(editor: vscode.TextEditor): void {
+    if (!this.treeView.visible || editor.document.languageId !== LANGUAGE_ID) {
+      return;
+    }
+    if (!vscode.workspace.getConfiguration('paperDigest').get<boolean>('papers.followCursor', true)) {
+      return;
+    }
+    if (this.followTimer) {
+      clearTimeout(this.followTimer);
+    }
+    this.followTimer = setTimeout(() => {
+      this.followTimer = undefined;
+      this.follow(editor).catch(() => undefined);
+    }, 250);
+  }
+
+  /** The element of a node, the same object for the same id, updated with the latest data. */
+  private intern(node: PapersTreeItem, parent: PapersElement | undefined): PapersElement {
+    const known = this.elements.get(node.id);
+    if (known) {
+      known.node = node;
+      known.parent = parent;
+      return known;
+    }
+    const element = new PapersElement(node, parent);
+    this.elements.set(node.id, element);
+    return element;
+  }
+
+  private updateTitle(): void {
+    this.treeView.description = GROUPING_NAMES[this.groupingValue];
+    void vscode.commands.executeCommand('setContext', GROUPING_CONTEXT_KEY, this.groupingValue);
+    void vscode.commands.executeCommand('setContext', FILTERED_CONTEXT_KEY, this.filterValue !== '');
+    this.updateMessage();
+  }
+
+  private updateMessage(): void {
+    if (!this.filterValue) {
+      this.treeView.message = undefined;
+      return;
+    }
+    const count = this.paperCount;
+    // With no match the view's welcome content says so and offers to clear the filter.
+    this.treeView.message = count === undefined || count === 0 ? `Filter: “${this.filterValue}”` : `Filter: “${this.filterValue}” — ${papersText(count)}`;
+  }
+}
+
+function groupItem(node: PapersGroupNode): vscode.TreeItem {
+  const item = new vscode.TreeItem(node.label, vscode.TreeItemCollapsibleState.Collapsed);
+  item.id = node.id;
+  const count = `${node.count}`;
+  item.description = node.detail ? `${count} · ${node.detail}` : count;
+  item.contextValue = `paperDigest.group.${node.groupKind}`;
+  if (node.groupKind === 'file' && node.uri) {
+    item.resourceUri = vscode.Uri.parse(node.uri);
+    item.iconPath = vscode.ThemeIcon.File;
+    item.tooltip = `${vscode.workspace.asRelativePath(item.resourceUri)} — ${papersText(node.count)}`;
+  } else {
+    item.iconPath = new vscode.ThemeIcon(node.missing ? 'question' : GROUP_ICONS[node.groupKind]);
+    item.tooltip = `${node.label}${node.detail ? ` (${node.detail})` : ''} — ${papersText(node.count)}`;
+  }
+  item.accessibilityInformation = { label: `${node.label}, ${papersText(node.count)}` };
+  return item;
+}
+
+function paperItem(node: PaperNode): vscode.TreeItem {
+  const item = new vscode.TreeItem(node.title, vscode.TreeItemCollapsibleState.None);
+  item.id = node.id;
+  item.description = node.duplicate ? [node.chineseTitle, duplicateText(node)].filter((part) => part).join(' · ') : node.chineseTitle;
+  item.iconPath = node.duplicate ? new vscode.ThemeIcon('warning', new vscode.ThemeColor('list.warningForeground')) : new vscode.ThemeIcon('book');
+  item.contextValue = node.duplicate ? 'paperDigest.paper.duplicate' : 'paperDigest.paper';
+  item.tooltip = paperTooltip(node);
+  const selection = new vscode.Range(node.selectionRange.start.line, node.selectionRange.start.character, node.selectionRange.start.line, node.selectionRange.start.character);
+  item.command = { command: 'vscode.open', title: 'Open Paper', arguments: [vscode.Uri.parse(node.uri), { selection, preview: true } satisfies vscode.TextDocumentShowOptions] };
+  item.accessibilityInformation = { label: [node.title, node.chineseTitle, node.duplicate ? duplicateText(node) : ''].filter((part) => part).join(', ') };
+  return item;
+}
+
+/**
+ * The tooltip of a paper: titles and summary as text (never markup: document text is
+ * untrusted), and where its duplicates are.
+ */
+export function paperTooltip(node: PaperNode): vscode.MarkdownString {
+  const markdown = new vscode.MarkdownString(undefined, false);
+  markdown.isTrusted = false;
+  markdown.supportHtml = false;
+  markdown.appendText(node.title);
+  if (node.chineseTitle) {
+    markdown.appendMarkdown('\n\n');
+    markdown.appendText(node.chineseTitle);
+  }
+  if (node.summary) {
+    markdown.appendMarkdown('\n\n---\n\n');
+    markdown.appendText(node.summary);
+  }
+  if (node.duplicate) {
+    markdown.appendMarkdown('\n\n---\n\n');
+    const places = node.duplicates.map((location) => `${vscode.workspace.asRelativePath(vscode.Uri.parse(location.uri))}:${location.range.start.line + 1}`);
+    const more = node.duplicateCount > places.length ? ` and ${node.duplicateCount - places.length} more` : '';
+    markdown.appendText(`Same English title also at ${places.join(', ')}${more}`);
+  }
+  return markdown;
+}
+
+function duplicateText(node: PaperNode): string {
+  return node.duplicateCount === 1 ? 'duplicate' : `duplicate ×${node.duplicateCount + 1}`;
+}
+
+function papersText(count: number): string {
+  return `${count} ${count === 1 ? 'paper' : 'papers'}`;
+}
+
+/**
+ * Creates the Papers view and its commands. Call once the client is running.
+ *
+ * @example
+ * await client.start();
+ * const papersView = registerPapersView(context, client);
+ */
+export function registerPapersView(context: vscode.ExtensionContext, client: LanguageClient): PapersView {
+  const view = new PapersView(client, context.workspaceState);
+  context.subscriptions.push(
+    view,
+    ...(Object.entries(GROUPING_COMMANDS) as [PapersGrouping, string][]).map(([grouping, command]) => vscode.commands.registerCommand(command, () => view.setGrouping(grouping))),
+    vscode.commands.registerCommand('paperDigest.filterPapers', async () => {
+      const filter = await vscode.window.showInputBox({
+        title: 'Filter Papers',
+        prompt: 'Keep papers whose English or Chinese title, authors or institutions contain this text',
+        placeHolder: 'e.g. reasoning, 清华, Tanaka',
+        value: view.filter,
+      });
+      if (filter !== undefined) {
+        view.setFilter(filter);
+      }
+    }),
+    vscode.commands.registerCommand('paperDigest.clearFilter', () => view.setFilter('')),
+    vscode.commands.registerCommand('paperDigest.refreshPapers', () => view.rescan()),
+  );
+  return view;
+}

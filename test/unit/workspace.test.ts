@@ -1,0 +1,166 @@
+import { after, describe, test } from 'node:test';
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { canonicalUri, DEFAULT_SCAN_LIMITS, fileUri, isDigestFileName, WorkspaceDigests } from '../../server/src/workspace';
+import { parseDigest } from '../../server/src/service/parser';
+import { WorkspaceIndex } from '../../server/src/service/workspaceIndex';
+import { digest, entryLines } from '../support/fixtures';
+
+const CREATED = 1;
+const DELETED = 3;
+
+const roots: string[] = [];
+after(() => roots.forEach((root) => fs.rmSync(root, { recursive: true, force: true })));
+
+/** A temporary folder with the given files (relative path → text). */
+function folder(files: Record<string, string>): string {
+  const root = fs.mkdtempSync(path.join(os.tmpdir(), 'paper-digest-scan-'));
+  roots.push(root);
+  for (const [relative, text] of Object.entries(files)) {
+    fs.mkdirSync(path.dirname(path.join(root, relative)), { recursive: true });
+    fs.writeFileSync(path.join(root, relative), text);
+  }
+  return root;
+}
+
+function indexedNames(index: WorkspaceIndex, root: string): string[] {
+  return index.files().map((file) => file.uri.slice(fileUri(root).length + 1));
+}
+
+describe('workspace: URIs and names', () => {
+  test('Should encode file URIs as VS Code does', () => {
+    assert.equal(fileUri('/home/me/May 1 (draft)!.digest'), 'file:///home/me/May%201%20%28draft%29%21.digest');
+    assert.equal(fileUri('/home/me/论文.digest'), 'file:///home/me/%E8%AE%BA%E6%96%87.digest');
+    assert.equal(fileUri('/a/b@c+d=e,f;g$h.digest'), 'file:///a/b%40c%2Bd%3De%2Cf%3Bg%24h.digest');
+    assert.equal(fileUri('/a/x~y_z-1.digest'), 'file:///a/x~y_z-1.digest');
+  });
+
+  test('Should bring other encodings of the same file URI to one form', () => {
+    assert.equal(canonicalUri('file:///home/me/May 1.digest'), 'file:///home/me/May%201.digest');
+    assert.equal(canonicalUri('file:///home/me/%e8%ae%ba%e6%96%87.digest'), 'file:///home/me/%E8%AE%BA%E6%96%87.digest');
+    assert.equal(canonicalUri('file:///home/me/folder/'), 'file:///home/me/folder');
+    assert.equal(canonicalUri('untitled:Untitled-1'), 'untitled:Untitled-1');
+  });
+
+  test('Should recognise digest file names only', () => {
+    assert.ok(isDigestFileName('2026-05-01.digest'));
+    assert.ok(isDigestFileName('notes.DIGEST.txt'));
+    assert.ok(!isDigestFileName('notes.txt'));
+    assert.ok(!isDigestFileName('digest'));
+    assert.ok(!isDigestFileName('a.digest.bak'));
+  });
+});
+
+describe('workspace: scanning', () => {
+  test('Should index digests in subfolders and skip node_modules, .git and other files', async () => {
+    const root = folder({
+      'a.digest': digest(entryLines('A')),
+      'deep/er/b.digest.txt': digest(entryLines('B')),
+      'node_modules/pkg/c.digest': digest(entryLines('C')),
+      '.git/d.digest': digest(entryLines('D')),
+      'notes.txt': 'not a digest',
+    });
+    const index = new WorkspaceIndex();
+    await new WorkspaceDigests(index).setFolders([pathToUri(root)]);
+    assert.deepEqual(indexedNames(index, root), ['a.digest', 'deep/er/b.digest.txt']);
+    assert.equal(index.paperCount, 2);
+  });
+
+  test('Should stop at the file and depth limits', async () => {
+    const root = folder({
+      '1.digest': digest(entryLines('A')),
+      '2.digest': digest(entryLines('B')),
+      '3.digest': digest(entryLines('C')),
+      'x/y/deep.digest': digest(entryLines('D')),
+    });
+    const index = new WorkspaceIndex();
+    await new WorkspaceDigests(index, { limits: { ...DEFAULT_SCAN_LIMITS, maxFiles: 2 } }).setFolders([pathToUri(root)]);
+    assert.deepEqual(indexedNames(index, root), ['1.digest', '2.digest']);
+    const shallow = new WorkspaceIndex();
+    await new WorkspaceDigests(shallow, { limits: { ...DEFAULT_SCAN_LIMITS, maxDepth: 1 } }).setFolders([pathToUri(root)]);
+    assert.deepEqual(indexedNames(shallow, root), ['1.digest', '2.digest', '3.digest']);
+  });
+
+  test('Should skip files above the size limit', async () => {
+    const root = folder({ 'small.digest': digest(entryLines('A')), 'big.digest': digest(entryLines('B'), entryLines('C'), entryLines('D')) });
+    const index = new WorkspaceIndex();
+    const limit = Buffer.byteLength(digest(entryLines('A'))) + 10;
+    await new WorkspaceDigests(index, { limits: { ...DEFAULT_SCAN_LIMITS, maxFileBytes: limit } }).setFolders([pathToUri(root)]);
+    assert.deepEqual(indexedNames(index, root), ['small.digest']);
+  });
+
+  test('Should forget the files of a removed folder', async () => {
+    const one = folder({ 'a.digest': digest(entryLines('A')) });
+    const two = folder({ 'b.digest': digest(entryLines('B')) });
+    const index = new WorkspaceIndex();
+    const files = new WorkspaceDigests(index);
+    await files.setFolders([pathToUri(one), pathToUri(two)]);
+    assert.equal(index.files().length, 2);
+    await files.changeFolders([], [pathToUri(one)]);
+    assert.deepEqual(index.files().map((file) => file.uri), [fileUri(path.join(two, 'b.digest'))]);
+  });
+});
+
+describe('workspace: file events and documents', () => {
+  test('Should drop a read that a later delete of the same file overtakes', async () => {
+    const root = folder({});
+    const index = new WorkspaceIndex();
+    const files = new WorkspaceDigests(index);
+    await files.setFolders([pathToUri(root)]);
+    const file = path.join(root, 'late.digest');
+    fs.writeFileSync(file, digest(entryLines('A')));
+    const uri = fileUri(file);
+    const created = files.filesChanged([{ uri, type: CREATED }]);
+    await files.filesChanged([{ uri, type: DELETED }]);
+    await created;
+    assert.equal(index.file(uri), undefined);
+  });
+
+  test('Should scan a folder created in the workspace and forget it when deleted', async () => {
+    const root = folder({});
+    const index = new WorkspaceIndex();
+    const files = new WorkspaceDigests(index);
+    await files.setFolders([pathToUri(root)]);
+    fs.mkdirSync(path.join(root, 'moved', 'in'), { recursive: true });
+    fs.writeFileSync(path.join(root, 'moved', 'in', 'x.digest'), digest(entryLines('X')));
+    await files.filesChanged([{ uri: pathToUri(path.join(root, 'moved')), type: CREATED }]);
+    assert.deepEqual(indexedNames(index, root), ['moved/in/x.digest']);
+    await files.filesChanged([{ uri: pathToUri(path.join(root, 'moved')), type: DELETED }]);
+    assert.deepEqual(index.files(), []);
+  });
+
+  test('Should ignore events outside the workspace folders', async () => {
+    const root = folder({});
+    const outside = folder({ 'o.digest': digest(entryLines('O')) });
+    const index = new WorkspaceIndex();
+    const files = new WorkspaceDigests(index);
+    await files.setFolders([pathToUri(root)]);
+    await files.filesChanged([{ uri: pathToUri(path.join(outside, 'o.digest')), type: CREATED }]);
+    assert.deepEqual(index.files(), []);
+  });
+
+  test('Should index an edited open document after the delay, or at once on flush', () => {
+    const index = new WorkspaceIndex();
+    const files = new WorkspaceDigests(index, { documentDelay: 60_000 });
+    let asked = 0;
+    const model = parseDigest(digest(entryLines('Open')));
+    files.documentChanged('file:///w/a.digest', () => {
+      asked++;
+      return model;
+    });
+    assert.equal(index.paperCount, 0);
+    assert.equal(asked, 0);
+    files.flush();
+    assert.equal(asked, 1);
+    assert.equal(index.file('file:///w/a.digest')?.source, 'open');
+    files.documentClosed('file:///w/a.digest');
+    assert.equal(index.paperCount, 0);
+    files.dispose();
+  });
+});
+
+function pathToUri(p: string): string {
+  return fileUri(p);
+}

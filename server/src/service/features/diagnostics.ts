@@ -168,6 +168,8 @@ export interface DiagnosticData {
 /** A diagnostic of Paper Digest. */
 export interface DigestDiagnostic extends Diagnostic {
   readonly code: DiagnosticCode;
+  /** `English — 中文`, plain text. */
+  readonly message: string;
   readonly data: DiagnosticData;
 }
 

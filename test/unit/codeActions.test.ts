@@ -1,0 +1,349 @@
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { describe, test } from 'node:test';
+import * as fc from 'fast-check';
+import type { TextEdit } from 'vscode-languageserver-types';
+import { applyEdits, applyOffsetEdits, composeEdits, editsConflict, LineIndex, OffsetEdit, toOffsetEdits } from '../../server/src/service/edits';
+import { codeActions, FIX_ALL_KIND, fixAll, fixesFor, PLACEHOLDER_HEADING, PLACEHOLDERS } from '../../server/src/service/features/codeActions';
+import { ALL_CODES, computeDiagnostics, DiagnosticCode, DigestDiagnostic } from '../../server/src/service/features/diagnostics';
+import { parseDigest } from '../../server/src/service/parser';
+import { assertGolden, digest, entryLines, FIXTURES, readFixture } from '../support/fixtures';
+
+/** Rules whose mistakes need a person: no fix at all. */
+const WITHOUT_FIX = new Set<string>([DiagnosticCode.ChineseTitleWithoutChinese, DiagnosticCode.EnglishTitleInChinese, DiagnosticCode.EmptySummary]);
+
+function countCodes(diagnostics: readonly DigestDiagnostic[]): Map<string, number> {
+  const counts = new Map<string, number>();
+  for (const d of diagnostics) counts.set(d.code, (counts.get(d.code) ?? 0) + 1);
+  return counts;
+}
+
+/** Every digest fixture of the repository, to run fix-all over. */
+function allFixtureTexts(): [string, string][] {
+  const result: [string, string][] = [];
+  const walk = (dir: string): void => {
+    for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
+      const full = path.join(dir, entry.name);
+      if (entry.isDirectory()) walk(full);
+      else if (/\.digest(\.txt)?$/.test(entry.name)) result.push([path.relative(FIXTURES, full), fs.readFileSync(full, 'utf8')]);
+    }
+  };
+  walk(FIXTURES);
+  return result.sort(([a], [b]) => (a < b ? -1 : 1));
+}
+
+describe('quick fixes: one per rule fixture', () => {
+  for (const code of ALL_CODES) {
+    if (WITHOUT_FIX.has(code)) {
+      test(`Should offer no fix for ${code}: it needs text only a person can write`, () => {
+        const doc = parseDigest(readFixture(`diagnostics/${code}.digest`));
+        const diagnostic = computeDiagnostics(doc).find((d) => d.code === code)!;
+        assert.deepEqual(fixesFor(doc, diagnostic), []);
+      });
+      continue;
+    }
+    test(`Should fix ${code} so that exactly its problem goes away, with the text its golden file gives`, () => {
+      const text = readFixture(`diagnostics/${code}.digest`);
+      const doc = parseDigest(text);
+      const before = computeDiagnostics(doc);
+      const diagnostic = before.find((d) => d.code === code)!;
+      const fixes = fixesFor(doc, diagnostic);
+      assert.ok(fixes.length > 0, `no fix for ${code}`);
+      const fixed = applyEdits(text, fixes[0].edits);
+      assertGolden(`fixes/${code}.fixed.digest`, fixed);
+      const after = computeDiagnostics(parseDigest(fixed));
+      const counts = countCodes(before);
+      const afterCounts = countCodes(after);
+      assert.equal(afterCounts.get(code) ?? 0, (counts.get(code) ?? 0) - 1, `${code} is still reported`);
+      // Every other problem is still there, and no new one appeared.
+      counts.delete(code);
+      afterCounts.delete(code);
+      assert.deepEqual(afterCounts, counts);
+      // The text outside the edits is untouched: the fixed text is the original with the edited
+      // ranges replaced, and each edit changes its first and last character.
+      const edits = toOffsetEdits(text, fixes[0].edits);
+      for (const edit of edits) {
+        const old = text.slice(edit.start, edit.end);
+        assert.ok(old !== edit.text, 'an edit that changes nothing');
+      }
+    });
+  }
+
+  test('Should mark the only fix of a diagnostic as preferred, and none when several are as good', () => {
+    const doc = parseDigest(digest(entryLines('A', { topicHits: '专题命中 数学推理 ：reasoning(abstract)；分类 cs.XX' })));
+    const [diagnostic] = computeDiagnostics(doc);
+    const fixes = fixesFor(doc, diagnostic);
+    assert.ok(fixes.length > 1);
+    assert.ok(fixes.every((f) => !f.isPreferred && !f.safe));
+    const cased = parseDigest(readFixture('diagnostics/category-case.digest'));
+    const [caseFix] = fixesFor(cased, computeDiagnostics(cased)[0]);
+    assert.ok(caseFix.isPreferred && caseFix.safe);
+  });
+});
+
+describe('quick fixes: placeholders for missing fields', () => {
+  const cases: [string, Parameters<typeof entryLines>[1], string][] = [
+    ['englishTitle', { englishTitle: null }, PLACEHOLDERS.englishTitle],
+    ['chineseTitle', { chineseTitle: null }, PLACEHOLDERS.chineseTitle],
+    ['authors', { authors: null }, PLACEHOLDERS.authors],
+    ['topicHits', { topicHits: null }, '专题命中 数学推理 ：'],
+    ['summary', { summary: null }, 'AI总结'],
+  ];
+  for (const [field, overrides, placeholder] of cases) {
+    test(`Should insert a ${field} paragraph where it belongs, read as that field once parsed again`, () => {
+      const broken = entryLines('B', overrides);
+      const text = digest(entryLines('A'), broken, entryLines('C'));
+      const doc = parseDigest(text);
+      const diagnostic = computeDiagnostics(doc).find((d) => d.code === 'missing-field')!;
+      assert.equal(diagnostic.data.field, field);
+      const [fix] = fixesFor(doc, diagnostic);
+      assert.ok(fix.isPreferred && !fix.safe, 'a placeholder is offered, never applied by fix-all');
+      const fixed = applyEdits(text, fix.edits);
+      const expected = digest(entryLines('A'), entryLines('B', { ...overrides, [field]: placeholder }), entryLines('C'));
+      assert.equal(fixed, expected);
+      const reparsed = parseDigest(fixed);
+      assert.equal(reparsed.entries.length, 3);
+      assert.equal(reparsed.entries[1].fields.length, 8);
+      assert.ok(!computeDiagnostics(reparsed).some((d) => d.code === 'missing-field'));
+    });
+  }
+
+  test('Should insert the placeholder heading after a BOM, keeping CRLF line ends', () => {
+    const text = '\ufeff' + readFixture('diagnostics/missing-heading.digest').replace(/\n/g, '\r\n');
+    const doc = parseDigest(text);
+    const [fix] = fixesFor(doc, computeDiagnostics(doc)[0]);
+    assert.equal(applyEdits(text, fix.edits), `\ufeff${PLACEHOLDER_HEADING}\r\n\r\n${text.slice(1)}`);
+  });
+});
+
+describe('quick fixes: more cases', () => {
+  test('Should remove the whole 机构 line when its only item is not an institution, keeping paragraphs apart', () => {
+    const text = digest(entryLines('A', { institutions: '机构 * [cs.AI]（计算机科学与人工智能） 纠错' }), entryLines('B'));
+    const doc = parseDigest(text);
+    const [fix] = fixesFor(doc, computeDiagnostics(doc)[0]);
+    assert.equal(applyEdits(text, fix.edits), digest(entryLines('A', { institutions: null }), entryLines('B')));
+  });
+
+  test('Should remove a stray line at the end of the file and the blank line before it', () => {
+    const text = digest(entryLines('A')) + '\n纠错\n';
+    const doc = parseDigest(text);
+    const diagnostic = computeDiagnostics(doc).find((d) => d.code === 'stray-line')!;
+    assert.equal(applyEdits(text, fixesFor(doc, diagnostic)[0].edits), digest(entryLines('A')));
+  });
+
+  test('Should remove a stray line inside a paragraph with its line end only', () => {
+    const lines = entryLines('A');
+    const text = digest(lines).replace(lines[5], `${lines[5]}\n[cs.AI]`);
+    const doc = parseDigest(text);
+    const stray = computeDiagnostics(doc).find((d) => d.code === 'stray-line')!;
+    assert.equal(applyEdits(text, fixesFor(doc, stray)[0].edits), digest(lines));
+  });
+
+  test('Should remove the later copy of a duplicate entry, the last of the file included', () => {
+    const text = digest(entryLines('A'), entryLines('B'), entryLines('A', { summary: 'AI总结 重复。' }));
+    const doc = parseDigest(text);
+    const duplicate = computeDiagnostics(doc).find((d) => d.code === 'duplicate-paper')!;
+    assert.equal(applyEdits(text, fixesFor(doc, duplicate)[0].edits), digest(entryLines('A'), entryLines('B')));
+  });
+
+  test('Should offer no fix for a paper that is only duplicated in another file', () => {
+    const doc = parseDigest(digest(entryLines('A')));
+    const diagnostics = computeDiagnostics(doc, { duplicatesElsewhere: () => [{ uri: 'file:///b.digest', range: { start: { line: 2, character: 0 }, end: { line: 2, character: 5 } } }] });
+    assert.deepEqual(codes(diagnostics), ['duplicate-paper']);
+    assert.deepEqual(fixesFor(doc, diagnostics[0]), []);
+  });
+
+  test('Should join a (field) split from its keyword whichever of the two diagnostics is fixed', () => {
+    const text = digest(entryLines('A', { topicHits: '专题命中 数学推理 ：reasoning(abstract)；math reasoning；(title)；分类 cs.LG' }));
+    const doc = parseDigest(text);
+    const diagnostics = computeDiagnostics(doc);
+    assert.deepEqual(codes(diagnostics), ['hit-missing-field', 'empty-keyword']);
+    const expected = digest(entryLines('A', { topicHits: '专题命中 数学推理 ：reasoning(abstract)；math reasoning(title)；分类 cs.LG' }));
+    for (const diagnostic of diagnostics) {
+      assert.equal(applyEdits(text, fixesFor(doc, diagnostic)[0].edits), expected);
+    }
+    assert.equal(applyEdits(text, fixAll(doc)), expected);
+  });
+
+  test('Should replace a colon after 机构 by the star', () => {
+    const text = digest(entryLines('A', { institutions: '机构：Kyoto University（京都大学） 纠错' }));
+    const doc = parseDigest(text);
+    assert.equal(applyEdits(text, fixAll(doc)), digest(entryLines('A', { institutions: '机构 * Kyoto University（京都大学） 纠错' })));
+  });
+
+  test('Should not close a bracket when others follow it', () => {
+    const text = digest(entryLines('A', { institutions: '机构 * Lab (Montreal, Canada（蒙特利尔） 纠错' }));
+    const doc = parseDigest(text);
+    const unbalanced = computeDiagnostics(doc).find((d) => d.code === 'unbalanced-brackets')!;
+    assert.deepEqual(fixesFor(doc, unbalanced), []);
+  });
+});
+
+function codes(diagnostics: readonly DigestDiagnostic[]): string[] {
+  return diagnostics.map((d) => d.code);
+}
+
+describe('fix-all', () => {
+  test('Should fix every safe problem of a digest full of mistakes, as its golden file gives', () => {
+    const text = readFixture('fixes/all-mistakes.digest');
+    const fixed = applyEdits(text, fixAll(parseDigest(text)));
+    assertGolden('fixes/all-mistakes.fixed.digest', fixed);
+    // What remains needs a person.
+    assert.deepEqual(codes(computeDiagnostics(parseDigest(fixed))), ['unknown-category', 'not-an-institution', 'empty-summary', 'stray-line', 'duplicate-paper']);
+  });
+
+  for (const [name, text] of allFixtureTexts()) {
+    test(`Should change nothing when run a second time on ${name}, leaving only problems without a safe fix`, () => {
+      const doc = parseDigest(text);
+      const edits = fixAll(doc);
+      const offsets = toOffsetEdits(text, edits);
+      for (let i = 1; i < offsets.length; i++) {
+        assert.ok(offsets[i - 1].end <= offsets[i].start && !editsConflict(offsets[i - 1], offsets[i]), 'overlapping edits');
+      }
+      const fixed = parseDigest(applyEdits(text, edits));
+      assert.deepEqual(fixAll(fixed), []);
+      for (const diagnostic of computeDiagnostics(fixed)) {
+        assert.ok(!fixesFor(fixed, diagnostic).some((f) => f.safe), `${diagnostic.code} at ${diagnostic.range.start.line} still has a safe fix`);
+      }
+    });
+  }
+
+  test('Should keep the BOM and CRLF line ends', () => {
+    const lf = readFixture('fixes/all-mistakes.digest');
+    const crlf = '\ufeff' + lf.replace(/\n/g, '\r\n');
+    const fixed = applyEdits(crlf, fixAll(parseDigest(crlf)));
+    assert.ok(fixed.startsWith('\ufeff'));
+    assert.ok(!/[^\r]\n/.test(fixed), 'a line end without its CR');
+    assert.equal(fixed, '\ufeff' + applyEdits(lf, fixAll(parseDigest(lf))).replace(/\n/g, '\r\n'));
+  });
+
+  test('Should not fix the rules that are off', () => {
+    const text = readFixture('diagnostics/half-width-punctuation.digest');
+    assert.deepEqual(fixAll(parseDigest(text), { rules: { 'half-width-punctuation': 'off' } }), []);
+    assert.ok(fixAll(parseDigest(text)).length > 0);
+  });
+
+  test('Should return nothing once cancelled', () => {
+    assert.deepEqual(fixAll(parseDigest(readFixture('fixes/all-mistakes.digest')), {}, { isCancellationRequested: true }), []);
+  });
+});
+
+describe('codeActions', () => {
+  const uri = 'file:///w/a.digest';
+  const doc = parseDigest(readFixture('diagnostics/category-case.digest'));
+  const [diagnostic] = computeDiagnostics(doc);
+
+  test('Should answer a diagnostic the editor shows with its quick fixes', () => {
+    const actions = codeActions(doc, { uri }, { range: diagnostic.range, diagnostics: [diagnostic] });
+    assert.equal(actions.length, 1);
+    const [action] = actions;
+    assert.equal(action.kind, 'quickfix');
+    assert.equal(action.isPreferred, true);
+    assert.deepEqual(action.diagnostics, [diagnostic]);
+    assert.deepEqual(action.edit?.changes?.[uri], [{ range: diagnostic.range, newText: 'cs.AI' }]);
+  });
+
+  test('Should give versioned edits when the version is known', () => {
+    const [action] = codeActions(doc, { uri, version: 7 }, { range: diagnostic.range, diagnostics: [diagnostic] });
+    const change = action.edit?.documentChanges?.[0] as { textDocument: { uri: string; version: number }; edits: TextEdit[] };
+    assert.deepEqual(change.textDocument, { uri, version: 7 });
+    assert.equal(change.edits[0].newText, 'cs.AI');
+  });
+
+  test('Should give nothing for a diagnostic the current text no longer has', () => {
+    const stale = { ...diagnostic, range: { start: { line: 3, character: 0 }, end: { line: 3, character: 4 } } };
+    assert.deepEqual(codeActions(doc, { uri }, { range: stale.range, diagnostics: [stale] }), []);
+  });
+
+  test('Should find the diagnostics under the range when the editor passes none', () => {
+    const actions = codeActions(doc, { uri }, { range: { start: diagnostic.range.start, end: diagnostic.range.start }, diagnostics: [] });
+    assert.equal(actions.length, 1);
+  });
+
+  test('Should give fix-all as source.fixAll.paperDigest when a source or fix-all kind is asked for, and no quick fix then', () => {
+    for (const only of [['source'], ['source.fixAll'], [FIX_ALL_KIND]]) {
+      const actions = codeActions(doc, { uri }, { range: diagnostic.range, diagnostics: [diagnostic], only });
+      assert.deepEqual(actions.map((a) => a.kind), [FIX_ALL_KIND], only.join());
+      assert.deepEqual(actions[0].edit?.changes?.[uri], fixAll(doc));
+    }
+    assert.deepEqual(codeActions(doc, { uri }, { range: diagnostic.range, diagnostics: [diagnostic], only: ['quickfix'] }).map((a) => a.kind), ['quickfix']);
+    assert.deepEqual(codeActions(doc, { uri }, { range: diagnostic.range, diagnostics: [diagnostic] }).map((a) => a.kind), ['quickfix']);
+  });
+
+  test('Should give no fix-all action when there is nothing to fix', () => {
+    const clean = parseDigest(readFixture('diagnostics/well-formed.digest'));
+    assert.deepEqual(codeActions(clean, { uri }, { range: diagnostic.range, diagnostics: [], only: [FIX_ALL_KIND] }), []);
+  });
+});
+
+describe('edits', () => {
+  test('Should convert between positions and offsets over every kind of line end', () => {
+    const index = new LineIndex('ab\r\ncd\ref\ngh');
+    assert.deepEqual([0, 1, 2, 3, 4, 6, 7, 9, 10].map((o) => index.positionAt(o)), [
+      { line: 0, character: 0 },
+      { line: 0, character: 1 },
+      { line: 0, character: 2 },
+      { line: 0, character: 2 },
+      { line: 1, character: 0 },
+      { line: 1, character: 2 },
+      { line: 2, character: 0 },
+      { line: 2, character: 2 },
+      { line: 3, character: 0 },
+    ]);
+    assert.equal(index.offsetAt({ line: 1, character: 99 }), 6);
+    assert.equal(index.offsetAt({ line: 9, character: 0 }), 12);
+  });
+
+  test('Should refuse overlapping edits', () => {
+    const range = (a: number, b: number) => ({ start: { line: 0, character: a }, end: { line: 0, character: b } });
+    assert.throws(() => applyEdits('abcdef', [{ range: range(0, 3), newText: 'x' }, { range: range(2, 4), newText: 'y' }]));
+    assert.equal(applyEdits('abcdef', [{ range: range(3, 4), newText: 'y' }, { range: range(0, 3), newText: 'x' }]), 'xyef');
+  });
+
+  test('Should tell conflicting edits from compatible ones', () => {
+    const e = (start: number, end: number): OffsetEdit => ({ start, end, text: 'x' });
+    assert.equal(editsConflict(e(0, 3), e(3, 5)), false);
+    assert.equal(editsConflict(e(0, 3), e(2, 5)), true);
+    assert.equal(editsConflict(e(3, 3), e(0, 3)), true);
+    assert.equal(editsConflict(e(1, 1), e(0, 3)), true);
+    assert.equal(editsConflict(e(4, 4), e(0, 3)), false);
+  });
+
+  test('Should compose two rounds of edits into one round that gives the same text', () => {
+    const editsOf = (length: number) =>
+      fc.array(fc.tuple(fc.nat(length), fc.nat(3), fc.string({ maxLength: 3 })), { maxLength: 6 }).map((raw) => {
+        const sorted = raw.map(([start, span, text]) => ({ start: Math.min(start, length), end: Math.min(start + span, length), text })).sort((a, b) => a.start - b.start || a.end - b.end);
+        const kept: OffsetEdit[] = [];
+        for (const edit of sorted) {
+          if (kept.every((other) => !editsConflict(other, edit))) kept.push(edit);
+        }
+        return kept;
+      });
+    fc.assert(
+      fc.property(
+        fc.string({ maxLength: 20 }).chain((text) => fc.tuple(fc.constant(text), editsOf(text.length))),
+        fc.infiniteStream(fc.nat()),
+        ([text, first], seeds) => {
+          const middle = applyOffsetEdits(text, first);
+          // A second round over the middle text, drawn from the seeds.
+          const iterator = seeds[Symbol.iterator]();
+          const second: OffsetEdit[] = [];
+          let cursor = 0;
+          for (let k = 0; k < 4 && cursor <= middle.length; k++) {
+            const start = cursor + (iterator.next().value as number) % (middle.length - cursor + 1);
+            const end = Math.min(middle.length, start + ((iterator.next().value as number) % 3));
+            second.push({ start, end, text: String.fromCharCode(65 + k) });
+            cursor = end + 1;
+          }
+          const composed = composeEdits(text, first, second);
+          assert.equal(applyOffsetEdits(text, composed), applyOffsetEdits(middle, second));
+          for (let i = 1; i < composed.length; i++) {
+            assert.ok(composed[i - 1].end < composed[i].start || (composed[i - 1].end === composed[i].start && !editsConflict(composed[i - 1], composed[i])));
+          }
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
+});

@@ -46,6 +46,7 @@ const GROUP_ICONS: Record<PapersGroupNode['groupKind'], string> = {
   category: 'symbol-enum',
   institution: 'organization',
   file: 'file',
+  page: 'list-flat',
 };
 
 /** One element of the view: a server node, kept by id so that `reveal` finds the same object. */

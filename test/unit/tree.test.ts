@@ -15,6 +15,7 @@ import {
   PaperNode,
   fileName,
   MAX_DUPLICATE_LOCATIONS,
+  PAGE_SIZE,
   paperAt,
   papersTree,
 } from '../../server/src/service/features/tree';
@@ -320,6 +321,17 @@ describe('tree: size', () => {
       index.update(`${ROOT}/big/${i}.digest`, withTitlePrefix(model, `F${i} `));
     }
     assert.equal(index.paperCount, 12000);
+    const lg = papersTree(index, 'category', '').roots[0];
+    assert.equal(lg.label, 'cs.CL');
+    assert.equal(lg.count, 12000);
+    assert.equal(lg.children.length, Math.ceil(12000 / PAGE_SIZE));
+    const lastPage = lg.children[lg.children.length - 1] as PapersGroup;
+    assert.deepEqual([lastPage.groupKind, lastPage.label, lastPage.count], ['page', `Papers ${11 * PAGE_SIZE + 1}–12000`, 12000 - 11 * PAGE_SIZE]);
+    // Paper ids name the group, not the page.
+    assert.ok((lastPage.children[0] as PaperNode).id.startsWith(lg.id + '|'));
+    const lookup = new PapersTreeLookup(papersTree(index, 'category', ''));
+    const path = lookup.pathToPaper(index.paperAt(`${ROOT}/big/99.digest`, { line: 1500, character: 0 })!)!;
+    assert.deepEqual(path.map((node) => (node.kind === 'group' ? node.groupKind : 'paper')), ['category', 'page', 'paper']);
     for (const grouping of PAPERS_GROUPINGS) {
       const started = process.hrtime.bigint();
       const tree = papersTree(index, grouping, '');

@@ -18,7 +18,11 @@ export type PapersGrouping = 'topic' | 'category' | 'institution' | 'file';
 export const PAPERS_GROUPINGS: readonly PapersGrouping[] = ['topic', 'category', 'institution', 'file'];
 
 /** What a group stands for. */
-export type PapersGroupKind = 'topic' | 'keyword' | 'category' | 'institution' | 'file';
+/**
+ * What a group stands for. A `page` holds up to `PAGE_SIZE` papers of a bigger group, so that
+ * no level of the tree is huge.
+ */
+export type PapersGroupKind = 'topic' | 'keyword' | 'category' | 'institution' | 'file' | 'page';
 
 /** A group of papers. */
 export interface PapersGroupNode {
@@ -87,6 +91,9 @@ export interface PapersTree {
   readonly roots: readonly PapersGroup[];
 }
 
+/** A group with more papers than this shows them in pages of this many. */
+export const PAGE_SIZE = 1000;
+
 /** At most this many duplicate locations are listed on a paper node. */
 export const MAX_DUPLICATE_LOCATIONS = 20;
 
@@ -97,6 +104,7 @@ export const MISSING_LABELS: Record<PapersGroupKind, string> = {
   category: '(no category)',
   institution: '(no institution)',
   file: '(no file)',
+  page: '',
 };
 
 /**
@@ -365,8 +373,24 @@ class GroupBuilder {
       missing: group.missing,
       children: group.build(duplicates, true),
     }));
-    for (const paper of this.papers) {
-      nodes.push(paperNode(duplicates, this.id, paper));
+    // Paper ids name the group, not the page, so that they stay put when pages shift.
+    const papers = this.papers.map((paper) => paperNode(duplicates, this.id, paper));
+    if (papers.length <= PAGE_SIZE) {
+      nodes.push(...papers);
+      return nodes;
+    }
+    for (let start = 0; start < papers.length; start += PAGE_SIZE) {
+      const children = papers.slice(start, start + PAGE_SIZE);
+      nodes.push({
+        kind: 'group',
+        id: `${this.id}/%page${start / PAGE_SIZE + 1}`,
+        groupKind: 'page',
+        label: `Papers ${start + 1}–${start + children.length}`,
+        detail: '',
+        count: children.length,
+        missing: false,
+        children,
+      });
     }
     return nodes;
   }

@@ -1,0 +1,232 @@
+import * as assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import { ALL_CODES } from '../../server/src/service/features/diagnostics';
+import { digest, entryLines, readFixture, REPO_ROOT } from '../support/fixtures';
+
+const CLI = path.join(REPO_ROOT, 'dist', 'cli.js');
+
+/** The newest modification time under a folder. */
+function newest(folder: string): number {
+  let time = 0;
+  for (const entry of fs.readdirSync(folder, { withFileTypes: true })) {
+    const full = path.join(folder, entry.name);
+    time = Math.max(time, entry.isDirectory() ? newest(full) : fs.statSync(full).mtimeMs);
+  }
+  return time;
+}
+
+interface Run {
+  status: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+function run(args: string[], cwd: string): Run {
+  const result = spawnSync(process.execPath, [CLI, ...args], { cwd, encoding: 'utf8' });
+  return { status: result.status, stdout: result.stdout, stderr: result.stderr };
+}
+
+let work: string;
+
+/** Writes files into a fresh folder under the test's temporary folder. */
+function folderWith(name: string, files: Record<string, string | Buffer>): string {
+  const folder = path.join(work, name);
+  for (const [file, content] of Object.entries(files)) {
+    fs.mkdirSync(path.dirname(path.join(folder, file)), { recursive: true });
+    fs.writeFileSync(path.join(folder, file), content);
+  }
+  return folder;
+}
+
+before(() => {
+  // Bundle the command line when it is missing or older than the sources.
+  if (!fs.existsSync(CLI) || fs.statSync(CLI).mtimeMs < newest(path.join(REPO_ROOT, 'server', 'src'))) {
+    const build = spawnSync(process.execPath, ['esbuild.mjs'], { cwd: REPO_ROOT, encoding: 'utf8' });
+    assert.equal(build.status, 0, build.stderr);
+  }
+  work = fs.mkdtempSync(path.join(os.tmpdir(), 'paper-digest-cli-'));
+});
+
+after(() => {
+  fs.rmSync(work, { recursive: true, force: true });
+});
+
+describe('paper-digest check', () => {
+  test('Should start with a shebang so that it runs as the package bin', () => {
+    assert.ok(fs.readFileSync(CLI, 'utf8').startsWith('#!/usr/bin/env node\n'));
+    const manifest = JSON.parse(fs.readFileSync(path.join(REPO_ROOT, 'package.json'), 'utf8')) as { bin: Record<string, string> };
+    assert.equal(manifest.bin['paper-digest'], './dist/cli.js');
+  });
+
+  test('Should exit 0 on a folder of well-formed digests', () => {
+    const folder = folderWith('clean', { 'a.digest': readFixture('diagnostics/well-formed.digest') });
+    const result = run(['check', '.'], folder);
+    assert.equal(result.status, 0, result.stderr);
+    assert.equal(result.stdout, 'No problems in 1 file.\n');
+  });
+
+  test('Should exit 1 and print path:line:col: severity code message for each problem', () => {
+    const folder = folderWith('broken', { 'b.digest': readFixture('diagnostics/category-case.digest') });
+    const result = run(['check', 'b.digest'], folder);
+    assert.equal(result.status, 1);
+    const lines = result.stdout.trimEnd().split('\n');
+    assert.equal(lines.length, 2);
+    assert.match(lines[0], /^b\.digest:27:53: warning category-case Category 'CS\.ai' is written in the wrong case: use 'cs\.AI' — .+$/);
+    assert.equal(lines[1], '1 problem (0 errors, 1 warning) in 1 of 1 file.');
+  });
+
+  test('Should search folders for *.digest and *.digest.txt only, below node_modules and .git excepted, and check files named explicitly', () => {
+    const broken = readFixture('diagnostics/empty-summary.digest');
+    const folder = folderWith('search', {
+      'one.digest': broken,
+      'deep/two.digest.txt': broken,
+      'notes.txt': broken,
+      'node_modules/three.digest': broken,
+      '.git/four.digest': broken,
+    });
+    const found = run(['check', '--format', 'json', '.'], folder);
+    const report = JSON.parse(found.stdout) as { files: { path: string }[] };
+    assert.deepEqual(report.files.map((f) => f.path), [path.join('deep', 'two.digest.txt'), 'one.digest']);
+    const named = run(['check', '--format', 'json', 'notes.txt'], folder);
+    assert.deepEqual((JSON.parse(named.stdout) as { files: { path: string }[] }).files.map((f) => f.path), ['notes.txt']);
+  });
+
+  test('Should report the same paper in two of the checked files, in both, pointing at the other', () => {
+    const folder = folderWith('duplicates', {
+      'a.digest': readFixture('diagnostics/well-formed.digest'),
+      'b.digest': readFixture('diagnostics/well-formed.digest').split('\n').slice(0, 36).join('\n') + '\n',
+    });
+    const result = run(['check', '.'], folder);
+    assert.equal(result.status, 1);
+    const duplicates = result.stdout.split('\n').filter((line) => line.includes('duplicate-paper'));
+    assert.ok(duplicates.some((line) => line.startsWith('a.digest:3:1:') && line.includes('(see b.digest:3:1)')), result.stdout);
+    assert.ok(duplicates.some((line) => line.startsWith('b.digest:3:1:') && line.includes('(see a.digest:3:1)')), result.stdout);
+  });
+
+  test('Should give a JSON report with positions, codes and a summary', () => {
+    const folder = folderWith('json', { 'p.digest': readFixture('diagnostics/half-width-punctuation.digest') });
+    const result = run(['check', '--format=json', 'p.digest'], folder);
+    assert.equal(result.status, 1);
+    const report = JSON.parse(result.stdout) as {
+      version: string;
+      files: { path: string; fixed: boolean; diagnostics: { line: number; column: number; severity: string; code: string; range: unknown }[] }[];
+      summary: { files: number; problems: number; warning: number };
+    };
+    assert.equal(report.files[0].path, 'p.digest');
+    assert.deepEqual(report.files[0].diagnostics.map((d) => [d.line, d.column, d.code, d.severity]), [
+      [25, 81, 'half-width-punctuation', 'warning'],
+      [25, 117, 'half-width-punctuation', 'warning'],
+      [27, 11, 'half-width-punctuation', 'warning'],
+      [27, 25, 'half-width-punctuation', 'warning'],
+      [27, 58, 'half-width-punctuation', 'warning'],
+    ]);
+    assert.deepEqual([report.summary.files, report.summary.problems, report.summary.warning], [1, 5, 5]);
+  });
+
+  test('Should give SARIF 2.1.0 with every rule and a result per problem', () => {
+    const folder = folderWith('sarif', { 's.digest': readFixture('diagnostics/unknown-category.digest') });
+    const result = run(['check', '--format', 'sarif', 's.digest'], folder);
+    assert.equal(result.status, 1);
+    const sarif = JSON.parse(result.stdout) as {
+      version: string;
+      $schema: string;
+      runs: {
+        tool: { driver: { name: string; rules: { id: string; helpUri: string; shortDescription: { text: string } }[] } };
+        results: { ruleId: string; ruleIndex: number; level: string; message: { text: string }; locations: { physicalLocation: { artifactLocation: { uri: string; uriBaseId: string }; region: { startLine: number; startColumn: number; endLine: number; endColumn: number } } }[] }[];
+        originalUriBaseIds: Record<string, { uri: string }>;
+        columnKind: string;
+      }[];
+    };
+    assert.equal(sarif.version, '2.1.0');
+    assert.match(sarif.$schema, /sarif-2\.1\.0/);
+    const [runResult] = sarif.runs;
+    assert.equal(runResult.tool.driver.name, 'paper-digest');
+    assert.deepEqual(runResult.tool.driver.rules.map((r) => r.id), [...ALL_CODES]);
+    assert.ok(runResult.tool.driver.rules.every((r) => r.helpUri.startsWith('file://') && r.helpUri.endsWith(`/docs/rules/${r.id}.md`)));
+    assert.ok(runResult.tool.driver.rules.every((r) => fs.existsSync(new URL(r.helpUri))));
+    assert.equal(runResult.columnKind, 'utf16CodeUnits');
+    assert.equal(runResult.results.length, 2);
+    const [first] = runResult.results;
+    assert.equal(first.ruleId, 'unknown-category');
+    assert.equal(runResult.tool.driver.rules[first.ruleIndex].id, 'unknown-category');
+    assert.equal(first.level, 'error');
+    assert.deepEqual(first.locations[0].physicalLocation.artifactLocation, { uri: 's.digest', uriBaseId: 'SRCROOT' });
+    assert.deepEqual(first.locations[0].physicalLocation.region, { startLine: 27, startColumn: 53, endLine: 27, endColumn: 59 });
+    assert.ok(runResult.originalUriBaseIds.SRCROOT.uri.startsWith('file://'));
+  });
+
+  test('Should fix the files with --fix, keeping the BOM and CRLF line ends, report what remains, and change nothing the second time', () => {
+    const original = '\ufeff' + readFixture('fixes/all-mistakes.digest').replace(/\n/g, '\r\n');
+    const folder = folderWith('fix', { 'm.digest': original, 'clean.digest': digest(entryLines('Z')) });
+    const first = run(['check', '--fix', '.'], folder);
+    assert.equal(first.status, 1, first.stderr);
+    const fixed = fs.readFileSync(path.join(folder, 'm.digest'), 'utf8');
+    assert.equal(fixed, '\ufeff' + readFixture('fixes/all-mistakes.fixed.digest').replace(/\n/g, '\r\n'));
+    assert.match(first.stdout, /^Fixed 1 of 2 files\.$/m);
+    assert.match(first.stdout, /^5 problems \(1 error, 4 warnings\) in 1 of 2 files\.$/m);
+    const second = run(['check', '--fix', '.'], folder);
+    assert.equal(fs.readFileSync(path.join(folder, 'm.digest'), 'utf8'), fixed);
+    assert.match(second.stdout, /^Fixed 0 of 2 files\.$/m);
+  });
+
+  test('Should leave files alone without --fix', () => {
+    const text = readFixture('fixes/all-mistakes.digest');
+    const folder = folderWith('nofix', { 'm.digest': text });
+    run(['check', 'm.digest'], folder);
+    assert.equal(fs.readFileSync(path.join(folder, 'm.digest'), 'utf8'), text);
+  });
+
+  test('Should exit 2 with a clear message for a missing file, and still check the others', () => {
+    const folder = folderWith('missing', { 'b.digest': readFixture('diagnostics/category-case.digest') });
+    const result = run(['check', 'nowhere.digest', 'b.digest'], folder);
+    assert.equal(result.status, 2);
+    assert.equal(result.stderr, "paper-digest: cannot read 'nowhere.digest': no such file or folder\n");
+    assert.match(result.stdout, /^b\.digest:27:53: warning category-case/m);
+  });
+
+  test('Should exit 2 for a file that is not UTF-8 text', () => {
+    const folder = folderWith('binary', { 'x.digest': Buffer.from([0xff, 0xfe, 0x00, 0xc3, 0x28]) });
+    const result = run(['check', '.'], folder);
+    assert.equal(result.status, 2);
+    assert.match(result.stderr, /cannot read '.*x\.digest': it is not UTF-8 text/);
+  });
+
+  test('Should exit 2 on bad usage, with a message and a pointer to --help', () => {
+    const cases: [string[], RegExp][] = [
+      [[], /no command given/],
+      [['lint', 'a.digest'], /unknown command 'lint'/],
+      [['check'], /at least one file or folder/],
+      [['check', '--format', 'xml', 'a.digest'], /unknown format 'xml'/],
+      [['check', '--format'], /--format needs a value/],
+      [['check', '--fast', 'a.digest'], /unknown option '--fast'/],
+    ];
+    for (const [args, message] of cases) {
+      const result = run(args, work);
+      assert.equal(result.status, 2, args.join(' '));
+      assert.match(result.stderr, message);
+      assert.match(result.stderr, /paper-digest --help/);
+      assert.equal(result.stdout, '');
+    }
+  });
+
+  test('Should print its usage with --help and its version with --version, exiting 0', () => {
+    const help = run(['--help'], work);
+    assert.equal(help.status, 0);
+    assert.match(help.stdout, /^Usage: paper-digest check \[--fix\] \[--format text\|json\|sarif\] PATH\.\.\./);
+    const version = run(['--version'], work);
+    assert.equal(version.status, 0);
+    const manifest = JSON.parse(fs.readFileSync(path.join(REPO_ROOT, 'package.json'), 'utf8')) as { version: string };
+    assert.equal(version.stdout, `${manifest.version}\n`);
+  });
+
+  test('Should find in the real sample only its [cs.AI] item', { skip: !fs.existsSync(path.join(REPO_ROOT, '..', 'shared', 'samples')) && 'no sample beside the repository' }, () => {
+    const result = run(['check', '--format', 'json', path.join(REPO_ROOT, '..', 'shared', 'samples')], work);
+    const report = JSON.parse(result.stdout) as { files: { diagnostics: { code: string }[] }[] };
+    assert.ok(report.files.length > 0);
+    assert.deepEqual(report.files.flatMap((f) => f.diagnostics.map((d) => d.code)), ['not-an-institution']);
+  });
+});

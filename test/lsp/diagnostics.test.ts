@@ -1,0 +1,164 @@
+/**
+ * Diagnostics, quick fixes and fix-all over stdio: the bundled server (`node dist/server.js
+ * --stdio`, built by `node esbuild.mjs`) publishes the diagnostics of open documents for their
+ * latest version only, pulls its settings with `workspace/configuration`, answers code actions
+ * and runs `paperDigest.fixAll` through `workspace/applyEdit`.
+ */
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import { after, before, describe, test } from 'node:test';
+import { applyEdits } from '../../server/src/service/edits';
+import { computeDiagnostics } from '../../server/src/service/features/diagnostics';
+import { parseDigest } from '../../server/src/service/parser';
+import { digest, entryLines, readFixture } from '../support/fixtures';
+import { LspClient, SERVER_BUNDLE } from '../support/lspClient';
+
+interface Published {
+  uri: string;
+  version?: number;
+  diagnostics: { code: string; range: unknown; severity: number; codeDescription?: { href: string }; data?: unknown }[];
+}
+
+describe('lsp: diagnostics, quick fixes and fix-all over stdio', () => {
+  let client: LspClient;
+  /** What `workspace/configuration` answers for `paperDigest.diagnostics`. */
+  let settings: unknown = {};
+  const applied: { label?: string; edit: any }[] = [];
+
+  const published = (uri: string): Published[] => client.notifications.filter((n) => n.method === 'textDocument/publishDiagnostics' && n.params.uri === uri).map((n) => n.params as Published);
+  const publishedFor = (uri: string, predicate: (p: Published) => boolean): Promise<Published> =>
+    client.waitForNotification<Published>('textDocument/publishDiagnostics', (p) => p.uri === uri && predicate(p), undefined, true);
+
+  before(async () => {
+    assert.ok(fs.existsSync(SERVER_BUNDLE), 'run `node esbuild.mjs` first: dist/server.js is missing');
+    client = await LspClient.start({
+      rootUri: null,
+      onServerRequest: (method, params: any) => {
+        if (method === 'workspace/configuration') {
+          return params.items.map((item: { section?: string }) => (item.section === 'paperDigest.diagnostics' ? settings : null));
+        }
+        if (method === 'workspace/applyEdit') {
+          applied.push(params);
+          return { applied: true };
+        }
+        return null;
+      },
+    });
+  });
+
+  after(async () => {
+    await client?.shutdown();
+  });
+
+  test('Should announce quick fixes, fix-all and the fix-all command', () => {
+    const capabilities = client.initializeResult.capabilities;
+    assert.deepEqual(capabilities.codeActionProvider.codeActionKinds, ['quickfix', 'source.fixAll.paperDigest']);
+    assert.deepEqual(capabilities.executeCommandProvider.commands, ['paperDigest.fixAll']);
+  });
+
+  test('Should publish the diagnostics of an opened digest with links to rule pages that exist', async () => {
+    const uri = 'file:///virtual/open.digest';
+    client.openDocument(uri, readFixture('diagnostics/category-case.digest'));
+    const result = await publishedFor(uri, (p) => p.version === 1);
+    assert.deepEqual(result.diagnostics.map((d) => d.code), ['category-case']);
+    const href = result.diagnostics[0].codeDescription?.href ?? '';
+    assert.match(href, /^file:\/\/.*\/docs\/rules\/category-case\.md$/);
+    assert.ok(fs.existsSync(new URL(href)), href);
+  });
+
+  test('Should publish, after a burst of changes, only sets that match the text of their version, the last one last', async () => {
+    const uri = 'file:///virtual/typing.digest';
+    const texts = new Map<number, string>();
+    const good = digest(entryLines('A'), entryLines('B'));
+    texts.set(1, good);
+    client.openDocument(uri, good);
+    // Type fast: thirty versions, alternating between texts with different problems.
+    for (let version = 2; version <= 31; version++) {
+      const categories = version % 3 === 0 ? 'CS.lg' : version % 3 === 1 ? 'cs.XX' : 'cs.LG';
+      const text = digest(entryLines('A'), entryLines('B', { topicHits: `专题命中 数学推理 ：reasoning(abstract)；分类 ${categories}、cs.CL` }));
+      texts.set(version, text);
+      client.changeDocument(uri, text, version);
+    }
+    const last = await publishedFor(uri, (p) => p.version === 31);
+    const expected = computeDiagnostics(parseDigest(texts.get(31)!));
+    assert.deepEqual(last.diagnostics.map((d) => [d.code, d.range]), expected.map((d) => [d.code, d.range]));
+    // Every set published for this document matches its version's text, in increasing versions.
+    const all = published(uri);
+    assert.ok(all.length < 10, `${all.length} sets published for 31 versions typed in a burst`);
+    let previous = 0;
+    for (const set of all) {
+      assert.ok(set.version! >= previous);
+      previous = set.version!;
+      const want = computeDiagnostics(parseDigest(texts.get(set.version!)!));
+      assert.deepEqual(set.diagnostics.map((d) => d.code), want.map((d) => d.code), `version ${set.version}`);
+    }
+  });
+
+  test('Should answer a quick fix for a published diagnostic, with an edit for the current version', async () => {
+    const uri = 'file:///virtual/open.digest';
+    const [diagnostic] = (await publishedFor(uri, (p) => p.version === 1)).diagnostics;
+    const actions = await client.request<any[]>('textDocument/codeAction', {
+      textDocument: { uri },
+      range: diagnostic.range,
+      context: { diagnostics: [diagnostic], only: ['quickfix'] },
+    });
+    assert.equal(actions.length, 1);
+    assert.equal(actions[0].isPreferred, true);
+    const change = actions[0].edit.documentChanges[0];
+    assert.deepEqual(change.textDocument, { uri, version: 1 });
+    assert.equal(change.edits[0].newText, 'cs.AI');
+  });
+
+  test('Should answer source.fixAll.paperDigest, as on save', async () => {
+    const uri = 'file:///virtual/open.digest';
+    const actions = await client.request<any[]>('textDocument/codeAction', {
+      textDocument: { uri },
+      range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } },
+      context: { diagnostics: [], only: ['source.fixAll.paperDigest'], triggerKind: 2 },
+    });
+    assert.deepEqual(actions.map((a) => a.kind), ['source.fixAll.paperDigest']);
+  });
+
+  test('Should run paperDigest.fixAll by sending workspace/applyEdit for the document version', async () => {
+    const uri = 'file:///virtual/fix.digest';
+    const text = readFixture('fixes/all-mistakes.digest');
+    client.openDocument(uri, text, 'paper-digest', 4);
+    const result = await client.request('workspace/executeCommand', { command: 'paperDigest.fixAll', arguments: [uri] });
+    assert.equal(result.applied, true);
+    assert.ok(result.edits > 0);
+    const edit = applied[applied.length - 1].edit.documentChanges[0];
+    assert.deepEqual(edit.textDocument, { uri, version: 4 });
+    assert.equal(applyEdits(text, edit.edits), readFixture('fixes/all-mistakes.fixed.digest'));
+    const nothing = await client.request('workspace/executeCommand', { command: 'paperDigest.fixAll', arguments: ['file:///virtual/not-open.digest'] });
+    assert.deepEqual(nothing, { applied: false, edits: 0 });
+  });
+
+  test('Should follow the settings: a rule off, another rule re-graded, then diagnostics off', async () => {
+    const uri = 'file:///virtual/settings.digest';
+    client.openDocument(uri, readFixture('fixes/all-mistakes.digest'));
+    const defaults = await publishedFor(uri, (p) => p.version === 1);
+    assert.ok(defaults.diagnostics.some((d) => d.code === 'category-case'));
+    settings = { enable: true, rules: { 'category-case': 'off', 'duplicate-paper': 'hint' } };
+    const count = published(uri).length;
+    client.notify('workspace/didChangeConfiguration', { settings: null });
+    const changed = await client.waitForNotification<Published>('textDocument/publishDiagnostics', (p) => p.uri === uri && published(uri).length > count);
+    assert.ok(!changed.diagnostics.some((d) => d.code === 'category-case'));
+    assert.ok(changed.diagnostics.filter((d) => d.code === 'duplicate-paper').every((d) => d.severity === 4));
+    settings = { enable: false };
+    const again = published(uri).length;
+    client.notify('workspace/didChangeConfiguration', { settings: null });
+    const off = await client.waitForNotification<Published>('textDocument/publishDiagnostics', (p) => p.uri === uri && published(uri).length > again);
+    assert.deepEqual(off.diagnostics, []);
+    settings = {};
+    client.notify('workspace/didChangeConfiguration', { settings: null });
+  });
+
+  test('Should publish an empty set when a document is closed', async () => {
+    const uri = 'file:///virtual/closing.digest';
+    client.openDocument(uri, readFixture('diagnostics/empty-summary.digest'));
+    await publishedFor(uri, (p) => p.diagnostics.length > 0);
+    client.closeDocument(uri);
+    const cleared = await client.waitForNotification<Published>('textDocument/publishDiagnostics', (p) => p.uri === uri && p.diagnostics.length === 0);
+    assert.equal(cleared.version, undefined);
+  });
+});

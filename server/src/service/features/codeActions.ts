@@ -153,7 +153,7 @@ export function codeActions(doc: DigestDocument, target: CodeActionTarget, reque
   const wants = (kind: string): boolean => !request.only || request.only.some((asked) => kind === asked || kind.startsWith(asked + '.'));
   const actions: CodeAction[] = [];
   if (wants(CodeActionKind.QuickFix)) {
-    const fresh = computeDiagnostics(doc, { ...options, duplicatesElsewhere: undefined }, token);
+    const fresh = diagnosticsOf(doc, options, token);
     for (const diagnostic of fresh) {
       if (token.isCancellationRequested) {
         return [];
@@ -174,6 +174,25 @@ export function codeActions(doc: DigestDocument, target: CodeActionTarget, reque
     }
   }
   return actions;
+}
+
+/**
+ * The diagnostics of a model for its code actions, kept per model: an editor asks for code actions
+ * at every move of the cursor, and the model only changes with the text.
+ */
+const diagnosticsByModel = new WeakMap<DigestDocument, { key: string; diagnostics: DigestDiagnostic[] }>();
+
+function diagnosticsOf(doc: DigestDocument, options: DiagnosticOptions, token: Cancellation): DigestDiagnostic[] {
+  const key = JSON.stringify([options.uri, options.docsBase, options.rules]);
+  const cached = diagnosticsByModel.get(doc);
+  if (cached && cached.key === key) {
+    return cached.diagnostics;
+  }
+  const diagnostics = computeDiagnostics(doc, { ...options, duplicatesElsewhere: undefined }, token);
+  if (!token.isCancellationRequested) {
+    diagnosticsByModel.set(doc, { key, diagnostics });
+  }
+  return diagnostics;
 }
 
 /** At most this many rounds of fix, parse, fix again: fixes that touch wait for the next round. */
@@ -223,13 +242,53 @@ function safeEditsOf(doc: DigestDocument, options: DiagnosticOptions, token: Can
       // Two diagnostics with the same fix, e.g. a hit without a field and the `(field)` split from it.
       continue;
     }
-    if (edits.some((edit) => accepted.some((other) => editsConflict(edit, other)))) {
+    if (edits.some((edit) => conflictsWithAny(accepted, edit))) {
       continue;
     }
     seen.add(key);
-    accepted.push(...edits);
+    for (const edit of edits) {
+      accepted.splice(insertionIndex(accepted, edit), 0, edit);
+    }
   }
-  return accepted.sort((a, b) => a.start - b.start || a.end - b.end);
+  return accepted;
+}
+
+/** Where an edit goes in edits sorted by start (after those that start at or before it). */
+function insertionIndex(sorted: readonly OffsetEdit[], edit: OffsetEdit): number {
+  let low = 0;
+  let high = sorted.length;
+  while (low < high) {
+    const mid = (low + high) >> 1;
+    if (sorted[mid].start < edit.start || (sorted[mid].start === edit.start && sorted[mid].end <= edit.end)) {
+      low = mid + 1;
+    } else {
+      high = mid;
+    }
+  }
+  return low;
+}
+
+/**
+ * Whether an edit conflicts with one of non-overlapping edits sorted by start: only the edits
+ * that start at or before its end and end at or after its start can, and they are neighbours.
+ */
+function conflictsWithAny(sorted: readonly OffsetEdit[], edit: OffsetEdit): boolean {
+  let low = 0;
+  let high = sorted.length;
+  while (low < high) {
+    const mid = (low + high) >> 1;
+    if (sorted[mid].start <= edit.end) {
+      low = mid + 1;
+    } else {
+      high = mid;
+    }
+  }
+  for (let i = low - 1; i >= 0 && sorted[i].end >= edit.start; i--) {
+    if (editsConflict(sorted[i], edit)) {
+      return true;
+    }
+  }
+  return false;
 }
 
 // ---- The fixes ---------------------------------------------------------------------------

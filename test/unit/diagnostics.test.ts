@@ -118,6 +118,23 @@ describe('diagnostics: never cascading', () => {
   }
 });
 
+describe('diagnostics: a paper without its English title after a Comments line', () => {
+  test('Should keep the Comments with the paper before and report the missing English title', () => {
+    const text = digest(entryLines('A', { journalRef: null }), entryLines('B', { englishTitle: null }));
+    const doc = parseDigest(text);
+    assert.equal(doc.entries[0].comments?.value.text, '12 pages, 4 figures. Code: https://example.org/probes');
+    const diagnostics = computeDiagnostics(doc);
+    assert.deepEqual(diagnostics.map((d) => [d.code, d.data.field, d.data.entry]), [['missing-field', 'englishTitle', 1]]);
+  });
+
+  test('Should still read a title that starts with Comments on as a title', () => {
+    const text = digest(entryLines('A', { journalRef: null }), entryLines('B', { englishTitle: 'Comments on Attention Sinks in Reasoning Models' }));
+    const doc = parseDigest(text);
+    assert.equal(doc.entries[1].englishTitle?.value.text, 'Comments on Attention Sinks in Reasoning Models');
+    assert.deepEqual(computeDiagnostics(doc), []);
+  });
+});
+
 describe('diagnostics: what each carries', () => {
   const doc = parseDigest(readFixture('diagnostics/half-width-punctuation.digest'));
 

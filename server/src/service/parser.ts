@@ -108,6 +108,9 @@ class LineSpan implements Span {
   }
 }
 
+/** A title that starts with the word `Comments`: `Comments on Attention Sinks`, `Comments About ...`. */
+const COMMENTS_TITLE = /^\s*Comments\s+(?:on|about|regarding|upon|concerning)\s/i;
+
 /** Role of a plain line after the assignment step. */
 const enum Role {
   Stray = 0,
@@ -247,9 +250,11 @@ class DigestParser {
       this.kinds[i] = classifyLine(text, skipSpaces(text, 0));
     }
     // `Comments on ...` may be an English title: a comments line is followed by the next
-    // entry's English title or by a journal ref, never directly by a Chinese title.
+    // entry's English title or by a journal ref, never directly by a Chinese title. Only a line
+    // that reads like a title is taken for one: a real comments line followed by a Chinese title
+    // is the comments of a paper whose successor lacks its English title.
     for (let i = 0; i < this.lines.length; i++) {
-      if (this.kinds[i] !== 'comments') {
+      if (this.kinds[i] !== 'comments' || !COMMENTS_TITLE.test(this.lines[i].text)) {
         continue;
       }
       const next = this.nextNonBlank(i + 1);

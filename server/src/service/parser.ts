@@ -135,6 +135,11 @@ const COST = {
   stray: 6,
   obviousStray: 1,
   newEntryWithoutLabels: 6,
+  /**
+   * The labelled line after the run opens a new entry, and the run gave it none of its plain
+   * fields (as when a paper's author list is read as a stray line of the paper before).
+   */
+  labelledEntryWithoutPlainFields: 6,
   outOfOrderFill: 2,
   latinHeading: 3,
   noHeading: 3,
@@ -326,7 +331,10 @@ class DigestParser {
         }
         j++;
       }
-      const assignments = this.assignRun(run, firstContent);
+      // Whether the labelled line after the run opens a new entry even if the run opens none.
+      const next = this.kinds[j];
+      const closedAfter = next !== undefined && next !== 'text' && (!this.current || this.current[next] !== undefined);
+      const assignments = this.assignRun(run, firstContent, closedAfter);
       firstContent = false;
       for (let k = 0; k < run.length; k++) {
         this.applyAssignment(run[k], assignments[k]);
@@ -339,7 +347,7 @@ class DigestParser {
    * Chooses the cheapest reading of a run of plain lines. At the start of the document the first
    * line may be the heading: the readings with and without it are compared.
    */
-  private assignRun(run: number[], atDocumentStart: boolean): Assignment[] {
+  private assignRun(run: number[], atDocumentStart: boolean, closedAfter: boolean): Assignment[] {
     const prev = this.current;
     // Which plain fields the current entry lacks: those may be filled out of order.
     let lacking = 0;
@@ -350,10 +358,10 @@ class DigestParser {
     }
     const roleCosts = run.map((line) => plainLineCosts(this.lines[line].text));
     if (!atDocumentStart || run.length === 0) {
-      return cheapestReading(roleCosts, lacking).assignments;
+      return cheapestReading(roleCosts, lacking, closedAfter).assignments;
     }
-    const withHeading = cheapestReading(roleCosts.slice(1), lacking);
-    const without = cheapestReading(roleCosts, lacking);
+    const withHeading = cheapestReading(roleCosts.slice(1), lacking, closedAfter);
+    const without = cheapestReading(roleCosts, lacking, closedAfter);
     const headingCost = hasCjk(this.lines[run[0]].text) ? 0 : COST.latinHeading;
     if (withHeading.cost + headingCost <= without.cost + COST.noHeading) {
       return [{ role: Role.Heading, startsEntry: false, outOfOrder: false }, ...withHeading.assignments];
@@ -868,9 +876,11 @@ function startsWithWord(text: string, start: number, word: string): boolean {
  * so the work is linear in the run's length.
  *
  * States 0..7 continue the current entry, with a bit mask of the plain fields filled out of order
- * so far; 8 + r (r = 1..3) are inside a new entry whose last plain field is role r.
+ * so far; 8 + r (r = 1..3) are inside a new entry whose last plain field is role r. When
+ * `closedAfter`, the labelled line after the run opens a new entry in any case: ending the run in
+ * the current entry leaves that entry without plain fields, which costs as much.
  */
-function cheapestReading(roleCosts: readonly PlainLineCosts[], lacking: number): { cost: number; assignments: Assignment[] } {
+function cheapestReading(roleCosts: readonly PlainLineCosts[], lacking: number, closedAfter = false): { cost: number; assignments: Assignment[] } {
   const n = roleCosts.length;
   const STATES = 12;
   const INF = 1e9;
@@ -915,7 +925,7 @@ function cheapestReading(roleCosts: readonly PlainLineCosts[], lacking: number):
   let best = 0;
   let bestCost = INF;
   for (let s = 0; s < STATES; s++) {
-    const total = cost[s] + (s >= 8 ? COST.missingAtEnd * (Role.Authors - (s - 8)) : 0);
+    const total = cost[s] + (s >= 8 ? COST.missingAtEnd * (Role.Authors - (s - 8)) : closedAfter ? COST.labelledEntryWithoutPlainFields : 0);
     if (total < bestCost) {
       bestCost = total;
       best = s;

@@ -227,7 +227,6 @@ export function ruleSeverity(code: DiagnosticCode, options: Pick<DiagnosticOptio
 
 /** Quotes document text for a message: at most 60 characters, control and bidi characters replaced. */
 function quote(text: string): string {
-  // eslint-disable-next-line no-control-regex
   const clean = text.replace(/[\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g, '\ufffd');
   return `'${clean.length > 60 ? clean.slice(0, 59) + '…' : clean}'`;
 }
@@ -339,9 +338,8 @@ class Checker {
     const englishInChinese = english !== undefined && hasCjk(english.value.text);
     const chineseWithout = chinese !== undefined && !hasCjk(chinese.value.text);
     if (englishInChinese && chineseWithout) {
-      this.add(DiagnosticCode.SwappedTitles, english.value.range, 'The English and the Chinese titles are in each other\u2019s place', '英文标题与中文标题的位置颠倒', {
-        entry: entry.index,
-      }, [{ location: { uri: this.options.uri ?? '', range: chinese.value.range }, message: 'The title in English — 英文的标题' }].filter(() => this.options.uri !== undefined));
+      const related = this.options.uri !== undefined ? [{ location: { uri: this.options.uri, range: chinese.value.range }, message: 'The title in English — 英文的标题' }] : [];
+      this.add(DiagnosticCode.SwappedTitles, english.value.range, 'The English and the Chinese titles are in each other\u2019s place', '英文标题与中文标题的位置颠倒', { entry: entry.index }, related);
       return;
     }
     if (englishInChinese) {

@@ -348,6 +348,16 @@ export async function startCodeServer(opts: CodeServerOptions): Promise<CodeServ
       });
     });
 
+    // If this process ends without stop() (an exception, a signal turned into exit), take the
+    // server's whole process group down with it: it runs detached and would outlive us.
+    const killGroup = () => {
+      if (!exitReason && child.pid) {
+        try { process.kill(-child.pid, 'SIGKILL'); } catch { /* already gone */ }
+      }
+      try { cleanup(); } catch { /* best effort */ }
+    };
+    process.on('exit', killGroup);
+
     let stopped = false;
     const server: CodeServer = {
       env,
@@ -371,6 +381,7 @@ export async function startCodeServer(opts: CodeServerOptions): Promise<CodeServ
       async stop() {
         if (stopped) return;
         stopped = true;
+        process.removeListener('exit', killGroup);
         if (!exitReason && child.pid) {
           // The server forks extension hosts, a pty host...: signal the whole process group.
           try { process.kill(-child.pid, 'SIGTERM'); } catch { /* already gone */ }
@@ -486,13 +497,16 @@ export async function launchBrowser(
     fs.rmSync(profile, { recursive: true, force: true });
     throw new Error(`could not launch ${env.chromium} through playwright-core: ${(e as Error).message}`);
   }
+  const removeProfile = () => fs.rmSync(profile, { recursive: true, force: true });
+  process.on('exit', removeProfile);
   const page = context.pages()[0] ?? (await context.newPage());
   let closed = false;
   const close = async () => {
     if (closed) return;
     closed = true;
     await Promise.race([context.close().catch(() => undefined), delay(10_000)]);
-    fs.rmSync(profile, { recursive: true, force: true });
+    process.removeListener('exit', removeProfile);
+    removeProfile();
   };
   return { browser: { close }, page, close };
 }

@@ -354,6 +354,10 @@ async function main(argv: string[]): Promise<number> {
     resultsFile: path.join(work, 'results.json'),
     logFile: path.join(work, 'suite-output.log'),
   };
+  const removeWork = () => {
+    if (!opts.keepTemp) fs.rmSync(work, { recursive: true, force: true });
+  };
+  process.on('exit', removeWork);
   const entry = path.join(work, 'suite-entry.js');
   fs.writeFileSync(
     entry,
@@ -498,7 +502,7 @@ async function main(argv: string[]): Promise<number> {
     fs.writeFileSync(opts.results, JSON.stringify(results, null, 2));
   }
   if (opts.keepTemp) log(`kept ${work}${server ? ` and ${server.tmpDir}` : ''}`);
-  else fs.rmSync(work, { recursive: true, force: true });
+  removeWork();
 
   const counts = results ? printResults(results, `code-server ${codeServerVersion}`) : { passed: 0, failed: 0, pending: 0 };
   if (counts.pending) console.log(`${counts.pending} pending`);
@@ -520,6 +524,14 @@ async function main(argv: string[]): Promise<number> {
 }
 
 if (require.main === module) {
+  // Turn SIGINT/SIGTERM into an exit, so that the code-server process group is taken down
+  // (codeServer.ts kills it on 'exit'; Playwright closes chromium on its own).
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+    process.once(signal, () => {
+      console.log(`runInCodeServer: ${signal}, stopping`);
+      process.exit(signal === 'SIGINT' ? 130 : 143);
+    });
+  }
   main(process.argv.slice(2)).then(
     (code) => process.exit(code),
     (e) => {

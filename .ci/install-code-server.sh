@@ -32,6 +32,19 @@ CS_DIR="$APP/node_modules/code-server"
 PW_DIR="$APP/node_modules/playwright-core"
 CHROMIUM=/usr/bin/chromium
 
+# When this runs under `npm run` / `npm test`, npm exports its config as npm_config_* variables,
+# which the npm commands below would read as their own: among them the outer npm's user agent
+# (naming the machine's Node 20, which makes code-server's postinstall refuse to run) and
+# nodedir. Drop them, keeping only the ones that say how to reach the registry; the npmrc files
+# are read again anyway.
+while IFS= read -r name; do
+  case "$name" in
+    npm_config_registry | npm_config_cafile | npm_config_ca | npm_config_proxy | npm_config_https_proxy | \
+      npm_config_noproxy | npm_config_strict_ssl | npm_config_cache | npm_config_userconfig | npm_config_globalconfig) ;;
+    npm_config_* | npm_package_* | npm_lifecycle_*) unset "$name" ;;
+  esac
+done < <(compgen -e)
+
 T0=$(date +%s)
 log() { echo "[install-code-server +$(($(date +%s) - T0))s] $*"; }
 die() { echo "[install-code-server] ERROR: $*" >&2; exit 1; }
@@ -149,6 +162,7 @@ fi
 export PATH="$NODE_DIR/bin:$PATH"
 export npm_config_nodedir="$NODE_DIR"
 NPM_UA="npm/$(npm --version) node/v$NODE_VERSION linux x64 workspaces/false"
+export npm_config_user_agent="$NPM_UA"
 
 # ---------------------------------------------------------------------------------------------
 # 3. code-server + playwright-core. code-server's postinstall runs `npm install --omit=dev` in

@@ -9,6 +9,7 @@ import { parseDigest } from '../../server/src/service/parser';
 import { ALL_CATEGORIES, categoryByCode, nearestCategories } from '../../server/src/service/taxonomy';
 import { escapeMarkdown, hasCjk } from '../../server/src/service/text';
 import { digest, entryLines, readFixture } from '../support/fixtures';
+import { derive } from '../support/derive';
 
 // ---- Helpers ----------------------------------------------------------------------------
 
@@ -442,12 +443,11 @@ describe('hover: arXiv references', () => {
     // The parser only produces well-formed ids; the hover checks again before building a link.
     const entry = ENTRIES.doc.entries[0];
     const comments = entry.comments!;
-    const forged = { ...comments.links[0], target: 'https://arxiv.org/abs/2405.09673)(command:workbench.action.terminal.new' };
-    const forgedComments = { ...comments, links: [forged, ...comments.links.slice(1)] };
-    const doc: DigestDocument = {
-      ...ENTRIES.doc,
-      entries: [{ ...entry, comments: forgedComments, fields: entry.fields.map((field) => (field === comments ? forgedComments : field)) }, ...ENTRIES.doc.entries.slice(1)],
-    };
+    const forged = derive(comments.links[0], { target: 'https://arxiv.org/abs/2405.09673)(command:workbench.action.terminal.new' });
+    const forgedComments = derive(comments, { links: [forged, ...comments.links.slice(1)] });
+    const doc: DigestDocument = derive(ENTRIES.doc, {
+      entries: [derive(entry, { comments: forgedComments, fields: entry.fields.map((field) => (field === comments ? forgedComments : field)) }), ...ENTRIES.doc.entries.slice(1)],
+    });
     assert.equal(hover(doc, positionIn(ENTRIES.text, 'arXiv:2405.09673')), null);
   });
 

@@ -20,6 +20,7 @@ import {
   papersTree,
 } from '../../server/src/service/features/tree';
 import { assertGolden, digest, entryLines, FIXTURES } from '../support/fixtures';
+import { derive } from '../support/derive';
 
 const ROOT = 'file:///ws';
 
@@ -301,12 +302,11 @@ describe('tree: lookups for the tree request', () => {
 
 /** The model with every English title prefixed, so that files parsed once hold distinct papers. */
 function withTitlePrefix(model: DigestDocument, prefix: string): DigestDocument {
-  return {
-    ...model,
+  return derive(model, {
     entries: model.entries.map((entry) =>
-      entry.englishTitle ? { ...entry, englishTitle: { ...entry.englishTitle, value: { ...entry.englishTitle.value, text: prefix + entry.englishTitle.value.text } } } : entry,
+      entry.englishTitle ? derive(entry, { englishTitle: derive(entry.englishTitle, { value: derive(entry.englishTitle.value, { text: prefix + entry.englishTitle.value.text }) }) }) : entry,
     ),
-  };
+  });
 }
 
 describe('tree: size', () => {

@@ -5,32 +5,18 @@
  * text); each maximal run of plain lines is then assigned to English title, Chinese title,
  * authors or stray by a small dynamic programme that picks the cheapest reading, so that one
  * broken entry never shifts the fields of the entries after it.
+ *
+ * The pass decides the structure only: which line is which field of which entry. Lines are kept
+ * as offsets in typed arrays and fields as nodes that split their line into parts when a feature
+ * first asks (nodes.ts), so a 10,000-entry digest parses without allocating its half a million
+ * names, items and hits up front. The pass can start at an entry boundary with the state the
+ * parse had there and stop where an earlier parse is in step again: incremental.ts re-parses an
+ * edited window that way.
  */
-import type { Range } from 'vscode-languageserver-types';
-import {
-  AuthorPair,
-  AuthorsField,
-  DigestDocument,
-  Entry,
-  Field,
-  FIELD_ORDER,
-  FieldKind,
-  InstitutionItem,
-  InstitutionsField,
-  LABELS,
-  LineKind,
-  Link,
-  Paragraph,
-  REQUIRED_FIELDS,
-  SourceLine,
-  Span,
-  StructureProblem,
-  TextField,
-  TitleField,
-  TopicHit,
-  TopicHitsField,
-} from './model';
-import { authorListLikeness, hasCjk, isBlank, skipSpaces, trimEndIndex } from './text';
+import { DigestModel, isPlainCode, LineCode, LineTable, Preamble } from './document';
+import { DigestDocument, LABELS, SourceLine } from './model';
+import { EntryNode, FIELD_BIT, Frame, FramedSpan, InstitutionsFieldNode, PlainFieldNode, Source, TextFieldNode, TopicHitsFieldNode } from './nodes';
+import { hasCjk, looksLikeName, skipSpaces, trimEndIndex } from './text';
 
 /**
  * Parses a digest.
@@ -41,21 +27,82 @@ import { authorListLikeness, hasCjk, isBlank, skipSpaces, trimEndIndex } from '.
  * doc.entries[0].englishTitle?.value.text; // 'A Title'
  */
 export function parseDigest(text: string): DigestDocument {
-  return new DigestParser(text).parse();
+  const src = new Source(text, text.charCodeAt(0) === 0xfeff);
+  const table = scanLines(text, 0, -1);
+  classifyLines(src, table, 0, table.count);
+  const pass = new StructurePass(src, table, { current: undefined, firstContent: true, nextIndex: 0 });
+  pass.run(0);
+  return new DigestModel(src, table, pass.preamble(), pass.entries);
 }
 
-/** Splits text into lines at `\r\n`, `\n` and a lone `\r`, as LSP does. */
+/** Splits text into lines at `\r\n`, `\n` and a lone `\r`, as LSP does. Line 0 keeps its BOM. */
 export function splitLines(text: string): { lines: SourceLine[]; eol: '\n' | '\r\n' } {
+  const table = scanLines(text, 0, -1);
   const lines: SourceLine[] = [];
-  let crlf = 0;
-  let lf = 0;
-  let start = 0;
-  let lineNumber = 0;
+  for (let i = 0; i < table.count; i++) {
+    lines.push({ line: i, text: text.slice(table.starts[i], table.ends[i]), offset: table.starts[i] });
+  }
+  return { lines, eol: table.crlf > table.lf ? '\r\n' : '\n' };
+}
+
+// ---- Lines -----------------------------------------------------------------------------------
+
+/** A line table under construction, its arrays grown by doubling. */
+export class LineTableBuilder implements LineTable {
+  starts: Int32Array;
+  ends: Int32Array;
+  kinds: Uint8Array;
+  count = 0;
+  crlf = 0;
+  lf = 0;
+
+  constructor(capacity: number) {
+    const size = Math.max(16, capacity);
+    this.starts = new Int32Array(size);
+    this.ends = new Int32Array(size);
+    this.kinds = new Uint8Array(size);
+  }
+
+  push(start: number, end: number): void {
+    if (this.count === this.starts.length) {
+      this.reserve(this.count * 2);
+    }
+    this.starts[this.count] = start;
+    this.ends[this.count] = end;
+    this.count++;
+  }
+
+  reserve(size: number): void {
+    if (size <= this.starts.length) {
+      return;
+    }
+    const starts = new Int32Array(size);
+    starts.set(this.starts.subarray(0, this.count));
+    const ends = new Int32Array(size);
+    ends.set(this.ends.subarray(0, this.count));
+    const kinds = new Uint8Array(size);
+    kinds.set(this.kinds.subarray(0, this.count));
+    this.starts = starts;
+    this.ends = ends;
+    this.kinds = kinds;
+  }
+}
+
+/**
+ * Splits `text` into lines from offset `from` (a line start), appending them to `into` if given.
+ * With `stopAfter` ≥ 0 it stops at the first line start beyond that offset and leaves that line
+ * out: `stoppedAt` is its start, or -1 when the text ended first (the last line, possibly
+ * empty, is then included).
+ */
+export function scanLines(text: string, from: number, stopAfter: number, into?: LineTableBuilder): LineTableBuilder & { stoppedAt: number } {
+  const table = (into ?? new LineTableBuilder(stopAfter >= 0 ? 64 : Math.ceil((text.length - from) / 32) + 1)) as LineTableBuilder & { stoppedAt: number };
   const length = text.length;
+  let start = from;
   // The next `\n` and `\r` at or after `i`, each searched for again only once passed.
-  let nextLf = text.indexOf('\n');
-  let nextCr = text.indexOf('\r');
-  let i = 0;
+  let nextLf = text.indexOf('\n', from);
+  let nextCr = text.indexOf('\r', from);
+  let i = from;
+  table.stoppedAt = -1;
   while (i < length) {
     if (nextLf >= 0 && nextLf < i) nextLf = text.indexOf('\n', i);
     if (nextCr >= 0 && nextCr < i) nextCr = text.indexOf('\r', i);
@@ -63,53 +110,96 @@ export function splitLines(text: string): { lines: SourceLine[]; eol: '\n' | '\r
     if (next < 0) {
       break;
     }
-    lines.push({ line: lineNumber++, text: text.slice(start, next), offset: start });
+    table.push(start, next);
     if (text.charCodeAt(next) === 0x0d && text.charCodeAt(next + 1) === 0x0a) {
-      crlf++;
+      table.crlf++;
       i = next + 2;
     } else {
       if (text.charCodeAt(next) === 0x0a) {
-        lf++;
+        table.lf++;
       }
       i = next + 1;
     }
     start = i;
+    if (stopAfter >= 0 && start > stopAfter) {
+      table.stoppedAt = start;
+      return table;
+    }
   }
-  lines.push({ line: lineNumber, text: text.slice(start), offset: start });
-  return { lines, eol: crlf > lf ? '\r\n' : '\n' };
-}
-
-/**
- * A span that keeps only its line and offsets and makes its text and range when asked: a digest
- * holds hundreds of thousands of spans, and most are never looked at.
- */
-class LineSpan implements Span {
-  constructor(
-    private readonly source: string,
-    private readonly line: number,
-    private readonly start: number,
-    private readonly end: number,
-    private readonly shift: number,
-  ) {}
-
-  get text(): string {
-    return this.source.slice(this.start, this.end);
-  }
-
-  get range(): Range {
-    return {
-      start: { line: this.line, character: this.start + this.shift },
-      end: { line: this.line, character: this.end + this.shift },
-    };
-  }
-
-  toJSON(): { text: string; range: Range } {
-    return { text: this.text, range: this.range };
-  }
+  table.push(start, length);
+  return table;
 }
 
 /** A title that starts with the word `Comments`: `Comments on Attention Sinks`, `Comments About ...`. */
 const COMMENTS_TITLE = /^\s*Comments\s+(?:on|about|regarding|upon|concerning)\s/i;
+
+/**
+ * Classifies lines `from..to` of the table (their kinds are written in place). A comments line
+ * looks ahead to the next non-blank line, which may lie beyond `to`: its kind must be known.
+ */
+export function classifyLines(src: Source, table: LineTable, from: number, to: number): void {
+  const text = src.text;
+  const { starts, ends, kinds } = table;
+  for (let i = from; i < to; i++) {
+    const start = starts[i] + (i === 0 && src.bom ? 1 : 0);
+    const end = ends[i];
+    let blank = true;
+    for (let k = start; k < end; k++) {
+      const c = text.charCodeAt(k);
+      if (c !== 0x20 && c !== 0x09) {
+        blank = false;
+        break;
+      }
+    }
+    kinds[i] = blank ? LineCode.Blank : classifyLine(text, skipSpaces(text, start, end), end);
+  }
+  // `Comments on ...` may be an English title: a comments line is followed by the next
+  // entry's English title or by a journal ref, never directly by a Chinese title. Only a line
+  // that reads like a title is taken for one: a real comments line followed by a Chinese title
+  // is the comments of a paper whose successor lacks its English title.
+  for (let i = from; i < to; i++) {
+    if (kinds[i] !== LineCode.Comments || !COMMENTS_TITLE.test(lineText(src, table, i))) {
+      continue;
+    }
+    let next = i + 1;
+    while (next < table.count && kinds[next] === LineCode.Blank) next++;
+    if (next < table.count && kinds[next] === LineCode.Text) {
+      const nextText = lineText(src, table, next);
+      if (hasCjk(nextText) && !isObviousStray(nextText.trim())) {
+        kinds[i] = LineCode.CommentsTitle;
+      }
+    }
+  }
+}
+
+/** The text of a line, without its line end (and without the BOM on line 0). */
+function lineText(src: Source, table: LineTable, line: number): string {
+  return src.text.slice(table.starts[line] + (line === 0 && src.bom ? 1 : 0), table.ends[line]);
+}
+
+/** Classifies a non-blank line by its label; `start` is its first non-space character. */
+function classifyLine(text: string, start: number, end: number): LineCode {
+  if (text.startsWith(LABELS.institutions, start)) return LineCode.Institutions;
+  if (text.startsWith(LABELS.topicHits, start)) return LineCode.TopicHits;
+  if (text.startsWith(LABELS.summary, start) || text.startsWith('AI 总结', start)) return LineCode.Summary;
+  if (startsWithWord(text, start, end, LABELS.comments)) return LineCode.Comments;
+  if (startsWithWord(text, start, end, LABELS.journalRef)) return LineCode.JournalRef;
+  return LineCode.Text;
+}
+
+/** Whether `word` stands at `start`, followed by a space, a colon or the end of the line. */
+function startsWithWord(text: string, start: number, end: number, word: string): boolean {
+  if (end - start < word.length || !text.startsWith(word, start)) {
+    return false;
+  }
+  if (start + word.length === end) {
+    return true;
+  }
+  const next = text.charCodeAt(start + word.length);
+  return next === 0x20 || next === 0x09 || next === 0x3a || next === 0xff1a;
+}
+
+// ---- Structure -------------------------------------------------------------------------------
 
 /** Role of a plain line after the assignment step. */
 const enum Role {
@@ -119,12 +209,6 @@ const enum Role {
   Authors = 3,
   Heading = 4,
 }
-
-const ROLE_FIELD: Record<number, FieldKind> = {
-  [Role.English]: 'englishTitle',
-  [Role.Chinese]: 'chineseTitle',
-  [Role.Authors]: 'authors',
-};
 
 /** Costs of the readings of a run of plain lines; lower is likelier. */
 const COST = {
@@ -145,209 +229,140 @@ const COST = {
   noHeading: 3,
 } as const;
 
-interface EntryBuilder {
-  index: number;
-  fields: Field[];
-  strayLines: Span[];
-  englishTitle?: TitleField;
-  chineseTitle?: TitleField;
-  authors?: AuthorsField;
-  institutions?: InstitutionsField;
-  topicHits?: TopicHitsField;
-  summary?: TextField;
-  comments?: TextField;
-  journalRef?: TextField;
-  firstLine: number;
-  lastLine: number;
+/** The labelled kind of each line code. */
+const LABELLED_KIND = ['', 'institutions', 'topicHits', 'summary', 'comments', 'journalRef'] as const;
+
+/** The parse state at a line where the pass may start: the entry open there, if any. */
+export interface PassStart {
+  /** The entry the lines before belong to; the pass may add fields and stray lines to it. */
+  readonly current: EntryNode | undefined;
+  /** No non-blank line comes before. */
+  readonly firstContent: boolean;
+  /** The index of the next entry. */
+  readonly nextIndex: number;
 }
 
-/** Per plain line, what the assignment decided. */
-interface Assignment {
-  role: Role;
-  /** The line opens a new entry. */
-  startsEntry: boolean;
-  /** The line fills a field of the entry before it, out of order. */
-  outOfOrder: boolean;
+/**
+ * Consulted before each labelled line and each run of plain lines: true to stop the pass there
+ * (an earlier parse is known to continue identically from that line).
+ */
+export type StopCheck = (line: number, current: EntryNode | undefined) => boolean;
+
+/** Scratch buffers of the assignment step, grown as needed and reused across runs. */
+class Scratch {
+  run = new Int32Array(64);
+  costs = new Uint8Array(256);
+  choice = new Uint8Array(64 * 12);
+  roles = new Uint8Array(64);
+  rolesAlt = new Uint8Array(64);
+
+  reserve(n: number): void {
+    if (this.run.length >= n) {
+      return;
+    }
+    let size = this.run.length;
+    while (size < n) size *= 2;
+    const run = new Int32Array(size);
+    run.set(this.run);
+    this.run = run;
+    this.costs = new Uint8Array(size * 4);
+    this.roles = new Uint8Array(size);
+    this.rolesAlt = new Uint8Array(size);
+  }
+
+  reserveChoice(n: number): void {
+    if (this.choice.length < n * 12) {
+      this.choice = new Uint8Array(Math.max(n * 12, this.choice.length * 2));
+    }
+  }
 }
 
-class DigestParser {
-  private readonly lines: SourceLine[];
-  private readonly eol: '\n' | '\r\n';
-  private readonly hasBom: boolean;
-  private readonly kinds: (LineKind | undefined)[];
-  private readonly paragraphs: Paragraph[] = [];
-  private readonly problems: StructureProblem[] = [];
-  private readonly entries: EntryBuilder[] = [];
-  private readonly documentStrays: Span[] = [];
-  private heading: Span | undefined;
-  private current: EntryBuilder | undefined;
+/** Assigns lines to entries and fields, from a line on. */
+export class StructurePass {
+  /** The entries the pass opened, in order. */
+  readonly entries: EntryNode[] = [];
+  private heading: FramedSpan | undefined;
+  private readonly strays: FramedSpan[] = [];
+  private missingHeadingLine = -1;
+  private current: EntryNode | undefined;
+  private firstContent: boolean;
+  private nextIndex: number;
+  private readonly frame: Frame;
+  private readonly scratch = new Scratch();
 
-  constructor(private readonly text: string) {
-    const split = splitLines(text);
-    this.lines = split.lines;
-    this.eol = split.eol;
-    this.hasBom = text.charCodeAt(0) === 0xfeff;
-    if (this.hasBom) {
-      const first = this.lines[0];
-      this.lines[0] = { line: 0, text: first.text.slice(1), offset: 1 };
-    }
-    this.kinds = new Array(this.lines.length);
+  constructor(
+    private readonly src: Source,
+    private readonly table: LineTable,
+    start: PassStart,
+  ) {
+    this.current = start.current;
+    this.firstContent = start.firstContent;
+    this.nextIndex = start.nextIndex;
+    this.frame = DigestModel.frame(src);
   }
 
-  parse(): DigestDocument {
-    this.classifyLines();
-    this.collectParagraphs();
-    this.assignLines();
-    for (const entry of this.entries) {
-      this.checkEntry(entry);
-    }
-    const entries = this.entries.map((builder) => this.finishEntry(builder));
-    return {
-      text: this.text,
-      hasBom: this.hasBom,
-      eol: this.eol,
-      lines: this.lines,
-      paragraphs: this.paragraphs,
-      heading: this.heading,
-      entries,
-      strayLines: this.documentStrays,
-      problems: this.problems,
-    };
+  /** The heading, the stray lines before the first entry and the missing-heading mark, for a pass from line 0. */
+  preamble(): Preamble {
+    return { heading: this.heading, strays: this.strays, missingHeadingLine: this.missingHeadingLine };
   }
 
-  // ---- Positions -----------------------------------------------------------------------
-
-  /** The character offset in LSP terms of a character index into a line's text. */
-  private character(line: number, index: number): number {
-    return line === 0 && this.hasBom ? index + 1 : index;
+  /** The entry open where the pass stopped. */
+  get open(): EntryNode | undefined {
+    return this.current;
   }
 
-  private range(line: number, start: number, end: number): Range {
-    return {
-      start: { line, character: this.character(line, start) },
-      end: { line, character: this.character(line, end) },
-    };
-  }
-
-  private span(line: number, start: number, end: number): Span {
-    return new LineSpan(this.lines[line].text, line, start, end, line === 0 && this.hasBom ? 1 : 0);
-  }
-
-  /** The span of a line's text with surrounding white space trimmed. */
-  private trimmedSpan(line: number, start = 0, end = this.lines[line].text.length): Span {
-    const text = this.lines[line].text;
-    const s = skipSpaces(text, start, end);
-    return this.span(line, s, trimEndIndex(text, s, end));
-  }
-
-  private lineRange(line: number): Range {
-    return this.range(line, 0, this.lines[line].text.length);
-  }
-
-  // ---- Step 1: classify lines ----------------------------------------------------------
-
-  private classifyLines(): void {
-    for (let i = 0; i < this.lines.length; i++) {
-      const text = this.lines[i].text;
-      if (isBlank(text)) {
-        continue;
-      }
-      this.kinds[i] = classifyLine(text, skipSpaces(text, 0));
-    }
-    // `Comments on ...` may be an English title: a comments line is followed by the next
-    // entry's English title or by a journal ref, never directly by a Chinese title. Only a line
-    // that reads like a title is taken for one: a real comments line followed by a Chinese title
-    // is the comments of a paper whose successor lacks its English title.
-    for (let i = 0; i < this.lines.length; i++) {
-      if (this.kinds[i] !== 'comments' || !COMMENTS_TITLE.test(this.lines[i].text)) {
-        continue;
-      }
-      const next = this.nextNonBlank(i + 1);
-      if (next >= 0 && this.kinds[next] === 'text' && hasCjk(this.lines[next].text) && !isObviousStray(this.lines[next].text.trim())) {
-        this.kinds[i] = 'text';
-      }
-    }
-  }
-
-  private nextNonBlank(from: number): number {
-    for (let i = from; i < this.lines.length; i++) {
-      if (this.kinds[i] !== undefined) {
-        return i;
-      }
-    }
-    return -1;
-  }
-
-  // ---- Step 2: paragraphs --------------------------------------------------------------
-
-  private collectParagraphs(): void {
-    let start = -1;
-    for (let i = 0; i <= this.lines.length; i++) {
-      const blank = i === this.lines.length || this.kinds[i] === undefined;
-      if (!blank && start < 0) {
-        start = i;
-      } else if (blank && start >= 0) {
-        const end = i - 1;
-        this.paragraphs.push({
-          startLine: start,
-          endLine: end,
-          range: { start: { line: start, character: this.character(start, 0) }, end: this.lineRange(end).end },
-        });
-        for (let line = start + 1; line <= end; line++) {
-          this.problems.push({ kind: 'runTogether', range: this.lineRange(line), insertBeforeLine: line });
-        }
-        start = -1;
-      }
-    }
-  }
-
-  // ---- Step 3: assign lines to entries and fields --------------------------------------
-
-  private assignLines(): void {
-    const lines = this.lines;
-    let firstContent = true;
-    let i = 0;
-    while (i < lines.length) {
-      const kind = this.kinds[i];
-      if (kind === undefined) {
+  /** Runs from `from` to the end of the text, or to the line where `stop` says to; returns that line. */
+  run(from: number, stop?: StopCheck): number {
+    const { kinds, count } = this.table;
+    let i = from;
+    while (i < count) {
+      const code = kinds[i];
+      if (code === LineCode.Blank) {
         i++;
         continue;
       }
-      if (kind !== 'text') {
-        if (firstContent) {
-          this.problems.push({ kind: 'missingHeading', range: this.range(i, 0, 0) });
+      if (stop && stop(i, this.current)) {
+        return i;
+      }
+      if (!isPlainCode(code)) {
+        if (this.firstContent) {
+          this.missingHeadingLine = i;
         }
-        firstContent = false;
-        this.addLabelledLine(i, kind);
+        this.firstContent = false;
+        this.addLabelledLine(i, code);
         i++;
         continue;
       }
       // A maximal run of plain lines, blank lines between them included.
-      const run: number[] = [];
+      const scratch = this.scratch;
+      let n = 0;
       let j = i;
-      while (j < lines.length && (this.kinds[j] === undefined || this.kinds[j] === 'text')) {
-        if (this.kinds[j] === 'text') {
-          run.push(j);
+      while (j < count && (kinds[j] === LineCode.Blank || isPlainCode(kinds[j]))) {
+        if (kinds[j] !== LineCode.Blank) {
+          if (n === scratch.run.length) scratch.reserve(n + 1);
+          scratch.run[n++] = j;
         }
         j++;
       }
       // Whether the labelled line after the run opens a new entry even if the run opens none.
-      const next = this.kinds[j];
-      const closedAfter = next !== undefined && next !== 'text' && (!this.current || this.current[next] !== undefined);
-      const assignments = this.assignRun(run, firstContent, closedAfter);
-      firstContent = false;
-      for (let k = 0; k < run.length; k++) {
-        this.applyAssignment(run[k], assignments[k]);
+      const closedAfter = j < count && (!this.current || this.current[LABELLED_KIND[kinds[j] as 1 | 2 | 3 | 4 | 5]] !== undefined);
+      const roles = this.assignRun(n, this.firstContent, closedAfter);
+      this.firstContent = false;
+      const run = this.scratch.run;
+      for (let k = 0; k < n; k++) {
+        this.applyAssignment(run[k], roles[k]);
       }
       i = j;
     }
+    return count;
   }
 
   /**
-   * Chooses the cheapest reading of a run of plain lines. At the start of the document the first
-   * line may be the heading: the readings with and without it are compared.
+   * Chooses the cheapest reading of the run of `n` plain lines in the scratch buffer, and returns
+   * each line's role (with bit 3 set when it starts an entry). At the start of the document the
+   * first line may be the heading: the readings with and without it are compared.
    */
-  private assignRun(run: number[], atDocumentStart: boolean, closedAfter: boolean): Assignment[] {
+  private assignRun(n: number, atDocumentStart: boolean, closedAfter: boolean): Uint8Array {
     const prev = this.current;
     // Which plain fields the current entry lacks: those may be filled out of order.
     let lacking = 0;
@@ -356,571 +371,170 @@ class DigestParser {
       if (!prev.chineseTitle) lacking |= roleBit(Role.Chinese);
       if (!prev.authors) lacking |= roleBit(Role.Authors);
     }
-    const roleCosts = run.map((line) => plainLineCosts(this.lines[line].text));
-    if (!atDocumentStart || run.length === 0) {
-      return cheapestReading(roleCosts, lacking, closedAfter).assignments;
+    const scratch = this.scratch;
+    const costs = scratch.costs;
+    const text = this.src.text;
+    const { starts, ends } = this.table;
+    for (let k = 0; k < n; k++) {
+      const line = scratch.run[k];
+      plainLineCosts(text, starts[line] + (line === 0 && this.src.bom ? 1 : 0), ends[line], costs, k * 4);
     }
-    const withHeading = cheapestReading(roleCosts.slice(1), lacking, closedAfter);
-    const without = cheapestReading(roleCosts, lacking, closedAfter);
-    const headingCost = hasCjk(this.lines[run[0]].text) ? 0 : COST.latinHeading;
-    if (withHeading.cost + headingCost <= without.cost + COST.noHeading) {
-      return [{ role: Role.Heading, startsEntry: false, outOfOrder: false }, ...withHeading.assignments];
+    scratch.reserveChoice(n);
+    if (!atDocumentStart) {
+      cheapestReading(costs, 0, n, lacking, closedAfter, scratch.choice, scratch.roles);
+      return scratch.roles;
     }
-    this.problems.push({ kind: 'missingHeading', range: this.range(run[0], 0, 0) });
-    return without.assignments;
+    // With the heading: the reading of the lines after the first, written from index 1.
+    const withHeading = cheapestReading(costs, 1, n - 1, lacking, closedAfter, scratch.choice, scratch.rolesAlt.subarray(1));
+    const without = cheapestReading(costs, 0, n, lacking, closedAfter, scratch.choice, scratch.roles);
+    const headingCost = hasCjk(lineText(this.src, this.table, scratch.run[0])) ? 0 : COST.latinHeading;
+    if (withHeading + headingCost <= without + COST.noHeading) {
+      scratch.rolesAlt[0] = Role.Heading;
+      return scratch.rolesAlt;
+    }
+    this.missingHeadingLine = scratch.run[0];
+    return scratch.roles;
   }
 
-  private applyAssignment(line: number, assignment: Assignment): void {
-    if (assignment.role === Role.Heading) {
-      this.heading = this.trimmedSpan(line);
+  /** The span of a line's text with surrounding white space trimmed, placed in `frame`. */
+  private trimmedSpan(line: number, frame: Frame): FramedSpan {
+    const text = this.src.text;
+    const raw = this.table.starts[line];
+    const end = this.table.ends[line];
+    const s = skipSpaces(text, raw + (line === 0 && this.src.bom ? 1 : 0), end);
+    return new FramedSpan(frame, line - frame.line, raw - frame.offset, s - raw, trimEndIndex(text, s, end) - raw);
+  }
+
+  private applyAssignment(line: number, assignment: number): void {
+    const role = assignment & 7;
+    if (role === Role.Heading) {
+      this.heading = this.trimmedSpan(line, this.frame);
       return;
     }
-    if (assignment.role === Role.Stray) {
-      const span = this.trimmedSpan(line);
-      this.problems.push({ kind: 'strayLine', range: span.range, entryIndex: this.current?.index });
-      if (this.current) {
-        this.current.strayLines.push(span);
-        this.current.lastLine = line;
+    const current = this.current;
+    if (role === Role.Stray) {
+      if (current) {
+        current.addStray(this.trimmedSpan(line, current));
+        this.extend(current, line);
       } else {
-        this.documentStrays.push(span);
+        this.strays.push(this.trimmedSpan(line, this.frame));
       }
       return;
     }
-    if (assignment.startsEntry || !this.current) {
-      this.startEntry(line);
-    }
-    const entry = this.current!;
-    const kind = ROLE_FIELD[assignment.role];
-    const field = kind === 'authors' ? this.parseAuthors(line) : this.parseTitle(line, kind as 'englishTitle' | 'chineseTitle');
-    this.addField(entry, field, line);
+    const entry = (assignment & STARTS_ENTRY) !== 0 || !current ? this.startEntry(line) : current;
+    const rel = line - entry.line;
+    const rawRel = this.table.starts[line] - entry.offset;
+    const end = this.table.ends[line] - this.table.starts[line];
+    entry.addField(new PlainFieldNode(entry, rel, rawRel, end, role === Role.English ? 'englishTitle' : role === Role.Chinese ? 'chineseTitle' : 'authors'));
+    this.extend(entry, line);
   }
 
-  private addLabelledLine(line: number, kind: Exclude<LineKind, 'text'>): void {
+  private addLabelledLine(line: number, code: number): void {
+    const kind = LABELLED_KIND[code as 1 | 2 | 3 | 4 | 5];
     let entry = this.current;
     if (!entry || entry[kind] !== undefined) {
       entry = this.startEntry(line);
     }
-    let field: Field;
+    const rel = line - entry.line;
+    const rawRel = this.table.starts[line] - entry.offset;
+    const end = this.table.ends[line] - this.table.starts[line];
     switch (kind) {
       case 'institutions':
-        field = this.parseInstitutions(line);
+        entry.addField(new InstitutionsFieldNode(entry, rel, rawRel, end));
         break;
       case 'topicHits':
-        field = this.parseTopicHits(line);
+        entry.addField(new TopicHitsFieldNode(entry, rel, rawRel, end));
         break;
       default:
-        field = this.parseTextField(line, kind);
+        entry.addField(new TextFieldNode(entry, rel, rawRel, end, kind));
         break;
     }
-    this.addField(entry, field, line);
+    this.extend(entry, line);
   }
 
-  private startEntry(line: number): EntryBuilder {
-    const entry: EntryBuilder = { index: this.entries.length, fields: [], strayLines: [], firstLine: line, lastLine: line };
+  private extend(entry: EntryNode, line: number): void {
+    entry.lastRel = line - entry.line;
+    entry.lastEnd = this.table.ends[line] - this.table.starts[line];
+  }
+
+  private startEntry(line: number): EntryNode {
+    const entry = new EntryNode(this.src, line, this.table.starts[line], this.nextIndex++);
     this.entries.push(entry);
     this.current = entry;
     return entry;
   }
-
-  private addField(entry: EntryBuilder, field: Field, line: number): void {
-    entry.fields.push(field);
-    (entry as unknown as Record<string, Field>)[field.kind] = field;
-    entry.lastLine = line;
-  }
-
-  // ---- Step 4: structure checks per entry ----------------------------------------------
-
-  private checkEntry(entry: EntryBuilder): void {
-    // Out of order: a field that comes after a field that should follow it.
-    let maxOrder = -1;
-    for (const field of entry.fields) {
-      const order = FIELD_ORDER.indexOf(field.kind);
-      if (order < maxOrder) {
-        const before = entry.fields.find((f) => FIELD_ORDER.indexOf(f.kind) > order);
-        this.problems.push({
-          kind: 'outOfOrder',
-          range: field.range,
-          entryIndex: entry.index,
-          field: field.kind,
-          insertBeforeLine: before?.line,
-        });
-      }
-      maxOrder = Math.max(maxOrder, order);
-    }
-    for (const kind of REQUIRED_FIELDS) {
-      if (entry[kind] !== undefined) {
-        continue;
-      }
-      const order = FIELD_ORDER.indexOf(kind);
-      // The field belongs after the last present field that precedes it in the canonical order.
-      let after: Field | undefined;
-      let beforeField: Field | undefined;
-      for (const field of entry.fields) {
-        const o = FIELD_ORDER.indexOf(field.kind);
-        if (o < order && (!after || field.line > after.line)) {
-          after = field;
-        }
-        if (o > order && (!beforeField || field.line < beforeField.line)) {
-          beforeField = field;
-        }
-      }
-      const anchor = after ?? beforeField ?? entry.fields[0];
-      const range = anchor ? anchor.range : this.lineRange(entry.firstLine);
-      this.problems.push({
-        kind: 'missingField',
-        range,
-        entryIndex: entry.index,
-        field: kind,
-        insertAfterLine: after?.line,
-        insertBeforeLine: after ? undefined : beforeField?.line ?? entry.firstLine,
-      });
-    }
-  }
-
-  private finishEntry(builder: EntryBuilder): Entry {
-    const { firstLine, lastLine } = builder;
-    return {
-      index: builder.index,
-      range: { start: { line: firstLine, character: this.character(firstLine, 0) }, end: this.lineRange(lastLine).end },
-      fields: builder.fields,
-      englishTitle: builder.englishTitle,
-      chineseTitle: builder.chineseTitle,
-      authors: builder.authors,
-      institutions: builder.institutions,
-      topicHits: builder.topicHits,
-      summary: builder.summary,
-      comments: builder.comments,
-      journalRef: builder.journalRef,
-      strayLines: builder.strayLines,
-    };
-  }
-
-  // ---- Field parsers -------------------------------------------------------------------
-
-  private fieldBase<K extends FieldKind>(line: number, kind: K): { kind: K; line: number; text: string; range: Range } {
-    return { kind, line, text: this.lines[line].text, range: this.lineRange(line) };
-  }
-
-  private parseTitle(line: number, kind: 'englishTitle' | 'chineseTitle'): TitleField {
-    return { ...this.fieldBase(line, kind), value: this.trimmedSpan(line) };
-  }
-
-  private parseAuthors(line: number): AuthorsField {
-    const text = this.lines[line].text;
-    const names: Span[] = [];
-    const separators: Span[] = [];
-    const end = trimEndIndex(text, 0, text.length);
-    let itemStart = skipSpaces(text, 0);
-    for (let i = itemStart; i <= end; i++) {
-      const c = i < end ? text[i] : '';
-      if (i === end || c === ',' || c === '，' || c === '、' || c === ';' || c === '；') {
-        const itemEnd = trimEndIndex(text, itemStart, i);
-        if (itemEnd > itemStart) {
-          names.push(this.span(line, itemStart, itemEnd));
-        }
-        if (i < end) {
-          const sepEnd = skipSpaces(text, i + 1, end);
-          separators.push(this.span(line, itemEnd, sepEnd));
-          itemStart = sepEnd;
-          i = sepEnd - 1;
-        }
-      }
-    }
-    return { ...this.fieldBase(line, 'authors'), names, separators };
-  }
-
-  private parseLabel(line: number, labelLength: number): { label: Span; after: number } {
-    const text = this.lines[line].text;
-    const start = skipSpaces(text, 0);
-    let end = start + labelLength;
-    // `AI 总结` is read as `AI总结`.
-    if (text.startsWith('AI', start) && text.charCodeAt(start + 2) === 0x20) {
-      end = text.indexOf('总结', start) + 2;
-    }
-    return { label: this.span(line, start, end), after: end };
-  }
-
-  private parseTextField(line: number, kind: 'summary' | 'comments' | 'journalRef'): TextField {
-    const labelText = kind === 'summary' ? LABELS.summary : kind === 'comments' ? LABELS.comments : LABELS.journalRef;
-    const { label, after } = this.parseLabel(line, labelText.length);
-    const text = this.lines[line].text;
-    let valueStart = skipSpaces(text, after);
-    if (text[valueStart] === ':' || text[valueStart] === '：') {
-      valueStart = skipSpaces(text, valueStart + 1);
-    }
-    const value = this.span(line, valueStart, trimEndIndex(text, valueStart, text.length));
-    return { ...this.fieldBase(line, kind), label, value, links: this.findLinks(line, valueStart, value.text) };
-  }
-
-  private findLinks(line: number, offset: number, text: string): Link[] {
-    const links: Link[] = [];
-    const pattern = /https?:\/\/[^\s<>"'`）)（(，。；;、\]]+|arXiv:\s?(\d{4}\.\d{4,5}(?:v\d+)?|[a-z-]+(?:\.[A-Z]{2})?\/\d{7}(?:v\d+)?)/gi;
-    let match: RegExpExecArray | null;
-    while ((match = pattern.exec(text)) !== null) {
-      let found = match[0];
-      // A URL does not end in sentence punctuation.
-      while (found.length > 0 && /[.,:!?]$/.test(found)) {
-        found = found.slice(0, -1);
-      }
-      const start = offset + match.index;
-      const span = this.span(line, start, start + found.length);
-      const target = match[1] !== undefined ? `https://arxiv.org/abs/${match[1]}` : found;
-      links.push({ text: span.text, range: span.range, kind: match[1] !== undefined ? 'arxiv' : 'url', target });
-    }
-    return links;
-  }
-
-  private parseInstitutions(line: number): InstitutionsField {
-    const text = this.lines[line].text;
-    const { label, after } = this.parseLabel(line, LABELS.institutions.length);
-    let i = skipSpaces(text, after);
-    let star: Span | undefined;
-    if (text[i] === '*' || text[i] === '＊') {
-      star = this.span(line, i, i + 1);
-      i = skipSpaces(text, i + 1);
-    } else if (text[i] === ':' || text[i] === '：') {
-      i = skipSpaces(text, i + 1);
-    }
-    let bodyEnd = trimEndIndex(text, i, text.length);
-    let marker: Span | undefined;
-    if (bodyEnd - i >= 2 && text.startsWith(LABELS.reportMarker, bodyEnd - 2)) {
-      marker = this.span(line, bodyEnd - 2, bodyEnd);
-      bodyEnd = trimEndIndex(text, i, bodyEnd - 2);
-    }
-    const items: InstitutionItem[] = [];
-    const separators: Span[] = [];
-    let depth = 0;
-    let itemStart = i;
-    for (let k = i; k <= bodyEnd; k++) {
-      const c = k < bodyEnd ? text[k] : '';
-      if (c === '（' || c === '(') {
-        depth++;
-      } else if (c === '）' || c === ')') {
-        depth--;
-      }
-      if (k === bodyEnd || c === '；' || (c === ';' && depth <= 0)) {
-        const itemEnd = trimEndIndex(text, itemStart, k);
-        const s = skipSpaces(text, itemStart, itemEnd);
-        if (itemEnd > s || k < bodyEnd) {
-          items.push(this.parseInstitutionItem(line, s, Math.max(s, itemEnd)));
-        }
-        if (k < bodyEnd) {
-          const sepEnd = skipSpaces(text, k + 1, bodyEnd);
-          separators.push(this.span(line, itemEnd, sepEnd));
-          itemStart = sepEnd;
-          k = sepEnd - 1;
-          depth = 0;
-        }
-      }
-    }
-    const field: InstitutionsField = {
-      ...this.fieldBase(line, 'institutions'),
-      label,
-      star,
-      marker,
-      items,
-      separators,
-      authorPairs: this.authorPairs(line, items),
-    };
-    return field;
-  }
-
-  private parseInstitutionItem(line: number, start: number, end: number): InstitutionItem {
-    const text = this.lines[line].text;
-    // Balance, scanning forward over both kinds of bracket.
-    let depth = 0;
-    let unmatchedClose = -1;
-    const openers: number[] = [];
-    for (let k = start; k < end; k++) {
-      const c = text[k];
-      if (c === '（' || c === '(') {
-        openers.push(k);
-        depth++;
-      } else if (c === '）' || c === ')') {
-        if (depth === 0) {
-          if (unmatchedClose < 0) unmatchedClose = k;
-        } else {
-          openers.pop();
-          depth--;
-        }
-      }
-    }
-    let unbalanced = 0;
-    let unbalancedAt: Range | undefined;
-    if (unmatchedClose >= 0) {
-      unbalanced = -1;
-      unbalancedAt = this.range(line, unmatchedClose, unmatchedClose + 1);
-    } else if (openers.length > 0) {
-      unbalanced = openers.length;
-      unbalancedAt = this.range(line, openers[0], openers[0] + 1);
-    }
-    // The translation is the bracketed group that ends the item.
-    let translation: Span | undefined;
-    let open: Span | undefined;
-    let close: Span | undefined;
-    let nameEnd = end;
-    const last = text[end - 1];
-    if (end > start && (last === '）' || last === ')')) {
-      let d = 0;
-      let k = end - 1;
-      for (; k >= start; k--) {
-        const c = text[k];
-        if (c === '）' || c === ')') d++;
-        else if (c === '（' || c === '(') {
-          d--;
-          if (d === 0) break;
-        }
-      }
-      if (k >= start) {
-        const inner = text.slice(k + 1, end - 1);
-        // Half-width brackets hold a translation only when it is Chinese: `Lab (Montreal)` is a name.
-        const isTranslation = last === '）' || text[k] === '（' || hasCjk(inner);
-        if (isTranslation) {
-          open = this.span(line, k, k + 1);
-          close = this.span(line, end - 1, end);
-          translation = this.span(line, k + 1, end - 1);
-          nameEnd = trimEndIndex(text, start, k);
-        }
-      }
-    }
-    return {
-      range: this.range(line, start, end),
-      text: text.slice(start, end),
-      name: this.span(line, start, nameEnd),
-      translation,
-      open,
-      close,
-      unbalanced,
-      unbalancedAt,
-    };
-  }
-
-  /** `A, B, C（甲、乙、丙）`: authors with their Chinese names on the institutions line. */
-  private authorPairs(line: number, items: InstitutionItem[]): AuthorPair[] | undefined {
-    if (items.length !== 1) {
-      return undefined;
-    }
-    const item = items[0];
-    if (!item.translation || !item.translation.text.includes('、') || authorListLikeness(item.name.text) !== 'strong') {
-      return undefined;
-    }
-    const english = this.splitSpan(line, item.name, /[,，]/);
-    const chinese = this.splitSpan(line, item.translation, /、/);
-    return english.map((name, index) => ({ english: name, chinese: chinese[index] }));
-  }
-
-  /** Splits a span at single-character separators, trimming each part. */
-  private splitSpan(line: number, span: Span, separator: RegExp): Span[] {
-    const text = this.lines[line].text;
-    const base = span.range.start.character - this.character(line, 0);
-    const parts: Span[] = [];
-    let partStart = base;
-    const end = base + span.text.length;
-    for (let k = base; k <= end; k++) {
-      if (k === end || separator.test(text[k])) {
-        const s = skipSpaces(text, partStart, k);
-        const e = trimEndIndex(text, s, k);
-        if (e > s) parts.push(this.span(line, s, e));
-        partStart = k + 1;
-      }
-    }
-    return parts;
-  }
-
-  private parseTopicHits(line: number): TopicHitsField {
-    const text = this.lines[line].text;
-    const { label, after } = this.parseLabel(line, LABELS.topicHits.length);
-    const end = trimEndIndex(text, 0, text.length);
-    const topicStart = skipSpaces(text, after, end);
-    let colonAt = -1;
-    for (let k = topicStart; k < end; k++) {
-      const c = text[k];
-      if (c === '：' || c === ':') {
-        colonAt = k;
-        break;
-      }
-      if (c === '；' || c === ';' || c === '(' || c === '（') {
-        break;
-      }
-    }
-    let topic: Span;
-    let colon: Span | undefined;
-    let rest: number;
-    if (colonAt >= 0) {
-      topic = this.span(line, topicStart, trimEndIndex(text, topicStart, colonAt));
-      colon = this.span(line, colonAt, colonAt + 1);
-      rest = skipSpaces(text, colonAt + 1, end);
-    } else {
-      // No colon: the topic is the first word.
-      let k = topicStart;
-      while (k < end && text[k] !== ' ' && text[k] !== '\t') k++;
-      topic = this.span(line, topicStart, k);
-      rest = skipSpaces(text, k, end);
-    }
-    const hits: TopicHit[] = [];
-    const separators: Span[] = [];
-    const categories: Span[] = [];
-    const categorySeparators: Span[] = [];
-    let categoriesLabel: Span | undefined;
-    let segmentStart = rest;
-    for (let k = rest; k <= end; k++) {
-      const c = k < end ? text[k] : '';
-      // `分类` opens the categories even without a separator before it.
-      const categoriesHere = k < end && text.startsWith(LABELS.categories, k) && (k === segmentStart || text[k - 1] === ' ');
-      if (k === end || c === '；' || c === ';' || categoriesHere) {
-        const segEnd = trimEndIndex(text, segmentStart, k);
-        if (segEnd > segmentStart || (k < end && !categoriesHere)) {
-          hits.push(this.parseHit(line, segmentStart, segEnd));
-        }
-        if (categoriesHere) {
-          categoriesLabel = this.span(line, k, k + LABELS.categories.length);
-          this.parseCategories(line, k + LABELS.categories.length, end, categories, categorySeparators);
-          break;
-        }
-        if (k < end) {
-          const sepEnd = skipSpaces(text, k + 1, end);
-          separators.push(this.span(line, segEnd, sepEnd));
-          segmentStart = sepEnd;
-          k = sepEnd - 1;
-        }
-      }
-    }
-    return {
-      ...this.fieldBase(line, 'topicHits'),
-      label,
-      topic,
-      colon,
-      hits,
-      separators,
-      categoriesLabel,
-      categories,
-      categorySeparators,
-    };
-  }
-
-  private parseHit(line: number, start: number, end: number): TopicHit {
-    const text = this.lines[line].text;
-    const last = text[end - 1];
-    let keywordEnd = end;
-    let field: Span | undefined;
-    let open: Span | undefined;
-    let close: Span | undefined;
-    if (end > start && (last === ')' || last === '）')) {
-      let k = end - 2;
-      while (k >= start && text[k] !== '(' && text[k] !== '（') k--;
-      if (k >= start) {
-        open = this.span(line, k, k + 1);
-        close = this.span(line, end - 1, end);
-        const fs = skipSpaces(text, k + 1, end - 1);
-        field = this.span(line, fs, trimEndIndex(text, fs, end - 1));
-        keywordEnd = trimEndIndex(text, start, k);
-      }
-    }
-    return {
-      range: this.range(line, start, end),
-      text: text.slice(start, end),
-      keyword: this.span(line, start, keywordEnd),
-      field,
-      open,
-      close,
-    };
-  }
-
-  private parseCategories(line: number, from: number, end: number, categories: Span[], separators: Span[]): void {
-    const text = this.lines[line].text;
-    let k = skipSpaces(text, from, end);
-    if (text[k] === ':' || text[k] === '：') {
-      k = skipSpaces(text, k + 1, end);
-    }
-    let codeStart = k;
-    for (; k <= end; k++) {
-      const c = k < end ? text[k] : '';
-      if (k === end || c === '、' || c === ',' || c === '，' || c === ' ' || c === ';' || c === '；') {
-        const codeEnd = k;
-        if (codeEnd > codeStart) {
-          categories.push(this.span(line, codeStart, codeEnd));
-        }
-        if (k < end) {
-          let sepEnd = k + 1;
-          while (sepEnd < end && (text[sepEnd] === ' ' || text[sepEnd] === '、' || text[sepEnd] === ',' || text[sepEnd] === '，')) sepEnd++;
-          separators.push(this.span(line, codeEnd, sepEnd));
-          codeStart = sepEnd;
-          k = sepEnd - 1;
-        }
-      }
-    }
-  }
 }
 
-/** Classifies a non-blank line by its label; `start` is its first non-space character. */
-function classifyLine(text: string, start: number): LineKind {
-  if (text.startsWith(LABELS.institutions, start)) return 'institutions';
-  if (text.startsWith(LABELS.topicHits, start)) return 'topicHits';
-  if (text.startsWith(LABELS.summary, start) || text.startsWith('AI 总结', start)) return 'summary';
-  if (startsWithWord(text, start, LABELS.comments)) return 'comments';
-  if (startsWithWord(text, start, LABELS.journalRef)) return 'journalRef';
-  return 'text';
-}
+/** Bit of a role byte: the line starts an entry. */
+const STARTS_ENTRY = 8;
 
-/** Whether `word` stands at `start`, followed by a space, a colon or the end of the line. */
-function startsWithWord(text: string, start: number, word: string): boolean {
-  if (!text.startsWith(word, start)) {
-    return false;
-  }
-  const next = text.charCodeAt(start + word.length);
-  return Number.isNaN(next) || next === 0x20 || next === 0x09 || next === 0x3a || next === 0xff1a;
-}
+/** The two rows of costs `cheapestReading` alternates between (it never runs twice at once). */
+const COSTS_A = new Float64Array(12);
+const COSTS_B = new Float64Array(12);
 
 /**
  * The cheapest reading of a run of plain lines, by dynamic programming over a handful of states,
- * so the work is linear in the run's length.
+ * so the work is linear in the run's length. `costs` holds four bytes per line from `offset`
+ * (English, Chinese, authors, stray); each line's role is written to `roles` (with
+ * `STARTS_ENTRY` when it opens an entry) and the reading's cost is returned.
  *
  * States 0..7 continue the current entry, with a bit mask of the plain fields filled out of order
  * so far; 8 + r (r = 1..3) are inside a new entry whose last plain field is role r. When
  * `closedAfter`, the labelled line after the run opens a new entry in any case: ending the run in
  * the current entry leaves that entry without plain fields, which costs as much.
  */
-function cheapestReading(roleCosts: readonly PlainLineCosts[], lacking: number, closedAfter = false): { cost: number; assignments: Assignment[] } {
-  const n = roleCosts.length;
+function cheapestReading(costs: Uint8Array, offset: number, n: number, lacking: number, closedAfter: boolean, choice: Uint8Array, roles: Uint8Array): number {
   const STATES = 12;
   const INF = 1e9;
-  let cost = [0, INF, INF, INF, INF, INF, INF, INF, INF, INF, INF, INF];
-  // choice[k * STATES + state] = previous state | role << 4 | starts entry << 8 | out of order << 9.
-  const choice: number[] = new Array(n * STATES).fill(-1);
+  let cost = COSTS_A.fill(INF);
+  let next = COSTS_B;
+  cost[0] = 0;
+  // choice[k * STATES + state] = previous state | role << 4.
   for (let k = 0; k < n; k++) {
-    const next = [INF, INF, INF, INF, INF, INF, INF, INF, INF, INF, INF, INF];
-    const rc = roleCosts[k];
-    const relax = (from: number, to: number, add: number, role: Role, startsEntry: boolean, outOfOrder: boolean): void => {
-      const total = cost[from] + add;
-      if (total < next[to]) {
-        next[to] = total;
-        choice[k * STATES + to] = from | (role << 4) | (startsEntry ? 1 << 8 : 0) | (outOfOrder ? 1 << 9 : 0);
-      }
-    };
+    next.fill(INF);
+    const base = (offset + k) * 4;
+    const stray = costs[base + 3];
+    const row = k * STATES;
     for (let s = 0; s < STATES; s++) {
-      if (cost[s] >= INF) {
+      const here = cost[s];
+      if (here >= INF) {
         continue;
       }
-      relax(s, s, rc.stray, Role.Stray, false, false);
+      // Each relaxation keeps the first of equal totals, in this order.
+      if (here + stray < next[s]) {
+        next[s] = here + stray;
+        choice[row + s] = s;
+      }
       for (let r = Role.English; r <= Role.Authors; r++) {
+        const fit = costs[base + r - 1];
         if (s < 8) {
           const bit = roleBit(r);
           if ((lacking & bit) !== 0 && (s & bit) === 0) {
-            relax(s, s | bit, COST.outOfOrderFill + rc.role[r], r, false, true);
+            const total = here + COST.outOfOrderFill + fit;
+            if (total < next[s | bit]) {
+              next[s | bit] = total;
+              choice[row + (s | bit)] = s | (r << 4);
+            }
           }
-          relax(s, 8 + r, COST.missingRole * (r - 1) + rc.role[r], r, true, false);
+          const total = here + COST.missingRole * (r - 1) + fit;
+          if (total < next[8 + r]) {
+            next[8 + r] = total;
+            choice[row + 8 + r] = s | (r << 4);
+          }
         } else {
           const last = s - 8;
-          if (r > last) {
-            relax(s, 8 + r, COST.missingRole * (r - last - 1) + rc.role[r], r, false, false);
-          } else {
-            const closing = COST.missingAtEnd * (Role.Authors - last) + COST.newEntryWithoutLabels;
-            relax(s, 8 + r, closing + COST.missingRole * (r - 1) + rc.role[r], r, true, false);
+          const add = r > last ? COST.missingRole * (r - last - 1) : COST.missingAtEnd * (Role.Authors - last) + COST.newEntryWithoutLabels + COST.missingRole * (r - 1);
+          const total = here + add + fit;
+          if (total < next[8 + r]) {
+            next[8 + r] = total;
+            choice[row + 8 + r] = s | (r << 4);
           }
         }
       }
     }
+    const swap = cost;
     cost = next;
+    next = swap;
   }
   let best = 0;
   let bestCost = INF;
@@ -931,14 +545,17 @@ function cheapestReading(roleCosts: readonly PlainLineCosts[], lacking: number, 
       best = s;
     }
   }
-  const assignments: Assignment[] = new Array(n);
   let state = best;
   for (let k = n - 1; k >= 0; k--) {
     const c = choice[k * STATES + state];
-    assignments[k] = { role: (c >> 4) & 0xf, startsEntry: (c & (1 << 8)) !== 0, outOfOrder: (c & (1 << 9)) !== 0 };
-    state = c & 0xf;
+    const from = c & 0xf;
+    const role = c >> 4;
+    // A new entry opens on a move into 8 + r from a continuing state, or back to an earlier role.
+    const starts = role !== Role.Stray && state >= 8 && (from < 8 || role <= from - 8);
+    roles[k] = role | (starts ? STARTS_ENTRY : 0);
+    state = from;
   }
-  return { cost: bestCost, assignments };
+  return bestCost;
 }
 
 /** The bit of a plain role in the out-of-order mask (states 0..7). */
@@ -946,22 +563,137 @@ function roleBit(role: Role): number {
   return 1 << (role - 1);
 }
 
-interface PlainLineCosts {
-  /** Indexed by Role.English .. Role.Authors. */
-  role: number[];
-  stray: number;
+/**
+ * How well a plain line, `text[start..end)`, fits each role: writes the English, Chinese,
+ * authors and stray costs at `at`.
+ *
+ * This is `authorListLikeness`, `hasCjk` and `isObviousStray` on the trimmed line, computed
+ * without slicing or splitting for the lines that decide quickly (the unit tests check that the
+ * answers are the same); the rest are handed to those functions.
+ */
+function plainLineCosts(text: string, start: number, end: number, costs: Uint8Array, at: number): void {
+  let s = start;
+  let e = end;
+  while (s < e && isJsSpace(text.charCodeAt(s))) s++;
+  while (e > s && isJsSpace(text.charCodeAt(e - 1))) e--;
+  const verdict = lineVerdict(text, s, e);
+  const cjk = verdict === CJK;
+  costs[at] = cjk ? 4 : verdict === STRONG ? 2 : 0;
+  costs[at + 1] = cjk ? 0 : 4;
+  costs[at + 2] = cjk ? 5 : verdict === STRONG ? 0 : verdict === WEAK ? 1 : 3;
+  costs[at + 3] = isObviousStrayBetween(text, s, e) ? COST.obviousStray : COST.stray;
 }
 
-/** How well a plain line fits each role. */
-function plainLineCosts(text: string): PlainLineCosts {
-  const trimmed = text.trim();
-  const cjk = hasCjk(trimmed);
-  const likeness = authorListLikeness(trimmed);
-  const role = [0, 0, 0, 0];
-  role[Role.English] = cjk ? 4 : likeness === 'strong' ? 2 : 0;
-  role[Role.Chinese] = cjk ? 0 : 4;
-  role[Role.Authors] = cjk ? 5 : likeness === 'strong' ? 0 : likeness === 'weak' ? 1 : 3;
-  return { role, stray: isObviousStray(trimmed) ? COST.obviousStray : COST.stray };
+/** `authorListLikeness` of a line without CJK ideographs, or CJK: a line with them is never an author list. */
+const NO = 0;
+const WEAK = 1;
+const STRONG = 2;
+const CJK = 3;
+
+/** White space as `String.prototype.trim` and `\s` know it. */
+function isJsSpace(c: number): boolean {
+  return (
+    c === 0x20 || (c >= 0x09 && c <= 0x0d) || c === 0xa0 || c === 0x1680 || (c >= 0x2000 && c <= 0x200a) || c === 0x2028 || c === 0x2029 || c === 0x202f || c === 0x205f || c === 0x3000 || c === 0xfeff
+  );
+}
+
+/** The characters `looksLikeName` refuses in a name: digits, `:` `：` `?` `!` and brackets. */
+function isNotInName(c: number): boolean {
+  return (c >= 0x30 && c <= 0x3a) || c === 0xff1a || c === 0x3f || c === 0x21 || c === 0x28 || c === 0x29 || c === 0xff08 || c === 0xff09 || c === 0x5b || c === 0x5d;
+}
+
+/**
+ * `hasCjk` and `authorListLikeness` of a trimmed text, `text[from..to)`, in one pass: CJK when the
+ * text has a CJK ideograph; else STRONG for two or more comma-separated items of which most read
+ * like names, WEAK for a single name of two to four words, NO otherwise.
+ *
+ * Each item is judged as `looksLikeName` judges it. The common verdicts (empty or too long, a
+ * digit or bracket, more than six words, every word capitalised in ASCII) are reached in the
+ * pass; an item with a word starting otherwise is handed to `looksLikeName`, which knows the
+ * name particles and the letter cases of every script.
+ */
+function lineVerdict(text: string, from: number, to: number): number {
+  let items = 0;
+  let names = 0;
+  // The item being read: its first and last non-space characters, words, and what they hold.
+  let first = -1;
+  let last = -1;
+  let words = 0;
+  let refused = false;
+  let capitalised = true;
+  let atWordStart = true;
+  for (let i = from; i <= to; i++) {
+    const c = i < to ? text.charCodeAt(i) : 0x2c;
+    if (c >= 0x61 && c <= 0x7a) {
+      // A lower-case ASCII letter, the most common character of a name.
+      if (first < 0) first = i;
+      last = i;
+      if (atWordStart) {
+        words++;
+        capitalised = false;
+        atWordStart = false;
+      }
+      continue;
+    }
+    if (c === 0x2c || c === 0xff0c) {
+      items++;
+      if (first >= 0 && !refused && last + 1 - first <= 60 && words <= 6 && (capitalised || looksLikeName(text.slice(first, last + 1)))) {
+        names++;
+      }
+      if (i === to) {
+        break;
+      }
+      first = -1;
+      last = -1;
+      words = 0;
+      refused = false;
+      capitalised = true;
+      atWordStart = true;
+      continue;
+    }
+    if ((c >= 0x3400 && c <= 0x4dbf) || (c >= 0x4e00 && c <= 0x9fff) || (c >= 0xf900 && c <= 0xfaff)) {
+      return CJK;
+    }
+    if (isJsSpace(c)) {
+      atWordStart = true;
+      continue;
+    }
+    if (first < 0) first = i;
+    last = i;
+    if (isNotInName(c)) refused = true;
+    if (atWordStart) {
+      words++;
+      if (c < 0x41 || c > 0x5a) capitalised = false;
+      atWordStart = false;
+    }
+  }
+  if (items >= 2) {
+    return names >= Math.max(2, Math.ceil(items * 0.8)) ? STRONG : NO;
+  }
+  // One item, the whole text: a name of two to four words.
+  return words >= 2 && words <= 4 && names === 1 ? WEAK : NO;
+}
+
+/** `isObviousStray(text.slice(from, to))` for a trimmed text. */
+function isObviousStrayBetween(text: string, from: number, to: number): boolean {
+  const length = to - from;
+  if (length === 2 && (text.startsWith(LABELS.reportMarker, from) || text.startsWith(LABELS.categories, from))) {
+    return true;
+  }
+  if (length >= 2 && text.charCodeAt(from) === 0x5b && text.charCodeAt(to - 1) === 0x5d && text.indexOf(']', from + 1) === to - 1) {
+    return true;
+  }
+  // No letter of any script and no digit: only punctuation or symbols.
+  for (let i = from; i < to; i++) {
+    const c = text.charCodeAt(i);
+    if ((c >= 0x30 && c <= 0x39) || (c >= 0x41 && c <= 0x5a) || (c >= 0x61 && c <= 0x7a) || (c >= 0x4e00 && c <= 0x9fef)) {
+      return false;
+    }
+    if (c >= 0x80) {
+      return isObviousStray(text.slice(from, to));
+    }
+  }
+  return true;
 }
 
 /** Lines that are plainly not a title or an author list: a lone `纠错`, bare punctuation, `[cs.AI]`. */
@@ -975,3 +707,6 @@ function isObviousStray(trimmed: string): boolean {
   // No letter of any script and no digit: only punctuation or symbols.
   return !/[\p{L}\p{N}]/u.test(trimmed);
 }
+
+/** The kind mask of an entry, as `EntryNode.kindMask` (re-exported for incremental.ts). */
+export { FIELD_BIT };

@@ -1,0 +1,1058 @@
+/**
+ * The objects behind the model's interfaces (model.ts), built for the largest digests users keep.
+ *
+ * A year of daily digests is 10,000 entries, 70,000 fields and half a million names, items, hits,
+ * separators and links. Allocating all of them as nested objects at parse time costs more in
+ * garbage collection than the parse itself, so the nodes keep numbers and make objects on demand:
+ *
+ * - an entry holds its first line and that line's offset; its fields hold lines and offsets
+ *   relative to it, and their spans hold characters within their line. Moving an entry (when an
+ *   edit above it adds or removes lines) is three assignments, whatever it contains;
+ * - ranges and texts are made when asked for, every time: they are small and die young;
+ * - a field is split into its parts (names, items, hits, categories, links) the first time a
+ *   feature asks for them, and keeps each list once made, so repeated access is free;
+ * - spans inside parts (an item's name and translation, a hit's keyword and field) are made
+ *   from the offsets their part keeps.
+ *
+ * The splitting code is the parser's, moved here: the parser decides the structure (which line is
+ * which field of which entry), the nodes split a field's line when its parts are wanted.
+ */
+import type { Range } from 'vscode-languageserver-types';
+import type { AuthorPair, AuthorsField, Entry, Field, FieldKind, InstitutionItem, InstitutionsField, Link, Span, TextField, TitleField, TopicHit, TopicHitsField } from './model';
+import { LABELS } from './model';
+import { authorListLikeness, skipSpaces, trimEndIndex } from './text';
+
+/**
+ * The text the nodes read. One `Source` is shared by the models that incremental updates derive
+ * from each other, so that moving to a new text is one assignment.
+ */
+export class Source {
+  declare text: string;
+  declare bom: boolean;
+
+  constructor(text: string, bom: boolean) {
+    this.text = text;
+    this.bom = bom;
+  }
+}
+
+/** Where a run of lines is placed: an entry, or the document itself for the lines before the first entry. */
+export interface Frame {
+  readonly src: Source;
+  /** Zero-based line the relative lines count from. */
+  readonly line: number;
+  /** Offset in the text of that line's start (0 for line 0, BOM included). */
+  readonly offset: number;
+}
+
+/** The shared empty list, for parts that have no element (most separators lists of one-name fields). */
+export const EMPTY: readonly never[] = Object.freeze([]);
+
+function lineRange(line: number, start: number, end: number): Range {
+  return { start: { line, character: start }, end: { line, character: end } };
+}
+
+/** A character that the format treats as a space inside a line: space, tab, ideographic space. */
+function isSpace(code: number): boolean {
+  return code === 0x20 || code === 0x09 || code === 0x3000;
+}
+
+/** `hasCjk` over `text[from..to)`, without slicing. */
+function hasCjkBetween(text: string, from: number, to: number): boolean {
+  for (let i = from; i < to; i++) {
+    const c = text.charCodeAt(i);
+    if ((c >= 0x3400 && c <= 0x4dbf) || (c >= 0x4e00 && c <= 0x9fff) || (c >= 0xf900 && c <= 0xfaff)) {
+      return true;
+    }
+  }
+  return false;
+}
+
+// ---- Spans -----------------------------------------------------------------------------------
+
+/** A span of a field's line: characters (LSP, BOM included on line 0) within that line. */
+export class PartSpan implements Span {
+  declare readonly owner: FieldNode;
+  declare readonly startCharacter: number;
+  declare readonly endCharacter: number;
+
+  constructor(owner: FieldNode, startCharacter: number, endCharacter: number) {
+    this.owner = owner;
+    this.startCharacter = startCharacter;
+    this.endCharacter = endCharacter;
+  }
+
+  get text(): string {
+    const raw = this.owner.rawStart;
+    return this.owner.entry.src.text.slice(raw + this.startCharacter, raw + this.endCharacter);
+  }
+
+  get range(): Range {
+    return lineRange(this.owner.line, this.startCharacter, this.endCharacter);
+  }
+
+  toJSON(): Span {
+    return { text: this.text, range: this.range };
+  }
+}
+
+/** A span of a line placed relative to a frame: a stray line, the heading. */
+export class FramedSpan implements Span {
+  declare frame: Frame;
+  declare readonly lineRel: number;
+  declare readonly rawRel: number;
+  declare readonly startCharacter: number;
+  declare readonly endCharacter: number;
+
+  constructor(frame: Frame, lineRel: number, rawRel: number, startCharacter: number, endCharacter: number) {
+    this.frame = frame;
+    this.lineRel = lineRel;
+    this.rawRel = rawRel;
+    this.startCharacter = startCharacter;
+    this.endCharacter = endCharacter;
+  }
+
+  get line(): number {
+    return this.frame.line + this.lineRel;
+  }
+
+  get text(): string {
+    const raw = this.frame.offset + this.rawRel;
+    return this.frame.src.text.slice(raw + this.startCharacter, raw + this.endCharacter);
+  }
+
+  get range(): Range {
+    return lineRange(this.frame.line + this.lineRel, this.startCharacter, this.endCharacter);
+  }
+
+  toJSON(): Span {
+    return { text: this.text, range: this.range };
+  }
+}
+
+/** A URL or `arXiv:` reference in a text field. */
+export class LinkNode extends PartSpan implements Link {
+  declare readonly kind: 'url' | 'arxiv';
+  /** For `arxiv`: where the identifier starts, counted from the start of the link. */
+  private declare readonly idStart: number;
+
+  constructor(owner: FieldNode, start: number, end: number, kind: 'url' | 'arxiv', idStart: number) {
+    super(owner, start, end);
+    this.kind = kind;
+    this.idStart = idStart;
+  }
+
+  get target(): string {
+    const text = this.text;
+    return this.kind === 'arxiv' ? `https://arxiv.org/abs/${text.slice(this.idStart)}` : text;
+  }
+
+  override toJSON(): Link {
+    return { text: this.text, range: this.range, target: this.target, kind: this.kind };
+  }
+}
+
+// ---- Entries ---------------------------------------------------------------------------------
+
+/** One paper: a frame for its fields and stray lines. */
+export class EntryNode implements Entry, Frame {
+  declare englishTitle: TitleField | undefined;
+  declare chineseTitle: TitleField | undefined;
+  declare authors: AuthorsField | undefined;
+  declare institutions: InstitutionsField | undefined;
+  declare topicHits: TopicHitsField | undefined;
+  declare summary: TextField | undefined;
+  declare comments: TextField | undefined;
+  declare journalRef: TextField | undefined;
+  declare fields: Field[];
+  declare strayLines: FramedSpan[];
+  /** The last line, relative to `line`. */
+  declare lastRel: number;
+  /** The end character of the last line. */
+  declare lastEnd: number;
+
+  declare src: Source;
+  declare line: number;
+  declare offset: number;
+  declare index: number;
+
+  constructor(src: Source, line: number, offset: number, index: number) {
+    this.src = src;
+    this.line = line;
+    this.offset = offset;
+    this.index = index;
+    // Assigned here, all of them, so that every entry has the same shape from the start.
+    this.englishTitle = undefined;
+    this.chineseTitle = undefined;
+    this.authors = undefined;
+    this.institutions = undefined;
+    this.topicHits = undefined;
+    this.summary = undefined;
+    this.comments = undefined;
+    this.journalRef = undefined;
+    this.fields = [];
+    this.strayLines = EMPTY as never[];
+    this.lastRel = 0;
+    this.lastEnd = 0;
+  }
+
+  get range(): Range {
+    const first = this.line === 0 && this.src.bom ? 1 : 0;
+    return { start: { line: this.line, character: first }, end: { line: this.line + this.lastRel, character: this.lastEnd } };
+  }
+
+  /** Which kinds of field the entry has, one bit per position in FIELD_ORDER. */
+  get kindMask(): number {
+    let mask = 0;
+    for (const field of this.fields) {
+      mask |= FIELD_BIT[field.kind];
+    }
+    return mask;
+  }
+
+  addField(node: AnyFieldNode): void {
+    const field = node as unknown as Field;
+    this.fields.push(field);
+    switch (field.kind) {
+      case 'englishTitle':
+        this.englishTitle = field;
+        break;
+      case 'chineseTitle':
+        this.chineseTitle = field;
+        break;
+      case 'authors':
+        this.authors = field;
+        break;
+      case 'institutions':
+        this.institutions = field;
+        break;
+      case 'topicHits':
+        this.topicHits = field;
+        break;
+      case 'summary':
+        this.summary = field;
+        break;
+      case 'comments':
+        this.comments = field;
+        break;
+      case 'journalRef':
+        this.journalRef = field;
+        break;
+    }
+  }
+
+  addStray(span: FramedSpan): void {
+    if ((this.strayLines as readonly FramedSpan[]) === EMPTY) {
+      this.strayLines = [];
+    }
+    this.strayLines.push(span);
+  }
+
+  /**
+   * A copy of the entry that takes its fields and stray lines over (they are re-pointed to the
+   * copy), for an incremental update that may add lines to it.
+   */
+  reopen(): EntryNode {
+    const copy = new EntryNode(this.src, this.line, this.offset, this.index);
+    for (const field of this.fields) {
+      const node = field as unknown as AnyFieldNode;
+      node.entry = copy;
+      copy.addField(node);
+    }
+    for (const stray of this.strayLines) {
+      stray.frame = copy;
+      copy.addStray(stray);
+    }
+    copy.lastRel = this.lastRel;
+    copy.lastEnd = this.lastEnd;
+    return copy;
+  }
+
+  toJSON(): unknown {
+    return { index: this.index, range: this.range, fields: this.fields, strayLines: this.strayLines };
+  }
+}
+
+/** The bit of each field kind in `EntryNode.kindMask`. */
+export const FIELD_BIT: Readonly<Record<FieldKind, number>> = {
+  englishTitle: 1,
+  chineseTitle: 2,
+  authors: 4,
+  institutions: 8,
+  topicHits: 16,
+  summary: 32,
+  comments: 64,
+  journalRef: 128,
+};
+
+// ---- Fields ----------------------------------------------------------------------------------
+
+/** What every field node knows: its entry, and its line relative to the entry. */
+export abstract class FieldNode {
+  declare entry: EntryNode;
+  /** The line, relative to the entry's first line. */
+  declare readonly lineRel: number;
+  /** The line's start offset, relative to the entry's. */
+  declare readonly rawRel: number;
+  /** The end character of the line (its length, plus one on line 0 after a BOM). */
+  declare readonly endCharacter: number;
+
+  // Fields are assigned, not declared with initialisers: defining class fields on instances of
+  // five subclasses makes the definitions megamorphic, and 70,000 fields felt it.
+  constructor(entry: EntryNode, lineRel: number, rawRel: number, endCharacter: number) {
+    this.entry = entry;
+    this.lineRel = lineRel;
+    this.rawRel = rawRel;
+    this.endCharacter = endCharacter;
+  }
+
+  get line(): number {
+    return this.entry.line + this.lineRel;
+  }
+
+  /** Offset in the text of the line's start. */
+  get rawStart(): number {
+    return this.entry.offset + this.rawRel;
+  }
+
+  /** The first character of the line's text: 1 on line 0 after a BOM, else 0. */
+  get firstCharacter(): number {
+    return this.entry.line + this.lineRel === 0 && this.entry.src.bom ? 1 : 0;
+  }
+
+  get text(): string {
+    const raw = this.rawStart;
+    return this.entry.src.text.slice(raw + this.firstCharacter, raw + this.endCharacter);
+  }
+
+  get range(): Range {
+    // Its own literal rather than `lineRange`: V8 decides where to allocate per literal, and
+    // field ranges are kept (by the outline, the diagnostics) far more often than span ranges.
+    const line = this.line;
+    return { start: { line, character: this.firstCharacter }, end: { line, character: this.endCharacter } };
+  }
+
+  protected span(start: number, end: number): PartSpan {
+    return new PartSpan(this, start, end);
+  }
+
+  /** The span of `text[start..end)` trimmed, `text` being the line's text from `first`. */
+  protected trimmed(text: string, first: number, start = 0, end = text.length): PartSpan {
+    const s = skipSpaces(text, start, end);
+    return this.span(s + first, trimEndIndex(text, s, end) + first);
+  }
+
+  /** The label at the start of a labelled line: `[start, end)` in the line's text. `AI 总结` reads as `AI总结`. */
+  protected labelBounds(text: string, labelLength: number): [number, number] {
+    const start = skipSpaces(text, 0);
+    let end = start + labelLength;
+    if (text.startsWith('AI', start) && text.charCodeAt(start + 2) === 0x20) {
+      end = text.indexOf('总结', start) + 2;
+    }
+    return [start, end];
+  }
+
+  toJSON(): unknown {
+    return { kind: (this as unknown as { kind: FieldKind }).kind, line: this.line, text: this.text, range: this.range };
+  }
+}
+
+export type AnyFieldNode = PlainFieldNode | InstitutionsFieldNode | TopicHitsFieldNode | TextFieldNode;
+
+/**
+ * An unlabelled line: the English title, the Chinese title or the authors. One class serves the
+ * three (a title's `names` is empty) so that field nodes come in four shapes, not five: V8 keeps
+ * property access on up to four shapes fast, and every feature reads fields of all kinds.
+ */
+export class PlainFieldNode extends FieldNode {
+  declare readonly kind: 'englishTitle' | 'chineseTitle' | 'authors';
+  private declare namesList: readonly Span[] | undefined;
+  private declare separatorsList: readonly Span[] | undefined;
+
+  constructor(entry: EntryNode, lineRel: number, rawRel: number, end: number, kind: 'englishTitle' | 'chineseTitle' | 'authors') {
+    super(entry, lineRel, rawRel, end);
+    this.kind = kind;
+    this.namesList = undefined;
+    this.separatorsList = undefined;
+  }
+
+  /** The line trimmed (the title, for a title field). */
+  get value(): Span {
+    // Trimmed in place, without slicing the line.
+    const raw = this.rawStart;
+    const text = this.entry.src.text;
+    const s = skipSpaces(text, raw + this.firstCharacter, raw + this.endCharacter);
+    return this.span(s - raw, trimEndIndex(text, s, raw + this.endCharacter) - raw);
+  }
+
+  /** The author names, for an authors field. */
+  get names(): readonly Span[] {
+    return (this.namesList ??= this.kind === 'authors' ? this.split(NAMES) : EMPTY);
+  }
+
+  /** The separators between names, as written (`, ` canonically; `，` or `,` are mistakes). */
+  get separators(): readonly Span[] {
+    return (this.separatorsList ??= this.kind === 'authors' ? this.split(SEPARATORS) : EMPTY);
+  }
+
+  private split(want: number): readonly Span[] {
+    const text = this.text;
+    const first = this.firstCharacter;
+    const result: Span[] = [];
+    const end = trimEndIndex(text, 0, text.length);
+    let itemStart = skipSpaces(text, 0);
+    for (let i = itemStart; i <= end; i++) {
+      const c = i < end ? text.charCodeAt(i) : -1;
+      if (i === end || c === 0x2c || c === 0xff0c || c === 0x3001 || c === 0x3b || c === 0xff1b) {
+        const itemEnd = trimEndIndex(text, itemStart, i);
+        if (want === NAMES && itemEnd > itemStart) {
+          result.push(this.span(itemStart + first, itemEnd + first));
+        }
+        if (i < end) {
+          const sepEnd = skipSpaces(text, i + 1, end);
+          if (want === SEPARATORS) {
+            result.push(this.span(itemEnd + first, sepEnd + first));
+          }
+          itemStart = sepEnd;
+          i = sepEnd - 1;
+        }
+      }
+    }
+    return result.length > 0 ? result : EMPTY;
+  }
+}
+
+const NAMES = 1;
+const SEPARATORS = 2;
+
+/** `English name（中文名）` or a name alone, as offsets into its field's line. */
+export class ItemNode implements InstitutionItem {
+  private declare readonly owner: FieldNode;
+  private declare readonly startCharacter: number;
+  private declare readonly endCharacter: number;
+  private declare readonly nameEnd: number;
+  /** Where the `（` of the translation is, or -1. */
+  private declare readonly openAt: number;
+  declare readonly unbalanced: number;
+  /** Where the first unbalanced bracket is, or -1. */
+  private declare readonly unbalancedCharacter: number;
+
+  constructor(owner: FieldNode, start: number, end: number, nameEnd: number, openAt: number, unbalanced: number, unbalancedCharacter: number) {
+    this.owner = owner;
+    this.startCharacter = start;
+    this.endCharacter = end;
+    this.nameEnd = nameEnd;
+    this.openAt = openAt;
+    this.unbalanced = unbalanced;
+    this.unbalancedCharacter = unbalancedCharacter;
+  }
+
+  get range(): Range {
+    return lineRange(this.owner.line, this.startCharacter, this.endCharacter);
+  }
+
+  get text(): string {
+    const raw = this.owner.rawStart;
+    return this.owner.entry.src.text.slice(raw + this.startCharacter, raw + this.endCharacter);
+  }
+
+  get name(): Span {
+    return new PartSpan(this.owner, this.startCharacter, this.nameEnd);
+  }
+
+  get translation(): Span | undefined {
+    return this.openAt < 0 ? undefined : new PartSpan(this.owner, this.openAt + 1, this.endCharacter - 1);
+  }
+
+  get open(): Span | undefined {
+    return this.openAt < 0 ? undefined : new PartSpan(this.owner, this.openAt, this.openAt + 1);
+  }
+
+  get close(): Span | undefined {
+    return this.openAt < 0 ? undefined : new PartSpan(this.owner, this.endCharacter - 1, this.endCharacter);
+  }
+
+  get unbalancedAt(): Range | undefined {
+    return this.unbalancedCharacter < 0 ? undefined : lineRange(this.owner.line, this.unbalancedCharacter, this.unbalancedCharacter + 1);
+  }
+
+  toJSON(): unknown {
+    return { text: this.text, range: this.range, name: this.name, translation: this.translation, unbalanced: this.unbalanced };
+  }
+}
+
+const ITEMS = 1;
+const ITEM_SEPARATORS = 2;
+
+/** The `机构` line. */
+export class InstitutionsFieldNode extends FieldNode implements InstitutionsField {
+  declare readonly kind: 'institutions';
+  private declare itemsList: readonly InstitutionItem[] | undefined;
+  private declare separatorsList: readonly Span[] | undefined;
+  private declare pairs: readonly AuthorPair[] | null | undefined;
+  // The line's layout, in its text (from the first character), found on first use.
+  private declare labelStart: number;
+  private declare labelEnd: number;
+  private declare starAt: number;
+  private declare bodyStart: number;
+  private declare bodyEnd: number;
+  private declare markerAt: number;
+
+  constructor(entry: EntryNode, lineRel: number, rawRel: number, end: number) {
+    super(entry, lineRel, rawRel, end);
+    this.kind = 'institutions';
+    this.itemsList = undefined;
+    this.separatorsList = undefined;
+    this.pairs = undefined;
+    this.labelStart = -1;
+    this.labelEnd = -1;
+    this.starAt = -1;
+    this.bodyStart = -1;
+    this.bodyEnd = -1;
+    this.markerAt = -1;
+  }
+
+  private layout(text: string): void {
+    if (this.labelStart >= 0) {
+      return;
+    }
+    const [labelStart, after] = this.labelBounds(text, LABELS.institutions.length);
+    let i = skipSpaces(text, after);
+    let starAt = -1;
+    const c = text.charCodeAt(i);
+    if (c === 0x2a || c === 0xff0a) {
+      starAt = i;
+      i = skipSpaces(text, i + 1);
+    } else if (c === 0x3a || c === 0xff1a) {
+      i = skipSpaces(text, i + 1);
+    }
+    let bodyEnd = trimEndIndex(text, i, text.length);
+    let markerAt = -1;
+    if (bodyEnd - i >= 2 && text.startsWith(LABELS.reportMarker, bodyEnd - 2)) {
+      markerAt = bodyEnd - 2;
+      bodyEnd = trimEndIndex(text, i, bodyEnd - 2);
+    }
+    this.labelStart = labelStart;
+    this.labelEnd = after;
+    this.starAt = starAt;
+    this.bodyStart = i;
+    this.bodyEnd = bodyEnd;
+    this.markerAt = markerAt;
+  }
+
+  get label(): Span {
+    this.layout(this.text);
+    const first = this.firstCharacter;
+    return this.span(this.labelStart + first, this.labelEnd + first);
+  }
+
+  get star(): Span | undefined {
+    this.layout(this.text);
+    const first = this.firstCharacter;
+    return this.starAt < 0 ? undefined : this.span(this.starAt + first, this.starAt + 1 + first);
+  }
+
+  get marker(): Span | undefined {
+    this.layout(this.text);
+    const first = this.firstCharacter;
+    return this.markerAt < 0 ? undefined : this.span(this.markerAt + first, this.markerAt + 2 + first);
+  }
+
+  get items(): readonly InstitutionItem[] {
+    return (this.itemsList ??= this.split(ITEMS) as InstitutionItem[]);
+  }
+
+  get separators(): readonly Span[] {
+    return (this.separatorsList ??= this.split(ITEM_SEPARATORS) as Span[]);
+  }
+
+  get authorPairs(): readonly AuthorPair[] | undefined {
+    if (this.pairs === undefined) {
+      this.pairs = this.findAuthorPairs() ?? null;
+    }
+    return this.pairs ?? undefined;
+  }
+
+  private split(want: number): readonly (InstitutionItem | Span)[] {
+    const text = this.text;
+    this.layout(text);
+    const first = this.firstCharacter;
+    const bodyEnd = this.bodyEnd;
+    const result: (InstitutionItem | Span)[] = [];
+    let depth = 0;
+    let itemStart = this.bodyStart;
+    for (let k = this.bodyStart; k <= bodyEnd; k++) {
+      const c = k < bodyEnd ? text.charCodeAt(k) : -1;
+      if (c === 0xff08 || c === 0x28) {
+        depth++;
+      } else if (c === 0xff09 || c === 0x29) {
+        depth--;
+      }
+      if (k === bodyEnd || c === 0xff1b || (c === 0x3b && depth <= 0)) {
+        const itemEnd = trimEndIndex(text, itemStart, k);
+        const s = skipSpaces(text, itemStart, itemEnd);
+        if (want === ITEMS && (itemEnd > s || k < bodyEnd)) {
+          result.push(this.item(text, first, s, Math.max(s, itemEnd)));
+        }
+        if (k < bodyEnd) {
+          const sepEnd = skipSpaces(text, k + 1, bodyEnd);
+          if (want === ITEM_SEPARATORS) {
+            result.push(this.span(itemEnd + first, sepEnd + first));
+          }
+          itemStart = sepEnd;
+          k = sepEnd - 1;
+          depth = 0;
+        }
+      }
+    }
+    return result.length > 0 ? result : EMPTY;
+  }
+
+  private item(text: string, first: number, start: number, end: number): ItemNode {
+    // Balance, scanning forward over both kinds of bracket. The first opener left open is the
+    // one pushed when the depth was zero last.
+    let depth = 0;
+    let unmatchedClose = -1;
+    let bottomOpener = -1;
+    for (let k = start; k < end; k++) {
+      const c = text.charCodeAt(k);
+      if (c === 0xff08 || c === 0x28) {
+        if (depth === 0) bottomOpener = k;
+        depth++;
+      } else if (c === 0xff09 || c === 0x29) {
+        if (depth === 0) {
+          if (unmatchedClose < 0) unmatchedClose = k;
+        } else {
+          depth--;
+        }
+      }
+    }
+    let unbalanced = 0;
+    let unbalancedAt = -1;
+    if (unmatchedClose >= 0) {
+      unbalanced = -1;
+      unbalancedAt = unmatchedClose + first;
+    } else if (depth > 0) {
+      unbalanced = depth;
+      unbalancedAt = bottomOpener + first;
+    }
+    // The translation is the bracketed group that ends the item.
+    let openAt = -1;
+    let nameEnd = end;
+    const last = end > start ? text.charCodeAt(end - 1) : -1;
+    if (last === 0xff09 || last === 0x29) {
+      let d = 0;
+      let k = end - 1;
+      for (; k >= start; k--) {
+        const c = text.charCodeAt(k);
+        if (c === 0xff09 || c === 0x29) d++;
+        else if (c === 0xff08 || c === 0x28) {
+          d--;
+          if (d === 0) break;
+        }
+      }
+      // Half-width brackets hold a translation only when it is Chinese: `Lab (Montreal)` is a name.
+      if (k >= start && (last === 0xff09 || text.charCodeAt(k) === 0xff08 || hasCjkBetween(text, k + 1, end - 1))) {
+        openAt = k + first;
+        nameEnd = trimEndIndex(text, start, k);
+      }
+    }
+    return new ItemNode(this, start + first, end + first, nameEnd + first, openAt, unbalanced, unbalancedAt);
+  }
+
+  /** `A, B, C（甲、乙、丙）`: authors with their Chinese names on the institutions line. */
+  private findAuthorPairs(): AuthorPair[] | undefined {
+    const items = this.items;
+    if (items.length !== 1) {
+      return undefined;
+    }
+    const item = items[0];
+    const translation = item.translation;
+    if (!translation || !translation.text.includes('、')) {
+      return undefined;
+    }
+    const name = item.name;
+    if (authorListLikeness(name.text) !== 'strong') {
+      return undefined;
+    }
+    const english = this.splitSpan(name as PartSpan, (c) => c === 0x2c || c === 0xff0c);
+    const chinese = this.splitSpan(translation as PartSpan, (c) => c === 0x3001);
+    return english.map((englishName, index) => ({ english: englishName, chinese: chinese[index] }));
+  }
+
+  /** Splits a span at single-character separators, trimming each part. */
+  private splitSpan(span: PartSpan, isSeparator: (code: number) => boolean): Span[] {
+    const text = this.text;
+    const first = this.firstCharacter;
+    const base = span.startCharacter - first;
+    const end = span.endCharacter - first;
+    const parts: Span[] = [];
+    let partStart = base;
+    for (let k = base; k <= end; k++) {
+      if (k === end || isSeparator(text.charCodeAt(k))) {
+        const s = skipSpaces(text, partStart, k);
+        const e = trimEndIndex(text, s, k);
+        if (e > s) parts.push(this.span(s + first, e + first));
+        partStart = k + 1;
+      }
+    }
+    return parts;
+  }
+}
+
+/** One `keyword(field)` hit, as offsets into its field's line. */
+export class HitNode implements TopicHit {
+  private declare readonly owner: FieldNode;
+  private declare readonly startCharacter: number;
+  private declare readonly endCharacter: number;
+  private declare readonly keywordEnd: number;
+  /** Where the `(` is, or -1 when the hit has no field. */
+  private declare readonly openAt: number;
+  private declare readonly fieldStart: number;
+  private declare readonly fieldEnd: number;
+
+  constructor(owner: FieldNode, start: number, end: number, keywordEnd: number, openAt: number, fieldStart: number, fieldEnd: number) {
+    this.owner = owner;
+    this.startCharacter = start;
+    this.endCharacter = end;
+    this.keywordEnd = keywordEnd;
+    this.openAt = openAt;
+    this.fieldStart = fieldStart;
+    this.fieldEnd = fieldEnd;
+  }
+
+  get range(): Range {
+    return lineRange(this.owner.line, this.startCharacter, this.endCharacter);
+  }
+
+  get text(): string {
+    const raw = this.owner.rawStart;
+    return this.owner.entry.src.text.slice(raw + this.startCharacter, raw + this.endCharacter);
+  }
+
+  get keyword(): Span {
+    return new PartSpan(this.owner, this.startCharacter, this.keywordEnd);
+  }
+
+  get field(): Span | undefined {
+    return this.openAt < 0 ? undefined : new PartSpan(this.owner, this.fieldStart, this.fieldEnd);
+  }
+
+  get open(): Span | undefined {
+    return this.openAt < 0 ? undefined : new PartSpan(this.owner, this.openAt, this.openAt + 1);
+  }
+
+  get close(): Span | undefined {
+    return this.openAt < 0 ? undefined : new PartSpan(this.owner, this.endCharacter - 1, this.endCharacter);
+  }
+
+  toJSON(): unknown {
+    return { text: this.text, range: this.range, keyword: this.keyword, field: this.field };
+  }
+}
+
+const HITS = 1;
+const HIT_SEPARATORS = 2;
+const CATEGORIES = 1;
+const CATEGORY_SEPARATORS = 2;
+
+/** The `专题命中` line. */
+export class TopicHitsFieldNode extends FieldNode implements TopicHitsField {
+  declare readonly kind: 'topicHits';
+  private declare hitsList: readonly TopicHit[] | undefined;
+  private declare separatorsList: readonly Span[] | undefined;
+  private declare categoriesList: readonly Span[] | undefined;
+  private declare categorySeparatorsList: readonly Span[] | undefined;
+  // The line's layout, in its text (from the first character), found on first use.
+  private declare labelStart: number;
+  private declare labelEnd: number;
+  private declare topicStart: number;
+  private declare topicEnd: number;
+  private declare colonAt: number;
+  private declare rest: number;
+  private declare end: number;
+  /** Where `分类` is, or -1. */
+  private declare categoriesAt: number;
+
+  constructor(entry: EntryNode, lineRel: number, rawRel: number, end: number) {
+    super(entry, lineRel, rawRel, end);
+    this.kind = 'topicHits';
+    this.hitsList = undefined;
+    this.separatorsList = undefined;
+    this.categoriesList = undefined;
+    this.categorySeparatorsList = undefined;
+    this.labelStart = -1;
+    this.labelEnd = -1;
+    this.topicStart = -1;
+    this.topicEnd = -1;
+    this.colonAt = -1;
+    this.rest = -1;
+    this.end = -1;
+    this.categoriesAt = -1;
+  }
+
+  private layout(text: string): void {
+    if (this.labelStart >= 0) {
+      return;
+    }
+    const [labelStart, after] = this.labelBounds(text, LABELS.topicHits.length);
+    const end = trimEndIndex(text, 0, text.length);
+    const topicStart = skipSpaces(text, after, end);
+    let colonAt = -1;
+    for (let k = topicStart; k < end; k++) {
+      const c = text.charCodeAt(k);
+      if (c === 0xff1a || c === 0x3a) {
+        colonAt = k;
+        break;
+      }
+      if (c === 0xff1b || c === 0x3b || c === 0x28 || c === 0xff08) {
+        break;
+      }
+    }
+    let topicEnd: number;
+    let rest: number;
+    if (colonAt >= 0) {
+      topicEnd = trimEndIndex(text, topicStart, colonAt);
+      rest = skipSpaces(text, colonAt + 1, end);
+    } else {
+      // No colon: the topic is the first word.
+      let k = topicStart;
+      while (k < end && text.charCodeAt(k) !== 0x20 && text.charCodeAt(k) !== 0x09) k++;
+      topicEnd = k;
+      rest = skipSpaces(text, k, end);
+    }
+    this.labelStart = labelStart;
+    this.labelEnd = after;
+    this.topicStart = topicStart;
+    this.topicEnd = topicEnd;
+    this.colonAt = colonAt;
+    this.rest = rest;
+    this.end = end;
+    this.categoriesAt = this.scanHits(text, 0, undefined);
+  }
+
+  /**
+   * Walks the hits from `rest` to `分类` or the end of the line, collecting hits or separators as
+   * `want` says, and returns where `分类` is (or -1).
+   */
+  private scanHits(text: string, want: number, result: (TopicHit | Span)[] | undefined): number {
+    const first = this.firstCharacter;
+    const end = this.end;
+    let segmentStart = this.rest;
+    for (let k = this.rest; k <= end; k++) {
+      const c = k < end ? text.charCodeAt(k) : -1;
+      // `分类` opens the categories even without a separator before it.
+      const categoriesHere = k < end && c === 0x5206 && text.startsWith(LABELS.categories, k) && (k === segmentStart || text.charCodeAt(k - 1) === 0x20);
+      if (k === end || c === 0xff1b || c === 0x3b || categoriesHere) {
+        const segEnd = trimEndIndex(text, segmentStart, k);
+        if (want === HITS && (segEnd > segmentStart || (k < end && !categoriesHere))) {
+          result!.push(this.hit(text, first, segmentStart, segEnd));
+        }
+        if (categoriesHere) {
+          return k;
+        }
+        if (k < end) {
+          const sepEnd = skipSpaces(text, k + 1, end);
+          if (want === HIT_SEPARATORS) {
+            result!.push(this.span(segEnd + first, sepEnd + first));
+          }
+          segmentStart = sepEnd;
+          k = sepEnd - 1;
+        }
+      }
+    }
+    return -1;
+  }
+
+  private hit(text: string, first: number, start: number, end: number): HitNode {
+    const last = end > start ? text.charCodeAt(end - 1) : -1;
+    let keywordEnd = end;
+    let openAt = -1;
+    let fieldStart = -1;
+    let fieldEnd = -1;
+    if (last === 0x29 || last === 0xff09) {
+      let k = end - 2;
+      while (k >= start && text.charCodeAt(k) !== 0x28 && text.charCodeAt(k) !== 0xff08) k--;
+      if (k >= start) {
+        openAt = k + first;
+        const fs = skipSpaces(text, k + 1, end - 1);
+        fieldStart = fs + first;
+        fieldEnd = trimEndIndex(text, fs, end - 1) + first;
+        keywordEnd = trimEndIndex(text, start, k);
+      }
+    }
+    return new HitNode(this, start + first, end + first, keywordEnd + first, openAt, fieldStart, fieldEnd);
+  }
+
+  private splitCategories(text: string, want: number): readonly Span[] {
+    this.layout(text);
+    if (this.categoriesAt < 0) {
+      return EMPTY;
+    }
+    const first = this.firstCharacter;
+    const end = this.end;
+    const result: Span[] = [];
+    let k = skipSpaces(text, this.categoriesAt + LABELS.categories.length, end);
+    if (text.charCodeAt(k) === 0x3a || text.charCodeAt(k) === 0xff1a) {
+      k = skipSpaces(text, k + 1, end);
+    }
+    let codeStart = k;
+    for (; k <= end; k++) {
+      const c = k < end ? text.charCodeAt(k) : -1;
+      if (k === end || c === 0x3001 || c === 0x2c || c === 0xff0c || c === 0x20 || c === 0x3b || c === 0xff1b) {
+        const codeEnd = k;
+        if (want === CATEGORIES && codeEnd > codeStart) {
+          result.push(this.span(codeStart + first, codeEnd + first));
+        }
+        if (k < end) {
+          let sepEnd = k + 1;
+          while (sepEnd < end) {
+            const s = text.charCodeAt(sepEnd);
+            if (s !== 0x20 && s !== 0x3001 && s !== 0x2c && s !== 0xff0c) break;
+            sepEnd++;
+          }
+          if (want === CATEGORY_SEPARATORS) {
+            result.push(this.span(codeEnd + first, sepEnd + first));
+          }
+          codeStart = sepEnd;
+          k = sepEnd - 1;
+        }
+      }
+    }
+    return result.length > 0 ? result : EMPTY;
+  }
+
+  get label(): Span {
+    this.layout(this.text);
+    const first = this.firstCharacter;
+    return this.span(this.labelStart + first, this.labelEnd + first);
+  }
+
+  get topic(): Span {
+    this.layout(this.text);
+    const first = this.firstCharacter;
+    return this.span(this.topicStart + first, this.topicEnd + first);
+  }
+
+  get colon(): Span | undefined {
+    this.layout(this.text);
+    const first = this.firstCharacter;
+    return this.colonAt < 0 ? undefined : this.span(this.colonAt + first, this.colonAt + 1 + first);
+  }
+
+  get categoriesLabel(): Span | undefined {
+    this.layout(this.text);
+    const first = this.firstCharacter;
+    return this.categoriesAt < 0 ? undefined : this.span(this.categoriesAt + first, this.categoriesAt + LABELS.categories.length + first);
+  }
+
+  get hits(): readonly TopicHit[] {
+    if (!this.hitsList) {
+      const text = this.text;
+      this.layout(text);
+      const result: TopicHit[] = [];
+      this.scanHits(text, HITS, result);
+      this.hitsList = result.length > 0 ? result : EMPTY;
+    }
+    return this.hitsList;
+  }
+
+  get separators(): readonly Span[] {
+    if (!this.separatorsList) {
+      const text = this.text;
+      this.layout(text);
+      const result: Span[] = [];
+      this.scanHits(text, HIT_SEPARATORS, result);
+      this.separatorsList = result.length > 0 ? result : EMPTY;
+    }
+    return this.separatorsList;
+  }
+
+  get categories(): readonly Span[] {
+    return (this.categoriesList ??= this.splitCategories(this.text, CATEGORIES));
+  }
+
+  get categorySeparators(): readonly Span[] {
+    return (this.categorySeparatorsList ??= this.splitCategories(this.text, CATEGORY_SEPARATORS));
+  }
+}
+
+/** URLs and arXiv references; the `g` flag's state is reset before each use. */
+const LINK_PATTERN = /https?:\/\/[^\s<>"'`）)（(，。；;、\]]+|arXiv:\s?(\d{4}\.\d{4,5}(?:v\d+)?|[a-z-]+(?:\.[A-Z]{2})?\/\d{7}(?:v\d+)?)/gi;
+
+/** `AI总结`, `Comments` or `Journal ref` and the text after it. */
+export class TextFieldNode extends FieldNode implements TextField {
+  declare readonly kind: 'summary' | 'comments' | 'journalRef';
+  private declare linksList: readonly Link[] | undefined;
+
+  constructor(entry: EntryNode, lineRel: number, rawRel: number, end: number, kind: 'summary' | 'comments' | 'journalRef') {
+    super(entry, lineRel, rawRel, end);
+    this.kind = kind;
+    this.linksList = undefined;
+  }
+
+  private labelLength(): number {
+    return this.kind === 'summary' ? LABELS.summary.length : this.kind === 'comments' ? LABELS.comments.length : LABELS.journalRef.length;
+  }
+
+  get label(): Span {
+    const [start, end] = this.labelBounds(this.text, this.labelLength());
+    const first = this.firstCharacter;
+    return this.span(start + first, end + first);
+  }
+
+  /** `[start, end)` of the value in the line's text. */
+  private valueBounds(text: string): [number, number] {
+    const [, after] = this.labelBounds(text, this.labelLength());
+    let valueStart = skipSpaces(text, after);
+    const c = text.charCodeAt(valueStart);
+    if (c === 0x3a || c === 0xff1a) {
+      valueStart = skipSpaces(text, valueStart + 1);
+    }
+    return [valueStart, trimEndIndex(text, valueStart, text.length)];
+  }
+
+  get value(): Span {
+    const [start, end] = this.valueBounds(this.text);
+    const first = this.firstCharacter;
+    return this.span(start + first, end + first);
+  }
+
+  get links(): readonly Link[] {
+    if (!this.linksList) {
+      const text = this.text;
+      const [start, end] = this.valueBounds(text);
+      this.linksList = this.findLinks(text.slice(start, end), start + this.firstCharacter);
+    }
+    return this.linksList;
+  }
+
+  private findLinks(value: string, offset: number): readonly Link[] {
+    const links: Link[] = [];
+    const pattern = LINK_PATTERN;
+    pattern.lastIndex = 0;
+    let match: RegExpExecArray | null;
+    while ((match = pattern.exec(value)) !== null) {
+      let length = match[0].length;
+      // A URL does not end in sentence punctuation.
+      while (length > 0 && isSentencePunctuation(match[0].charCodeAt(length - 1))) {
+        length--;
+      }
+      const start = offset + match.index;
+      if (match[1] !== undefined) {
+        links.push(new LinkNode(this, start, start + length, 'arxiv', match[0].length - match[1].length));
+      } else {
+        links.push(new LinkNode(this, start, start + length, 'url', 0));
+      }
+    }
+    pattern.lastIndex = 0;
+    return links.length > 0 ? links : EMPTY;
+  }
+}
+
+function isSentencePunctuation(code: number): boolean {
+  return code === 0x2e || code === 0x2c || code === 0x3a || code === 0x21 || code === 0x3f;
+}
+
+/** Spaces at `text[i]`, for callers outside this file that split lines the same way. */
+export { isSpace };

@@ -6,7 +6,9 @@
  */
 import {
   createConnection,
+  ErrorCodes,
   ProposedFeatures,
+  ResponseError,
   TextDocuments,
   TextDocumentSyncKind,
   InitializeResult,
@@ -31,8 +33,36 @@ import { DiagnosticsSettings, FIX_ALL_COMMAND, FixAllResult } from './protocol';
 import { TextDocumentEdit } from 'vscode-languageserver/node';
 
 const connection = createConnection(ProposedFeatures.all);
-const documents = new TextDocuments(TextDocument);
+
+/**
+ * A request handler that cannot take the server down: a failure is logged and answered with an
+ * InternalError response, and the server goes on serving.
+ */
+function guarded<A extends unknown[], R>(method: string, handler: (...args: A) => R | Promise<R>): (...args: A) => Promise<R> {
+  return async (...args) => {
+    try {
+      return await handler(...args);
+    } catch (error) {
+      if (error instanceof ResponseError) {
+        throw error;
+      }
+      const message = error instanceof Error ? error.message : String(error);
+      connection.console.error(`${method} failed: ${error instanceof Error && error.stack ? error.stack : message}`);
+      throw new ResponseError(ErrorCodes.InternalError, `${method} failed: ${message}`);
+    }
+  };
+}
+// Whatever a document holds, the server lives on: a failure outside a request (a timer, a
+// notification) is logged rather than ending the process.
+process.on('uncaughtException', (error) => connection.console.error(`Uncaught: ${error.stack ?? error.message}`));
+process.on('unhandledRejection', (reason) => connection.console.error(`Unhandled rejection: ${reason instanceof Error ? reason.stack ?? reason.message : String(reason)}`));
+
 const cache = new DigestCache();
+// Each edit brings the document's cached model along incrementally.
+const documents = new TextDocuments<TextDocument>({
+  create: TextDocument.create,
+  update: (document, changes, version) => cache.change(document, changes, () => TextDocument.update(document, changes, version)),
+});
 /** Every paper of every digest file of the workspace folders; open documents override the disk. */
 const workspaceIndex = new WorkspaceIndex();
 const workspaceDigests = new WorkspaceDigests(workspaceIndex, { log: (message) => connection.console.log(message) });
@@ -101,51 +131,51 @@ workspaceIndex.onDidChange(() => {
   }, 300);
 });
 
-connection.onRequest(PapersTreeRequest, async (params, token) => {
+connection.onRequest(PapersTreeRequest, guarded(PapersTreeRequest.method, async (params, token) => {
   await workspaceDigests.ready;
   workspaceDigests.flush();
   const lookup = papersTrees.get(workspaceIndex, params.grouping, params.filter, token);
   return { generation: lookup.tree.generation, paperCount: lookup.tree.paperCount, nodes: lookup.childrenOf(params.parentId) ?? [] };
-});
+}));
 
-connection.onRequest(PaperAtRequest, async (params, token) => {
+connection.onRequest(PaperAtRequest, guarded(PaperAtRequest.method, async (params, token) => {
   await workspaceDigests.ready;
   workspaceDigests.flush();
   const paper = paperAt(workspaceIndex, canonicalUri(params.uri) ?? params.uri, params.position);
   const path = paper ? papersTrees.get(workspaceIndex, params.grouping, params.filter, token).pathToPaper(paper) : undefined;
   return path ? { path } : null;
-});
+}));
 
-connection.onRequest(RescanWorkspaceRequest, async () => {
+connection.onRequest(RescanWorkspaceRequest, guarded(RescanWorkspaceRequest.method, async () => {
   await workspaceDigests.rescan();
   return { fileCount: workspaceIndex.files().length, paperCount: workspaceIndex.paperCount };
-});
+}));
 
-connection.onWorkspaceSymbol(async (params, token) => {
+connection.onWorkspaceSymbol(guarded('workspace/symbol', async (params, token) => {
   await workspaceDigests.ready;
   workspaceDigests.flush();
   return workspaceSymbols(workspaceIndex, params.query, token);
-});
+}));
 
-connection.onDocumentSymbol((params, token) => {
+connection.onDocumentSymbol(guarded('textDocument/documentSymbol', (params, token) => {
   const document = documents.get(params.textDocument.uri);
   return document ? documentSymbols(cache.get(document), {}, token) : null;
-});
+}));
 
-connection.onFoldingRanges((params, token) => {
+connection.onFoldingRanges(guarded('textDocument/foldingRange', (params, token) => {
   const document = documents.get(params.textDocument.uri);
   return document ? foldingRanges(cache.get(document), token) : null;
-});
+}));
 
-connection.onHover((params, token) => {
+connection.onHover(guarded('textDocument/hover', (params, token) => {
   const document = documents.get(params.textDocument.uri);
   return document ? hover(cache.get(document), params.position, token) : null;
-});
+}));
 
-connection.languages.semanticTokens.on((params, token) => {
+connection.languages.semanticTokens.on(guarded('textDocument/semanticTokens/full', (params, token) => {
   const document = documents.get(params.textDocument.uri);
   return document ? semanticTokens(cache.get(document), token) : { data: [] };
-});
+}));
 
 documents.onDidClose((event) => {
   cache.delete(event.document.uri);
@@ -194,7 +224,7 @@ function scheduleDiagnostics(uri: string, delay = DIAGNOSTICS_DELAY_MS): void {
     uri,
     setTimeout(() => {
       diagnosticTimers.delete(uri);
-      void publishDiagnostics(uri);
+      publishDiagnostics(uri).catch((error: unknown) => connection.console.error(`Diagnostics of ${uri} failed: ${error instanceof Error ? error.stack ?? error.message : String(error)}`));
     }, delay),
   );
 }
@@ -247,7 +277,7 @@ connection.onDidChangeConfiguration((change) => {
   }
 });
 
-connection.onCodeAction(async (params, token) => {
+connection.onCodeAction(guarded('textDocument/codeAction', async (params, token) => {
   const uri = params.textDocument.uri;
   if (!documents.get(uri)) {
     return null;
@@ -259,9 +289,9 @@ connection.onCodeAction(async (params, token) => {
   }
   const request = { range: params.range, diagnostics: params.context.diagnostics, only: params.context.only };
   return codeActions(cache.get(document), { uri, version: document.version }, request, diagnosticOptions(uri, settings), token);
-});
+}));
 
-connection.onExecuteCommand(async (params): Promise<FixAllResult | undefined> => {
+connection.onExecuteCommand(guarded('workspace/executeCommand', async (params): Promise<FixAllResult | undefined> => {
   if (params.command !== FIX_ALL_COMMAND) {
     return undefined;
   }
@@ -283,7 +313,7 @@ connection.onExecuteCommand(async (params): Promise<FixAllResult | undefined> =>
     edit: { documentChanges: [TextDocumentEdit.create({ uri, version: document.version }, edits)] },
   });
   return { applied: result.applied, edits: edits.length };
-});
+}));
 
 documents.listen(connection);
 connection.listen();

@@ -1,6 +1,9 @@
 /**
  * One parse per document version: every feature asks the cache and receives the same model.
+ * An edit of an open document updates its model incrementally (incremental.ts) rather than
+ * parsing it again.
  */
+import { ContentChange, updateDigest } from './incremental';
 import type { DigestDocument } from './model';
 import { parseDigest } from './parser';
 
@@ -22,8 +25,33 @@ export class DigestCache {
   private readonly models = new Map<string, { version: number; model: DigestDocument }>();
   /** How many parses the cache has run, for tests that check parsing happens once per version. */
   parseCount = 0;
+  /** How many incremental updates the cache has run. */
+  updateCount = 0;
 
   constructor(private readonly parse: (text: string) => DigestDocument = parseDigest) {}
+
+  /**
+   * Applies changes to a document and brings its cached model along: `apply` changes the
+   * document (as `TextDocument.update` does) and returns it. When the cache holds the model of
+   * the version before, the model is updated incrementally; otherwise it is dropped, and parsed
+   * on the next `get`.
+   *
+   * @example
+   * // TextDocuments' update hook, in the server:
+   * update: (document, changes, version) => cache.change(document, changes, () => TextDocument.update(document, changes, version))
+   */
+  change<T extends VersionedText>(document: T, changes: readonly ContentChange[], apply: () => T): T {
+    const before = document.version;
+    const cached = this.models.get(document.uri);
+    const updated = apply();
+    if (cached && cached.version === before && this.parse === parseDigest) {
+      this.models.set(updated.uri, { version: updated.version, model: updateDigest(cached.model, changes, updated.getText()) });
+      this.updateCount++;
+    } else {
+      this.models.delete(document.uri);
+    }
+    return updated;
+  }
 
   get(document: VersionedText): DigestDocument {
     const cached = this.models.get(document.uri);

@@ -58,6 +58,11 @@ export class DigestModel implements DigestDocument {
   readonly text: string;
   readonly hasBom: boolean;
   readonly eol: '\n' | '\r\n';
+  /**
+   * Set when an incremental update took the model's entries over (see incremental.ts): the model
+   * must not be read any more, nor updated again.
+   */
+  superseded: boolean;
   private linesView: readonly SourceLine[] | undefined;
   private paragraphList: readonly Paragraph[] | undefined;
   private problemList: readonly StructureProblem[] | undefined;
@@ -71,6 +76,10 @@ export class DigestModel implements DigestDocument {
     this.text = src.text;
     this.hasBom = src.bom;
     this.eol = table.crlf > table.lf ? '\r\n' : '\n';
+    this.superseded = false;
+    this.linesView = undefined;
+    this.paragraphList = undefined;
+    this.problemList = undefined;
   }
 
   static frame(src: Source): Frame {

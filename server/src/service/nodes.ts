@@ -48,6 +48,14 @@ export interface Frame {
 /** The shared empty list, for parts that have no element (most separators lists of one-name fields). */
 export const EMPTY: readonly never[] = Object.freeze([]);
 
+/**
+ * A list to keep: the shared empty list, or a copy of exactly its length (a list grown by `push`
+ * has room to spare, and a digest keeps a hundred thousand of them).
+ */
+function kept<T>(list: T[]): readonly T[] {
+  return list.length === 0 ? EMPTY : list.slice();
+}
+
 function lineRange(line: number, start: number, end: number): Range {
   return { start: { line, character: start }, end: { line, character: end } };
 }
@@ -241,6 +249,14 @@ export class EntryNode implements Entry, Frame {
     }
   }
 
+  /** Called when the entry gets no more fields: its lists keep no room to spare. */
+  settle(): void {
+    this.fields = this.fields.slice();
+    if ((this.strayLines as readonly FramedSpan[]) !== EMPTY) {
+      this.strayLines = this.strayLines.slice();
+    }
+  }
+
   addStray(span: FramedSpan): void {
     if ((this.strayLines as readonly FramedSpan[]) === EMPTY) {
       this.strayLines = [];
@@ -418,7 +434,7 @@ export class PlainFieldNode extends FieldNode {
         }
       }
     }
-    return result.length > 0 ? result : EMPTY;
+    return kept(result);
   }
 }
 
@@ -605,7 +621,7 @@ export class InstitutionsFieldNode extends FieldNode implements InstitutionsFiel
         }
       }
     }
-    return result.length > 0 ? result : EMPTY;
+    return kept(result);
   }
 
   private item(text: string, first: number, start: number, end: number): ItemNode {
@@ -919,7 +935,7 @@ export class TopicHitsFieldNode extends FieldNode implements TopicHitsField {
         }
       }
     }
-    return result.length > 0 ? result : EMPTY;
+    return kept(result);
   }
 
   get label(): Span {
@@ -952,7 +968,7 @@ export class TopicHitsFieldNode extends FieldNode implements TopicHitsField {
       this.layout(text);
       const result: TopicHit[] = [];
       this.scanHits(text, HITS, result);
-      this.hitsList = result.length > 0 ? result : EMPTY;
+      this.hitsList = kept(result);
     }
     return this.hitsList;
   }
@@ -963,7 +979,7 @@ export class TopicHitsFieldNode extends FieldNode implements TopicHitsField {
       this.layout(text);
       const result: Span[] = [];
       this.scanHits(text, HIT_SEPARATORS, result);
-      this.separatorsList = result.length > 0 ? result : EMPTY;
+      this.separatorsList = kept(result);
     }
     return this.separatorsList;
   }
@@ -1046,7 +1062,7 @@ export class TextFieldNode extends FieldNode implements TextField {
       }
     }
     pattern.lastIndex = 0;
-    return links.length > 0 ? links : EMPTY;
+    return kept(links);
   }
 }
 

@@ -65,17 +65,18 @@ export class LineTableBuilder implements LineTable {
 
   push(start: number, end: number): void {
     if (this.count === this.starts.length) {
-      this.reserve(this.count * 2);
+      this.reserve(this.count + 1);
     }
     this.starts[this.count] = start;
     this.ends[this.count] = end;
     this.count++;
   }
 
-  reserve(size: number): void {
-    if (size <= this.starts.length) {
+  reserve(needed: number): void {
+    if (needed <= this.starts.length) {
       return;
     }
+    const size = Math.max(needed, Math.ceil(this.starts.length * 1.5));
     const starts = new Int32Array(size);
     starts.set(this.starts.subarray(0, this.count));
     const ends = new Int32Array(size);
@@ -322,6 +323,7 @@ export class StructurePass {
         continue;
       }
       if (stop && stop(i, this.current)) {
+        this.current?.settle();
         return i;
       }
       if (!isPlainCode(code)) {
@@ -354,6 +356,7 @@ export class StructurePass {
       }
       i = j;
     }
+    this.current?.settle();
     return count;
   }
 
@@ -458,6 +461,7 @@ export class StructurePass {
   }
 
   private startEntry(line: number): EntryNode {
+    this.current?.settle();
     const entry = new EntryNode(this.src, line, this.table.starts[line], this.nextIndex++);
     this.entries.push(entry);
     this.current = entry;

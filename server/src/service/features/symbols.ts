@@ -136,9 +136,9 @@ function fieldDetail(field: Field): string {
     case 'chineseTitle':
       return shorten(field.value.text);
     case 'authors':
-      return `${field.names.length} · ${shorten(field.names.map((n) => n.text).join(', '))}`;
+      return `${field.names.length} · ${shortJoin(field.names, (n) => n.text, ', ')}`;
     case 'institutions':
-      return shorten(field.items.map((item) => item.name.text).join(' ; '));
+      return shortJoin(field.items, (item) => item.name.text, ' ; ');
     case 'topicHits':
       return shorten([field.topic.text, ...field.categories.map((c) => c.text)].filter((s) => s).join(' · '));
     default:
@@ -148,4 +148,16 @@ function fieldDetail(field: Field): string {
 
 function shorten(text: string, max = 80): string {
   return text.length <= max ? text : text.slice(0, max - 1) + '…';
+}
+
+/** `shorten(parts.map(textOf).join(separator))`, reading only the parts that show (a paper may have 60 authors). */
+function shortJoin<T>(parts: readonly T[], textOf: (part: T) => string, separator: string, max = 80): string {
+  let joined = '';
+  for (let i = 0; i < parts.length; i++) {
+    joined += (i > 0 ? separator : '') + textOf(parts[i]);
+    if (joined.length > max) {
+      return joined.slice(0, max - 1) + '…';
+    }
+  }
+  return joined;
 }

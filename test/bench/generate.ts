@@ -38,3 +38,18 @@ export function generatedDigest(count: number): string {
   }
   return paragraphs.join('\n\n') + '\n';
 }
+
+/**
+ * Lines built to make line-oriented code slow, about `size` characters each: long runs of
+ * spaces, brackets that never close, separators and labels repeated, URLs back to back.
+ */
+export function hostileLines(size: number): Record<string, string> {
+  const repeat = (prefix: string, unit: string): string => prefix + unit.repeat(Math.ceil((size - prefix.length) / unit.length));
+  return {
+    'institutions': repeat('机构 * ', 'Lab (X)（实验室（分部）、甲） ；  ；;（（ ）） 纠错 '),
+    'unclosed （': repeat('机构 * ', '（'),
+    'spaces': repeat('机构 * ', ' ') + 'x',
+    'topic hits': repeat('专题命中 推理 ：', 'kw(abstract)；a(（b；(  分类 cs.LG、,'),
+    'comments': repeat('Comments ', 'https://x.org/a arXiv:2401.12345 （'),
+  };
+}

@@ -500,19 +500,24 @@ export class ItemNode implements InstitutionItem {
 const ITEMS = 1;
 const ITEM_SEPARATORS = 2;
 
+/** Where the parts of a `机构` line are, in its text. -1 when absent. */
+interface InstitutionsLayout {
+  readonly labelStart: number;
+  readonly labelEnd: number;
+  readonly starAt: number;
+  readonly bodyStart: number;
+  readonly bodyEnd: number;
+  readonly markerAt: number;
+}
+
 /** The `机构` line. */
 export class InstitutionsFieldNode extends FieldNode implements InstitutionsField {
   declare readonly kind: 'institutions';
   private declare itemsList: readonly InstitutionItem[] | undefined;
   private declare separatorsList: readonly Span[] | undefined;
   private declare pairs: readonly AuthorPair[] | null | undefined;
-  // The line's layout, in its text (from the first character), found on first use.
-  private declare labelStart: number;
-  private declare labelEnd: number;
-  private declare starAt: number;
-  private declare bodyStart: number;
-  private declare bodyEnd: number;
-  private declare markerAt: number;
+  /** The line's layout, found on first use. */
+  private declare layoutFound: InstitutionsLayout | undefined;
 
   constructor(entry: EntryNode, lineRel: number, rawRel: number, end: number) {
     super(entry, lineRel, rawRel, end);
@@ -520,18 +525,14 @@ export class InstitutionsFieldNode extends FieldNode implements InstitutionsFiel
     this.itemsList = undefined;
     this.separatorsList = undefined;
     this.pairs = undefined;
-    this.labelStart = -1;
-    this.labelEnd = -1;
-    this.starAt = -1;
-    this.bodyStart = -1;
-    this.bodyEnd = -1;
-    this.markerAt = -1;
+    this.layoutFound = undefined;
   }
 
-  private layout(text: string): void {
-    if (this.labelStart >= 0) {
-      return;
-    }
+  private layout(text: string): InstitutionsLayout {
+    return (this.layoutFound ??= this.findLayout(text));
+  }
+
+  private findLayout(text: string): InstitutionsLayout {
     const [labelStart, after] = this.labelBounds(text, LABELS.institutions.length);
     let i = skipSpaces(text, after);
     let starAt = -1;
@@ -548,30 +549,25 @@ export class InstitutionsFieldNode extends FieldNode implements InstitutionsFiel
       markerAt = bodyEnd - 2;
       bodyEnd = trimEndIndex(text, i, bodyEnd - 2);
     }
-    this.labelStart = labelStart;
-    this.labelEnd = after;
-    this.starAt = starAt;
-    this.bodyStart = i;
-    this.bodyEnd = bodyEnd;
-    this.markerAt = markerAt;
+    return { labelStart, labelEnd: after, starAt, bodyStart: i, bodyEnd, markerAt };
   }
 
   get label(): Span {
-    this.layout(this.text);
+    const layout = this.layout(this.text);
     const first = this.firstCharacter;
-    return this.span(this.labelStart + first, this.labelEnd + first);
+    return this.span(layout.labelStart + first, layout.labelEnd + first);
   }
 
   get star(): Span | undefined {
-    this.layout(this.text);
+    const { starAt } = this.layout(this.text);
     const first = this.firstCharacter;
-    return this.starAt < 0 ? undefined : this.span(this.starAt + first, this.starAt + 1 + first);
+    return starAt < 0 ? undefined : this.span(starAt + first, starAt + 1 + first);
   }
 
   get marker(): Span | undefined {
-    this.layout(this.text);
+    const { markerAt } = this.layout(this.text);
     const first = this.firstCharacter;
-    return this.markerAt < 0 ? undefined : this.span(this.markerAt + first, this.markerAt + 2 + first);
+    return markerAt < 0 ? undefined : this.span(markerAt + first, markerAt + 2 + first);
   }
 
   get items(): readonly InstitutionItem[] {
@@ -591,13 +587,12 @@ export class InstitutionsFieldNode extends FieldNode implements InstitutionsFiel
 
   private split(want: number): readonly (InstitutionItem | Span)[] {
     const text = this.text;
-    this.layout(text);
+    const { bodyStart, bodyEnd } = this.layout(text);
     const first = this.firstCharacter;
-    const bodyEnd = this.bodyEnd;
     const result: (InstitutionItem | Span)[] = [];
     let depth = 0;
-    let itemStart = this.bodyStart;
-    for (let k = this.bodyStart; k <= bodyEnd; k++) {
+    let itemStart = bodyStart;
+    for (let k = bodyStart; k <= bodyEnd; k++) {
       const c = k < bodyEnd ? text.charCodeAt(k) : -1;
       if (c === 0xff08 || c === 0x28) {
         depth++;
@@ -772,6 +767,21 @@ const HIT_SEPARATORS = 2;
 const CATEGORIES = 1;
 const CATEGORY_SEPARATORS = 2;
 
+/** Where the parts of a `专题命中` line are, in its text. -1 when absent. */
+interface TopicHitsLayout {
+  readonly labelStart: number;
+  readonly labelEnd: number;
+  readonly topicStart: number;
+  readonly topicEnd: number;
+  readonly colonAt: number;
+  /** Where the hits start. */
+  readonly rest: number;
+  /** The end of the line's text, trimmed. */
+  readonly end: number;
+  /** Where `分类` is. */
+  readonly categoriesAt: number;
+}
+
 /** The `专题命中` line. */
 export class TopicHitsFieldNode extends FieldNode implements TopicHitsField {
   declare readonly kind: 'topicHits';
@@ -779,16 +789,8 @@ export class TopicHitsFieldNode extends FieldNode implements TopicHitsField {
   private declare separatorsList: readonly Span[] | undefined;
   private declare categoriesList: readonly Span[] | undefined;
   private declare categorySeparatorsList: readonly Span[] | undefined;
-  // The line's layout, in its text (from the first character), found on first use.
-  private declare labelStart: number;
-  private declare labelEnd: number;
-  private declare topicStart: number;
-  private declare topicEnd: number;
-  private declare colonAt: number;
-  private declare rest: number;
-  private declare end: number;
-  /** Where `分类` is, or -1. */
-  private declare categoriesAt: number;
+  /** The line's layout, found on first use. */
+  private declare layoutFound: TopicHitsLayout | undefined;
 
   constructor(entry: EntryNode, lineRel: number, rawRel: number, end: number) {
     super(entry, lineRel, rawRel, end);
@@ -797,20 +799,14 @@ export class TopicHitsFieldNode extends FieldNode implements TopicHitsField {
     this.separatorsList = undefined;
     this.categoriesList = undefined;
     this.categorySeparatorsList = undefined;
-    this.labelStart = -1;
-    this.labelEnd = -1;
-    this.topicStart = -1;
-    this.topicEnd = -1;
-    this.colonAt = -1;
-    this.rest = -1;
-    this.end = -1;
-    this.categoriesAt = -1;
+    this.layoutFound = undefined;
   }
 
-  private layout(text: string): void {
-    if (this.labelStart >= 0) {
-      return;
-    }
+  private layout(text: string): TopicHitsLayout {
+    return (this.layoutFound ??= this.findLayout(text));
+  }
+
+  private findLayout(text: string): TopicHitsLayout {
     const [labelStart, after] = this.labelBounds(text, LABELS.topicHits.length);
     const end = trimEndIndex(text, 0, text.length);
     const topicStart = skipSpaces(text, after, end);
@@ -837,25 +833,18 @@ export class TopicHitsFieldNode extends FieldNode implements TopicHitsField {
       topicEnd = k;
       rest = skipSpaces(text, k, end);
     }
-    this.labelStart = labelStart;
-    this.labelEnd = after;
-    this.topicStart = topicStart;
-    this.topicEnd = topicEnd;
-    this.colonAt = colonAt;
-    this.rest = rest;
-    this.end = end;
-    this.categoriesAt = this.scanHits(text, 0, undefined);
+    const categoriesAt = this.scanHits(text, rest, end, 0, undefined);
+    return { labelStart, labelEnd: after, topicStart, topicEnd, colonAt, rest, end, categoriesAt };
   }
 
   /**
-   * Walks the hits from `rest` to `分类` or the end of the line, collecting hits or separators as
-   * `want` says, and returns where `分类` is (or -1).
+   * Walks the hits from `rest` to `分类` or `end`, collecting hits or separators as `want` says,
+   * and returns where `分类` is (or -1).
    */
-  private scanHits(text: string, want: number, result: (TopicHit | Span)[] | undefined): number {
+  private scanHits(text: string, rest: number, end: number, want: number, result: (TopicHit | Span)[] | undefined): number {
     const first = this.firstCharacter;
-    const end = this.end;
-    let segmentStart = this.rest;
-    for (let k = this.rest; k <= end; k++) {
+    let segmentStart = rest;
+    for (let k = rest; k <= end; k++) {
       const c = k < end ? text.charCodeAt(k) : -1;
       // `分类` opens the categories even without a separator before it.
       const categoriesHere = k < end && c === 0x5206 && text.startsWith(LABELS.categories, k) && (k === segmentStart || text.charCodeAt(k - 1) === 0x20);
@@ -901,14 +890,13 @@ export class TopicHitsFieldNode extends FieldNode implements TopicHitsField {
   }
 
   private splitCategories(text: string, want: number): readonly Span[] {
-    this.layout(text);
-    if (this.categoriesAt < 0) {
+    const { categoriesAt, end } = this.layout(text);
+    if (categoriesAt < 0) {
       return EMPTY;
     }
     const first = this.firstCharacter;
-    const end = this.end;
     const result: Span[] = [];
-    let k = skipSpaces(text, this.categoriesAt + LABELS.categories.length, end);
+    let k = skipSpaces(text, categoriesAt + LABELS.categories.length, end);
     if (text.charCodeAt(k) === 0x3a || text.charCodeAt(k) === 0xff1a) {
       k = skipSpaces(text, k + 1, end);
     }
@@ -939,35 +927,35 @@ export class TopicHitsFieldNode extends FieldNode implements TopicHitsField {
   }
 
   get label(): Span {
-    this.layout(this.text);
+    const layout = this.layout(this.text);
     const first = this.firstCharacter;
-    return this.span(this.labelStart + first, this.labelEnd + first);
+    return this.span(layout.labelStart + first, layout.labelEnd + first);
   }
 
   get topic(): Span {
-    this.layout(this.text);
+    const layout = this.layout(this.text);
     const first = this.firstCharacter;
-    return this.span(this.topicStart + first, this.topicEnd + first);
+    return this.span(layout.topicStart + first, layout.topicEnd + first);
   }
 
   get colon(): Span | undefined {
-    this.layout(this.text);
+    const { colonAt } = this.layout(this.text);
     const first = this.firstCharacter;
-    return this.colonAt < 0 ? undefined : this.span(this.colonAt + first, this.colonAt + 1 + first);
+    return colonAt < 0 ? undefined : this.span(colonAt + first, colonAt + 1 + first);
   }
 
   get categoriesLabel(): Span | undefined {
-    this.layout(this.text);
+    const { categoriesAt } = this.layout(this.text);
     const first = this.firstCharacter;
-    return this.categoriesAt < 0 ? undefined : this.span(this.categoriesAt + first, this.categoriesAt + LABELS.categories.length + first);
+    return categoriesAt < 0 ? undefined : this.span(categoriesAt + first, categoriesAt + LABELS.categories.length + first);
   }
 
   get hits(): readonly TopicHit[] {
     if (!this.hitsList) {
       const text = this.text;
-      this.layout(text);
+      const { rest, end } = this.layout(text);
       const result: TopicHit[] = [];
-      this.scanHits(text, HITS, result);
+      this.scanHits(text, rest, end, HITS, result);
       this.hitsList = kept(result);
     }
     return this.hitsList;
@@ -976,9 +964,9 @@ export class TopicHitsFieldNode extends FieldNode implements TopicHitsField {
   get separators(): readonly Span[] {
     if (!this.separatorsList) {
       const text = this.text;
-      this.layout(text);
+      const { rest, end } = this.layout(text);
       const result: Span[] = [];
-      this.scanHits(text, HIT_SEPARATORS, result);
+      this.scanHits(text, rest, end, HIT_SEPARATORS, result);
       this.separatorsList = kept(result);
     }
     return this.separatorsList;

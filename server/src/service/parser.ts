@@ -16,7 +16,7 @@
 import { DigestModel, isPlainCode, LineCode, LineTable, Preamble } from './document';
 import { DigestDocument, LABELS, SourceLine } from './model';
 import { EntryNode, FIELD_BIT, Frame, FramedSpan, InstitutionsFieldNode, PlainFieldNode, Source, TextFieldNode, TopicHitsFieldNode } from './nodes';
-import { hasCjk, looksLikeName, skipSpaces, trimEndIndex } from './text';
+import { hasCjk, looksLikeName, NAME_PARTICLES, skipSpaces, trimEndIndex } from './text';
 
 /**
  * Parses a digest.
@@ -619,29 +619,45 @@ function isNotInName(c: number): boolean {
 function lineVerdict(text: string, from: number, to: number): number {
   let items = 0;
   let names = 0;
-  // The item being read: its first and last non-space characters, words, and what they hold.
+  // The item being read: its first and last non-space characters, its words, and what they hold.
   let first = -1;
   let last = -1;
   let words = 0;
+  let capitalised = 0;
+  /** A word is neither capitalised in ASCII nor an ASCII name particle: not a name. */
   let refused = false;
-  let capitalised = true;
-  let atWordStart = true;
+  /** A word starts with a character only `looksLikeName` can judge. */
+  let undecided = false;
+  // The word being read.
+  let wordStart = -1;
+  let wordAscii = true;
+  let wordLower = false;
   for (let i = from; i <= to; i++) {
     const c = i < to ? text.charCodeAt(i) : 0x2c;
     if (c >= 0x61 && c <= 0x7a) {
       // A lower-case ASCII letter, the most common character of a name.
       if (first < 0) first = i;
       last = i;
-      if (atWordStart) {
+      if (wordStart < 0) {
+        wordStart = i;
+        wordAscii = true;
+        wordLower = true;
         words++;
-        capitalised = false;
-        atWordStart = false;
       }
       continue;
     }
+    const space = c === 0x2c || c === 0xff0c || isJsSpace(c);
+    if (space && wordStart >= 0) {
+      // The word ends: a word starting in lower case must be a particle (`de`, `van`, `st.`).
+      if (wordLower) {
+        if (!wordAscii) undecided = true;
+        else if (i - wordStart > 5 || !NAME_PARTICLES.has(text.slice(wordStart, i).toLowerCase())) refused = true;
+      }
+      wordStart = -1;
+    }
     if (c === 0x2c || c === 0xff0c) {
       items++;
-      if (first >= 0 && !refused && last + 1 - first <= 60 && words <= 6 && (capitalised || looksLikeName(text.slice(first, last + 1)))) {
+      if (first >= 0 && !refused && last + 1 - first <= 60 && words <= 6 && (undecided ? looksLikeName(text.slice(first, last + 1)) : capitalised > 0)) {
         names++;
       }
       if (i === to) {
@@ -650,26 +666,36 @@ function lineVerdict(text: string, from: number, to: number): number {
       first = -1;
       last = -1;
       words = 0;
+      capitalised = 0;
       refused = false;
-      capitalised = true;
-      atWordStart = true;
+      undecided = false;
       continue;
     }
     if ((c >= 0x3400 && c <= 0x4dbf) || (c >= 0x4e00 && c <= 0x9fff) || (c >= 0xf900 && c <= 0xfaff)) {
       return CJK;
     }
-    if (isJsSpace(c)) {
-      atWordStart = true;
+    if (space) {
       continue;
     }
     if (first < 0) first = i;
     last = i;
     if (isNotInName(c)) refused = true;
-    if (atWordStart) {
+    if (wordStart < 0) {
+      wordStart = i;
+      wordAscii = true;
       words++;
-      if (c < 0x41 || c > 0x5a) capitalised = false;
-      atWordStart = false;
+      if (c >= 0x41 && c <= 0x5a) {
+        capitalised++;
+        wordLower = false;
+      } else if (c < 0x80) {
+        wordLower = true;
+      } else {
+        // Upper case or not, in another script: `looksLikeName` knows.
+        wordLower = false;
+        undecided = true;
+      }
     }
+    if (c >= 0x80) wordAscii = false;
   }
   if (items >= 2) {
     return names >= Math.max(2, Math.ceil(items * 0.8)) ? STRONG : NO;

@@ -40,7 +40,7 @@ export function trimEndIndex(text: string, from: number, to: number): number {
 }
 
 /** Particles that stand lower-case inside personal names (`Ludwig van Beethoven`). */
-const NAME_PARTICLES = new Set(['de', 'da', 'di', 'do', 'dos', 'das', 'del', 'della', 'der', 'den', 'van', 'von', 'la', 'le', 'du', 'al', 'el', 'bin', 'ibn', 'y', 'e', 'zu', 'ter', 'ten', 'st.']);
+export const NAME_PARTICLES: ReadonlySet<string> = new Set(['de', 'da', 'di', 'do', 'dos', 'das', 'del', 'della', 'der', 'den', 'van', 'von', 'la', 'le', 'du', 'al', 'el', 'bin', 'ibn', 'y', 'e', 'zu', 'ter', 'ten', 'st.']);
 
 /**
  * Whether one comma-separated item reads like a personal name: one to six words, each starting

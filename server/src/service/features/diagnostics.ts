@@ -206,11 +206,12 @@ export function computeDiagnostics(doc: DigestDocument, options: DiagnosticOptio
   for (const problem of doc.problems) {
     checker.structureProblem(problem);
   }
+  const key = optionsKey(options);
   for (let i = 0; i < doc.entries.length; i++) {
     if ((i & 63) === 0 && token.isCancellationRequested) {
       return [];
     }
-    checker.entry(doc.entries[i]);
+    checker.entryOnce(doc.entries[i], key);
   }
   checker.duplicates();
   if (token.isCancellationRequested) {
@@ -229,6 +230,48 @@ export function ruleSeverity(code: DiagnosticCode, options: Pick<DiagnosticOptio
 function quote(text: string): string {
   const clean = text.replace(/[\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g, '\ufffd');
   return `'${clean.length > 60 ? clean.slice(0, 59) + '…' : clean}'`;
+}
+
+/**
+ * The diagnostics of an entry, kept with the entry object: after an incremental update the
+ * entries the edit did not touch are the same objects, possibly moved, and their checks are not
+ * run again. What an entry's checks find depends on the entry and on `optionsKey` only.
+ */
+const ENTRY_DIAGNOSTICS = new WeakMap<Entry, { key: string; line: number; index: number; diagnostics: DigestDiagnostic[] }>();
+
+/** What most entries have: one shared empty list. */
+const NO_DIAGNOSTICS: DigestDiagnostic[] = [];
+
+/** The title keys of entries, kept the same way. */
+const TITLE_KEYS = new WeakMap<Entry, string>();
+
+/** What of the options the checks of an entry depend on. */
+function optionsKey(options: DiagnosticOptions): string {
+  return `${options.uri ?? ''}\n${options.docsBase ?? ''}\n${JSON.stringify(options.rules ?? {})}`;
+}
+
+/**
+ * A diagnostic moved with its entry: every line number in it shifted (ranges, positions, lines to
+ * insert at) and its entry index replaced.
+ */
+function moved<T>(value: T, lineDelta: number, index: number): T {
+  if (Array.isArray(value)) {
+    return value.map((item: unknown) => moved(item, lineDelta, index)) as T;
+  }
+  if (value === null || typeof value !== 'object') {
+    return value;
+  }
+  const copy: Record<string, unknown> = {};
+  for (const [name, item] of Object.entries(value)) {
+    if (typeof item === 'number' && (name === 'line' || name.endsWith('Line'))) {
+      copy[name] = item + lineDelta;
+    } else if (typeof item === 'number' && name === 'entry') {
+      copy[name] = index;
+    } else {
+      copy[name] = moved(item, lineDelta, index);
+    }
+  }
+  return copy as T;
 }
 
 class Checker {
@@ -317,6 +360,26 @@ class Checker {
   }
 
   // ---- Fields --------------------------------------------------------------------------
+
+  /** The checks of an entry, or what they found when the entry was checked before under the same options. */
+  entryOnce(entry: Entry, key: string): void {
+    const line = entry.range.start.line;
+    const cached = ENTRY_DIAGNOSTICS.get(entry);
+    if (cached && cached.key === key) {
+      if (cached.line !== line || cached.index !== entry.index) {
+        cached.diagnostics = moved(cached.diagnostics, line - cached.line, entry.index);
+        cached.line = line;
+        cached.index = entry.index;
+      }
+      for (const diagnostic of cached.diagnostics) {
+        this.result.push(diagnostic);
+      }
+      return;
+    }
+    const start = this.result.length;
+    this.entry(entry);
+    ENTRY_DIAGNOSTICS.set(entry, { key, line, index: entry.index, diagnostics: this.result.length > start ? this.result.slice(start) : NO_DIAGNOSTICS });
+  }
 
   entry(entry: Entry): void {
     this.titles(entry);
@@ -542,7 +605,11 @@ class Checker {
       if (!title) {
         continue;
       }
-      const key = titleKey(title.value.text);
+      let key = TITLE_KEYS.get(entry);
+      if (key === undefined) {
+        key = titleKey(title.value.text);
+        TITLE_KEYS.set(entry, key);
+      }
       if (key.length === 0) {
         continue;
       }

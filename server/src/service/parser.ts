@@ -594,6 +594,20 @@ const WEAK = 1;
 const STRONG = 2;
 const CJK = 3;
 
+/**
+ * What the parser's one-pass reading makes of a plain line: `cjk` when it has CJK ideographs,
+ * else `authorListLikeness` of the trimmed line. Exported for the tests that check the two agree.
+ *
+ * @example plainLineVerdict(' Mei Tanaka, Lin Qiu ') // 'strong'
+ */
+export function plainLineVerdict(line: string): 'cjk' | 'strong' | 'weak' | 'no' {
+  let s = 0;
+  let e = line.length;
+  while (s < e && isJsSpace(line.charCodeAt(s))) s++;
+  while (e > s && isJsSpace(line.charCodeAt(e - 1))) e--;
+  return (['no', 'weak', 'strong', 'cjk'] as const)[lineVerdict(line, s, e)];
+}
+
 /** White space as `String.prototype.trim` and `\s` know it. */
 function isJsSpace(c: number): boolean {
   return (

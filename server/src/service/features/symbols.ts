@@ -80,7 +80,8 @@ export function documentSymbols(doc: DigestDocument, options: SymbolOptions = {}
   const headingRange = doc.heading.range;
   return [
     {
-      name: doc.heading.text,
+      // A heading of ideographic spaces only is empty once trimmed: a client refuses an empty name.
+      name: doc.heading.text.trim().length > 0 ? doc.heading.text : '(untitled digest)',
       detail: `${doc.entries.length} papers`,
       kind: SymbolKind.Namespace,
       range: { start: { line: headingRange.start.line, character: 0 }, end: { line: lastLine.line, character: lastLine.text.length + (lastLine.line === 0 && doc.hasBom ? 1 : 0) } },

@@ -1,0 +1,95 @@
+/**
+ * Properties that hold whatever a file holds: for any string (lone surrogates, NUL, a lone CR,
+ * U+2028, a BOM in the middle, full-width and half-width punctuation mixed, brackets that never
+ * close) the parser returns a model whose every range lies inside the text, in order, and whose
+ * every span's text is what its range covers; and the features built on it answer without
+ * throwing, with ranges inside the text.
+ *
+ * Strings fast-check once found failing (and a few written by hand) are kept under
+ * test/fixtures/properties/ and replayed here first. Each file holds one JSON string, so that
+ * lone surrogates and other code units a UTF-8 file cannot hold survive: when a property fails,
+ * fast-check prints the counterexample; save `JSON.stringify(counterexample)` there before
+ * fixing the code.
+ */
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { describe, test } from 'node:test';
+import * as fc from 'fast-check';
+import { parseDigest, plainLineVerdict } from '../../server/src/service/parser';
+import { authorListLikeness, hasCjk } from '../../server/src/service/text';
+import { FIXTURES } from '../support/fixtures';
+import { checkFeatures, checkModel, digestText } from '../support/modelChecks';
+
+/** The strings fast-check found failing once, kept as fixtures. */
+function savedCounterexamples(): { name: string; text: string }[] {
+  const folder = path.join(FIXTURES, 'properties');
+  return fs
+    .readdirSync(folder)
+    .filter((name) => name.endsWith('.json'))
+    .sort()
+    .map((name) => ({ name, text: JSON.parse(fs.readFileSync(path.join(folder, name), 'utf8')) as string }));
+}
+
+describe('properties: counterexamples kept as fixtures', () => {
+  test('Should have counterexamples to replay', () => {
+    assert.ok(savedCounterexamples().length > 0);
+  });
+  for (const { name, text } of savedCounterexamples()) {
+    test(`Should parse and serve ${name} within its bounds`, () => {
+      const doc = parseDigest(text);
+      checkModel(text, doc);
+      checkFeatures(text, doc);
+    });
+  }
+});
+
+describe('properties: any text', () => {
+  test('Should never throw and keep every range of the model inside the text, in order, covering its span text', () => {
+    fc.assert(
+      fc.property(digestText, (text) => {
+        checkModel(text, parseDigest(text));
+      }),
+      { numRuns: 600 },
+    );
+  });
+
+  test('Should answer outline, folding, semantic tokens, diagnostics, code actions and hovers without throwing, inside the text', () => {
+    fc.assert(
+      fc.property(digestText, (text) => {
+        checkFeatures(text, parseDigest(text));
+      }),
+      { numRuns: 250 },
+    );
+  });
+
+  test('Should hold on whole digests with material spliced in', () => {
+    const base = fs.readFileSync(path.join(FIXTURES, 'parser', 'well-formed.digest'), 'utf8');
+    fc.assert(
+      fc.property(fc.array(fc.tuple(fc.nat(base.length), fc.nat(30), digestText), { minLength: 1, maxLength: 6 }), (splices) => {
+        let text = base;
+        for (const [at, remove, insert] of splices) {
+          const start = at % (text.length + 1);
+          text = text.slice(0, start) + insert + text.slice(start + remove);
+        }
+        const doc = parseDigest(text);
+        checkModel(text, doc);
+        checkFeatures(text, doc);
+      }),
+      { numRuns: 150 },
+    );
+  });
+
+  test("Should read a plain line in one pass as the text predicates read it", () => {
+    const names = fc.constantFrom('Mei', 'Tanaka', 'de', 'la', 'van', 'St.', 'st.', 'della', 'María', 'ñu', 'İvo', 'K.', "O'Neil", 'x-y', 'Ζeus', 'ζeus', 'dellaa', 'y', 'e');
+    const separators = fc.constantFrom(' ', '  ', ', ', ',', '，', '\u00a0', '\u3000', '\t', ' 1 ', '(', ':', '中');
+    const line = fc.oneof(fc.array(fc.oneof(names, separators), { maxLength: 16 }).map((parts) => parts.join('')), digestText);
+    fc.assert(
+      fc.property(line, (text) => {
+        const trimmed = text.trim();
+        assert.equal(plainLineVerdict(text), hasCjk(trimmed) ? 'cjk' : authorListLikeness(trimmed));
+      }),
+      { numRuns: 3000 },
+    );
+  });
+});

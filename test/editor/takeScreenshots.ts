@@ -1,0 +1,128 @@
+/**
+ * Drives the extension through the real VS Code workbench (code-server + Chromium) on the example
+ * workspace and takes the README's screenshots: the outline, a hover translation, the Papers view
+ * and a quick fix. Each step waits for what it shows to be on screen, so a missing feature fails.
+ *
+ *   node out/test/editor/takeScreenshots.js --vsix paper-digest.vsix --out images
+ */
+import * as fs from 'fs';
+import * as path from 'path';
+import { launchBrowser, openFile, openWorkbench, Page, runCommand, screenshot, startCodeServer } from './codeServer';
+
+const REPO_ROOT = path.resolve(__dirname, '..', '..', '..');
+const WORKSPACE = path.join(REPO_ROOT, 'examples', 'workspace');
+
+function argument(name: string, fallback?: string): string {
+  const index = process.argv.indexOf(name);
+  const value = index >= 0 ? process.argv[index + 1] : fallback;
+  if (!value) {
+    throw new Error(`missing ${name}`);
+  }
+  return value;
+}
+
+/** The 1-based line and column of `needle` in a workspace file, for Go to Line. */
+function positionOf(file: string, needle: string, offset = 0): string {
+  const lines = fs.readFileSync(path.join(WORKSPACE, file), 'utf8').split('\n');
+  const line = lines.findIndex((text) => text.includes(needle));
+  if (line < 0) {
+    throw new Error(`${needle} not in ${file}`);
+  }
+  return `${line + 1}:${lines[line].indexOf(needle) + 1 + offset}`;
+}
+
+async function goTo(page: Page, lineColumn: string): Promise<void> {
+  await page.keyboard.press('Control+G');
+  await page.locator('.quick-input-widget .quick-input-box input').first().waitFor({ state: 'visible', timeout: 20_000 });
+  await page.keyboard.insertText(lineColumn);
+  await page.keyboard.press('Enter');
+  await page.locator('.quick-input-widget').first().waitFor({ state: 'hidden', timeout: 20_000 });
+}
+
+/** Waits until an element matching `selector` shows `text`. */
+async function waitForText(page: Page, selector: string, text: string, what: string): Promise<void> {
+  try {
+    // Runs in the page, so it is passed as source text.
+    const check = `Array.from(document.querySelectorAll(${JSON.stringify(selector)})).some((e) => e.innerText.includes(${JSON.stringify(text)}))`;
+    await page.waitForFunction(check, undefined, { timeout: 60_000 });
+  } catch (error) {
+    throw new Error(`${what}: "${text}" never appeared in ${selector} (${(error as Error).message.split('\n')[0]})`);
+  }
+}
+
+async function main(): Promise<void> {
+  const vsix = path.resolve(argument('--vsix'));
+  const out = path.resolve(argument('--out', path.join(REPO_ROOT, 'test-results', 'screenshots')));
+  const server = await startCodeServer({ workspace: WORKSPACE, vsix: [vsix] });
+  const session = await launchBrowser({ viewport: { width: 1280, height: 760 } });
+  const taken: string[] = [];
+  try {
+    const page = session.page;
+    /** Runs one step; on failure, names it and keeps a screenshot of the screen as it was. */
+    const step = async (name: string, action: () => Promise<unknown>): Promise<void> => {
+      try {
+        await action();
+      } catch (error) {
+        await screenshot(page, path.join(out, `failed-${name.replace(/\W+/g, '-')}.png`)).catch(() => undefined);
+        throw new Error(`${name}: ${(error as Error).message.split('\n')[0]}`);
+      }
+    };
+    await step('open the workbench', () => openWorkbench(page, server));
+
+    await step('open a digest', () => openFile(page, 'reasoning-2026-12-01.digest'));
+    await step('show the outline', async () => {
+      await runCommand(page, 'Explorer: Focus on Outline View');
+      await waitForText(page, '.pane-body', 'Sparse Probes for Arithmetic Circuits', 'outline');
+    });
+    taken.push(await screenshot(page, path.join(out, 'outline.png')));
+
+    await step('hover an institution', async () => {
+      await goTo(page, positionOf('reasoning-2026-12-01.digest', 'Kyoto University', 3));
+      await runCommand(page, 'Show or Focus Hover');
+      await waitForText(page, '.monaco-hover', '京都大学', 'hover');
+    });
+    taken.push(await screenshot(page, path.join(out, 'hover.png')));
+    await page.keyboard.press('Escape');
+
+    await step('show the Papers view', async () => {
+      await runCommand(page, 'Explorer: Focus on Papers View');
+      await waitForText(page, '.pane-body', '数学推理', 'Papers view');
+      await waitForText(page, '.pane-body', '智能体规划', 'Papers view');
+      // Collapse the outline and expand the first topic and its first keyword.
+      await page.locator('.pane-header >> text=Outline').first().click();
+      await page.locator('.pane-body .monaco-list-row >> text=数学推理').first().click();
+      await waitForText(page, '.pane-body', 'reasoning', 'Papers view keywords');
+      await page.locator('.pane-body .monaco-list-row >> text=math reasoning').first().click();
+      await waitForText(page, '.pane-body', 'Sparse Probes for Arithmetic', 'Papers view papers');
+    });
+    taken.push(await screenshot(page, path.join(out, 'papers.png')));
+
+    await step('open the quick fixes of a miscased category', async () => {
+      await page.locator('.explorer-folders-view .monaco-list-row >> text=agents-2026-12-01.digest').first().click();
+      await page.locator('.tabs-container .tab[aria-label^="agents-2026-12-01.digest"]').first().waitFor({ state: 'visible', timeout: 45_000 });
+      await goTo(page, positionOf('agents-2026-12-01.digest', 'CS.ai', 1));
+      await page.keyboard.press('Control+.');
+      await waitForText(page, '.action-widget', '—', 'quick fix menu');
+    });
+    taken.push(await screenshot(page, path.join(out, 'quickfix.png')));
+    await page.keyboard.press('Escape');
+
+    await step('show the Problems panel', async () => {
+      await runCommand(page, 'View: Toggle Problems');
+      await waitForText(page, '.part.panel', 'unknown-category', 'Problems panel');
+    });
+    taken.push(await screenshot(page, path.join(out, 'problems.png')));
+    console.log(`screenshots: ${taken.length} taken in ${out}`);
+  } finally {
+    await session.close();
+    await server.stop();
+  }
+}
+
+main().then(
+  () => process.exit(0),
+  (error: Error) => {
+    console.error(`screenshots failed: ${error.message}`);
+    process.exit(1);
+  },
+);

@@ -188,6 +188,8 @@ documents.onDidClose((event) => {
 const docsBase = rulesDocsBase(__dirname);
 /** Typing pauses this long before a document is checked. */
 const DIAGNOSTICS_DELAY_MS = 150;
+/** At most this many diagnostics are published for a document. */
+const MAX_PUBLISHED_DIAGNOSTICS = 10_000;
 let configurationPull = false;
 /** The settings pushed with `workspace/didChangeConfiguration`, for clients that cannot be asked. */
 let pushedSettings: DiagnosticsSettings = {};
@@ -242,7 +244,9 @@ async function publishDiagnostics(uri: string): Promise<void> {
     // Closed or changed meanwhile: the close or the newer change publishes instead.
     return;
   }
-  const diagnostics = settings.enable === false ? [] : computeDiagnostics(cache.get(latest), diagnosticOptions(uri, settings));
+  const all = settings.enable === false ? [] : computeDiagnostics(cache.get(latest), diagnosticOptions(uri, settings));
+  // The first ones, in document order: a problems view chokes on hundreds of thousands.
+  const diagnostics = all.length > MAX_PUBLISHED_DIAGNOSTICS ? all.slice(0, MAX_PUBLISHED_DIAGNOSTICS) : all;
   void connection.sendDiagnostics({ uri, version, diagnostics });
 }
 

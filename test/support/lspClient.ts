@@ -78,6 +78,10 @@ const DEFAULT_CAPABILITIES = {
 export class LspClient {
   private nextId = 1;
   private buffer = Buffer.alloc(0);
+  /** Chunks received since `buffer` was last joined, their total with it, and the size a message awaits. */
+  private chunks: Buffer[] = [];
+  private received = 0;
+  private awaited = 0;
   private readonly pending = new Map<number, { resolve: (value: unknown) => void; reject: (error: Error) => void; method: string }>();
   private readonly waiters = new Set<NotificationWaiter>();
   /** Every notification received, in order, for tests that look back. */
@@ -226,7 +230,17 @@ export class LspClient {
   }
 
   private receive(chunk: Buffer): void {
-    this.buffer = Buffer.concat([this.buffer, chunk]);
+    // Chunks are joined only once the message they complete has fully arrived: joining each
+    // chunk as it comes copies a 20 MB answer hundreds of times.
+    this.chunks.push(chunk);
+    this.received += chunk.length;
+    if (this.received < this.awaited) {
+      return;
+    }
+    this.buffer = Buffer.concat([this.buffer, ...this.chunks]);
+    this.chunks = [];
+    this.received = this.buffer.length;
+    this.awaited = 0;
     for (;;) {
       const headerEnd = this.buffer.indexOf('\r\n\r\n');
       if (headerEnd < 0) {
@@ -240,10 +254,12 @@ export class LspClient {
       const length = Number(match[1]);
       const start = headerEnd + 4;
       if (this.buffer.length < start + length) {
+        this.awaited = start + length;
         return;
       }
       const message = JSON.parse(this.buffer.subarray(start, start + length).toString('utf8')) as Message;
       this.buffer = this.buffer.subarray(start + length);
+      this.received = this.buffer.length;
       this.dispatch(message);
     }
   }

@@ -1,0 +1,149 @@
+/**
+ * The bundled server (`node dist/server.js --stdio`, built by `node esbuild.mjs`) under hostile
+ * and huge documents, failing requests, typing bursts and closes: it answers every request,
+ * publishes diagnostics for the last version only, and lives on. Timeouts here are hang guards,
+ * not speed assertions; speed is measured by `npm run bench`.
+ */
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import { after, before, describe, test } from 'node:test';
+import { TextDocument } from 'vscode-languageserver-textdocument';
+import type { DocumentSymbol } from 'vscode-languageserver-types';
+import { computeDiagnostics } from '../../server/src/service/features/diagnostics';
+import { DEFAULT_MAX_PAPERS, documentSymbols } from '../../server/src/service/features/symbols';
+import { parseDigest } from '../../server/src/service/parser';
+import { generatedDigest } from '../bench/generate';
+import { digest, entryLines, paragraphs } from '../support/fixtures';
+import { LspClient, ResponseError, SERVER_BUNDLE } from '../support/lspClient';
+
+/** Generous bounds: the machine running the tests may be shared. */
+const HANG_GUARD_MS = 120_000;
+const INTERNAL_ERROR = -32603;
+
+interface Published {
+  uri: string;
+  version?: number;
+  diagnostics: { code: string; range: unknown }[];
+}
+
+/** Documents built to hurt: each is opened, queried, edited and closed. */
+const HOSTILE: Record<string, () => string> = {
+  'a 5 MB single line': () => '机构 * ' + 'Lab (X)（实验室（分部）、甲） ；  ；;（（ '.repeat(5_000_000 / 24),
+  '300,000 lines': () => Array.from({ length: 300_000 }, (_, i) => (i % 3 === 0 ? 'Mei Tanaka, Lin Qiu' : i % 3 === 1 ? '标题' : `Title ${i}`)).join('\n'),
+  'a 20 MB digest': () => generatedDigest(23_300),
+  '100,000 （': () => paragraphs('大模型推理能力', '机构 * ' + '（'.repeat(100_000), '（\n'.repeat(1000)),
+};
+
+describe('lsp: robustness over stdio', () => {
+  let client: LspClient;
+
+  const publishedFor = (uri: string, predicate: (p: Published) => boolean): Promise<Published> =>
+    client.waitForNotification<Published>('textDocument/publishDiagnostics', (p) => p.uri === uri && predicate(p), HANG_GUARD_MS, true);
+
+  /** Asks every per-document request once; resolves with the outline. */
+  async function askEverything(uri: string): Promise<DocumentSymbol[]> {
+    const textDocument = { uri };
+    const [symbols, folding, tokens] = await Promise.all([
+      client.request<DocumentSymbol[]>('textDocument/documentSymbol', { textDocument }, HANG_GUARD_MS),
+      client.request<unknown[]>('textDocument/foldingRange', { textDocument }, HANG_GUARD_MS),
+      client.request<{ data: number[] }>('textDocument/semanticTokens/full', { textDocument }, HANG_GUARD_MS),
+      client.request('textDocument/hover', { textDocument, position: { line: 0, character: 0 } }, HANG_GUARD_MS),
+      client.request('textDocument/hover', { textDocument, position: { line: 2, character: 4 } }, HANG_GUARD_MS),
+      client.request('textDocument/codeAction', { textDocument, range: { start: { line: 0, character: 0 }, end: { line: 0, character: 1 } }, context: { diagnostics: [] } }, HANG_GUARD_MS),
+    ]);
+    assert.ok(Array.isArray(symbols) && Array.isArray(folding) && Array.isArray(tokens.data));
+    return symbols;
+  }
+
+  before(async () => {
+    assert.ok(fs.existsSync(SERVER_BUNDLE), 'run `node esbuild.mjs` first: dist/server.js is missing');
+    client = await LspClient.start({ rootUri: null, timeoutMs: HANG_GUARD_MS });
+  });
+
+  after(async () => {
+    await client?.shutdown();
+  });
+
+  for (const [name, build] of Object.entries(HOSTILE)) {
+    test(`Should serve ${name}: open, every request, an edit, close`, async () => {
+      const uri = `file:///virtual/${name.replace(/\W+/g, '-')}.digest`;
+      const text = build();
+      client.openDocument(uri, text);
+      const first = await publishedFor(uri, (p) => p.version === 1);
+      assert.ok(first.diagnostics.length <= 10_000, `${first.diagnostics.length} diagnostics published`);
+      await askEverything(uri);
+      // A keystroke on the first line, as an editor sends it: a ranged change.
+      client.notify('textDocument/didChange', { textDocument: { uri, version: 2 }, contentChanges: [{ range: { start: { line: 0, character: 1 }, end: { line: 0, character: 1 } }, text: '字' }] });
+      await publishedFor(uri, (p) => p.version === 2);
+      await askEverything(uri);
+      client.closeDocument(uri);
+      const closed = await publishedFor(uri, (p) => p.version === undefined && p.diagnostics.length === 0);
+      assert.deepEqual(closed.diagnostics, []);
+    });
+  }
+
+  test('Should cap the outline of 100,000 papers and summarise the rest', async () => {
+    const uri = 'file:///virtual/hundred-thousand.digest';
+    const entry = (i: number): string[] => [`Paper ${i}`, `论文${i}`, 'Mei Tanaka, Lin Qiu', '专题命中 推理 ：x(title)；分类 cs.LG', 'AI总结 好。'];
+    const parts: string[] = ['大模型推理能力'];
+    for (let i = 0; i < 100_000; i++) parts.push(...entry(i));
+    client.openDocument(uri, parts.join('\n\n') + '\n');
+    const [root] = await client.request<DocumentSymbol[]>('textDocument/documentSymbol', { textDocument: { uri } }, HANG_GUARD_MS);
+    assert.equal(root.detail, '100000 papers');
+    assert.equal(root.children!.length, DEFAULT_MAX_PAPERS + 1);
+    assert.match(root.children![DEFAULT_MAX_PAPERS].name, new RegExp(`${100_000 - DEFAULT_MAX_PAPERS} more papers`));
+    client.closeDocument(uri);
+  });
+
+  test('Should answer a request that fails inside a feature with an InternalError, and keep serving', async () => {
+    const uri = 'file:///virtual/failing.digest';
+    const text = digest(entryLines('A'), entryLines('B'));
+    client.openDocument(uri, text);
+    for (const [method, params] of [
+      ['textDocument/hover', { textDocument: { uri }, position: null }],
+      ['textDocument/codeAction', { textDocument: { uri }, range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } } }],
+      ['textDocument/documentSymbol', { textDocument: { uri: 42 } }],
+    ] as const) {
+      const outcome = await client.request(method, params).then(
+        () => 'answered',
+        (error: unknown) => error,
+      );
+      if (outcome !== 'answered') {
+        assert.ok(outcome instanceof ResponseError, `${method}: ${String(outcome)}`);
+        assert.equal(outcome.code, INTERNAL_ERROR, method);
+      }
+    }
+    const hoverError = await client.request('textDocument/hover', { textDocument: { uri }, position: null }).catch((error: unknown) => error);
+    assert.ok(hoverError instanceof ResponseError && hoverError.code === INTERNAL_ERROR, 'a hover at no position fails inside the feature');
+    const [root] = await client.request<DocumentSymbol[]>('textDocument/documentSymbol', { textDocument: { uri } });
+    assert.equal(root.children!.length, 2, 'the server still answers');
+    client.closeDocument(uri);
+  });
+
+  test('Should publish and outline the last version after a burst of 50 keystrokes', async () => {
+    const uri = 'file:///virtual/burst.digest';
+    let document = TextDocument.create(uri, 'paper-digest', 1, digest(entryLines('A'), entryLines('B'), entryLines('C')));
+    client.openDocument(uri, document.getText());
+    await publishedFor(uri, (p) => p.version === 1);
+    const typed = 'cs.XX、CS.lg (title)；\n\nNew Title\n\n';
+    for (let version = 2; version <= 51; version++) {
+      // Type into the second paper's topic hits, one character at a time, and delete some.
+      const line = 2 + 16 + 8;
+      const at = document.positionAt(document.offsetAt({ line, character: 0 }) + 20);
+      const change = version % 7 === 0 ? { range: { start: document.positionAt(document.offsetAt(at) - 1), end: at }, text: '' } : { range: { start: at, end: at }, text: typed[version % typed.length] };
+      document = TextDocument.update(document, [change], version);
+      client.notify('textDocument/didChange', { textDocument: { uri, version }, contentChanges: [change] });
+    }
+    const last = await publishedFor(uri, (p) => p.version === 51);
+    const expected = computeDiagnostics(parseDigest(document.getText()));
+    assert.deepEqual(last.diagnostics.map((d) => [d.code, d.range]), expected.map((d) => [d.code, d.range]));
+    const symbols = await client.request<DocumentSymbol[]>('textDocument/documentSymbol', { textDocument: { uri } });
+    assert.deepEqual(symbols, JSON.parse(JSON.stringify(documentSymbols(parseDigest(document.getText())))));
+    // Nothing newer than the last version, and nothing after it for an older one.
+    const sets = client.notifications.filter((n) => n.method === 'textDocument/publishDiagnostics' && n.params.uri === uri).map((n) => n.params as Published);
+    assert.equal(sets[sets.length - 1].version, 51);
+    client.closeDocument(uri);
+    const closed = await publishedFor(uri, (p) => p.version === undefined);
+    assert.deepEqual(closed.diagnostics, []);
+  });
+});

@@ -239,6 +239,9 @@ function quote(text: string): string {
  */
 const ENTRY_DIAGNOSTICS = new WeakMap<Entry, { key: string; line: number; index: number; diagnostics: DigestDiagnostic[] }>();
 
+/** At most this many places in other files are related to a duplicate: the first ones, in file order. */
+const MAX_RELATED_ELSEWHERE = 20;
+
 /** What most entries have: one shared empty list. */
 const NO_DIAGNOSTICS: DigestDiagnostic[] = [];
 
@@ -600,6 +603,7 @@ class Checker {
 
   duplicates(): void {
     const first = new Map<string, Entry>();
+    const elsewhereByKey = new Map<string, readonly PaperLocation[]>();
     for (const entry of this.doc.entries) {
       const title = entry.englishTitle;
       if (!title) {
@@ -613,7 +617,12 @@ class Checker {
       if (key.length === 0) {
         continue;
       }
-      const elsewhere = this.options.duplicatesElsewhere?.(key) ?? [];
+      let elsewhere = elsewhereByKey.get(key);
+      if (elsewhere === undefined) {
+        // Asked once per title: a file may hold the same title many times.
+        elsewhere = (this.options.duplicatesElsewhere?.(key) ?? []).slice(0, MAX_RELATED_ELSEWHERE);
+        elsewhereByKey.set(key, elsewhere);
+      }
       const original = first.get(key);
       if (!original) {
         first.set(key, entry);

@@ -10,7 +10,7 @@
 import type { Position, Range } from 'vscode-languageserver-types';
 import type { DigestDocument, Entry } from './model';
 import { parseDigest } from './parser';
-import { paperName, titleKey } from './features/entries';
+import { itemAtLine, paperName, titleKey } from './features/entries';
 
 /** An institution of a paper, as the `机构` line names it. */
 export interface InstitutionSummary {
@@ -280,20 +280,7 @@ export class WorkspaceIndex {
     if (!papers) {
       return undefined;
     }
-    let low = 0;
-    let high = papers.length - 1;
-    while (low <= high) {
-      const mid = (low + high) >> 1;
-      const range = papers[mid].range;
-      if (position.line < range.start.line) {
-        high = mid - 1;
-      } else if (position.line > range.end.line) {
-        low = mid + 1;
-      } else {
-        return papers[mid];
-      }
-    }
-    return undefined;
+    return itemAtLine(papers, position.line);
   }
 
   /** Calls the listener after every change of the index. */

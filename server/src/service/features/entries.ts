@@ -2,7 +2,7 @@
  * Lookups over the model shared by the features: which entry or field is at a position, and the
  * name a paper goes by.
  */
-import type { Position } from 'vscode-languageserver-types';
+import type { Position, Range } from 'vscode-languageserver-types';
 import type { DigestDocument, Entry, Field } from '../model';
 
 /**
@@ -12,18 +12,28 @@ import type { DigestDocument, Entry, Field } from '../model';
  * entryAt(doc, { line: 4, character: 0 })?.englishTitle?.value.text
  */
 export function entryAt(doc: DigestDocument, position: Position): Entry | undefined {
-  const entries = doc.entries;
+  return itemAtLine(doc.entries, position.line);
+}
+
+/**
+ * Of items sorted by range and not overlapping, the one whose lines contain `line`, by binary
+ * search.
+ *
+ * @example
+ * itemAtLine(doc.entries, 4) // the entry on line 4
+ */
+export function itemAtLine<T extends { readonly range: Range }>(items: readonly T[], line: number): T | undefined {
   let low = 0;
-  let high = entries.length - 1;
+  let high = items.length - 1;
   while (low <= high) {
     const mid = (low + high) >> 1;
-    const range = entries[mid].range;
-    if (position.line < range.start.line) {
+    const range = items[mid].range;
+    if (line < range.start.line) {
       high = mid - 1;
-    } else if (position.line > range.end.line) {
+    } else if (line > range.end.line) {
       low = mid + 1;
     } else {
-      return entries[mid];
+      return items[mid];
     }
   }
   return undefined;

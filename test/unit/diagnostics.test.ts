@@ -313,3 +313,20 @@ describe('diagnostics: duplicate papers', () => {
     );
   });
 });
+
+describe('diagnostics: the missing 纠错', () => {
+  test('Should put the missing-纠错 squiggle on the last character of the 机构 line, not on the last institution', () => {
+    const text = digest(entryLines('A', { institutions: '机构 * Kyoto University（京都大学） ； Tsinghua University（清华大学）  ' }));
+    const [d] = computeDiagnostics(parseDigest(text)).filter((x) => x.code === DiagnosticCode.InstitutionsMissingMarker);
+    assert.ok(d, 'the missing marker is reported');
+    assert.equal(rangeText(text, d.range), '）');
+    const line = text.split('\n')[d.range.start.line];
+    assert.equal(d.range.end.character, line.trimEnd().length, 'the range ends where the line’s text ends');
+  });
+
+  test('Should report a 机构 line with nothing after the label at its label’s last character', () => {
+    const text = digest(entryLines('A', { institutions: '机构' }));
+    const [d] = computeDiagnostics(parseDigest(text)).filter((x) => x.code === DiagnosticCode.InstitutionsMissingMarker);
+    assert.equal(rangeText(text, d.range), '构');
+  });
+});

@@ -229,6 +229,15 @@ describe('tree: filter', () => {
     assert.equal(papersTree(index, 'file', '瑞典皇家').paperCount, 1);
   });
 
+  test('Should match the Chinese and English names of authors given on the 机构 line as A, B（甲、乙）', () => {
+    const index = new WorkspaceIndex();
+    index.update(`${ROOT}/pairs.digest`, digest(entryLines('A', { institutions: '机构 * Tianyi Zhou, Ziyue Li（周天毅、李子悦） 纠错' }), entryLines('B')));
+    for (const filter of ['周天毅', '李子悦', 'ziyue li']) {
+      assert.deepEqual(paperTitles(papersTree(index, 'file', filter).roots.flatMap((root) => root.children)), ['A Sparse Probes for Arithmetic Circuits'], filter);
+    }
+    assert.equal(papersTree(index, 'file', '京都大学').paperCount, 1, 'the translation of an institution of the other paper');
+  });
+
   test('Should not match the summary, topic or categories', () => {
     const index = fixtureIndex();
     assert.equal(papersTree(index, 'file', '加法电路').paperCount, 0);

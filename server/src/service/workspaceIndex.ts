@@ -421,6 +421,13 @@ function summarisePaper(uri: string, entry: Entry, occurrences: Map<string, numb
       searchParts.push(institution.translation);
     }
   }
+  // Authors given on the 机构 line, `A, B（甲、乙）`: their Chinese names are found only there.
+  for (const pair of entry.institutions?.authorPairs ?? []) {
+    searchParts.push(pair.english.text);
+    if (pair.chinese) {
+      searchParts.push(pair.chinese.text);
+    }
+  }
   return {
     uri,
     entryIndex: entry.index,

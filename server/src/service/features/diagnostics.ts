@@ -445,8 +445,7 @@ class Checker {
       });
     }
     if (!field.marker) {
-      const last = field.items[field.items.length - 1];
-      this.add(DiagnosticCode.InstitutionsMissingMarker, last ? last.range : field.label.range, 'The 机构 line lacks its trailing 纠错', '机构行末尾缺少“纠错”', { entry: entry.index });
+      this.add(DiagnosticCode.InstitutionsMissingMarker, lastCharacter(field), 'The 机构 line lacks its trailing 纠错', '机构行末尾缺少“纠错”', { entry: entry.index });
     }
     for (const separator of field.separators) {
       const mark = firstOf(separator, ';');
@@ -656,6 +655,23 @@ function firstOf(span: Span, marks: string): Span | undefined {
     }
   }
   return undefined;
+}
+
+/**
+ * The last character of a field's line, trailing white space left out (two code units for a
+ * character outside the BMP): where something missing at the end of the line is reported.
+ */
+function lastCharacter(field: { readonly text: string; readonly range: Range }): Range {
+  const text = field.text;
+  let end = text.length;
+  while (end > 0 && /\s/.test(text[end - 1])) end--;
+  const line = field.range.start.line;
+  const first = field.range.start.character;
+  if (end === 0) {
+    return { start: { line, character: first }, end: { line, character: first } };
+  }
+  const start = end >= 2 && /[\udc00-\udfff]/.test(text[end - 1]) && /[\ud800-\udbff]/.test(text[end - 2]) ? end - 2 : end - 1;
+  return { start: { line, character: first + start }, end: { line, character: first + end } };
 }
 
 /** An empty range widened to one character after it, so that an editor can show it. */

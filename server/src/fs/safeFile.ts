@@ -1,0 +1,458 @@
+/**
+ * Reading and writing files so that nothing is lost and nothing hangs:
+ *
+ * - `readFileSnapshot` / `readFileSnapshotSync` read regular files only. The path is looked at
+ *   (lstat, then stat) before anything is opened, so a FIFO, a socket, a device or a link to
+ *   one is refused without blocking; the size is checked against a cap first; the file is
+ *   opened non-blocking and checked again on the open descriptor. The result carries a
+ *   snapshot of what was read (identity, size, time, mode, owner, a hash of the bytes).
+ * - `writeFileAtomic` / `writeFileAtomicSync` write a temporary file in the same folder, flush
+ *   it, give it the original's mode (and owner, where the process may), check that the target
+ *   still is what was read (`expected`), then rename the temporary file over the target. A
+ *   write that fails midway leaves the target as it was; a target someone changed meanwhile is
+ *   left alone; a target that is a symbolic link is never written through.
+ *
+ * Every failure is a `SafeFileError` with a `code` and a message that reads well after
+ * "cannot read 'x': " or "cannot write 'x': ".
+ *
+ * @example
+ * const { bytes, snapshot } = readFileSnapshotSync('/w/a.digest');
+ * writeFileAtomicSync('/w/a.digest', fixed(bytes), { expected: snapshot }); // throws code 'changed' if edited meanwhile
+ * writeFileAtomicSync('/w/.paper-digest/state.json', json, { expected: null }); // only if it does not exist yet
+ */
+import { createHash, randomBytes } from 'node:crypto';
+import * as fs from 'node:fs';
+import * as fsp from 'node:fs/promises';
+import * as path from 'node:path';
+
+/** The size above which a digest is not read: 32 MB. */
+export const MAX_DIGEST_BYTES = 32 * 1024 * 1024;
+
+export type SafeFileErrorCode =
+  /** The file (or a folder on its path) does not exist. */
+  | 'missing'
+  /** A folder, FIFO, socket, device or anything else that is not a regular file. */
+  | 'not-regular'
+  /** Bigger than the cap. */
+  | 'too-big'
+  /** A symbolic link where links are not followed (and never for writing). */
+  | 'symlink'
+  /** The file changed since it was read (or appeared, when it was expected not to exist). */
+  | 'changed'
+  /** Any other failure of the system: permissions, a full disk, a file-size limit. */
+  | 'io';
+
+export class SafeFileError extends Error {
+  constructor(
+    readonly code: SafeFileErrorCode,
+    message: string,
+    /** The system error behind an `io` or `missing` failure. */
+    readonly errno?: NodeJS.ErrnoException,
+  ) {
+    super(message);
+    this.name = 'SafeFileError';
+  }
+}
+
+/** What a file was when it was read; `writeFileAtomic` compares the file with it. */
+export interface FileSnapshot {
+  /** The path as given to the read. */
+  readonly path: string;
+  readonly dev: number;
+  readonly ino: number;
+  readonly size: number;
+  readonly mtimeMs: number;
+  /** The permission bits (`mode & 0o7777`). */
+  readonly mode: number;
+  readonly uid: number;
+  readonly gid: number;
+  /** SHA-256 of the bytes read, hex. */
+  readonly sha256: string;
+}
+
+export interface ReadOptions {
+  /** Bigger files are refused with `too-big` (default `MAX_DIGEST_BYTES`). */
+  readonly maxBytes?: number;
+  /** Whether a symbolic link is followed (default true); false refuses it with `symlink`. */
+  readonly followSymlinks?: boolean;
+}
+
+export interface ReadResult {
+  readonly bytes: Buffer;
+  readonly snapshot: FileSnapshot;
+}
+
+export interface WriteOptions {
+  /**
+   * What the target must still be: the snapshot it was read as (a changed file is refused with
+   * `changed`), `null` when it must not exist yet, or undefined to replace whatever is there.
+   */
+  readonly expected?: FileSnapshot | null;
+  /** The mode of a new file (default 0o666 less the umask); an existing file keeps its own. */
+  readonly mode?: number;
+  /** Called after the temporary file is written, just before the check and the rename; for tests. */
+  readonly beforeCommit?: () => void;
+}
+
+/** Names for what a non-regular file is, for messages. */
+export function describeKind(stat: fs.Stats): string {
+  if (stat.isDirectory()) return 'a folder';
+  if (stat.isFIFO()) return 'a FIFO';
+  if (stat.isSocket()) return 'a socket';
+  if (stat.isCharacterDevice()) return 'a character device';
+  if (stat.isBlockDevice()) return 'a block device';
+  if (stat.isSymbolicLink()) return 'a symbolic link';
+  return 'not a regular file';
+}
+
+/** A short reason for a system error, as the command line prints it. */
+export function describeSystemError(error: unknown): string {
+  if (error instanceof SafeFileError) {
+    return error.message;
+  }
+  const code = (error as NodeJS.ErrnoException | undefined)?.code;
+  const messages: Record<string, string> = {
+    ENOENT: 'no such file or folder',
+    ENOTDIR: 'no such file or folder',
+    EACCES: 'permission denied',
+    EPERM: 'permission denied',
+    EISDIR: 'it is a folder',
+    EROFS: 'read-only file system',
+    ENOSPC: 'no space left on the device',
+    EDQUOT: 'disk quota exceeded',
+    EFBIG: 'the file is bigger than the file-size limit',
+    ELOOP: 'too many levels of symbolic links',
+    ENAMETOOLONG: 'the name is too long',
+  };
+  return (code && messages[code]) ?? (error instanceof Error ? error.message : String(error));
+}
+
+function systemError(error: unknown): SafeFileError {
+  if (error instanceof SafeFileError) {
+    return error;
+  }
+  const errno = error as NodeJS.ErrnoException;
+  const code = errno?.code === 'ENOENT' || errno?.code === 'ENOTDIR' ? 'missing' : 'io';
+  return new SafeFileError(code, describeSystemError(error), errno);
+}
+
+function megabytes(bytes: number): string {
+  return `${Math.round((bytes / (1024 * 1024)) * 10) / 10} MB`;
+}
+
+/** The checks made on the path before it is opened: regular, not too big, link allowed. */
+function checkBeforeOpen(link: fs.Stats, target: fs.Stats | undefined, options: ReadOptions): fs.Stats {
+  if (link.isSymbolicLink() && options.followSymlinks === false) {
+    throw new SafeFileError('symlink', 'it is a symbolic link');
+  }
+  const stat = target ?? link;
+  if (!stat.isFile()) {
+    throw new SafeFileError('not-regular', link.isSymbolicLink() ? `it is a symbolic link to ${describeKind(stat)}` : `it is ${describeKind(stat)}, not a regular file`);
+  }
+  const max = options.maxBytes ?? MAX_DIGEST_BYTES;
+  if (stat.size > max) {
+    throw new SafeFileError('too-big', `it is bigger than ${megabytes(max)} (${megabytes(stat.size)})`);
+  }
+  return stat;
+}
+
+/** The checks made on the open descriptor: still the same regular file. */
+function checkOpened(stat: fs.Stats, opened: fs.Stats): void {
+  if (!opened.isFile()) {
+    throw new SafeFileError('not-regular', `it is ${describeKind(opened)}, not a regular file`);
+  }
+  if (opened.dev !== stat.dev || opened.ino !== stat.ino) {
+    throw new SafeFileError('changed', 'it was replaced while it was being opened');
+  }
+}
+
+const READ_FLAGS = fs.constants.O_RDONLY | (fs.constants.O_NONBLOCK ?? 0);
+const NOFOLLOW = fs.constants.O_NOFOLLOW ?? 0;
+
+function snapshotOf(file: string, stat: fs.Stats, bytes: Buffer): FileSnapshot {
+  return {
+    path: file,
+    dev: stat.dev,
+    ino: stat.ino,
+    size: stat.size,
+    mtimeMs: stat.mtimeMs,
+    mode: stat.mode & 0o7777,
+    uid: stat.uid,
+    gid: stat.gid,
+    sha256: createHash('sha256').update(bytes).digest('hex'),
+  };
+}
+
+function tooBigWhileReading(max: number): SafeFileError {
+  return new SafeFileError('too-big', `it grew bigger than ${megabytes(max)} while it was read`);
+}
+
+/**
+ * Reads a regular file and a snapshot of it, or throws a `SafeFileError`. Never opens anything
+ * but a regular file, never reads more than the cap.
+ *
+ * @example
+ * readFileSnapshotSync('/w/fifo.digest') // throws SafeFileError { code: 'not-regular', message: 'it is a FIFO, not a regular file' }
+ */
+export function readFileSnapshotSync(file: string, options: ReadOptions = {}): ReadResult {
+  const max = options.maxBytes ?? MAX_DIGEST_BYTES;
+  let fd: number | undefined;
+  try {
+    const link = fs.lstatSync(file);
+    const stat = checkBeforeOpen(link, link.isSymbolicLink() ? fs.statSync(file) : undefined, options);
+    fd = fs.openSync(file, READ_FLAGS | (options.followSymlinks === false ? NOFOLLOW : 0));
+    const opened = fs.fstatSync(fd);
+    checkOpened(stat, opened);
+    const chunks: Buffer[] = [];
+    let total = 0;
+    for (;;) {
+      const chunk = Buffer.allocUnsafe(Math.min(Math.max(opened.size - total, 0) + 1, max + 1 - total, 1 << 20) || 1);
+      const read = fs.readSync(fd, chunk, 0, chunk.length, null);
+      if (read === 0) break;
+      total += read;
+      if (total > max) throw tooBigWhileReading(max);
+      chunks.push(read === chunk.length ? chunk : chunk.subarray(0, read));
+    }
+    const bytes = Buffer.concat(chunks, total);
+    return { bytes, snapshot: snapshotOf(file, fs.fstatSync(fd), bytes) };
+  } catch (error) {
+    throw systemError(error);
+  } finally {
+    if (fd !== undefined) fs.closeSync(fd);
+  }
+}
+
+/** `readFileSnapshotSync`, without blocking the event loop. */
+export async function readFileSnapshot(file: string, options: ReadOptions = {}): Promise<ReadResult> {
+  const max = options.maxBytes ?? MAX_DIGEST_BYTES;
+  let handle: fsp.FileHandle | undefined;
+  try {
+    const link = await fsp.lstat(file);
+    const stat = checkBeforeOpen(link, link.isSymbolicLink() ? await fsp.stat(file) : undefined, options);
+    handle = await fsp.open(file, READ_FLAGS | (options.followSymlinks === false ? NOFOLLOW : 0));
+    const opened = await handle.stat();
+    checkOpened(stat, opened);
+    const chunks: Buffer[] = [];
+    let total = 0;
+    for (;;) {
+      const chunk = Buffer.allocUnsafe(Math.min(Math.max(opened.size - total, 0) + 1, max + 1 - total, 1 << 20) || 1);
+      const { bytesRead } = await handle.read(chunk, 0, chunk.length, null);
+      if (bytesRead === 0) break;
+      total += bytesRead;
+      if (total > max) throw tooBigWhileReading(max);
+      chunks.push(bytesRead === chunk.length ? chunk : chunk.subarray(0, bytesRead));
+    }
+    const bytes = Buffer.concat(chunks, total);
+    return { bytes, snapshot: snapshotOf(file, await handle.stat(), bytes) };
+  } catch (error) {
+    throw systemError(error);
+  } finally {
+    await handle?.close();
+  }
+}
+
+/** The temporary file's name: hidden, next to the target, unique. */
+function temporaryPath(file: string): string {
+  return path.join(path.dirname(file), `.${path.basename(file)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
+}
+
+/** The cheap checks before anything is written: a regular file or none, as expected. */
+function checkTarget(current: fs.Stats | undefined, expected: FileSnapshot | null | undefined): void {
+  if (current?.isSymbolicLink()) {
+    throw new SafeFileError('symlink', 'it is a symbolic link: links are never written through');
+  }
+  if (current && !current.isFile()) {
+    throw new SafeFileError('not-regular', `it is ${describeKind(current)}, not a regular file`);
+  }
+  if (expected === null && current) {
+    throw new SafeFileError('changed', 'it was created by someone else meanwhile');
+  }
+  if (expected && !current) {
+    throw new SafeFileError('changed', 'it was deleted or moved since it was read');
+  }
+}
+
+/** Whether the target still is what `expected` says; throws `changed` or `symlink` if not. */
+function checkUnchanged(expected: FileSnapshot | null | undefined, current: fs.Stats | undefined, readAgain: () => Buffer): void {
+  if (current?.isSymbolicLink()) {
+    throw new SafeFileError('symlink', 'it is a symbolic link: links are never written through');
+  }
+  if (expected === undefined) {
+    return;
+  }
+  if (expected === null) {
+    if (current) throw new SafeFileError('changed', 'it was created by someone else meanwhile');
+    return;
+  }
+  if (!current) {
+    throw new SafeFileError('changed', 'it was deleted or moved since it was read');
+  }
+  const same = current.dev === expected.dev && current.ino === expected.ino && current.size === expected.size && current.mtimeMs === expected.mtimeMs;
+  if (!same || createHash('sha256').update(readAgain()).digest('hex') !== expected.sha256) {
+    throw new SafeFileError('changed', 'it changed since it was read');
+  }
+}
+
+function lstatOrUndefinedSync(file: string): fs.Stats | undefined {
+  try {
+    return fs.lstatSync(file);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw error;
+  }
+}
+
+async function lstatOrUndefined(file: string): Promise<fs.Stats | undefined> {
+  try {
+    return await fsp.lstat(file);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw error;
+  }
+}
+
+function newFileMode(options: WriteOptions): number {
+  return (options.mode ?? 0o666 & ~currentUmask()) & 0o7777;
+}
+
+let cachedUmask: number | undefined;
+function currentUmask(): number {
+  if (cachedUmask === undefined) {
+    // process.umask() without an argument is deprecated; read it by setting and restoring.
+    const mask = process.umask(0o022);
+    process.umask(mask);
+    cachedUmask = mask;
+  }
+  return cachedUmask;
+}
+
+/**
+ * Replaces a file's content atomically: the target holds either its old bytes or all the new
+ * ones, never a part. Throws a `SafeFileError` and leaves the target untouched when the target
+ * is a symbolic link, changed since `expected` was read, or the write fails.
+ *
+ * A change that lands in the instant between the final check and the rename cannot be seen;
+ * everything before it is.
+ */
+export function writeFileAtomicSync(file: string, data: string | Uint8Array, options: WriteOptions = {}): FileSnapshot {
+  const temporary = temporaryPath(file);
+  let fd: number | undefined;
+  let created = false;
+  try {
+    const before = lstatOrUndefinedSync(file);
+    checkTarget(before, options.expected);
+    const mode = before ? before.mode & 0o7777 : newFileMode(options);
+    fd = fs.openSync(temporary, fs.constants.O_WRONLY | fs.constants.O_CREAT | fs.constants.O_EXCL, 0o600);
+    created = true;
+    const bytes = typeof data === 'string' ? Buffer.from(data, 'utf8') : data;
+    let offset = 0;
+    while (offset < bytes.length) {
+      offset += fs.writeSync(fd, bytes, offset, bytes.length - offset);
+    }
+    fs.fsyncSync(fd);
+    fs.fchmodSync(fd, mode);
+    if (before && typeof process.getuid === 'function' && (before.uid !== process.getuid() || before.gid !== process.getgid?.())) {
+      try {
+        fs.fchownSync(fd, before.uid, before.gid);
+      } catch {
+        // Only root may give a file away; the group is kept where the process may.
+        try {
+          fs.fchownSync(fd, process.getuid(), before.gid);
+        } catch {
+          // Keep the process's own.
+        }
+      }
+    }
+    fs.closeSync(fd);
+    fd = undefined;
+    options.beforeCommit?.();
+    checkUnchanged(options.expected, lstatOrUndefinedSync(file), () => fs.readFileSync(file));
+    fs.renameSync(temporary, file);
+    created = false;
+    syncFolderSync(path.dirname(file));
+    const after = fs.statSync(file);
+    return snapshotOf(file, after, Buffer.from(bytes));
+  } catch (error) {
+    throw systemError(error);
+  } finally {
+    if (fd !== undefined) {
+      try {
+        fs.closeSync(fd);
+      } catch {
+        // Already failing.
+      }
+    }
+    if (created) {
+      try {
+        fs.unlinkSync(temporary);
+      } catch {
+        // Nothing more can be done.
+      }
+    }
+  }
+}
+
+/** `writeFileAtomicSync`, without blocking the event loop. */
+export async function writeFileAtomic(file: string, data: string | Uint8Array, options: WriteOptions = {}): Promise<FileSnapshot> {
+  const temporary = temporaryPath(file);
+  let handle: fsp.FileHandle | undefined;
+  let created = false;
+  try {
+    const before = await lstatOrUndefined(file);
+    checkTarget(before, options.expected);
+    const mode = before ? before.mode & 0o7777 : newFileMode(options);
+    handle = await fsp.open(temporary, fs.constants.O_WRONLY | fs.constants.O_CREAT | fs.constants.O_EXCL, 0o600);
+    created = true;
+    const bytes = typeof data === 'string' ? Buffer.from(data, 'utf8') : data;
+    await handle.writeFile(bytes);
+    await handle.sync();
+    await handle.chmod(mode);
+    if (before && typeof process.getuid === 'function' && (before.uid !== process.getuid() || before.gid !== process.getgid?.())) {
+      await handle.chown(before.uid, before.gid).catch(() => handle!.chown(process.getuid!(), before.gid)).catch(() => undefined);
+    }
+    await handle.close();
+    handle = undefined;
+    options.beforeCommit?.();
+    const current = await lstatOrUndefined(file);
+    const again = current?.isFile() && options.expected ? await fsp.readFile(file) : Buffer.alloc(0);
+    checkUnchanged(options.expected, current, () => again);
+    await fsp.rename(temporary, file);
+    created = false;
+    await syncFolder(path.dirname(file));
+    return snapshotOf(file, await fsp.stat(file), Buffer.from(bytes));
+  } catch (error) {
+    throw systemError(error);
+  } finally {
+    await handle?.close().catch(() => undefined);
+    if (created) {
+      await fsp.unlink(temporary).catch(() => undefined);
+    }
+  }
+}
+
+/** Flushes a folder's entries (the rename) to disk, where the system allows it. */
+function syncFolderSync(folder: string): void {
+  try {
+    const fd = fs.openSync(folder, fs.constants.O_RDONLY);
+    try {
+      fs.fsyncSync(fd);
+    } finally {
+      fs.closeSync(fd);
+    }
+  } catch {
+    // Not supported here (Windows): the rename is done all the same.
+  }
+}
+
+async function syncFolder(folder: string): Promise<void> {
+  try {
+    const handle = await fsp.open(folder, fs.constants.O_RDONLY);
+    try {
+      await handle.sync();
+    } finally {
+      await handle.close();
+    }
+  } catch {
+    // Not supported here.
+  }
+}

@@ -1,0 +1,203 @@
+import * as assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { after, describe, test } from 'node:test';
+import { readFileSnapshot, readFileSnapshotSync, SafeFileError, writeFileAtomic, writeFileAtomicSync } from '../../server/src/fs/safeFile';
+
+const roots: string[] = [];
+after(() => roots.forEach((root) => fs.rmSync(root, { recursive: true, force: true })));
+
+function scratch(): string {
+  const root = fs.mkdtempSync(path.join(os.tmpdir(), 'paper-digest-safefile-'));
+  roots.push(root);
+  return root;
+}
+
+/** Asserts that `run` throws a SafeFileError with the code, and returns its message. */
+function expectCode(run: () => unknown, code: SafeFileError['code']): string {
+  try {
+    run();
+  } catch (error) {
+    assert.ok(error instanceof SafeFileError, `expected a SafeFileError, got ${String(error)}`);
+    assert.equal(error.code, code, error.message);
+    return error.message;
+  }
+  assert.fail(`expected a SafeFileError with code ${code}`);
+}
+
+async function expectCodeAsync(run: () => Promise<unknown>, code: SafeFileError['code']): Promise<string> {
+  try {
+    await run();
+  } catch (error) {
+    assert.ok(error instanceof SafeFileError, `expected a SafeFileError, got ${String(error)}`);
+    assert.equal(error.code, code, error.message);
+    return error.message;
+  }
+  assert.fail(`expected a SafeFileError with code ${code}`);
+}
+
+function leftovers(folder: string): string[] {
+  return fs.readdirSync(folder).filter((name) => name.endsWith('.tmp'));
+}
+
+describe('safe files: reading', () => {
+  test('Should read a regular file with a snapshot of what was read', async () => {
+    const file = path.join(scratch(), 'a.digest');
+    fs.writeFileSync(file, 'hello');
+    const sync = readFileSnapshotSync(file);
+    assert.equal(sync.bytes.toString(), 'hello');
+    assert.equal(sync.snapshot.size, 5);
+    assert.equal(sync.snapshot.ino, fs.statSync(file).ino);
+    const asynchronous = await readFileSnapshot(file);
+    assert.deepEqual(asynchronous.snapshot, sync.snapshot);
+  });
+
+  test('Should refuse a FIFO without opening it (no hang)', async () => {
+    const fifo = path.join(scratch(), 'pipe.digest');
+    const made = spawnSync('mkfifo', [fifo]);
+    assert.equal(made.status, 0, String(made.stderr));
+    assert.match(expectCode(() => readFileSnapshotSync(fifo), 'not-regular'), /FIFO/);
+    assert.match(await expectCodeAsync(() => readFileSnapshot(fifo), 'not-regular'), /FIFO/);
+  });
+
+  test('Should refuse a symbolic link to /dev/zero, a folder and a socket-like special file', async () => {
+    const root = scratch();
+    fs.symlinkSync('/dev/zero', path.join(root, 'zero.digest'));
+    assert.match(expectCode(() => readFileSnapshotSync(path.join(root, 'zero.digest')), 'not-regular'), /symbolic link to a character device/);
+    assert.match(await expectCodeAsync(() => readFileSnapshot(path.join(root, 'zero.digest')), 'not-regular'), /character device/);
+    assert.match(expectCode(() => readFileSnapshotSync(root), 'not-regular'), /folder/);
+    expectCode(() => readFileSnapshotSync('/dev/null'), 'not-regular');
+  });
+
+  test('Should refuse a file above the cap before reading it', async () => {
+    const file = path.join(scratch(), 'big.digest');
+    fs.writeFileSync(file, Buffer.alloc(2048, 0x61));
+    assert.match(expectCode(() => readFileSnapshotSync(file, { maxBytes: 1024 }), 'too-big'), /bigger than/);
+    await expectCodeAsync(() => readFileSnapshot(file, { maxBytes: 1024 }), 'too-big');
+    assert.equal(readFileSnapshotSync(file, { maxBytes: 2048 }).bytes.length, 2048);
+  });
+
+  test('Should refuse a symbolic link when links are not followed, and report a missing file', () => {
+    const root = scratch();
+    fs.writeFileSync(path.join(root, 'real.digest'), 'x');
+    fs.symlinkSync(path.join(root, 'real.digest'), path.join(root, 'link.digest'));
+    expectCode(() => readFileSnapshotSync(path.join(root, 'link.digest'), { followSymlinks: false }), 'symlink');
+    assert.equal(readFileSnapshotSync(path.join(root, 'link.digest')).bytes.toString(), 'x');
+    expectCode(() => readFileSnapshotSync(path.join(root, 'none.digest')), 'missing');
+  });
+});
+
+describe('safe files: atomic writes', () => {
+  for (const [name, write] of [
+    ['sync', (file: string, data: string, options?: Parameters<typeof writeFileAtomicSync>[2]) => Promise.resolve(writeFileAtomicSync(file, data, options))],
+    ['async', writeFileAtomic],
+  ] as const) {
+    test(`Should replace the file by a rename, keeping its mode (${name})`, async () => {
+      const root = scratch();
+      const file = path.join(root, 'a.digest');
+      fs.writeFileSync(file, 'old');
+      fs.chmodSync(file, 0o640);
+      const { snapshot } = readFileSnapshotSync(file);
+      const written = await write(file, 'new text', { expected: snapshot });
+      assert.equal(fs.readFileSync(file, 'utf8'), 'new text');
+      assert.equal(fs.statSync(file).mode & 0o7777, 0o640);
+      assert.notEqual(fs.statSync(file).ino, snapshot.ino, 'a new file renamed over the old one');
+      assert.equal(written.size, 8);
+      assert.deepEqual(leftovers(root), []);
+    });
+
+    test(`Should refuse to write over a change made after the read, leaving it as it is (${name})`, async () => {
+      const root = scratch();
+      const file = path.join(root, 'a.digest');
+      fs.writeFileSync(file, 'original');
+      const { snapshot } = readFileSnapshotSync(file);
+      const message = await expectCodeAsync(
+        () => write(file, 'fixed', { expected: snapshot, beforeCommit: () => fs.writeFileSync(file, 'someone else') }),
+        'changed',
+      );
+      assert.match(message, /changed since it was read/);
+      assert.equal(fs.readFileSync(file, 'utf8'), 'someone else');
+      assert.deepEqual(leftovers(root), []);
+    });
+
+    test(`Should see a change of the same size and time (${name})`, async () => {
+      const root = scratch();
+      const file = path.join(root, 'a.digest');
+      fs.writeFileSync(file, 'aaaa');
+      const { snapshot } = readFileSnapshotSync(file);
+      const stat = fs.statSync(file);
+      await expectCodeAsync(
+        () =>
+          write(file, 'fixed', {
+            expected: snapshot,
+            beforeCommit: () => {
+              const fd = fs.openSync(file, 'r+');
+              fs.writeSync(fd, 'bbbb', 0);
+              fs.closeSync(fd);
+              fs.utimesSync(file, stat.atime, stat.mtime);
+            },
+          }),
+        'changed',
+      );
+      assert.equal(fs.readFileSync(file, 'utf8'), 'bbbb');
+    });
+
+    test(`Should never write through a symbolic link, nor over a file that should not exist (${name})`, async () => {
+      const root = scratch();
+      const target = path.join(root, 'target.digest');
+      const link = path.join(root, 'link.digest');
+      fs.writeFileSync(target, 'target');
+      fs.symlinkSync(target, link);
+      await expectCodeAsync(() => write(link, 'through the link'), 'symlink');
+      assert.equal(fs.readFileSync(target, 'utf8'), 'target');
+      assert.ok(fs.lstatSync(link).isSymbolicLink());
+      await expectCodeAsync(() => write(target, 'new', { expected: null }), 'changed');
+      assert.equal(fs.readFileSync(target, 'utf8'), 'target');
+      await write(path.join(root, 'fresh.json'), '{}', { expected: null });
+      assert.equal(fs.readFileSync(path.join(root, 'fresh.json'), 'utf8'), '{}');
+      assert.deepEqual(leftovers(root), []);
+    });
+
+    test(`Should refuse when the file was deleted since it was read (${name})`, async () => {
+      const root = scratch();
+      const file = path.join(root, 'a.digest');
+      fs.writeFileSync(file, 'x');
+      const { snapshot } = readFileSnapshotSync(file);
+      fs.unlinkSync(file);
+      await expectCodeAsync(() => write(file, 'y', { expected: snapshot }), 'changed');
+      assert.equal(fs.existsSync(file), false);
+    });
+  }
+
+  test('Should keep the owner of the file where the process may give it (as root), else its group', () => {
+    const root = scratch();
+    const file = path.join(root, 'a.digest');
+    fs.writeFileSync(file, 'old');
+    const asRoot = process.getuid?.() === 0;
+    if (asRoot) {
+      fs.chownSync(file, 4321, 4322);
+    }
+    const before = fs.statSync(file);
+    writeFileAtomicSync(file, 'new', { expected: readFileSnapshotSync(file).snapshot });
+    const after = fs.statSync(file);
+    assert.equal(after.gid, before.gid);
+    assert.equal(after.uid, before.uid);
+  });
+
+  test('Should leave the file whole when the write fails midway (file-size limit)', () => {
+    const root = scratch();
+    const file = path.join(root, 'a.digest');
+    const original = 'x'.repeat(1000);
+    fs.writeFileSync(file, original);
+    const module = path.resolve(__dirname, '..', '..', 'server', 'src', 'fs', 'safeFile.js');
+    const script = `const s = require(${JSON.stringify(module)}); try { s.writeFileAtomicSync(${JSON.stringify(file)}, 'y'.repeat(100000)); } catch (e) { console.log(e.code + ': ' + e.message); }`;
+    // ulimit -f counts blocks of 1024 bytes: a 2 KB limit.
+    const result = spawnSync('bash', ['-c', `ulimit -f 2 && exec "$0" -e "$1"`, process.execPath, script], { encoding: 'utf8' });
+    assert.equal(result.status, 0, result.stderr);
+    assert.match(result.stdout, /^io: the file is bigger than the file-size limit/);
+    assert.equal(fs.readFileSync(file, 'utf8'), original);
+    assert.deepEqual(leftovers(root), []);
+  });
+});

@@ -31,6 +31,7 @@ import { codeActions, CODE_ACTION_KINDS, fixAll } from './service/features/codeA
 import { rulesDocsBase } from './docsBase';
 import { DiagnosticsSettings, FIX_ALL_COMMAND, FixAllResult } from './protocol';
 import { TextDocumentEdit } from 'vscode-languageserver/node';
+import { registerDebugRequests } from './debug';
 
 const connection = createConnection(ProposedFeatures.all);
 
@@ -318,6 +319,8 @@ connection.onExecuteCommand(guarded('workspace/executeCommand', async (params): 
   });
   return { applied: result.applied, edits: edits.length };
 }));
+
+registerDebugRequests(connection, () => ({ parse: cache.parseCount, update: cache.updateCount }));
 
 documents.listen(connection);
 connection.listen();

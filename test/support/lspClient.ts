@@ -25,6 +25,10 @@ export interface StartOptions {
   readonly initializationOptions?: unknown;
   /** The server module to run; `dist/server.js` by default. */
   readonly serverModule?: string;
+  /** Options for node before the module, e.g. `['--max-semi-space-size=64']`. */
+  readonly execArgv?: readonly string[];
+  /** Arguments after `--stdio`, e.g. `['--debug-requests']`. */
+  readonly args?: readonly string[];
   /** How long a request or wait may take by default, in milliseconds. */
   readonly timeoutMs?: number;
   /**
@@ -88,6 +92,8 @@ export class LspClient {
   readonly notifications: { method: string; params: any }[] = [];
   /** What the server wrote to stderr. */
   stderr = '';
+  /** The size in bytes of the body of the last response received. */
+  lastResponseBytes = 0;
   private exited: Promise<number | null>;
 
   private constructor(
@@ -114,7 +120,7 @@ export class LspClient {
    * Resolves with the client; `initializeResult` holds the server's answer.
    */
   static async start(options: StartOptions = {}): Promise<LspClient> {
-    const child = spawn(process.execPath, [options.serverModule ?? SERVER_BUNDLE, '--stdio'], { stdio: 'pipe' });
+    const child = spawn(process.execPath, [...(options.execArgv ?? []), options.serverModule ?? SERVER_BUNDLE, '--stdio', ...(options.args ?? [])], { stdio: 'pipe' });
     const client = new LspClient(child, options);
     const rootUri = options.rootUri ?? null;
     const workspaceFolders = options.workspaceFolders !== undefined ? options.workspaceFolders : rootUri ? [{ uri: rootUri, name: path.basename(rootUri) }] : null;
@@ -127,6 +133,11 @@ export class LspClient {
     });
     client.notify('initialized', {});
     return client;
+  }
+
+  /** The server's process id. */
+  get pid(): number | undefined {
+    return this.child.pid;
   }
 
   /** The result of `initialize`. */
@@ -258,6 +269,9 @@ export class LspClient {
         return;
       }
       const message = JSON.parse(this.buffer.subarray(start, start + length).toString('utf8')) as Message;
+      if (message.method === undefined) {
+        this.lastResponseBytes = length;
+      }
       this.buffer = this.buffer.subarray(start + length);
       this.received = this.buffer.length;
       this.dispatch(message);

@@ -38,6 +38,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<PaperD
       // folders holding digests.
       fileEvents: [
         vscode.workspace.createFileSystemWatcher('**/*.{digest,digest.txt}'),
+        // The reading state and interests beside the digests, changed by other windows or git.
+        vscode.workspace.createFileSystemWatcher('**/.paper-digest/*.json'),
         vscode.workspace.createFileSystemWatcher('**/*', true, true, false),
       ],
     },

@@ -31,6 +31,10 @@ export const GROUPING_COMMANDS: Record<PapersGrouping, string> = {
   category: 'paperDigest.groupByCategory',
   institution: 'paperDigest.groupByInstitution',
   file: 'paperDigest.groupByFile',
+  unread: 'paperDigest.groupByUnread',
+  starred: 'paperDigest.groupByStarred',
+  forYou: 'paperDigest.groupForYou',
+  new: 'paperDigest.groupByNew',
 };
 
 const GROUPING_NAMES: Record<PapersGrouping, string> = {
@@ -38,6 +42,10 @@ const GROUPING_NAMES: Record<PapersGrouping, string> = {
   category: 'by category',
   institution: 'by institution',
   file: 'by file',
+  unread: 'unread',
+  starred: 'starred',
+  forYou: 'for you',
+  new: 'new only',
 };
 
 const GROUP_ICONS: Record<PapersGroupNode['groupKind'], string> = {
@@ -47,6 +55,7 @@ const GROUP_ICONS: Record<PapersGroupNode['groupKind'], string> = {
   institution: 'organization',
   file: 'file',
   page: 'list-flat',
+  score: 'sparkle',
 };
 
 /** One element of the view: a server node, kept by id so that `reveal` finds the same object. */

@@ -6,6 +6,10 @@
 import { NotificationType, RequestType, RequestType0 } from 'vscode-languageserver-protocol';
 import type { Position } from 'vscode-languageserver-protocol';
 import type { PapersGrouping, PapersTreeItem } from './service/features/tree';
+import type { PapersQuery } from './readingProtocol';
+
+// The reading workflow's messages: state, ranking, digests, export, CodeLens commands.
+export * from './readingProtocol';
 
 /** The language id of digest documents. */
 export const LANGUAGE_ID = 'paper-digest';
@@ -17,8 +21,12 @@ export type { PapersGrouping, PapersTreeItem };
 export type { PapersGroupNode, PaperNode, PapersGroupKind } from './service/features/tree';
 
 /** Parameters of `paperDigest/papersTree`. */
-export interface PapersTreeParams {
-  /** `topic` (topic → keyword hit → paper), `category`, `institution` or `file`. */
+export interface PapersTreeParams extends PapersQuery {
+  /**
+   * `topic` (topic → keyword hit → paper), `category`, `institution`, `file`; the reading
+   * groupings `unread`, `starred`, `new` (file → paper, newest digest first) and `forYou`
+   * (score band → paper, highest score first).
+   */
   readonly grouping: PapersGrouping;
   /** Keeps papers whose English or Chinese title, authors or institutions contain it, ignoring case. '' for all. */
   readonly filter: string;
@@ -40,16 +48,18 @@ export interface PapersTreeResult {
  * `paperDigest/papersTree`, client → server: one level of the Papers tree over every digest
  * file of the workspace. Groups carry `count` (distinct papers below) and are expanded by asking
  * again with their id as `parentId`; papers carry uri, range, selectionRange, title, chineseTitle,
- * summary, duplicate and duplicates. Ids are stable across refreshes. The server answers once
+ * summary, duplicate and duplicates, and their reading state (paperKey, read, starred, tags,
+ * note, score, reasons, isNew, firstSeen, arxivSearchUrl). The optional `unreadOnly`,
+ * `starredOnly`, `newOnly` and `tag` filter every grouping. Ids are stable across refreshes. The server answers once
  * its first scan of the workspace folders has finished.
  */
 export const PapersTreeRequest = new RequestType<PapersTreeParams, PapersTreeResult, void>('paperDigest/papersTree');
 
 /** Parameters of `paperDigest/paperAt`. */
-export interface PaperAtParams {
+export interface PaperAtParams extends PapersQuery {
   readonly uri: string;
   readonly position: Position;
-  /** The grouping and filter of the tree the caller shows. */
+  /** The grouping and filters of the tree the caller shows. */
   readonly grouping: PapersGrouping;
   readonly filter: string;
 }

@@ -21,7 +21,9 @@ import { documentSymbols } from './service/features/symbols';
 import { foldingRanges } from './service/features/folding';
 import { semanticTokens, SEMANTIC_TOKEN_MODIFIERS, SEMANTIC_TOKEN_TYPES } from './service/features/semanticTokens';
 import { WorkspaceIndex } from './service/workspaceIndex';
-import { PapersTreeCache, paperAt } from './service/features/tree';
+import { PapersTreeCache, PapersTreeOptions, paperAt } from './service/features/tree';
+import type { PapersQuery } from './protocol';
+import { NO_READING, ReadingLookup } from './service/reading/paperInfo';
 import { workspaceSymbols } from './service/features/workspaceSymbols';
 import { IndexChangedNotification, PaperAtRequest, PapersTreeRequest, RescanWorkspaceRequest } from './protocol';
 import { canonicalUri, WorkspaceDigests } from './workspace';
@@ -68,6 +70,10 @@ const documents = new TextDocuments<TextDocument>({
 const workspaceIndex = new WorkspaceIndex();
 const workspaceDigests = new WorkspaceDigests(workspaceIndex, { log: (message) => connection.console.log(message) });
 const papersTrees = new PapersTreeCache();
+/** The reading state, scores and digest order of the papers. */
+function readingLookup(): ReadingLookup {
+  return NO_READING;
+}
 let initialFolders: string[] = [];
 let folderChangeNotifications = false;
 
@@ -132,10 +138,15 @@ workspaceIndex.onDidChange(() => {
   }, 300);
 });
 
+/** The tree options of a request's grouping filters, with the reading state. */
+function treeOptions(params: PapersQuery & { filter: string }): PapersTreeOptions {
+  return { filter: params.filter ?? '', unreadOnly: params.unreadOnly, starredOnly: params.starredOnly, newOnly: params.newOnly, tag: params.tag, reading: readingLookup() };
+}
+
 connection.onRequest(PapersTreeRequest, guarded(PapersTreeRequest.method, async (params, token) => {
   await workspaceDigests.ready;
   workspaceDigests.flush();
-  const lookup = papersTrees.get(workspaceIndex, params.grouping, params.filter, token);
+  const lookup = papersTrees.get(workspaceIndex, params.grouping, treeOptions(params), token);
   return { generation: lookup.tree.generation, paperCount: lookup.tree.paperCount, nodes: lookup.childrenOf(params.parentId) ?? [] };
 }));
 
@@ -143,7 +154,7 @@ connection.onRequest(PaperAtRequest, guarded(PaperAtRequest.method, async (param
   await workspaceDigests.ready;
   workspaceDigests.flush();
   const paper = paperAt(workspaceIndex, canonicalUri(params.uri) ?? params.uri, params.position);
-  const path = paper ? papersTrees.get(workspaceIndex, params.grouping, params.filter, token).pathToPaper(paper) : undefined;
+  const path = paper ? papersTrees.get(workspaceIndex, params.grouping, treeOptions(params), token).pathToPaper(paper) : undefined;
   return path ? { path } : null;
 }));
 

@@ -11,18 +11,35 @@ import { NEVER_CANCELLED } from '../cancellation';
 import { categoryIgnoringCase } from '../taxonomy';
 import type { IndexLocation, PaperSummary, WorkspaceIndex } from '../workspaceIndex';
 import { foldForSearch } from '../workspaceIndex';
+import type { PaperReadingInfo, ReadingLookup } from '../reading/paperInfo';
+import { NO_READING } from '../reading/paperInfo';
 
-/** How the papers are grouped. */
-export type PapersGrouping = 'topic' | 'category' | 'institution' | 'file';
+/**
+ * How the papers are grouped. The reading groupings: `unread`, `starred` and `new` (file →
+ * paper, newest digest first, only papers that are unread / starred / new), `forYou` (score
+ * band → paper, highest score first; papers the interests hide are left out).
+ */
+export type PapersGrouping = 'topic' | 'category' | 'institution' | 'file' | 'unread' | 'starred' | 'forYou' | 'new';
 
-export const PAPERS_GROUPINGS: readonly PapersGrouping[] = ['topic', 'category', 'institution', 'file'];
+export const PAPERS_GROUPINGS: readonly PapersGrouping[] = ['topic', 'category', 'institution', 'file', 'unread', 'starred', 'forYou', 'new'];
+
+/** Filters of the tree besides the text filter (see `PapersQuery` in the protocol). */
+export interface PapersTreeOptions {
+  readonly filter: string;
+  readonly unreadOnly?: boolean;
+  readonly starredOnly?: boolean;
+  readonly newOnly?: boolean;
+  readonly tag?: string;
+  /** Where the reading state, scores and digest order come from; `NO_READING` when omitted. */
+  readonly reading?: ReadingLookup;
+}
 
 /** What a group stands for. */
 /**
  * What a group stands for. A `page` holds up to `PAGE_SIZE` papers of a bigger group, so that
  * no level of the tree is huge.
  */
-export type PapersGroupKind = 'topic' | 'keyword' | 'category' | 'institution' | 'file' | 'page';
+export type PapersGroupKind = 'topic' | 'keyword' | 'category' | 'institution' | 'file' | 'page' | 'score';
 
 /** A group of papers. */
 export interface PapersGroupNode {
@@ -50,8 +67,11 @@ export interface PapersGroup extends PapersGroupNode {
   readonly children: readonly PapersTreeNode[];
 }
 
-/** One paper in the tree. */
-export interface PaperNode {
+/**
+ * One paper in the tree, with its reading state (`paperKey`, `read`, `starred`, `tags`, `note`,
+ * `score`, `reasons`, `isNew`, `firstSeen`, `arxivSearchUrl`: see `PaperReadingInfo`).
+ */
+export interface PaperNode extends PaperReadingInfo {
   readonly kind: 'paper';
   /** Unique in the tree (the group's id and the paper's key) and stable across refreshes. */
   readonly id: string;
@@ -84,8 +104,12 @@ export interface PapersTree {
   readonly grouping: PapersGrouping;
   /** The filter as given ('' for none). */
   readonly filter: string;
+  /** The other filters, as a key (for the cache). */
+  readonly queryKey: string;
   /** The index generation the tree was built from. */
   readonly generation: number;
+  /** The reading-state generation the tree was built from. */
+  readonly stateGeneration: number;
   /** How many distinct papers match the filter. */
   readonly paperCount: number;
   readonly roots: readonly PapersGroup[];
@@ -105,7 +129,20 @@ export const MISSING_LABELS: Record<PapersGroupKind, string> = {
   institution: '(no institution)',
   file: '(no file)',
   page: '',
+  score: '',
 };
+
+/** The score bands of the `forYou` grouping, in this order. */
+const SCORE_BANDS = [
+  { key: 'high', label: 'Recommended', detail: 'matches your interests' },
+  { key: 'zero', label: 'Other papers', detail: 'no interest matched' },
+  { key: 'low', label: 'Pushed down', detail: 'negative interests' },
+] as const;
+
+/** A key of the filters other than the text filter. */
+function queryKeyOf(options: PapersTreeOptions): string {
+  return `${options.unreadOnly ? 'u' : ''}${options.starredOnly ? 's' : ''}${options.newOnly ? 'n' : ''}|${options.tag ?? ''}`;
+}
 
 /**
  * Builds the Papers tree of the index.
@@ -126,24 +163,66 @@ export const MISSING_LABELS: Record<PapersGroupKind, string> = {
  * tree.roots[0].children[0].label;              // 'reasoning'
  * (tree.roots[0].children[0] as PapersGroup).children[0].title // 'Sparse Probes ...'
  */
-export function papersTree(index: WorkspaceIndex, grouping: PapersGrouping, filter: string, token: Cancellation = NEVER_CANCELLED): PapersTree {
+export function papersTree(index: WorkspaceIndex, grouping: PapersGrouping, filterOrOptions: string | PapersTreeOptions, token: Cancellation = NEVER_CANCELLED): PapersTree {
+  const options: PapersTreeOptions = typeof filterOrOptions === 'string' ? { filter: filterOrOptions } : filterOrOptions;
+  const filter = options.filter;
+  const reading = options.reading ?? NO_READING;
   const needle = foldForSearch(filter.trim());
   const root = new GroupBuilder('', 'topic', '', '', false);
+  const base = { grouping, filter, queryKey: queryKeyOf(options), generation: index.generation, stateGeneration: reading.generation };
   let paperCount = 0;
   let seen = 0;
+  const matching: { paper: PaperSummary; heading: string }[] = [];
   for (const file of index.files()) {
     for (const paper of file.papers) {
       if ((++seen & 1023) === 0 && token.isCancellationRequested) {
-        return { grouping, filter, generation: index.generation, paperCount: 0, roots: [] };
+        return { ...base, paperCount: 0, roots: [] };
       }
       if (needle && !paper.searchText.includes(needle)) {
         continue;
       }
-      paperCount++;
-      placePaper(root, grouping, paper, file.heading ?? '');
+      if (!keepsPaper(options, grouping, reading, paper)) {
+        continue;
+      }
+      matching.push({ paper, heading: file.heading ?? '' });
     }
   }
-  return { grouping, filter, generation: index.generation, paperCount, roots: root.build(new DuplicateLookup(index), grouping !== 'file') as PapersGroup[] };
+  if (grouping === 'forYou') {
+    // Highest score first; the sort is stable, so equal scores keep file order.
+    const scores = new Map<PaperSummary, number>();
+    for (const { paper } of matching) {
+      scores.set(paper, reading.info(paper).score);
+    }
+    matching.sort((a, b) => scores.get(b.paper)! - scores.get(a.paper)!);
+  }
+  for (const { paper, heading } of matching) {
+    paperCount++;
+    placePaper(root, grouping, paper, heading, reading);
+  }
+  const byCount = grouping !== 'file' && grouping !== 'unread' && grouping !== 'starred' && grouping !== 'new' && grouping !== 'forYou';
+  return { ...base, paperCount, roots: root.build(new DuplicateLookup(index), byCount, reading) as PapersGroup[] };
+}
+
+/** Whether the reading filters (and the grouping's own condition) keep a paper. */
+function keepsPaper(options: PapersTreeOptions, grouping: PapersGrouping, reading: ReadingLookup, paper: PaperSummary): boolean {
+  const needsInfo = options.unreadOnly || options.starredOnly || options.newOnly || options.tag !== undefined || grouping === 'unread' || grouping === 'starred' || grouping === 'new';
+  if (grouping === 'forYou' && reading.hidden(paper)) {
+    return false;
+  }
+  if (!needsInfo) {
+    return true;
+  }
+  const info = reading.info(paper);
+  if ((options.unreadOnly || grouping === 'unread') && info.read) {
+    return false;
+  }
+  if ((options.starredOnly || grouping === 'starred') && !info.starred) {
+    return false;
+  }
+  if ((options.newOnly || grouping === 'new') && !info.isNew) {
+    return false;
+  }
+  return options.tag === undefined || info.tags.includes(options.tag);
 }
 
 /**
@@ -241,12 +320,21 @@ export class PapersTreeLookup {
 export class PapersTreeCache {
   private last: PapersTreeLookup | undefined;
 
-  get(index: WorkspaceIndex, grouping: PapersGrouping, filter: string, token: Cancellation = NEVER_CANCELLED): PapersTreeLookup {
+  get(index: WorkspaceIndex, grouping: PapersGrouping, filterOrOptions: string | PapersTreeOptions, token: Cancellation = NEVER_CANCELLED): PapersTreeLookup {
+    const options: PapersTreeOptions = typeof filterOrOptions === 'string' ? { filter: filterOrOptions } : filterOrOptions;
+    const stateGeneration = (options.reading ?? NO_READING).generation;
     const last = this.last;
-    if (last && last.tree.generation === index.generation && last.tree.grouping === grouping && last.tree.filter === filter) {
+    if (
+      last &&
+      last.tree.generation === index.generation &&
+      last.tree.stateGeneration === stateGeneration &&
+      last.tree.grouping === grouping &&
+      last.tree.filter === options.filter &&
+      last.tree.queryKey === queryKeyOf(options)
+    ) {
       return last;
     }
-    const lookup = new PapersTreeLookup(papersTree(index, grouping, filter, token));
+    const lookup = new PapersTreeLookup(papersTree(index, grouping, options, token));
     if (!token.isCancellationRequested) {
       this.last = lookup;
     }
@@ -268,8 +356,19 @@ export function withoutChildren(node: PapersTreeNode): PapersTreeItem {
 /** The summary each paper node was made from (kept out of the node, which is sent as JSON). */
 const SUMMARY_OF_NODE = new WeakMap<PaperNode, PaperSummary>();
 
-function placePaper(root: GroupBuilder, grouping: PapersGrouping, paper: PaperSummary, heading: string): void {
+function placePaper(root: GroupBuilder, grouping: PapersGrouping, paper: PaperSummary, heading: string, reading: ReadingLookup): void {
   switch (grouping) {
+    case 'unread':
+    case 'starred':
+    case 'new':
+      root.group('file', paper.uri, fileName(paper.uri), heading, -reading.digestRank(paper.uri)).add(paper);
+      return;
+    case 'forYou': {
+      const score = reading.info(paper).score;
+      const band = score > 0 ? 0 : score === 0 ? 1 : 2;
+      root.group('score', SCORE_BANDS[band].key, SCORE_BANDS[band].label, SCORE_BANDS[band].detail, band).add(paper);
+      return;
+    }
     case 'topic': {
       const topic = root.group('topic', paper.topic.trim(), paper.topic.trim(), '');
       if (paper.keywords.length === 0) {
@@ -321,15 +420,17 @@ class GroupBuilder {
     readonly label: string,
     readonly detail: string,
     readonly missing: boolean,
+    /** Groups with a lower order come first, before the other sort keys. */
+    readonly order = 0,
   ) {}
 
   /** The subgroup with the key, created with the label and detail of its first paper. */
-  group(kind: PapersGroupKind, key: string, label: string, detail: string): GroupBuilder {
+  group(kind: PapersGroupKind, key: string, label: string, detail: string, order = 0): GroupBuilder {
     let group = this.groups.get(key);
     if (!group) {
       const missing = key === '';
       const id = (this.id ? this.id + '/' : kind + ':') + (missing ? '%00' : encodeIdPart(key));
-      group = new GroupBuilder(id, kind, missing ? MISSING_LABELS[kind] : label, detail, missing);
+      group = new GroupBuilder(id, kind, missing ? MISSING_LABELS[kind] : label, detail, missing, order);
       this.groups.set(key, group);
     }
     return group;
@@ -351,11 +452,14 @@ class GroupBuilder {
   }
 
   /** The subgroups as nodes, sorted; and the group's own papers after them. */
-  build(duplicates: DuplicateLookup, byCount: boolean): PapersTreeNode[] {
+  build(duplicates: DuplicateLookup, byCount: boolean, reading: ReadingLookup): PapersTreeNode[] {
     const groups = [...this.groups.values()];
     groups.sort((a, b) => {
       if (a.missing !== b.missing) {
         return a.missing ? 1 : -1;
+      }
+      if (a.order !== b.order) {
+        return a.order - b.order;
       }
       if (byCount && a.count !== b.count) {
         return b.count - a.count;
@@ -371,10 +475,10 @@ class GroupBuilder {
       count: group.count,
       ...(group.kind === 'file' ? { uri: group.papers[0]?.uri } : {}),
       missing: group.missing,
-      children: group.build(duplicates, true),
+      children: group.build(duplicates, true, reading),
     }));
     // Paper ids name the group, not the page, so that they stay put when pages shift.
-    const papers = this.papers.map((paper) => paperNode(duplicates, this.id, paper));
+    const papers = this.papers.map((paper) => paperNode(duplicates, this.id, paper, reading));
     if (papers.length <= PAGE_SIZE) {
       nodes.push(...papers);
       return nodes;
@@ -423,9 +527,10 @@ class DuplicateLookup {
   }
 }
 
-function paperNode(lookup: DuplicateLookup, groupId: string, paper: PaperSummary): PaperNode {
+function paperNode(lookup: DuplicateLookup, groupId: string, paper: PaperSummary, reading: ReadingLookup): PaperNode {
   const duplicates = lookup.of(paper);
   const node: PaperNode = {
+    ...reading.info(paper),
     kind: 'paper',
     id: `${groupId}|${paper.uri}#${paper.key}`,
     uri: paper.uri,
@@ -456,4 +561,14 @@ export function fileName(uri: string): string {
   } catch {
     return segment;
   }
+}
+
+/**
+ * The tree node of one paper outside a tree (the ranked list): its id is `prefix|uri#key`.
+ *
+ * @example
+ * standalonePaperNode(index, 'ranked', paper, reading).score
+ */
+export function standalonePaperNode(index: WorkspaceIndex, prefix: string, paper: PaperSummary, reading: ReadingLookup = NO_READING): PaperNode {
+  return paperNode(new DuplicateLookup(index), prefix, paper, reading);
 }

@@ -34,6 +34,10 @@ import { rulesDocsBase } from './docsBase';
 import { DiagnosticsSettings, FIX_ALL_COMMAND, FixAllResult } from './protocol';
 import { TextDocumentEdit } from 'vscode-languageserver/node';
 import { registerDebugRequests } from './debug';
+import { WorkspaceTerms } from './service/workspaceTerms';
+import { completions, COMPLETION_TRIGGER_CHARACTERS, CompletionWorkspace, resolveCompletion } from './service/features/completion';
+import { documentLinks } from './service/features/links';
+import { selectionRanges } from './service/features/selectionRanges';
 
 const connection = createConnection(ProposedFeatures.all);
 
@@ -74,6 +78,12 @@ const papersTrees = new PapersTreeCache();
 function readingLookup(): ReadingLookup {
   return NO_READING;
 }
+/** The names the workspace uses, counted, for completion, references, rename and consistency. */
+const workspaceTerms = new WorkspaceTerms(workspaceIndex);
+const completionWorkspace: CompletionWorkspace = {
+  terms: workspaceTerms,
+  authorsOf: (uri, entryIndex) => workspaceIndex.file(uri)?.papers[entryIndex]?.authors,
+};
 let initialFolders: string[] = [];
 let folderChangeNotifications = false;
 
@@ -99,6 +109,9 @@ connection.onInitialize((params: InitializeParams): InitializeResult => {
       hoverProvider: true,
       codeActionProvider: { codeActionKinds: [...CODE_ACTION_KINDS] },
       executeCommandProvider: { commands: [FIX_ALL_COMMAND] },
+      completionProvider: { triggerCharacters: [...COMPLETION_TRIGGER_CHARACTERS], resolveProvider: true },
+      documentLinkProvider: { resolveProvider: false },
+      selectionRangeProvider: true,
       semanticTokensProvider: {
         legend: { tokenTypes: [...SEMANTIC_TOKEN_TYPES], tokenModifiers: SEMANTIC_TOKEN_MODIFIERS },
         full: true,
@@ -187,6 +200,25 @@ connection.onHover(guarded('textDocument/hover', (params, token) => {
 connection.languages.semanticTokens.on(guarded('textDocument/semanticTokens/full', (params, token) => {
   const document = documents.get(params.textDocument.uri);
   return document ? semanticTokens(cache.get(document), token) : { data: [] };
+}));
+
+// ---- Editing help: completion, links, selection ranges -------------------------------------
+
+connection.onCompletion(guarded('textDocument/completion', (params, token) => {
+  const document = documents.get(params.textDocument.uri);
+  return document ? completions(cache.get(document), params.position, completionWorkspace, token) : null;
+}));
+
+connection.onCompletionResolve(guarded('completionItem/resolve', (item, token) => resolveCompletion(item, completionWorkspace, token)));
+
+connection.onDocumentLinks(guarded('textDocument/documentLink', (params, token) => {
+  const document = documents.get(params.textDocument.uri);
+  return document ? documentLinks(cache.get(document), token) : null;
+}));
+
+connection.onSelectionRanges(guarded('textDocument/selectionRange', (params, token) => {
+  const document = documents.get(params.textDocument.uri);
+  return document ? selectionRanges(cache.get(document), params.positions, token) : null;
 }));
 
 documents.onDidClose((event) => {

@@ -11,6 +11,7 @@ import type { Position, Range } from 'vscode-languageserver-types';
 import type { DigestDocument, Entry } from './model';
 import { parseDigest } from './parser';
 import { itemAtLine, paperName, titleKey } from './features/entries';
+import { fileTerms, FileTerms } from './terms';
 
 /** An institution of a paper, as the `机构` line names it. */
 export interface InstitutionSummary {
@@ -69,6 +70,8 @@ export interface FileSummary {
   readonly papers: readonly PaperSummary[];
   /** Where the content came from: the file on disk or the open document. */
   readonly source: 'disk' | 'open';
+  /** The names the file uses, counted (`terms.ts`), for completion, rename and consistency. */
+  readonly terms: FileTerms;
 }
 
 /** A place in the workspace: a URI and a range in it. */
@@ -390,7 +393,7 @@ export class WorkspaceIndex {
 export function summariseDigest(uri: string, doc: DigestDocument, source: 'disk' | 'open'): FileSummary {
   const occurrences = new Map<string, number>();
   const papers = doc.entries.map((entry) => summarisePaper(uri, entry, occurrences));
-  return { uri, heading: doc.heading?.text, papers, source };
+  return { uri, heading: doc.heading?.text, papers, source, terms: fileTerms(doc) };
 }
 
 function summarisePaper(uri: string, entry: Entry, occurrences: Map<string, number>): PaperSummary {

@@ -1,0 +1,83 @@
+/**
+ * The editing help over stdio: completion (with resolve), document links and selection ranges
+ * of the bundled server, on a temporary workspace of two digests written by the test.
+ */
+import { after, before, describe, test } from 'node:test';
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { digest, entryLines } from '../support/fixtures';
+import { LspClient, SERVER_BUNDLE } from '../support/lspClient';
+
+/** The other digest on disk: Tsinghua twice, Fudan once. */
+export const DISK_DIGEST = digest(
+  entryLines('A', { authors: 'Wei Zhang, Lin Qiu', institutions: '机构 * Tsinghua University（清华大学） ； Fudan University（复旦大学） 纠错' }),
+  entryLines('B', { authors: 'Wei Zhang, Sofia Rossi', institutions: '机构 * Tsinghua University（清华大学） 纠错', comments: 'Comments See arXiv:2507.07996 and https://example.org/code' }),
+);
+
+describe('lsp: completion, links and selection ranges over stdio', () => {
+  let root: string;
+  let client: LspClient;
+  const openUri = (): string => pathToFileURL(path.join(root, 'open.digest')).href;
+  /** The open document: its 机构 line (line 8) holds `机构 * Kyoto University（京都大学） ； `. */
+  const openText = digest(entryLines('X', { institutions: '机构 * Kyoto University（京都大学） ； ' }));
+
+  before(async () => {
+    assert.ok(fs.existsSync(SERVER_BUNDLE), 'run `node esbuild.mjs` first: dist/server.js is missing');
+    root = fs.mkdtempSync(path.join(os.tmpdir(), 'paper-digest-editing-'));
+    fs.writeFileSync(path.join(root, 'disk.digest'), DISK_DIGEST);
+    client = await LspClient.start({ rootUri: pathToFileURL(root).href });
+    await client.request('paperDigest/rescanWorkspace');
+    client.openDocument(openUri(), openText);
+  });
+
+  after(async () => {
+    await client?.shutdown();
+    fs.rmSync(root, { recursive: true, force: true });
+  });
+
+  test('Should announce completion with resolve, links and selection ranges', () => {
+    const capabilities = client.initializeResult.capabilities;
+    assert.equal(capabilities.completionProvider.resolveProvider, true);
+    assert.ok(capabilities.completionProvider.triggerCharacters.includes('；'));
+    assert.ok(capabilities.documentLinkProvider);
+    assert.equal(capabilities.selectionRangeProvider, true);
+  });
+
+  test('Should complete institutions of the other file on the 机构 line, and resolve their documentation', async () => {
+    const line = openText.split('\n')[8];
+    const list = await client.request('textDocument/completion', { textDocument: { uri: openUri() }, position: { line: 8, character: line.length } });
+    assert.deepEqual(list.items.map((item: { label: string }) => item.label), ['Tsinghua University', 'Fudan University']);
+    assert.equal(list.items[0].textEdit.newText, 'Tsinghua University（清华大学）');
+    const resolved = await client.request('completionItem/resolve', list.items[0]);
+    assert.match(resolved.documentation.value, /\*\*Tsinghua University\*\* · \*\*清华大学\*\*/);
+    assert.match(resolved.documentation.value, /Named by 2 papers/);
+  });
+
+  test('Should answer an empty completion past the end and for an unknown document', async () => {
+    const past = await client.request('textDocument/completion', { textDocument: { uri: openUri() }, position: { line: 9999, character: 3 } });
+    assert.deepEqual(past.items, []);
+    const unknown = await client.request('textDocument/completion', { textDocument: { uri: 'file:///nowhere.digest' }, position: { line: 0, character: 0 } });
+    assert.equal(unknown, null);
+  });
+
+  test('Should answer the document links of an open digest', async () => {
+    const uri = pathToFileURL(path.join(root, 'disk.digest')).href;
+    client.openDocument(uri, DISK_DIGEST);
+    const links = await client.request('textDocument/documentLink', { textDocument: { uri } });
+    assert.deepEqual(links.map((link: { target: string }) => link.target), ['https://example.org/probes', 'https://arxiv.org/abs/2507.07996', 'https://example.org/code']);
+    client.closeDocument(uri);
+  });
+
+  test('Should answer selection ranges from the word to the file, and none past the end', async () => {
+    const [range] = await client.request('textDocument/selectionRange', { textDocument: { uri: openUri() }, positions: [{ line: 8, character: 7 }] });
+    const chain: unknown[] = [];
+    for (let each = range; each; each = each.parent) chain.push(each.range);
+    assert.deepEqual(chain[0], { start: { line: 8, character: 5 }, end: { line: 8, character: 10 } });
+    assert.ok(chain.length >= 5, `chain: ${JSON.stringify(chain)}`);
+    const none = await client.request('textDocument/selectionRange', { textDocument: { uri: openUri() }, positions: [{ line: 500, character: 0 }] });
+    assert.deepEqual(none, []);
+  });
+});

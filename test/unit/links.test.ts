@@ -1,0 +1,54 @@
+import { describe, test } from 'node:test';
+import * as assert from 'node:assert/strict';
+import { documentLinks, validUrl } from '../../server/src/service/features/links';
+import { parseDigest } from '../../server/src/service/parser';
+import { digest, entryLines } from '../support/fixtures';
+
+/** The links of a one-entry digest with this Comments line, as [linked text, target]. */
+function linksOf(comments: string, summary?: string): [string, string][] {
+  const text = digest(entryLines('X', { comments, ...(summary ? { summary } : {}) }));
+  const doc = parseDigest(text);
+  return documentLinks(doc).map((link) => [doc.lines[link.range.start.line].text.slice(link.range.start.character, link.range.end.character), link.target!]);
+}
+
+describe('links: arXiv identifiers and Comments URLs', () => {
+  test('Should link new-style, versioned and old-style identifiers to their abstract pages', () => {
+    assert.deepEqual(linksOf('Comments Extends arXiv:2507.07996 and 2507.07996v2; see cs/0112017 and math.GT/0309136.'), [
+      ['arXiv:2507.07996', 'https://arxiv.org/abs/2507.07996'],
+      ['2507.07996v2', 'https://arxiv.org/abs/2507.07996v2'],
+      ['cs/0112017', 'https://arxiv.org/abs/cs/0112017'],
+      ['math.GT/0309136', 'https://arxiv.org/abs/math.GT/0309136'],
+    ]);
+  });
+
+  test('Should link identifiers in the summary and the journal ref too', () => {
+    assert.deepEqual(linksOf('Comments 9 pages', 'AI总结 本文扩展了 arXiv:2401.01234 的方法。'), [['arXiv:2401.01234', 'https://arxiv.org/abs/2401.01234']]);
+  });
+
+  test('Should not link what only looks like an identifier', () => {
+    assert.deepEqual(linksOf('Comments pages 2513.12345, 2507.0799, 1401.12345, 1.2507.07996, foo/0112017, cs/0113017, 2026.05.01'), []);
+  });
+
+  test('Should link http and https URLs of Comments, and no other scheme', () => {
+    assert.deepEqual(linksOf('Comments Code: https://example.org/probes, page http://example.org/a?b=c. Not command:workbench.action.quit nor javascript:alert(1) nor file:///etc/passwd'), [
+      ['https://example.org/probes', 'https://example.org/probes'],
+      ['http://example.org/a?b=c', 'http://example.org/a?b=c'],
+    ]);
+  });
+
+  test('Should leave an identifier inside a URL to the URL', () => {
+    assert.deepEqual(linksOf('Comments https://arxiv.org/abs/2507.07996'), [['https://arxiv.org/abs/2507.07996', 'https://arxiv.org/abs/2507.07996']]);
+  });
+
+  test('Should reject URLs with credentials, without a host or with control characters', () => {
+    assert.equal(validUrl('https://user:pw@example.org/'), undefined);
+    assert.equal(validUrl('https://'), undefined);
+    assert.equal(validUrl('https://exa\u202emple.org'), undefined);
+    assert.equal(validUrl('HTTPS://example.org/x'), 'https://example.org/x');
+  });
+
+  test('Should answer no links for a digest without entries or with a broken one', () => {
+    assert.deepEqual(documentLinks(parseDigest('')), []);
+    assert.doesNotThrow(() => documentLinks(parseDigest('题\n\nComments arXiv:2507.07996 （（（\n')));
+  });
+});

@@ -10,13 +10,15 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { pathToFileURL } from 'node:url';
+import { collectDigestFiles, displayPath, printable, readDigestFile } from './cliFiles';
 import { rulesDocsBase } from './docsBase';
 import { applyEdits } from './service/edits';
 import { fixAll } from './service/features/codeActions';
 import { ALL_CODES, computeDiagnostics, DigestDiagnostic, PaperLocation, RULES } from './service/features/diagnostics';
 import { titleKey } from './service/features/entries';
 import type { DigestDocument } from './service/model';
+import { describeSystemError, FileSnapshot, writeFileAtomicSync } from './fs/safeFile';
 import { parseDigest } from './service/parser';
 
 const USAGE = `Usage: paper-digest check [--fix] [--format text|json|sarif] PATH...
@@ -29,6 +31,10 @@ Checks bilingual arXiv paper digests and reports their problems.
                      json: one JSON document; sarif: SARIF 2.1.0, for code-scanning services
   -h, --help         show this help
   -V, --version      show the version
+
+Only regular files of up to 32 MB are read; links out of a folder searched are not followed;
+--fix replaces a file atomically, never through a link, and never over a change made since
+it was read.
 
 Exit status: 0 when no problem remains, 1 when problems remain, 2 on bad usage or when a file
 cannot be read or written.
@@ -54,12 +60,20 @@ interface CheckedFile {
   readonly display: string;
   readonly absolute: string;
   readonly uri: string;
+  /** What the file was when it was read, so that a fix never overwrites a change made since. */
+  readonly snapshot: FileSnapshot;
   doc: DigestDocument;
   fixed: boolean;
   diagnostics: DigestDiagnostic[];
 }
 
 class UsageError extends Error {}
+
+/** Points where tests step in. */
+export interface CliHooks {
+  /** Called with a file's path after its fixed text is written aside, just before it replaces the file. */
+  beforeReplace?(file: string): void;
+}
 
 /**
  * Runs the command line and returns its exit status.
@@ -68,7 +82,7 @@ class UsageError extends Error {}
  * runCli(['check', '--format', 'json', 'digests/'], { stdout: (t) => process.stdout.write(t), stderr: (t) => process.stderr.write(t) })
  * // 1 when problems were found
  */
-export function runCli(argv: readonly string[], out: CliOutput, cwd = process.cwd()): number {
+export function runCli(argv: readonly string[], out: CliOutput, cwd = process.cwd(), hooks: CliHooks = {}): number {
   let options: Options | 'help' | 'version';
   try {
     options = parseArguments(argv);
@@ -94,13 +108,13 @@ export function runCli(argv: readonly string[], out: CliOutput, cwd = process.cw
   };
 
   const files: CheckedFile[] = [];
-  for (const file of collectFiles(options.paths, cwd, fail)) {
-    const text = readDigest(file, fail);
-    if (text === undefined) {
+  for (const found of collectDigestFiles(options.paths, cwd, fail)) {
+    const display = displayPath(found.path, cwd);
+    const read = readDigestFile(found.path, printable(display), fail);
+    if (read === undefined) {
       continue;
     }
-    const display = displayPath(file, cwd);
-    files.push({ display, absolute: file, uri: pathToFileURL(file).href, doc: parseDigest(text), fixed: false, diagnostics: [] });
+    files.push({ display, absolute: found.path, uri: pathToFileURL(found.path).href, snapshot: read.snapshot, doc: parseDigest(read.text), fixed: false, diagnostics: [] });
   }
 
   if (options.fix) {
@@ -111,10 +125,12 @@ export function runCli(argv: readonly string[], out: CliOutput, cwd = process.cw
       }
       // The edits never touch the BOM, and insert the file's own line end.
       const text = applyEdits(file.doc.text, edits);
+      // Written aside and renamed over the file, only if it is still what was read; never
+      // through a symbolic link.
       try {
-        fs.writeFileSync(file.absolute, text, 'utf8');
+        writeFileAtomicSync(file.absolute, text, { expected: file.snapshot, beforeCommit: hooks.beforeReplace && (() => hooks.beforeReplace!(file.absolute)) });
       } catch (error) {
-        fail(`cannot write '${file.display}': ${reason(error)}`);
+        fail(`cannot write '${printable(file.display)}': ${describeSystemError(error)}; it was left as it is`);
         continue;
       }
       file.doc = parseDigest(text);
@@ -203,96 +219,6 @@ function parseArguments(argv: readonly string[]): Options | 'help' | 'version' {
   return options;
 }
 
-/** Folders never searched. */
-const SKIPPED_FOLDERS = new Set(['node_modules', '.git']);
-
-function isDigestName(name: string): boolean {
-  const lower = name.toLowerCase();
-  return lower.endsWith('.digest') || lower.endsWith('.digest.txt');
-}
-
-/** The files to check, each once, in the order given (folders sorted). */
-function collectFiles(paths: readonly string[], cwd: string, fail: (message: string) => void): string[] {
-  const result: string[] = [];
-  const seen = new Set<string>();
-  const add = (file: string): void => {
-    if (!seen.has(file)) {
-      seen.add(file);
-      result.push(file);
-    }
-  };
-  const walk = (folder: string): void => {
-    let entries: fs.Dirent[];
-    try {
-      entries = fs.readdirSync(folder, { withFileTypes: true });
-    } catch (error) {
-      fail(`cannot read folder '${displayPath(folder, cwd)}': ${reason(error)}`);
-      return;
-    }
-    entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-    for (const entry of entries) {
-      const full = path.join(folder, entry.name);
-      if (entry.isDirectory()) {
-        if (!SKIPPED_FOLDERS.has(entry.name)) {
-          walk(full);
-        }
-      } else if ((entry.isFile() || entry.isSymbolicLink()) && isDigestName(entry.name)) {
-        add(full);
-      }
-    }
-  };
-  for (const given of paths) {
-    const absolute = path.resolve(cwd, given.startsWith('file:') ? fileURLToPath(given) : given);
-    let stat: fs.Stats;
-    try {
-      stat = fs.statSync(absolute);
-    } catch (error) {
-      fail(`cannot read '${given}': ${reason(error)}`);
-      continue;
-    }
-    if (stat.isDirectory()) {
-      walk(absolute);
-    } else {
-      add(absolute);
-    }
-  }
-  return result;
-}
-
-/** Reads a file as UTF-8 (a BOM is kept: the parser handles it); undefined when it cannot. */
-function readDigest(file: string, fail: (message: string) => void): string | undefined {
-  let bytes: Buffer;
-  try {
-    bytes = fs.readFileSync(file);
-  } catch (error) {
-    fail(`cannot read '${file}': ${reason(error)}`);
-    return undefined;
-  }
-  try {
-    return new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(bytes);
-  } catch {
-    fail(`cannot read '${file}': it is not UTF-8 text`);
-    return undefined;
-  }
-}
-
-function displayPath(file: string, cwd: string): string {
-  const relative = path.relative(cwd, file);
-  return relative.length > 0 && !relative.startsWith('..') && !path.isAbsolute(relative) ? relative : file;
-}
-
-function reason(error: unknown): string {
-  const code = (error as NodeJS.ErrnoException | undefined)?.code;
-  const messages: Record<string, string> = {
-    ENOENT: 'no such file or folder',
-    EACCES: 'permission denied',
-    EPERM: 'permission denied',
-    EISDIR: 'it is a folder',
-    EROFS: 'read-only file system',
-  };
-  return (code && messages[code]) ?? (error instanceof Error ? error.message : String(error));
-}
-
 // ---- Formats -----------------------------------------------------------------------------
 
 const SEVERITY_NAMES = ['', 'error', 'warning', 'information', 'hint'] as const;
@@ -314,9 +240,9 @@ function formatText(files: readonly CheckedFile[], byUri: ReadonlyMap<string, Ch
       const seeAlso = (diagnostic.relatedInformation ?? []).map((info) => {
         const other = byUri.get(info.location.uri);
         const where = humanPosition(other?.doc ?? file.doc, info.location.range.start);
-        return `${other?.display ?? info.location.uri}:${where.line}:${where.column}`;
+        return `${printable(other?.display ?? info.location.uri)}:${where.line}:${where.column}`;
       });
-      lines.push(`${file.display}:${line}:${column}: ${severity} ${diagnostic.code} ${diagnostic.message}${seeAlso.length > 0 ? ` (see ${seeAlso.join(', ')})` : ''}`);
+      lines.push(`${printable(file.display)}:${line}:${column}: ${severity} ${diagnostic.code} ${diagnostic.message}${seeAlso.length > 0 ? ` (see ${seeAlso.join(', ')})` : ''}`);
     }
   }
   const total = counts.reduce((a, b) => a + b, 0);
@@ -455,5 +381,11 @@ if (require.main === module) {
     if (error.code === 'EPIPE') process.exit(process.exitCode ?? 0);
     throw error;
   });
-  process.exitCode = runCli(process.argv.slice(2), { stdout: write(process.stdout), stderr: write(process.stderr) });
+  try {
+    process.exitCode = runCli(process.argv.slice(2), { stdout: write(process.stdout), stderr: write(process.stderr) });
+  } catch (error) {
+    // Never a stack trace: one line, and the status of a failure.
+    process.stderr.write(`paper-digest: ${error instanceof Error ? error.message : String(error)}\n`);
+    process.exitCode = 2;
+  }
 }

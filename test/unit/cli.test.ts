@@ -4,6 +4,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { after, before, describe, test } from 'node:test';
+import { runCli } from '../../server/src/cli';
 import { ALL_CODES } from '../../server/src/service/features/diagnostics';
 import { digest, entryLines, readFixture, REPO_ROOT } from '../support/fixtures';
 
@@ -228,5 +229,185 @@ describe('paper-digest check', () => {
     const report = JSON.parse(result.stdout) as { files: { diagnostics: { code: string }[] }[] };
     assert.ok(report.files.length > 0);
     assert.deepEqual(report.files.flatMap((f) => f.diagnostics.map((d) => d.code)), ['not-an-institution']);
+  });
+});
+
+/** Runs the command line with a time limit, so that a hang fails the test instead of stalling it. */
+function runBounded(args: string[], cwd: string, shellPrefix?: string): Run & { signal: NodeJS.Signals | null } {
+  const result = shellPrefix
+    ? spawnSync('bash', ['-c', `${shellPrefix} && exec "$0" "$@"`, process.execPath, CLI, ...args], { cwd, encoding: 'utf8', timeout: 30_000 })
+    : spawnSync(process.execPath, [CLI, ...args], { cwd, encoding: 'utf8', timeout: 30_000 });
+  return { status: result.status, stdout: result.stdout, stderr: result.stderr, signal: result.signal };
+}
+
+function stderrLines(result: Run): string[] {
+  return result.stderr.split('\n').filter((line) => line.length > 0);
+}
+
+function mkfifo(file: string): void {
+  const made = spawnSync('mkfifo', [file], { encoding: 'utf8' });
+  assert.equal(made.status, 0, made.stderr);
+}
+
+function jsonPaths(result: Run): string[] {
+  return (JSON.parse(result.stdout) as { files: { path: string }[] }).files.map((f) => f.path);
+}
+
+describe('paper-digest check: special files, links and names', () => {
+  test('Should report a FIFO as unreadable without opening it, and check the other files', () => {
+    const folder = folderWith('fifo', { 'a.digest': readFixture('diagnostics/category-case.digest') });
+    mkfifo(path.join(folder, 'pipe.digest'));
+    const walked = runBounded(['check', '.'], folder);
+    assert.equal(walked.signal, null, 'the checker hung on the FIFO');
+    assert.equal(walked.status, 2, walked.stderr);
+    assert.deepEqual(stderrLines(walked), ["paper-digest: cannot read 'pipe.digest': it is a FIFO, not a regular file"]);
+    assert.match(walked.stdout, /^a\.digest:27:53: warning category-case/m);
+    const named = runBounded(['check', 'pipe.digest'], folder);
+    assert.equal(named.signal, null);
+    assert.equal(named.status, 2);
+    assert.deepEqual(stderrLines(named), ["paper-digest: cannot read 'pipe.digest': it is a FIFO, not a regular file"]);
+  });
+
+  test('Should report a link to /dev/zero as unreadable without reading it', () => {
+    const folder = folderWith('zero', { 'a.digest': digest(entryLines('A')) });
+    fs.symlinkSync('/dev/zero', path.join(folder, 'zero.digest'));
+    const walked = runBounded(['check', '.'], folder);
+    assert.equal(walked.signal, null, 'the checker read /dev/zero without end');
+    assert.equal(walked.status, 2);
+    assert.deepEqual(stderrLines(walked), ["paper-digest: cannot read 'zero.digest': it is a symbolic link to outside '.'"]);
+    const named = runBounded(['check', 'zero.digest'], folder);
+    assert.equal(named.signal, null);
+    assert.equal(named.status, 2);
+    assert.deepEqual(stderrLines(named), ["paper-digest: cannot read 'zero.digest': it is a symbolic link to a character device"]);
+  });
+
+  test('Should refuse a file above 32 MB before reading it', () => {
+    const folder = folderWith('huge', {});
+    fs.mkdirSync(folder);
+    const file = path.join(folder, 'huge.digest');
+    const fd = fs.openSync(file, 'w');
+    fs.ftruncateSync(fd, 32 * 1024 * 1024 + 1);
+    fs.closeSync(fd);
+    const result = runBounded(['check', '.'], folder);
+    assert.equal(result.status, 2);
+    assert.deepEqual(stderrLines(result), ["paper-digest: cannot read 'huge.digest': it is bigger than 32 MB (32 MB)"]);
+  });
+
+  test('Should not walk a link to / nor follow links out of the folder, and never write through them', () => {
+    const outside = folderWith('outside', { 'o.digest': readFixture('fixes/all-mistakes.digest') });
+    const folder = folderWith('links', { 'a.digest': digest(entryLines('A')) });
+    fs.symlinkSync('/', path.join(folder, 'disk'));
+    fs.symlinkSync('/', path.join(folder, 'disk.digest'));
+    fs.symlinkSync(path.join(outside, 'o.digest'), path.join(folder, 'o.digest'));
+    fs.symlinkSync(outside, path.join(folder, 'outside-folder'));
+    const result = runBounded(['check', '--fix', '--format', 'json', '.'], folder);
+    assert.equal(result.signal, null, 'the checker walked the disk');
+    assert.equal(result.status, 2, result.stderr);
+    assert.deepEqual(jsonPaths(result), ['a.digest']);
+    assert.deepEqual(stderrLines(result), [
+      "paper-digest: cannot read 'disk.digest': it is a symbolic link to outside '.'",
+      "paper-digest: cannot read 'o.digest': it is a symbolic link to outside '.'",
+    ]);
+    assert.equal(fs.readFileSync(path.join(outside, 'o.digest'), 'utf8'), readFixture('fixes/all-mistakes.digest'));
+  });
+
+  test('Should check each real file once: links back into the folder make no false duplicates', () => {
+    const folder = folderWith('loops', { 'sub/a.digest': digest(entryLines('A')) });
+    fs.symlinkSync(path.join(folder, 'sub'), path.join(folder, 'again'));
+    fs.symlinkSync(path.join(folder, 'sub', 'a.digest'), path.join(folder, 'alias.digest'));
+    fs.symlinkSync('.', path.join(folder, 'sub', 'self'));
+    const result = runBounded(['check', '--format', 'json', '.'], folder);
+    assert.equal(result.status, 0, result.stdout + result.stderr);
+    assert.deepEqual(jsonPaths(result), [path.join('sub', 'a.digest')]);
+    assert.equal(result.stderr, '');
+  });
+
+  test('Should refuse --fix through a symbolic link named on the command line, leaving both as they are', () => {
+    const text = readFixture('fixes/all-mistakes.digest');
+    const folder = folderWith('fixlink', { 'real.digest': text });
+    fs.symlinkSync('real.digest', path.join(folder, 'link.digest'));
+    const result = runBounded(['check', '--fix', 'link.digest'], folder);
+    assert.equal(result.status, 2);
+    assert.deepEqual(stderrLines(result), ["paper-digest: cannot write 'link.digest': it is a symbolic link: links are never written through; it was left as it is"]);
+    assert.equal(fs.readFileSync(path.join(folder, 'real.digest'), 'utf8'), text);
+    assert.ok(fs.lstatSync(path.join(folder, 'link.digest')).isSymbolicLink());
+    assert.match(result.stdout, /^Fixed 0 of 1 file\.$/m);
+  });
+
+  test('Should escape control characters of file names in text output, and keep them as data in JSON and SARIF', () => {
+    const name = 'evil\nb.digest:1:1: error fake-code\u001b[31m.digest';
+    const folder = folderWith('names', { [name]: readFixture('diagnostics/category-case.digest') });
+    const text = runBounded(['check', '.'], folder);
+    assert.equal(text.status, 1);
+    const lines = text.stdout.trimEnd().split('\n');
+    assert.equal(lines.length, 2, text.stdout);
+    assert.ok(lines[0].startsWith('evil\\nb.digest:1:1: error fake-code\\x1b[31m.digest:27:53: warning category-case'), lines[0]);
+    const json = runBounded(['check', '--format', 'json', '.'], folder);
+    assert.deepEqual(jsonPaths(json), [name]);
+    const sarif = JSON.parse(runBounded(['check', '--format', 'sarif', '.'], folder).stdout) as { runs: { artifacts: { location: { uri: string } }[] }[] };
+    assert.equal(decodeURIComponent(sarif.runs[0].artifacts[0].location.uri), name);
+    const unreadable = path.join(folder, 'bad\nname.digest');
+    fs.writeFileSync(unreadable, Buffer.from([0xff]));
+    const failed = runBounded(['check', '.'], folder);
+    assert.deepEqual(stderrLines(failed), ["paper-digest: cannot read 'bad\\nname.digest': it is not UTF-8 text"]);
+  });
+
+  test('Should exit 2 with one line for a file URL it cannot convert', () => {
+    for (const url of ['file://host/x.digest', 'file:%zz']) {
+      const result = runBounded(['check', url], work);
+      assert.equal(result.status, 2, url);
+      assert.equal(stderrLines(result).length, 1, result.stderr);
+      assert.match(result.stderr, new RegExp(`^paper-digest: cannot read '${url.replace(/[.%]/g, '\\$&')}': it is not a file URL of this machine \\(.+\\)\\n$`));
+      assert.doesNotMatch(result.stderr, /\n\s+at /);
+    }
+    const folder = folderWith('url', { 'u.digest': readFixture('diagnostics/category-case.digest') });
+    const good = runBounded(['check', `file://${path.join(folder, 'u.digest')}`], work);
+    assert.equal(good.status, 1, good.stderr);
+  });
+});
+
+describe('paper-digest check --fix: nothing lost', () => {
+  test('Should replace the file atomically, keeping its mode', () => {
+    const folder = folderWith('atomic', { 'm.digest': readFixture('fixes/all-mistakes.digest') });
+    const file = path.join(folder, 'm.digest');
+    fs.chmodSync(file, 0o640);
+    const inode = fs.statSync(file).ino;
+    const result = runBounded(['check', '--fix', '.'], folder);
+    assert.equal(result.status, 1, result.stderr);
+    assert.equal(fs.readFileSync(file, 'utf8'), readFixture('fixes/all-mistakes.fixed.digest'));
+    assert.equal(fs.statSync(file).mode & 0o7777, 0o640);
+    assert.notEqual(fs.statSync(file).ino, inode, 'written aside and renamed over the file');
+    assert.deepEqual(fs.readdirSync(folder), ['m.digest']);
+  });
+
+  test('Should leave the file whole when the write fails midway (a file-size limit)', () => {
+    const original = readFixture('fixes/all-mistakes.digest').repeat(4);
+    assert.ok(Buffer.byteLength(original) > 4096);
+    const folder = folderWith('efbig', { 'm.digest': original });
+    // ulimit -f counts blocks of 1024 bytes: the fixed text cannot be written whole.
+    const result = runBounded(['check', '--fix', 'm.digest'], folder, 'ulimit -f 4');
+    assert.equal(result.status, 2, result.stderr);
+    assert.deepEqual(stderrLines(result), ["paper-digest: cannot write 'm.digest': the file is bigger than the file-size limit; it was left as it is"]);
+    assert.equal(fs.readFileSync(path.join(folder, 'm.digest'), 'utf8'), original);
+    assert.deepEqual(fs.readdirSync(folder), ['m.digest']);
+  });
+
+  test('Should refuse to overwrite a change saved while it ran (exit 2, the change kept)', () => {
+    const folder = folderWith('race', { 'm.digest': readFixture('fixes/all-mistakes.digest'), 'other.digest': readFixture('fixes/all-mistakes.digest') });
+    const theirs = readFixture('diagnostics/category-case.digest');
+    const out = { stdout: '', stderr: '' };
+    const status = runCli(['check', '--fix', '.'], { stdout: (t) => (out.stdout += t), stderr: (t) => (out.stderr += t) }, folder, {
+      beforeReplace: (file) => {
+        if (path.basename(file) === 'm.digest') {
+          fs.writeFileSync(file, theirs);
+        }
+      },
+    });
+    assert.equal(status, 2, out.stderr);
+    assert.equal(out.stderr, "paper-digest: cannot write 'm.digest': it changed since it was read; it was left as it is\n");
+    assert.equal(fs.readFileSync(path.join(folder, 'm.digest'), 'utf8'), theirs);
+    assert.equal(fs.readFileSync(path.join(folder, 'other.digest'), 'utf8'), readFixture('fixes/all-mistakes.fixed.digest'));
+    assert.match(out.stdout, /^Fixed 1 of 2 files\.$/m);
+    assert.deepEqual(fs.readdirSync(folder).sort(), ['m.digest', 'other.digest']);
   });
 });

@@ -1,0 +1,166 @@
+/**
+ * The files the command line checks: the paths given, folders searched for digests without
+ * following a link out of them, each real file once; read safely (regular files only, at most
+ * 32 MB, never blocking on a FIFO or a device); names made printable for text output.
+ */
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { isInside, realPathSync } from './fs/contained';
+import { describeSystemError, FileSnapshot, readFileSnapshotSync } from './fs/safeFile';
+
+/** Folders never searched. */
+const SKIPPED_FOLDERS = new Set(['node_modules', '.git']);
+
+export function isDigestName(name: string): boolean {
+  const lower = name.toLowerCase();
+  return lower.endsWith('.digest') || lower.endsWith('.digest.txt');
+}
+
+/** A file to check. */
+export interface FoundFile {
+  /** The absolute path it was found at (a link's own path when it is a link). */
+  readonly path: string;
+  /** Whether `path` is a symbolic link (to a file inside the folder searched, or named by the user). */
+  readonly link: boolean;
+}
+
+/**
+ * The files to check, each real file once, in the order given (folders sorted by name).
+ * Everything that cannot be checked is reported through `fail`, one line each.
+ *
+ * In a folder: sub-folders are searched except `node_modules` and `.git`; links to folders are
+ * not followed (a target inside the folder is searched on its own); a digest-named link is
+ * checked when its real file is inside the folder and reported otherwise. A file named on the
+ * command line is checked wherever it is.
+ */
+export function collectDigestFiles(paths: readonly string[], cwd: string, fail: (message: string) => void): FoundFile[] {
+  const result: FoundFile[] = [];
+  const byReal = new Map<string, number>();
+  const add = (file: string, link: boolean): void => {
+    const key = realPathSync(file) ?? file;
+    const at = byReal.get(key);
+    if (at === undefined) {
+      byReal.set(key, result.length);
+      result.push({ path: file, link });
+    } else if (result[at].link && !link) {
+      // The same real file found as a link and as itself: check it as itself.
+      result[at] = { path: file, link };
+    }
+  };
+  const show = (file: string): string => printable(displayPath(file, cwd));
+  const walk = (folder: string, rootShown: string, realRoot: string): void => {
+    let entries: fs.Dirent[];
+    try {
+      entries = fs.readdirSync(folder, { withFileTypes: true });
+    } catch (error) {
+      fail(`cannot read folder '${show(folder)}': ${describeSystemError(error)}`);
+      return;
+    }
+    entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    for (const entry of entries) {
+      const full = path.join(folder, entry.name);
+      if (entry.isDirectory()) {
+        if (!SKIPPED_FOLDERS.has(entry.name)) {
+          walk(full, rootShown, realRoot);
+        }
+      } else if (!isDigestName(entry.name)) {
+        // Not a digest, and links without a digest's name (to folders too) are not followed.
+      } else if (entry.isSymbolicLink()) {
+        const real = realPathSync(full);
+        if (real !== undefined && !isInside(realRoot, real)) {
+          fail(`cannot read '${show(full)}': it is a symbolic link to outside '${rootShown}'`);
+        } else {
+          // A dangling link is reported when it is read.
+          add(full, true);
+        }
+      } else {
+        // Regular files, and FIFOs, sockets and devices, which the read reports without opening.
+        add(full, false);
+      }
+    }
+  };
+  for (const given of paths) {
+    let absolute: string;
+    if (given.startsWith('file:')) {
+      try {
+        absolute = fileURLToPath(given);
+      } catch (error) {
+        fail(`cannot read '${printable(given)}': it is not a file URL of this machine (${error instanceof Error ? error.message : String(error)})`);
+        continue;
+      }
+    } else {
+      absolute = path.resolve(cwd, given);
+    }
+    let stat: fs.Stats;
+    try {
+      stat = fs.statSync(absolute);
+    } catch (error) {
+      fail(`cannot read '${printable(given)}': ${describeSystemError(error)}`);
+      continue;
+    }
+    if (stat.isDirectory()) {
+      walk(absolute, printable(given), realPathSync(absolute) ?? absolute);
+    } else {
+      let link = false;
+      try {
+        link = fs.lstatSync(absolute).isSymbolicLink();
+      } catch {
+        // Gone meanwhile: the read says so.
+      }
+      add(absolute, link);
+    }
+  }
+  return result;
+}
+
+/** A file's text and the snapshot it was read as; undefined (and reported) when it cannot be read. */
+export function readDigestFile(file: string, show: string, fail: (message: string) => void): { text: string; snapshot: FileSnapshot } | undefined {
+  let bytes: Buffer;
+  let snapshot: FileSnapshot;
+  try {
+    ({ bytes, snapshot } = readFileSnapshotSync(file));
+  } catch (error) {
+    fail(`cannot read '${show}': ${describeSystemError(error)}`);
+    return undefined;
+  }
+  try {
+    // A BOM is kept: the parser handles it.
+    return { text: new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(bytes), snapshot };
+  } catch {
+    fail(`cannot read '${show}': it is not UTF-8 text`);
+    return undefined;
+  }
+}
+
+/** The path as shown: relative to the working folder when inside it. */
+export function displayPath(file: string, cwd: string): string {
+  const relative = path.relative(cwd, file);
+  return relative.length > 0 && !relative.startsWith('..') && !path.isAbsolute(relative) ? relative : file;
+}
+
+/**
+ * A name made safe for one line of text output: control characters (C0, DEL, C1), line and
+ * paragraph separators and bidirectional controls become escapes (`\n`, `\t`, `\x1b`,
+ * `\u202e`), and a backslash becomes `\\` on systems where it is not the path separator.
+ *
+ * @example
+ * printable('a\nb.digest:1:1: error fake') // 'a\\nb.digest:1:1: error fake' (one line)
+ */
+export function printable(name: string): string {
+  const backslash = path.sep === '\\' ? '' : '\\\\';
+  return name.replace(new RegExp(`[\\u0000-\\u001f\\u007f-\\u009f\\u061c\\u200e\\u200f\\u2028\\u2029\\u202a-\\u202e\\u2066-\\u2069${backslash}]`, 'g'), (c) => {
+    switch (c) {
+      case '\n':
+        return '\\n';
+      case '\r':
+        return '\\r';
+      case '\t':
+        return '\\t';
+      case '\\':
+        return '\\\\';
+    }
+    const code = c.charCodeAt(0);
+    return code <= 0xff ? `\\x${code.toString(16).padStart(2, '0')}` : `\\u${code.toString(16).padStart(4, '0')}`;
+  });
+}

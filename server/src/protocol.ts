@@ -10,6 +10,8 @@ import type { PapersQuery } from './readingProtocol';
 
 // The reading workflow's messages: state, ranking, digests, export, CodeLens commands.
 export * from './readingProtocol';
+import type { CountRow, DatePoint, DigestStatistics, PeriodRow, TrendRow } from './service/features/statistics';
+import type { RollupFormat } from './service/features/rollup';
 
 /** The language id of digest documents. */
 export const LANGUAGE_ID = 'paper-digest';
@@ -138,3 +140,44 @@ export interface DiagnosticsSettings {
   /** `paperDigest.diagnostics.rules`: rule code → `error` | `warning` | `information` | `hint` | `off`. */
   readonly rules?: Readonly<Record<string, string>>;
 }
+
+// ---------------------------------------------------------------------------------------------
+// Statistics.
+
+export type { CountRow, DatePoint, DigestStatistics, PeriodRow, TrendRow, RollupFormat };
+
+/** Parameters of `paperDigest/statistics`. */
+export interface StatisticsParams {
+  /** A digest's URI for the statistics of that file; omitted for the whole workspace. */
+  readonly uri?: string;
+}
+
+/**
+ * `paperDigest/statistics`, client → server: the statistics of the workspace's digests (or of
+ * one): papers per topic, keyword, category and institution (largest first, at most 50 each),
+ * papers per digest date, the trends of the largest topics and keywords, and weekly and monthly
+ * roll-ups. Each row carries `filter`, the Papers filter (`topic:…`, `category:…`, `week:…`)
+ * that shows the papers it counts. Answered once the first scan of the workspace is done.
+ */
+export const StatisticsRequest = new RequestType<StatisticsParams, DigestStatistics, void>('paperDigest/statistics');
+
+/** Parameters of `paperDigest/rollup`. */
+export interface RollupParams {
+  /** An ISO week (`2026-W18`) or a month (`2026-05`). */
+  readonly period: string;
+  /** `digest`: one digest file of the period's entries, by topic; `markdown`: a bilingual reading list. */
+  readonly format: RollupFormat;
+}
+
+/** Result of `paperDigest/rollup`. */
+export interface RollupResult {
+  readonly text: string;
+  readonly paperCount: number;
+}
+
+/**
+ * `paperDigest/rollup`, client → server: the papers of one week or month of dated digests, by
+ * topic, each paper once, as a digest file (entries copied as they stand) or as Markdown.
+ * An unknown period gives empty text.
+ */
+export const RollupRequest = new RequestType<RollupParams, RollupResult, void>('paperDigest/rollup');

@@ -38,6 +38,7 @@ import { WorkspaceTerms } from './service/workspaceTerms';
 import { completions, COMPLETION_TRIGGER_CHARACTERS, CompletionWorkspace, resolveCompletion } from './service/features/completion';
 import { documentLinks } from './service/features/links';
 import { selectionRanges } from './service/features/selectionRanges';
+import { registerStatisticsRequests } from './statisticsRequests';
 
 const connection = createConnection(ProposedFeatures.all);
 
@@ -175,6 +176,17 @@ connection.onRequest(RescanWorkspaceRequest, guarded(RescanWorkspaceRequest.meth
   await workspaceDigests.rescan();
   return { fileCount: workspaceIndex.files().length, paperCount: workspaceIndex.paperCount };
 }));
+
+registerStatisticsRequests({
+  connection,
+  documents,
+  index: workspaceIndex,
+  ready: async () => {
+    await workspaceDigests.ready;
+    workspaceDigests.flush();
+  },
+  guarded,
+});
 
 connection.onWorkspaceSymbol(guarded('workspace/symbol', async (params, token) => {
   await workspaceDigests.ready;

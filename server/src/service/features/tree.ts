@@ -13,6 +13,7 @@ import type { IndexLocation, PaperSummary, WorkspaceIndex } from '../workspaceIn
 import { foldForSearch } from '../workspaceIndex';
 import type { PaperReadingInfo, ReadingLookup } from '../reading/paperInfo';
 import { NO_READING } from '../reading/paperInfo';
+import { compilePaperFilter } from '../paperFilter';
 
 /**
  * How the papers are grouped. The reading groupings: `unread`, `starred` and `new` (file →
@@ -154,7 +155,9 @@ function queryKeyOf(options: PapersTreeOptions): string {
  *
  * Groups come by count, largest first, then by label; groups of missing values come last.
  * Papers come in file order (URI, then position). The filter keeps papers whose English or
- * Chinese title, authors or institutions contain it, ignoring case.
+ * Chinese title, authors or institutions contain it, ignoring case, or, written `field:value`
+ * (`topic:数学推理`, `category:cs.CL`, `date:2026-05-01`, ...), whose field has that value
+ * (see `compilePaperFilter`).
  *
  * @example
  * const tree = papersTree(index, 'topic', '');
@@ -167,7 +170,7 @@ export function papersTree(index: WorkspaceIndex, grouping: PapersGrouping, filt
   const options: PapersTreeOptions = typeof filterOrOptions === 'string' ? { filter: filterOrOptions } : filterOrOptions;
   const filter = options.filter;
   const reading = options.reading ?? NO_READING;
-  const needle = foldForSearch(filter.trim());
+  const keep = compilePaperFilter(filter);
   const root = new GroupBuilder('', 'topic', '', '', false);
   const base = { grouping, filter, queryKey: queryKeyOf(options), generation: index.generation, stateGeneration: reading.generation };
   let paperCount = 0;
@@ -178,7 +181,7 @@ export function papersTree(index: WorkspaceIndex, grouping: PapersGrouping, filt
       if ((++seen & 1023) === 0 && token.isCancellationRequested) {
         return { ...base, paperCount: 0, roots: [] };
       }
-      if (needle && !paper.searchText.includes(needle)) {
+      if (keep && !keep(paper)) {
         continue;
       }
       if (!keepsPaper(options, grouping, reading, paper)) {

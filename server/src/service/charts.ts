@@ -1,0 +1,248 @@
+/**
+ * Charts of the statistics as plain marks (rectangles, texts, lines, points) laid out in
+ * pixels: the dashboard webview turns the marks into SVG elements with the DOM (text as text
+ * nodes), and `paper-digest stats --format svg|html` serialises the same marks as SVG text with
+ * everything escaped. So both draw the same chart from the same numbers, and no chart needs a
+ * library or any remote content.
+ *
+ * Marks carry `filter`, the Papers filter of what they count: the dashboard makes them clickable.
+ */
+import type { CountRow, DatePoint, DigestStatistics, PeriodRow, TrendRow } from './features/statistics';
+
+/** How a mark is coloured: a class the page's style sheet maps to theme colours. */
+export type Tone = 'bar' | 'bar-alt' | 'axis' | 'label' | 'muted' | 'value' | 'title' | 'line' | 'point' | 'rising' | 'falling';
+
+export type Mark =
+  | { readonly kind: 'rect'; readonly x: number; readonly y: number; readonly width: number; readonly height: number; readonly tone: Tone; readonly filter?: string; readonly tip?: string }
+  | { readonly kind: 'text'; readonly x: number; readonly y: number; readonly text: string; readonly anchor: 'start' | 'middle' | 'end'; readonly tone: Tone; readonly filter?: string; readonly tip?: string }
+  | { readonly kind: 'line'; readonly points: readonly (readonly [number, number])[]; readonly tone: Tone }
+  | { readonly kind: 'circle'; readonly x: number; readonly y: number; readonly r: number; readonly tone: Tone; readonly filter?: string; readonly tip?: string };
+
+export interface Chart {
+  /** Stable, for the page's anchors and the tests: `topics`, `dates`, ... */
+  readonly id: string;
+  readonly title: string;
+  readonly width: number;
+  readonly height: number;
+  readonly marks: readonly Mark[];
+}
+
+/** Longest label drawn, in characters; the whole text goes into the tooltip. */
+const LABEL_CHARS = 30;
+const ROW = 22;
+const TOP = 30;
+
+/**
+ * Text as a chart shows it: control, bidirectional-override and other invisible formatting
+ * characters and lone surrogates replaced by U+FFFD, white space collapsed, cut at `max`
+ * characters (never inside a surrogate pair) with `…`.
+ *
+ * @example
+ * displayText('Evil\u202Etxt.exe  title', 10) // 'Evil\uFFFDtxt.…'
+ */
+export function displayText(text: string, max = 200): string {
+  const clean = text
+    .replace(/[\u0000-\u001f\u007f-\u009f\u061c\u200b-\u200f\u202a-\u202e\u2060-\u2069\ufeff\ufff9-\ufffb\ufffe\uffff]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g, (c) => (/\s/.test(c) ? ' ' : '\ufffd'))
+    .replace(/\s+/g, ' ')
+    .trim();
+  if (clean.length <= max) {
+    return clean;
+  }
+  let cut = max - 1;
+  const last = clean.charCodeAt(cut - 1);
+  if (last >= 0xd800 && last <= 0xdbff) {
+    cut--;
+  }
+  return clean.slice(0, cut) + '…';
+}
+
+/**
+ * A horizontal bar chart: one row per value, the label on the left, the count on the right.
+ *
+ * @example
+ * barChart('topics', 'Papers per topic · 各专题论文数', stats.topics, 640).marks.filter((m) => m.kind === 'rect').length
+ */
+export function barChart(id: string, title: string, rows: readonly CountRow[], width: number, maxRows = 15): Chart {
+  const shown = rows.slice(0, maxRows);
+  const labelWidth = Math.min(260, Math.round(width * 0.42));
+  const barLeft = labelWidth + 8;
+  const barSpace = Math.max(40, width - barLeft - 48);
+  const max = Math.max(1, ...shown.map((row) => row.count));
+  const marks: Mark[] = [{ kind: 'text', x: 0, y: 18, text: title, anchor: 'start', tone: 'title' }];
+  shown.forEach((row, i) => {
+    const y = TOP + i * ROW;
+    const tip = rowTip(row);
+    const length = Math.max(2, Math.round((row.count / max) * barSpace));
+    marks.push({ kind: 'text', x: labelWidth, y: y + 15, text: displayText(row.label, LABEL_CHARS), anchor: 'end', tone: row.known === false ? 'muted' : 'label', filter: row.filter, tip });
+    marks.push({ kind: 'rect', x: barLeft, y: y + 3, width: length, height: ROW - 6, tone: i % 2 === 0 ? 'bar' : 'bar-alt', filter: row.filter, tip });
+    marks.push({ kind: 'text', x: barLeft + length + 6, y: y + 15, text: String(row.count), anchor: 'start', tone: 'value' });
+  });
+  if (shown.length === 0) {
+    marks.push({ kind: 'text', x: 0, y: TOP + 15, text: 'No data · 无数据', anchor: 'start', tone: 'muted' });
+  }
+  return { id, title, width, height: TOP + Math.max(1, shown.length) * ROW + 8, marks };
+}
+
+/**
+ * Papers per digest date as a line with a point per date.
+ *
+ * @example
+ * dateChart(stats.dates, 640).marks.filter((m) => m.kind === 'circle').length // one per date
+ */
+export function dateChart(points: readonly DatePoint[], width: number, height = 200): Chart {
+  const title = 'Papers per digest date · 每期论文数';
+  const left = 40;
+  const right = width - 12;
+  const top = TOP + 4;
+  const bottom = height - 28;
+  const max = Math.max(1, ...points.map((point) => point.count));
+  const x = (i: number): number => (points.length <= 1 ? (left + right) / 2 : left + ((right - left) * i) / (points.length - 1));
+  const y = (count: number): number => bottom - ((bottom - top) * count) / max;
+  const marks: Mark[] = [
+    { kind: 'text', x: 0, y: 18, text: title, anchor: 'start', tone: 'title' },
+    { kind: 'line', points: [[left, top], [left, bottom], [right, bottom]], tone: 'axis' },
+    { kind: 'text', x: left - 6, y: top + 4, text: String(max), anchor: 'end', tone: 'muted' },
+    { kind: 'text', x: left - 6, y: bottom + 4, text: '0', anchor: 'end', tone: 'muted' },
+  ];
+  if (points.length === 0) {
+    marks.push({ kind: 'text', x: left + 8, y: (top + bottom) / 2, text: 'No dated digests (name them like 2026-05-01.digest) · 无带日期的摘要', anchor: 'start', tone: 'muted' });
+    return { id: 'dates', title, width, height, marks };
+  }
+  marks.push({ kind: 'line', points: points.map((point, i) => [x(i), y(point.count)] as const), tone: 'line' });
+  const every = Math.max(1, Math.ceil(points.length / 8));
+  points.forEach((point, i) => {
+    marks.push({ kind: 'circle', x: x(i), y: y(point.count), r: points.length > 120 ? 2.5 : 4, tone: 'point', filter: point.filter, tip: `${point.date}: ${point.count} papers · ${point.count} 篇` });
+    if (i % every === 0 || i === points.length - 1) {
+      marks.push({ kind: 'text', x: x(i), y: bottom + 18, text: point.date.slice(5), anchor: 'middle', tone: 'muted' });
+    }
+  });
+  return { id: 'dates', title, width, height, marks };
+}
+
+/**
+ * How topics and keywords rose and fell: a sparkline per row over the dates, with this week
+ * against the week before.
+ */
+export function trendChart(trends: readonly TrendRow[], width: number): Chart {
+  const title = 'Rising and falling · 升降趋势 (last 7 days vs the 7 before · 近7天对比前7天)';
+  const labelWidth = Math.min(220, Math.round(width * 0.34));
+  const sparkLeft = labelWidth + 10;
+  const sparkRight = width - 110;
+  const rowHeight = 30;
+  const marks: Mark[] = [{ kind: 'text', x: 0, y: 18, text: title, anchor: 'start', tone: 'title' }];
+  trends.forEach((trend, i) => {
+    const top = TOP + i * rowHeight;
+    const tip = `${trend.kind === 'topic' ? 'topic 专题' : 'keyword 关键词'} ${displayText(trend.label)}: ${trend.recent} this week · 本周, ${trend.previous} the week before · 上周`;
+    marks.push({ kind: 'text', x: labelWidth, y: top + 19, text: displayText(trend.label, LABEL_CHARS - 4), anchor: 'end', tone: 'label', filter: trend.filter, tip });
+    const max = Math.max(1, ...trend.series);
+    const n = trend.series.length;
+    const px = (j: number): number => (n <= 1 ? (sparkLeft + sparkRight) / 2 : sparkLeft + ((sparkRight - sparkLeft) * j) / (n - 1));
+    const py = (value: number): number => top + rowHeight - 6 - ((rowHeight - 12) * value) / max;
+    marks.push({ kind: 'line', points: trend.series.map((value, j) => [px(j), py(value)] as const), tone: trend.rising ? 'rising' : 'falling' });
+    marks.push({ kind: 'rect', x: sparkLeft, y: top + 2, width: Math.max(1, sparkRight - sparkLeft), height: rowHeight - 4, tone: 'axis', filter: trend.filter, tip });
+    const arrow = trend.rising ? '▲' : trend.recent < trend.previous ? '▼' : '＝';
+    marks.push({ kind: 'text', x: width - 4, y: top + 19, text: `${arrow} ${trend.recent} / ${trend.previous}`, anchor: 'end', tone: trend.rising ? 'rising' : 'falling' });
+  });
+  if (trends.length === 0) {
+    marks.push({ kind: 'text', x: 0, y: TOP + 15, text: 'No dated digests · 无带日期的摘要', anchor: 'start', tone: 'muted' });
+  }
+  return { id: 'trends', title, width, height: TOP + Math.max(1, trends.length) * rowHeight + 8, marks };
+}
+
+/** Papers per week or month, as bars, each labelled with the period's largest topics. */
+export function periodChart(id: 'weeks' | 'months', periods: readonly PeriodRow[], width: number): Chart {
+  const title = id === 'weeks' ? 'Papers per week · 每周论文数' : 'Papers per month · 每月论文数';
+  const rows: CountRow[] = periods.slice(-26).map((period) => ({
+    label: period.period,
+    detail: period.topics.slice(0, 3).map((topic) => `${topic.label} ${topic.count}`).join(', '),
+    count: period.count,
+    filter: period.filter,
+  }));
+  return barChart(id, title, rows, width, 26);
+}
+
+/** Every chart of the dashboard, in the order it shows them. */
+export function dashboardCharts(stats: DigestStatistics, width: number): Chart[] {
+  const half = width >= 900 ? Math.floor((width - 24) / 2) : width;
+  return [
+    dateChart(stats.dates, width),
+    trendChart(stats.trends, width),
+    barChart('topics', 'Papers per topic · 各专题论文数', stats.topics, half),
+    barChart('keywords', 'Papers per keyword · 各关键词论文数', stats.keywords, half),
+    barChart('categories', 'Papers per arXiv category · 各 arXiv 分类论文数', stats.categories, half),
+    barChart('institutions', 'Institutions with most papers · 论文最多的机构', stats.institutions, half),
+    periodChart('weeks', stats.weeks, half),
+    periodChart('months', stats.months, half),
+  ];
+}
+
+function rowTip(row: CountRow): string {
+  const detail = row.detail ? ` (${displayText(row.detail)})` : '';
+  return `${displayText(row.label)}${detail}: ${row.count} papers · ${row.count} 篇`;
+}
+
+// ---- SVG text ------------------------------------------------------------------------------
+
+/** Text escaped for XML character data and attribute values; characters XML forbids dropped. */
+export function escapeXml(text: string): string {
+  return displayText(text, Number.MAX_SAFE_INTEGER).replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+}
+
+/** The colours of the tones in a page of its own (light and dark by the reader's setting). */
+export const STANDALONE_STYLE = `
+svg.pd-chart { font: 12px system-ui, -apple-system, "Segoe UI", "Noto Sans CJK SC", "Microsoft YaHei", sans-serif; }
+.pd-title { font-weight: 600; font-size: 13px; fill: #1f2328; }
+.pd-label, .pd-value { fill: #1f2328; }
+.pd-muted { fill: #6e7781; }
+.pd-bar { fill: #2f6fb0; } .pd-bar-alt { fill: #5b93cc; }
+.pd-axis { stroke: #8c959f; fill: none; } rect.pd-axis { stroke: none; fill: transparent; }
+.pd-line { stroke: #2f6fb0; stroke-width: 2; fill: none; } .pd-point { fill: #2f6fb0; }
+line.pd-rising, polyline.pd-rising { stroke: #1a7f37; stroke-width: 2; fill: none; } text.pd-rising { fill: #1a7f37; }
+line.pd-falling, polyline.pd-falling { stroke: #8c959f; stroke-width: 1.5; fill: none; } text.pd-falling { fill: #6e7781; }
+@media (prefers-color-scheme: dark) {
+  .pd-title, .pd-label, .pd-value { fill: #e6edf3; } .pd-muted, text.pd-falling { fill: #9198a1; }
+  .pd-bar, .pd-point { fill: #4493f8; } .pd-bar-alt { fill: #79b0f9; } .pd-line { stroke: #4493f8; }
+  polyline.pd-rising { stroke: #3fb950; } text.pd-rising { fill: #3fb950; }
+}
+`;
+
+/**
+ * A chart as one `<svg>` element. With `standalone`, it carries the XML namespace and its own
+ * style sheet, so the file opens by itself in a browser.
+ *
+ * @example
+ * chartToSvg(barChart('topics', 'Topics', stats.topics, 640), { standalone: true }) // '<svg xmlns=…'
+ */
+export function chartToSvg(chart: Chart, options: { readonly standalone?: boolean } = {}): string {
+  const out: string[] = [];
+  out.push(`<svg xmlns="http://www.w3.org/2000/svg" class="pd-chart" id="chart-${escapeXml(chart.id)}" width="${chart.width}" height="${chart.height}" viewBox="0 0 ${chart.width} ${chart.height}" role="img" aria-label="${escapeXml(chart.title)}">`);
+  out.push(`<title>${escapeXml(chart.title)}</title>`);
+  if (options.standalone) {
+    out.push(`<style>${STANDALONE_STYLE}</style>`);
+  }
+  for (const mark of chart.marks) {
+    const filter = 'filter' in mark && mark.filter ? ` data-filter="${escapeXml(mark.filter)}"` : '';
+    const tip = 'tip' in mark && mark.tip ? `<title>${escapeXml(mark.tip)}</title>` : '';
+    const cls = `pd-${mark.tone}`;
+    switch (mark.kind) {
+      case 'rect':
+        out.push(`<rect class="${cls}" x="${num(mark.x)}" y="${num(mark.y)}" width="${num(mark.width)}" height="${num(mark.height)}"${filter}>${tip}</rect>`);
+        break;
+      case 'circle':
+        out.push(`<circle class="${cls}" cx="${num(mark.x)}" cy="${num(mark.y)}" r="${num(mark.r)}"${filter}>${tip}</circle>`);
+        break;
+      case 'line':
+        out.push(`<polyline class="${cls}" points="${mark.points.map(([x, y]) => `${num(x)},${num(y)}`).join(' ')}"/>`);
+        break;
+      case 'text':
+        out.push(`<text class="${cls}" x="${num(mark.x)}" y="${num(mark.y)}" text-anchor="${mark.anchor}"${filter}>${tip}${escapeXml(mark.text)}</text>`);
+        break;
+    }
+  }
+  out.push('</svg>');
+  return out.join('\n');
+}
+
+function num(value: number): string {
+  return Number.isFinite(value) ? String(Math.round(value * 10) / 10) : '0';
+}

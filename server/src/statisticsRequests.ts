@@ -1,0 +1,64 @@
+/**
+ * LSP wiring of the statistics: `paperDigest/statistics` and `paperDigest/rollup` (declared in
+ * protocol.ts), answered from the workspace index. The statistics are kept per index generation
+ * and scope, so a dashboard that asks again after every change of another file pays once.
+ */
+import * as fs from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import type { Connection, TextDocuments } from 'vscode-languageserver/node';
+import type { TextDocument } from 'vscode-languageserver-textdocument';
+import { RollupRequest, StatisticsRequest } from './protocol';
+import { rollup } from './service/features/rollup';
+import { DigestStatistics, digestStatistics } from './service/features/statistics';
+import type { WorkspaceIndex } from './service/workspaceIndex';
+import { DEFAULT_SCAN_LIMITS } from './workspace';
+
+export interface StatisticsHost {
+  readonly connection: Connection;
+  readonly documents: TextDocuments<TextDocument>;
+  readonly index: WorkspaceIndex;
+  /** Settles when the workspace index is current (first scan done, pending edits indexed). */
+  readonly ready: () => Promise<void>;
+  /** Wraps a handler so that a failure is logged and answered as an error. */
+  readonly guarded: <A extends unknown[], R>(method: string, handler: (...args: A) => R | Promise<R>) => (...args: A) => Promise<R>;
+}
+
+/** Registers the statistics requests on the connection. */
+export function registerStatisticsRequests(host: StatisticsHost): void {
+  let last: { generation: number; uri: string | undefined; stats: DigestStatistics } | undefined;
+
+  host.connection.onRequest(StatisticsRequest, host.guarded(StatisticsRequest.method, async (params, token) => {
+    await host.ready();
+    const uri = typeof params?.uri === 'string' ? params.uri : undefined;
+    if (last && last.generation === host.index.generation && last.uri === uri) {
+      return last.stats;
+    }
+    const stats = digestStatistics(host.index, { uri }, token);
+    if (!token.isCancellationRequested) {
+      last = { generation: host.index.generation, uri, stats };
+    }
+    return stats;
+  }));
+
+  host.connection.onRequest(RollupRequest, host.guarded(RollupRequest.method, async (params, token) => {
+    await host.ready();
+    const format = params?.format === 'markdown' ? 'markdown' : 'digest';
+    const period = typeof params?.period === 'string' ? params.period : '';
+    const result = rollup(host.index, period, format, (uri) => host.documents.get(uri)?.getText() ?? diskText(uri), token);
+    return { text: result.text, paperCount: result.paperCount };
+  }));
+}
+
+/** The text of a regular file of at most the scan's size cap; undefined for anything else. */
+function diskText(uri: string): string | undefined {
+  try {
+    const file = fileURLToPath(uri);
+    const stat = fs.lstatSync(file);
+    if (!stat.isFile() || stat.size > DEFAULT_SCAN_LIMITS.maxFileBytes) {
+      return undefined;
+    }
+    return fs.readFileSync(file, 'utf8');
+  } catch {
+    return undefined;
+  }
+}

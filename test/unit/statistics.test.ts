@@ -1,0 +1,218 @@
+import { describe, test } from 'node:test';
+import * as assert from 'node:assert/strict';
+import { WorkspaceIndex } from '../../server/src/service/workspaceIndex';
+import { addDays, digestDateOf, isCalendarDate, isoWeekOf, monthOf } from '../../server/src/service/digestDates';
+import { compilePaperFilter } from '../../server/src/service/paperFilter';
+import { digestStatistics } from '../../server/src/service/features/statistics';
+import { rollup } from '../../server/src/service/features/rollup';
+import { barChart, chartToSvg, dashboardCharts, displayText } from '../../server/src/service/charts';
+import { papersTree } from '../../server/src/service/features/tree';
+import { computeDiagnostics } from '../../server/src/service/features/diagnostics';
+import { parseDigest } from '../../server/src/service/parser';
+import { digest, entryLines } from '../support/fixtures';
+
+/** markdown-it (a devDependency), with raw HTML and linkify on, as a client might render Markdown. */
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const markdownIt = require('markdown-it') as (options: object) => { render(text: string): string };
+
+/** An entry with its own title, topic, keywords, categories and institutions. */
+function paper(tag: string, topic: string, keywords: string[], categories: string[], institutions = '机构 * Kyoto University（京都大学） ； Tsinghua University（清华大学） 纠错'): string[] {
+  return entryLines(tag, {
+    topicHits: `专题命中 ${topic} ：${keywords.map((keyword) => `${keyword}(abstract)`).join('；')}；分类 ${categories.join('、')}`,
+    institutions,
+    comments: null,
+    journalRef: null,
+  });
+}
+
+/** Three daily digests over two ISO weeks and a file without a date. */
+function workspace(): { index: WorkspaceIndex; texts: Map<string, string> } {
+  const texts = new Map<string, string>([
+    ['file:///ws/2026-04-24.digest', digest(paper('A', '数学推理', ['reasoning'], ['cs.CL']), paper('B', '代码生成', ['code'], ['cs.SE']))],
+    ['file:///ws/2026-04-28.digest', digest(paper('C', '数学推理', ['reasoning', 'math reasoning'], ['cs.CL', 'CS.lg']), paper('D', '数学推理', ['reasoning'], ['cs.AI']), paper('A', '数学推理', ['reasoning'], ['cs.CL']))],
+    ['file:///ws/2026-05-01.digest.txt', digest(paper('E', '数学推理', ['math reasoning'], ['cs.CL'], '机构 * Fudan University（复旦大学） 纠错'), paper('F', '代码生成', ['code'], ['xx.YY']))],
+    ['file:///ws/notes.digest', digest(paper('G', '数学推理', ['reasoning'], ['cs.CL']))],
+  ]);
+  const index = new WorkspaceIndex();
+  for (const [uri, text] of texts) {
+    index.update(uri, text);
+  }
+  return { index, texts };
+}
+
+describe('Digest dates', () => {
+  test('Should read the day from a file name, and only real days', () => {
+    assert.equal(digestDateOf('file:///w/2026-05-01.digest.txt'), '2026-05-01');
+    assert.equal(digestDateOf('file:///w/llm_20260501.digest'), '2026-05-01');
+    assert.equal(digestDateOf('file:///w/2026-05-01/notes.digest'), undefined);
+    assert.equal(digestDateOf('file:///w/2026-02-30.digest'), undefined);
+    assert.equal(digestDateOf('file:///w/paper%202026-02-28.digest'), '2026-02-28');
+    assert.equal(digestDateOf('C:\\d\\2024-02-29.digest'), '2024-02-29');
+    assert.equal(isCalendarDate('2023-02-29'), false);
+  });
+
+  test('Should name ISO weeks and months', () => {
+    assert.equal(isoWeekOf('2026-05-01'), '2026-W18');
+    assert.equal(isoWeekOf('2026-04-27'), '2026-W18');
+    assert.equal(isoWeekOf('2026-04-26'), '2026-W17');
+    assert.equal(isoWeekOf('2027-01-01'), '2026-W53');
+    assert.equal(isoWeekOf('2024-12-30'), '2025-W01');
+    assert.equal(isoWeekOf('2021-01-03'), '2020-W53');
+    assert.equal(monthOf('2026-05-01'), '2026-05');
+    assert.equal(addDays('2026-03-01', -1), '2026-02-28');
+  });
+});
+
+describe('The Papers filter', () => {
+  test('Should keep the papers of a field value, and plain text as before', () => {
+    const { index } = workspace();
+    const count = (filter: string): number => papersTree(index, 'file', filter).paperCount;
+    assert.equal(count(''), 8);
+    assert.equal(count('topic:数学推理'), 6);
+    assert.equal(count('keyword:Math  Reasoning'), 2);
+    assert.equal(count('category:cs.lg'), 1);
+    assert.equal(count('category:CS.CL'), 5);
+    assert.equal(count('institution:复旦大学'), 1);
+    assert.equal(count('institution:fudan university'), 1);
+    assert.equal(count('date:2026-04-28'), 3);
+    assert.equal(count('week:2026-W18'), 5);
+    assert.equal(count('month:2026-04'), 5);
+    assert.equal(count('week:2026-W18 topic:代码生成'), 1);
+    assert.equal(count('week:2026-W18 keyword:math reasoning'), 2);
+    assert.equal(count('Fudan'), 1);
+    // Not a field: plain text, looked for in titles, authors and institutions.
+    assert.equal(count('colour:red'), 0);
+    assert.equal(compilePaperFilter('   '), undefined);
+  });
+});
+
+describe('Statistics', () => {
+  test('Should count each paper once per group, with the filter that shows them', () => {
+    const { index } = workspace();
+    const stats = digestStatistics(index);
+    assert.equal(stats.fileCount, 4);
+    assert.equal(stats.entryCount, 8);
+    assert.equal(stats.paperCount, 7, 'A is repeated by two digests');
+    assert.equal(stats.undatedFiles, 1);
+    assert.deepEqual(stats.topics.map((row) => [row.label, row.count, row.filter]), [
+      ['数学推理', 5, 'topic:数学推理'],
+      ['代码生成', 2, 'topic:代码生成'],
+    ]);
+    assert.deepEqual(stats.keywords.map((row) => [row.label, row.count]), [['reasoning', 4], ['code', 2], ['math reasoning', 2]]);
+    const categories = new Map(stats.categories.map((row) => [row.label, row]));
+    assert.equal(categories.get('cs.CL')?.count, 4);
+    assert.equal(categories.get('cs.LG')?.count, 1, 'CS.lg counts as cs.LG');
+    assert.equal(categories.get('cs.LG')?.detail, 'Machine Learning · 机器学习');
+    assert.equal(categories.get('xx.YY')?.known, false);
+    assert.deepEqual(stats.institutions.slice(0, 3).map((row) => [row.label, row.detail, row.count]), [
+      ['Kyoto University', '京都大学', 6],
+      ['Tsinghua University', '清华大学', 6],
+      ['Fudan University', '复旦大学', 1],
+    ]);
+    // Every row's filter shows exactly the papers it counts.
+    for (const row of [...stats.topics, ...stats.keywords, ...stats.categories, ...stats.institutions]) {
+      assert.equal(papersTree(index, 'file', row.filter).roots.flatMap((root) => root.children).length >= row.count, true, row.filter);
+    }
+  });
+
+  test('Should give papers per date, trends and roll-ups', () => {
+    const { index } = workspace();
+    const stats = digestStatistics(index);
+    assert.deepEqual(stats.dates.map((point) => [point.date, point.count, point.filter]), [
+      ['2026-04-24', 2, 'date:2026-04-24'],
+      ['2026-04-28', 3, 'date:2026-04-28'],
+      ['2026-05-01', 2, 'date:2026-05-01'],
+    ]);
+    const topic = stats.trends.find((trend) => trend.kind === 'topic' && trend.label === '数学推理');
+    assert.deepEqual(topic?.series, [1, 3, 1]);
+    // The last 7 days up to 2026-05-01 hold 04-28 and 05-01; 04-24 is the week before.
+    assert.equal(topic?.recent, 4);
+    assert.equal(topic?.previous, 1);
+    assert.equal(topic?.rising, true);
+    const code = stats.trends.find((trend) => trend.label === '代码生成');
+    assert.deepEqual([code?.recent, code?.previous, code?.rising], [1, 1, false]);
+    assert.equal(stats.trends[0].rising, true, 'rising ones first');
+    assert.deepEqual(stats.weeks.map((week) => [week.period, week.count, week.first, week.last]), [
+      ['2026-W17', 2, '2026-04-24', '2026-04-24'],
+      ['2026-W18', 5, '2026-04-28', '2026-05-01'],
+    ]);
+    assert.deepEqual(stats.months.map((month) => [month.period, month.count]), [['2026-04', 4], ['2026-05', 2]]);
+    assert.deepEqual(stats.weeks[1].topics.map((row) => [row.label, row.count, row.filter]), [
+      ['数学推理', 4, 'week:2026-W18 topic:数学推理'],
+      ['代码生成', 1, 'week:2026-W18 topic:代码生成'],
+    ]);
+  });
+
+  test('Should give the statistics of one file, and nothing for an unknown one', () => {
+    const { index } = workspace();
+    const one = digestStatistics(index, { uri: 'file:///ws/2026-05-01.digest.txt' });
+    assert.equal(one.paperCount, 2);
+    assert.equal(one.fileCount, 1);
+    assert.equal(digestStatistics(index, { uri: 'file:///nowhere.digest' }).paperCount, 0);
+  });
+});
+
+describe('Roll-ups', () => {
+  test('Should copy the entries of a week into one digest, by topic, each paper once, with no new problem', () => {
+    const { index, texts } = workspace();
+    const result = rollup(index, '2026-W18', 'digest', (uri) => texts.get(uri));
+    assert.equal(result.paperCount, 5);
+    const doc = parseDigest(result.text);
+    assert.equal(doc.heading?.text, '大模型推理能力 · 2026-W18');
+    assert.deepEqual(doc.entries.map((entry) => entry.englishTitle?.value.text.split(' ')[0]), ['C', 'D', 'A', 'E', 'F']);
+    const codes = computeDiagnostics(doc, { uri: 'file:///rollup.digest' }).map((d) => d.code).sort();
+    const sources = ['file:///ws/2026-04-28.digest', 'file:///ws/2026-05-01.digest.txt'].flatMap((uri) => computeDiagnostics(parseDigest(texts.get(uri)!), { uri }).map((d) => d.code)).sort();
+    assert.deepEqual(sources, ['category-case', 'unknown-category']);
+    assert.deepEqual(codes, sources, 'only the problems its entries had in their own digests');
+  });
+
+  test('Should write a bilingual Markdown reading list with the document text escaped', () => {
+    const index = new WorkspaceIndex();
+    index.update('file:///ws/2026-05-01.digest', digest(entryLines('X', { englishTitle: 'Evil <script>alert(1)</script> [link](https://evil.example) www.evil.example' })));
+    const result = rollup(index, '2026-05', 'markdown', () => undefined);
+    const html = markdownIt({ html: true, linkify: true }).render(result.text);
+    assert.match(html, /<h1>大模型推理能力 · 2026-05<\/h1>/);
+    assert.match(html, /&lt;script&gt;/);
+    assert.doesNotMatch(html, /<script|<a /);
+    assert.match(html, /算术电路的稀疏探针/);
+    assert.match(html, /Kyoto University \(京都大学\)/);
+  });
+
+  test('Should give nothing for a period that is not one', () => {
+    const { index, texts } = workspace();
+    assert.equal(rollup(index, 'last week', 'digest', (uri) => texts.get(uri)).text, '');
+    assert.equal(rollup(index, '2025-W01', 'digest', (uri) => texts.get(uri)).paperCount, 0);
+  });
+});
+
+describe('Charts', () => {
+  test('Should draw a bar per row with its filter, and cut and clean labels', () => {
+    const chart = barChart('topics', 'Topics', [
+      { label: 'x'.repeat(500), detail: '', count: 4, filter: 'topic:x' },
+      { label: 'Evil\u202Etxt', detail: '', count: 2, filter: 'topic:evil' },
+    ], 600);
+    const bars = chart.marks.filter((mark) => mark.kind === 'rect');
+    assert.equal(bars.length, 2);
+    assert.ok(bars[0].kind === 'rect' && bars[1].kind === 'rect' && bars[0].width > bars[1].width);
+    const labels = chart.marks.filter((mark) => mark.kind === 'text' && mark.filter).map((mark) => (mark.kind === 'text' ? mark.text : ''));
+    assert.ok(labels[0].length <= 30 && labels[0].endsWith('…'));
+    assert.equal(labels[1], 'Evil\ufffdtxt');
+    assert.equal(displayText('a\ud800b'), 'a\ufffdb');
+    assert.equal(displayText('😀'.repeat(10), 6).length <= 6, true);
+  });
+
+  test('Should escape every text in SVG', () => {
+    const svg = chartToSvg(barChart('topics', 'T', [{ label: '</svg><script>x</script>"\'&', detail: '', count: 1, filter: 'topic:"&' }], 600), { standalone: true });
+    assert.doesNotMatch(svg, /<script|<\/svg><|"&|'&/);
+    assert.match(svg, /&#60;\/svg&#62;&#60;script&#62;/);
+    assert.match(svg, /data-filter="topic:&#34;&#38;"/);
+  });
+
+  test('Should draw every chart of the dashboard from the statistics', () => {
+    const { index } = workspace();
+    const charts = dashboardCharts(digestStatistics(index), 1000);
+    assert.deepEqual(charts.map((chart) => chart.id), ['dates', 'trends', 'topics', 'keywords', 'categories', 'institutions', 'weeks', 'months']);
+    const dates = charts[0];
+    assert.equal(dates.marks.filter((mark) => mark.kind === 'circle').length, 3);
+  });
+});

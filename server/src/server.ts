@@ -100,6 +100,7 @@ connection.onInitialize((params: InitializeParams): InitializeResult => {
   initialFolders = params.workspaceFolders?.map((folder) => folder.uri) ?? (params.rootUri ? [params.rootUri] : []);
   folderChangeNotifications = params.capabilities.workspace?.workspaceFolders === true;
   configurationPull = params.capabilities.workspace?.configuration === true;
+  snippetEdits = params.capabilities.workspace?.workspaceEdit?.snippetEditSupport === true;
   return {
     capabilities: {
       workspaceSymbolProvider: true,
@@ -247,6 +248,8 @@ const DIAGNOSTICS_DELAY_MS = 150;
 /** At most this many diagnostics are published for a document. */
 const MAX_PUBLISHED_DIAGNOSTICS = 10_000;
 let configurationPull = false;
+/** The client applies snippet edits: quick fixes insert placeholders as tab stops. */
+let snippetEdits = false;
 /** The settings pushed with `workspace/didChangeConfiguration`, for clients that cannot be asked. */
 let pushedSettings: DiagnosticsSettings = {};
 const settingsByUri = new Map<string, Promise<DiagnosticsSettings>>();
@@ -348,7 +351,7 @@ connection.onCodeAction(guarded('textDocument/codeAction', async (params, token)
     return null;
   }
   const request = { range: params.range, diagnostics: params.context.diagnostics, only: params.context.only };
-  return codeActions(cache.get(document), { uri, version: document.version }, request, diagnosticOptions(uri, settings), token);
+  return codeActions(cache.get(document), { uri, version: document.version }, request, diagnosticOptions(uri, settings), token, { snippets: snippetEdits });
 }));
 
 connection.onExecuteCommand(guarded('workspace/executeCommand', async (params): Promise<FixAllResult | undefined> => {

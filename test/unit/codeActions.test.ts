@@ -4,11 +4,12 @@ import * as path from 'node:path';
 import { describe, test } from 'node:test';
 import * as fc from 'fast-check';
 import type { TextEdit } from 'vscode-languageserver-types';
-import { applyEdits, applyOffsetEdits, composeEdits, editsConflict, LineIndex, OffsetEdit, toOffsetEdits } from '../../server/src/service/edits';
+import { applyEdits, applyOffsetEdits, composeEdits, editsConflict, LineIndex, OffsetEdit, onCodePoints, splitsSurrogatePair, toOffsetEdits } from '../../server/src/service/edits';
 import { codeActions, FIX_ALL_KIND, fixAll, fixesFor, PLACEHOLDER_HEADING, PLACEHOLDERS } from '../../server/src/service/features/codeActions';
 import { ALL_CODES, computeDiagnostics, DiagnosticCode, DigestDiagnostic } from '../../server/src/service/features/diagnostics';
+import type { Entry } from '../../server/src/service/model';
 import { parseDigest } from '../../server/src/service/parser';
-import { assertGolden, digest, entryLines, FIXTURES, readFixture } from '../support/fixtures';
+import { assertGolden, digest, entryLines, FIXTURES, paragraphs, readFixture } from '../support/fixtures';
 
 /** Rules whose mistakes need a person: no fix at all. */
 const WITHOUT_FIX = new Set<string>([DiagnosticCode.ChineseTitleWithoutChinese, DiagnosticCode.EnglishTitleInChinese, DiagnosticCode.EmptySummary]);
@@ -87,8 +88,8 @@ describe('quick fixes: placeholders for missing fields', () => {
     ['englishTitle', { englishTitle: null }, PLACEHOLDERS.englishTitle],
     ['chineseTitle', { chineseTitle: null }, PLACEHOLDERS.chineseTitle],
     ['authors', { authors: null }, PLACEHOLDERS.authors],
-    ['topicHits', { topicHits: null }, '专题命中 数学推理 ：'],
-    ['summary', { summary: null }, 'AI总结'],
+    ['topicHits', { topicHits: null }, '专题命中 数学推理 ：keyword(abstract)；分类 cs.LG'],
+    ['summary', { summary: null }, 'AI总结 待补充。'],
   ];
   for (const [field, overrides, placeholder] of cases) {
     test(`Should insert a ${field} paragraph where it belongs, read as that field once parsed again`, () => {
@@ -105,9 +106,52 @@ describe('quick fixes: placeholders for missing fields', () => {
       const reparsed = parseDigest(fixed);
       assert.equal(reparsed.entries.length, 3);
       assert.equal(reparsed.entries[1].fields.length, 8);
-      assert.ok(!computeDiagnostics(reparsed).some((d) => d.code === 'missing-field'));
+      assert.deepEqual(computeDiagnostics(reparsed).map((d) => d.code), [], 'the placeholder is a complete, valid paragraph');
     });
   }
+
+  test('Should insert 专题命中 with a topic and 分类 even when no entry has a topic', () => {
+    const text = digest(entryLines('A', { topicHits: null }), entryLines('B', { topicHits: null }));
+    const doc = parseDigest(text);
+    const diagnostic = computeDiagnostics(doc).find((d) => d.code === 'missing-field')!;
+    const [fix] = fixesFor(doc, diagnostic);
+    const fixed = applyEdits(text, fix.edits);
+    assert.match(fixed, /专题命中 未分类 ：keyword\(abstract\)；分类 cs\.AI/);
+    const after = computeDiagnostics(parseDigest(fixed)).map((d) => `${d.code}@${d.data.entry}`);
+    assert.deepEqual(after, ['missing-field@1'], 'only the other entry still lacks its topic hits');
+  });
+
+  test('Should offer the placeholder as a snippet with tab stops when the client takes snippet edits', () => {
+    const text = digest(entryLines('A'), entryLines('B', { topicHits: null }));
+    const doc = parseDigest(text);
+    const diagnostic = computeDiagnostics(doc).find((d) => d.code === 'missing-field')!;
+    const request = { range: diagnostic.range, diagnostics: [diagnostic] };
+    const [withSnippets] = codeActions(doc, { uri: 'file:///a.digest', version: 3 }, request, {}, undefined, { snippets: true });
+    const [edit] = (withSnippets.edit!.documentChanges![0] as { edits: unknown[] }).edits as { snippet?: { kind: string; value: string } }[];
+    assert.equal(edit.snippet?.kind, 'snippet');
+    assert.equal(edit.snippet?.value, '\n\n专题命中 ${1:数学推理} ：${2:keyword}(${3:abstract})；分类 ${4:cs.LG}$0');
+    const [plain] = codeActions(doc, { uri: 'file:///a.digest', version: 3 }, request, {});
+    const [plainEdit] = (plain.edit!.documentChanges![0] as { edits: TextEdit[] }).edits;
+    assert.equal(plainEdit.newText, '\n\n专题命中 数学推理 ：keyword(abstract)；分类 cs.LG', 'plain text for clients without snippet edits');
+  });
+
+  test('Should find the nearest topic of every entry without one in linear work, not by a search per entry', () => {
+    const n = 2_000;
+    const text = digest(...Array.from({ length: n }, (_, i) => entryLines(`P${i}`, { topicHits: null })));
+    const doc = parseDigest(text);
+    let reads = 0;
+    const entries = new Proxy(doc.entries as Entry[], {
+      get(target, property, receiver) {
+        if (typeof property === 'string' && /^\d+$/.test(property)) reads++;
+        return Reflect.get(target, property, receiver);
+      },
+    });
+    const counted = new Proxy(doc, { get: (target, property) => (property === 'entries' ? entries : Reflect.get(target, property)) });
+    const missing = computeDiagnostics(doc).filter((d) => d.code === 'missing-field');
+    assert.equal(missing.length, n);
+    for (const diagnostic of missing) fixesFor(counted, diagnostic);
+    assert.ok(reads < 20 * n, `${reads} reads of entries for ${n} fixes`);
+  });
 
   test('Should insert the placeholder heading after a BOM, keeping CRLF line ends', () => {
     const text = '\ufeff' + readFixture('diagnostics/missing-heading.digest').replace(/\n/g, '\r\n');
@@ -345,5 +389,33 @@ describe('edits', () => {
       ),
       { numRuns: 300 },
     );
+  });
+});
+
+describe('fix-all: code points', () => {
+  test('Should never start or end an edit between the two halves of a surrogate pair', () => {
+    // Swapping the titles and separating them composes two rounds whose edit, trimmed of what it
+    // leaves unchanged, would start after the shared high half of '😀' and '😁'.
+    const text = paragraphs('大模型推理能力', '😀中文标题\n😁 Sparse Probes For Circuits', 'Mei Tanaka, Lin Qiu', '专题命中 数学推理 ：x(title)；分类 cs.AI', 'AI总结 好。');
+    const edits = fixAll(parseDigest(text));
+    assert.ok(edits.length > 0);
+    const index = new LineIndex(text);
+    for (const edit of edits) {
+      for (const position of [edit.range.start, edit.range.end]) {
+        const offset = index.offsetAt(position);
+        const high = text.charCodeAt(offset - 1);
+        assert.ok(!(high >= 0xd800 && high <= 0xdbff), `an edit at ${JSON.stringify(position)} splits a surrogate pair: ${JSON.stringify(edit)}`);
+      }
+    }
+    assert.equal(applyEdits(text, edits), paragraphs('大模型推理能力', '😁 Sparse Probes For Circuits\n\n😀中文标题', 'Mei Tanaka, Lin Qiu', '专题命中 数学推理 ：x(title)；分类 cs.AI', 'AI总结 好。'));
+  });
+
+  test('Should widen an offset edit to whole code points, keeping what it does', () => {
+    const text = 'a😀b😁c';
+    for (const edit of [{ start: 2, end: 3, text: 'X' }, { start: 1, end: 5, text: '' }, { start: 2, end: 5, text: '\ude02' }, { start: 5, end: 5, text: 'Y' }]) {
+      const aligned = onCodePoints(text, edit);
+      assert.equal(applyOffsetEdits(text, [aligned]), applyOffsetEdits(text, [edit]), JSON.stringify(edit));
+      for (const offset of [aligned.start, aligned.end]) assert.ok(!splitsSurrogatePair(text, offset), `${JSON.stringify(edit)} → ${JSON.stringify(aligned)}`);
+    }
   });
 });

@@ -95,9 +95,47 @@ export function toOffsetEdits(text: string, edits: readonly TextEdit[], index = 
   return converted.map(({ start, end, text: newText }) => ({ start, end, text: newText }));
 }
 
-/** Converts offset edits back to LSP edits against `text`. */
+/**
+ * Converts offset edits back to LSP edits against `text`. Each edit is first widened to whole
+ * code points: an edit that starts or ends between the two halves of a surrogate pair takes the
+ * other half in (and puts it back in its replacement), since an editor would lose the character.
+ */
 export function toTextEdits(text: string, edits: readonly OffsetEdit[], index = new LineIndex(text)): TextEdit[] {
-  return edits.map((edit) => ({ range: index.rangeOf(edit.start, edit.end), newText: edit.text }));
+  return edits.map((edit) => {
+    const aligned = onCodePoints(text, edit);
+    return { range: index.rangeOf(aligned.start, aligned.end), newText: aligned.text };
+  });
+}
+
+/** Whether `offset` falls between the high and the low half of a surrogate pair of `text`. */
+export function splitsSurrogatePair(text: string, offset: number): boolean {
+  if (offset <= 0 || offset >= text.length) {
+    return false;
+  }
+  const before = text.charCodeAt(offset - 1);
+  const after = text.charCodeAt(offset);
+  return before >= 0xd800 && before <= 0xdbff && after >= 0xdc00 && after <= 0xdfff;
+}
+
+/**
+ * The same change as `edit`, widened so that it starts and ends on code-point boundaries of
+ * `text`.
+ *
+ * @example
+ * // '😀' is '\ud83d\ude00': replacing its low half with '\ude01' becomes replacing both.
+ * onCodePoints('a😀', { start: 2, end: 3, text: '\ude01' }) // { start: 1, end: 3, text: '\ud83d\ude01' }
+ */
+export function onCodePoints(text: string, edit: OffsetEdit): OffsetEdit {
+  let { start, end, text: replacement } = edit;
+  if (splitsSurrogatePair(text, start)) {
+    start--;
+    replacement = text[start] + replacement;
+  }
+  if (splitsSurrogatePair(text, end)) {
+    replacement += text[end];
+    end++;
+  }
+  return start === edit.start && end === edit.end ? edit : { start, end, text: replacement };
 }
 
 /** Applies sorted, non-overlapping offset edits. Throws on overlapping edits: that is a bug. */

@@ -7,10 +7,10 @@
  * safe fixes only, so it never removes a paragraph, never guesses among several categories and
  * never inserts placeholder text.
  */
-import { CodeAction, CodeActionKind, Diagnostic, Position, Range, TextDocumentEdit, TextEdit, WorkspaceEdit } from 'vscode-languageserver-types';
+import { CodeAction, CodeActionKind, Diagnostic, Position, Range, SnippetTextEdit, TextDocumentEdit, TextEdit, WorkspaceEdit } from 'vscode-languageserver-types';
 import type { Cancellation } from '../cancellation';
 import { NEVER_CANCELLED } from '../cancellation';
-import { applyOffsetEdits, composeEdits, editsConflict, LineIndex, OffsetEdit, toOffsetEdits, toTextEdits } from '../edits';
+import { applyEdits, applyOffsetEdits, composeEdits, editsConflict, LineIndex, OffsetEdit, splitsSurrogatePair, toOffsetEdits, toTextEdits } from '../edits';
 import type { DigestDocument, Entry, Field, FieldKind, InstitutionsField, TopicHitsField } from '../model';
 import { FIELD_ORDER, LABELS } from '../model';
 import { parseDigest } from '../parser';
@@ -24,20 +24,41 @@ export const FIX_ALL_KIND = 'source.fixAll.paperDigest';
 /** The code-action kinds this feature offers. */
 export const CODE_ACTION_KINDS: readonly string[] = [CodeActionKind.QuickFix, FIX_ALL_KIND];
 
+/** What the client can do with the fixes. */
+export interface FixContext {
+  /**
+   * The client applies snippet edits (`workspace.workspaceEdit.snippetEditSupport`): placeholders
+   * come as tab stops.
+   */
+  readonly snippets?: boolean;
+}
+
 /** One way to fix one diagnostic. */
 export interface DigestFix {
   readonly title: string;
+  /** The edits, in plain text (a placeholder as its default text). */
   readonly edits: readonly TextEdit[];
+  /** The same edits with placeholders as snippet tab stops, when the client takes snippets. */
+  readonly snippetEdits?: readonly SnippetTextEdit[];
   readonly isPreferred: boolean;
   /** Whether fix-all applies it: its intent is unique and it removes nothing but punctuation. */
   readonly safe: boolean;
 }
 
-/** Placeholder paragraphs for missing fields: they parse as the field they stand for. */
-export const PLACEHOLDERS: Readonly<Record<'englishTitle' | 'chineseTitle' | 'authors', string>> = {
+/**
+ * Placeholder paragraphs for missing fields: each parses as the field it stands for and raises no
+ * problem of its own (an author list of two names reads as authors, where one name alone may
+ * read as a title). `summary` is the text after `AI总结` ("to be written").
+ */
+export const PLACEHOLDERS: Readonly<Record<'englishTitle' | 'chineseTitle' | 'authors' | 'summary' | 'topic' | 'keyword' | 'hitField' | 'category', string>> = {
   englishTitle: 'English title',
   chineseTitle: '中文标题',
-  authors: 'Unknown Authors',
+  authors: 'First Author, Second Author',
+  summary: '待补充。',
+  topic: '未分类',
+  keyword: 'keyword',
+  hitField: 'abstract',
+  category: 'cs.AI',
 };
 
 /** The placeholder heading inserted when a digest has none ("unnamed subject"). */
@@ -51,7 +72,7 @@ export const PLACEHOLDER_HEADING = '未命名专题';
  * fixesFor(doc, diagnostic)[0];
  * // { title: "Write 'cs.LG'", edits: [{ range, newText: 'cs.LG' }], isPreferred: true, safe: true }
  */
-export function fixesFor(doc: DigestDocument, diagnostic: DigestDiagnostic): DigestFix[] {
+export function fixesFor(doc: DigestDocument, diagnostic: DigestDiagnostic, context: FixContext = {}): DigestFix[] {
   const data: DiagnosticData = diagnostic.data ?? {};
   const entry = data.entry !== undefined ? doc.entries[data.entry] : undefined;
   const at = new Places(doc);
@@ -59,7 +80,7 @@ export function fixesFor(doc: DigestDocument, diagnostic: DigestDiagnostic): Dig
     case DiagnosticCode.MissingHeading:
       return [fix('Insert a placeholder heading — 插入占位标题', [insert(diagnostic.range.start, PLACEHOLDER_HEADING + doc.eol + doc.eol)], true, false)];
     case DiagnosticCode.MissingField:
-      return entry && data.field ? missingField(doc, at, entry, data) : [];
+      return entry && data.field ? missingField(doc, at, entry, data, context) : [];
     case DiagnosticCode.RunTogether:
       return [fix('Separate the paragraphs with a blank line — 插入空行分段', [insert(at.lineStart(diagnostic.range.start.line), doc.eol)], true, true)];
     case DiagnosticCode.OutOfOrder:
@@ -145,11 +166,20 @@ export interface CodeActionRequest {
  * codeActions(doc, { uri: 'file:///a.digest' }, { range, diagnostics: [diagnostic] }, {})
  * // [{ title: "Use '；' — 改为“；”", kind: 'quickfix', isPreferred: true, diagnostics: [diagnostic], edit }]
  */
-export function codeActions(doc: DigestDocument, target: CodeActionTarget, request: CodeActionRequest, options: DiagnosticOptions = {}, token: Cancellation = NEVER_CANCELLED): CodeAction[] {
-  const workspaceEdit = (edits: readonly TextEdit[]): WorkspaceEdit =>
+export function codeActions(
+  doc: DigestDocument,
+  target: CodeActionTarget,
+  request: CodeActionRequest,
+  options: DiagnosticOptions = {},
+  token: Cancellation = NEVER_CANCELLED,
+  context: FixContext = {},
+): CodeAction[] {
+  const workspaceEdit = (edits: readonly (TextEdit | SnippetTextEdit)[]): WorkspaceEdit =>
     target.version === undefined
-      ? { changes: { [target.uri]: [...edits] } }
+      ? { changes: { [target.uri]: edits as TextEdit[] } }
       : { documentChanges: [TextDocumentEdit.create({ uri: target.uri, version: target.version }, [...edits])] };
+  // Snippet edits need a versioned document edit.
+  const snippets = context.snippets === true && target.version !== undefined;
   const wants = (kind: string): boolean => !request.only || request.only.some((asked) => kind === asked || kind.startsWith(asked + '.'));
   const actions: CodeAction[] = [];
   if (wants(CodeActionKind.QuickFix)) {
@@ -162,8 +192,12 @@ export function codeActions(doc: DigestDocument, target: CodeActionTarget, reque
       if (!shown) {
         continue;
       }
-      for (const f of fixesFor(doc, diagnostic)) {
-        actions.push({ title: f.title, kind: CodeActionKind.QuickFix, diagnostics: [shown], isPreferred: f.isPreferred, edit: workspaceEdit(f.edits) });
+      for (const f of fixesFor(doc, diagnostic, { snippets })) {
+        if (!fixIsClean(doc, diagnostic, f, fresh, options, token)) {
+          // A fix that would leave its problem or raise a new one is not offered.
+          continue;
+        }
+        actions.push({ title: f.title, kind: CodeActionKind.QuickFix, diagnostics: [shown], isPreferred: f.isPreferred, edit: workspaceEdit(f.snippetEdits ?? onCodePointsOf(doc, f.edits)) });
       }
     }
   }
@@ -208,30 +242,157 @@ const MAX_ROUNDS = 8;
  * applyEdits(doc.text, fixAll(doc)) // the text with every safe fix applied
  */
 export function fixAll(doc: DigestDocument, options: DiagnosticOptions = {}, token: Cancellation = NEVER_CANCELLED): TextEdit[] {
-  const original = doc.text;
   const checkOptions: DiagnosticOptions = { rules: options.rules };
-  let current = doc;
-  let composed: OffsetEdit[] = [];
-  for (let round = 0; round < MAX_ROUNDS; round++) {
-    const edits = safeEditsOf(current, checkOptions, token);
+  const before = problemCounts(computeDiagnostics(doc, checkOptions, token));
+  // Entries whose fixes raised a new problem are left alone, and fix-all runs again without them.
+  const excluded = new Set<number>();
+  for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
+    const { edits, result } = fixAllRounds(doc, checkOptions, excluded, token);
     if (token.isCancellationRequested) {
       return [];
     }
     if (edits.length === 0) {
+      return [];
+    }
+    const worse = newProblems(before, problemCounts(computeDiagnostics(result, checkOptions, token)));
+    if (worse.length === 0) {
+      return toTextEdits(doc.text, edits);
+    }
+    for (const entry of worse) excluded.add(entry);
+  }
+  return [];
+}
+
+/** At most this many runs of fix-all, each leaving out the entries where the run before made things worse. */
+const MAX_ATTEMPTS = 4;
+
+/** The rounds of fix-all, composed into edits against the original text, and the model of the result. */
+function fixAllRounds(doc: DigestDocument, options: DiagnosticOptions, excluded: ReadonlySet<number>, token: Cancellation): { edits: OffsetEdit[]; result: DigestDocument } {
+  const original = doc.text;
+  let current = doc;
+  let composed: OffsetEdit[] = [];
+  for (let round = 0; round < MAX_ROUNDS; round++) {
+    const edits = safeEditsOf(current, options, excluded, token);
+    if (token.isCancellationRequested || edits.length === 0) {
       break;
     }
     composed = round === 0 ? edits : composeEdits(original, composed, edits);
     current = parseDigest(applyOffsetEdits(current.text, edits));
   }
-  return toTextEdits(original, composed);
+  return { edits: composed, result: current };
+}
+
+/** How many problems of each (code, entry) a set of diagnostics has. */
+function problemCounts(diagnostics: readonly DigestDiagnostic[], removedEntry = -1): Map<string, number> {
+  const counts = new Map<string, number>();
+  for (const d of diagnostics) {
+    let entry = d.data?.entry ?? -1;
+    if (removedEntry >= 0 && entry >= removedEntry) {
+      // After an entry was removed, the entries after it moved up by one.
+      entry++;
+    }
+    const key = `${d.code}@${entry}`;
+    counts.set(key, (counts.get(key) ?? 0) + 1);
+  }
+  return counts;
+}
+
+/** The entries (-1 for none) with more problems of some code after than before. */
+function newProblems(before: ReadonlyMap<string, number>, after: ReadonlyMap<string, number>): number[] {
+  const entries: number[] = [];
+  for (const [key, count] of after) {
+    if (count > (before.get(key) ?? 0)) {
+      entries.push(Number(key.slice(key.lastIndexOf('@') + 1)));
+    }
+  }
+  return entries;
+}
+
+/**
+ * Fixes that change the structure of an entry (they insert, remove or move paragraphs, or change
+ * what a line reads as): the parse of the result may read other lines differently, so each is
+ * tried on the text before it is offered.
+ */
+const STRUCTURAL: ReadonlySet<string> = new Set([
+  DiagnosticCode.MissingHeading,
+  DiagnosticCode.MissingField,
+  DiagnosticCode.RunTogether,
+  DiagnosticCode.OutOfOrder,
+  DiagnosticCode.StrayLine,
+  DiagnosticCode.NotAnInstitution,
+  DiagnosticCode.HitMissingField,
+  DiagnosticCode.EmptyKeyword,
+  DiagnosticCode.UnbalancedBrackets,
+  DiagnosticCode.SwappedTitles,
+  DiagnosticCode.DuplicatePaper,
+]);
+
+/** What trying the fixes of a model found, by their edits. */
+const TRIED = new WeakMap<DigestDocument, Map<string, boolean>>();
+
+/**
+ * Whether applying a fix makes its problem go away and raises no new one: the multiset of
+ * (code, entry) of the problems after is within the one before, less the fixed problem.
+ */
+function fixIsClean(doc: DigestDocument, diagnostic: DigestDiagnostic, fix: DigestFix, before: readonly DigestDiagnostic[], options: DiagnosticOptions, token: Cancellation): boolean {
+  if (!STRUCTURAL.has(diagnostic.code)) {
+    return true;
+  }
+  let tried = TRIED.get(doc);
+  if (!tried) {
+    tried = new Map();
+    TRIED.set(doc, tried);
+  }
+  const key = `${diagnostic.code}@${diagnostic.data?.entry ?? -1}:${JSON.stringify(fix.edits)}`;
+  const known = tried.get(key);
+  if (known !== undefined) {
+    return known;
+  }
+  const expected = problemCounts(before);
+  const fixedKey = `${diagnostic.code}@${diagnostic.data?.entry ?? -1}`;
+  expected.set(fixedKey, (expected.get(fixedKey) ?? 1) - 1);
+  const removed = diagnostic.code === DiagnosticCode.DuplicatePaper ? diagnostic.data?.entry ?? -1 : -1;
+  const after = computeDiagnostics(parseDigest(applyEdits(doc.text, fix.edits)), { rules: options.rules }, token);
+  if (token.isCancellationRequested) {
+    return false;
+  }
+  const clean = newProblems(expected, problemCounts(after, removed)).length === 0;
+  tried.set(key, clean);
+  return clean;
+}
+
+/**
+ * Edits moved onto code-point boundaries: an edit that would start or end between the two halves
+ * of a surrogate pair takes the whole character in.
+ */
+function onCodePointsOf(doc: DigestDocument, edits: readonly TextEdit[]): TextEdit[] {
+  const splits = (p: Position): boolean => {
+    const line = doc.lines[p.line];
+    if (!line) return false;
+    // LSP characters count from the line's start as it is in the text (a BOM included on line 0).
+    const at = (p.line === 0 ? 0 : line.offset) + p.character;
+    return splitsSurrogatePair(doc.text, at);
+  };
+  return edits.map((edit) => {
+    const { start, end } = edit.range;
+    if (!splits(start) && !splits(end)) {
+      return edit;
+    }
+    const index = new LineIndex(doc.text);
+    const [aligned] = toTextEdits(doc.text, toOffsetEdits(doc.text, [edit], index), index);
+    return aligned;
+  });
 }
 
 /** One round of fix-all: the safe fixes that do not conflict with one another, as offset edits. */
-function safeEditsOf(doc: DigestDocument, options: DiagnosticOptions, token: Cancellation): OffsetEdit[] {
+function safeEditsOf(doc: DigestDocument, options: DiagnosticOptions, excluded: ReadonlySet<number>, token: Cancellation): OffsetEdit[] {
   const index = new LineIndex(doc.text);
   const accepted: OffsetEdit[] = [];
   const seen = new Set<string>();
   for (const diagnostic of computeDiagnostics(doc, options, token)) {
+    if (excluded.size > 0 && excluded.has(diagnostic.data?.entry ?? -1)) {
+      continue;
+    }
     const safe = fixesFor(doc, diagnostic).find((f) => f.safe);
     if (!safe) {
       continue;
@@ -301,38 +462,72 @@ function insert(position: Position, text: string): TextEdit {
   return TextEdit.insert(position, text);
 }
 
-/** Inserts a placeholder paragraph (or the bare label) where the missing field belongs. */
-function missingField(doc: DigestDocument, at: Places, entry: Entry, data: DiagnosticData): DigestFix[] {
+/**
+ * A placeholder of a snippet: `${n:text}` as a tab stop, with `$`, `}` and `\\` escaped.
+ */
+function tabStop(n: number, text: string): string {
+  return `\${${n}:${text.replace(/[$}\\]/g, (c) => '\\' + c)}}`;
+}
+
+/**
+ * Inserts a complete placeholder paragraph where the missing field belongs: a skeleton that
+ * parses as that field and raises no problem of its own (`专题命中` with its topic, one hit and
+ * `分类`; `AI总结` with a placeholder summary). With snippets, the placeholders are tab stops.
+ */
+function missingField(doc: DigestDocument, at: Places, entry: Entry, data: DiagnosticData, context: FixContext): DigestFix[] {
   const field = data.field!;
-  let text: string;
+  // The paragraph as parts: literal text, and placeholders that become tab stops.
+  let parts: (string | { placeholder: string })[];
   switch (field) {
     case 'englishTitle':
     case 'chineseTitle':
-    case 'authors':
-      text = PLACEHOLDERS[field];
+      parts = [{ placeholder: PLACEHOLDERS[field] }];
       break;
+    case 'authors': {
+      const [first, second] = PLACEHOLDERS.authors.split(', ');
+      parts = [{ placeholder: first }, ', ', { placeholder: second }];
+      break;
+    }
     case 'topicHits': {
-      const topic = nearestTopic(doc, entry.index);
-      text = topic ? `${LABELS.topicHits} ${topic} ：` : LABELS.topicHits;
+      const near = nearestTopicHits(doc, entry.index);
+      parts = [
+        `${LABELS.topicHits} `,
+        { placeholder: near?.topic ?? PLACEHOLDERS.topic },
+        ' ：',
+        { placeholder: PLACEHOLDERS.keyword },
+        '(',
+        { placeholder: PLACEHOLDERS.hitField },
+        `)；${LABELS.categories} `,
+        { placeholder: near?.category ?? PLACEHOLDERS.category },
+      ];
       break;
     }
     case 'summary':
-      text = LABELS.summary;
+      parts = [`${LABELS.summary} `, { placeholder: PLACEHOLDERS.summary }];
       break;
     default:
       return [];
   }
-  let edit: TextEdit;
+  let stop = 0;
+  const plain = parts.map((part) => (typeof part === 'string' ? part : part.placeholder)).join('');
+  const snippet = parts.map((part) => (typeof part === 'string' ? part.replace(/[$}\\]/g, (c) => '\\' + c) : tabStop(++stop, part.placeholder))).join('');
+  let position: Position;
+  let before = '';
+  let after = '';
   if (data.insertAfterLine !== undefined) {
-    edit = insert(at.lineEnd(data.insertAfterLine), doc.eol + doc.eol + text);
+    position = at.lineEnd(data.insertAfterLine);
+    before = doc.eol + doc.eol;
   } else if (data.insertBeforeLine !== undefined) {
-    edit = insert(at.lineStart(data.insertBeforeLine), text + doc.eol + doc.eol);
+    position = at.lineStart(data.insertBeforeLine);
+    after = doc.eol + doc.eol;
   } else {
     return [];
   }
   const labelled = field === 'topicHits' || field === 'summary';
-  const title = labelled ? `Insert the missing ${text.split(' ')[0]} paragraph — 插入缺少的“${text.split(' ')[0]}”段落` : `Insert a placeholder ${fieldName(field)} — 插入占位的${fieldNameZh(field)}`;
-  return [fix(title, [edit], true, false)];
+  const label = field === 'topicHits' ? LABELS.topicHits : LABELS.summary;
+  const title = labelled ? `Insert the missing ${label} paragraph — 插入缺少的“${label}”段落` : `Insert a placeholder ${fieldName(field)} — 插入占位的${fieldNameZh(field)}`;
+  const result = fix(title, [insert(position, before + plain + after)], true, false);
+  return [context.snippets ? { ...result, snippetEdits: [{ range: { start: position, end: position }, snippet: { kind: 'snippet', value: before + snippet + '$0' + after } }] } : result];
 }
 
 function fieldName(field: FieldKind): string {
@@ -343,17 +538,42 @@ function fieldNameZh(field: FieldKind): string {
   return field === 'englishTitle' ? '英文标题' : field === 'chineseTitle' ? '中文标题' : '作者列表';
 }
 
-/** The topic of the closest entry that has one, to fill a missing `专题命中`. */
-function nearestTopic(doc: DigestDocument, index: number): string | undefined {
-  for (let distance = 1; distance < doc.entries.length; distance++) {
-    for (const i of [index - distance, index + distance]) {
-      const topic = doc.entries[i]?.topicHits?.topic.text;
-      if (topic) {
-        return topic;
-      }
+/** For each entry, the index of the closest entry with a topic (the earlier one on a tie), or -1. */
+const NEAREST_WITH_TOPIC = new WeakMap<DigestDocument, Int32Array>();
+
+/**
+ * The topic and first known category of the closest entry that has a topic, to fill a missing
+ * `专题命中`. The closest entries of all entries are found in two passes over the document, once
+ * per model: asking for each of thousands of entries without topics stays linear.
+ */
+function nearestTopicHits(doc: DigestDocument, index: number): { topic: string; category?: string } | undefined {
+  let nearest = NEAREST_WITH_TOPIC.get(doc);
+  if (!nearest) {
+    const entries = doc.entries;
+    const n = entries.length;
+    const has = (i: number): boolean => (entries[i].topicHits?.topic.text.length ?? 0) > 0;
+    const previous = new Int32Array(n);
+    let last = -1;
+    for (let i = 0; i < n; i++) {
+      previous[i] = last;
+      if (has(i)) last = i;
     }
+    nearest = new Int32Array(n);
+    last = -1;
+    for (let i = n - 1; i >= 0; i--) {
+      const p = previous[i];
+      nearest[i] = p < 0 ? last : last < 0 ? p : i - p <= last - i ? p : last;
+      if (has(i)) last = i;
+    }
+    NEAREST_WITH_TOPIC.set(doc, nearest);
   }
-  return undefined;
+  const found = nearest[index] ?? -1;
+  const hits = found >= 0 ? doc.entries[found].topicHits : undefined;
+  if (!hits) {
+    return undefined;
+  }
+  const category = hits.categories.find((c) => categoryByCode(c.text) !== undefined)?.text;
+  return { topic: hits.topic.text, category };
 }
 
 /**

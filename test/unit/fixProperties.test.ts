@@ -1,0 +1,110 @@
+/**
+ * The property every quick fix and fix-all keeps, over random mutants of valid digests
+ * (test/support/mutants.ts): applying a fix that is offered makes its problem go away and raises
+ * no new one. Problems are compared as a multiset of (code, entry) before and after, the fixed
+ * one taken out; every edit starts and ends on a code-point boundary.
+ *
+ * Mutants fast-check once found failing are kept as JSON strings in
+ * test/fixtures/properties/fix-*.json and replayed first.
+ */
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { describe, test } from 'node:test';
+import * as fc from 'fast-check';
+import type { TextEdit } from 'vscode-languageserver-types';
+import { applyEdits, LineIndex } from '../../server/src/service/edits';
+import { codeActions, FIX_ALL_KIND, fixAll } from '../../server/src/service/features/codeActions';
+import { computeDiagnostics, DiagnosticCode, DigestDiagnostic } from '../../server/src/service/features/diagnostics';
+import { parseDigest } from '../../server/src/service/parser';
+import { FIXTURES } from '../support/fixtures';
+import { digestMutant } from '../support/mutants';
+
+const URI = 'file:///mutant.digest';
+
+function key(d: DigestDiagnostic, shiftFrom = Infinity): string {
+  const entry = d.data.entry ?? -1;
+  return `${d.code}@${entry >= shiftFrom ? entry + 1 : entry}`;
+}
+
+function counts(keys: string[]): Map<string, number> {
+  const result = new Map<string, number>();
+  for (const k of keys) result.set(k, (result.get(k) ?? 0) + 1);
+  return result;
+}
+
+/** What `after` has more of than `before`, as `key ×n` strings. */
+function added(before: Map<string, number>, after: Map<string, number>): string[] {
+  const result: string[] = [];
+  for (const [k, n] of after) if (n > (before.get(k) ?? 0)) result.push(`${k} ×${n - (before.get(k) ?? 0)}`);
+  return result;
+}
+
+/** Whether an offset of `text` falls between the two halves of a surrogate pair. */
+function splitsPair(text: string, offset: number): boolean {
+  const before = text.charCodeAt(offset - 1);
+  const after = text.charCodeAt(offset);
+  return before >= 0xd800 && before <= 0xdbff && after >= 0xdc00 && after <= 0xdfff;
+}
+
+function assertOnCodePoints(text: string, edits: readonly TextEdit[], what: string): void {
+  const index = new LineIndex(text);
+  for (const edit of edits) {
+    for (const position of [edit.range.start, edit.range.end]) {
+      const offset = index.offsetAt(position);
+      assert.ok(!splitsPair(text, offset), `${what}: an edit at ${JSON.stringify(position)} splits a surrogate pair`);
+    }
+  }
+}
+
+/** Checks every offered quick fix of every problem of `text`, and fix-all. */
+function checkFixes(text: string): void {
+  const doc = parseDigest(text);
+  const before = computeDiagnostics(doc, { uri: URI });
+  const beforeKeys = before.map((d) => key(d));
+  for (const diagnostic of before) {
+    const actions = codeActions(doc, { uri: URI }, { range: diagnostic.range, diagnostics: [diagnostic] }, { uri: URI });
+    for (const action of actions) {
+      const edits = action.edit!.changes![URI];
+      const what = `${diagnostic.code} at ${JSON.stringify(diagnostic.range.start)}, '${action.title}'`;
+      assertOnCodePoints(text, edits, what);
+      const fixed = applyEdits(text, edits);
+      const after = computeDiagnostics(parseDigest(fixed), { uri: URI });
+      // Removing a duplicate entry moves the entries after it up by one.
+      const removed = diagnostic.code === DiagnosticCode.DuplicatePaper ? diagnostic.data.entry! : Infinity;
+      const expected = counts(beforeKeys);
+      const fixedKey = key(diagnostic);
+      expected.set(fixedKey, expected.get(fixedKey)! - 1);
+      const afterCounts = counts(after.map((d) => key(d, removed)));
+      const extra = added(expected, afterCounts);
+      assert.deepEqual(extra, [], `${what}: new or remaining problems after the fix\n--- text\n${text}\n--- fixed\n${fixed}`);
+    }
+  }
+  const all = fixAll(doc);
+  assertOnCodePoints(text, all, 'fix-all');
+  const fixed = applyEdits(text, all);
+  const extra = added(counts(beforeKeys), counts(computeDiagnostics(parseDigest(fixed), { uri: URI }).map((d) => key(d))));
+  assert.deepEqual(extra, [], `fix-all raised new problems\n--- text\n${text}\n--- fixed\n${fixed}`);
+  // The fix-all code action carries the same edits.
+  const [action] = codeActions(doc, { uri: URI }, { range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } }, diagnostics: [], only: [FIX_ALL_KIND] });
+  assert.deepEqual(action?.edit?.changes?.[URI] ?? [], all);
+}
+
+function savedMutants(): { name: string; text: string }[] {
+  const folder = path.join(FIXTURES, 'properties');
+  return fs
+    .readdirSync(folder)
+    .filter((name) => name.startsWith('fix-') && name.endsWith('.json'))
+    .sort()
+    .map((name) => ({ name, text: JSON.parse(fs.readFileSync(path.join(folder, name), 'utf8')) as string }));
+}
+
+describe('properties: fixes never make a digest worse', () => {
+  for (const { name, text } of savedMutants()) {
+    test(`Should fix ${name} without a new problem`, () => checkFixes(text));
+  }
+
+  test('Should make each offered fix remove its problem and raise none, on random mutants of valid digests', () => {
+    fc.assert(fc.property(digestMutant, checkFixes), { numRuns: Number(process.env.FIX_PROPERTY_RUNS ?? 500), includeErrorInReport: true });
+  });
+});

@@ -8,6 +8,7 @@ import { LanguageClient, LanguageClientOptions, ServerOptions, TransportKind } f
 import { FIX_ALL_COMMAND, LANGUAGE_ID } from '../../server/src/protocol';
 import { DETECTION_LINES, looksLikeDigest } from './detection';
 import { PapersView, registerPapersView } from './papersView';
+import { ReadingApi, registerReading } from './reading';
 
 let client: LanguageClient | undefined;
 
@@ -15,6 +16,7 @@ let client: LanguageClient | undefined;
 export interface PaperDigestApi {
   readonly client: LanguageClient;
   readonly papersView: PapersView;
+  readonly reading: ReadingApi;
 }
 
 export async function activate(context: vscode.ExtensionContext): Promise<PaperDigestApi> {
@@ -66,7 +68,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<PaperD
 
   await client.start();
   const papersView = registerPapersView(context, client);
-  return { client, papersView };
+  const reading = registerReading(context, client, papersView);
+  return { client, papersView, reading };
 }
 
 export async function deactivate(): Promise<void> {

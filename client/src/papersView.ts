@@ -17,6 +17,7 @@ import {
   PapersTreeRequest,
   RescanWorkspaceRequest,
 } from '../../server/src/protocol';
+import { decoratePaperItem } from './reading/paperItems';
 
 export const PAPERS_VIEW_ID = 'paperDigest.papers';
 /** Context key holding the current grouping, for the toolbar's `when` clauses. */
@@ -153,6 +154,15 @@ export class PapersView implements vscode.TreeDataProvider<PapersElement>, vscod
     this.changeEmitter.fire(undefined);
   }
 
+  /** Refreshes now when the view is visible, else when it shows again (the reading state changed). */
+  invalidate(): void {
+    if (this.treeView.visible) {
+      this.refresh();
+    } else {
+      this.stale = true;
+    }
+  }
+
   /** Reads the workspace's digest files again, then refreshes. */
   async rescan(): Promise<void> {
     await vscode.window.withProgress({ location: { viewId: PAPERS_VIEW_ID } }, () => this.client.sendRequest(RescanWorkspaceRequest));
@@ -161,7 +171,7 @@ export class PapersView implements vscode.TreeDataProvider<PapersElement>, vscod
 
   getTreeItem(element: PapersElement): vscode.TreeItem {
     const node = element.node;
-    return node.kind === 'group' ? groupItem(node) : paperItem(node);
+    return node.kind === 'group' ? groupItem(node) : decoratePaperItem(paperItem(node), node, this.groupingValue);
   }
 
   async getChildren(element?: PapersElement): Promise<PapersElement[]> {

@@ -358,6 +358,10 @@ async function main(argv: string[]): Promise<number> {
     if (!opts.keepTemp) fs.rmSync(work, { recursive: true, force: true });
   };
   process.on('exit', removeWork);
+  // The suite changes its workspace (edits, the reading state in .paper-digest/): it runs on a
+  // fresh copy, so every run starts from the fixtures as committed.
+  const workspace = path.join(work, path.basename(opts.workspace));
+  fs.cpSync(opts.workspace, workspace, { recursive: true });
   const entry = path.join(work, 'suite-entry.js');
   fs.writeFileSync(
     entry,
@@ -376,7 +380,7 @@ async function main(argv: string[]): Promise<number> {
     codeServerVersion = env.codeServerVersion;
     log(`code-server ${env.codeServerVersion}; installing ${opts.vsix.map((v) => path.basename(v)).join(', ')}`);
     server = await startCodeServer({
-      workspace: opts.workspace,
+      workspace,
       vsix: opts.vsix,
       cache: env,
       keepTemp: opts.keepTemp,

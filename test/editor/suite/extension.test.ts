@@ -163,7 +163,7 @@ describe('Paper Digest in the editor', () => {
     await view.setGrouping('file');
     const files: any[] = await view.getChildren();
     // notes.txt is open and was switched to the digest language, so its paper is listed too.
-    assert.deepStrictEqual(files.map((f) => f.node.label).sort(), ['notes.txt', 'papers.digest', 'second.digest']);
+    assert.deepStrictEqual(files.map((f) => f.node.label).sort(), ['2026-05-01.digest', '2026-05-02.digest', 'notes.txt', 'papers.digest', 'second.digest']);
     view.setFilter('Natarajan');
     const filtered: any[] = await view.getChildren();
     assert.deepStrictEqual(filtered.map((f) => f.node.label), ['second.digest']);

@@ -1,0 +1,57 @@
+/**
+ * *Next Digest* / *Previous Digest*: move between the dated digests of the workspace in the
+ * server's reading order (`paperDigest/digests`: by the date in the file name, else by
+ * modification time).
+ */
+import * as vscode from 'vscode';
+import type { LanguageClient } from 'vscode-languageclient/node';
+import { DigestsRequest } from '../../../server/src/protocol';
+import type { DigestInfo } from '../../../server/src/protocol';
+
+export const NAVIGATION_COMMANDS = {
+  next: 'paperDigest.nextDigest',
+  previous: 'paperDigest.previousDigest',
+} as const;
+
+/**
+ * The digest `step` places from `current` in `digests` (oldest first). From a document that is
+ * not a digest, *next* goes to the oldest digest with unread papers (else the newest) and
+ * *previous* to the newest. Undefined at either end.
+ *
+ * @example
+ * neighbourDigest(digests, digests[0].uri, 1) // digests[1]
+ */
+export function neighbourDigest(digests: readonly DigestInfo[], current: string | undefined, step: 1 | -1): DigestInfo | undefined {
+  const index = current === undefined ? -1 : digests.findIndex((digest) => digest.uri === current);
+  if (index < 0) {
+    return step === 1 ? digests.find((digest) => digest.unreadCount > 0) ?? digests[digests.length - 1] : digests[digests.length - 1];
+  }
+  return digests[index + step];
+}
+
+/** Opens the next or previous digest; resolves with the editor, or undefined at an end. */
+export async function moveToDigest(client: LanguageClient, step: 1 | -1): Promise<vscode.TextEditor | undefined> {
+  const { digests } = await client.sendRequest(DigestsRequest, {});
+  if (digests.length === 0) {
+    void vscode.window.showInformationMessage('Paper Digest: no digest files in the workspace.');
+    return undefined;
+  }
+  const current = vscode.window.activeTextEditor?.document.uri.toString();
+  const target = neighbourDigest(digests, current, step);
+  if (!target) {
+    void vscode.window.showInformationMessage(step === 1 ? 'Paper Digest: this is the newest digest.' : 'Paper Digest: this is the oldest digest.');
+    return undefined;
+  }
+  const editor = await vscode.window.showTextDocument(vscode.Uri.parse(target.uri), { preview: false });
+  const name = vscode.workspace.asRelativePath(editor.document.uri);
+  vscode.window.setStatusBarMessage(`Paper Digest: ${name}${target.date ? ` (${target.date})` : ''} — ${target.unreadCount} unread, ${target.newCount} new of ${target.paperCount}`, 5000);
+  return editor;
+}
+
+/** Registers *Next Digest* and *Previous Digest*. */
+export function registerDigestNavigation(context: vscode.ExtensionContext, client: LanguageClient): void {
+  context.subscriptions.push(
+    vscode.commands.registerCommand(NAVIGATION_COMMANDS.next, () => moveToDigest(client, 1)),
+    vscode.commands.registerCommand(NAVIGATION_COMMANDS.previous, () => moveToDigest(client, -1)),
+  );
+}

@@ -1,0 +1,253 @@
+/**
+ * *Export Papers…*, *Copy BibTeX* and *Open on arXiv*. The server writes the exported text
+ * (`paperDigest/exportPapers`) and builds the arXiv URL; the client asks what to export and
+ * where to, and writes the file atomically (a temporary file in the same folder, then a rename).
+ */
+import * as vscode from 'vscode';
+import type { LanguageClient } from 'vscode-languageclient/node';
+import { EXPORT_FORMATS, ExportPapersRequest, LANGUAGE_ID } from '../../../server/src/protocol';
+import type { DocumentPaper, ExportFormat, PaperScope } from '../../../server/src/protocol';
+import type { PapersElement, PapersView } from '../papersView';
+import { groupScope, shownQuery } from './stateCommands';
+import type { ReadingState } from './readingState';
+import { paperTargets } from './targets';
+import type { TitleDecorations } from './titleDecorations';
+
+export const EXPORT_COMMANDS = {
+  exportPapers: 'paperDigest.exportPapers',
+  copyBibtex: 'paperDigest.copyBibtex',
+  openOnArxiv: 'paperDigest.openOnArxiv',
+} as const;
+
+const FORMATS: Record<ExportFormat, { label: string; detail: string; extension: string; language: string }> = {
+  bibtex: { label: 'BibTeX', detail: '@misc entries with unique keys', extension: 'bib', language: 'bibtex' },
+  csljson: { label: 'CSL-JSON', detail: 'for Zotero, Pandoc and citeproc', extension: 'json', language: 'json' },
+  ris: { label: 'RIS', detail: 'for EndNote, Mendeley and Zotero', extension: 'ris', language: 'plaintext' },
+  csv: { label: 'CSV', detail: 'one row per paper', extension: 'csv', language: 'plaintext' },
+  markdown: { label: 'Markdown reading list', detail: 'English and Chinese titles, authors, institutions, summary', extension: 'md', language: 'markdown' },
+};
+
+/**
+ * What the export command can be told, to skip its questions (the palette asks them all):
+ * `to` is `'untitled'` or a file URI.
+ */
+export interface ExportRequest {
+  readonly scope?: PaperScope;
+  readonly format?: ExportFormat;
+  readonly to?: 'untitled' | vscode.Uri | string;
+}
+
+/** What an export did: the document opened or the file written, and how many papers. */
+export interface ExportOutcome {
+  readonly count: number;
+  readonly document?: vscode.TextDocument;
+  readonly file?: vscode.Uri;
+}
+
+function isElement(value: unknown): value is PapersElement {
+  return typeof value === 'object' && value !== null && 'node' in value && typeof (value as PapersElement).id === 'string';
+}
+
+function isExportRequest(value: unknown): value is ExportRequest {
+  return typeof value === 'object' && value !== null && !isElement(value) && !(value instanceof vscode.Uri) && ('scope' in value || 'format' in value || 'to' in value);
+}
+
+/**
+ * The keys of the papers an editor selection touches: each entry runs from its title line to
+ * the line before the next paper's title.
+ *
+ * @example
+ * keysInSelection(papers, new vscode.Range(3, 0, 20, 0))
+ */
+export function keysInSelection(papers: readonly DocumentPaper[], range: vscode.Range): string[] {
+  const keys: string[] = [];
+  papers.forEach((paper, index) => {
+    const end = index + 1 < papers.length ? papers[index + 1].line - 1 : Number.MAX_SAFE_INTEGER;
+    if (paper.line <= range.end.line && end >= range.start.line && !keys.includes(paper.paperKey)) {
+      keys.push(paper.paperKey);
+    }
+  });
+  return keys;
+}
+
+/** Registers Export Papers…, Copy BibTeX and Open on arXiv. */
+export function registerExporting(context: vscode.ExtensionContext, client: LanguageClient, view: PapersView, state: ReadingState, decorations: TitleDecorations): void {
+  const scopeFromArguments = async (args: unknown[]): Promise<{ scope: PaperScope; what: string } | undefined> => {
+    const [first, second] = args;
+    if (isElement(first) && first.node.kind === 'group') {
+      return { scope: groupScope(view, first), what: first.node.label };
+    }
+    if (isElement(first) || (typeof first === 'object' && first !== null && 'paperKey' in first)) {
+      const targets = await paperTargets(client, view, [first, second]);
+      return targets ? { scope: { keys: targets.keys }, what: targets.keys.length === 1 ? 'the paper' : `${targets.keys.length} papers` } : undefined;
+    }
+    if (first instanceof vscode.Uri) {
+      return { scope: { uri: first.toString() }, what: vscode.workspace.asRelativePath(first) };
+    }
+    return pickScope(client, view, state, decorations);
+  };
+
+  context.subscriptions.push(
+    vscode.commands.registerCommand(EXPORT_COMMANDS.exportPapers, async (...args: unknown[]): Promise<ExportOutcome | undefined> => {
+      const request = isExportRequest(args[0]) ? args[0] : {};
+      const chosen = request.scope ? { scope: request.scope, what: 'the papers' } : await scopeFromArguments(args);
+      if (!chosen) {
+        return undefined;
+      }
+      const format = request.format ?? (await pickFormat());
+      if (!format) {
+        return undefined;
+      }
+      const result = await client.sendRequest(ExportPapersRequest, { format, scope: chosen.scope });
+      if (result.count === 0) {
+        void vscode.window.showInformationMessage(`Paper Digest: no papers to export in ${chosen.what}.`);
+        return { count: 0 };
+      }
+      const to = request.to ?? (await pickDestination(format));
+      if (to === undefined) {
+        return undefined;
+      }
+      if (to === 'untitled') {
+        const document = await openUntitled(result.text, FORMATS[format].language);
+        await vscode.window.showTextDocument(document);
+        return { count: result.count, document };
+      }
+      const file = typeof to === 'string' ? vscode.Uri.parse(to) : to;
+      await writeAtomically(file, result.text);
+      const open = 'Open';
+      void vscode.window.showInformationMessage(`Paper Digest: exported ${result.count} ${result.count === 1 ? 'paper' : 'papers'} to ${vscode.workspace.asRelativePath(file)}.`, open).then((choice) => {
+        if (choice === open) {
+          void vscode.window.showTextDocument(file);
+        }
+      });
+      return { count: result.count, file };
+    }),
+    vscode.commands.registerCommand(EXPORT_COMMANDS.copyBibtex, async (...args: unknown[]): Promise<string | undefined> => {
+      const targets = await paperTargets(client, view, args);
+      if (!targets || targets.keys.length === 0) {
+        void vscode.window.showInformationMessage('Paper Digest: put the cursor on a paper of a digest, or select papers in the Papers view.');
+        return undefined;
+      }
+      const result = await client.sendRequest(ExportPapersRequest, { format: 'bibtex', scope: { keys: targets.keys } });
+      await vscode.env.clipboard.writeText(result.text);
+      vscode.window.setStatusBarMessage(`Paper Digest: copied the BibTeX of ${result.count} ${result.count === 1 ? 'paper' : 'papers'}`, 4000);
+      return result.text;
+    }),
+    vscode.commands.registerCommand(EXPORT_COMMANDS.openOnArxiv, async (...args: unknown[]): Promise<boolean> => {
+      const targets = await paperTargets(client, view, args);
+      const url = targets?.url ?? targets?.nodes[0]?.arxivSearchUrl;
+      if (!url) {
+        void vscode.window.showInformationMessage('Paper Digest: put the cursor on a paper of a digest, or select a paper in the Papers view.');
+        return false;
+      }
+      // The server builds and encodes the URL; open nothing but arXiv over https all the same.
+      const uri = vscode.Uri.parse(url, true);
+      if (uri.scheme !== 'https' || uri.authority !== 'arxiv.org') {
+        void vscode.window.showWarningMessage('Paper Digest: not an arXiv link; nothing opened.');
+        return false;
+      }
+      return vscode.env.openExternal(uri);
+    }),
+  );
+}
+
+async function pickScope(client: LanguageClient, view: PapersView, state: ReadingState, decorations: TitleDecorations): Promise<{ scope: PaperScope; what: string } | undefined> {
+  type Choice = vscode.QuickPickItem & { scope?: PaperScope; what: string; askTag?: boolean };
+  const editor = vscode.window.activeTextEditor;
+  const digest = editor && editor.document.languageId === LANGUAGE_ID ? editor : undefined;
+  const items: Choice[] = [{ label: '$(star-full) Starred papers', scope: { starredOnly: true }, what: 'the starred papers' }, { label: '$(tag) Papers with a tag…', what: 'the tag', askTag: true }];
+  if (digest) {
+    const uri = digest.document.uri.toString();
+    items.push({ label: '$(file) This digest', description: vscode.workspace.asRelativePath(digest.document.uri), scope: { uri }, what: vscode.workspace.asRelativePath(digest.document.uri) });
+    if (!digest.selection.isEmpty) {
+      await decorations.refresh();
+      const keys = keysInSelection(decorations.papersOf(uri), digest.selection);
+      if (keys.length > 0) {
+        items.push({ label: '$(selection) The selected papers', description: `${keys.length} in the editor`, scope: { keys }, what: 'the selection' });
+      }
+    }
+  }
+  const selected = view.treeView.selection;
+  const group = selected.find((element) => element.node.kind === 'group');
+  if (group && group.node.kind === 'group') {
+    items.push({ label: '$(list-tree) The selected group', description: group.node.label, scope: groupScope(view, group), what: group.node.label });
+  }
+  const papers = selected.filter((element) => element.node.kind === 'paper');
+  if (papers.length > 0) {
+    const targets = await paperTargets(client, view, [papers[0], papers]);
+    if (targets) {
+      items.push({ label: '$(book) The papers selected in the view', description: `${targets.keys.length}`, scope: { keys: targets.keys }, what: 'the selected papers' });
+    }
+  }
+  items.push({ label: '$(filter) What the Papers view shows', description: view.filter ? `filter “${view.filter}”` : `${view.grouping}`, scope: shownQuery(view), what: 'the papers shown' });
+  const choice = await vscode.window.showQuickPick(items, { title: 'Export Papers', placeHolder: 'Which papers?' });
+  if (!choice) {
+    return undefined;
+  }
+  if (choice.askTag) {
+    const tags = (await state.info())?.tags ?? [];
+    if (tags.length === 0) {
+      void vscode.window.showInformationMessage('Paper Digest: no paper has a tag yet.');
+      return undefined;
+    }
+    const tag = await vscode.window.showQuickPick(tags, { title: 'Export Papers', placeHolder: 'Which tag?' });
+    return tag === undefined ? undefined : { scope: { tag }, what: `tag ${tag}` };
+  }
+  return choice.scope ? { scope: choice.scope, what: choice.what } : undefined;
+}
+
+async function pickFormat(): Promise<ExportFormat | undefined> {
+  const choice = await vscode.window.showQuickPick(
+    EXPORT_FORMATS.map((format) => ({ label: FORMATS[format].label, detail: FORMATS[format].detail, format })),
+    { title: 'Export Papers', placeHolder: 'Which format?' },
+  );
+  return choice?.format;
+}
+
+async function pickDestination(format: ExportFormat): Promise<'untitled' | vscode.Uri | undefined> {
+  const choice = await vscode.window.showQuickPick(
+    [
+      { label: '$(new-file) Open in a new editor', to: 'untitled' as const },
+      { label: '$(save) Save to a file…', to: 'file' as const },
+    ],
+    { title: 'Export Papers', placeHolder: 'Where to?' },
+  );
+  if (!choice) {
+    return undefined;
+  }
+  if (choice.to === 'untitled') {
+    return 'untitled';
+  }
+  const folder = vscode.workspace.workspaceFolders?.[0]?.uri;
+  const extension = FORMATS[format].extension;
+  return vscode.window.showSaveDialog({
+    title: 'Export Papers',
+    defaultUri: folder ? vscode.Uri.joinPath(folder, `papers.${extension}`) : undefined,
+    filters: { [FORMATS[format].label]: [extension], 'All files': ['*'] },
+  });
+}
+
+async function openUntitled(content: string, language: string): Promise<vscode.TextDocument> {
+  try {
+    return await vscode.workspace.openTextDocument({ content, language });
+  } catch {
+    // No such language installed (bibtex): plain text.
+    return vscode.workspace.openTextDocument({ content, language: 'plaintext' });
+  }
+}
+
+/**
+ * Writes `text` to `file` atomically: into a temporary file beside it, then renamed over it, so
+ * a reader never sees half a file and a crash leaves the old one.
+ */
+export async function writeAtomically(file: vscode.Uri, text: string): Promise<void> {
+  const name = file.path.slice(file.path.lastIndexOf('/') + 1);
+  const temporary = vscode.Uri.joinPath(file, '..', `.${name}.${process.pid}.${Date.now().toString(36)}.tmp`);
+  await vscode.workspace.fs.writeFile(temporary, new TextEncoder().encode(text));
+  try {
+    await vscode.workspace.fs.rename(temporary, file, { overwrite: true });
+  } catch (error) {
+    await vscode.workspace.fs.delete(temporary).then(undefined, () => undefined);
+    throw error;
+  }
+}

@@ -419,3 +419,18 @@ describe('fix-all: code points', () => {
     }
   });
 });
+
+describe('quick fixes: notes after the last paper', () => {
+  test('Should report the notes as one stray-line warning and remove them all with its fix, raising nothing new', () => {
+    const text = digest(entryLines('A'), entryLines('B'), ['我的笔记：这两篇都值得细读。', 'TODO compare with last week']);
+    const doc = parseDigest(text);
+    const diagnostics = computeDiagnostics(doc);
+    assert.deepEqual(diagnostics.map((d) => d.code), [DiagnosticCode.StrayLine]);
+    const fixes = fixesFor(doc, diagnostics[0]);
+    assert.equal(fixes.length, 1);
+    const fixed = applyEdits(text, fixes[0].edits);
+    assert.deepEqual(computeDiagnostics(parseDigest(fixed)), []);
+    assert.ok(fixed.startsWith(digest(entryLines('A'), entryLines('B')).trimEnd()), 'the papers are kept');
+    assert.ok(!fixed.includes('TODO') && !fixed.includes('我的笔记'));
+  });
+});

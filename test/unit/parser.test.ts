@@ -119,3 +119,38 @@ describe('parseDigest', () => {
     }
   });
 });
+
+describe('parseDigest: text that cannot start an entry', () => {
+  const notes = ['我的笔记：这两篇都值得细读，尤其是第二篇的实验部分。', 'TODO compare with last week'];
+
+  test('Should read personal notes after the last paper as stray lines, not as a paper', () => {
+    const doc = parseDigest(digest(entryLines('A'), entryLines('B'), notes));
+    assert.equal(doc.entries.length, 2);
+    assert.deepEqual(doc.entries[1].strayLines.map((s) => s.text), notes);
+    assert.deepEqual(doc.problems.map((p) => [p.kind, p.range.start.line, p.range.end.line]), [['strayLine', 34, 36]], 'one problem for the run of notes');
+  });
+
+  test('Should read a lone English line at the end, or a Chinese line and names, as stray lines', () => {
+    for (const tail of [['TODO compare with last week'], ['再读一遍：周五', 'Mei Tanaka, Lin Qiu']]) {
+      const doc = parseDigest(digest(entryLines('A'), tail));
+      assert.equal(doc.entries.length, 1, tail.join(' / '));
+      assert.deepEqual(doc.entries[0].strayLines.map((s) => s.text), tail);
+    }
+  });
+
+  test('Should still open an entry for titles with nothing after them, and for a paper without its English title before its fields', () => {
+    const truncated = parseDigest(digest(entryLines('A'), ['Chain-of-Thought Distillation with Verifier Feedback', '基于验证器反馈的思维链蒸馏']));
+    assert.equal(truncated.entries.length, 2);
+    assert.equal(truncated.entries[1].chineseTitle?.value.text, '基于验证器反馈的思维链蒸馏');
+    const untitled = parseDigest(digest(entryLines('A'), entryLines('B', { englishTitle: null })));
+    assert.equal(untitled.entries.length, 2);
+    assert.ok(untitled.problems.some((p) => p.kind === 'missingField' && p.field === 'englishTitle'));
+  });
+
+  test('Should read notes between two papers as stray lines of the first', () => {
+    const doc = parseDigest(digest(entryLines('A'), notes, entryLines('B')));
+    assert.deepEqual(doc.entries.map((e) => e.englishTitle?.value.text), ['A Sparse Probes for Arithmetic Circuits', 'B Sparse Probes for Arithmetic Circuits']);
+    assert.deepEqual(doc.entries[0].strayLines.map((s) => s.text), notes);
+    assert.equal(doc.problems.length, 1);
+  });
+});

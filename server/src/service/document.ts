@@ -160,13 +160,9 @@ export class DigestModel implements DigestDocument {
         const at = { line: missingHeading, character: this.firstCharacter(missingHeading) };
         problems.push({ kind: 'missingHeading', range: { start: at, end: { ...at } } });
       }
-      for (const stray of this.preamble.strays) {
-        problems.push({ kind: 'strayLine', range: stray.range, entryIndex: undefined });
-      }
+      this.strayProblems(this.preamble.strays, undefined, problems);
       for (const entry of this.entries) {
-        for (const stray of entry.strayLines) {
-          problems.push({ kind: 'strayLine', range: stray.range, entryIndex: entry.index });
-        }
+        this.strayProblems(entry.strayLines, entry.index, problems);
       }
       for (const entry of this.entries) {
         entryProblems(this, entry, problems);
@@ -174,6 +170,38 @@ export class DigestModel implements DigestDocument {
       this.problemList = problems;
     }
     return this.problemList;
+  }
+
+  /**
+   * One problem per run of stray lines with only blank lines between them (a few paragraphs of
+   * notes are one problem, not one per paragraph), from the first to the last.
+   */
+  private strayProblems(strays: readonly FramedSpan[], entryIndex: number | undefined, problems: StructureProblem[]): void {
+    const kinds = this.table.kinds;
+    let first: Range | undefined;
+    let last: Range | undefined;
+    for (const stray of strays) {
+      const range = stray.range;
+      if (first && last) {
+        let adjacent = true;
+        for (let line = last.end.line + 1; line < range.start.line; line++) {
+          if (kinds[line] !== LineCode.Blank) {
+            adjacent = false;
+            break;
+          }
+        }
+        if (adjacent) {
+          last = range;
+          continue;
+        }
+        problems.push({ kind: 'strayLine', range: { start: first.start, end: last.end }, entryIndex });
+      }
+      first = range;
+      last = range;
+    }
+    if (first && last) {
+      problems.push({ kind: 'strayLine', range: { start: first.start, end: last.end }, entryIndex });
+    }
   }
 }
 

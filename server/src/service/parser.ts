@@ -349,6 +349,7 @@ export class StructurePass {
       // Whether the labelled line after the run opens a new entry even if the run opens none.
       const closedAfter = j < count && (!this.current || this.current[LABELLED_KIND[kinds[j] as 1 | 2 | 3 | 4 | 5]] !== undefined);
       const roles = this.assignRun(n, this.firstContent, closedAfter);
+      strayEntriesThatCannotStart(roles, this.scratch.costs, n, j < count);
       this.firstContent = false;
       const run = this.scratch.run;
       for (let k = 0; k < n; k++) {
@@ -471,6 +472,40 @@ export class StructurePass {
 
 /** Bit of a role byte: the line starts an entry. */
 const STARTS_ENTRY = 8;
+
+/**
+ * Turns into stray lines the entries a run's reading opens that cannot start an entry: those that
+ * get no labelled field (every one the run opens, except the last when a labelled line follows the
+ * run) and have no English title (one without Chinese) or nothing after it. Personal notes after the last paper
+ * (`我的笔记：…`, `TODO …`) are stray text, not a paper missing four fields.
+ *
+ * @example a run `我的笔记：…`, `TODO check` at the end of the text: read as a Chinese title and
+ * authors of a new entry, both lines become stray lines of the entry before.
+ */
+function strayEntriesThatCannotStart(roles: Uint8Array, costs: Uint8Array, n: number, labelledAfter: boolean): void {
+  let start = -1;
+  for (let k = 0; k <= n; k++) {
+    if (k < n && (roles[k] & STARTS_ENTRY) === 0) {
+      continue;
+    }
+    // [start, k) is an entry the run opened, or k === n ends the run.
+    if (start >= 0 && !(k === n && labelledAfter)) {
+      let english = false;
+      let fields = 0;
+      for (let m = start; m < k; m++) {
+        const role = roles[m] & 7;
+        // An English title in Chinese (a Chinese title costs nothing) is only taken for one
+        // when labelled fields follow: swapped titles.
+        if (role === Role.English && costs[m * 4 + 1] !== 0) english = true;
+        if (role !== Role.Stray) fields++;
+      }
+      if (!english || fields < 2) {
+        for (let m = start; m < k; m++) roles[m] = Role.Stray;
+      }
+    }
+    start = k;
+  }
+}
 
 /** The two rows of costs `cheapestReading` alternates between (it never runs twice at once). */
 const COSTS_A = new Float64Array(12);

@@ -86,7 +86,14 @@ export function fixesFor(doc: DigestDocument, diagnostic: DigestDiagnostic, cont
     case DiagnosticCode.OutOfOrder:
       return entry ? reorder(at, entry) : [];
     case DiagnosticCode.StrayLine:
-      return [fix('Remove the stray line — 删除此行', [at.deleteLines(diagnostic.range.start.line, diagnostic.range.end.line)], true, false)];
+      return [
+        fix(
+          diagnostic.range.start.line === diagnostic.range.end.line ? 'Remove the stray line — 删除此行' : 'Remove the stray lines — 删除这些行',
+          [at.deleteLines(diagnostic.range.start.line, diagnostic.range.end.line)],
+          true,
+          false,
+        ),
+      ];
     case DiagnosticCode.HalfWidthPunctuation:
     case DiagnosticCode.FullWidthPunctuation:
     case DiagnosticCode.CategorySeparator: {

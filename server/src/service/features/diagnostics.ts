@@ -357,7 +357,11 @@ class Checker {
         break;
       }
       case 'strayLine':
-        this.add(DiagnosticCode.StrayLine, problem.range, 'This line belongs to no field of the digest', '此行不属于任何字段', { entry: problem.entryIndex });
+        if (problem.range.start.line === problem.range.end.line) {
+          this.add(DiagnosticCode.StrayLine, problem.range, 'This line belongs to no field of the digest', '此行不属于任何字段', { entry: problem.entryIndex });
+        } else {
+          this.add(DiagnosticCode.StrayLine, problem.range, 'These lines belong to no field of the digest: notes, or text that lost its paper', '这些行不属于任何字段', { entry: problem.entryIndex });
+        }
         break;
     }
   }

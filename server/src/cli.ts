@@ -15,7 +15,9 @@ import { collectDigestFiles, displayPath, printable, readDigestFile } from './cl
 import { rulesDocsBase } from './docsBase';
 import { applyEdits } from './service/edits';
 import { fixAll } from './service/features/codeActions';
-import { ALL_CODES, computeDiagnostics, DigestDiagnostic, PaperLocation, RULES } from './service/features/diagnostics';
+import { ALL_CODES, computeDiagnostics, DiagnosticOptions, DigestDiagnostic, PaperLocation, RULES } from './service/features/diagnostics';
+import { termsOf } from './service/features/consistency';
+import { WorkspaceTerms } from './service/workspaceTerms';
 import { titleKey } from './service/features/entries';
 import type { DigestDocument } from './service/model';
 import { describeSystemError, FileSnapshot, writeFileAtomicSync } from './fs/safeFile';
@@ -117,9 +119,18 @@ export function runCli(argv: readonly string[], out: CliOutput, cwd = process.cw
     files.push({ display, absolute: found.path, uri: pathToFileURL(found.path).href, snapshot: read.snapshot, doc: parseDigest(read.text), fixed: false, diagnostics: [] });
   }
 
+  // The names of all the files, for the consistency rules across them.
+  const terms = new WorkspaceTerms();
+  for (const file of files) {
+    terms.set(file.uri, termsOf(file.doc));
+  }
+  const formsElsewhere = (uri: string): Pick<DiagnosticOptions, 'translationsElsewhere' | 'authorFormsElsewhere'> => ({
+    translationsElsewhere: (key) => terms.translationsWith(key, uri, undefined),
+    authorFormsElsewhere: (key) => terms.authorFormsWith(key, uri, undefined),
+  });
   if (options.fix) {
     for (const file of files) {
-      const edits = fixAll(file.doc);
+      const edits = fixAll(file.doc, formsElsewhere(file.uri));
       if (edits.length === 0) {
         continue;
       }
@@ -135,6 +146,7 @@ export function runCli(argv: readonly string[], out: CliOutput, cwd = process.cw
       }
       file.doc = parseDigest(text);
       file.fixed = true;
+      terms.set(file.uri, termsOf(file.doc));
     }
   }
 
@@ -156,6 +168,7 @@ export function runCli(argv: readonly string[], out: CliOutput, cwd = process.cw
       uri: file.uri,
       docsBase,
       duplicatesElsewhere: (key) => (papers.get(key) ?? []).filter((location) => location.uri !== file.uri),
+      ...formsElsewhere(file.uri),
     });
   }
 

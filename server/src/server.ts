@@ -276,6 +276,7 @@ function diagnosticOptions(uri: string, settings: DiagnosticsSettings): Diagnost
     docsBase,
     rules: settings.rules as Record<string, RuleSetting> | undefined,
     duplicatesElsewhere: duplicatesElsewhere(canonicalUri(uri) ?? uri),
+    ...formsElsewhere(uri),
   };
 }
 
@@ -322,6 +323,29 @@ documents.onDidClose((event) => {
 });
 
 // Another file gained or lost a paper with the same title: refresh the duplicates of open files.
+/**
+ * How the other files of the workspace translate institutions and write authors' Chinese names,
+ * for the consistency rules: the workspace's counts without what the index has for `uri`.
+ */
+function formsElsewhere(uri: string): Pick<DiagnosticOptions, 'translationsElsewhere' | 'authorFormsElsewhere'> {
+  const key = canonicalUri(uri) ?? uri;
+  return {
+    translationsElsewhere: (name) => workspaceTerms.translationsWith(name, key, undefined),
+    authorFormsElsewhere: (name) => workspaceTerms.authorFormsWith(name, key, undefined),
+  };
+}
+
+// Another file changed a translation that is (or was) inconsistent: refresh every open file.
+let checkedTranslations = workspaceTerms.translationsVersion;
+workspaceIndex.onDidChange(() => {
+  if (workspaceTerms.translationsVersion !== checkedTranslations) {
+    checkedTranslations = workspaceTerms.translationsVersion;
+    for (const document of documents.all()) {
+      scheduleDiagnostics(document.uri, 300);
+    }
+  }
+});
+
 workspaceIndex.onDidChange((change) => {
   const affected = new Set(change.affectedUris);
   for (const document of documents.all()) {
@@ -367,7 +391,7 @@ connection.onExecuteCommand(guarded('workspace/executeCommand', async (params): 
   if (!document) {
     return { applied: false, edits: 0 };
   }
-  const edits = fixAll(cache.get(document), { rules: settings.rules as Record<string, RuleSetting> | undefined });
+  const edits = fixAll(cache.get(document), { rules: settings.rules as Record<string, RuleSetting> | undefined, ...formsElsewhere(uri) });
   if (edits.length === 0) {
     return { applied: false, edits: 0 };
   }

@@ -81,3 +81,44 @@ describe('lsp: completion, links and selection ranges over stdio', () => {
     assert.deepEqual(none, []);
   });
 });
+
+describe('lsp: consistency of translations over stdio', () => {
+  let root: string;
+  let client: LspClient;
+  const uri = (name: string): string => pathToFileURL(path.join(root, name)).href;
+  const fudan = (tag: string, translation: string) => entryLines(tag, { institutions: `机构 * Fudan University（${translation}） 纠错` });
+  type Published = { uri: string; diagnostics: { code: string; range: { start: { line: number; character: number } }; data: unknown }[] };
+  const published = (name: string, predicate: (codes: string[]) => boolean) =>
+    client.waitForNotification<Published>('textDocument/publishDiagnostics', (params) => params.uri === uri(name) && predicate(params.diagnostics.map((d) => d.code)), undefined, true);
+
+  before(async () => {
+    root = fs.mkdtempSync(path.join(os.tmpdir(), 'paper-digest-consistency-'));
+    fs.writeFileSync(path.join(root, 'disk.digest'), digest(fudan('A', '复旦大学'), fudan('B', '复旦大学')));
+    client = await LspClient.start({ rootUri: pathToFileURL(root).href });
+    await client.request('paperDigest/rescanWorkspace');
+  });
+
+  after(async () => {
+    await client?.shutdown();
+    fs.rmSync(root, { recursive: true, force: true });
+  });
+
+  test('Should report a translation that differs from another file\u2019s and fix it to the majority', async () => {
+    const text = digest(fudan('C', '复旦'));
+    client.openDocument(uri('open.digest'), text);
+    const params = await published('open.digest', (codes) => codes.includes('inconsistent-translation'));
+    const diagnostic = params.diagnostics.find((d) => d.code === 'inconsistent-translation')!;
+    assert.deepEqual(diagnostic.range.start, { line: 8, character: 22 });
+    const actions = await client.request('textDocument/codeAction', { textDocument: { uri: uri('open.digest') }, range: diagnostic.range, context: { diagnostics: [diagnostic] } });
+    assert.deepEqual(actions.map((action: { title: string }) => action.title), ["Use '复旦大学' — 改为“复旦大学”"]);
+    const edit = actions[0].edit.documentChanges[0].edits[0];
+    assert.equal(edit.newText, '复旦大学');
+  });
+
+  test('Should refresh an open file\u2019s problems when another file changes its translations', async () => {
+    fs.writeFileSync(path.join(root, 'disk.digest'), digest(fudan('A', '复旦'), fudan('B', '复旦')));
+    client.notify('workspace/didChangeWatchedFiles', { changes: [{ uri: uri('disk.digest'), type: 2 }] });
+    const params = await client.waitForNotification<Published>('textDocument/publishDiagnostics', (p) => p.uri === uri('open.digest') && !p.diagnostics.some((d) => d.code === 'inconsistent-translation'));
+    assert.ok(params.diagnostics.every((d) => d.code !== 'inconsistent-translation'));
+  });
+});

@@ -52,9 +52,9 @@ export class WorkspaceTerms {
   }
 
   /**
-   * Increases whenever the translations of an institution that has (or had) more than one, or
-   * the Chinese forms of such an author, change: the consistency diagnostics of open documents
-   * are stale then.
+   * Increases whenever a file's translations of institutions or Chinese forms of authors change
+   * (not when only other text changes): the consistency diagnostics of open documents may be
+   * stale then.
    */
   get translationsVersion(): number {
     return this.translationsVersionValue;
@@ -65,6 +65,9 @@ export class WorkspaceTerms {
     const previous = this.byUri.get(uri);
     if (previous === terms) {
       return;
+    }
+    if (!sameForms(previous, terms)) {
+      this.translationsVersionValue++;
     }
     if (previous) {
       this.add(previous, -1);
@@ -123,7 +126,6 @@ export class WorkspaceTerms {
   }
 
   private add(terms: FileTerms, sign: 1 | -1): void {
-    let translationsChanged = false;
     for (const [key, institution] of terms.institutions) {
       let stats = this.institutions.get(key);
       if (!stats) {
@@ -131,12 +133,7 @@ export class WorkspaceTerms {
         this.institutions.set(key, stats);
       }
       addAll(stats.names, institution.names, sign);
-      if (institution.translations.size > 0) {
-        // Only an institution with more than one translation, before or after, makes a problem.
-        const before = stats.translations.size > 1;
-        addAll(stats.translations, institution.translations, sign);
-        translationsChanged ||= before || stats.translations.size > 1;
-      }
+      addAll(stats.translations, institution.translations, sign);
       stats.papers += sign * institution.papers.length;
       if (stats.papers <= 0 && stats.names.size === 0) {
         this.institutions.delete(key);
@@ -149,9 +146,7 @@ export class WorkspaceTerms {
         this.authors.set(key, stats);
       }
       addAll(stats.names, author.names, sign);
-      const before = stats.forms.size > 1;
       addAll(stats.forms, author.forms, sign);
-      translationsChanged ||= before || stats.forms.size > 1;
       if (stats.names.size === 0 && stats.forms.size === 0) {
         this.authors.delete(key);
       }
@@ -169,10 +164,25 @@ export class WorkspaceTerms {
       }
     }
     addAll(this.categories, terms.categories, sign);
-    if (translationsChanged) {
-      this.translationsVersionValue++;
-    }
   }
+}
+
+/** Whether two files' counts have the same translations and authors' Chinese forms. */
+function sameForms(a: FileTerms | undefined, b: FileTerms | undefined): boolean {
+  const institutions = (terms: FileTerms | undefined) => [...(terms?.institutions ?? [])].filter(([, each]) => each.translations.size > 0).map(([key, each]) => [key, each.translations] as const);
+  const authors = (terms: FileTerms | undefined) => [...(terms?.authors ?? [])].map(([key, each]) => [key, each.forms] as const);
+  return sameTable(institutions(a), institutions(b)) && sameTable(authors(a), authors(b));
+}
+
+function sameTable(a: readonly (readonly [string, Counts])[], b: readonly (readonly [string, Counts])[]): boolean {
+  if (a.length !== b.length) {
+    return false;
+  }
+  const byKey = new Map(b);
+  return a.every(([key, counts]) => {
+    const other = byKey.get(key);
+    return other !== undefined && other.size === counts.size && [...counts].every(([text, count]) => other.get(text) === count);
+  });
 }
 
 function addAll(into: Counts, from: Counts, sign: 1 | -1): void {

@@ -16,6 +16,7 @@ import { FIELD_ORDER, LABELS } from '../model';
 import { parseDigest } from '../parser';
 import { categoryByCode } from '../taxonomy';
 import { isBlank } from '../text';
+import { consistencyFixes } from './consistency';
 import { computeDiagnostics, DiagnosticCode, DiagnosticData, DiagnosticOptions, DIAGNOSTIC_SOURCE, DigestDiagnostic } from './diagnostics';
 
 /** The code-action kind of fix-all, so that it can run on save (`editor.codeActionsOnSave`). */
@@ -141,6 +142,9 @@ export function fixesFor(doc: DigestDocument, diagnostic: DigestDiagnostic, cont
         fix('Swap the two titles — 交换中英文标题', [TextEdit.replace(english.value.range, chinese.value.text), TextEdit.replace(chinese.value.range, english.value.text)], true, true),
       ];
     }
+    case DiagnosticCode.InconsistentTranslation:
+    case DiagnosticCode.InconsistentAuthorName:
+      return consistencyFixes(diagnostic);
     case DiagnosticCode.DuplicatePaper:
       return entry && data.firstOccurrence ? [fix('Remove this duplicate entry — 删除重复的条目', [at.deleteLines(entry.range.start.line, entry.range.end.line)], true, false)] : [];
     default:
@@ -249,7 +253,7 @@ const MAX_ROUNDS = 8;
  * applyEdits(doc.text, fixAll(doc)) // the text with every safe fix applied
  */
 export function fixAll(doc: DigestDocument, options: DiagnosticOptions = {}, token: Cancellation = NEVER_CANCELLED): TextEdit[] {
-  const checkOptions: DiagnosticOptions = { rules: options.rules };
+  const checkOptions: DiagnosticOptions = { rules: options.rules, translationsElsewhere: options.translationsElsewhere, authorFormsElsewhere: options.authorFormsElsewhere };
   const before = problemCounts(computeDiagnostics(doc, checkOptions, token));
   // Entries whose fixes raised a new problem are left alone, and fix-all runs again without them.
   const excluded = new Set<number>();

@@ -15,6 +15,7 @@ import type { DigestDocument, Entry, FieldKind, InstitutionsField, Span, Structu
 import { categoryByCode, categoryIgnoringCase, isCategoryLike, nearestCategories } from '../taxonomy';
 import { hasCjk } from '../text';
 import { entryAt, titleKey } from './entries';
+import { consistencyProblems, FormsElsewhere } from './consistency';
 
 /** The `source` of every diagnostic of Paper Digest. */
 export const DIAGNOSTIC_SOURCE = 'paper-digest';
@@ -67,6 +68,10 @@ export enum DiagnosticCode {
   EmptySummary = 'empty-summary',
   /** The same paper (same English title) twice in one file, or in two files of the workspace. */
   DuplicatePaper = 'duplicate-paper',
+  /** The same institution translated differently in the workspace (consistency.ts). */
+  InconsistentTranslation = 'inconsistent-translation',
+  /** The same English author name given different Chinese forms on `机构` lines (consistency.ts). */
+  InconsistentAuthorName = 'inconsistent-author-name',
 }
 
 /** Every code, in the order of the documentation. */
@@ -116,6 +121,8 @@ export const RULES: Readonly<Record<DiagnosticCode, RuleInfo>> = {
   [DiagnosticCode.SwappedTitles]: rule(DiagnosticCode.SwappedTitles, 'warning', 'The English and Chinese titles are swapped', '中英文标题位置颠倒'),
   [DiagnosticCode.EmptySummary]: rule(DiagnosticCode.EmptySummary, 'warning', 'An empty AI总结', 'AI总结为空'),
   [DiagnosticCode.DuplicatePaper]: rule(DiagnosticCode.DuplicatePaper, 'warning', 'The same paper twice', '同一论文出现两次'),
+  [DiagnosticCode.InconsistentTranslation]: rule(DiagnosticCode.InconsistentTranslation, 'information', 'An institution translated differently in the workspace', '同一机构在工作区中的译名不一致'),
+  [DiagnosticCode.InconsistentAuthorName]: rule(DiagnosticCode.InconsistentAuthorName, 'information', 'An author given different Chinese names', '同一作者的中文名不一致'),
 };
 
 /** Where a duplicate of a paper is, in another file. */
@@ -136,6 +143,10 @@ export interface DiagnosticOptions {
   readonly docsBase?: string;
   /** Papers with this title key (see `titleKey`) in other files of the workspace. */
   readonly duplicatesElsewhere?: (englishTitleKey: string) => readonly PaperLocation[];
+  /** How the other files of the workspace translate an institution (by `termKey`), for `inconsistent-translation`. */
+  readonly translationsElsewhere?: FormsElsewhere;
+  /** How the other files write an author's Chinese name (by `termKey`), for `inconsistent-author-name`. */
+  readonly authorFormsElsewhere?: FormsElsewhere;
 }
 
 /**
@@ -214,6 +225,7 @@ export function computeDiagnostics(doc: DigestDocument, options: DiagnosticOptio
     checker.entryOnce(doc.entries[i], key);
   }
   checker.duplicates();
+  checker.consistency();
   if (token.isCancellationRequested) {
     return [];
   }
@@ -599,6 +611,17 @@ class Checker {
         `${quote(category.text)}不是 arXiv 分类${hintZh}`,
         { entry: entry.index, suggestions, ...(clear ? { clearSuggestion: true } : {}) },
       );
+    }
+  }
+
+  // ---- One translation for one name (consistency.ts) -------------------------------------
+
+  consistency(): void {
+    if (ruleSeverity(DiagnosticCode.InconsistentTranslation, this.options) === undefined && ruleSeverity(DiagnosticCode.InconsistentAuthorName, this.options) === undefined) {
+      return;
+    }
+    for (const problem of consistencyProblems(this.doc, this.options)) {
+      this.add(problem.code, problem.range, problem.english, problem.chinese, problem.data);
     }
   }
 

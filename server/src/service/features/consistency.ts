@@ -1,0 +1,197 @@
+/**
+ * One translation for one name: the rules `inconsistent-translation` (the same institution,
+ * compared by its English name ignoring case and white space, translated differently in the
+ * workspace) and `inconsistent-author-name` (the same English author name given different
+ * Chinese forms on `机构` lines), and their fixes.
+ *
+ * A place is reported when its form is not the most used one (when several are used equally
+ * often, every place is). Its fixes offer the other forms that would then be the one most used,
+ * the most used first, so that a fix never makes two forms equally used and raises problems
+ * elsewhere; fix-all takes the most used form only where it is a clear majority
+ * (`isClearMajority`).
+ *
+ * The counts are this document's own plus those of the other files of the workspace, which the
+ * caller hands in (`DiagnosticOptions.translationsElsewhere`, `authorFormsElsewhere`); without
+ * them the rules judge the document alone.
+ */
+import { TextEdit } from 'vscode-languageserver-types';
+import type { Range } from 'vscode-languageserver-types';
+import type { DigestDocument, Span } from '../model';
+import { Counts, fileTerms, FileTerms, rankedCounts, termKey } from '../terms';
+import type { DigestFix } from './codeActions';
+import type { DiagnosticCode, DiagnosticData, DigestDiagnostic } from './diagnostics';
+
+/** The codes of the two rules, as in `DiagnosticCode`. */
+export const INCONSISTENT_TRANSLATION = 'inconsistent-translation' as DiagnosticCode.InconsistentTranslation;
+export const INCONSISTENT_AUTHOR_NAME = 'inconsistent-author-name' as DiagnosticCode.InconsistentAuthorName;
+
+/** How the other files of the workspace translate a name: the forms by how often, or undefined. */
+export type FormsElsewhere = (key: string) => Counts | undefined;
+
+/** What the consistency check needs of the options. */
+export interface ConsistencyOptions {
+  readonly translationsElsewhere?: FormsElsewhere;
+  readonly authorFormsElsewhere?: FormsElsewhere;
+}
+
+/** A problem found, before the checker gives it its severity, source and link. */
+export interface ConsistencyProblem {
+  readonly code: DiagnosticCode.InconsistentTranslation | DiagnosticCode.InconsistentAuthorName;
+  readonly range: Range;
+  readonly english: string;
+  readonly chinese: string;
+  readonly data: DiagnosticData;
+}
+
+/** The terms of a model, counted once per model. */
+const TERMS = new WeakMap<DigestDocument, FileTerms>();
+
+/** `fileTerms` of a model, kept with it. */
+export function termsOf(doc: DigestDocument): FileTerms {
+  let terms = TERMS.get(doc);
+  if (!terms) {
+    terms = fileTerms(doc);
+    TERMS.set(doc, terms);
+  }
+  return terms;
+}
+
+/**
+ * Whether the most used form is a clear majority: used at least twice, and at least twice as
+ * often as any other.
+ *
+ * @example isClearMajority([{ text: '复旦大学', count: 4 }, { text: '复旦', count: 1 }]) // true
+ * @example isClearMajority([{ text: '复旦大学', count: 3 }, { text: '复旦', count: 2 }]) // false
+ */
+export function isClearMajority(ranked: readonly { readonly count: number }[]): boolean {
+  return ranked.length > 0 && ranked[0].count >= 2 && (ranked.length === 1 || ranked[0].count >= 2 * ranked[1].count);
+}
+
+/**
+ * The consistency problems of a document, in document order.
+ *
+ * @example
+ * // 'Fudan University（复旦）' here, 'Fudan University（复旦大学）' in four places elsewhere:
+ * consistencyProblems(doc, { translationsElsewhere: (key) => index.translations(key) })[0].data.suggestions // ['复旦大学']
+ */
+export function consistencyProblems(doc: DigestDocument, options: ConsistencyOptions = {}): ConsistencyProblem[] {
+  const terms = termsOf(doc);
+  const translations = verdicts((key) => terms.institutions.get(key)?.translations, options.translationsElsewhere);
+  const forms = verdicts((key) => terms.authors.get(key)?.forms, options.authorFormsElsewhere);
+  const problems: ConsistencyProblem[] = [];
+  for (const entry of doc.entries) {
+    const field = entry.institutions;
+    if (!field) {
+      continue;
+    }
+    const pairs = field.authorPairs;
+    if (pairs) {
+      if (terms.authors.size === 0) continue;
+      pairs.forEach((pair, index) => {
+        if (pair.chinese && pair.chinese.text) {
+          const problem = check(forms, pair.english.text, pair.chinese, entry.index, INCONSISTENT_AUTHOR_NAME, index);
+          if (problem) problems.push(problem);
+        }
+      });
+      continue;
+    }
+    field.items.forEach((item, index) => {
+      const translation = item.translation;
+      if (translation && translation.text.trim()) {
+        const problem = check(translations, item.name.text, translation, entry.index, INCONSISTENT_TRANSLATION, index);
+        if (problem) problems.push(problem);
+      }
+    });
+  }
+  return problems;
+}
+
+/** The ranked forms of each key, with this document's and the other files' counts, asked once per key. */
+function verdicts(own: (key: string) => Counts | undefined, elsewhere: FormsElsewhere | undefined): (key: string) => { text: string; count: number }[] {
+  const cache = new Map<string, { text: string; count: number }[]>();
+  return (key) => {
+    let ranked = cache.get(key);
+    if (!ranked) {
+      const counts: Counts = new Map(own(key) ?? []);
+      for (const [text, count] of elsewhere?.(key) ?? []) {
+        counts.set(text, (counts.get(text) ?? 0) + count);
+      }
+      ranked = rankedCounts(counts);
+      cache.set(key, ranked);
+    }
+    return ranked;
+  };
+}
+
+function check(
+  ranked: (key: string) => { text: string; count: number }[],
+  name: string,
+  form: Span,
+  entry: number,
+  code: ConsistencyProblem['code'],
+  item?: number,
+): ConsistencyProblem | undefined {
+  const key = termKey(name);
+  const written = form.text.trim();
+  const forms = key ? ranked(key) : [];
+  if (forms.length < 2) {
+    return undefined;
+  }
+  const top = forms[0].count;
+  const own = forms.find((each) => each.text === written);
+  if (own && own.count === top && forms[1].count < top) {
+    // The most used form: the others are the ones to change.
+    return undefined;
+  }
+  const others = forms.filter((each) => each.text !== written);
+  // Only forms that become the one most used once this place uses them: a fix that made two
+  // forms equally used would raise problems at places that had none.
+  const ownCount = (own?.count ?? 0) - 1;
+  const suggestions = others
+    .filter((candidate) => forms.every((each) => each === candidate || candidate.count + 1 > (each.text === written ? ownCount : each.count)))
+    .map((each) => each.text);
+  const clear = isClearMajority(forms) && forms[0].text !== written;
+  const total = forms.reduce((sum, each) => sum + each.count, 0);
+  const list = others.slice(0, 3).map((each) => `'${clip(each.text)}' (${each.count})`).join(', ');
+  const listZh = others.slice(0, 3).map((each) => `“${clip(each.text)}”（${each.count} 处）`).join('、');
+  const data: DiagnosticData = { entry, ...(item !== undefined ? { item } : {}), suggestions, ...(clear ? { clearSuggestion: true } : {}) };
+  if (code === INCONSISTENT_TRANSLATION) {
+    return {
+      code,
+      range: form.range,
+      english: `'${clip(name)}' is translated '${clip(written)}' here and otherwise ${list} in the workspace (${total} uses)`,
+      chinese: `“${clip(name)}”的译名不一致：此处为“${clip(written)}”，工作区中另有${listZh}`,
+      data,
+    };
+  }
+  return {
+    code,
+    range: form.range,
+    english: `The author '${clip(name)}' is written '${clip(written)}' here and otherwise ${list} in the workspace (${total} uses)`,
+    chinese: `作者“${clip(name)}”的中文名不一致：此处为“${clip(written)}”，工作区中另有${listZh}`,
+    data,
+  };
+}
+
+/** Document text in a message: at most 40 characters, control and bidi characters replaced. */
+function clip(text: string): string {
+  const clean = text.replace(/[\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g, '\ufffd');
+  return clean.length > 40 ? clean.slice(0, 39) + '…' : clean;
+}
+
+/**
+ * The fixes of a consistency diagnostic: one per other form, the most used first. The first is
+ * safe (fix-all applies it) only when it is a clear majority.
+ *
+ * @example consistencyFixes(diagnostic)[0] // { title: "Use '复旦大学' — 改为“复旦大学”", edits: [...], isPreferred: true, safe: true }
+ */
+export function consistencyFixes(diagnostic: DigestDiagnostic): DigestFix[] {
+  const suggestions = diagnostic.data?.suggestions ?? [];
+  const clear = diagnostic.data?.clearSuggestion === true;
+  return suggestions.map((text, index) => ({
+    title: `Use '${clip(text)}' — 改为“${clip(text)}”`,
+    edits: [TextEdit.replace(diagnostic.range, text)],
+    isPreferred: index === 0 && clear,
+    safe: index === 0 && clear,
+  }));
+}

@@ -363,7 +363,7 @@ function fixIsClean(doc: DigestDocument, diagnostic: DigestDiagnostic, fix: Dige
   const fixedKey = `${diagnostic.code}@${diagnostic.data?.entry ?? -1}`;
   expected.set(fixedKey, (expected.get(fixedKey) ?? 1) - 1);
   const removed = diagnostic.code === DiagnosticCode.DuplicatePaper ? diagnostic.data?.entry ?? -1 : -1;
-  const after = computeDiagnostics(parseDigest(applyEdits(doc.text, fix.edits)), { rules: options.rules }, token);
+  const after = computeDiagnostics(parseDigest(applyEdits(doc.text, fix.edits)), { rules: options.rules, translationsElsewhere: options.translationsElsewhere, authorFormsElsewhere: options.authorFormsElsewhere }, token);
   if (token.isCancellationRequested) {
     return false;
   }

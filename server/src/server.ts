@@ -38,6 +38,10 @@ import { WorkspaceTerms } from './service/workspaceTerms';
 import { completions, COMPLETION_TRIGGER_CHARACTERS, CompletionWorkspace, resolveCompletion } from './service/features/completion';
 import { documentLinks } from './service/features/links';
 import { selectionRanges } from './service/features/selectionRanges';
+import { documentHighlights, references } from './service/features/references';
+import { prepareRename, renamableAt, renameEdits } from './service/features/rename';
+import { nameAt } from './service/names';
+import { sourcesNaming } from './workspaceNames';
 import { registerStatisticsRequests } from './statisticsRequests';
 
 const connection = createConnection(ProposedFeatures.all);
@@ -114,6 +118,9 @@ connection.onInitialize((params: InitializeParams): InitializeResult => {
       completionProvider: { triggerCharacters: [...COMPLETION_TRIGGER_CHARACTERS], resolveProvider: true },
       documentLinkProvider: { resolveProvider: false },
       selectionRangeProvider: true,
+      referencesProvider: true,
+      documentHighlightProvider: true,
+      renameProvider: { prepareProvider: true },
       semanticTokensProvider: {
         legend: { tokenTypes: [...SEMANTIC_TOKEN_TYPES], tokenModifiers: SEMANTIC_TOKEN_MODIFIERS },
         full: true,
@@ -232,6 +239,44 @@ connection.onDocumentLinks(guarded('textDocument/documentLink', (params, token) 
 connection.onSelectionRanges(guarded('textDocument/selectionRange', (params, token) => {
   const document = documents.get(params.textDocument.uri);
   return document ? selectionRanges(cache.get(document), params.positions, token) : null;
+}));
+
+// ---- References, highlights and rename across the workspace's digests ----------------------
+
+connection.onReferences(guarded('textDocument/references', async (params, token) => {
+  const document = documents.get(params.textDocument.uri);
+  const name = document && nameAt(cache.get(document), params.position);
+  if (!name) {
+    return [];
+  }
+  await workspaceDigests.ready;
+  const sources = await sourcesNaming({ documents, cache, index: workspaceIndex, terms: workspaceTerms, isCancelled: () => token.isCancellationRequested }, name);
+  return references(sources, name, token);
+}));
+
+connection.onDocumentHighlight(guarded('textDocument/documentHighlight', (params, token) => {
+  const document = documents.get(params.textDocument.uri);
+  return document ? documentHighlights(cache.get(document), params.position, token) : [];
+}));
+
+connection.onPrepareRename(guarded('textDocument/prepareRename', (params, token) => {
+  const document = documents.get(params.textDocument.uri);
+  return document ? prepareRename(cache.get(document), params.position, token) : null;
+}));
+
+connection.onRenameRequest(guarded('textDocument/rename', async (params, token) => {
+  const document = documents.get(params.textDocument.uri);
+  const name = document && renamableAt(cache.get(document), params.position);
+  if (!name) {
+    return null;
+  }
+  await workspaceDigests.ready;
+  const sources = await sourcesNaming({ documents, cache, index: workspaceIndex, terms: workspaceTerms, isCancelled: () => token.isCancellationRequested }, name);
+  const result = renameEdits(sources, name, params.newName, token);
+  if ('error' in result) {
+    throw new ResponseError(ErrorCodes.InvalidParams, result.error);
+  }
+  return result;
 }));
 
 documents.onDidClose((event) => {

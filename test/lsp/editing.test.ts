@@ -122,3 +122,69 @@ describe('lsp: consistency of translations over stdio', () => {
     assert.ok(params.diagnostics.every((d) => d.code !== 'inconsistent-translation'));
   });
 });
+
+describe('lsp: references, highlights and rename over stdio', () => {
+  let root: string;
+  let client: LspClient;
+  const uri = (name: string): string => pathToFileURL(path.join(root, name)).href;
+  const fudan = (tag: string, name: string) => entryLines(tag, { authors: 'Wei Zhang, Lin Qiu', institutions: `机构 * ${name}（复旦大学） 纠错` });
+  const UNTITLED = 'untitled:Untitled-1';
+
+  before(async () => {
+    root = fs.mkdtempSync(path.join(os.tmpdir(), 'paper-digest-rename-'));
+    fs.writeFileSync(path.join(root, 'disk.digest'), digest(fudan('A', 'FUDAN  University'), entryLines('B')));
+    fs.writeFileSync(path.join(root, 'unrelated.digest'), digest(entryLines('C')));
+    client = await LspClient.start({ rootUri: pathToFileURL(root).href });
+    await client.request('paperDigest/rescanWorkspace');
+    client.openDocument(uri('open.digest'), digest(fudan('D', 'Fudan University')));
+    // An untitled document with unsaved text is renamed in too.
+    client.openDocument(UNTITLED, digest(fudan('E', 'fudan university')));
+  });
+
+  after(async () => {
+    await client?.shutdown();
+    fs.rmSync(root, { recursive: true, force: true });
+  });
+
+  test('Should announce references, highlights and rename with prepareRename', () => {
+    const capabilities = client.initializeResult.capabilities;
+    assert.equal(capabilities.referencesProvider, true);
+    assert.equal(capabilities.documentHighlightProvider, true);
+    assert.deepEqual(capabilities.renameProvider, { prepareProvider: true });
+  });
+
+  test('Should find an institution in open, untitled and disk files, and an author\u2019s papers', async () => {
+    const at = { textDocument: { uri: uri('open.digest') }, position: { line: 8, character: 8 }, context: { includeDeclaration: true } };
+    const locations = await client.request('textDocument/references', at);
+    assert.deepEqual(locations.map((l: { uri: string }) => l.uri).sort(), [uri('disk.digest'), uri('open.digest'), UNTITLED].sort());
+    const authors = await client.request('textDocument/references', { ...at, position: { line: 6, character: 2 } });
+    assert.equal(authors.filter((l: { uri: string }) => l.uri === uri('disk.digest')).length, 1);
+    assert.equal(authors.length, 3);
+    const none = await client.request('textDocument/references', { ...at, position: { line: 900, character: 2 } });
+    assert.deepEqual(none, []);
+  });
+
+  test('Should highlight the name in its file', async () => {
+    const highlights = await client.request('textDocument/documentHighlight', { textDocument: { uri: uri('open.digest') }, position: { line: 8, character: 8 } });
+    assert.deepEqual(highlights.map((h: { range: unknown }) => h.range), [{ start: { line: 8, character: 5 }, end: { line: 8, character: 21 } }]);
+  });
+
+  test('Should prepare and rename an institution in every digest with one workspace edit', async () => {
+    const position = { line: 8, character: 8 };
+    const prepared = await client.request('textDocument/prepareRename', { textDocument: { uri: uri('open.digest') }, position });
+    assert.equal(prepared.placeholder, 'Fudan University');
+    const edit = await client.request('textDocument/rename', { textDocument: { uri: uri('open.digest') }, position, newName: 'Fudan University, Shanghai' });
+    const changes = edit.documentChanges as { textDocument: { uri: string; version: number | null }; edits: { newText: string }[] }[];
+    assert.deepEqual(changes.map((c) => [c.textDocument.uri, c.textDocument.version]).sort(), [[uri('disk.digest'), null], [uri('open.digest'), 1], [UNTITLED, 1]].sort());
+    assert.ok(changes.every((c) => c.edits.every((e) => e.newText === 'Fudan University, Shanghai')));
+  });
+
+  test('Should refuse a new name that would break the line, and answer null where nothing can be renamed', async () => {
+    const request = client.request('textDocument/rename', { textDocument: { uri: uri('open.digest') }, position: { line: 8, character: 8 }, newName: 'A（甲）' });
+    await assert.rejects(request, /cannot contain/);
+    const nothing = await client.request('textDocument/prepareRename', { textDocument: { uri: uri('open.digest') }, position: { line: 0, character: 1 } });
+    assert.equal(nothing, null);
+    const past = await client.request('textDocument/rename', { textDocument: { uri: uri('open.digest') }, position: { line: 999, character: 1 }, newName: 'x' });
+    assert.equal(past, null);
+  });
+});

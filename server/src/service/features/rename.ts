@@ -1,0 +1,101 @@
+/**
+ * Rename: renaming an institution, a topic or a keyword renames it in every digest of the
+ * workspace, and renaming an institution's translation renames that translation wherever it is
+ * used. The answer is one workspace edit over the sources the caller hands in (open documents,
+ * untitled and unsaved ones included, with their versions; files on disk without).
+ */
+import { TextDocumentEdit, TextEdit } from 'vscode-languageserver-types';
+import type { Position, Range, WorkspaceEdit } from 'vscode-languageserver-types';
+import type { Cancellation } from '../cancellation';
+import { NEVER_CANCELLED } from '../cancellation';
+import type { DigestDocument } from '../model';
+import { nameAt, NameKind, NameTarget, occurrences } from '../names';
+
+/** The kinds of name that can be renamed. */
+const RENAMABLE: ReadonlySet<NameKind> = new Set(['institution', 'translation', 'topic', 'keyword']);
+
+/** A file to rename in: its URI, its model, and its version when it is open. */
+export interface RenameSource {
+  readonly uri: string;
+  readonly doc: DigestDocument;
+  readonly version?: number;
+}
+
+/**
+ * The range and text of the name at a position, when it can be renamed; null otherwise.
+ *
+ * @example prepareRename(doc, { line: 8, character: 7 }) // { range: <Kyoto University>, placeholder: 'Kyoto University' }
+ */
+export function prepareRename(doc: DigestDocument, position: Position, token: Cancellation = NEVER_CANCELLED): { range: Range; placeholder: string } | null {
+  const name = renamableAt(doc, position);
+  return name && !token.isCancellationRequested ? { range: name.range, placeholder: name.text } : null;
+}
+
+/** The name at a position, when it is of a kind that can be renamed. */
+export function renamableAt(doc: DigestDocument, position: Position): NameTarget | undefined {
+  const name = nameAt(doc, position);
+  return name && RENAMABLE.has(name.kind) ? name : undefined;
+}
+
+/** What a new name may not contain, by kind: the marks that separate the parts of its line. */
+const FORBIDDEN: Readonly<Record<string, RegExp>> = {
+  institution: /[；;（）]|纠错/,
+  translation: /[；;（）]/,
+  topic: /[：:；;]/,
+  keyword: /[；;()（）]|分类/,
+};
+
+/**
+ * Why a new name cannot be used, or undefined when it can.
+ *
+ * @example checkNewName('institution', 'Fudan（复旦）') // "A new institution name cannot contain '；', ';', '（', '）' or '纠错'"
+ */
+export function checkNewName(kind: NameKind, newName: string): string | undefined {
+  const trimmed = newName.trim();
+  if (!trimmed) {
+    return 'The new name is empty';
+  }
+  if (/[\r\n\u2028\u2029\u0000-\u001f\u007f\u202a-\u202e\u2066-\u2069]/.test(newName)) {
+    return 'The new name cannot contain line breaks or control characters';
+  }
+  if (trimmed.length > 500) {
+    return 'The new name is longer than 500 characters';
+  }
+  const forbidden = FORBIDDEN[kind];
+  if (forbidden?.test(trimmed)) {
+    const marks: Record<string, string> = {
+      institution: "'；', ';', '（', '）' or '纠错'",
+      translation: "'；', ';', '（' or '）'",
+      topic: "'：', ':', '；' or ';'",
+      keyword: "'；', ';', brackets or '分类'",
+    };
+    return `A new ${kind} name cannot contain ${marks[kind]}`;
+  }
+  return undefined;
+}
+
+/**
+ * The workspace edit that renames the name in every source, or the reason it cannot.
+ *
+ * @example
+ * renameEdits([{ uri, doc, version: 3 }, { uri: other, doc: otherDoc }], name, 'Fudan University')
+ * // { documentChanges: [{ textDocument: { uri, version: 3 }, edits }, { textDocument: { uri: other, version: null }, edits }] }
+ */
+export function renameEdits(sources: Iterable<RenameSource>, name: Pick<NameTarget, 'kind' | 'key'>, newName: string, token: Cancellation = NEVER_CANCELLED): WorkspaceEdit | { error: string } {
+  const problem = RENAMABLE.has(name.kind) ? checkNewName(name.kind, newName) : `A ${name.kind} cannot be renamed`;
+  if (problem) {
+    return { error: problem };
+  }
+  const text = newName.trim();
+  const documentChanges: TextDocumentEdit[] = [];
+  for (const source of sources) {
+    if (token.isCancellationRequested) {
+      return { documentChanges: [] };
+    }
+    const edits = occurrences(source.doc, name).map((range) => TextEdit.replace(range, text));
+    if (edits.length > 0) {
+      documentChanges.push(TextDocumentEdit.create({ uri: source.uri, version: source.version ?? null }, edits));
+    }
+  }
+  return { documentChanges };
+}

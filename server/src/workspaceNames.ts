@@ -1,0 +1,69 @@
+/**
+ * The digests of the workspace that can name something, as models, for references and rename:
+ * every open document (untitled and unsaved ones included, with their current text and version),
+ * then each file on disk whose counts in the index say it names it, read and parsed.
+ */
+import { fileURLToPath } from 'node:url';
+import type { TextDocument } from 'vscode-languageserver-textdocument';
+import type { DigestCache } from './service/cache';
+import type { DigestDocument } from './service/model';
+import { mayName, NameTarget } from './service/names';
+import { parseDigest } from './service/parser';
+import { foldForSearch, WorkspaceIndex } from './service/workspaceIndex';
+import type { WorkspaceTerms } from './service/workspaceTerms';
+import { readFileSnapshot } from './fs/safeFile';
+import { canonicalUri } from './workspace';
+
+/** A digest to look in. */
+export interface WorkspaceSource {
+  readonly uri: string;
+  readonly doc: DigestDocument;
+  /** The version of an open document; undefined for a file read from disk. */
+  readonly version?: number;
+}
+
+export interface WorkspaceNamesContext {
+  readonly documents: { all(): TextDocument[] };
+  readonly cache: DigestCache;
+  readonly index: WorkspaceIndex;
+  readonly terms: WorkspaceTerms;
+  readonly isCancelled?: () => boolean;
+}
+
+/**
+ * The open documents, then the files on disk that may name the target, in URI order. Files that
+ * cannot be read (gone, too big, not UTF-8) are left out.
+ */
+export async function sourcesNaming(context: WorkspaceNamesContext, name: NameTarget): Promise<WorkspaceSource[]> {
+  const sources: WorkspaceSource[] = [];
+  const open = new Set<string>();
+  for (const document of context.documents.all()) {
+    open.add(canonicalUri(document.uri) ?? document.uri);
+    sources.push({ uri: document.uri, doc: context.cache.get(document), version: document.version });
+  }
+  const candidates: string[] = [];
+  const folded = foldForSearch(name.key);
+  for (const [uri, terms] of context.terms.files()) {
+    if (open.has(uri) || !uri.startsWith('file:')) {
+      continue;
+    }
+    const may = mayName(terms, name);
+    if (may === true || (may === undefined && (context.index.file(uri)?.papers.some((paper) => paper.searchText.includes(folded)) ?? false))) {
+      candidates.push(uri);
+    }
+  }
+  candidates.sort();
+  for (const uri of candidates) {
+    if (context.isCancelled?.()) {
+      return sources;
+    }
+    try {
+      const { bytes } = await readFileSnapshot(fileURLToPath(uri));
+      const text = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(bytes);
+      sources.push({ uri, doc: parseDigest(text) });
+    } catch {
+      // Gone or unreadable since it was indexed: nothing to show or rename there.
+    }
+  }
+  return sources;
+}

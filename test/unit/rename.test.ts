@@ -1,0 +1,72 @@
+import { describe, test } from 'node:test';
+import * as assert from 'node:assert/strict';
+import type { TextDocumentEdit, TextEdit } from 'vscode-languageserver-types';
+import { checkNewName, prepareRename, renamableAt, renameEdits } from '../../server/src/service/features/rename';
+import { applyEdits } from '../../server/src/service/edits';
+import { parseDigest } from '../../server/src/service/parser';
+import { digest, entryLines } from '../support/fixtures';
+import { cursor } from '../support/workspaceTerms';
+
+const A = 'file:///w/a.digest';
+const B = 'untitled:Untitled-1';
+const otherText = digest(entryLines('B1', { institutions: '机构 * FUDAN university（复旦） ； Kyoto University（京都大学） 纠错', topicHits: '专题命中 数学推理 ：reasoning(abstract)；分类 cs.LG' }));
+
+/** Renames at the `|` of a document and another file; the texts after the edit. */
+function renameAt(textWithBar: string, newName: string): { a: string; b: string; edit: ReturnType<typeof renameEdits> } {
+  const { text, position } = cursor(textWithBar);
+  const doc = parseDigest(text);
+  const name = renamableAt(doc, position);
+  assert.ok(name, 'nothing to rename there');
+  const edit = renameEdits([{ uri: A, doc, version: 4 }, { uri: B, doc: parseDigest(otherText) }], name, newName);
+  assert.ok(!('error' in edit), JSON.stringify(edit));
+  const changes = edit.documentChanges as TextDocumentEdit[];
+  const apply = (uri: string, original: string): string => applyEdits(original, (changes.find((c) => c.textDocument.uri === uri)?.edits ?? []) as TextEdit[]);
+  return { a: apply(A, text), b: apply(B, otherText), edit };
+}
+
+describe('rename: across every digest of the workspace', () => {
+  test('Should rename an institution in every file, whatever its case and spacing, with versions', () => {
+    const { a, b, edit } = renameAt(digest(entryLines('X', { institutions: '机构 * Fudan Univ|ersity（复旦大学） 纠错' })), 'Fudan University, Shanghai');
+    assert.match(a, /机构 \* Fudan University, Shanghai（复旦大学） 纠错/);
+    assert.match(b, /机构 \* Fudan University, Shanghai（复旦） ； Kyoto University/);
+    const changes = (edit as { documentChanges: TextDocumentEdit[] }).documentChanges;
+    assert.deepEqual(changes.map((c) => c.textDocument.version), [4, null]);
+  });
+
+  test('Should rename a translation where it is used, and leave other translations', () => {
+    const { a, b } = renameAt(digest(entryLines('X', { institutions: '机构 * Kyoto University（京都|大学） ； Fudan University（复旦） 纠错' })), '京都大學');
+    assert.match(a, /Kyoto University（京都大學） ； Fudan University（复旦）/);
+    assert.match(b, /Kyoto University（京都大學）/);
+    assert.match(b, /FUDAN university（复旦）/);
+  });
+
+  test('Should rename a topic and a keyword', () => {
+    const topic = renameAt(digest(entryLines('X', { topicHits: '专题命中 数学|推理 ：reasoning(title)；分类 cs.LG' })), '数学推理能力');
+    assert.match(topic.a, /专题命中 数学推理能力 ：/);
+    assert.match(topic.b, /专题命中 数学推理能力 ：/);
+    const keyword = renameAt(digest(entryLines('X', { topicHits: '专题命中 数学推理 ：Reaso|ning(title)；分类 cs.LG' })), 'logical reasoning');
+    assert.match(keyword.a, /：logical reasoning\(title\)/);
+    assert.match(keyword.b, /：logical reasoning\(abstract\)/);
+  });
+
+  test('Should prepare a rename on what can be renamed only', () => {
+    const { text, position } = cursor(digest(entryLines('X', { institutions: '机构 * Kyo|to University（京都大学） 纠错' })));
+    const doc = parseDigest(text);
+    assert.deepEqual(prepareRename(doc, position)?.placeholder, 'Kyoto University');
+    assert.equal(prepareRename(doc, { line: 6, character: 2 }), null, 'authors are not renamed');
+    assert.equal(prepareRename(doc, { line: 0, character: 0 }), null);
+    assert.equal(prepareRename(doc, { line: 500, character: 0 }), null);
+  });
+
+  test('Should refuse new names that would break the line', () => {
+    assert.match(checkNewName('institution', 'A（甲）')!, /cannot contain/);
+    assert.match(checkNewName('keyword', 'x(title)')!, /cannot contain/);
+    assert.match(checkNewName('topic', 'a：b')!, /cannot contain/);
+    assert.match(checkNewName('translation', '甲\n乙')!, /line breaks/);
+    assert.match(checkNewName('institution', '  ')!, /empty/);
+    assert.equal(checkNewName('institution', 'Fudan University'), undefined);
+    const doc = parseDigest(digest(entryLines('X')));
+    const name = renamableAt(doc, { line: 8, character: 7 })!;
+    assert.deepEqual(renameEdits([{ uri: A, doc }], name, 'X ； Y'), { error: "A new institution name cannot contain '；', ';', '（', '）' or '纠错'" });
+  });
+});

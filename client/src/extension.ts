@@ -9,6 +9,7 @@ import { FIX_ALL_COMMAND, LANGUAGE_ID } from '../../server/src/protocol';
 import { DETECTION_LINES, looksLikeDigest } from './detection';
 import { PapersView, registerPapersView } from './papersView';
 import { ReadingApi, registerReading } from './reading';
+import { registerStatistics, StatisticsDashboard } from './statisticsPanel';
 
 let client: LanguageClient | undefined;
 
@@ -17,6 +18,7 @@ export interface PaperDigestApi {
   readonly client: LanguageClient;
   readonly papersView: PapersView;
   readonly reading: ReadingApi;
+  readonly statistics: StatisticsDashboard;
 }
 
 export async function activate(context: vscode.ExtensionContext): Promise<PaperDigestApi> {
@@ -69,7 +71,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<PaperD
   await client.start();
   const papersView = registerPapersView(context, client);
   const reading = registerReading(context, client, papersView);
-  return { client, papersView, reading };
+  const statistics = registerStatistics(context, client, papersView);
+  return { client, papersView, reading, statistics };
 }
 
 export async function deactivate(): Promise<void> {

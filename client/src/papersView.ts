@@ -359,8 +359,8 @@ export function registerPapersView(context: vscode.ExtensionContext, client: Lan
     vscode.commands.registerCommand('paperDigest.filterPapers', async () => {
       const filter = await vscode.window.showInputBox({
         title: 'Filter Papers',
-        prompt: 'Keep papers whose English or Chinese title, authors or institutions contain this text',
-        placeHolder: 'e.g. reasoning, 清华, Tanaka',
+        prompt: 'Keep papers whose English or Chinese title, authors or institutions contain this text, or whose field has a value (topic:, keyword:, category:, institution:, author:, date:, week:, month:)',
+        placeHolder: 'e.g. reasoning, 清华, Tanaka, category:cs.CL, week:2026-W18',
         value: view.filter,
       });
       if (filter !== undefined) {

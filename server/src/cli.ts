@@ -2,6 +2,7 @@
  * The command-line checker, for CI over a folder of digests:
  *
  *     paper-digest check [--fix] [--format text|json|sarif] PATH...
+ *     paper-digest stats [--format text|json|svg|html] [PATH...]   (see cliStats.ts)
  *
  * It runs the same parser, diagnostics and fix-all as the language server. Folders are searched
  * for `*.digest` and `*.digest.txt`; files named explicitly are checked whatever their name.
@@ -22,8 +23,10 @@ import { titleKey } from './service/features/entries';
 import type { DigestDocument } from './service/model';
 import { describeSystemError, FileSnapshot, writeFileAtomicSync } from './fs/safeFile';
 import { parseDigest } from './service/parser';
+import { runStats } from './cliStats';
 
 const USAGE = `Usage: paper-digest check [--fix] [--format text|json|sarif] PATH...
+       paper-digest stats [--format text|json|svg|html] [PATH...]
 
 Checks bilingual arXiv paper digests and reports their problems.
 
@@ -85,6 +88,9 @@ export interface CliHooks {
  * // 1 when problems were found
  */
 export function runCli(argv: readonly string[], out: CliOutput, cwd = process.cwd(), hooks: CliHooks = {}): number {
+  if (argv[0] === 'stats') {
+    return runStats(argv.slice(1), out, cwd);
+  }
   let options: Options | 'help' | 'version';
   try {
     options = parseArguments(argv);
@@ -221,10 +227,10 @@ function parseArguments(argv: readonly string[]): Options | 'help' | 'version' {
     }
   }
   if (command === undefined) {
-    throw new UsageError('no command given: use check');
+    throw new UsageError('no command given: use check or stats');
   }
   if (command !== 'check') {
-    throw new UsageError(`unknown command '${command}': use check`);
+    throw new UsageError(`unknown command '${command}': use check or stats`);
   }
   if (options.paths.length === 0) {
     throw new UsageError('check needs at least one file or folder');

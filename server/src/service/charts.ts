@@ -27,8 +27,8 @@ export interface Chart {
   readonly marks: readonly Mark[];
 }
 
-/** Longest label drawn, in characters; the whole text goes into the tooltip. */
-const LABEL_CHARS = 30;
+/** About how wide a character of the 12 px chart font is: wide (CJK, full-width) characters count twice. */
+const CHAR_PX = 7.4;
 const ROW = 22;
 const TOP = 30;
 
@@ -57,6 +57,26 @@ export function displayText(text: string, max = 200): string {
 }
 
 /**
+ * A label cut to fit about `px` pixels of the chart font (the whole text goes into the tooltip).
+ *
+ * @example
+ * fitText('Department of Computer Science and Engineering', 120) // 'Department of Co…'
+ */
+export function fitText(text: string, px: number): string {
+  const clean = displayText(text);
+  let width = 0;
+  let end = 0;
+  for (const char of clean) {
+    width += (/[\u1100-\u115f\u2e80-\ua4cf\uac00-\ud7a3\uf900-\ufaff\ufe30-\ufe4f\uff00-\uff60\uffe0-\uffe6]/.test(char) || char.length > 1 ? 2 : 1) * CHAR_PX;
+    if (width > px) {
+      return clean.slice(0, end).trimEnd() + '…';
+    }
+    end += char.length;
+  }
+  return clean;
+}
+
+/**
  * A horizontal bar chart: one row per value, the label on the left, the count on the right.
  *
  * @example
@@ -73,7 +93,7 @@ export function barChart(id: string, title: string, rows: readonly CountRow[], w
     const y = TOP + i * ROW;
     const tip = rowTip(row);
     const length = Math.max(2, Math.round((row.count / max) * barSpace));
-    marks.push({ kind: 'text', x: labelWidth, y: y + 15, text: displayText(row.label, LABEL_CHARS), anchor: 'end', tone: row.known === false ? 'muted' : 'label', filter: row.filter, tip });
+    marks.push({ kind: 'text', x: labelWidth, y: y + 15, text: fitText(row.label, labelWidth - 4), anchor: 'end', tone: row.known === false ? 'muted' : 'label', filter: row.filter, tip });
     marks.push({ kind: 'rect', x: barLeft, y: y + 3, width: length, height: ROW - 6, tone: i % 2 === 0 ? 'bar' : 'bar-alt', filter: row.filter, tip });
     marks.push({ kind: 'text', x: barLeft + length + 6, y: y + 15, text: String(row.count), anchor: 'start', tone: 'value' });
   });
@@ -133,12 +153,13 @@ export function trendChart(trends: readonly TrendRow[], width: number): Chart {
   trends.forEach((trend, i) => {
     const top = TOP + i * rowHeight;
     const tip = `${trend.kind === 'topic' ? 'topic 专题' : 'keyword 关键词'} ${displayText(trend.label)}: ${trend.recent} this week · 本周, ${trend.previous} the week before · 上周`;
-    marks.push({ kind: 'text', x: labelWidth, y: top + 19, text: displayText(trend.label, LABEL_CHARS - 4), anchor: 'end', tone: 'label', filter: trend.filter, tip });
+    marks.push({ kind: 'text', x: labelWidth, y: top + 19, text: fitText(trend.label, labelWidth - 4), anchor: 'end', tone: 'label', filter: trend.filter, tip });
     const max = Math.max(1, ...trend.series);
     const n = trend.series.length;
     const px = (j: number): number => (n <= 1 ? (sparkLeft + sparkRight) / 2 : sparkLeft + ((sparkRight - sparkLeft) * j) / (n - 1));
     const py = (value: number): number => top + rowHeight - 6 - ((rowHeight - 12) * value) / max;
     marks.push({ kind: 'line', points: trend.series.map((value, j) => [px(j), py(value)] as const), tone: trend.rising ? 'rising' : 'falling' });
+    marks.push({ kind: 'circle', x: px(n - 1), y: py(trend.series[n - 1] ?? 0), r: 2.5, tone: trend.rising ? 'rising' : 'falling' });
     marks.push({ kind: 'rect', x: sparkLeft, y: top + 2, width: Math.max(1, sparkRight - sparkLeft), height: rowHeight - 4, tone: 'axis', filter: trend.filter, tip });
     const arrow = trend.rising ? '▲' : trend.recent < trend.previous ? '▼' : '＝';
     marks.push({ kind: 'text', x: width - 4, y: top + 19, text: `${arrow} ${trend.recent} / ${trend.previous}`, anchor: 'end', tone: trend.rising ? 'rising' : 'falling' });
@@ -197,12 +218,12 @@ svg.pd-chart { font: 12px system-ui, -apple-system, "Segoe UI", "Noto Sans CJK S
 .pd-bar { fill: #2f6fb0; } .pd-bar-alt { fill: #5b93cc; }
 .pd-axis { stroke: #8c959f; fill: none; } rect.pd-axis { stroke: none; fill: transparent; }
 .pd-line { stroke: #2f6fb0; stroke-width: 2; fill: none; } .pd-point { fill: #2f6fb0; }
-line.pd-rising, polyline.pd-rising { stroke: #1a7f37; stroke-width: 2; fill: none; } text.pd-rising { fill: #1a7f37; }
-line.pd-falling, polyline.pd-falling { stroke: #8c959f; stroke-width: 1.5; fill: none; } text.pd-falling { fill: #6e7781; }
+polyline.pd-rising { stroke: #1a7f37; stroke-width: 2; fill: none; } text.pd-rising, circle.pd-rising { fill: #1a7f37; }
+polyline.pd-falling { stroke: #8c959f; stroke-width: 1.5; fill: none; } text.pd-falling, circle.pd-falling { fill: #6e7781; }
 @media (prefers-color-scheme: dark) {
   .pd-title, .pd-label, .pd-value { fill: #e6edf3; } .pd-muted, text.pd-falling { fill: #9198a1; }
   .pd-bar, .pd-point { fill: #4493f8; } .pd-bar-alt { fill: #79b0f9; } .pd-line { stroke: #4493f8; }
-  polyline.pd-rising { stroke: #3fb950; } text.pd-rising { fill: #3fb950; }
+  polyline.pd-rising { stroke: #3fb950; } text.pd-rising, circle.pd-rising { fill: #3fb950; }
 }
 `;
 

@@ -1,0 +1,206 @@
+/**
+ * The statistics dashboard: a webview that draws the language server's numbers
+ * (`paperDigest/statistics`). A click on a bar or a point filters the Papers view to the papers it
+ * counts; a week's or a month's roll-up opens as a new digest or Markdown document. The page has
+ * a strict Content Security Policy: its own script by nonce, its own style sheet, nothing remote.
+ */
+import { randomBytes } from 'crypto';
+import * as vscode from 'vscode';
+import type { LanguageClient } from 'vscode-languageclient/node';
+import { DigestStatistics, IndexChangedNotification, LANGUAGE_ID, RollupRequest, StatisticsRequest } from '../../server/src/protocol';
+import type { PapersView } from './papersView';
+
+export const SHOW_STATISTICS_COMMAND = 'paperDigest.showStatistics';
+
+/** What the page reported it drew, for the tests: per chart, its clickable marks and SVG elements. */
+export interface RenderedCharts {
+  readonly charts: readonly { readonly id: string; readonly clickable: number; readonly svgElements: number }[];
+}
+
+/**
+ * Opens (or shows) the dashboard and keeps it current while it is open.
+ *
+ * @example
+ * const dashboard = registerStatistics(context, client, papersView);
+ * await vscode.commands.executeCommand('paperDigest.showStatistics');
+ */
+export class StatisticsDashboard implements vscode.Disposable {
+  private panel: vscode.WebviewPanel | undefined;
+  private scope: 'workspace' | 'file' = 'workspace';
+  /** The digest the `file` scope shows: the active digest when the scope was chosen. */
+  private scopeUri: vscode.Uri | undefined;
+  private readonly renderedEmitter = new vscode.EventEmitter<RenderedCharts>();
+  /** Fires each time the page has drawn the statistics. */
+  readonly onDidRender = this.renderedEmitter.event;
+  private lastRendered: RenderedCharts | undefined;
+  private lastStatistics: DigestStatistics | undefined;
+  private readonly disposables: vscode.Disposable[] = [];
+
+  constructor(
+    private readonly extensionUri: vscode.Uri,
+    private readonly client: LanguageClient,
+    private readonly papersView: PapersView,
+  ) {
+    this.disposables.push(
+      this.renderedEmitter,
+      client.onNotification(IndexChangedNotification, () => {
+        if (this.panel?.visible) {
+          void this.update();
+        }
+      }),
+    );
+  }
+
+  /** What the page drew last, if it has drawn. */
+  get rendered(): RenderedCharts | undefined {
+    return this.lastRendered;
+  }
+
+  /** The statistics the page was sent last. */
+  get statistics(): DigestStatistics | undefined {
+    return this.lastStatistics;
+  }
+
+  /** Opens the dashboard, of the workspace or of the active digest. */
+  show(scope: 'workspace' | 'file' = 'workspace'): void {
+    this.setScope(scope);
+    if (this.panel) {
+      this.panel.reveal();
+      void this.update();
+      return;
+    }
+    const webviewRoot = vscode.Uri.joinPath(this.extensionUri, 'dist', 'webview');
+    const panel = vscode.window.createWebviewPanel('paperDigest.statistics', 'Paper Digest Statistics', vscode.ViewColumn.Active, {
+      enableScripts: true,
+      localResourceRoots: [webviewRoot],
+      retainContextWhenHidden: false,
+    });
+    this.panel = panel;
+    panel.iconPath = vscode.Uri.joinPath(this.extensionUri, 'images', 'icon.png');
+    panel.webview.html = this.html(panel.webview, webviewRoot);
+    panel.onDidDispose(() => {
+      this.panel = undefined;
+    }, undefined, this.disposables);
+    panel.onDidChangeViewState(() => {
+      if (panel.visible) {
+        void this.update();
+      }
+    }, undefined, this.disposables);
+    panel.webview.onDidReceiveMessage((message: unknown) => this.receive(message), undefined, this.disposables);
+  }
+
+  dispose(): void {
+    this.panel?.dispose();
+    for (const disposable of this.disposables.splice(0)) {
+      disposable.dispose();
+    }
+  }
+
+  private setScope(scope: 'workspace' | 'file'): void {
+    const active = vscode.window.activeTextEditor?.document;
+    if (scope === 'file' && active?.languageId === LANGUAGE_ID) {
+      this.scope = 'file';
+      this.scopeUri = active.uri;
+    } else if (scope === 'file' && this.scopeUri) {
+      this.scope = 'file';
+    } else {
+      this.scope = 'workspace';
+    }
+  }
+
+  /** Asks the server for the numbers and sends them to the page. */
+  private async update(): Promise<void> {
+    const panel = this.panel;
+    if (!panel) {
+      return;
+    }
+    const uri = this.scope === 'file' ? this.scopeUri?.toString() : undefined;
+    const stats = await this.client.sendRequest(StatisticsRequest, uri ? { uri } : {});
+    this.lastStatistics = stats;
+    const scopeName = this.scope === 'file' && this.scopeUri ? vscode.workspace.asRelativePath(this.scopeUri) : '';
+    await panel.webview.postMessage({ type: 'statistics', stats, scope: this.scope, scopeName });
+  }
+
+  /** A message from the page: untrusted in shape, so every field is checked. */
+  private async receive(message: unknown): Promise<void> {
+    if (!message || typeof message !== 'object') {
+      return;
+    }
+    const { type } = message as { type?: unknown };
+    switch (type) {
+      case 'ready':
+        await this.update();
+        return;
+      case 'filter': {
+        const filter = (message as { filter?: unknown }).filter;
+        if (typeof filter === 'string' && filter.length <= 1000) {
+          this.papersView.setFilter(filter);
+          await vscode.commands.executeCommand('paperDigest.papers.focus');
+        }
+        return;
+      }
+      case 'scope': {
+        const scope = (message as { scope?: unknown }).scope;
+        this.setScope(scope === 'file' ? 'file' : 'workspace');
+        await this.update();
+        return;
+      }
+      case 'rollup': {
+        const { period, format } = message as { period?: unknown; format?: unknown };
+        if (typeof period === 'string' && (format === 'digest' || format === 'markdown')) {
+          const result = await this.client.sendRequest(RollupRequest, { period, format });
+          if (result.paperCount === 0) {
+            void vscode.window.showInformationMessage(`Paper Digest: no papers in ${period}.`);
+            return;
+          }
+          const document = await vscode.workspace.openTextDocument({ content: result.text, language: format === 'digest' ? LANGUAGE_ID : 'markdown' });
+          await vscode.window.showTextDocument(document, vscode.ViewColumn.Beside);
+        }
+        return;
+      }
+      case 'rendered': {
+        const charts = (message as { charts?: unknown }).charts;
+        if (Array.isArray(charts)) {
+          this.lastRendered = {
+            charts: charts
+              .filter((chart): chart is { id: string; clickable: number; svgElements: number } => !!chart && typeof chart.id === 'string')
+              .map((chart) => ({ id: chart.id, clickable: Number(chart.clickable) || 0, svgElements: Number(chart.svgElements) || 0 })),
+          };
+          this.renderedEmitter.fire(this.lastRendered);
+        }
+        return;
+      }
+    }
+  }
+
+  private html(webview: vscode.Webview, root: vscode.Uri): string {
+    const nonce = randomBytes(16).toString('base64');
+    const script = webview.asWebviewUri(vscode.Uri.joinPath(root, 'stats.js'));
+    const style = webview.asWebviewUri(vscode.Uri.joinPath(root, 'stats.css'));
+    const csp = [`default-src 'none'`, `img-src ${webview.cspSource}`, `style-src ${webview.cspSource}`, `font-src ${webview.cspSource}`, `script-src 'nonce-${nonce}'`].join('; ');
+    return `<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="UTF-8">
+<meta http-equiv="Content-Security-Policy" content="${csp}">
+<meta name="viewport" content="width=device-width, initial-scale=1.0">
+<link rel="stylesheet" href="${style}">
+<title>Paper Digest Statistics</title>
+</head>
+<body>
+<main id="root"><p>Loading the statistics… 正在统计…</p></main>
+<script nonce="${nonce}" src="${script}"></script>
+</body>
+</html>`;
+  }
+}
+
+/** Registers the dashboard and its command. */
+export function registerStatistics(context: vscode.ExtensionContext, client: LanguageClient, papersView: PapersView): StatisticsDashboard {
+  const dashboard = new StatisticsDashboard(context.extensionUri, client, papersView);
+  context.subscriptions.push(
+    dashboard,
+    vscode.commands.registerCommand(SHOW_STATISTICS_COMMAND, (scope?: unknown) => dashboard.show(scope === 'file' ? 'file' : 'workspace')),
+  );
+  return dashboard;
+}

@@ -1,0 +1,203 @@
+/**
+ * The statistics dashboard, inside its webview: it draws the numbers the extension sends (the
+ * language server's `paperDigest/statistics`) and nothing else. Every text from a digest becomes
+ * a text node, never markup; the page loads nothing but this script (by nonce) and its style.
+ *
+ * Messages from the extension: `{ type: 'statistics', stats, scope, scopeName }`.
+ * Messages to the extension: `ready`, `filter` (a bar or point was clicked: its Papers filter),
+ * `rollup` (export a week or month), `scope` (workspace or the active digest), and `rendered`
+ * (what was drawn, for the tests).
+ */
+import './stats.css';
+import type { DigestStatistics, PeriodRow } from '../../../server/src/service/features/statistics';
+import { Chart, dashboardCharts, displayText, Mark } from '../../../server/src/service/charts';
+
+interface VsCodeApi {
+  postMessage(message: unknown): void;
+}
+declare function acquireVsCodeApi(): VsCodeApi;
+
+const vscode = acquireVsCodeApi();
+const SVG = 'http://www.w3.org/2000/svg';
+let current: { stats: DigestStatistics; scope: 'workspace' | 'file'; scopeName: string } | undefined;
+
+window.addEventListener('message', (event: MessageEvent) => {
+  const message = event.data as { type?: string; stats?: DigestStatistics; scope?: 'workspace' | 'file'; scopeName?: string };
+  if (message?.type === 'statistics' && message.stats) {
+    current = { stats: message.stats, scope: message.scope === 'file' ? 'file' : 'workspace', scopeName: String(message.scopeName ?? '') };
+    render();
+  }
+});
+
+let resizeTimer: number | undefined;
+window.addEventListener('resize', () => {
+  window.clearTimeout(resizeTimer);
+  resizeTimer = window.setTimeout(render, 100);
+});
+
+vscode.postMessage({ type: 'ready' });
+
+function render(): void {
+  if (!current) {
+    return;
+  }
+  const { stats, scope, scopeName } = current;
+  const root = document.getElementById('root')!;
+  root.replaceChildren();
+
+  const header = element('header');
+  header.append(element('h1', `Paper Digest statistics · 论文摘要统计`));
+  const summary = `${stats.paperCount} papers · ${stats.paperCount} 篇论文 — ${stats.fileCount} digests · 期摘要${stats.undatedFiles > 0 ? ` (${stats.undatedFiles} without a date in the file name · 文件名无日期)` : ''}`;
+  header.append(element('p', summary));
+  const scopes = element('div');
+  scopes.className = 'scopes';
+  for (const [value, label] of [['workspace', 'Workspace · 工作区'], ['file', 'Active digest · 当前摘要']] as const) {
+    const button = element('button', label);
+    button.setAttribute('aria-pressed', String(scope === value));
+    button.addEventListener('click', () => vscode.postMessage({ type: 'scope', scope: value }));
+    scopes.append(button);
+  }
+  if (scope === 'file' && scopeName) {
+    scopes.append(element('span', displayText(scopeName, 120)));
+  }
+  header.append(scopes);
+  root.append(header);
+
+  const width = Math.max(320, Math.min(1400, document.body.clientWidth - 32));
+  const charts = dashboardCharts(stats, width);
+  const grid = element('div');
+  grid.className = 'charts';
+  for (const chart of charts) {
+    const section = element('section');
+    section.append(drawChart(chart));
+    grid.append(section);
+  }
+  root.append(grid);
+  root.append(rollupTable('Weekly roll-up · 每周汇总', stats.weeks), rollupTable('Monthly roll-up · 每月汇总', stats.months));
+
+  vscode.postMessage({
+    type: 'rendered',
+    charts: charts.map((chart) => ({ id: chart.id, clickable: chart.marks.filter((mark) => 'filter' in mark && mark.filter).length, svgElements: document.querySelectorAll(`#chart-${chart.id} *`).length })),
+  });
+}
+
+function drawChart(chart: Chart): SVGSVGElement {
+  const svg = document.createElementNS(SVG, 'svg');
+  svg.setAttribute('id', `chart-${chart.id}`);
+  svg.setAttribute('class', 'pd-chart');
+  svg.setAttribute('width', String(chart.width));
+  svg.setAttribute('height', String(chart.height));
+  svg.setAttribute('viewBox', `0 0 ${chart.width} ${chart.height}`);
+  svg.setAttribute('role', 'img');
+  svg.setAttribute('aria-label', chart.title);
+  for (const mark of chart.marks) {
+    svg.append(drawMark(mark));
+  }
+  return svg;
+}
+
+function drawMark(mark: Mark): SVGElement {
+  let node: SVGElement;
+  switch (mark.kind) {
+    case 'rect':
+      node = svgElement('rect', { x: mark.x, y: mark.y, width: mark.width, height: mark.height });
+      break;
+    case 'circle':
+      node = svgElement('circle', { cx: mark.x, cy: mark.y, r: mark.r });
+      break;
+    case 'line':
+      node = svgElement('polyline', { points: mark.points.map(([x, y]) => `${x},${y}`).join(' ') });
+      break;
+    case 'text':
+      node = svgElement('text', { x: mark.x, y: mark.y, 'text-anchor': mark.anchor });
+      node.textContent = mark.text;
+      break;
+  }
+  node.setAttribute('class', `pd-${mark.tone}`);
+  if ('tip' in mark && mark.tip) {
+    const title = document.createElementNS(SVG, 'title');
+    title.textContent = mark.tip;
+    node.prepend(title);
+  }
+  if ('filter' in mark && mark.filter) {
+    const filter = mark.filter;
+    node.setAttribute('data-filter', filter);
+    node.setAttribute('tabindex', '0');
+    node.setAttribute('role', 'button');
+    node.classList.add('clickable');
+    node.addEventListener('click', () => vscode.postMessage({ type: 'filter', filter }));
+    node.addEventListener('keydown', (event) => {
+      if ((event as KeyboardEvent).key === 'Enter' || (event as KeyboardEvent).key === ' ') {
+        vscode.postMessage({ type: 'filter', filter });
+      }
+    });
+  }
+  return node;
+}
+
+function rollupTable(title: string, periods: readonly PeriodRow[]): HTMLElement {
+  const section = element('section');
+  section.className = 'rollup';
+  section.append(element('h2', title));
+  if (periods.length === 0) {
+    section.append(element('p', 'No dated digests · 无带日期的摘要'));
+    return section;
+  }
+  const table = element('table');
+  const head = element('tr');
+  for (const name of ['Period · 时段', 'Dates · 日期', 'Papers · 论文', 'Topics · 专题', 'Export · 导出']) {
+    head.append(element('th', name));
+  }
+  table.append(head);
+  for (const period of [...periods].reverse()) {
+    const row = element('tr');
+    const name = element('td');
+    name.append(link(period.period, period.filter));
+    row.append(name, element('td', `${period.first} – ${period.last}`), element('td', String(period.count)));
+    const topics = element('td');
+    period.topics.forEach((topic, i) => {
+      if (i > 0) {
+        topics.append(document.createTextNode(', '));
+      }
+      topics.append(link(`${displayText(topic.label, 40)} ${topic.count}`, topic.filter));
+    });
+    row.append(topics);
+    const exports = element('td');
+    for (const [format, label] of [['digest', 'Digest · 摘要文件'], ['markdown', 'Markdown']] as const) {
+      const button = element('button', label);
+      button.addEventListener('click', () => vscode.postMessage({ type: 'rollup', period: period.period, format }));
+      exports.append(button);
+    }
+    row.append(exports);
+    table.append(row);
+  }
+  section.append(table);
+  return section;
+}
+
+function link(text: string, filter: string): HTMLElement {
+  const anchor = element('a', text);
+  anchor.setAttribute('href', '#');
+  anchor.setAttribute('data-filter', filter);
+  anchor.addEventListener('click', (event) => {
+    event.preventDefault();
+    vscode.postMessage({ type: 'filter', filter });
+  });
+  return anchor;
+}
+
+function element<K extends keyof HTMLElementTagNameMap>(tag: K, text?: string): HTMLElementTagNameMap[K] {
+  const node = document.createElement(tag);
+  if (text !== undefined) {
+    node.textContent = text;
+  }
+  return node;
+}
+
+function svgElement(tag: string, attributes: Record<string, string | number>): SVGElement {
+  const node = document.createElementNS(SVG, tag) as SVGElement;
+  for (const [name, value] of Object.entries(attributes)) {
+    node.setAttribute(name, String(Number.isFinite(value) || typeof value === 'string' ? value : 0));
+  }
+  return node;
+}

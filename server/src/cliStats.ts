@@ -1,0 +1,179 @@
+/**
+ * `paper-digest stats [PATH...] [--format text|json|svg|html]`: the statistics of the digests
+ * under the paths (the current folder when none is given), from the same service as the
+ * dashboard: a table, the numbers as JSON, an SVG chart of papers per topic, or one
+ * self-contained HTML page with every chart (no script, no network).
+ *
+ * Exit status: 0, or 2 on bad usage or when a file cannot be read (the others are counted).
+ */
+import { pathToFileURL } from 'node:url';
+import { collectDigestFiles, displayPath, printable, readDigestFile } from './cliFiles';
+import { barChart, chartToSvg, dashboardCharts, displayText, escapeXml, STANDALONE_STYLE } from './service/charts';
+import { CountRow, DigestStatistics, digestStatistics } from './service/features/statistics';
+import { WorkspaceIndex } from './service/workspaceIndex';
+
+export const STATS_USAGE = `Usage: paper-digest stats [--format text|json|svg|html] [PATH...]
+
+Statistics of the digests under PATH (default: the current folder): papers per topic, keyword,
+arXiv category, institution and digest date, rising and falling topics, weekly and monthly
+roll-ups. A paper repeated by several digests counts once.
+
+  --format FORMAT    text (default): tables; json: the numbers;
+                     svg: a chart of papers per topic; html: one page with every chart
+  -h, --help         show this help
+
+Exit status: 0, or 2 on bad usage or when a file cannot be read.
+`;
+
+type StatsFormat = 'text' | 'json' | 'svg' | 'html';
+
+interface Output {
+  stdout(text: string): void;
+  stderr(text: string): void;
+}
+
+/** Runs `stats` with the arguments after the command's name; returns the exit status. */
+export function runStats(args: readonly string[], out: Output, cwd: string): number {
+  let format: StatsFormat = 'text';
+  const paths: string[] = [];
+  let onlyPaths = false;
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i];
+    if (!onlyPaths && arg.startsWith('-') && arg !== '-') {
+      if (arg === '--') {
+        onlyPaths = true;
+      } else if (arg === '-h' || arg === '--help') {
+        out.stdout(STATS_USAGE);
+        return 0;
+      } else if (arg === '--format' || arg.startsWith('--format=')) {
+        const value = arg === '--format' ? args[++i] : arg.slice('--format='.length);
+        if (value !== 'text' && value !== 'json' && value !== 'svg' && value !== 'html') {
+          return usage(out, value === undefined ? '--format needs a value: text, json, svg or html' : `unknown format '${printable(value)}': use text, json, svg or html`);
+        }
+        format = value;
+      } else {
+        return usage(out, `unknown option '${printable(arg)}' for stats`);
+      }
+    } else {
+      paths.push(arg);
+    }
+  }
+
+  let failed = false;
+  const fail = (message: string): void => {
+    failed = true;
+    out.stderr(`paper-digest: ${message}\n`);
+  };
+  const index = new WorkspaceIndex();
+  for (const found of collectDigestFiles(paths.length > 0 ? paths : ['.'], cwd, fail)) {
+    const read = readDigestFile(found.path, printable(displayPath(found.path, cwd)), fail);
+    if (read !== undefined) {
+      index.update(pathToFileURL(found.path).href, read.text);
+    }
+  }
+  const stats = digestStatistics(index);
+  switch (format) {
+    case 'text':
+      out.stdout(statsText(stats));
+      break;
+    case 'json':
+      out.stdout(JSON.stringify(stats, null, 2) + '\n');
+      break;
+    case 'svg':
+      out.stdout(`<?xml version="1.0" encoding="UTF-8"?>\n${chartToSvg(barChart('topics', 'Papers per topic · 各专题论文数', stats.topics, 720, 25), { standalone: true })}\n`);
+      break;
+    case 'html':
+      out.stdout(statsHtml(stats));
+      break;
+  }
+  return failed ? 2 : 0;
+}
+
+function usage(out: Output, message: string): number {
+  out.stderr(`paper-digest: ${message}\nRun 'paper-digest stats --help' for usage.\n`);
+  return 2;
+}
+
+/** The statistics as plain-text tables. */
+export function statsText(stats: DigestStatistics): string {
+  const lines = [`${stats.paperCount} papers (${stats.entryCount} entries) in ${stats.fileCount} digest files${stats.undatedFiles > 0 ? `, ${stats.undatedFiles} without a date in the name` : ''}.`];
+  const table = (title: string, rows: readonly CountRow[], total: number, limit = 10): void => {
+    lines.push('', `${title} (${total}):`);
+    if (rows.length === 0) {
+      lines.push('  (none)');
+    }
+    const width = Math.max(...rows.slice(0, limit).map((row) => String(row.count).length), 1);
+    for (const row of rows.slice(0, limit)) {
+      lines.push(`  ${String(row.count).padStart(width)}  ${displayText(row.label, 80)}${row.detail ? `  ${displayText(row.detail, 80)}` : ''}`);
+    }
+    if (total > limit) {
+      lines.push(`  … ${total - Math.min(limit, rows.length)} more`);
+    }
+  };
+  table('Topics 专题', stats.topics, stats.totals.topics);
+  table('Keywords 关键词', stats.keywords, stats.totals.keywords);
+  table('Categories 分类', stats.categories, stats.totals.categories);
+  table('Institutions 机构', stats.institutions, stats.totals.institutions);
+  lines.push('', `Papers per digest date 每期论文数 (${stats.dates.length}):`);
+  for (const point of stats.dates.slice(-14)) {
+    lines.push(`  ${point.date}  ${String(point.count).padStart(5)}  ${'#'.repeat(Math.min(60, point.count))}`);
+  }
+  if (stats.dates.length > 14) {
+    lines.push(`  (the last 14 of ${stats.dates.length} dates)`);
+  }
+  if (stats.trends.length > 0) {
+    lines.push('', 'Last 7 days against the 7 before 近7天对比前7天:');
+    for (const trend of stats.trends) {
+      lines.push(`  ${trend.rising ? '▲' : trend.recent < trend.previous ? '▼' : '='} ${String(trend.recent).padStart(4)} / ${String(trend.previous).padEnd(4)}  ${trend.kind} ${displayText(trend.label, 80)}`);
+    }
+  }
+  for (const [title, periods] of [['Weeks 每周', stats.weeks], ['Months 每月', stats.months]] as const) {
+    if (periods.length > 0) {
+      lines.push('', `${title}:`);
+      for (const period of periods.slice(-12)) {
+        lines.push(`  ${period.period}  ${String(period.count).padStart(5)}  ${period.topics.slice(0, 3).map((topic) => `${displayText(topic.label, 40)} ${topic.count}`).join(', ')}`);
+      }
+    }
+  }
+  return lines.join('\n') + '\n';
+}
+
+/**
+ * One HTML page with every chart, readable offline: inline SVG and styles, no script. It is
+ * also well-formed XML, so XML tools read it as they read the SVG.
+ */
+export function statsHtml(stats: DigestStatistics): string {
+  const charts = dashboardCharts(stats, 900).map((chart) => `<section>${chartToSvg(chart)}</section>`);
+  const rollups = [['Weeks · 每周', stats.weeks], ['Months · 每月', stats.months]] as const;
+  const tables = rollups
+    .filter(([, periods]) => periods.length > 0)
+    .map(([title, periods]) => {
+      const rows = periods.map((period) => `<tr><td>${escapeXml(period.period)}</td><td>${escapeXml(period.first)} – ${escapeXml(period.last)}</td><td class="n">${period.count}</td><td>${period.topics.map((topic) => `${escapeXml(topic.label)} ${topic.count}`).join(', ')}</td></tr>`);
+      return `<section><h2>${escapeXml(title)}</h2><table><thead><tr><th>period 时段</th><th>dates 日期</th><th>papers 论文</th><th>topics 专题</th></tr></thead><tbody>${rows.join('')}</tbody></table></section>`;
+    });
+  return `<!DOCTYPE html>
+<html xmlns="http://www.w3.org/1999/xhtml" lang="zh-CN">
+<head>
+<meta charset="utf-8" />
+<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'" />
+<meta name="viewport" content="width=device-width, initial-scale=1" />
+<title>Paper Digest statistics · 论文摘要统计</title>
+<style>
+body { font: 14px system-ui, -apple-system, "Segoe UI", "Noto Sans CJK SC", "Microsoft YaHei", sans-serif; margin: 24px; color: #1f2328; background: #fff; }
+h1 { font-size: 20px; } h2 { font-size: 15px; }
+section { margin: 0 0 28px; } .charts { display: flex; flex-wrap: wrap; gap: 0 24px; } table { border-collapse: collapse; } td, th { padding: 3px 10px; border-bottom: 1px solid #d0d7de; text-align: left; } td.n { text-align: right; }
+@media (prefers-color-scheme: dark) { body { color: #e6edf3; background: #0d1117; } td, th { border-color: #30363d; } }
+${STANDALONE_STYLE}
+</style>
+</head>
+<body>
+<h1>Paper Digest statistics · 论文摘要统计</h1>
+<p>${stats.paperCount} papers · ${stats.paperCount} 篇论文, ${stats.fileCount} digests · 期摘要</p>
+<div class="charts">
+${charts.join('\n')}
+</div>
+${tables.join('\n')}
+</body>
+</html>
+`;
+}

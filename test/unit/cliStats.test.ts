@@ -1,0 +1,100 @@
+import * as assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import { digest, entryLines, REPO_ROOT } from '../support/fixtures';
+
+const CLI = path.join(REPO_ROOT, 'dist', 'cli.js');
+const HOSTILE = 'Evil </svg><script>alert(1)</script> "quoted" & \'single\' \u202Egnp.exe';
+/** A topic is one word: the same, without spaces. */
+const HOSTILE_TOPIC = '</svg><script>alert(1)</script>"&\'\u202E坏';
+
+function run(args: string[], cwd: string): { status: number | null; stdout: string; stderr: string } {
+  const result = spawnSync(process.execPath, [CLI, ...args], { cwd, encoding: 'utf8' });
+  return { status: result.status, stdout: result.stdout, stderr: result.stderr };
+}
+
+/** Runs xmllint on a text: its exit status and what it said (xmllint is installed by scripts/install-test-tools.sh). */
+function xmllint(text: string, ...args: string[]): { status: number | null; output: string } {
+  const result = spawnSync('xmllint', [...args, '-'], { input: text, encoding: 'utf8' });
+  if (result.error) {
+    throw new Error(`xmllint is needed for this test (Debian package libxml2-utils): ${result.error.message}`);
+  }
+  return { status: result.status, output: result.stdout + result.stderr };
+}
+
+let work: string;
+
+before(() => {
+  work = fs.mkdtempSync(path.join(os.tmpdir(), 'paper-digest-stats-'));
+  fs.writeFileSync(path.join(work, '2026-04-28.digest'), digest(entryLines('A'), entryLines('B', { topicHits: '专题命中 代码生成 ：code(abstract)；分类 cs.SE' })));
+  fs.writeFileSync(path.join(work, '2026-05-01.digest.txt'), digest(
+    entryLines('A'),
+    entryLines('C', { englishTitle: HOSTILE, institutions: `机构 * ${HOSTILE}（<b>坏</b>） 纠错`, topicHits: `专题命中 ${HOSTILE_TOPIC} ：x(abstract)；分类 cs.CL` }),
+  ));
+});
+
+after(() => fs.rmSync(work, { recursive: true, force: true }));
+
+describe('paper-digest stats', () => {
+  test('Should print tables of the papers per topic, category, institution and date', () => {
+    const result = run(['stats', '.'], work);
+    assert.equal(result.status, 0, result.stderr);
+    assert.match(result.stdout, /^3 papers \(4 entries\) in 2 digest files\./);
+    assert.match(result.stdout, /Topics 专题 \(3\):\n {2}1 {2}<\/svg><script>alert\(1\)<\/script>"&'\uFFFD坏\n {2}1 {2}代码生成\n {2}1 {2}数学推理\n/, 'text output is plain text, A counted once');
+    assert.match(result.stdout, /cs\.CL {2}Computation and Language · 计算与语言/);
+    assert.match(result.stdout, /2026-04-28 {6}2/);
+    assert.match(result.stdout, /2026-W18 {6}3  /);
+    assert.doesNotMatch(result.stdout, /\u202E/, 'bidirectional overrides are not printed');
+  });
+
+  test('Should default to the current folder and print the numbers as JSON', () => {
+    const result = run(['stats', '--format', 'json'], work);
+    assert.equal(result.status, 0, result.stderr);
+    const stats = JSON.parse(result.stdout);
+    assert.equal(stats.paperCount, 3);
+    assert.deepEqual(stats.dates.map((point: { date: string; count: number }) => [point.date, point.count]), [['2026-04-28', 2], ['2026-05-01', 2]]);
+    assert.equal(stats.topics.find((row: { label: string }) => row.label === HOSTILE_TOPIC)?.count, 1, 'JSON carries document text as data');
+  });
+
+  test('Should write valid SVG with every text escaped', () => {
+    const result = run(['stats', '--format=svg', work], os.tmpdir());
+    assert.equal(result.status, 0, result.stderr);
+    const lint = xmllint(result.stdout, '--noout');
+    assert.equal(lint.status, 0, lint.output);
+    assert.doesNotMatch(result.stdout, /<script|<\/svg><|<b>/);
+    // The hostile topic is one tooltip of the chart: read back through an XML parser.
+    const texts = xmllint(result.stdout, '--xpath', '//*[local-name()="rect"]/*[local-name()="title"]/text()').output;
+    assert.match(texts, /^&lt;\/svg&gt;&lt;script&gt;alert\(1\)&lt;\/script&gt;(&quot;|")&amp;'\uFFFD坏: 1 papers/m, texts);
+    assert.equal(result.stdout.startsWith('<?xml'), true);
+  });
+
+  test('Should write one self-contained HTML page with every chart and no script', () => {
+    const result = run(['stats', '--format', 'html', '.'], work);
+    assert.equal(result.status, 0, result.stderr);
+    const html = result.stdout;
+    const lint = xmllint(html, '--noout');
+    assert.equal(lint.status, 0, lint.output);
+    for (const id of ['dates', 'trends', 'topics', 'keywords', 'categories', 'institutions', 'weeks', 'months']) {
+      assert.match(html, new RegExp(`id="chart-${id}"`));
+    }
+    assert.doesNotMatch(html, /<script|src=|href=|url\(|@import/i, 'nothing to load, nothing to run');
+    assert.match(html, /Content-Security-Policy" content="default-src 'none'/);
+    assert.doesNotMatch(html, /<b>坏/);
+  });
+
+  test('Should exit 2 with one clear line on bad usage or an unreadable path', () => {
+    const bad = run(['stats', '--format', 'pdf', '.'], work);
+    assert.equal(bad.status, 2);
+    assert.match(bad.stderr, /^paper-digest: unknown format 'pdf': use text, json, svg or html\n/);
+    const missing = run(['stats', 'nowhere'], work);
+    assert.equal(missing.status, 2);
+    assert.match(missing.stderr, /^paper-digest: cannot read 'nowhere'/);
+    assert.doesNotMatch(missing.stderr + bad.stderr, /\n\s+at /, 'no stack trace');
+    const help = run(['stats', '--help'], work);
+    assert.equal(help.status, 0);
+    assert.match(help.stdout, /Usage: paper-digest stats/);
+  });
+});

@@ -26,6 +26,7 @@ import { ContentChange, lastUpdateStatistics, updateDigest } from '../../server/
 import type { DigestDocument } from '../../server/src/service/model';
 import { parseDigest } from '../../server/src/service/parser';
 import { benchSize, runEndToEnd } from './e2e';
+import { runStatisticsBench } from './statistics';
 import { generatedDigest, hostileLines } from './generate';
 
 const REPO_ROOT = path.resolve(__dirname, '..', '..', '..');
@@ -231,6 +232,7 @@ runBenchmarks().then(
   async (rows) => {
     report(rows);
     await runEndToEnd();
+    await runStatisticsBench(benchSize());
   },
   (error: unknown) => {
     console.error(error);

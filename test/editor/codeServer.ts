@@ -422,7 +422,14 @@ export interface Locator {
   count(): Promise<number>;
 }
 
+/** The frames of an iframe, for webviews (an outer iframe holding the page's own frame). */
+export interface FrameLocator {
+  frameLocator(selector: string): FrameLocator;
+  locator(selector: string): Locator;
+}
+
 export interface Page {
+  frameLocator(selector: string): FrameLocator;
   goto(url: string, options?: { waitUntil?: 'load' | 'domcontentloaded' | 'networkidle' | 'commit'; timeout?: number }): Promise<unknown>;
   locator(selector: string): Locator;
   waitForSelector(selector: string, options?: { state?: 'attached' | 'detached' | 'visible' | 'hidden'; timeout?: number }): Promise<unknown>;

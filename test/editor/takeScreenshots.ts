@@ -1,7 +1,7 @@
 /**
  * Drives the extension through the real VS Code workbench (code-server + Chromium) on the example
- * workspace and takes the README's screenshots: the outline, a hover translation, the Papers view
- * and a quick fix. Each step waits for what it shows to be on screen, so a missing feature fails.
+ * workspace and takes the README's screenshots: the outline, a hover translation, the Papers view,
+ * a quick fix, the Problems panel and the statistics dashboard (whose topic bar it then clicks). Each step waits for what it shows to be on screen, so a missing feature fails.
  *
  *   node out/test/editor/takeScreenshots.js --vsix paper-digest.vsix --out images
  */
@@ -112,6 +112,22 @@ async function main(): Promise<void> {
       await waitForText(page, '.part.panel', 'unknown-category', 'Problems panel');
     });
     taken.push(await screenshot(page, path.join(out, 'problems.png')));
+    await page.keyboard.press('Escape');
+
+    await step('show the statistics dashboard', async () => {
+      await runCommand(page, 'Paper Digest: Show Statistics');
+      // The webview's page is a frame inside the webview's iframe.
+      const dashboard = page.frameLocator('iframe.webview.ready').frameLocator('#active-frame');
+      await dashboard.locator('#chart-dates circle.clickable').first().waitFor({ state: 'visible', timeout: 60_000 });
+      await dashboard.locator('#chart-topics rect.clickable').first().waitFor({ state: 'visible', timeout: 60_000 });
+    });
+    taken.push(await screenshot(page, path.join(out, 'statistics.png')));
+
+    await step('click a topic bar: the Papers view shows its papers', async () => {
+      const dashboard = page.frameLocator('iframe.webview.ready').frameLocator('#active-frame');
+      await dashboard.locator('#chart-topics rect.clickable').first().click();
+      await waitForText(page, '.pane-body', 'topic:数学推理', 'the Papers view filtered by the clicked bar');
+    });
     console.log(`screenshots: ${taken.length} taken in ${out}`);
   } finally {
     await session.close();

@@ -97,11 +97,15 @@ export const MAX_ROWS = 50;
 export const MAX_TRENDS = 6;
 /** The label of the papers of a period without a topic. */
 const NO_TOPIC = '(no topic)';
+/** Its key: no topic's key is empty, and the counters take no empty key. */
+const NO_TOPIC_KEY = '\u0000';
 /** Topics listed per period of a roll-up. */
 const PERIOD_TOPICS = 8;
 
 /**
- * The statistics of the workspace index, or of one of its files.
+ * The statistics of the workspace index, or of one of its files. One pass over the papers: a
+ * paper whose English title no other paper of the workspace has is counted without looking it
+ * up; only papers that appear more than once are told apart by an identity number.
  *
  * @example
  * const stats = digestStatistics(index);
@@ -110,76 +114,90 @@ const PERIOD_TOPICS = 8;
  */
 export function digestStatistics(index: WorkspaceIndex, options: { readonly uri?: string } = {}, token: Cancellation = NEVER_CANCELLED): DigestStatistics {
   const files: readonly FileSummary[] = options.uri ? [index.file(options.uri)].filter((file): file is FileSummary => file !== undefined) : index.files();
+  const keys = new Keys();
+  const identities = new Identities(index);
+  const all = new DistinctCount();
   const topics = new Counter('topic');
   const keywords = new Counter('keyword');
   const categories = new Counter('category');
   const institutions = new Counter('institution');
-  const byDate = new Map<string, { papers: Set<string>; files: number; topics: Map<string, Set<string>>; keywords: Map<string, Set<string>> }>();
-  const identities = new Set<string>();
+  const days = new Map<string, Period>();
+  const weeks = new Map<string, Period>();
+  const months = new Map<string, Period>();
   let entryCount = 0;
   let undatedFiles = 0;
   let seen = 0;
   for (const file of files) {
     const date = digestDateOf(file.uri);
-    let day = date === undefined ? undefined : byDate.get(date);
+    const periods: Period[] = [];
     if (date === undefined) {
       undatedFiles++;
-    } else if (!day) {
-      day = { papers: new Set(), files: 0, topics: new Map(), keywords: new Map() };
-      byDate.set(date, day);
-    }
-    if (day) {
+    } else {
+      const day = periodFor(days, date, date);
       day.files++;
+      periods.push(day, periodFor(weeks, isoWeekOf(date), date), periodFor(months, monthOf(date), date));
     }
     for (const paper of file.papers) {
       if ((++seen & 4095) === 0 && token.isCancellationRequested) {
         return emptyStatistics(options.uri);
       }
       entryCount++;
-      const id = identityOf(paper);
-      identities.add(id);
+      const ref = identities.of(paper);
+      all.add(ref);
       const topic = paper.topic.trim();
-      if (topic) {
-        topics.add(groupKey(topic), topic, '', id);
+      const topicKey = topic ? keys.of(topic) : '';
+      if (topicKey) {
+        topics.add(topicKey, topic, '', ref);
       }
-      for (const keyword of paper.keywords) {
-        keywords.add(groupKey(keyword), keyword.trim(), '', id);
-      }
-      for (const code of paper.categories) {
-        const category = categoryIgnoringCase(code.trim());
-        const canonical = categoryKey(code);
-        categories.add(canonical.toLowerCase(), canonical, category ? `${category.name} · ${category.nameZh}` : 'not in the arXiv taxonomy · 不在 arXiv 分类体系中', id, category !== undefined);
-      }
-      for (const institution of paper.institutions) {
-        institutions.add(groupKey(institution.name), institution.name.trim(), institution.translation?.trim() ?? '', id);
-      }
-      if (day) {
-        day.papers.add(id);
-        if (topic) {
-          addTo(day.topics, groupKey(topic), id);
+      const keywordKeys = distinctKeys(paper.keywords, (keyword) => keys.of(keyword));
+      for (let i = 0; i < keywordKeys.length; i++) {
+        if (keywordKeys[i]) {
+          keywords.add(keywordKeys[i], paper.keywords[i].trim(), '', ref);
         }
-        for (const keyword of paper.keywords) {
-          addTo(day.keywords, groupKey(keyword), id);
+      }
+      const categoryKeys = distinctKeys(paper.categories, (code) => keys.category(code).key);
+      for (let i = 0; i < categoryKeys.length; i++) {
+        if (categoryKeys[i]) {
+          const info = keys.category(paper.categories[i]);
+          categories.add(info.key, info.label, info.detail, ref, info.known);
+        }
+      }
+      const institutionKeys = distinctKeys(paper.institutions, (institution) => keys.of(institution.name));
+      for (let i = 0; i < institutionKeys.length; i++) {
+        if (institutionKeys[i]) {
+          institutions.add(institutionKeys[i], paper.institutions[i].name.trim(), paper.institutions[i].translation?.trim() ?? '', ref);
+        }
+      }
+      for (const period of periods) {
+        period.papers.add(ref);
+        period.topics.add(topicKey || NO_TOPIC_KEY, topic || NO_TOPIC, '', ref);
+        const dayKeywords = period.keywords;
+        if (dayKeywords) {
+          for (let i = 0; i < keywordKeys.length; i++) {
+            if (keywordKeys[i]) {
+              dayKeywords.add(keywordKeys[i], paper.keywords[i], '', ref);
+            }
+          }
         }
       }
     }
   }
 
-  const dates = [...byDate.keys()].sort();
+  const dates = [...days.keys()].sort();
   const datePoints: DatePoint[] = dates.map((date) => {
-    const day = byDate.get(date)!;
-    return { date, count: day.papers.size, files: day.files, filter: fieldFilter('date', date) };
+    const day = days.get(date)!;
+    return { date, count: day.papers.count, files: day.files, filter: fieldFilter('date', date) };
   });
   const topicRows = topics.rows();
   const keywordRows = keywords.rows();
   const trends = [
-    ...trendRows('topic', topics, topicRows, dates, (date) => byDate.get(date)!.topics),
-    ...trendRows('keyword', keywords, keywordRows, dates, (date) => byDate.get(date)!.keywords),
+    ...trendRows('topic', topicRows, dates, (date, key) => days.get(date)!.topics.countOf(key), keys),
+    ...trendRows('keyword', keywordRows, dates, (date, key) => days.get(date)!.keywords?.countOf(key) ?? 0, keys),
   ].sort((a, b) => Number(b.rising) - Number(a.rising) || b.recent - b.previous - (a.recent - a.previous));
 
   return {
     uri: options.uri,
-    paperCount: identities.size,
+    paperCount: all.count,
     entryCount,
     fileCount: files.length,
     undatedFiles,
@@ -190,28 +208,96 @@ export function digestStatistics(index: WorkspaceIndex, options: { readonly uri?
     totals: { topics: topics.size, keywords: keywords.size, categories: categories.size, institutions: institutions.size },
     dates: datePoints,
     trends,
-    weeks: periodRows('week', files, isoWeekOf),
-    months: periodRows('month', files, monthOf),
+    weeks: periodRows('week', weeks),
+    months: periodRows('month', months),
   };
 }
 
-/** What tells papers apart: the English title key, else the file and the paper's key there. */
-function identityOf(paper: PaperSummary): string {
-  return paper.titleKey || `${paper.uri}#${paper.key}`;
+/** The key of a paper that no other paper shares: counted without being looked up. */
+const UNIQUE = -1;
+
+/**
+ * Identity numbers of the papers that appear more than once in the workspace (the same English
+ * title, as `duplicate-paper` compares them); `UNIQUE` for every other paper.
+ */
+class Identities {
+  private readonly ids = new Map<string, number>();
+
+  constructor(private readonly index: WorkspaceIndex) {}
+
+  of(paper: PaperSummary): number {
+    const key = paper.titleKey;
+    if (!key || this.index.papersWithTitle(key).length <= 1) {
+      return UNIQUE;
+    }
+    let id = this.ids.get(key);
+    if (id === undefined) {
+      id = this.ids.size;
+      this.ids.set(key, id);
+    }
+    return id;
+  }
 }
 
-function addTo(map: Map<string, Set<string>>, key: string, id: string): void {
-  let set = map.get(key);
-  if (!set) {
-    set = new Set();
-    map.set(key, set);
+/** How many distinct papers were added. */
+class DistinctCount {
+  count = 0;
+  private seen: Set<number> | undefined;
+
+  add(ref: number): void {
+    if (ref === UNIQUE) {
+      this.count++;
+    } else if (!(this.seen ??= new Set()).has(ref)) {
+      this.seen.add(ref);
+      this.count++;
+    }
   }
-  set.add(id);
+}
+
+/** Group keys of values, each worked out once per run. */
+class Keys {
+  private readonly keys = new Map<string, string>();
+  private readonly categories = new Map<string, { key: string; label: string; detail: string; known: boolean }>();
+
+  of(value: string): string {
+    let key = this.keys.get(value);
+    if (key === undefined) {
+      key = groupKey(value);
+      this.keys.set(value, key);
+    }
+    return key;
+  }
+
+  category(code: string): { key: string; label: string; detail: string; known: boolean } {
+    let info = this.categories.get(code);
+    if (!info) {
+      const category = categoryIgnoringCase(code.trim());
+      const label = categoryKey(code);
+      info = { key: label.toLowerCase(), label, detail: category ? `${category.name} · ${category.nameZh}` : 'not in the arXiv taxonomy · 不在 arXiv 分类体系中', known: category !== undefined };
+      this.categories.set(code, info);
+    }
+    return info;
+  }
+}
+
+const NO_KEYS: string[] = [];
+
+/** The keys of the values, '' for a value whose key is empty or came earlier in the list. */
+function distinctKeys<T>(values: readonly T[], keyOf: (value: T) => string): string[] {
+  if (values.length === 0) {
+    return NO_KEYS;
+  }
+  const result = new Array<string>(values.length);
+  for (let i = 0; i < values.length; i++) {
+    const key = keyOf(values[i]);
+    result[i] = key && result.indexOf(key) < 0 ? key : '';
+  }
+  return result;
 }
 
 /** Distinct papers per value of one field. */
 class Counter {
-  private readonly values = new Map<string, { label: string; detail: string; known?: boolean; papers: Set<string> }>();
+  private readonly values = new Map<string, { label: string; detail: string; known?: boolean; papers: DistinctCount }>();
 
   constructor(private readonly field: FilterField) {}
 
@@ -219,41 +305,67 @@ class Counter {
     return this.values.size;
   }
 
-  add(key: string, label: string, detail: string, id: string, known?: boolean): void {
+  add(key: string, label: string, detail: string, ref: number, known?: boolean): void {
     if (!key) {
       return;
     }
     let value = this.values.get(key);
     if (!value) {
-      value = { label, detail, known, papers: new Set() };
+      value = { label, detail, known, papers: new DistinctCount() };
       this.values.set(key, value);
     } else if (!value.detail && detail) {
       value.detail = detail;
     }
-    value.papers.add(id);
+    value.papers.add(ref);
+  }
+
+  countOf(key: string): number {
+    return this.values.get(key)?.papers.count ?? 0;
   }
 
   /** Every value, most papers first, then by label. */
   rows(): CountRow[] {
     const rows: CountRow[] = [];
     for (const value of this.values.values()) {
-      const row: CountRow = { label: value.label, detail: value.detail, count: value.papers.size, filter: fieldFilter(this.field, value.label) };
+      const row: CountRow = { label: value.label, detail: value.detail, count: value.papers.count, filter: fieldFilter(this.field, value.label) };
       rows.push(value.known === undefined ? row : { ...row, known: value.known });
     }
     return rows.sort((a, b) => b.count - a.count || (a.label < b.label ? -1 : a.label > b.label ? 1 : 0));
   }
 }
 
-function trendRows(kind: 'topic' | 'keyword', counter: Counter, rows: readonly CountRow[], dates: readonly string[], perDay: (date: string) => Map<string, Set<string>>): TrendRow[] {
-  if (dates.length === 0 || counter.size === 0) {
+/** The papers of a day, an ISO week or a month. */
+interface Period {
+  first: string;
+  last: string;
+  files: number;
+  readonly papers: DistinctCount;
+  readonly topics: Counter;
+  /** Days only: their keywords, for the trends. */
+  readonly keywords?: Counter;
+}
+
+function periodFor(periods: Map<string, Period>, name: string, date: string): Period {
+  let period = periods.get(name);
+  if (!period) {
+    period = { first: date, last: date, files: 0, papers: new DistinctCount(), topics: new Counter('topic'), keywords: name === date ? new Counter('keyword') : undefined };
+    periods.set(name, period);
+  }
+  period.first = date < period.first ? date : period.first;
+  period.last = date > period.last ? date : period.last;
+  return period;
+}
+
+function trendRows(kind: 'topic' | 'keyword', rows: readonly CountRow[], dates: readonly string[], countOn: (date: string, key: string) => number, keys: Keys): TrendRow[] {
+  if (dates.length === 0 || rows.length === 0) {
     return [];
   }
   const latest = dates[dates.length - 1];
   const weekStart = addDays(latest, -6);
   const previousStart = addDays(latest, -13);
   return rows.slice(0, MAX_TRENDS).map((row) => {
-    const key = groupKey(row.label);
-    const series = dates.map((date) => perDay(date).get(key)?.size ?? 0);
+    const key = keys.of(row.label);
+    const series = dates.map((date) => countOn(date, key));
     let recent = 0;
     let previous = 0;
     dates.forEach((date, i) => {
@@ -267,35 +379,14 @@ function trendRows(kind: 'topic' | 'keyword', counter: Counter, rows: readonly C
   });
 }
 
-function periodRows(field: 'week' | 'month', files: readonly FileSummary[], periodOf: (date: string) => string): PeriodRow[] {
-  const periods = new Map<string, { first: string; last: string; papers: Set<string>; topics: Counter }>();
-  for (const file of files) {
-    const date = digestDateOf(file.uri);
-    if (date === undefined) {
-      continue;
-    }
-    const name = periodOf(date);
-    let period = periods.get(name);
-    if (!period) {
-      period = { first: date, last: date, papers: new Set(), topics: new Counter('topic') };
-      periods.set(name, period);
-    }
-    period.first = date < period.first ? date : period.first;
-    period.last = date > period.last ? date : period.last;
-    for (const paper of file.papers) {
-      const id = identityOf(paper);
-      period.papers.add(id);
-      const topic = paper.topic.trim();
-      period.topics.add(groupKey(topic) || '\u0000', topic || NO_TOPIC, '', id);
-    }
-  }
+function periodRows(field: 'week' | 'month', periods: ReadonlyMap<string, Period>): PeriodRow[] {
   return [...periods.entries()]
     .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
     .map(([name, period]) => ({
       period: name,
       first: period.first,
       last: period.last,
-      count: period.papers.size,
+      count: period.papers.count,
       topics: period.topics.rows().slice(0, PERIOD_TOPICS).map((row) => ({ ...row, filter: row.label === NO_TOPIC ? fieldFilter(field, name) : `${fieldFilter(field, name)} ${row.filter}` })),
       filter: fieldFilter(field, name),
     }));

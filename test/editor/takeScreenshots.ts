@@ -115,6 +115,8 @@ async function main(): Promise<void> {
     await page.keyboard.press('Escape');
 
     await step('show the statistics dashboard', async () => {
+      await runCommand(page, 'View: Close Panel');
+      await page.locator('.part.panel').first().waitFor({ state: 'hidden', timeout: 20_000 });
       await runCommand(page, 'Paper Digest: Show Statistics');
       // The webview's page is a frame inside the webview's iframe.
       const dashboard = page.frameLocator('iframe.webview.ready').frameLocator('#active-frame');

@@ -28,6 +28,7 @@ import { parseDigest } from '../../server/src/service/parser';
 import { benchSize, runEndToEnd } from './e2e';
 import { runStatisticsBench } from './statistics';
 import { generatedDigest, hostileLines } from './generate';
+import { runCompletionBenchmark } from './completion';
 
 const REPO_ROOT = path.resolve(__dirname, '..', '..', '..');
 const SMALL = benchSize() === 'small';
@@ -233,6 +234,7 @@ runBenchmarks().then(
     report(rows);
     await runEndToEnd();
     await runStatisticsBench(benchSize());
+    runCompletionBenchmark();
   },
   (error: unknown) => {
     console.error(error);

@@ -1,6 +1,7 @@
 /**
  * A client no one here wrote: Neovim's built-in LSP client, headless, started on
- * `dist/server.js --stdio`, gets the outline, a hover and the diagnostics of a fixture.
+ * `dist/server.js --stdio`, gets the outline, a hover and the diagnostics of a fixture, and a
+ * completion from another digest of its folder.
  * Needs `nvim` (Debian's neovim package) and `dist/` (npm run build); fails when either is missing.
  */
 import * as assert from 'node:assert/strict';
@@ -9,7 +10,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { describe, test } from 'node:test';
-import { FIXTURES, REPO_ROOT } from '../support/fixtures';
+import { digest, entryLines, FIXTURES, REPO_ROOT } from '../support/fixtures';
 
 interface NeovimResult {
   errors: string[];
@@ -17,10 +18,11 @@ interface NeovimResult {
   symbols?: { name: string; children?: { name: string; detail?: string }[] }[];
   hover?: { contents: { kind: string; value: string } | string };
   diagnostics?: { lnum: number; col: number; message: string; source: string; code: string }[];
+  completion?: { label: string; newText: string }[];
 }
 
 describe('Neovim as the LSP client', () => {
-  test('Should give Neovim the outline, a hover and the diagnostics of a digest', () => {
+  test('Should give Neovim the outline, a hover, the diagnostics and completion of a digest', () => {
     const version = spawnSync('nvim', ['--version'], { encoding: 'utf8' });
     assert.equal(version.status, 0, 'nvim is not installed (apt-get install neovim)');
     const server = path.join(REPO_ROOT, 'dist', 'server.js');
@@ -28,6 +30,8 @@ describe('Neovim as the LSP client', () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'paper-digest-nvim-'));
     const fixture = path.join(dir, 'two-papers.digest');
     fs.copyFileSync(path.join(FIXTURES, 'lsp', 'two-papers.digest'), fixture);
+    // Another digest of the folder, whose institution the completion offers.
+    fs.writeFileSync(path.join(dir, 'other.digest'), digest(entryLines('Z', { institutions: '机构 * Zhejiang University（浙江大学） 纠错' })));
     const out = path.join(dir, 'result.json');
     const run = spawnSync('nvim', ['--headless', '-u', 'NONE', '-i', 'NONE', '-n', '-c', `luafile ${path.join(REPO_ROOT, 'test', 'neovim', 'lsp_check.lua')}`], {
       env: { ...process.env, PD_SERVER: server, PD_FIXTURE: fixture, PD_OUT: out, XDG_STATE_HOME: dir, XDG_DATA_HOME: dir },
@@ -54,5 +58,7 @@ describe('Neovim as the LSP client', () => {
     assert.ok(diagnostics.every((d) => d.source === 'paper-digest'));
     assert.ok(diagnostics.every((d) => d.lnum >= 14), `a diagnostic outside the broken entry: ${JSON.stringify(diagnostics)}`);
     assert.ok(diagnostics.some((d) => d.lnum === 22 && /cs\.XYZ/.test(d.message)), JSON.stringify(diagnostics));
+
+    assert.deepEqual(result.completion, [{ label: 'Zhejiang University', newText: 'Zhejiang University（浙江大学）' }]);
   });
 });

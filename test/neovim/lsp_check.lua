@@ -56,6 +56,27 @@ local ok, err = pcall(function()
   for _, d in ipairs(vim.diagnostic.get(bufnr)) do
     table.insert(result.diagnostics, { lnum = d.lnum, col = d.col, message = d.message, source = d.source, code = d.code or (d.user_data and d.user_data.lsp and d.user_data.lsp.code) or vim.NIL })
   end
+
+  -- Completion on the 机构 line of the first paper (zero-based line 8), typed as `机构 * Zhe`: the
+  -- institution comes from another digest of the folder, once the server has scanned it.
+  do
+    vim.api.nvim_buf_set_lines(bufnr, 8, 9, false, { '机构 * Zhe' })
+    local labels = {}
+    vim.wait(20000, function()
+      local answer = vim.lsp.buf_request_sync(bufnr, 'textDocument/completion', {
+        textDocument = vim.lsp.util.make_text_document_params(bufnr),
+        position = { line = 8, character = vim.fn.strchars('机构 * Zhe') },
+      }, 5000)
+      local list = answer and answer[client_id] and answer[client_id].result
+      local items = list and (list.items or list) or {}
+      labels = {}
+      for _, item in ipairs(items) do
+        table.insert(labels, { label = item.label, newText = item.textEdit and item.textEdit.newText or vim.NIL })
+      end
+      return #labels > 0
+    end, 200)
+    result.completion = labels
+  end
 end)
 if not ok then
   table.insert(result.errors, tostring(err))

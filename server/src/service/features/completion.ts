@@ -257,7 +257,8 @@ function institutionCompletions(field: InstitutionsField, lineText: string, posi
   const top = new TopK<{ key: string; count: number }>(MAX_ITEMS, (a, b) => b.count - a.count || (a.key < b.key ? -1 : 1));
   let matched = 0;
   for (const [key, stats] of workspace.terms.institutions) {
-    if (onLine.has(key) || stats.papers <= 0) {
+    if (onLine.has(key) || stats.papers <= 0 || (key === prefix && stats.translations.size === 0)) {
+      // What is being typed, counted from this very line, has nothing to add.
       continue;
     }
     if (prefix && !(key.startsWith(prefix) || key.includes(' ' + prefix) || (chinese && someStartsWith(stats.translations, typed.trim())))) {

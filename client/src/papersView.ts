@@ -18,6 +18,7 @@ import {
   RescanWorkspaceRequest,
 } from '../../server/src/protocol';
 import { decoratePaperItem } from './reading/paperItems';
+import { paperTooltipMarkdown } from './tooltip';
 
 export const PAPERS_VIEW_ID = 'paperDigest.papers';
 /** Context key holding the current grouping, for the toolbar's `when` clauses. */
@@ -311,28 +312,16 @@ function paperItem(node: PaperNode): vscode.TreeItem {
 }
 
 /**
- * The tooltip of a paper: titles and summary as text (never markup: document text is
- * untrusted), and where its duplicates are.
+ * The tooltip of a paper: titles and summary as escaped text (tooltip.ts), and where its
+ * duplicates are. Never trusted, no HTML.
  */
 export function paperTooltip(node: PaperNode): vscode.MarkdownString {
-  const markdown = new vscode.MarkdownString(undefined, false);
+  const markdown = new vscode.MarkdownString(
+    paperTooltipMarkdown(node, (location) => `${vscode.workspace.asRelativePath(vscode.Uri.parse(location.uri))}:${location.range.start.line + 1}`),
+    false,
+  );
   markdown.isTrusted = false;
   markdown.supportHtml = false;
-  markdown.appendText(node.title);
-  if (node.chineseTitle) {
-    markdown.appendMarkdown('\n\n');
-    markdown.appendText(node.chineseTitle);
-  }
-  if (node.summary) {
-    markdown.appendMarkdown('\n\n---\n\n');
-    markdown.appendText(node.summary);
-  }
-  if (node.duplicate) {
-    markdown.appendMarkdown('\n\n---\n\n');
-    const places = node.duplicates.map((location) => `${vscode.workspace.asRelativePath(vscode.Uri.parse(location.uri))}:${location.range.start.line + 1}`);
-    const more = node.duplicateCount > places.length ? ` and ${node.duplicateCount - places.length} more` : '';
-    markdown.appendText(`Same English title also at ${places.join(', ')}${more}`);
-  }
   return markdown;
 }
 

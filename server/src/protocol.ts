@@ -92,6 +92,28 @@ export interface RescanWorkspaceResult {
  */
 export const RescanWorkspaceRequest = new RequestType0<RescanWorkspaceResult, void>('paperDigest/rescanWorkspace');
 
+/** Result of `paperDigest/serverMemory`: the server process's memory, in bytes. */
+export interface ServerMemoryResult {
+  readonly rss: number;
+  readonly heapUsed: number;
+  readonly heapTotal: number;
+  readonly external: number;
+  readonly arrayBuffers: number;
+}
+
+/** Parameters of `paperDigest/serverMemory`. */
+export interface ServerMemoryParams {
+  /** Run a full garbage collection first (when node runs with `--expose-gc`). */
+  readonly collect?: boolean;
+}
+
+/**
+ * `paperDigest/serverMemory`, client → server: the server's memory (`process.memoryUsage()`),
+ * after a full garbage collection when asked and node runs with `--expose-gc`. For benchmarks
+ * and tests that check memory comes back after documents close.
+ */
+export const ServerMemoryRequest = new RequestType<ServerMemoryParams | null, ServerMemoryResult, void>('paperDigest/serverMemory');
+
 /** Parameters of `paperDigest/indexChanged`. */
 export interface IndexChangedParams {
   /** The index generation after the change. */

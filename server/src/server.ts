@@ -17,6 +17,8 @@ import {
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import type { Range } from 'vscode-languageserver-types';
 import { DigestCache } from './service/cache';
+import { documentTooLarge } from './service/limits';
+import type { DigestDocument } from './service/model';
 import { documentSymbols } from './service/features/symbols';
 import { foldingRanges } from './service/features/folding';
 import { semanticTokens, SEMANTIC_TOKEN_MODIFIERS, SEMANTIC_TOKEN_TYPES } from './service/features/semanticTokens';
@@ -31,7 +33,7 @@ import { hover } from './service/features/hover';
 import { computeDiagnostics, DiagnosticOptions, RuleSetting } from './service/features/diagnostics';
 import { codeActions, CODE_ACTION_KINDS, fixAll } from './service/features/codeActions';
 import { rulesDocsBase } from './docsBase';
-import { DiagnosticsSettings, FIX_ALL_COMMAND, FixAllResult } from './protocol';
+import { DiagnosticsSettings, FIX_ALL_COMMAND, FixAllResult, ServerMemoryRequest } from './protocol';
 import { TextDocumentEdit } from 'vscode-languageserver/node';
 import { registerDebugRequests } from './debug';
 import { WorkspaceTerms } from './service/workspaceTerms';
@@ -145,8 +147,26 @@ connection.onDidChangeWatchedFiles((params) => {
 });
 
 documents.onDidChangeContent((event) => {
-  workspaceDigests.documentChanged(event.document.uri, () => cache.get(event.document));
+  // A document past a limit is not indexed while it is open: the index keeps the file on disk.
+  if (documentTooLarge(cache.get(event.document))) {
+    workspaceDigests.documentClosed(event.document.uri);
+  } else {
+    workspaceDigests.documentChanged(event.document.uri, () => cache.get(event.document));
+  }
 });
+
+/**
+ * The model of an open document, when it is within the limits (limits.ts); undefined for one
+ * past them, which gets the cheap features only: its outline without fields, its folding
+ * ranges and the one document-too-large diagnostic.
+ */
+function checkedModel(document: TextDocument | undefined): DigestDocument | undefined {
+  if (!document) {
+    return undefined;
+  }
+  const model = cache.get(document);
+  return documentTooLarge(model) ? undefined : model;
+}
 
 let indexChangedTimer: NodeJS.Timeout | undefined;
 workspaceIndex.onDidChange(() => {
@@ -196,6 +216,36 @@ registerStatisticsRequests({
   guarded,
 });
 
+/** Closed documents of at least this many characters are followed by a full collection. */
+const COLLECT_AFTER_CLOSE_CHARS = 1_000_000;
+let collectTimer: NodeJS.Timeout | undefined;
+
+/**
+ * After a big document closes, a full garbage collection a moment later (when node runs with
+ * `--expose-gc`, as the extension starts the server), so that its memory goes back to the system
+ * rather than staying with an idle server until the next allocation burst.
+ */
+function collectAfterClose(characters: number): void {
+  const gc = (globalThis as { gc?: () => void }).gc;
+  if (!gc || characters < COLLECT_AFTER_CLOSE_CHARS) {
+    return;
+  }
+  clearTimeout(collectTimer);
+  collectTimer = setTimeout(() => {
+    collectTimer = undefined;
+    gc();
+  }, 1_000);
+  collectTimer.unref();
+}
+
+connection.onRequest(ServerMemoryRequest, (params) => {
+  if (params?.collect === true) {
+    (globalThis as { gc?: () => void }).gc?.();
+  }
+  const { rss, heapUsed, heapTotal, external, arrayBuffers } = process.memoryUsage();
+  return { rss, heapUsed, heapTotal, external, arrayBuffers };
+});
+
 connection.onWorkspaceSymbol(guarded('workspace/symbol', async (params, token) => {
   await workspaceDigests.ready;
   workspaceDigests.flush();
@@ -204,7 +254,11 @@ connection.onWorkspaceSymbol(guarded('workspace/symbol', async (params, token) =
 
 connection.onDocumentSymbol(guarded('textDocument/documentSymbol', (params, token) => {
   const document = documents.get(params.textDocument.uri);
-  return document ? documentSymbols(cache.get(document), {}, token) : null;
+  if (!document) {
+    return null;
+  }
+  const model = cache.get(document);
+  return documentSymbols(model, documentTooLarge(model) ? { fields: false } : {}, token);
 }));
 
 connection.onFoldingRanges(guarded('textDocument/foldingRange', (params, token) => {
@@ -213,32 +267,32 @@ connection.onFoldingRanges(guarded('textDocument/foldingRange', (params, token) 
 }));
 
 connection.onHover(guarded('textDocument/hover', (params, token) => {
-  const document = documents.get(params.textDocument.uri);
-  return document ? hover(cache.get(document), params.position, token) : null;
+  const model = checkedModel(documents.get(params.textDocument.uri));
+  return model ? hover(model, params.position, token) : null;
 }));
 
 connection.languages.semanticTokens.on(guarded('textDocument/semanticTokens/full', (params, token) => {
-  const document = documents.get(params.textDocument.uri);
-  return document ? semanticTokens(cache.get(document), token) : { data: [] };
+  const model = checkedModel(documents.get(params.textDocument.uri));
+  return model ? semanticTokens(model, token) : { data: [] };
 }));
 
 // ---- Editing help: completion, links, selection ranges -------------------------------------
 
 connection.onCompletion(guarded('textDocument/completion', (params, token) => {
-  const document = documents.get(params.textDocument.uri);
-  return document ? completions(cache.get(document), params.position, completionWorkspace, token) : null;
+  const model = checkedModel(documents.get(params.textDocument.uri));
+  return model ? completions(model, params.position, completionWorkspace, token) : null;
 }));
 
 connection.onCompletionResolve(guarded('completionItem/resolve', (item, token) => resolveCompletion(item, completionWorkspace, token)));
 
 connection.onDocumentLinks(guarded('textDocument/documentLink', (params, token) => {
-  const document = documents.get(params.textDocument.uri);
-  return document ? documentLinks(cache.get(document), token) : null;
+  const model = checkedModel(documents.get(params.textDocument.uri));
+  return model ? documentLinks(model, token) : null;
 }));
 
 connection.onSelectionRanges(guarded('textDocument/selectionRange', (params, token) => {
-  const document = documents.get(params.textDocument.uri);
-  return document ? selectionRanges(cache.get(document), params.positions, token) : null;
+  const model = checkedModel(documents.get(params.textDocument.uri));
+  return model ? selectionRanges(model, params.positions, token) : null;
 }));
 
 // ---- References, highlights and rename across the workspace's digests ----------------------
@@ -282,6 +336,7 @@ connection.onRenameRequest(guarded('textDocument/rename', async (params, token) 
 documents.onDidClose((event) => {
   cache.delete(event.document.uri);
   workspaceDigests.documentClosed(event.document.uri);
+  collectAfterClose(event.document.getText().length);
 });
 
 // ---- Diagnostics, quick fixes and fix-all -------------------------------------------------
@@ -349,7 +404,7 @@ async function publishDiagnostics(uri: string): Promise<void> {
     // Closed or changed meanwhile: the close or the newer change publishes instead.
     return;
   }
-  const all = settings.enable === false ? [] : computeDiagnostics(cache.get(latest), diagnosticOptions(uri, settings));
+  const all = settings.enable === false ? [] : computeDiagnostics(cache.get(latest), { ...diagnosticOptions(uri, settings), maxDiagnostics: MAX_PUBLISHED_DIAGNOSTICS });
   // The first ones, in document order: a problems view chokes on hundreds of thousands.
   const diagnostics = all.length > MAX_PUBLISHED_DIAGNOSTICS ? all.slice(0, MAX_PUBLISHED_DIAGNOSTICS) : all;
   void connection.sendDiagnostics({ uri, version, diagnostics });
@@ -416,11 +471,12 @@ connection.onCodeAction(guarded('textDocument/codeAction', async (params, token)
   }
   const settings = await diagnosticsSettings(uri);
   const document = documents.get(uri);
-  if (!document || settings.enable === false) {
+  const model = checkedModel(document);
+  if (!document || !model || settings.enable === false) {
     return null;
   }
   const request = { range: params.range, diagnostics: params.context.diagnostics, only: params.context.only };
-  return codeActions(cache.get(document), { uri, version: document.version }, request, diagnosticOptions(uri, settings), token, { snippets: snippetEdits });
+  return codeActions(model, { uri, version: document.version }, request, diagnosticOptions(uri, settings), token, { snippets: snippetEdits });
 }));
 
 connection.onExecuteCommand(guarded('workspace/executeCommand', async (params): Promise<FixAllResult | undefined> => {

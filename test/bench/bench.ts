@@ -235,6 +235,7 @@ runBenchmarks().then(
     await runEndToEnd();
     await runStatisticsBench(benchSize());
     runCompletionBenchmark();
+    await (await import('./hostile.js')).runHostile();
   },
   (error: unknown) => {
     console.error(error);

@@ -12,6 +12,8 @@ import type { DocumentSymbol } from 'vscode-languageserver-types';
 import { computeDiagnostics } from '../../server/src/service/features/diagnostics';
 import { DEFAULT_MAX_PAPERS, documentSymbols } from '../../server/src/service/features/symbols';
 import { parseDigest } from '../../server/src/service/parser';
+import { MAX_FOLDING_RANGES } from '../../server/src/service/features/folding';
+import { DOCUMENT_LIMITS } from '../../server/src/service/limits';
 import { generatedDigest } from '../bench/generate';
 import { digest, entryLines, paragraphs } from '../support/fixtures';
 import { LspClient, ResponseError, SERVER_BUNDLE } from '../support/lspClient';
@@ -81,6 +83,78 @@ describe('lsp: robustness over stdio', () => {
       assert.deepEqual(closed.diagnostics, []);
     });
   }
+
+  test('Should give a document with a line past the limit its capped outline and folding and one document-too-large diagnostic only', async () => {
+    const uri = 'file:///virtual/too-long-line.digest';
+    const line = '机构 * ' + '（ ； Lab '.repeat(DOCUMENT_LIMITS.maxLineLength / 7);
+    client.openDocument(uri, digest(entryLines('A'), entryLines('B', { institutions: line }), entryLines('C')));
+    const published = await publishedFor(uri, (p) => p.version === 1);
+    assert.deepEqual(published.diagnostics.map((d) => [d.code, d.range]), [['document-too-large', { start: { line: 24, character: 0 }, end: { line: 24, character: 1 } }]]);
+    const textDocument = { uri };
+    const [root] = await client.request<DocumentSymbol[]>('textDocument/documentSymbol', { textDocument }, HANG_GUARD_MS);
+    assert.equal(root.children!.length, 3);
+    assert.ok(root.children!.every((paper) => paper.children === undefined), 'papers without their fields');
+    assert.deepEqual(await client.request('textDocument/semanticTokens/full', { textDocument }, HANG_GUARD_MS), { data: [] });
+    assert.equal(await client.request('textDocument/hover', { textDocument, position: { line: 24, character: 10 } }, HANG_GUARD_MS), null);
+    assert.equal(await client.request('textDocument/codeAction', { textDocument, range: { start: { line: 24, character: 0 }, end: { line: 24, character: 1 } }, context: { diagnostics: [] } }, HANG_GUARD_MS), null);
+    assert.equal(await client.request('textDocument/documentLink', { textDocument }, HANG_GUARD_MS), null);
+    assert.equal((await client.request<unknown[]>('textDocument/foldingRange', { textDocument }, HANG_GUARD_MS)).length, 3);
+    client.closeDocument(uri);
+  });
+
+  test('Should flag a document of more lines than the limit, and cap its folding ranges', async () => {
+    const uri = 'file:///virtual/many-lines.digest';
+    const lines = Array.from({ length: DOCUMENT_LIMITS.maxLines + 3 }, (_, i) => (i % 3 === 0 ? 'Mei Tanaka, Lin Qiu' : i % 3 === 1 ? '标题' : `Title ${i}`));
+    client.openDocument(uri, lines.join('\n'));
+    const published = await publishedFor(uri, (p) => p.version === 1);
+    assert.deepEqual(published.diagnostics.map((d) => d.code), ['document-too-large']);
+    const folding = await client.request<unknown[]>('textDocument/foldingRange', { textDocument: { uri } }, HANG_GUARD_MS);
+    assert.equal(folding.length, MAX_FOLDING_RANGES);
+    const [first] = await client.request<DocumentSymbol[]>('textDocument/documentSymbol', { textDocument: { uri } }, HANG_GUARD_MS);
+    assert.ok(first.children === undefined || first.children.length <= DEFAULT_MAX_PAPERS + 1);
+    client.closeDocument(uri);
+  });
+
+  test('Should cap the folding ranges of a big digest within the limits', async () => {
+    const uri = 'file:///virtual/many-papers.digest';
+    client.openDocument(uri, generatedDigest(MAX_FOLDING_RANGES + 500));
+    const folding = await client.request<{ startLine: number }[]>('textDocument/foldingRange', { textDocument: { uri } }, HANG_GUARD_MS);
+    assert.equal(folding.length, MAX_FOLDING_RANGES);
+    assert.equal(folding[0].startLine, 2, 'the first ranges, in document order');
+    client.closeDocument(uri);
+  });
+
+  test('Should give the memory of closed documents back', async () => {
+    // A server of its own, with a collector the test can run (the extension starts it so too).
+    const own = await LspClient.start({ rootUri: null, timeoutMs: HANG_GUARD_MS, execArgv: ['--expose-gc'] });
+    try {
+      const idle = await own.request<{ heapUsed: number }>('paperDigest/serverMemory', { collect: true });
+      const uris: string[] = [];
+      for (const [name, text] of [
+        ['digest', generatedDigest(6_000)],
+        ['line', '机构 * ' + '（ ； '.repeat(2_000_000)],
+      ] as const) {
+        const uri = `file:///virtual/memory-${name}.digest`;
+        uris.push(uri);
+        own.openDocument(uri, text);
+        await own.waitForNotification('textDocument/publishDiagnostics', (p: Published) => p.uri === uri, HANG_GUARD_MS, true);
+        await own.request('textDocument/documentSymbol', { textDocument: { uri } }, HANG_GUARD_MS);
+        await own.request('textDocument/semanticTokens/full', { textDocument: { uri } }, HANG_GUARD_MS);
+      }
+      const open = await own.request<{ heapUsed: number }>('paperDigest/serverMemory', {});
+      for (const uri of uris) {
+        own.closeDocument(uri);
+        await own.waitForNotification('textDocument/publishDiagnostics', (p: Published) => p.uri === uri && p.version === undefined, HANG_GUARD_MS, true);
+      }
+      const mb = (n: number): string => `${(n / 1e6).toFixed(1)} MB`;
+      assert.ok(open.heapUsed - idle.heapUsed > 20e6, `the documents took memory while open: ${mb(open.heapUsed - idle.heapUsed)}`);
+      // Nothing keeps a closed document: a full collection gives its memory back.
+      const closed = await own.request<{ heapUsed: number }>('paperDigest/serverMemory', { collect: true });
+      assert.ok(closed.heapUsed - idle.heapUsed < 10e6, `heap after close: ${mb(closed.heapUsed)} against ${mb(idle.heapUsed)} idle and ${mb(open.heapUsed)} open`);
+    } finally {
+      await own.shutdown();
+    }
+  });
 
   test('Should cap the outline of 100,000 papers and summarise the rest', async () => {
     const uri = 'file:///virtual/hundred-thousand.digest';

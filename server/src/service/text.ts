@@ -133,3 +133,41 @@ export function escapeMarkdown(text: string): string {
     }
   });
 }
+
+/**
+ * At most `max` characters of a text, never splitting a surrogate pair, with `…` when cut.
+ *
+ * @example clip('abcdef', 4) // 'abc…'
+ */
+export function clip(plain: string, max: number): string {
+  if (plain.length <= max) {
+    return plain;
+  }
+  let cut = Math.max(0, max - 1);
+  const last = plain.charCodeAt(cut - 1);
+  if (last >= 0xd800 && last <= 0xdbff) {
+    cut--;
+  }
+  return plain.slice(0, cut) + '…';
+}
+
+/**
+ * Control characters (line ends and tabs included) and the bidirectional marks, embeddings,
+ * overrides and isolates: in a one-line label they break the line or make it read differently
+ * from the text.
+ */
+const LABEL_UNSAFE = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069\u2028\u2029]/g;
+
+/**
+ * Document text made safe for a one-line plain-text label (a tree item's label, description or
+ * tooltip): control and bidirectional characters replaced by U+FFFD, white space runs kept, and
+ * at most `max` characters (cut with `…`, never inside a surrogate pair). The result is still
+ * plain text: escape it (`escapeMarkdown`) before putting it into Markdown.
+ *
+ * @example plainLabel('evil\u202Etxt.exe', 80) // 'evil\ufffdtxt.exe'
+ * @example plainLabel('x'.repeat(100_000), 5) // 'xxxx…'
+ */
+export function plainLabel(text: string, max: number): string {
+  // Cut first: a 100 KB title costs no more than a short one.
+  return clip(text.length > max + 1 ? text.slice(0, max + 1) : text, max).replace(LABEL_UNSAFE, '\ufffd');
+}

@@ -16,6 +16,7 @@ import { categoryByCode, categoryIgnoringCase, isCategoryLike, nearestCategories
 import { hasCjk } from '../text';
 import { entryAt, titleKey } from './entries';
 import { consistencyProblems, FormsElsewhere } from './consistency';
+import { documentTooLarge, TooLarge } from '../limits';
 
 /** The `source` of every diagnostic of Paper Digest. */
 export const DIAGNOSTIC_SOURCE = 'paper-digest';
@@ -72,6 +73,8 @@ export enum DiagnosticCode {
   InconsistentTranslation = 'inconsistent-translation',
   /** The same English author name given different Chinese forms on `机构` lines (consistency.ts). */
   InconsistentAuthorName = 'inconsistent-author-name',
+  /** The document is past a size limit (limits.ts): it is not checked. */
+  DocumentTooLarge = 'document-too-large',
 }
 
 /** Every code, in the order of the documentation. */
@@ -123,6 +126,7 @@ export const RULES: Readonly<Record<DiagnosticCode, RuleInfo>> = {
   [DiagnosticCode.DuplicatePaper]: rule(DiagnosticCode.DuplicatePaper, 'warning', 'The same paper twice', '同一论文出现两次'),
   [DiagnosticCode.InconsistentTranslation]: rule(DiagnosticCode.InconsistentTranslation, 'information', 'An institution translated differently in the workspace', '同一机构在工作区中的译名不一致'),
   [DiagnosticCode.InconsistentAuthorName]: rule(DiagnosticCode.InconsistentAuthorName, 'information', 'An author given different Chinese names', '同一作者的中文名不一致'),
+  [DiagnosticCode.DocumentTooLarge]: rule(DiagnosticCode.DocumentTooLarge, 'warning', 'The document is too large to check', '文档过大，不予检查'),
 };
 
 /** Where a duplicate of a paper is, in another file. */
@@ -147,6 +151,11 @@ export interface DiagnosticOptions {
   readonly translationsElsewhere?: FormsElsewhere;
   /** How the other files write an author's Chinese name (by `termKey`), for `inconsistent-author-name`. */
   readonly authorFormsElsewhere?: FormsElsewhere;
+  /**
+   * Stop checking entries once this many problems were found: the result holds at least the
+   * first `maxDiagnostics` problems in document order (and a few more), not all of them.
+   */
+  readonly maxDiagnostics?: number;
 }
 
 /**
@@ -174,6 +183,10 @@ export interface DiagnosticData {
   readonly unlabelled?: boolean;
   /** For `duplicate-paper`: the first occurrence in this file, if the paper is there twice. */
   readonly firstOccurrence?: Range;
+  /** For `document-too-large`: the limit passed, the document's size in its measure, and the limit's value. */
+  readonly limit?: TooLarge['limit'];
+  readonly size?: number;
+  readonly max?: number;
 }
 
 /** A diagnostic of Paper Digest. */
@@ -214,18 +227,63 @@ const FIELD_NAMES: Record<FieldKind, readonly [string, string]> = {
  */
 export function computeDiagnostics(doc: DigestDocument, options: DiagnosticOptions = {}, token: Cancellation = NEVER_CANCELLED): DigestDiagnostic[] {
   const checker = new Checker(doc, options);
-  for (const problem of doc.problems) {
-    checker.structureProblem(problem);
+  const tooLarge = documentTooLarge(doc);
+  if (tooLarge) {
+    // Past a limit, nothing is checked: the one diagnostic says why.
+    checker.tooLarge(tooLarge);
+    return checker.sorted();
   }
   const key = optionsKey(options);
-  for (let i = 0; i < doc.entries.length; i++) {
-    if ((i & 63) === 0 && token.isCancellationRequested) {
-      return [];
+  const limit = options.maxDiagnostics ?? Infinity;
+  if (limit === Infinity) {
+    for (const problem of doc.problems) {
+      checker.structureProblem(problem);
     }
-    checker.entryOnce(doc.entries[i], key);
+    for (let i = 0; i < doc.entries.length; i++) {
+      if ((i & 63) === 0 && token.isCancellationRequested) {
+        return [];
+      }
+      checker.entryOnce(doc.entries[i], key);
+    }
+    checker.duplicates(doc.entries.length);
+    checker.consistency();
+  } else {
+    // Entries in order, each with its structure problems, until the limit is reached; then the
+    // problems outside entries up to there.
+    const byEntry = new Map<number, StructureProblem[]>();
+    const outside: StructureProblem[] = [];
+    for (const problem of doc.problems) {
+      if (problem.entryIndex === undefined) {
+        outside.push(problem);
+      } else {
+        let list = byEntry.get(problem.entryIndex);
+        if (!list) byEntry.set(problem.entryIndex, (list = []));
+        list.push(problem);
+      }
+    }
+    let checked = 0;
+    let lastLine = doc.lines.length;
+    while (checked < doc.entries.length && checker.count < limit) {
+      if ((checked & 63) === 0 && token.isCancellationRequested) {
+        return [];
+      }
+      const entry = doc.entries[checked];
+      for (const problem of byEntry.get(checked) ?? []) checker.structureProblem(problem);
+      checker.entryOnce(entry, key);
+      checked++;
+      lastLine = entry.range.end.line;
+    }
+    if (checked === doc.entries.length) {
+      lastLine = doc.lines.length;
+    }
+    for (const problem of outside) {
+      if (problem.range.start.line <= lastLine) checker.structureProblem(problem);
+    }
+    checker.duplicates(checked);
+    if (checked === doc.entries.length) {
+      checker.consistency();
+    }
   }
-  checker.duplicates();
-  checker.consistency();
   if (token.isCancellationRequested) {
     return [];
   }
@@ -291,6 +349,17 @@ function moved<T>(value: T, lineDelta: number, index: number): T {
 
 class Checker {
   private readonly result: DigestDiagnostic[] = [];
+
+  /** How many diagnostics were found so far. */
+  get count(): number {
+    return this.result.length;
+  }
+
+  /** The one diagnostic of a document past a limit. */
+  tooLarge(verdict: TooLarge): void {
+    const [english, chinese] = [verdict.message, verdict.messageZh];
+    this.add(DiagnosticCode.DocumentTooLarge, verdict.range, english, chinese, { limit: verdict.limit, size: verdict.size, max: verdict.max });
+  }
 
   constructor(
     private readonly doc: DigestDocument,
@@ -598,7 +667,7 @@ class Checker {
         });
         continue;
       }
-      const suggestions = category.text.length <= 40 ? nearestCategories(category.text, 3).map((c) => c.code) : [];
+      const suggestions = category.text.length <= 40 ? suggestionsFor(category.text) : [];
       // One suggestion is clearly meant when it is one typo away and every other is further.
       const distances = suggestions.map((code) => editDistance(category.text.toLowerCase(), code.toLowerCase()));
       const clear = distances.length > 0 && distances[0] === 1 && distances.slice(1).every((d) => d > 1);
@@ -627,10 +696,12 @@ class Checker {
 
   // ---- Duplicates ----------------------------------------------------------------------
 
-  duplicates(): void {
+  /** The duplicates among the first `count` entries. */
+  duplicates(count: number): void {
     const first = new Map<string, Entry>();
     const elsewhereByKey = new Map<string, readonly PaperLocation[]>();
-    for (const entry of this.doc.entries) {
+    for (let i = 0; i < count; i++) {
+      const entry = this.doc.entries[i];
       const title = entry.englishTitle;
       if (!title) {
         continue;
@@ -671,6 +742,20 @@ class Checker {
       }, related);
     }
   }
+}
+
+/** The nearest known codes of unknown codes seen before: a line may repeat one thousands of times. */
+const SUGGESTIONS = new Map<string, string[]>();
+const MAX_REMEMBERED_SUGGESTIONS = 2_000;
+
+function suggestionsFor(code: string): string[] {
+  let suggestions = SUGGESTIONS.get(code);
+  if (!suggestions) {
+    suggestions = nearestCategories(code, 3).map((c) => c.code);
+    if (SUGGESTIONS.size >= MAX_REMEMBERED_SUGGESTIONS) SUGGESTIONS.clear();
+    SUGGESTIONS.set(code, suggestions);
+  }
+  return suggestions;
 }
 
 /** The first character of a span that is one of `marks`, as a span of its own. */

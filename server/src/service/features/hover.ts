@@ -13,7 +13,7 @@ import type { Cancellation } from '../cancellation';
 import { NEVER_CANCELLED } from '../cancellation';
 import type { AuthorsField, DigestDocument, Entry, InstitutionsField, Link, Span, TextField, TitleField, TopicHit, TopicHitsField } from '../model';
 import { archives, archivePrefix, categoryByCode, categoryIgnoringCase, nearestCategories } from '../taxonomy';
-import { escapeMarkdown, hasCjk } from '../text';
+import { clip as clipText, escapeMarkdown, hasCjk } from '../text';
 import { entryAt, fieldAt } from './entries';
 import { FIELD_NAMES, HEADING_MEANING, HIT_FIELDS, hitFieldMeaning, LABEL_MEANINGS, TOPIC_MEANING } from './labels';
 import type { LabelMeaning } from './labels';
@@ -424,17 +424,9 @@ function paragraphs(...blocks: string[]): string {
   return blocks.join('\n\n');
 }
 
-/** At most `max` characters of the text, never splitting a surrogate pair, with `…` when cut. */
+/** At most `max` characters of the text and `…` when cut, never splitting a surrogate pair. */
 function clip(plain: string, max = MAX_TEXT): string {
-  if (plain.length <= max) {
-    return plain;
-  }
-  let cut = max;
-  const last = plain.charCodeAt(cut - 1);
-  if (last >= 0xd800 && last <= 0xdbff) {
-    cut--;
-  }
-  return plain.slice(0, cut) + '…';
+  return clipText(plain, max + 1);
 }
 
 /** The first sentences of a summary, up to about `SUMMARY_PREVIEW` characters. */

@@ -16,7 +16,12 @@ export interface SymbolOptions {
    * The rest are summarised by one last symbol.
    */
   readonly maxPapers?: number;
+  /** Whether papers have their fields as children (the default); documents past a limit get none. */
+  readonly fields?: boolean;
 }
+
+/** Names and details of papers are cut to this many characters. */
+const MAX_NAME_LENGTH = 500;
 
 export const DEFAULT_MAX_PAPERS = 20000;
 
@@ -59,7 +64,7 @@ export function documentSymbols(doc: DigestDocument, options: SymbolOptions = {}
     if ((i & 1023) === 0 && token.isCancellationRequested) {
       return [];
     }
-    papers.push(paperSymbol(doc.entries[i]));
+    papers.push(options.fields === false ? bareSymbol(doc.entries[i]) : paperSymbol(doc.entries[i]));
   }
   if (doc.entries.length > maxPapers) {
     const first = doc.entries[maxPapers];
@@ -81,7 +86,7 @@ export function documentSymbols(doc: DigestDocument, options: SymbolOptions = {}
   return [
     {
       // A heading of ideographic spaces only is empty once trimmed: a client refuses an empty name.
-      name: doc.heading.text.trim().length > 0 ? doc.heading.text : '(untitled digest)',
+      name: doc.heading.text.trim().length > 0 ? shorten(doc.heading.text, MAX_NAME_LENGTH) : '(untitled digest)',
       detail: `${doc.entries.length} papers`,
       kind: SymbolKind.Namespace,
       range: { start: { line: headingRange.start.line, character: 0 }, end: { line: lastLine.line, character: lastLine.text.length + (lastLine.line === 0 && doc.hasBom ? 1 : 0) } },
@@ -114,12 +119,24 @@ function paperSymbol(entry: Entry): DocumentSymbol {
     range = { start: samePosition(range.start, start) ? start : range.start, end: samePosition(range.end, end) ? end : range.end };
   }
   return {
-    name: paperName(entry),
-    detail: entry.englishTitle ? entry.chineseTitle?.value.text ?? '' : '',
+    name: shorten(paperName(entry), MAX_NAME_LENGTH),
+    detail: entry.englishTitle ? shorten(entry.chineseTitle?.value.text ?? '', MAX_NAME_LENGTH) : '',
     kind: SymbolKind.Class,
     range,
     selectionRange,
     children,
+  };
+}
+
+/** A paper without its fields. */
+function bareSymbol(entry: Entry): DocumentSymbol {
+  const title = entry.englishTitle ?? entry.chineseTitle;
+  return {
+    name: shorten(paperName(entry), MAX_NAME_LENGTH),
+    detail: entry.englishTitle ? shorten(entry.chineseTitle?.value.text ?? '', MAX_NAME_LENGTH) : '',
+    kind: SymbolKind.Class,
+    range: entry.range,
+    selectionRange: title?.value.range ?? entry.range,
   };
 }
 

@@ -8,6 +8,7 @@
 import type { Position, Range } from 'vscode-languageserver-types';
 import type { Cancellation } from '../cancellation';
 import { NEVER_CANCELLED } from '../cancellation';
+import { plainLabel } from '../text';
 import { categoryIgnoringCase } from '../taxonomy';
 import type { IndexLocation, PaperSummary, WorkspaceIndex } from '../workspaceIndex';
 import { foldForSearch } from '../workspaceIndex';
@@ -41,6 +42,15 @@ export interface PapersTreeOptions {
  * no level of the tree is huge.
  */
 export type PapersGroupKind = 'topic' | 'keyword' | 'category' | 'institution' | 'file' | 'page' | 'score';
+
+/**
+ * Node text is document text, cleaned and cut (`plainLabel`): no control or bidirectional
+ * characters, and at most this many characters in a title, a summary, a label or a detail. It
+ * is still plain text: escape it wherever it is rendered as Markdown or HTML.
+ */
+export const MAX_TITLE_LENGTH = 300;
+export const MAX_SUMMARY_LENGTH = 1_000;
+export const MAX_LABEL_LENGTH = 200;
 
 /** A group of papers. */
 export interface PapersGroupNode {
@@ -85,7 +95,7 @@ export interface PaperNode extends PaperReadingInfo {
   readonly title: string;
   /** The Chinese title (empty when missing or already used as `title`). */
   readonly chineseTitle: string;
-  /** The `AI总结` text. Document text: escape it wherever it is rendered. */
+  /** The `AI总结` text, cleaned and cut to `MAX_SUMMARY_LENGTH`. Document text: escape it wherever it is rendered. */
   readonly summary: string;
   /** Whether another paper with the same English title is in the workspace. */
   readonly duplicate: boolean;
@@ -473,8 +483,8 @@ class GroupBuilder {
       kind: 'group',
       id: group.id,
       groupKind: group.kind,
-      label: group.label,
-      detail: group.detail,
+      label: plainLabel(group.label, MAX_LABEL_LENGTH),
+      detail: plainLabel(group.detail, MAX_LABEL_LENGTH),
       count: group.count,
       ...(group.kind === 'file' ? { uri: group.papers[0]?.uri } : {}),
       missing: group.missing,
@@ -539,9 +549,9 @@ function paperNode(lookup: DuplicateLookup, groupId: string, paper: PaperSummary
     uri: paper.uri,
     range: paper.range,
     selectionRange: paper.selectionRange,
-    title: paper.title,
-    chineseTitle: paper.englishTitle ? paper.chineseTitle : '',
-    summary: paper.summary,
+    title: plainLabel(paper.title, MAX_TITLE_LENGTH),
+    chineseTitle: paper.englishTitle ? plainLabel(paper.chineseTitle, MAX_TITLE_LENGTH) : '',
+    summary: plainLabel(paper.summary, MAX_SUMMARY_LENGTH),
     duplicate: duplicates.count > 0,
     duplicateCount: duplicates.count,
     duplicates: duplicates.locations,

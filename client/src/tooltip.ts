@@ -1,0 +1,34 @@
+/**
+ * The Markdown of a paper's tooltip in the Papers view, kept apart from papersView.ts (which needs
+ * VS Code) so that tests render it as VS Code does, with a GFM renderer.
+ *
+ * Document text is untrusted: the server has cleaned and cut it (tree.ts), and every piece goes
+ * through `escapeMarkdown` (each ASCII punctuation mark escaped), so no link, autolink
+ * (`https://`, `www.`, an e-mail address, `<https://…>`), image, HTML or `$(icon)` survives. VS
+ * Code's `MarkdownString.appendText` escapes too little for that: it leaves `:`, `/`, `.`, `@` and
+ * `<` as they are.
+ */
+import type { PaperNode } from '../../server/src/protocol';
+import { escapeMarkdown } from '../../server/src/service/text';
+
+/**
+ * The tooltip: both titles, the summary, and where the duplicates are (`placeOf` names a
+ * location, e.g. `digests/a.digest:12`).
+ *
+ * @example paperTooltipMarkdown(node, (l) => l.uri) // 'Sparse Probes\n\n稀疏探针\n\n---\n\n本文…'
+ */
+export function paperTooltipMarkdown(node: Pick<PaperNode, 'title' | 'chineseTitle' | 'summary' | 'duplicate' | 'duplicateCount' | 'duplicates'>, placeOf: (location: PaperNode['duplicates'][number]) => string): string {
+  const blocks = [escapeMarkdown(node.title)];
+  if (node.chineseTitle) {
+    blocks.push(escapeMarkdown(node.chineseTitle));
+  }
+  if (node.summary) {
+    blocks.push('---', escapeMarkdown(node.summary));
+  }
+  if (node.duplicate) {
+    const places = node.duplicates.map(placeOf);
+    const more = node.duplicateCount > places.length ? ` and ${node.duplicateCount - places.length} more` : '';
+    blocks.push('---', escapeMarkdown(`Same English title also at ${places.join(', ')}${more}`));
+  }
+  return blocks.filter((block) => block.length > 0).join('\n\n');
+}

@@ -1,0 +1,103 @@
+/**
+ * The Papers view's strings are document text: the server cleans and cuts every title, summary,
+ * label and detail of the tree (no control or bidirectional characters, bounded length), and the
+ * client's tooltip escapes them, so that rendered by a GFM renderer with linkify (markdown-it, as
+ * strict as VS Code's) no link, autolink, image or HTML appears.
+ */
+import * as assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import { paperTooltipMarkdown } from '../../client/src/tooltip';
+import { MAX_LABEL_LENGTH, MAX_SUMMARY_LENGTH, MAX_TITLE_LENGTH, PAPERS_GROUPINGS, PapersTreeNode, PaperNode, papersTree } from '../../server/src/service/features/tree';
+import { plainLabel } from '../../server/src/service/text';
+import { WorkspaceIndex } from '../../server/src/service/workspaceIndex';
+import { digest, entryLines } from '../support/fixtures';
+
+type Renderer = { render(markdown: string): string };
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const GFM: Renderer = (require('markdown-it') as (options: object) => Renderer)({ html: true, linkify: true });
+
+const BIDI_OR_CONTROL = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069\u2028\u2029]/;
+const HOSTILE_LINKS = 'see https://evil.example/x, www.evil.example, name@example.com, <https://evil.example/y>, [x](command:workbench.action.terminal.new), ![i](https://evil.example/i.png), <img src=x onerror=alert(1)>, $(zap) `code`';
+
+/** A workspace with one hostile paper among canonical ones. */
+function hostileIndex(): WorkspaceIndex {
+  const index = new WorkspaceIndex();
+  const long = 'Sparse '.repeat(100_000 / 7);
+  const hostile = entryLines('H', {
+    englishTitle: `Evil \u202Egnp.exe\u2066 title ${HOSTILE_LINKS} ${long}`,
+    chineseTitle: `恶意\u202E标题\u200F ${HOSTILE_LINKS} ${'标题'.repeat(50_000)}`,
+    institutions: `机构 * Evil Lab \u202Ebal\u202C（恶意\u2067实验室） ； ${'Huge Lab '.repeat(12_000)}（巨大） 纠错`,
+    topicHits: `专题命中 推理\u202E ${'话题'.repeat(20_000)} ：www.evil.example(abstract)；分类 cs.LG`,
+    summary: `AI总结 ${HOSTILE_LINKS} \u202E${'总结'.repeat(60_000)}`,
+  });
+  index.update('file:///ws/a.digest', digest(entryLines('A'), hostile, entryLines('B')));
+  index.update('file:///ws/b\u202Egnp.digest', digest(hostile));
+  return index;
+}
+
+function walk(nodes: readonly PapersTreeNode[], visit: (node: PapersTreeNode) => void): void {
+  for (const node of nodes) {
+    visit(node);
+    if (node.kind === 'group') walk(node.children, visit);
+  }
+}
+
+describe('Papers view: output safety', () => {
+  test('Should clean and cut every label, description, title and summary of the tree, in every grouping', () => {
+    const index = hostileIndex();
+    let papers = 0;
+    for (const grouping of PAPERS_GROUPINGS) {
+      walk(papersTree(index, grouping, '').roots, (node) => {
+        const fields: [string, string, number][] =
+          node.kind === 'group'
+            ? [
+                ['label', node.label, MAX_LABEL_LENGTH],
+                ['detail', node.detail, MAX_LABEL_LENGTH],
+              ]
+            : [
+                ['title', node.title, MAX_TITLE_LENGTH],
+                ['chineseTitle', node.chineseTitle, MAX_TITLE_LENGTH],
+                ['summary', node.summary, MAX_SUMMARY_LENGTH],
+              ];
+        if (node.kind === 'paper') papers++;
+        for (const [name, value, max] of fields) {
+          assert.doesNotMatch(value, BIDI_OR_CONTROL, `${grouping}: a control or bidi character in ${name} ${JSON.stringify(value.slice(0, 80))}`);
+          assert.ok(value.length <= max, `${grouping}: ${name} of ${value.length} characters`);
+        }
+      });
+    }
+    assert.ok(papers > 0);
+  });
+
+  test('Should render tooltips with a GFM renderer as text only: no link, autolink, image, HTML or bidi override', () => {
+    const index = hostileIndex();
+    const seen: PaperNode[] = [];
+    walk(papersTree(index, 'topic', '').roots, (node) => {
+      if (node.kind === 'paper') seen.push(node);
+    });
+    assert.ok(seen.some((node) => node.duplicate), 'the hostile paper is a duplicate, so its tooltip lists places');
+    for (const node of seen) {
+      const markdown = paperTooltipMarkdown(node, (location) => location.uri);
+      const html = GFM.render(markdown);
+      assert.doesNotMatch(html, /<a[\s>]/, `a link in:\n${html.slice(0, 2000)}`);
+      for (const [tag, name, attributes] of html.matchAll(/<\/?([a-zA-Z][a-zA-Z0-9]*)([^>]*)>/g)) {
+        assert.ok(['p', 'hr'].includes(name) && attributes.trim() === '', `unexpected HTML ${tag}`);
+      }
+      assert.doesNotMatch(html, /[\u202a-\u202e\u2066-\u2069\u200e\u200f\u061c]/, 'a bidi character in the rendered tooltip');
+      assert.doesNotMatch(markdown, /\$\(/, 'a theme icon');
+      assert.ok(markdown.length < 4 * (2 * MAX_TITLE_LENGTH + MAX_SUMMARY_LENGTH) + 4_000, `a tooltip of ${markdown.length} characters`);
+      // What the reader sees is the text itself.
+      if (node.title.startsWith('Evil')) {
+        const text = html.replace(/<[^>]*>/g, '').replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&quot;/g, '"').replace(/&amp;/g, '&');
+        assert.ok(text.includes('https://evil.example/x'), 'the address shows as text');
+        assert.ok(text.includes('name@example.com'));
+      }
+    }
+  });
+
+  test('Should replace bidi and control characters and cut long text on a code-point boundary', () => {
+    assert.equal(plainLabel('evil\u202Etxt.exe\nnext', 80), 'evil\ufffdtxt.exe\ufffdnext');
+    assert.equal(plainLabel('x'.repeat(100_000), 5), 'xxxx…');
+    assert.equal(plainLabel('abc😀def', 5), 'abc…', 'the emoji is not split');
+  });
+});

@@ -14,7 +14,7 @@ import { applyEdits, applyOffsetEdits, composeEdits, editsConflict, LineIndex, O
 import type { DigestDocument, Entry, Field, FieldKind, InstitutionsField, TopicHitsField } from '../model';
 import { FIELD_ORDER, LABELS } from '../model';
 import { parseDigest } from '../parser';
-import { categoryByCode } from '../taxonomy';
+import { categoryByCode, categoryIgnoringCase } from '../taxonomy';
 import { isBlank } from '../text';
 import { consistencyFixes } from './consistency';
 import { computeDiagnostics, DiagnosticCode, DiagnosticData, DiagnosticOptions, DIAGNOSTIC_SOURCE, DigestDiagnostic } from './diagnostics';
@@ -124,7 +124,7 @@ export function fixesFor(doc: DigestDocument, diagnostic: DigestDiagnostic, cont
     case DiagnosticCode.EmptyKeyword:
       return entry?.topicHits && data.item !== undefined ? emptyKeyword(entry.topicHits, data.item) : [];
     case DiagnosticCode.MissingCategories:
-      return data.unlabelled ? [fix("Insert the label '分类' — 插入“分类”标签", [insert(diagnostic.range.start, LABELS.categories + ' ')], true, true)] : [];
+      return data.unlabelled ? labelCategories(at, diagnostic.range) : [];
     case DiagnosticCode.CategoryCase:
     case DiagnosticCode.UnknownCategory: {
       const suggestions = data.suggestions ?? [];
@@ -585,6 +585,20 @@ function nearestTopicHits(doc: DigestDocument, index: number): { topic: string; 
   }
   const category = hits.categories.find((c) => categoryByCode(c.text) !== undefined)?.text;
   return { topic: hits.topic.text, category };
+}
+
+/**
+ * Writes `分类` before categories given without it, and the categories as the format spells them
+ * (`CS.lg,cs.CL` becomes `分类 cs.LG、cs.CL`): once labelled they are checked, and a miscased code
+ * or a wrong separator would be a new problem. Not offered when one of them is no known code.
+ */
+function labelCategories(at: Places, range: Range): DigestFix[] {
+  const parts = at.textOf(range).split(/[、,，\s]+/).filter((part) => part.length > 0);
+  const codes = parts.map((part) => categoryIgnoringCase(part)?.code);
+  if (codes.length === 0 || codes.some((code) => code === undefined)) {
+    return [];
+  }
+  return [fix("Insert the label '分类' — 插入“分类”标签", [TextEdit.replace(range, `${LABELS.categories} ${codes.join('、')}`)], true, true)];
 }
 
 /**

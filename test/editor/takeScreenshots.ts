@@ -130,6 +130,13 @@ async function main(): Promise<void> {
       await dashboard.locator('#chart-topics rect.clickable').first().click();
       await waitForText(page, '.pane-body', 'topic:数学推理', 'the Papers view filtered by the clicked bar');
     });
+
+    await step('export a week of the roll-up as a digest', async () => {
+      const dashboard = page.frameLocator('iframe.webview.ready').frameLocator('#active-frame');
+      await dashboard.locator('section.rollup button >> text=Digest').first().click();
+      // The roll-up opens beside the dashboard as a new digest document, headed by its week.
+      await waitForText(page, '.editor-instance .view-lines', '2026-W49', 'the exported roll-up');
+    });
     console.log(`screenshots: ${taken.length} taken in ${out}`);
   } finally {
     await session.close();

@@ -9,6 +9,23 @@ import { waitForEvent, waitUntil } from './waiting';
 
 const EXTENSION_ID = 'paper-digest.paper-digest';
 
+/** A digest the tests add to the workspace (and remove afterwards). */
+function addedDigest(): vscode.Uri {
+  const folder = vscode.workspace.workspaceFolders?.[0];
+  assert.ok(folder, 'the tests need a workspace folder');
+  return vscode.Uri.joinPath(folder.uri, '2031-01-02.digest');
+}
+
+const ADDED_TEXT = [
+  '大模型推理能力',
+  'Statistics Test Paper on Lattice Reasoning',
+  '格推理的统计测试论文',
+  'Mei Tanaka',
+  '机构 * Kyoto University（京都大学） 纠错',
+  '专题命中 格推理 ：lattice reasoning(title)；分类 cs.LO',
+  'AI总结 用于检验仪表板随摘要变化而更新的论文。',
+].join('\n\n') + '\n';
+
 describe('The statistics dashboard', () => {
   let api: any;
 
@@ -21,6 +38,7 @@ describe('The statistics dashboard', () => {
   after(async () => {
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
     api?.papersView.setFilter('');
+    await vscode.workspace.fs.delete(addedDigest(), { useTrash: false }).then(undefined, () => undefined);
   });
 
   it('Should open from the command and draw every chart from the server numbers', async () => {
@@ -39,6 +57,21 @@ describe('The statistics dashboard', () => {
     assert.ok(topics.svgElements > topics.clickable);
     const tab = vscode.window.tabGroups.all.flatMap((group) => group.tabs).find((each) => each.label === 'Paper Digest Statistics');
     assert.ok(tab, 'the dashboard is open as an editor tab');
+  });
+
+  it('Should draw again when a digest is added, with its date and topic', async () => {
+    const redrawn = waitForEvent<any>(
+      api.statistics.onDidRender,
+      () => api.statistics.statistics?.dates.some((point: any) => point.date === '2031-01-02') === true,
+      'the dashboard to draw the new digest',
+      60_000,
+    );
+    await vscode.workspace.fs.writeFile(addedDigest(), Buffer.from(ADDED_TEXT, 'utf8'));
+    await redrawn;
+    const stats = api.statistics.statistics;
+    const topic = stats.topics.find((row: any) => row.label === '格推理');
+    assert.deepStrictEqual([topic?.count, topic?.filter], [1, 'topic:格推理']);
+    assert.strictEqual(stats.dates.at(-1).date, '2031-01-02');
   });
 
   it('Should narrow the Papers view to the papers a bar counts', async () => {

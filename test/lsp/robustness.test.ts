@@ -52,6 +52,15 @@ describe('lsp: robustness over stdio', () => {
       client.request('textDocument/hover', { textDocument, position: { line: 0, character: 0 } }, HANG_GUARD_MS),
       client.request('textDocument/hover', { textDocument, position: { line: 2, character: 4 } }, HANG_GUARD_MS),
       client.request('textDocument/codeAction', { textDocument, range: { start: { line: 0, character: 0 }, end: { line: 0, character: 1 } }, context: { diagnostics: [] } }, HANG_GUARD_MS),
+      // The editing help: completion, links, selection ranges, highlights, references, rename.
+      ...[{ line: 0, character: 3 }, { line: 2, character: 4 }, { line: 9_999_999, character: 0 }].flatMap((position) => [
+        client.request('textDocument/completion', { textDocument, position }, HANG_GUARD_MS),
+        client.request('textDocument/documentHighlight', { textDocument, position }, HANG_GUARD_MS),
+        client.request('textDocument/references', { textDocument, position, context: { includeDeclaration: true } }, HANG_GUARD_MS),
+        client.request('textDocument/prepareRename', { textDocument, position }, HANG_GUARD_MS),
+      ]),
+      client.request('textDocument/documentLink', { textDocument }, HANG_GUARD_MS),
+      client.request('textDocument/selectionRange', { textDocument, positions: [{ line: 0, character: 0 }, { line: 2, character: 4 }] }, HANG_GUARD_MS),
     ]);
     assert.ok(Array.isArray(symbols) && Array.isArray(folding) && Array.isArray(tokens.data));
     return symbols;

@@ -82,6 +82,78 @@ export function mostUsed(counts: Counts): string | undefined {
   return best;
 }
 
+/** The names of one entry, keyed, kept with the entry: an edit elsewhere leaves them as they are. */
+export interface EntryNames {
+  /** The `机构` items with a name, by their index on the line. */
+  readonly institutions: readonly { readonly item: number; readonly key: string; readonly name: string; readonly translation?: string }[];
+  /** Authors with a Chinese form on a `机构` line that lists authors, by their index there. */
+  readonly authors: readonly { readonly pair: number; readonly key: string; readonly name: string; readonly form: string }[];
+  readonly topic: string;
+  readonly keywords: readonly { readonly key: string; readonly text: string }[];
+  readonly categories: readonly string[];
+}
+
+const ENTRY_NAMES = new WeakMap<Entry, EntryNames>();
+
+/**
+ * The names an entry uses, computed once per entry object.
+ *
+ * @example entryNames(entry).institutions[0] // { item: 0, key: 'kyoto university', name: 'Kyoto University', translation: '京都大学' }
+ */
+export function entryNames(entry: Entry): EntryNames {
+  let names = ENTRY_NAMES.get(entry);
+  if (!names) {
+    names = computeEntryNames(entry);
+    ENTRY_NAMES.set(entry, names);
+  }
+  return names;
+}
+
+function computeEntryNames(entry: Entry): EntryNames {
+  const institutions: { item: number; key: string; name: string; translation?: string }[] = [];
+  const authors: { pair: number; key: string; name: string; form: string }[] = [];
+  const field = entry.institutions;
+  if (field) {
+    const pairs = field.authorPairs;
+    if (pairs) {
+      pairs.forEach((pair, index) => {
+        const name = pair.english.text;
+        const form = pair.chinese?.text;
+        const key = termKey(name);
+        if (key && form) {
+          authors.push({ pair: index, key, name, form });
+        }
+      });
+    } else {
+      field.items.forEach((item, index) => {
+        const name = item.name.text;
+        const key = termKey(name);
+        if (key) {
+          const translation = item.translation?.text.trim();
+          institutions.push(translation ? { item: index, key, name, translation } : { item: index, key, name });
+        }
+      });
+    }
+  }
+  const hits = entry.topicHits;
+  const keywords: { key: string; text: string }[] = [];
+  const categories: string[] = [];
+  if (hits) {
+    for (const hit of hits.hits) {
+      const key = termKey(hit.keyword.text);
+      if (key) {
+        keywords.push({ key, text: hit.keyword.text });
+      }
+    }
+    for (const category of hits.categories) {
+      if (category.text) {
+        categories.push(category.text);
+      }
+    }
+  }
+  return { institutions, authors, topic: hits?.topic.text ?? '', keywords, categories };
+}
+
 /**
  * Counts the names a digest uses.
  *
@@ -92,76 +164,47 @@ export function mostUsed(counts: Counts): string | undefined {
 export function fileTerms(doc: DigestDocument): FileTerms {
   const terms: FileTerms = { institutions: new Map(), authors: new Map(), topics: new Map(), keywords: new Map(), categories: new Map() };
   for (const entry of doc.entries) {
-    addEntry(terms, entry);
+    addEntry(terms, entry.index, entryNames(entry));
   }
   return terms;
 }
 
-function addEntry(terms: FileTerms, entry: Entry): void {
-  const institutions = entry.institutions;
-  if (institutions) {
-    const pairs = institutions.authorPairs;
-    if (pairs) {
-      for (const pair of pairs) {
-        const name = pair.english.text;
-        const form = pair.chinese?.text;
-        const key = termKey(name);
-        if (!key || !form) {
-          continue;
-        }
-        let author = terms.authors.get(key);
-        if (!author) {
-          author = { names: new Map(), forms: new Map() };
-          terms.authors.set(key, author);
-        }
-        addCount(author.names, name);
-        addCount(author.forms, form);
-      }
-    } else {
-      for (const item of institutions.items) {
-        const name = item.name.text;
-        const key = termKey(name);
-        if (!key) {
-          continue;
-        }
-        let institution = terms.institutions.get(key);
-        if (!institution) {
-          institution = { names: new Map(), translations: new Map(), papers: [] };
-          terms.institutions.set(key, institution);
-        }
-        addCount(institution.names, name);
-        const translation = item.translation?.text.trim();
-        if (translation) {
-          addCount(institution.translations, translation);
-        }
-        if (institution.papers[institution.papers.length - 1] !== entry.index) {
-          institution.papers.push(entry.index);
-        }
-      }
+function addEntry(terms: FileTerms, index: number, names: EntryNames): void {
+  for (const { key, name, form } of names.authors) {
+    let author = terms.authors.get(key);
+    if (!author) {
+      author = { names: new Map(), forms: new Map() };
+      terms.authors.set(key, author);
+    }
+    addCount(author.names, name);
+    addCount(author.forms, form);
+  }
+  for (const { key, name, translation } of names.institutions) {
+    let institution = terms.institutions.get(key);
+    if (!institution) {
+      institution = { names: new Map(), translations: new Map(), papers: [] };
+      terms.institutions.set(key, institution);
+    }
+    addCount(institution.names, name);
+    if (translation) {
+      addCount(institution.translations, translation);
+    }
+    if (institution.papers[institution.papers.length - 1] !== index) {
+      institution.papers.push(index);
     }
   }
-  const hits = entry.topicHits;
-  if (hits) {
-    if (hits.topic.text) {
-      addCount(terms.topics, hits.topic.text);
+  if (names.topic) {
+    addCount(terms.topics, names.topic);
+  }
+  for (const { key, text } of names.keywords) {
+    let forms = terms.keywords.get(key);
+    if (!forms) {
+      forms = new Map();
+      terms.keywords.set(key, forms);
     }
-    for (const hit of hits.hits) {
-      const keyword = hit.keyword.text;
-      const key = termKey(keyword);
-      if (!key) {
-        continue;
-      }
-      let forms = terms.keywords.get(key);
-      if (!forms) {
-        forms = new Map();
-        terms.keywords.set(key, forms);
-      }
-      addCount(forms, keyword);
-    }
-    for (const category of hits.categories) {
-      if (category.text) {
-        addCount(terms.categories, category.text);
-      }
-    }
+    addCount(forms, text);
+  }
+  for (const code of names.categories) {
+    addCount(terms.categories, code);
   }
 }

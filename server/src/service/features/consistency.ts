@@ -17,7 +17,7 @@
 import { TextEdit } from 'vscode-languageserver-types';
 import type { Range } from 'vscode-languageserver-types';
 import type { DigestDocument, Span } from '../model';
-import { Counts, fileTerms, FileTerms, rankedCounts, termKey } from '../terms';
+import { Counts, entryNames, fileTerms, FileTerms, rankedCounts, termKey } from '../terms';
 import type { DigestFix } from './codeActions';
 import type { DiagnosticCode, DiagnosticData, DigestDiagnostic } from './diagnostics';
 
@@ -75,33 +75,38 @@ export function isClearMajority(ranked: readonly { readonly count: number }[]): 
  * consistencyProblems(doc, { translationsElsewhere: (key) => index.translations(key) })[0].data.suggestions // ['复旦大学']
  */
 export function consistencyProblems(doc: DigestDocument, options: ConsistencyOptions = {}): ConsistencyProblem[] {
-  const terms = termsOf(doc);
-  const translations = verdicts((key) => terms.institutions.get(key)?.translations, options.translationsElsewhere);
-  const forms = verdicts((key) => terms.authors.get(key)?.forms, options.authorFormsElsewhere);
+  // This document's own forms, by key: only what the two rules compare.
+  const ownTranslations = new Map<string, Counts>();
+  const ownForms = new Map<string, Counts>();
+  const count = (table: Map<string, Counts>, key: string, text: string): void => {
+    const counts = table.get(key);
+    if (counts) counts.set(text, (counts.get(text) ?? 0) + 1);
+    else table.set(key, new Map([[text, 1]]));
+  };
+  for (const entry of doc.entries) {
+    const names = entryNames(entry);
+    for (const institution of names.institutions) if (institution.translation) count(ownTranslations, institution.key, institution.translation);
+    for (const author of names.authors) count(ownForms, author.key, author.form);
+  }
+  const translations = verdicts((key) => ownTranslations.get(key), options.translationsElsewhere);
+  const forms = verdicts((key) => ownForms.get(key), options.authorFormsElsewhere);
   const problems: ConsistencyProblem[] = [];
   for (const entry of doc.entries) {
-    const field = entry.institutions;
-    if (!field) {
-      continue;
-    }
-    const pairs = field.authorPairs;
-    if (pairs) {
-      if (terms.authors.size === 0) continue;
-      pairs.forEach((pair, index) => {
-        if (pair.chinese && pair.chinese.text) {
-          const problem = check(forms, pair.english.text, pair.chinese, entry.index, INCONSISTENT_AUTHOR_NAME, index);
-          if (problem) problems.push(problem);
-        }
-      });
-      continue;
-    }
-    field.items.forEach((item, index) => {
-      const translation = item.translation;
-      if (translation && translation.text.trim()) {
-        const problem = check(translations, item.name.text, translation, entry.index, INCONSISTENT_TRANSLATION, index);
+    const names = entryNames(entry);
+    for (const author of names.authors) {
+      if (isProblem(forms(author.key), author.form)) {
+        const pair = entry.institutions?.authorPairs?.[author.pair];
+        const problem = pair?.chinese && check(forms, pair.english.text, pair.chinese, entry.index, INCONSISTENT_AUTHOR_NAME, author.pair);
         if (problem) problems.push(problem);
       }
-    });
+    }
+    for (const institution of names.institutions) {
+      if (institution.translation && isProblem(translations(institution.key), institution.translation)) {
+        const item = entry.institutions?.items[institution.item];
+        const problem = item?.translation && check(translations, item.name.text, item.translation, entry.index, INCONSISTENT_TRANSLATION, institution.item);
+        if (problem) problems.push(problem);
+      }
+    }
   }
   return problems;
 }
@@ -121,6 +126,15 @@ function verdicts(own: (key: string) => Counts | undefined, elsewhere: FormsElse
     }
     return ranked;
   };
+}
+
+/** Whether a place using `written` is reported: its form is not the one most used. */
+function isProblem(forms: readonly { text: string; count: number }[], written: string): boolean {
+  if (forms.length < 2) {
+    return false;
+  }
+  const own = forms.find((each) => each.text === written);
+  return !(own && own.count === forms[0].count && forms[1].count < own.count);
 }
 
 function check(

@@ -299,7 +299,8 @@ connection.onSelectionRanges(guarded('textDocument/selectionRange', (params, tok
 
 connection.onReferences(guarded('textDocument/references', async (params, token) => {
   const document = documents.get(params.textDocument.uri);
-  const name = document && nameAt(cache.get(document), params.position);
+  const model = checkedModel(document);
+  const name = model && nameAt(model, params.position);
   if (!name) {
     return [];
   }
@@ -310,17 +311,20 @@ connection.onReferences(guarded('textDocument/references', async (params, token)
 
 connection.onDocumentHighlight(guarded('textDocument/documentHighlight', (params, token) => {
   const document = documents.get(params.textDocument.uri);
-  return document ? documentHighlights(cache.get(document), params.position, token) : [];
+  const model = checkedModel(document);
+  return model ? documentHighlights(model, params.position, token) : [];
 }));
 
 connection.onPrepareRename(guarded('textDocument/prepareRename', (params, token) => {
   const document = documents.get(params.textDocument.uri);
-  return document ? prepareRename(cache.get(document), params.position, token) : null;
+  const model = checkedModel(document);
+  return model ? prepareRename(model, params.position, token) : null;
 }));
 
 connection.onRenameRequest(guarded('textDocument/rename', async (params, token) => {
   const document = documents.get(params.textDocument.uri);
-  const name = document && renamableAt(cache.get(document), params.position);
+  const model = checkedModel(document);
+  const name = model && renamableAt(model, params.position);
   if (!name) {
     return null;
   }

@@ -1,7 +1,8 @@
 /**
  * The digests of the workspace that can name something, as models, for references and rename:
  * every open document (untitled and unsaved ones included, with their current text and version),
- * then each file on disk whose counts in the index say it names it, read and parsed.
+ * then each file on disk whose counts in the index say it names it, read and parsed. Documents
+ * past the limits (limits.ts) are left out, as every feature but the outline leaves them.
  */
 import { fileURLToPath } from 'node:url';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
@@ -9,6 +10,7 @@ import type { DigestCache } from './service/cache';
 import type { DigestDocument } from './service/model';
 import { mayName, NameTarget } from './service/names';
 import { parseDigest } from './service/parser';
+import { documentTooLarge } from './service/limits';
 import { foldForSearch, WorkspaceIndex } from './service/workspaceIndex';
 import type { WorkspaceTerms } from './service/workspaceTerms';
 import { readFileSnapshot } from './fs/safeFile';
@@ -39,7 +41,10 @@ export async function sourcesNaming(context: WorkspaceNamesContext, name: NameTa
   const open = new Set<string>();
   for (const document of context.documents.all()) {
     open.add(canonicalUri(document.uri) ?? document.uri);
-    sources.push({ uri: document.uri, doc: context.cache.get(document), version: document.version });
+    const doc = context.cache.get(document);
+    if (!documentTooLarge(doc)) {
+      sources.push({ uri: document.uri, doc, version: document.version });
+    }
   }
   const candidates: string[] = [];
   const folded = foldForSearch(name.key);
@@ -60,7 +65,10 @@ export async function sourcesNaming(context: WorkspaceNamesContext, name: NameTa
     try {
       const { bytes } = await readFileSnapshot(fileURLToPath(uri));
       const text = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(bytes);
-      sources.push({ uri, doc: parseDigest(text) });
+      const doc = parseDigest(text);
+      if (!documentTooLarge(doc)) {
+        sources.push({ uri, doc });
+      }
     } catch {
       // Gone or unreadable since it was indexed: nothing to show or rename there.
     }

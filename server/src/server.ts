@@ -45,6 +45,10 @@ import { prepareRename, renamableAt, renameEdits } from './service/features/rena
 import { nameAt } from './service/names';
 import { sourcesNaming } from './workspaceNames';
 import { registerStatisticsRequests } from './statisticsRequests';
+import { AnswerCache } from './service/answers';
+import { installSerialisedAnswers, serialiseOnce } from './serialised';
+
+installSerialisedAnswers();
 
 const connection = createConnection(ProposedFeatures.all);
 
@@ -72,6 +76,8 @@ process.on('uncaughtException', (error) => connection.console.error(`Uncaught: $
 process.on('unhandledRejection', (reason) => connection.console.error(`Unhandled rejection: ${reason instanceof Error ? reason.stack ?? reason.message : String(reason)}`));
 
 const cache = new DigestCache();
+/** The outline, folding and semantic tokens of each open document's latest version. */
+const answers = new AnswerCache();
 // Each edit brings the document's cached model along incrementally.
 const documents = new TextDocuments<TextDocument>({
   create: TextDocument.create,
@@ -254,16 +260,12 @@ connection.onWorkspaceSymbol(guarded('workspace/symbol', async (params, token) =
 
 connection.onDocumentSymbol(guarded('textDocument/documentSymbol', (params, token) => {
   const document = documents.get(params.textDocument.uri);
-  if (!document) {
-    return null;
-  }
-  const model = cache.get(document);
-  return documentSymbols(model, documentTooLarge(model) ? { fields: false } : {}, token);
+  return document ? answers.get(document.uri, document.version, 'outline', () => serialiseOnce(documentSymbols(cache.get(document), {}, token)), token) : null;
 }));
 
 connection.onFoldingRanges(guarded('textDocument/foldingRange', (params, token) => {
   const document = documents.get(params.textDocument.uri);
-  return document ? foldingRanges(cache.get(document), token) : null;
+  return document ? answers.get(document.uri, document.version, 'folding', () => serialiseOnce(foldingRanges(cache.get(document), token)), token) : null;
 }));
 
 connection.onHover(guarded('textDocument/hover', (params, token) => {
@@ -272,8 +274,9 @@ connection.onHover(guarded('textDocument/hover', (params, token) => {
 }));
 
 connection.languages.semanticTokens.on(guarded('textDocument/semanticTokens/full', (params, token) => {
-  const model = checkedModel(documents.get(params.textDocument.uri));
-  return model ? semanticTokens(model, token) : { data: [] };
+  const document = documents.get(params.textDocument.uri);
+  const model = checkedModel(document);
+  return document && model ? answers.get(document.uri, document.version, 'semanticTokens', () => serialiseOnce(semanticTokens(model, token)), token) : { data: [] };
 }));
 
 // ---- Editing help: completion, links, selection ranges -------------------------------------
@@ -339,6 +342,7 @@ connection.onRenameRequest(guarded('textDocument/rename', async (params, token) 
 
 documents.onDidClose((event) => {
   cache.delete(event.document.uri);
+  answers.delete(event.document.uri);
   workspaceDigests.documentClosed(event.document.uri);
   collectAfterClose(event.document.getText().length);
 });
@@ -507,7 +511,7 @@ connection.onExecuteCommand(guarded('workspace/executeCommand', async (params): 
   return { applied: result.applied, edits: edits.length };
 }));
 
-registerDebugRequests(connection, () => ({ parse: cache.parseCount, update: cache.updateCount }));
+registerDebugRequests(connection, () => ({ parse: cache.parseCount, update: cache.updateCount, ...answers.counters }));
 
 documents.listen(connection);
 connection.listen();

@@ -24,15 +24,20 @@ function contains(outer: DocumentSymbol['range'], inner: DocumentSymbol['range']
 }
 
 describe('outline', () => {
-  test('Should put the heading on top and one symbol per paper named by its English title', () => {
+  test('Should put the heading on top and one symbol per paper named by both its titles, without fields', () => {
     const symbols = documentSymbols(parseDigest(digest(entryLines('A'), entryLines('B'))));
     assert.equal(symbols.length, 1);
     assert.equal(symbols[0].name, '大模型推理能力');
-    assert.deepEqual(symbols[0].children?.map((c) => [c.name, c.detail]), [
-      ['A Sparse Probes for Arithmetic Circuits', 'A 算术电路的稀疏探针'],
-      ['B Sparse Probes for Arithmetic Circuits', 'B 算术电路的稀疏探针'],
+    assert.deepEqual(symbols[0].children?.map((c) => c.name), [
+      'A Sparse Probes for Arithmetic Circuits · A 算术电路的稀疏探针',
+      'B Sparse Probes for Arithmetic Circuits · B 算术电路的稀疏探针',
     ]);
-    assert.equal(symbols[0].children?.[0].children?.length, 8);
+    assert.equal(symbols[0].children?.[0].children, undefined);
+  });
+
+  test('Should name a paper without a Chinese title by its English title alone', () => {
+    const [root] = documentSymbols(parseDigest(digest(entryLines('A', { chineseTitle: null }))));
+    assert.equal(root.children?.[0].name, 'A Sparse Probes for Arithmetic Circuits');
   });
 
   test('Should match the golden outline of the well-formed fixture', () => {

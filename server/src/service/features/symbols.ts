@@ -1,13 +1,18 @@
 /**
- * The outline: hierarchical document symbols. The digest heading is the root; each paper is a
- * symbol named by its English title with the Chinese title as detail; its fields are children.
+ * The outline: hierarchical document symbols. The digest heading is the root; each paper is one
+ * symbol named `English title · 中文标题`, so that an editor filtering on names (Go to Symbol,
+ * Ctrl+Shift+O) finds a paper by either title. Papers have no children: their fields are a
+ * fold or a hover away, and seven children per paper made the outline of a year of digests
+ * seven times as big and opened it flooded with fields.
  */
 import { DocumentSymbol, SymbolKind } from 'vscode-languageserver-types';
-import type { Position, Range } from 'vscode-languageserver-types';
 import type { Cancellation } from '../cancellation';
 import { NEVER_CANCELLED } from '../cancellation';
-import type { DigestDocument, Entry, Field } from '../model';
+import type { DigestDocument, Entry } from '../model';
 import { paperName } from './entries';
+
+/** Between the English and the Chinese title in a paper's symbol name. */
+export const TITLE_SEPARATOR = ' · ';
 
 /** Options of the outline. */
 export interface SymbolOptions {
@@ -16,8 +21,6 @@ export interface SymbolOptions {
    * The rest are summarised by one last symbol.
    */
   readonly maxPapers?: number;
-  /** Whether papers have their fields as children (the default); documents past a limit get none. */
-  readonly fields?: boolean;
 }
 
 /** Names and details of papers are cut to this many characters. */
@@ -25,36 +28,14 @@ const MAX_NAME_LENGTH = 500;
 
 export const DEFAULT_MAX_PAPERS = 20000;
 
-const FIELD_NAMES: Record<Field['kind'], string> = {
-  englishTitle: 'English title',
-  chineseTitle: '中文标题 Chinese title',
-  authors: 'Authors',
-  institutions: '机构 Institutions',
-  topicHits: '专题命中 Topic hits',
-  summary: 'AI总结 AI summary',
-  comments: 'Comments',
-  journalRef: 'Journal ref',
-};
-
-const FIELD_KINDS: Record<Field['kind'], SymbolKind> = {
-  englishTitle: SymbolKind.String,
-  chineseTitle: SymbolKind.String,
-  authors: SymbolKind.Array,
-  institutions: SymbolKind.Array,
-  topicHits: SymbolKind.Key,
-  summary: SymbolKind.String,
-  comments: SymbolKind.String,
-  journalRef: SymbolKind.String,
-};
-
 /**
  * Builds the outline of a digest.
  *
  * @example
  * const [root] = documentSymbols(parseDigest(text));
  * root.name;              // '大模型推理能力' (the heading)
- * root.children[0].name;  // 'Sparse Probes for Arithmetic Circuits in Small Transformers'
- * root.children[0].detail // '小型Transformer中算术电路的稀疏探针'
+ * root.children[0].name;  // 'Sparse Probes for Arithmetic Circuits in Small Transformers · 小型Transformer中算术电路的稀疏探针'
+ * root.children[0].children // undefined: fields are not in the outline
  */
 export function documentSymbols(doc: DigestDocument, options: SymbolOptions = {}, token: Cancellation = NEVER_CANCELLED): DocumentSymbol[] {
   const maxPapers = options.maxPapers ?? DEFAULT_MAX_PAPERS;
@@ -64,7 +45,7 @@ export function documentSymbols(doc: DigestDocument, options: SymbolOptions = {}
     if ((i & 1023) === 0 && token.isCancellationRequested) {
       return [];
     }
-    papers.push(options.fields === false ? bareSymbol(doc.entries[i]) : paperSymbol(doc.entries[i]));
+    papers.push(paperSymbol(doc.entries[i]));
   }
   if (doc.entries.length > maxPapers) {
     const first = doc.entries[maxPapers];
@@ -98,84 +79,23 @@ export function documentSymbols(doc: DigestDocument, options: SymbolOptions = {}
 
 function paperSymbol(entry: Entry): DocumentSymbol {
   const title = entry.englishTitle ?? entry.chineseTitle;
-  const children: DocumentSymbol[] = entry.fields.map((field) => {
-    // One range object for both: an outline of 10,000 papers holds 70,000 of these.
-    const range = field.range;
-    return { name: FIELD_NAMES[field.kind], detail: fieldDetail(field), kind: FIELD_KINDS[field.kind], range, selectionRange: range };
-  });
-  // Equal ranges and positions are shared with the children's, for the same reason.
-  let selectionRange: Range;
-  if (title) {
-    const titleRange = children[entry.fields.indexOf(title)].range;
-    const valueRange = title.value.range;
-    selectionRange = sameRange(valueRange, titleRange) ? titleRange : valueRange;
-  } else {
-    selectionRange = children[0]?.range ?? entry.range;
-  }
-  let range = entry.range;
-  if (children.length > 0) {
-    const start = children[0].range.start;
-    const end = children[children.length - 1].range.end;
-    range = { start: samePosition(range.start, start) ? start : range.start, end: samePosition(range.end, end) ? end : range.end };
-  }
-  return {
-    name: shorten(paperName(entry), MAX_NAME_LENGTH),
-    detail: entry.englishTitle ? shorten(entry.chineseTitle?.value.text ?? '', MAX_NAME_LENGTH) : '',
-    kind: SymbolKind.Class,
-    range,
-    selectionRange,
-    children,
-  };
+  const range = entry.range;
+  const selectionRange = title ? title.value.range : entry.fields[0]?.range ?? range;
+  return { name: shorten(paperSymbolName(entry), MAX_NAME_LENGTH), kind: SymbolKind.Class, range, selectionRange };
 }
 
-/** A paper without its fields. */
-function bareSymbol(entry: Entry): DocumentSymbol {
-  const title = entry.englishTitle ?? entry.chineseTitle;
-  return {
-    name: shorten(paperName(entry), MAX_NAME_LENGTH),
-    detail: entry.englishTitle ? shorten(entry.chineseTitle?.value.text ?? '', MAX_NAME_LENGTH) : '',
-    kind: SymbolKind.Class,
-    range: entry.range,
-    selectionRange: title?.value.range ?? entry.range,
-  };
+/**
+ * The name of a paper's symbol: both titles when it has both, else the name it goes by.
+ *
+ * @example
+ * paperSymbolName(entry) // 'Sparse Probes for Arithmetic Circuits · 算术电路的稀疏探针'
+ */
+export function paperSymbolName(entry: Entry): string {
+  const english = entry.englishTitle?.value.text ?? '';
+  const chinese = entry.chineseTitle?.value.text ?? '';
+  return english.trim() && chinese.trim() ? english + TITLE_SEPARATOR + chinese : paperName(entry);
 }
 
-function samePosition(a: Position, b: Position): boolean {
-  return a.line === b.line && a.character === b.character;
-}
-
-function sameRange(a: Range, b: Range): boolean {
-  return samePosition(a.start, b.start) && samePosition(a.end, b.end);
-}
-
-function fieldDetail(field: Field): string {
-  switch (field.kind) {
-    case 'englishTitle':
-    case 'chineseTitle':
-      return shorten(field.value.text);
-    case 'authors':
-      return `${field.names.length} · ${shortJoin(field.names, (n) => n.text, ', ')}`;
-    case 'institutions':
-      return shortJoin(field.items, (item) => item.name.text, ' ; ');
-    case 'topicHits':
-      return shorten([field.topic.text, ...field.categories.map((c) => c.text)].filter((s) => s).join(' · '));
-    default:
-      return shorten(field.value.text);
-  }
-}
-
-function shorten(text: string, max = 80): string {
+function shorten(text: string, max: number): string {
   return text.length <= max ? text : text.slice(0, max - 1) + '…';
-}
-
-/** `shorten(parts.map(textOf).join(separator))`, reading only the parts that show (a paper may have 60 authors). */
-function shortJoin<T>(parts: readonly T[], textOf: (part: T) => string, separator: string, max = 80): string {
-  let joined = '';
-  for (let i = 0; i < parts.length; i++) {
-    joined += (i > 0 ? separator : '') + textOf(parts[i]);
-    if (joined.length > max) {
-      return joined.slice(0, max - 1) + '…';
-    }
-  }
-  return joined;
 }

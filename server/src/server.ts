@@ -418,8 +418,17 @@ async function publishDiagnostics(uri: string): Promise<void> {
   void connection.sendDiagnostics({ uri, version, diagnostics });
 }
 
+/** Documents just opened: their first diagnostics wait only for requests already on the way. */
+const justOpened = new Set<string>();
+/** An opened document is checked after this delay (the outline asked with it goes first). */
+const OPEN_DIAGNOSTICS_DELAY_MS = 30;
+documents.onDidOpen((event) => {
+  justOpened.add(event.document.uri);
+});
+
 documents.onDidChangeContent((event) => {
-  scheduleDiagnostics(event.document.uri);
+  const uri = event.document.uri;
+  scheduleDiagnostics(uri, justOpened.delete(uri) ? OPEN_DIAGNOSTICS_DELAY_MS : DIAGNOSTICS_DELAY_MS);
 });
 
 documents.onDidClose((event) => {

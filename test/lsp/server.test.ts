@@ -14,7 +14,7 @@ describe('dist/server.js over stdio', () => {
   const uri = pathToFileURL(path.join(FIXTURES, 'parser', 'well-formed.digest')).toString();
 
   before(async () => {
-    client = await LspClient.start({ rootUri: null });
+    client = await LspClient.start({ rootUri: null, args: ['--debug-requests'] });
     client.openDocument(uri, readFixture('parser/well-formed.digest'));
   });
 
@@ -30,18 +30,30 @@ describe('dist/server.js over stdio', () => {
     assert.equal(client.initializeResult.serverInfo.name, 'paper-digest-server');
   });
 
-  test('Should answer the outline with the heading on top and every paper below it', async () => {
-    const symbols = (await client.request('textDocument/documentSymbol', { textDocument: { uri } })) as { name: string; detail: string; children: { name: string; detail: string; children: unknown[] }[] }[];
+  test('Should answer the outline with the heading on top and every paper below it, named by both titles', async () => {
+    const symbols = (await client.request('textDocument/documentSymbol', { textDocument: { uri } })) as { name: string; detail: string; children: { name: string; detail?: string; children?: unknown[] }[] }[];
     assert.equal(symbols.length, 1);
     assert.equal(symbols[0].name, '大模型推理能力');
+    // Go to Symbol filters on names: the Chinese title must be in the name to be found.
     assert.deepEqual(symbols[0].children.map((c) => c.name), [
-      'Sparse Probes for Arithmetic Circuits in Small Transformers',
-      'Chain-of-Thought Distillation with Verifier Feedback',
-      'Multi-Agent Debate for Theorem Proving',
-      'Scaling Laws for Collaborative Reasoning',
+      'Sparse Probes for Arithmetic Circuits in Small Transformers · 小型Transformer中算术电路的稀疏探针',
+      'Chain-of-Thought Distillation with Verifier Feedback · 基于验证器反馈的思维链蒸馏',
+      'Multi-Agent Debate for Theorem Proving · 用于定理证明的多智能体辩论',
+      'Scaling Laws for Collaborative Reasoning · 协作推理的缩放定律',
     ]);
-    assert.equal(symbols[0].children[1].detail, '基于验证器反馈的思维链蒸馏');
-    assert.equal(symbols[0].children[0].children.length, 8);
+    // The fields do not flood the outline.
+    assert.ok(symbols[0].children.every((paper) => paper.children === undefined), JSON.stringify(symbols[0].children[0]));
+  });
+
+  test('Should answer a repeated outline of an unchanged version from its cache, identically', async () => {
+    const textDocument = { uri };
+    const first = await client.request('textDocument/documentSymbol', { textDocument });
+    const before = await client.request<Record<string, number>>('paperDigest/debug/counters');
+    const again = await client.request('textDocument/documentSymbol', { textDocument });
+    const after = await client.request<Record<string, number>>('paperDigest/debug/counters');
+    assert.deepEqual(again, first);
+    assert.equal(after['outline.computed'], before['outline.computed'], `the outline was computed again: ${JSON.stringify({ before, after })}`);
+    assert.equal(after['outline.cached'], (before['outline.cached'] ?? 0) + 1, JSON.stringify({ before, after }));
   });
 
   test('Should answer folding ranges, one per entry', async () => {
@@ -62,7 +74,10 @@ describe('dist/server.js over stdio', () => {
   test('Should follow edits: a changed title is in the next outline', async () => {
     const text = readFixture('parser/well-formed.digest').replace('Multi-Agent Debate for Theorem Proving', 'Multi-Agent Debate for Proof Search');
     client.changeDocument(uri, text, 2);
+    const before = await client.request<Record<string, number>>('paperDigest/debug/counters');
     const symbols = (await client.request('textDocument/documentSymbol', { textDocument: { uri } })) as { children: { name: string }[] }[];
-    assert.equal(symbols[0].children[2].name, 'Multi-Agent Debate for Proof Search');
+    assert.equal(symbols[0].children[2].name, 'Multi-Agent Debate for Proof Search · 用于定理证明的多智能体辩论');
+    const after = await client.request<Record<string, number>>('paperDigest/debug/counters');
+    assert.equal(after['outline.computed'], before['outline.computed'] + 1, 'a new version has its own outline');
   });
 });

@@ -392,17 +392,72 @@ export class WorkspaceIndex {
  */
 export function summariseDigest(uri: string, doc: DigestDocument, source: 'disk' | 'open'): FileSummary {
   const occurrences = new Map<string, number>();
-  const papers = doc.entries.map((entry) => summarisePaper(uri, entry, occurrences));
+  // An open document is summarised again after each pause in typing; its model keeps the
+  // entries an edit did not touch (incremental.ts), and their contents are reused here.
+  const reuse = source === 'open';
+  const papers = doc.entries.map((entry) => summarisePaper(uri, entry, occurrences, reuse));
   return { uri, heading: doc.heading?.text, papers, source, terms: fileTerms(doc) };
 }
 
-function summarisePaper(uri: string, entry: Entry, occurrences: Map<string, number>): PaperSummary {
+/** What the index keeps of a paper that does not depend on where its entry is. */
+interface PaperContent {
+  readonly englishTitle: string;
+  readonly chineseTitle: string;
+  readonly titleKey: string;
+  /** The title key, else `zh:` and the Chinese title's key, else `untitled`. */
+  readonly identity: string;
+  readonly authors: readonly string[];
+  readonly institutions: readonly InstitutionSummary[];
+  readonly topic: string;
+  readonly keywords: readonly string[];
+  readonly categories: readonly string[];
+  readonly summary: string;
+  readonly searchText: string;
+}
+
+/**
+ * The contents of the entries of open documents, by entry: an edit moves untouched entries
+ * into the next model as they are, so their contents need not be worked out again.
+ */
+const contentOfEntry = new WeakMap<Entry, PaperContent>();
+
+function summarisePaper(uri: string, entry: Entry, occurrences: Map<string, number>, reuse: boolean): PaperSummary {
+  let content = reuse ? contentOfEntry.get(entry) : undefined;
+  if (!content) {
+    content = paperContent(entry);
+    if (reuse) {
+      contentOfEntry.set(entry, content);
+    }
+  }
+  const identity = content.identity;
+  const occurrence = occurrences.get(identity) ?? 0;
+  occurrences.set(identity, occurrence + 1);
+  const selectionRange = (entry.englishTitle ?? entry.chineseTitle)?.value.range ?? entry.fields[0]?.range ?? entry.range;
+  return {
+    uri,
+    entryIndex: entry.index,
+    key: `${identity}#${occurrence}`,
+    range: entry.range,
+    selectionRange,
+    englishTitle: content.englishTitle,
+    title: paperName(entry),
+    chineseTitle: content.chineseTitle,
+    titleKey: content.titleKey,
+    authors: content.authors,
+    institutions: content.institutions,
+    topic: content.topic,
+    keywords: content.keywords,
+    categories: content.categories,
+    summary: content.summary,
+    searchText: content.searchText,
+  };
+}
+
+function paperContent(entry: Entry): PaperContent {
   const englishTitle = entry.englishTitle?.value.text ?? '';
   const chineseTitle = entry.chineseTitle?.value.text ?? '';
   const key = titleKey(englishTitle);
   const identity = key || (chineseTitle ? 'zh:' + titleKey(chineseTitle) : 'untitled');
-  const occurrence = occurrences.get(identity) ?? 0;
-  occurrences.set(identity, occurrence + 1);
   const authors = entry.authors?.names.map((name) => name.text).filter((name) => name.length > 0) ?? [];
   const institutions: InstitutionSummary[] = [];
   if (entry.institutions && !entry.institutions.authorPairs) {
@@ -415,8 +470,6 @@ function summarisePaper(uri: string, entry: Entry, occurrences: Map<string, numb
   const hits = entry.topicHits;
   const keywords = hits ? hits.hits.map((hit) => hit.keyword.text).filter((keyword) => keyword.length > 0) : [];
   const categories = hits ? hits.categories.map((category) => category.text).filter((code) => code.length > 0) : [];
-  const title = paperName(entry);
-  const selectionRange = (entry.englishTitle ?? entry.chineseTitle)?.value.range ?? entry.fields[0]?.range ?? entry.range;
   const searchParts = [englishTitle, chineseTitle, ...authors];
   for (const institution of institutions) {
     searchParts.push(institution.name);
@@ -432,15 +485,10 @@ function summarisePaper(uri: string, entry: Entry, occurrences: Map<string, numb
     }
   }
   return {
-    uri,
-    entryIndex: entry.index,
-    key: `${identity}#${occurrence}`,
-    range: entry.range,
-    selectionRange,
     englishTitle,
-    title,
     chineseTitle,
     titleKey: key,
+    identity,
     authors,
     institutions,
     topic: hits?.topic.text ?? '',

@@ -262,23 +262,25 @@ export type PapersTreeItem = PapersGroupNode | PaperNode;
 export class PapersTreeLookup {
   private readonly byId = new Map<string, PapersTreeNode>();
   private readonly parents = new Map<string, PapersGroup>();
-  /** The first node of each paper. */
-  private readonly firstOfPaper = new Map<PaperSummary, PaperNode>();
+  /** The node that holds the first node of each paper, in depth-first order. */
+  private readonly firstHolder = new Map<PaperSummary, PapersGroup>();
+  /** Holders whose paper nodes have been made and registered. */
+  private readonly materialised = new Set<PapersGroup>();
 
   constructor(readonly tree: PapersTree) {
-    const visit = (node: PapersTreeNode, parent: PapersGroup | undefined): void => {
+    // Groups are registered at once; paper nodes are made when their group is first asked for.
+    const visit = (node: PapersGroup, parent: PapersGroup | undefined): void => {
       this.byId.set(node.id, node);
       if (parent) {
         this.parents.set(node.id, parent);
       }
-      if (node.kind === 'group') {
-        for (const child of node.children) {
-          visit(child, node);
-        }
-      } else {
-        const paper = SUMMARY_OF_NODE.get(node);
-        if (paper && !this.firstOfPaper.has(paper)) {
-          this.firstOfPaper.set(paper, node);
+      const internals = GROUP_INTERNALS.get(node);
+      for (const child of internals?.subgroups ?? []) {
+        visit(child, node);
+      }
+      for (const paper of internals?.papers ?? []) {
+        if (!this.firstHolder.has(paper)) {
+          this.firstHolder.set(paper, node);
         }
       }
     };
@@ -289,6 +291,20 @@ export class PapersTreeLookup {
 
   /** The node with the id. */
   node(id: string): PapersTreeNode | undefined {
+    const known = this.byId.get(id);
+    if (known || !id.includes('|')) {
+      return known;
+    }
+    // A paper's id starts with its group's id; in a paged group it is in one of the pages.
+    const group = this.byId.get(id.slice(0, id.indexOf('|')));
+    if (group?.kind === 'group') {
+      this.materialise(group);
+      for (const page of GROUP_INTERNALS.get(group)?.subgroups ?? []) {
+        if (page.groupKind === 'page') {
+          this.materialise(page);
+        }
+      }
+    }
     return this.byId.get(id);
   }
 
@@ -301,7 +317,11 @@ export class PapersTreeLookup {
       return this.tree.roots.map(withoutChildren);
     }
     const node = this.byId.get(id);
-    return node?.kind === 'group' ? node.children.map(withoutChildren) : undefined;
+    if (node?.kind !== 'group') {
+      return undefined;
+    }
+    this.materialise(node);
+    return node.children.map(withoutChildren);
   }
 
   /**
@@ -309,7 +329,12 @@ export class PapersTreeLookup {
    * paper must come from the index at the tree's generation.
    */
   pathToPaper(paper: PaperSummary): PapersTreeItem[] | undefined {
-    const first = this.firstOfPaper.get(paper);
+    const holder = this.firstHolder.get(paper);
+    if (!holder) {
+      return undefined;
+    }
+    this.materialise(holder);
+    const first = holder.children.find((child) => child.kind === 'paper' && SUMMARY_OF_NODE.get(child) === paper);
     if (!first) {
       return undefined;
     }
@@ -320,6 +345,20 @@ export class PapersTreeLookup {
       parent = this.parents.get(parent.id);
     }
     return path;
+  }
+
+  /** Makes the paper nodes of a group and registers them. */
+  private materialise(group: PapersGroup): void {
+    if (this.materialised.has(group)) {
+      return;
+    }
+    this.materialised.add(group);
+    for (const child of group.children) {
+      if (child.kind === 'paper') {
+        this.byId.set(child.id, child);
+        this.parents.set(child.id, group);
+      }
+    }
   }
 }
 
@@ -355,13 +394,18 @@ export class PapersTreeCache {
   }
 }
 
-/** Strips the children of a group; papers are returned as they are. */
+/** Strips the children of a group (without making them); papers are returned as they are. */
 export function withoutChildren(node: PapersTreeNode): PapersTreeItem {
   if (node.kind === 'paper') {
     return node;
   }
-  const { children: _children, ...group } = node;
-  return group;
+  const group: Record<string, unknown> = {};
+  for (const key of Object.keys(node)) {
+    if (key !== 'children') {
+      group[key] = (node as unknown as Record<string, unknown>)[key];
+    }
+  }
+  return group as unknown as PapersGroupNode;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -466,6 +510,43 @@ class GroupBuilder {
 
   /** The subgroups as nodes, sorted; and the group's own papers after them. */
   build(duplicates: DuplicateLookup, byCount: boolean, reading: ReadingLookup): PapersTreeNode[] {
+    const groups = this.sortedGroups(byCount);
+    const nodes: PapersTreeNode[] = groups.map((group) => group.node(duplicates, reading));
+    // Paper ids name the group, not the page, so that they stay put when pages shift.
+    const makePaper = (paper: PaperSummary): PaperNode => paperNode(duplicates, this.id, paper, reading);
+    if (this.papers.length <= PAGE_SIZE) {
+      nodes.push(...this.papers.map(makePaper));
+      return nodes;
+    }
+    nodes.push(...this.pages(makePaper));
+    return nodes;
+  }
+
+  /**
+   * The group as a node. Its subgroups and pages are made now; its paper nodes (the bulk of a
+   * big tree) when its children are first read.
+   */
+  node(duplicates: DuplicateLookup, reading: ReadingLookup): PapersGroup {
+    const groups = this.sortedGroups(true).map((group) => group.node(duplicates, reading));
+    const makePaper = (paper: PaperSummary): PaperNode => paperNode(duplicates, this.id, paper, reading);
+    const fields = {
+      kind: 'group' as const,
+      id: this.id,
+      groupKind: this.kind,
+      label: plainLabel(this.label, MAX_LABEL_LENGTH),
+      detail: plainLabel(this.detail, MAX_LABEL_LENGTH),
+      count: this.count,
+      ...(this.kind === 'file' ? { uri: this.papers[0]?.uri } : {}),
+      missing: this.missing,
+    };
+    if (this.papers.length <= PAGE_SIZE) {
+      return lazyGroup(fields, groups, this.papers, makePaper);
+    }
+    return lazyGroup(fields, [...groups, ...this.pages(makePaper)], [], makePaper);
+  }
+
+  /** The subgroups: missing values last, then by order, count (when `byCount`), label and id. */
+  private sortedGroups(byCount: boolean): GroupBuilder[] {
     const groups = [...this.groups.values()];
     groups.sort((a, b) => {
       if (a.missing !== b.missing) {
@@ -479,38 +560,51 @@ class GroupBuilder {
       }
       return a.label < b.label ? -1 : a.label > b.label ? 1 : a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
     });
-    const nodes: PapersTreeNode[] = groups.map((group) => ({
-      kind: 'group',
-      id: group.id,
-      groupKind: group.kind,
-      label: plainLabel(group.label, MAX_LABEL_LENGTH),
-      detail: plainLabel(group.detail, MAX_LABEL_LENGTH),
-      count: group.count,
-      ...(group.kind === 'file' ? { uri: group.papers[0]?.uri } : {}),
-      missing: group.missing,
-      children: group.build(duplicates, true, reading),
-    }));
-    // Paper ids name the group, not the page, so that they stay put when pages shift.
-    const papers = this.papers.map((paper) => paperNode(duplicates, this.id, paper, reading));
-    if (papers.length <= PAGE_SIZE) {
-      nodes.push(...papers);
-      return nodes;
-    }
-    for (let start = 0; start < papers.length; start += PAGE_SIZE) {
-      const children = papers.slice(start, start + PAGE_SIZE);
-      nodes.push({
-        kind: 'group',
-        id: `${this.id}/%page${start / PAGE_SIZE + 1}`,
-        groupKind: 'page',
-        label: `Papers ${start + 1}–${start + children.length}`,
-        detail: '',
-        count: children.length,
-        missing: false,
-        children,
-      });
-    }
-    return nodes;
+    return groups;
   }
+
+  private pages(makePaper: (paper: PaperSummary) => PaperNode): PapersGroup[] {
+    const pages: PapersGroup[] = [];
+    for (let start = 0; start < this.papers.length; start += PAGE_SIZE) {
+      const papers = this.papers.slice(start, start + PAGE_SIZE);
+      const fields = {
+        kind: 'group' as const,
+        id: `${this.id}/%page${start / PAGE_SIZE + 1}`,
+        groupKind: 'page' as const,
+        label: `Papers ${start + 1}–${start + papers.length}`,
+        detail: '',
+        count: papers.length,
+        missing: false,
+      };
+      pages.push(lazyGroup(fields, [], papers, makePaper));
+    }
+    return pages;
+  }
+}
+
+/** What the lookup needs of a group without making its paper nodes. */
+interface GroupInternals {
+  /** The children that are groups (subgroups, then pages), made already. */
+  readonly subgroups: readonly PapersGroup[];
+  /** The papers whose nodes follow them among the children. */
+  readonly papers: readonly PaperSummary[];
+}
+
+const GROUP_INTERNALS = new WeakMap<PapersGroupNode, GroupInternals>();
+
+/**
+ * A group node whose `children` (enumerable, so JSON and tests see plain data) are made on
+ * first read: the subgroups, then one node per paper.
+ */
+function lazyGroup(fields: PapersGroupNode, subgroups: readonly PapersGroup[], papers: readonly PaperSummary[], makePaper: (paper: PaperSummary) => PaperNode): PapersGroup {
+  const node = { ...fields } as PapersGroup;
+  let children: PapersTreeNode[] | undefined;
+  Object.defineProperty(node, 'children', {
+    enumerable: true,
+    get: () => (children ??= papers.length === 0 ? [...subgroups] : [...subgroups, ...papers.map(makePaper)]),
+  });
+  GROUP_INTERNALS.set(node, { subgroups, papers });
+  return node;
 }
 
 /** The duplicates of each paper, worked out once per tree however many groups show the paper. */

@@ -24,6 +24,23 @@ export const MAX_WORKSPACE_SYMBOLS = 500;
  * workspaceSymbols(index, '稀疏探针')[0].containerName        // 'Sparse Probes for Arithmetic Circuits'
  */
 export function workspaceSymbols(index: WorkspaceIndex, query: string, token: Cancellation = NEVER_CANCELLED, limit = MAX_WORKSPACE_SYMBOLS): SymbolInformation[] {
+  // An editor asks the same query again (on focus, after its own debounce): the answer holds
+  // until the index changes.
+  const last = lastAnswers.get(index);
+  if (last && last.generation === index.generation && last.query === query && last.limit === limit) {
+    return last.symbols;
+  }
+  const symbols = findSymbols(index, query, token, limit);
+  if (!token.isCancellationRequested) {
+    lastAnswers.set(index, { generation: index.generation, query, limit, symbols });
+  }
+  return symbols;
+}
+
+/** The last answer for each index, with the generation, query and limit it was found for. */
+const lastAnswers = new WeakMap<WorkspaceIndex, { generation: number; query: string; limit: number; symbols: SymbolInformation[] }>();
+
+function findSymbols(index: WorkspaceIndex, query: string, token: Cancellation, limit: number): SymbolInformation[] {
   const needle = normalise(query);
   const compact = needle.replace(/ /g, '');
   const matches: { paper: PaperSummary; score: number; chinese: boolean; order: number }[] = [];
@@ -62,8 +79,12 @@ function symbolOf(paper: PaperSummary, byChinese: boolean): SymbolInformation {
   };
 }
 
+/** White space that `normalise` changes: anything but a single inner space. */
+const UNUSUAL_SPACE = /[^\S ]| {2}|^ | $/;
+
 function normalise(text: string): string {
-  return foldForSearch(text).replace(/\s+/g, ' ').trim();
+  const folded = foldForSearch(text);
+  return UNUSUAL_SPACE.test(folded) ? folded.replace(/\s+/g, ' ').trim() : folded;
 }
 
 /**

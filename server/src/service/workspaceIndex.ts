@@ -12,6 +12,7 @@ import type { DigestDocument, Entry } from './model';
 import { parseDigest } from './parser';
 import { itemAtLine, paperName, titleKey } from './features/entries';
 import { fileTerms, FileTerms } from './terms';
+import { documentTooLarge } from './limits';
 
 /** An institution of a paper, as the `机构` line names it. */
 export interface InstitutionSummary {
@@ -391,6 +392,10 @@ export class WorkspaceIndex {
  * summariseDigest('file:///w/a.digest', parseDigest(text), 'disk').papers[0].topic // '数学推理'
  */
 export function summariseDigest(uri: string, doc: DigestDocument, source: 'disk' | 'open'): FileSummary {
+  if (documentTooLarge(doc)) {
+    // A file past a limit (limits.ts) is not split into its parts: it lists no papers.
+    return { uri, heading: doc.heading?.text.slice(0, 1_000), papers: [], source, terms: fileTerms(parseDigest('')) };
+  }
   const occurrences = new Map<string, number>();
   // An open document is summarised again after each pause in typing; its model keeps the
   // entries an edit did not touch (incremental.ts), and their contents are reused here.

@@ -1,0 +1,67 @@
+/**
+ * The limits of limits.ts and the caps: a document past a limit gets one document-too-large
+ * diagnostic and is not split into parts; capped diagnostics stop at the entry where the cap is
+ * reached and agree with the full run on what they give; folding and outline names are capped.
+ */
+import * as assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import { computeDiagnostics, DiagnosticCode } from '../../server/src/service/features/diagnostics';
+import { foldingRanges, MAX_FOLDING_RANGES } from '../../server/src/service/features/folding';
+import { documentSymbols } from '../../server/src/service/features/symbols';
+import { DOCUMENT_LIMITS, documentTooLarge } from '../../server/src/service/limits';
+import { parseDigest } from '../../server/src/service/parser';
+import { WorkspaceIndex } from '../../server/src/service/workspaceIndex';
+import { digest, entryLines } from '../support/fixtures';
+
+describe('limits', () => {
+  test('Should flag a document past each limit, and only past it', () => {
+    const longLine = '机构 * ' + 'x'.repeat(DOCUMENT_LIMITS.maxLineLength);
+    assert.equal(documentTooLarge(parseDigest(digest(entryLines('A', { institutions: longLine.slice(0, DOCUMENT_LIMITS.maxLineLength) })))), undefined);
+    const tooLong = documentTooLarge(parseDigest(digest(entryLines('A'), entryLines('B', { institutions: longLine }))));
+    assert.equal(tooLong?.limit, 'lineLength');
+    assert.equal(tooLong?.range.start.line, 24);
+    assert.equal(documentTooLarge(parseDigest('a\n'.repeat(DOCUMENT_LIMITS.maxLines - 1)))?.limit, undefined);
+    assert.equal(documentTooLarge(parseDigest('a\n'.repeat(DOCUMENT_LIMITS.maxLines)))?.limit, 'lines');
+    assert.equal(documentTooLarge(parseDigest(('x'.repeat(99_999) + '\n').repeat(DOCUMENT_LIMITS.maxCharacters / 100_000 + 1)))?.limit, 'characters');
+  });
+
+  test('Should report only document-too-large past a limit, as the rule settings say', () => {
+    const text = digest(entryLines('A', { authors: null }), entryLines('B', { institutions: '机构 ' + '（；'.repeat(60_000) }));
+    const doc = parseDigest(text);
+    const diagnostics = computeDiagnostics(doc);
+    assert.deepEqual(diagnostics.map((d) => d.code), [DiagnosticCode.DocumentTooLarge]);
+    assert.match(diagnostics[0].message, /120,00\d characters, more than the 100,000/);
+    assert.equal(diagnostics[0].data.limit, 'lineLength');
+    assert.deepEqual(computeDiagnostics(doc, { rules: { 'document-too-large': 'off' } }), []);
+  });
+
+  test('Should stop checking at the entry where the cap is reached, and give the first problems of a full run', () => {
+    const entries = Array.from({ length: 3_000 }, (_, i) => entryLines(`P${i}`, { authors: null, institutions: '机构 * Lab（实验室）;Other' }));
+    const doc = parseDigest(digest(...entries));
+    const all = computeDiagnostics(doc);
+    const capped = computeDiagnostics(parseDigest(digest(...entries)), { maxDiagnostics: 500 });
+    assert.ok(all.length > 5_000, `${all.length} problems in all`);
+    assert.ok(capped.length >= 500 && capped.length < 520, `${capped.length} problems with a cap of 500`);
+    assert.deepEqual(
+      capped.slice(0, 500).map((d) => [d.code, d.range]),
+      all.slice(0, 500).map((d) => [d.code, d.range]),
+    );
+  });
+
+  test('Should cap folding ranges and give papers without fields when asked, with names cut', () => {
+    const entries = Array.from({ length: MAX_FOLDING_RANGES + 10 }, (_, i) => entryLines(`P${i}`));
+    const doc = parseDigest(digest(...entries));
+    assert.equal(foldingRanges(doc).length, MAX_FOLDING_RANGES);
+    const [root] = documentSymbols(parseDigest(digest(entryLines('T', { englishTitle: 'Long '.repeat(1_000) }))), { fields: false });
+    assert.equal(root.children![0].children, undefined);
+    assert.ok(root.children![0].name.length <= 500);
+  });
+
+  test('Should list no papers of a file past a limit in the workspace index', () => {
+    const index = new WorkspaceIndex();
+    index.update('file:///ws/huge.digest', digest(entryLines('A'), entryLines('B', { institutions: '机构 * ' + '（ ； '.repeat(DOCUMENT_LIMITS.maxLineLength / 4) })));
+    index.update('file:///ws/fine.digest', digest(entryLines('C')));
+    const papers = Object.fromEntries(index.files().map((file) => [file.uri, file.papers.length]));
+    assert.deepEqual(papers, { 'file:///ws/fine.digest': 1, 'file:///ws/huge.digest': 0 });
+  });
+});

@@ -22,13 +22,13 @@ const HOSTILE_LINKS = 'see https://evil.example/x, www.evil.example, name@exampl
 /** A workspace with one hostile paper among canonical ones. */
 function hostileIndex(): WorkspaceIndex {
   const index = new WorkspaceIndex();
-  const long = 'Sparse '.repeat(100_000 / 7);
+  const long = 'Sparse '.repeat(90_000 / 7);
   const hostile = entryLines('H', {
     englishTitle: `Evil \u202Egnp.exe\u2066 title ${HOSTILE_LINKS} ${long}`,
-    chineseTitle: `恶意\u202E标题\u200F ${HOSTILE_LINKS} ${'标题'.repeat(50_000)}`,
-    institutions: `机构 * Evil Lab \u202Ebal\u202C（恶意\u2067实验室） ； ${'Huge Lab '.repeat(12_000)}（巨大） 纠错`,
+    chineseTitle: `恶意\u202E标题\u200F ${HOSTILE_LINKS} ${'标题'.repeat(45_000)}`,
+    institutions: `机构 * Evil Lab \u202Ebal\u202C（恶意\u2067实验室） ； ${'Huge Lab '.repeat(10_000)}（巨大） 纠错`,
     topicHits: `专题命中 推理\u202E ${'话题'.repeat(20_000)} ：www.evil.example(abstract)；分类 cs.LG`,
-    summary: `AI总结 ${HOSTILE_LINKS} \u202E${'总结'.repeat(60_000)}`,
+    summary: `AI总结 ${HOSTILE_LINKS} \u202E${'总结'.repeat(45_000)}`,
   });
   index.update('file:///ws/a.digest', digest(entryLines('A'), hostile, entryLines('B')));
   index.update('file:///ws/b\u202Egnp.digest', digest(hostile));

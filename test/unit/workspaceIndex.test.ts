@@ -235,3 +235,21 @@ describe('workspaceIndex: paperAt', () => {
     assert.equal(index.paperAt(B, { line: 2, character: 0 }), undefined);
   });
 });
+
+describe('workspaceIndex: repeated titles', () => {
+  test('Should keep the title keys more than one paper has, as files change', () => {
+    const index = new WorkspaceIndex();
+    const key = titleKey('A Sparse Probes for Arithmetic Circuits');
+    index.update('file:///w/a.digest', digest(entryLines('A'), entryLines('B')));
+    assert.deepEqual([...index.repeatedTitleKeys()], []);
+    index.update('file:///w/b.digest', digest(entryLines('A')));
+    assert.deepEqual([...index.repeatedTitleKeys()], [key]);
+    index.remove('file:///w/b.digest');
+    assert.deepEqual([...index.repeatedTitleKeys()], []);
+    // Twice in one file counts too.
+    index.update('file:///w/a.digest', digest(entryLines('A'), entryLines('A')));
+    assert.deepEqual([...index.repeatedTitleKeys()], [key]);
+    index.update('file:///w/a.digest', digest(entryLines('A')));
+    assert.deepEqual([...index.repeatedTitleKeys()], []);
+  });
+});

@@ -119,6 +119,8 @@ export class WorkspaceIndex {
   private readonly effective = new Map<string, FileSummary>();
   /** Papers of the effective summaries by title key. */
   private readonly byTitle = new Map<string, PaperSummary[]>();
+  /** The title keys that more than one paper has, kept with `byTitle`. */
+  private readonly repeated = new Set<string>();
   private readonly listeners = new Set<(change: IndexChange) => void>();
   private sorted: FileSummary[] | undefined;
   private generationValue = 0;
@@ -248,6 +250,14 @@ export class WorkspaceIndex {
     return this.sorted;
   }
 
+  /**
+   * The title keys that more than one paper of the workspace has (in one file or several): a
+   * small set, for passes over every paper that must tell repeated papers apart.
+   */
+  repeatedTitleKeys(): ReadonlySet<string> {
+    return this.repeated;
+  }
+
   /** Every paper with the title key, in any file, in no particular order. */
   papersWithTitle(key: string): readonly PaperSummary[] {
     return key ? this.byTitle.get(key) ?? [] : [];
@@ -363,6 +373,9 @@ export class WorkspaceIndex {
         } else {
           this.byTitle.delete(paper.titleKey);
         }
+        if (rest.length <= 1) {
+          this.repeated.delete(paper.titleKey);
+        }
       }
     }
     if (!summary) {
@@ -378,6 +391,7 @@ export class WorkspaceIndex {
       const list = this.byTitle.get(paper.titleKey);
       if (list) {
         list.push(paper);
+        this.repeated.add(paper.titleKey);
       } else {
         this.byTitle.set(paper.titleKey, [paper]);
       }

@@ -144,15 +144,15 @@ export function digestStatistics(index: WorkspaceIndex, options: { readonly uri?
       entryCount++;
       const ref = identities.of(paper);
       all.add(ref);
-      const topic = paper.topic.trim();
-      const topicKey = topic ? keys.of(topic) : '';
+      const topic = paper.topic;
+      const topicKey = keys.of(topic);
       if (topicKey) {
         topics.add(topicKey, topic, '', ref);
       }
       const keywordKeys = distinctKeys(paper.keywords, (keyword) => keys.of(keyword));
       for (let i = 0; i < keywordKeys.length; i++) {
         if (keywordKeys[i]) {
-          keywords.add(keywordKeys[i], paper.keywords[i].trim(), '', ref);
+          keywords.add(keywordKeys[i], paper.keywords[i], '', ref);
         }
       }
       const categoryKeys = distinctKeys(paper.categories, (code) => keys.category(code).key);
@@ -165,12 +165,12 @@ export function digestStatistics(index: WorkspaceIndex, options: { readonly uri?
       const institutionKeys = distinctKeys(paper.institutions, (institution) => keys.of(institution.name));
       for (let i = 0; i < institutionKeys.length; i++) {
         if (institutionKeys[i]) {
-          institutions.add(institutionKeys[i], paper.institutions[i].name.trim(), paper.institutions[i].translation?.trim() ?? '', ref);
+          institutions.add(institutionKeys[i], paper.institutions[i].name, paper.institutions[i].translation ?? '', ref);
         }
       }
       for (const period of periods) {
         period.papers.add(ref);
-        period.topics.add(topicKey || NO_TOPIC_KEY, topic || NO_TOPIC, '', ref);
+        period.topics.add(topicKey || NO_TOPIC_KEY, topicKey ? topic : NO_TOPIC, '', ref);
         const dayKeywords = period.keywords;
         if (dayKeywords) {
           for (let i = 0; i < keywordKeys.length; i++) {
@@ -222,12 +222,15 @@ const UNIQUE = -1;
  */
 class Identities {
   private readonly ids = new Map<string, number>();
+  private readonly repeated: ReadonlySet<string>;
 
-  constructor(private readonly index: WorkspaceIndex) {}
+  constructor(index: WorkspaceIndex) {
+    this.repeated = index.repeatedTitleKeys();
+  }
 
   of(paper: PaperSummary): number {
     const key = paper.titleKey;
-    if (!key || this.index.papersWithTitle(key).length <= 1) {
+    if (!key || !this.repeated.has(key)) {
       return UNIQUE;
     }
     let id = this.ids.get(key);
@@ -311,10 +314,10 @@ class Counter {
     }
     let value = this.values.get(key);
     if (!value) {
-      value = { label, detail, known, papers: new DistinctCount() };
+      value = { label: label.trim(), detail: detail.trim(), known, papers: new DistinctCount() };
       this.values.set(key, value);
-    } else if (!value.detail && detail) {
-      value.detail = detail;
+    } else if (!value.detail && detail.trim()) {
+      value.detail = detail.trim();
     }
     value.papers.add(ref);
   }

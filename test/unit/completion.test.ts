@@ -103,6 +103,17 @@ describe('completion: categories, topics, keywords and fields', () => {
     assert.deepEqual(labels, ['stat.AP', 'stat.CO', 'stat.ME', 'stat.ML', 'stat.OT', 'stat.TH']);
   });
 
+  test('Should put a space after a label typed without one', () => {
+    const label = at(hits('专题命中|'));
+    assert.match(accept(label.text, label.list.items[0]), /\n专题命中 \n/, 'the label itself, with its space');
+    const topic = at(hits('专题命中| ：reasoning(abstract)；分类 cs.LG'));
+    assert.match(accept(topic.text, topic.list.items[0]), /\n专题命中 数学推理 ：reasoning/);
+    const category = at(hits('专题命中 数学推理 ：reasoning(abstract)；分类|'));
+    assert.match(accept(category.text, category.list.items[0]), /；分类 cs\.LG\n/);
+    const institution = at(withInstitutions('机构 *| 纠错'));
+    assert.match(accept(institution.text, institution.list.items[0]), /\n机构 \* Tsinghua University（清华大学） 纠错\n/);
+  });
+
   test('Should offer the workspace\u2019s topics before the colon', () => {
     const { list, text, labels } = at(hits('专题命中 数|'));
     assert.deepEqual(labels, ['数学推理']);

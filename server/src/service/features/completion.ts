@@ -216,7 +216,7 @@ function isItemSeparator(c: string): boolean {
 
 function institutionCompletions(field: InstitutionsField, lineText: string, position: Position, workspace: CompletionWorkspace): CompletionList {
   const ch = position.character;
-  const bodyStart = skipSpaces(lineText, Math.max(field.label.range.end.character, field.star?.range.end.character ?? 0));
+  const bodyStart = skipSpaces(lineText, Math.max(field.label.range.end.character, field.star?.range.end.character ?? 0), Math.max(ch, field.label.range.end.character));
   if (ch < bodyStart || (field.marker && ch > field.marker.range.start.character)) {
     return EMPTY;
   }
@@ -236,6 +236,9 @@ function institutionCompletions(field: InstitutionsField, lineText: string, posi
     prefixStart = skipSpaces(lineText, closing + 1, ch);
     before = (prefixStart > closing + 1 ? '' : ' ') + '； ';
   } else if (prefixStart === itemStart && itemStart > bodyStart && isItemSeparator(lineText[itemStart - 1])) {
+    before = ' ';
+  } else if (prefixStart === bodyStart && bodyStart > 0 && lineText[bodyStart - 1] !== ' ') {
+    // Right after `机构 *` with no space.
     before = ' ';
   }
   // Inside a word: the whole item is replaced; before another item: a separator follows.
@@ -344,6 +347,7 @@ function topicCompletions(field: TopicHitsField, lineText: string, position: Pos
   }
   const typed = lineText.slice(start, position.character).trim();
   const range = lineRange(position.line, start, end);
+  const before = start === field.label.range.end.character ? ' ' : '';
   const after = field.colon ? '' : ' ：';
   const ranked = rankedCounts(workspace.terms.topics).filter((topic) => topic.text.startsWith(typed));
   const items = ranked.slice(0, MAX_ITEMS).map((topic, rank): CompletionItem => ({
@@ -351,7 +355,7 @@ function topicCompletions(field: TopicHitsField, lineText: string, position: Pos
     kind: CompletionItemKind.EnumMember,
     detail: `Topic — 专题 · ${papers(topic.count)}`,
     sortText: String(rank).padStart(4, '0'),
-    textEdit: { range, newText: topic.text + after },
+    textEdit: { range, newText: before + topic.text + after },
     data: { kind: 'topic', text: topic.text, count: topic.count } satisfies CompletionData,
   }));
   return { isIncomplete: ranked.length > items.length, items };
@@ -458,6 +462,10 @@ function categoryCompletions(field: TopicHitsField, lineText: string, position: 
     while (previousEnd > start && lineText[previousEnd - 1] === ' ') previousEnd--;
     before = '、';
     start = previousEnd;
+  }
+  if (start === labelEnd) {
+    // Right after `分类` with no space.
+    before = ' ';
   }
   const typedStart = space >= 0 ? skipSpaces(lineText, start, ch) : start;
   const typed = lineText.slice(typedStart, ch).toLowerCase();

@@ -100,12 +100,15 @@ describe('tree: groupings and counts', () => {
     const tree = papersTree(fixtureIndex(), 'topic', '');
     assert.equal(tree.paperCount, 7);
     const math = group(tree.roots, '数学推理');
-    assert.equal(math.count, 3);
-    assert.equal(tree.roots[0], math, 'the largest topic comes first');
+    // Sparse Probes is listed by two digests: one paper, shown at both places, counted once.
+    assert.equal(math.count, 2);
+    assert.equal(math.children.length, 2);
     const reasoning = group(math.children, 'reasoning');
     assert.equal(reasoning.count, 2);
     assert.deepEqual(paperTitles(reasoning.children), ['Sparse Probes for Arithmetic Circuits in Small Transformers', 'Self-Verifying Chains of Thought for Olympiad Geometry']);
-    assert.equal(group(math.children, 'math reasoning').count, 2);
+    const mathReasoning = group(math.children, 'math reasoning');
+    assert.equal(mathReasoning.count, 1);
+    assert.equal(mathReasoning.children.length, 2, 'both copies are shown');
     // A paper listed under two keywords counts once in its topic.
     assert.equal(group(tree.roots, '定理证明').count, 1);
     assert.equal(group(group(tree.roots, '定理证明').children, 'proof search').count, 1);
@@ -114,7 +117,8 @@ describe('tree: groupings and counts', () => {
   test('Should group by category with codes corrected by the taxonomy and unknown codes marked', () => {
     const tree = papersTree(fixtureIndex(), 'category', '');
     const lg = group(tree.roots, 'cs.LG');
-    assert.equal(lg.count, 3, 'cs.LG twice and CS.lg once');
+    assert.equal(lg.count, 2, 'cs.LG twice and CS.lg once, on two copies of one paper');
+    assert.equal(lg.children.length, 3);
     assert.equal(lg.detail, 'Machine Learning · ' + lg.detail.split(' · ')[1]);
     assert.ok(!tree.roots.some((node) => node.kind === 'group' && node.label === 'CS.lg'));
     assert.equal(group(tree.roots, 'cs.XX').detail, 'not in the arXiv taxonomy');
@@ -218,7 +222,8 @@ describe('tree: filter', () => {
   test('Should keep papers matching the English title, ignoring case, and recount the groups', () => {
     const tree = papersTree(fixtureIndex(), 'topic', 'SPARSE probes');
     assert.equal(tree.paperCount, 2);
-    assert.deepEqual(tree.roots.map((root) => [root.label, root.count]), [['数学推理', 2]]);
+    // The two papers found are two copies of one paper.
+    assert.deepEqual(tree.roots.map((root) => [root.label, root.count]), [['数学推理', 1]]);
     assert.equal(group(tree.roots[0].children, 'reasoning').count, 1);
   });
 
@@ -261,9 +266,10 @@ describe('tree: lookups for the tree request', () => {
     const roots = lookup.childrenOf(undefined)!;
     assert.equal(roots.length, 4);
     assert.ok(roots.every((node) => node.kind === 'group' && !('children' in node)));
-    const keywords = lookup.childrenOf(roots[0].id)!;
-    assert.deepEqual(keywords.map((node) => node.kind === 'group' && node.label), ['math reasoning', 'reasoning']);
-    const papers = lookup.childrenOf(keywords[1].id)!;
+    const math = roots.find((node) => node.kind === 'group' && node.label === '数学推理')!;
+    const keywords = lookup.childrenOf(math.id)!;
+    assert.deepEqual(keywords.map((node) => node.kind === 'group' && node.label), ['reasoning', 'math reasoning']);
+    const papers = lookup.childrenOf(keywords[0].id)!;
     assert.equal(papers.length, 2);
     assert.equal(lookup.childrenOf('topic:nothing'), undefined);
     assert.equal(lookup.childrenOf(papers[0].id), undefined);
@@ -349,5 +355,52 @@ describe('tree: size', () => {
       assert.ok(new PapersTreeLookup(tree));
       assert.equal(tree.paperCount, 12000);
     }
+  });
+});
+
+describe('tree: each paper counted once per group', () => {
+  test('Should count a paper listed by two digests, and hit twice by one keyword, once in its topic and keyword', () => {
+    const index = new WorkspaceIndex();
+    const hits = '专题命中 数学推理 ：reasoning(abstract)；Reasoning(title)；分类 cs.LG、cs.CL';
+    index.update(`${ROOT}/a.digest`, digest(entryLines('A', { topicHits: hits }), entryLines('B')));
+    index.update(`${ROOT}/b.digest`, digest(entryLines('A', { topicHits: hits })));
+    const tree = papersTree(index, 'topic', '');
+    const math = group(tree.roots, '数学推理');
+    assert.equal(math.count, 2, 'papers A and B');
+    const reasoning = group(math.children, 'reasoning');
+    assert.equal(reasoning.count, 2);
+    assert.equal(reasoning.children.length, 3, 'A from both files, and B');
+    assert.equal(group(papersTree(index, 'category', '').roots, 'cs.LG').count, 2);
+    assert.equal(group(papersTree(index, 'file', '').roots, 'a.digest').count, 2);
+  });
+});
+
+describe('tree: institutions of departments', () => {
+  const line = (items: string) => ({ institutions: `机构 * ${items} 纠错` });
+
+  test('Should group a department under the institution its line names, and never merge departments of different universities', () => {
+    const index = new WorkspaceIndex();
+    index.update(
+      `${ROOT}/a.digest`,
+      digest(
+        entryLines('A', line('Department of Computer Science and Engineering, Fudan University（复旦大学计算机科学与工程系）')),
+        entryLines('B', line('Department of Computer Science and Engineering, Shanghai Jiao Tong University（上海交通大学计算机科学与工程系）')),
+        entryLines('C', line('Fudan University（复旦大学） ； School of Physics, Fudan University（复旦大学物理学院）')),
+        entryLines('D', line('Department of Computer Science and Engineering（计算机科学与工程系）')),
+        entryLines('E', line('Department of Computer Science and Engineering（计算机科学与工程系）')),
+        entryLines('F', line('Oxford Internet Institute, University of Oxford（牛津大学牛津互联网研究所） ； FLAIR, University of Oxford（牛津大学FLAIR）')),
+      ),
+    );
+    const roots = papersTree(index, 'institution', '').roots;
+    const fudan = group(roots, 'Fudan University');
+    assert.equal(fudan.count, 2);
+    assert.deepEqual(paperTitles(fudan.children).map((t) => t[0]), ['A', 'C']);
+    assert.equal(fudan.detail, '复旦大学', 'the translation of the institution itself, not of a department');
+    assert.equal(group(roots, 'Shanghai Jiao Tong University').count, 1);
+    assert.equal(group(roots, 'University of Oxford').count, 1);
+    // Named alone, the department of D and of E may be at two universities: two groups.
+    const departments = roots.filter((node) => node.label === 'Department of Computer Science and Engineering');
+    assert.deepEqual(departments.map((node) => node.count), [1, 1]);
+    assert.equal(new Set(departments.map((node) => node.id)).size, 2);
   });
 });

@@ -15,6 +15,7 @@ import { foldForSearch } from '../workspaceIndex';
 import type { PaperReadingInfo, ReadingLookup } from '../reading/paperInfo';
 import { NO_READING } from '../reading/paperInfo';
 import { compilePaperFilter } from '../paperFilter';
+import { institutionGroups } from '../institutionGroup';
 
 /**
  * How the papers are grouped. The reading groupings: `unread`, `starred` and `new` (file →
@@ -65,7 +66,10 @@ export interface PapersGroupNode {
    * translation, the file's heading. Empty when there is nothing to add.
    */
   readonly detail: string;
-  /** How many distinct papers the group holds (after filtering). */
+  /**
+   * How many distinct papers the group holds (after filtering): copies of one paper (the same
+   * English title, ignoring case and white space) in several files or places count once.
+   */
   readonly count: number;
   /** For file groups: the file. */
   readonly uri?: string;
@@ -121,7 +125,10 @@ export interface PapersTree {
   readonly generation: number;
   /** The reading-state generation the tree was built from. */
   readonly stateGeneration: number;
-  /** How many distinct papers match the filter. */
+  /**
+   * How many papers match the filter, each place counted (a paper listed by two digests counts
+   * twice here, once in a group's `count`).
+   */
   readonly paperCount: number;
   readonly roots: readonly PapersGroup[];
 }
@@ -452,8 +459,8 @@ function placePaper(root: GroupBuilder, grouping: PapersGrouping, paper: PaperSu
       if (paper.institutions.length === 0) {
         root.group('institution', '', '', '').add(paper);
       }
-      for (const institution of paper.institutions) {
-        root.group('institution', foldForSearch(institution.name).replace(/\s+/g, ' ').trim(), institution.name, institution.translation ?? '').add(paper);
+      for (const institution of institutionGroups(paper.institutions, `${paper.uri}#${paper.key}`)) {
+        root.group('institution', institution.key, institution.label, institution.translation).add(paper);
       }
       return;
     }
@@ -468,14 +475,17 @@ class GroupBuilder {
   private readonly groups = new Map<string, GroupBuilder>();
   /** Papers placed directly in the group, in order, each once. */
   private readonly papers: PaperSummary[] = [];
-  /** Every distinct paper below the group, for the count. */
-  private readonly counted = new Set<PaperSummary>();
+  /** Every distinct paper below the group, for the count: copies of a paper in several places count once. */
+  private readonly counted = new Set<string>();
+  /** The summaries placed, each once. */
+  private readonly placed = new Set<PaperSummary>();
 
   constructor(
     readonly id: string,
     readonly kind: PapersGroupKind,
     readonly label: string,
-    readonly detail: string,
+    /** Set by the first paper that has one (a department's paper may come before). */
+    public detail: string,
     readonly missing: boolean,
     /** Groups with a lower order come first, before the other sort keys. */
     readonly order = 0,
@@ -489,16 +499,19 @@ class GroupBuilder {
       const id = (this.id ? this.id + '/' : kind + ':') + (missing ? '%00' : encodeIdPart(key));
       group = new GroupBuilder(id, kind, missing ? MISSING_LABELS[kind] : label, detail, missing, order);
       this.groups.set(key, group);
+    } else if (group.detail === '' && detail !== '') {
+      group.detail = detail;
     }
     return group;
   }
 
   /** Adds a paper to the group (as a child when `asChild`), counting it once. */
   add(paper: PaperSummary, asChild = true): void {
-    if (this.counted.has(paper)) {
+    if (this.placed.has(paper)) {
       return;
     }
-    this.counted.add(paper);
+    this.placed.add(paper);
+    this.counted.add(paperIdentity(paper));
     if (asChild) {
       this.papers.push(paper);
     }
@@ -573,7 +586,7 @@ class GroupBuilder {
         groupKind: 'page' as const,
         label: `Papers ${start + 1}–${start + papers.length}`,
         detail: '',
-        count: papers.length,
+        count: new Set(papers.map(paperIdentity)).size,
         missing: false,
       };
       pages.push(lazyGroup(fields, [], papers, makePaper));
@@ -605,6 +618,14 @@ function lazyGroup(fields: PapersGroupNode, subgroups: readonly PapersGroup[], p
   });
   GROUP_INTERNALS.set(node, { subgroups, papers });
   return node;
+}
+
+/**
+ * What makes two papers the same paper: the English title (case and white space folded), or the
+ * place when there is none.
+ */
+function paperIdentity(paper: PaperSummary): string {
+  return paper.titleKey || `\u0000${paper.uri}#${paper.key}`;
 }
 
 /** The duplicates of each paper, worked out once per tree however many groups show the paper. */

@@ -444,9 +444,10 @@ documents.onDidClose((event) => {
  * How the other files of the workspace translate institutions and write authors' Chinese names,
  * for the consistency rules: the workspace's counts without what the index has for `uri`.
  */
-function formsElsewhere(uri: string): Pick<DiagnosticOptions, 'translationsElsewhere' | 'authorFormsElsewhere'> {
+function formsElsewhere(uri: string): Pick<DiagnosticOptions, 'translationsElsewhere' | 'authorFormsElsewhere' | 'formsGeneration'> {
   const key = canonicalUri(uri) ?? uri;
   return {
+    formsGeneration: workspaceTerms.translationsVersion,
     translationsElsewhere: (name) => workspaceTerms.translationsWith(name, key, undefined),
     authorFormsElsewhere: (name) => workspaceTerms.authorFormsWith(name, key, undefined),
   };

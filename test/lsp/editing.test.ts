@@ -121,6 +121,18 @@ describe('lsp: consistency of translations over stdio', () => {
     const params = await client.waitForNotification<Published>('textDocument/publishDiagnostics', (p) => p.uri === uri('open.digest') && !p.diagnostics.some((d) => d.code === 'inconsistent-translation'));
     assert.ok(params.diagnostics.every((d) => d.code !== 'inconsistent-translation'));
   });
+
+  test('Should offer the fix of a problem that another file\u2019s change raised in an unchanged open file', async () => {
+    // Asked while the file is consistent, then another file makes it inconsistent.
+    const none = await client.request('textDocument/codeAction', { textDocument: { uri: uri('open.digest') }, range: { start: { line: 8, character: 22 }, end: { line: 8, character: 24 } }, context: { diagnostics: [] } });
+    assert.deepEqual(none, []);
+    fs.writeFileSync(path.join(root, 'disk.digest'), digest(fudan('A', '复旦大学'), fudan('B', '复旦大学')));
+    client.notify('workspace/didChangeWatchedFiles', { changes: [{ uri: uri('disk.digest'), type: 2 }] });
+    const params = await client.waitForNotification<Published>('textDocument/publishDiagnostics', (p) => p.uri === uri('open.digest') && p.diagnostics.some((d) => d.code === 'inconsistent-translation'));
+    const diagnostic = params.diagnostics.find((d) => d.code === 'inconsistent-translation')!;
+    const actions = await client.request('textDocument/codeAction', { textDocument: { uri: uri('open.digest') }, range: diagnostic.range, context: { diagnostics: [diagnostic] } });
+    assert.deepEqual(actions.map((action: { title: string }) => action.title), ["Use '复旦大学' — 改为“复旦大学”"]);
+  });
 });
 
 describe('lsp: references, highlights and rename over stdio', () => {

@@ -228,7 +228,7 @@ export function codeActions(
 const diagnosticsByModel = new WeakMap<DigestDocument, { key: string; diagnostics: DigestDiagnostic[] }>();
 
 function diagnosticsOf(doc: DigestDocument, options: DiagnosticOptions, token: Cancellation): DigestDiagnostic[] {
-  const key = JSON.stringify([options.uri, options.docsBase, options.rules]);
+  const key = JSON.stringify([options.uri, options.docsBase, options.rules, options.formsGeneration]);
   const cached = diagnosticsByModel.get(doc);
   if (cached && cached.key === key) {
     return cached.diagnostics;

@@ -151,6 +151,8 @@ export interface DiagnosticOptions {
   readonly translationsElsewhere?: FormsElsewhere;
   /** How the other files write an author's Chinese name (by `termKey`), for `inconsistent-author-name`. */
   readonly authorFormsElsewhere?: FormsElsewhere;
+  /** Changes whenever what the two lookups above answer changes; answers cached per model are kept per value. */
+  readonly formsGeneration?: number;
   /**
    * Stop checking entries once this many problems were found: the result holds at least the
    * first `maxDiagnostics` problems in document order (and a few more), not all of them.

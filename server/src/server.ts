@@ -232,6 +232,9 @@ let collectTimer: NodeJS.Timeout | undefined;
  * rather than staying with an idle server until the next allocation burst.
  */
 function collectAfterClose(characters: number): void {
+  // V8 keeps the subject of the last regular-expression match (for RegExp.$1 and lastMatch): a
+  // slice of a closed document would keep all its text alive. A match on a short string lets go.
+  /x/.exec('x');
   const gc = (globalThis as { gc?: () => void }).gc;
   if (!gc || characters < COLLECT_AFTER_CLOSE_CHARS) {
     return;

@@ -434,3 +434,20 @@ describe('quick fixes: notes after the last paper', () => {
     assert.ok(!fixed.includes('TODO') && !fixed.includes('我的笔记'));
   });
 });
+
+describe('quick fixes: placeholders that stay unique', () => {
+  test('Should number the placeholder English title when the file has it already, so that it is no duplicate', () => {
+    const text = digest(entryLines('A', { englishTitle: null }), entryLines('B'), entryLines('C', { englishTitle: null }));
+    let current = text;
+    for (let round = 0; round < 2; round++) {
+      const doc = parseDigest(current);
+      const diagnostic = computeDiagnostics(doc).find((d) => d.code === 'missing-field')!;
+      const [action] = codeActions(doc, { uri: 'file:///a.digest' }, { range: diagnostic.range, diagnostics: [diagnostic] });
+      assert.ok(action, `a fix is offered in round ${round + 1}`);
+      current = applyEdits(current, action.edit!.changes!['file:///a.digest']);
+    }
+    assert.match(current, /^English title$/m);
+    assert.match(current, /^English title 2$/m);
+    assert.deepEqual(computeDiagnostics(parseDigest(current)).map((d) => d.code), []);
+  });
+});

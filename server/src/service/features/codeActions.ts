@@ -17,6 +17,7 @@ import { parseDigest } from '../parser';
 import { categoryByCode, categoryIgnoringCase } from '../taxonomy';
 import { isBlank } from '../text';
 import { consistencyFixes } from './consistency';
+import { titleKey } from './entries';
 import { computeDiagnostics, DiagnosticCode, DiagnosticData, DiagnosticOptions, DIAGNOSTIC_SOURCE, DigestDiagnostic } from './diagnostics';
 
 /** The code-action kind of fix-all, so that it can run on save (`editor.codeActionsOnSave`). */
@@ -491,6 +492,8 @@ function missingField(doc: DigestDocument, at: Places, entry: Entry, data: Diagn
   let parts: (string | { placeholder: string })[];
   switch (field) {
     case 'englishTitle':
+      parts = [{ placeholder: unusedTitle(doc) }];
+      break;
     case 'chineseTitle':
       parts = [{ placeholder: PLACEHOLDERS[field] }];
       break;
@@ -547,6 +550,26 @@ function fieldName(field: FieldKind): string {
 
 function fieldNameZh(field: FieldKind): string {
   return field === 'englishTitle' ? '英文标题' : field === 'chineseTitle' ? '中文标题' : '作者列表';
+}
+
+/** The English title keys of a model's entries. */
+const TITLE_KEYS_OF = new WeakMap<DigestDocument, Set<string>>();
+
+/**
+ * The placeholder English title, numbered when the file has it already (`English title 2`): a
+ * second paper with the same title would be a duplicate.
+ */
+function unusedTitle(doc: DigestDocument): string {
+  let keys = TITLE_KEYS_OF.get(doc);
+  if (!keys) {
+    keys = new Set(doc.entries.map((entry) => titleKey(entry.englishTitle?.value.text ?? '')));
+    TITLE_KEYS_OF.set(doc, keys);
+  }
+  let title = PLACEHOLDERS.englishTitle;
+  for (let n = 2; keys.has(titleKey(title)); n++) {
+    title = `${PLACEHOLDERS.englishTitle} ${n}`;
+  }
+  return title;
 }
 
 /** For each entry, the index of the closest entry with a topic (the earlier one on a tie), or -1. */

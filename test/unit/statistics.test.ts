@@ -143,6 +143,20 @@ describe('Statistics', () => {
     ]);
   });
 
+  test('Should count a department under the institution its line names, as the Papers view groups it', () => {
+    const index = new WorkspaceIndex();
+    index.update('file:///ws/2026-05-01.digest', digest(
+      paper('H', '数学推理', ['reasoning'], ['cs.CL'], '机构 * School of Computer Science, Fudan University（复旦大学计算机学院） 纠错'),
+      paper('I', '数学推理', ['reasoning'], ['cs.CL'], '机构 * Fudan University（复旦大学） 纠错'),
+      paper('J', '数学推理', ['reasoning'], ['cs.CL'], '机构 * Department of Computer Science 纠错'),
+      paper('K', '数学推理', ['reasoning'], ['cs.CL'], '机构 * Department of Computer Science 纠错'),
+    ));
+    const stats = digestStatistics(index);
+    const rows = stats.institutions.map((row) => [row.label, row.count]);
+    assert.deepEqual(rows, [['Fudan University', 2], ['Department of Computer Science', 1], ['Department of Computer Science', 1]]);
+    assert.equal(papersTree(index, 'file', stats.institutions[0].filter).paperCount, 2);
+  });
+
   test('Should give the statistics of one file, and nothing for an unknown one', () => {
     const { index } = workspace();
     const one = digestStatistics(index, { uri: 'file:///ws/2026-05-01.digest.txt' });

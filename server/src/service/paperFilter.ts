@@ -7,7 +7,7 @@
  * | `topic:数学推理` | with that `专题命中` topic |
  * | `keyword:math reasoning` | with that keyword hit |
  * | `category:cs.CL` | with that category (any case; `CS.cl` is `cs.CL`) |
- * | `institution:Fudan University` | naming that institution, by English name or translation |
+ * | `institution:Fudan University` | naming that institution, by English name or translation, or a department of it |
  * | `author:Mei Tanaka` | with that author |
  * | `date:2026-05-01`, `week:2026-W18`, `month:2026-05` | of a digest of that day, ISO week or month (the date in the file name) |
  *
@@ -18,6 +18,7 @@
  */
 import { digestDateOf, isoWeekOf, monthOf } from './digestDates';
 import { categoryIgnoringCase } from './taxonomy';
+import { institutionGroup } from './institutionGroup';
 import type { PaperSummary } from './workspaceIndex';
 import { foldForSearch } from './workspaceIndex';
 
@@ -101,7 +102,7 @@ function fieldPredicate(field: FilterField, value: string): PaperPredicate {
       return (paper) => paper.categories.some((each) => categoryKey(each).toLowerCase() === code);
     }
     case 'institution':
-      return (paper) => paper.institutions.some((each) => groupKey(each.name) === key || (each.translation !== undefined && groupKey(each.translation) === key));
+      return (paper) => paper.institutions.some((each) => groupKey(each.name) === key || (each.translation !== undefined && groupKey(each.translation) === key) || institutionGroup(each).key === key);
     case 'author':
       return (paper) => paper.authors.some((author) => groupKey(author) === key);
     case 'date':

@@ -14,6 +14,7 @@ import { NEVER_CANCELLED } from '../cancellation';
 import { addDays, digestDateOf, isoWeekOf, monthOf } from '../digestDates';
 import { categoryKey, fieldFilter, FilterField, groupKey } from '../paperFilter';
 import { categoryIgnoringCase } from '../taxonomy';
+import { InstitutionGroup, institutionGroup, institutionGroups } from '../institutionGroup';
 import type { FileSummary, PaperSummary, WorkspaceIndex } from '../workspaceIndex';
 
 /** One bar: a value and how many distinct papers have it. */
@@ -162,10 +163,11 @@ export function digestStatistics(index: WorkspaceIndex, options: { readonly uri?
           categories.add(info.key, info.label, info.detail, ref, info.known);
         }
       }
-      const institutionKeys = distinctKeys(paper.institutions, (institution) => keys.of(institution.name));
+      const groups = keys.institutions(paper);
+      const institutionKeys = distinctKeys(groups, (group) => group.key);
       for (let i = 0; i < institutionKeys.length; i++) {
         if (institutionKeys[i]) {
-          institutions.add(institutionKeys[i], paper.institutions[i].name, paper.institutions[i].translation ?? '', ref);
+          institutions.add(institutionKeys[i], groups[i].label, groups[i].translation, ref);
         }
       }
       for (const period of periods) {
@@ -261,6 +263,7 @@ class DistinctCount {
 class Keys {
   private readonly keys = new Map<string, string>();
   private readonly categories = new Map<string, { key: string; label: string; detail: string; known: boolean }>();
+  private readonly groups = new Map<string, InstitutionGroup>();
 
   of(value: string): string {
     let key = this.keys.get(value);
@@ -269,6 +272,29 @@ class Keys {
       this.keys.set(value, key);
     }
     return key;
+  }
+
+  /** The institution groups of a paper's items, as the Papers view groups them. */
+  institutions(paper: PaperSummary): readonly InstitutionGroup[] {
+    const items = paper.institutions;
+    if (items.length === 0) {
+      return NO_GROUPS;
+    }
+    const groups = new Array<InstitutionGroup>(items.length);
+    for (let i = 0; i < items.length; i++) {
+      const cacheKey = `${items[i].name}\u0000${items[i].translation ?? ''}`;
+      let group = this.groups.get(cacheKey);
+      if (!group) {
+        group = institutionGroup(items[i]);
+        this.groups.set(cacheKey, group);
+      }
+      if (group.departmentOnly) {
+        // A department named alone is grouped with the rest of its line.
+        return institutionGroups(items, `${paper.uri}#${paper.key}`);
+      }
+      groups[i] = group;
+    }
+    return groups;
   }
 
   category(code: string): { key: string; label: string; detail: string; known: boolean } {
@@ -284,6 +310,7 @@ class Keys {
 }
 
 const NO_KEYS: string[] = [];
+const NO_GROUPS: InstitutionGroup[] = [];
 
 /** The keys of the values, '' for a value whose key is empty or came earlier in the list. */
 function distinctKeys<T>(values: readonly T[], keyOf: (value: T) => string): string[] {

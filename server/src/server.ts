@@ -25,7 +25,17 @@ import { semanticTokens, SEMANTIC_TOKEN_MODIFIERS, SEMANTIC_TOKEN_TYPES } from '
 import { WorkspaceIndex } from './service/workspaceIndex';
 import { PapersTreeCache, PapersTreeOptions, paperAt } from './service/features/tree';
 import type { PapersQuery } from './protocol';
-import { NO_READING, ReadingLookup } from './service/reading/paperInfo';
+import type { ReadingLookup } from './service/reading/paperInfo';
+import { ReadingService } from './reading';
+import {
+  DigestsRequest,
+  DocumentPapersRequest,
+  ExportPapersRequest,
+  RankedPapersRequest,
+  SetPaperStateRequest,
+  StateChangedNotification,
+  StateInfoRequest,
+} from './protocol';
 import { workspaceSymbols } from './service/features/workspaceSymbols';
 import { IndexChangedNotification, PaperAtRequest, PapersTreeRequest, RescanWorkspaceRequest } from './protocol';
 import { canonicalUri, WorkspaceDigests } from './workspace';
@@ -87,9 +97,17 @@ const documents = new TextDocuments<TextDocument>({
 const workspaceIndex = new WorkspaceIndex();
 const workspaceDigests = new WorkspaceDigests(workspaceIndex, { log: (message) => connection.console.log(message) });
 const papersTrees = new PapersTreeCache();
+/** The reading workflow: state files, interests, digest order, export (reading.ts). */
+const reading = new ReadingService(workspaceIndex, {
+  folders: () => workspaceDigests.folderUris,
+  mtimeOf: (uri) => workspaceDigests.mtimeOf(uri),
+  configuration: (scopeUri, section) => (configurationPull ? connection.workspace.getConfiguration({ scopeUri, section }) : Promise.resolve(pushedSection(section))),
+  notify: (params) => void connection.sendNotification(StateChangedNotification, params),
+  log: (message) => connection.console.log(message),
+});
 /** The reading state, scores and digest order of the papers. */
 function readingLookup(): ReadingLookup {
-  return NO_READING;
+  return reading.lookup();
 }
 /** The names the workspace uses, counted, for completion, references, rename and consistency. */
 const workspaceTerms = new WorkspaceTerms(workspaceIndex);
@@ -121,6 +139,7 @@ connection.onInitialize((params: InitializeParams): InitializeResult => {
       documentSymbolProvider: { label: 'Paper Digest' },
       foldingRangeProvider: true,
       hoverProvider: true,
+      codeLensProvider: { resolveProvider: false },
       codeActionProvider: { codeActionKinds: [...CODE_ACTION_KINDS] },
       executeCommandProvider: { commands: [FIX_ALL_COMMAND] },
       completionProvider: { triggerCharacters: [...COMPLETION_TRIGGER_CHARACTERS], resolveProvider: true },
@@ -150,6 +169,9 @@ connection.onInitialized(() => {
 // The workspace index: file events, open documents, and the Papers view's requests.
 connection.onDidChangeWatchedFiles((params) => {
   void workspaceDigests.filesChanged(params.changes);
+  for (const change of params.changes) {
+    reading.fileChanged(canonicalUri(change.uri) ?? change.uri);
+  }
 });
 
 documents.onDidChangeContent((event) => {
@@ -193,6 +215,7 @@ function treeOptions(params: PapersQuery & { filter: string }): PapersTreeOption
 
 connection.onRequest(PapersTreeRequest, guarded(PapersTreeRequest.method, async (params, token) => {
   await workspaceDigests.ready;
+  await reading.ready();
   workspaceDigests.flush();
   const lookup = papersTrees.get(workspaceIndex, params.grouping, treeOptions(params), token);
   return { generation: lookup.tree.generation, paperCount: lookup.tree.paperCount, nodes: lookup.childrenOf(params.parentId) ?? [] };
@@ -200,6 +223,7 @@ connection.onRequest(PapersTreeRequest, guarded(PapersTreeRequest.method, async 
 
 connection.onRequest(PaperAtRequest, guarded(PaperAtRequest.method, async (params, token) => {
   await workspaceDigests.ready;
+  await reading.ready();
   workspaceDigests.flush();
   const paper = paperAt(workspaceIndex, canonicalUri(params.uri) ?? params.uri, params.position);
   const path = paper ? papersTrees.get(workspaceIndex, params.grouping, treeOptions(params), token).pathToPaper(paper) : undefined;
@@ -273,7 +297,34 @@ connection.onFoldingRanges(guarded('textDocument/foldingRange', (params, token) 
 
 connection.onHover(guarded('textDocument/hover', (params, token) => {
   const model = checkedModel(documents.get(params.textDocument.uri));
-  return model ? hover(model, params.position, token) : null;
+  if (!model) {
+    return null;
+  }
+  const base = hover(model, params.position, token);
+  workspaceDigests.flush();
+  return reading.hover(canonicalUri(params.textDocument.uri) ?? params.textDocument.uri, params.position, base);
+}));
+
+// ---- The reading workflow: state, ranking, digests, export, CodeLens (reading.ts) ---------
+
+/** Runs a reading request once the first scan is done and pending edits are indexed. */
+async function readingReady(): Promise<void> {
+  await workspaceDigests.ready;
+  await reading.ready();
+  workspaceDigests.flush();
+}
+connection.onRequest(SetPaperStateRequest, guarded(SetPaperStateRequest.method, async (params, token) => (await readingReady(), reading.setPaperState(params, token))));
+connection.onRequest(StateInfoRequest, guarded(StateInfoRequest.method, async () => (await readingReady(), reading.stateInfo())));
+connection.onRequest(DigestsRequest, guarded(DigestsRequest.method, async () => (await readingReady(), reading.digests())));
+connection.onRequest(RankedPapersRequest, guarded(RankedPapersRequest.method, async (params, token) => (await readingReady(), reading.rankedPapers(params, token))));
+connection.onRequest(DocumentPapersRequest, guarded(DocumentPapersRequest.method, async (params) => (await readingReady(), reading.documentPapers(typeof params?.uri === 'string' ? canonicalUri(params.uri) ?? params.uri : ''))));
+connection.onRequest(ExportPapersRequest, guarded(ExportPapersRequest.method, async (params, token) => (await readingReady(), reading.exportPapers(params, token))));
+connection.onCodeLens(guarded('textDocument/codeLens', async (params, token) => {
+  if (!documents.get(params.textDocument.uri)) {
+    return null;
+  }
+  await readingReady();
+  return reading.codeLenses(canonicalUri(params.textDocument.uri) ?? params.textDocument.uri, token);
 }));
 
 connection.languages.semanticTokens.on(guarded('textDocument/semanticTokens/full', (params, token) => {
@@ -359,6 +410,16 @@ const DIAGNOSTICS_DELAY_MS = 150;
 /** At most this many diagnostics are published for a document. */
 const MAX_PUBLISHED_DIAGNOSTICS = 10_000;
 let configurationPull = false;
+/** All `paperDigest` settings as last pushed, for clients that cannot be asked. */
+let pushedAll: Record<string, unknown> = {};
+/** A pushed section such as `paperDigest.interests` or `paperDigest.codeLens.enable`. */
+function pushedSection(section: string): unknown {
+  let value: unknown = { paperDigest: pushedAll };
+  for (const part of section.split('.')) {
+    value = value && typeof value === 'object' ? (value as Record<string, unknown>)[part] : undefined;
+  }
+  return value;
+}
 /** The client applies snippet edits: quick fixes insert placeholders as tab stops. */
 let snippetEdits = false;
 /** The settings pushed with `workspace/didChangeConfiguration`, for clients that cannot be asked. */
@@ -479,6 +540,8 @@ workspaceIndex.onDidChange((change) => {
 connection.onDidChangeConfiguration((change) => {
   const settings = (change.settings as { paperDigest?: { diagnostics?: DiagnosticsSettings } } | undefined)?.paperDigest?.diagnostics;
   pushedSettings = settings ?? {};
+  pushedAll = (change.settings as { paperDigest?: Record<string, unknown> } | undefined)?.paperDigest ?? {};
+  reading.configurationChanged();
   settingsByUri.clear();
   for (const document of documents.all()) {
     scheduleDiagnostics(document.uri, 0);

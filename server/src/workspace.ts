@@ -55,6 +55,8 @@ export class WorkspaceDigests {
   private operationCount = 0;
   private readonly pendingDocuments = new Map<string, { timer: NodeJS.Timeout; model: () => DigestDocument }>();
   private scanning: Promise<void> = Promise.resolve();
+  /** Modification times of the digest files read, for the digest order (reading workflow). */
+  private readonly mtimes = new Map<string, number>();
 
   constructor(
     private readonly index: WorkspaceIndex,
@@ -69,6 +71,11 @@ export class WorkspaceDigests {
   /** Settles when the latest scan of the folders has finished. */
   get ready(): Promise<void> {
     return this.scanning;
+  }
+
+  /** The modification time (ms) of a digest file when it was last read, if it was read from disk. */
+  mtimeOf(uri: string): number | undefined {
+    return this.mtimes.get(uri);
   }
 
   /** The workspace folder URIs. */
@@ -206,6 +213,7 @@ export class WorkspaceDigests {
   /** Reads a file and indexes it, unless a newer operation on it came meanwhile. */
   private async readInto(uri: string, operation: number): Promise<void> {
     let text: string | undefined;
+    let mtime: number | undefined;
     try {
       const file = fileURLToPath(uri);
       const stat = await fs.stat(file);
@@ -213,6 +221,7 @@ export class WorkspaceDigests {
         text = undefined;
       } else {
         text = await fs.readFile(file, 'utf8');
+        mtime = stat.mtimeMs;
       }
     } catch {
       text = undefined;
@@ -222,8 +231,10 @@ export class WorkspaceDigests {
     }
     this.operations.delete(uri);
     if (text === undefined || !this.inWorkspace(uri)) {
+      this.mtimes.delete(uri);
       this.index.remove(uri);
     } else {
+      this.mtimes.set(uri, mtime!);
       this.index.update(uri, text);
     }
   }

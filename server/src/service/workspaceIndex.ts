@@ -55,6 +55,14 @@ export interface PaperSummary {
   readonly categories: readonly string[];
   /** The `AI总结` text; empty when missing. */
   readonly summary: string;
+  /** The hits of `专题命中` with the field each matched in (`abstract`, `title`, ...; '' when missing). */
+  readonly hits: readonly { readonly keyword: string; readonly field: string }[];
+  /** Authors the `机构` line names with a Chinese form, `A, B（甲、乙）`: the pairs that have one. */
+  readonly authorsZh: readonly { readonly name: string; readonly nameZh: string }[];
+  /** The `Comments` text; empty when missing. */
+  readonly comments: string;
+  /** The `Journal ref` text; empty when missing. */
+  readonly journalRef: string;
   /**
    * The titles, authors and institutions (names and translations), case-folded and joined by
    * U+0000, for substring filters.
@@ -431,6 +439,10 @@ interface PaperContent {
   readonly keywords: readonly string[];
   readonly categories: readonly string[];
   readonly summary: string;
+  readonly hits: PaperSummary['hits'];
+  readonly authorsZh: PaperSummary['authorsZh'];
+  readonly comments: string;
+  readonly journalRef: string;
   readonly searchText: string;
 }
 
@@ -468,6 +480,10 @@ function summarisePaper(uri: string, entry: Entry, occurrences: Map<string, numb
     keywords: content.keywords,
     categories: content.categories,
     summary: content.summary,
+    hits: content.hits,
+    authorsZh: content.authorsZh,
+    comments: content.comments,
+    journalRef: content.journalRef,
     searchText: content.searchText,
   };
 }
@@ -514,6 +530,10 @@ function paperContent(entry: Entry): PaperContent {
     keywords,
     categories,
     summary: entry.summary?.value.text ?? '',
+    hits: hits ? hits.hits.filter((hit) => hit.keyword.text.length > 0).map((hit) => ({ keyword: hit.keyword.text, field: hit.field?.text ?? '' })) : [],
+    authorsZh: (entry.institutions?.authorPairs ?? []).filter((pair) => pair.chinese?.text).map((pair) => ({ name: pair.english.text, nameZh: pair.chinese!.text })),
+    comments: entry.comments?.value.text ?? '',
+    journalRef: entry.journalRef?.value.text ?? '',
     searchText: foldForSearch(searchParts.join('\u0000')),
   };
 }

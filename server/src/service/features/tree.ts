@@ -332,6 +332,30 @@ export class PapersTreeLookup {
   }
 
   /**
+   * The papers below a node (each once, in tree order), for "mark all read" of a group;
+   * undefined when the id is not in the tree.
+   */
+  papersUnder(id: string): PaperSummary[] | undefined {
+    const start = this.byId.get(id);
+    if (!start) {
+      return undefined;
+    }
+    const result = new Set<PaperSummary>();
+    const visit = (node: PapersTreeNode): void => {
+      if (node.kind === 'group') {
+        node.children.forEach(visit);
+      } else {
+        const paper = SUMMARY_OF_NODE.get(node);
+        if (paper) {
+          result.add(paper);
+        }
+      }
+    };
+    visit(start);
+    return [...result];
+  }
+
+  /**
    * The nodes from a root group down to the first node of the paper, without children. The
    * paper must come from the index at the tree's generation.
    */

@@ -1,0 +1,465 @@
+/**
+ * The reading workflow in the language server: one state store per workspace folder (its
+ * `.paper-digest/state.json`), the interests of each folder (setting `paperDigest.interests`,
+ * else `.paper-digest/interests.json`), and the answers to the reading requests. server.ts
+ * wires the requests to the methods here with a line each.
+ */
+import * as path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { CodeLens, Hover, Position } from 'vscode-languageserver/node';
+import type {
+  DigestsResult,
+  DocumentPapersResult,
+  ExportPapersParams,
+  ExportPapersResult,
+  RankedPapersParams,
+  RankedPapersResult,
+  SetPaperStateParams,
+  SetPaperStateResult,
+  StateChangedParams,
+  StateFileInfo,
+  StateInfoResult,
+} from './readingProtocol';
+import type { Cancellation } from './service/cancellation';
+import { NEVER_CANCELLED } from './service/cancellation';
+import { PapersTreeCache, standalonePaperNode } from './service/features/tree';
+import { codeLenses, documentPapers, paperOnTitleLine, readingHover } from './service/reading/documentFeatures';
+import { EXPORT_FORMATS, exportPapers } from './service/reading/export/index';
+import { exportRecord } from './service/reading/exportRecord';
+import type { Interests } from './service/reading/interests';
+import { hasInterests, NO_INTERESTS, parseInterests } from './service/reading/interests';
+import { ReadingModel } from './service/reading/model';
+import type { ModelLookup } from './service/reading/model';
+import { distinctPapers, papersInScope, rankPapers } from './service/reading/scope';
+import { StateStore } from './service/reading/stateStore';
+import type { WorkspaceIndex } from './service/workspaceIndex';
+import { INTERESTS_FILE, NodeStateDisk, readInterestsFile, STATE_FILE, STATE_FOLDER } from './stateDisk';
+
+/** What the reading service needs of the server around it. */
+export interface ReadingHost {
+  /** The workspace folder URIs. */
+  folders(): readonly string[];
+  mtimeOf(uri: string): number | undefined;
+  /** `workspace/configuration` of a section for a scope URI (undefined when the client cannot be asked). */
+  configuration(scopeUri: string, section: string): Promise<unknown>;
+  notify(params: StateChangedParams): void;
+  log(message: string): void;
+}
+
+/** At most this many papers in one ranked answer. */
+const MAX_RANKED = 10_000;
+
+export class ReadingService {
+  private readonly stores = new Map<string, StateStore>();
+  private readonly interests = new Map<string, Interests>();
+  private folderKey = '';
+  readonly model: ReadingModel;
+  readonly trees = new PapersTreeCache();
+  private notifyTimer: NodeJS.Timeout | undefined;
+  private lastUnread = -1;
+  private codeLensEnabled = new Map<string, Promise<boolean>>();
+  private interestsLoading: Promise<void> = Promise.resolve();
+
+  constructor(
+    readonly index: WorkspaceIndex,
+    private readonly host: ReadingHost,
+  ) {
+    this.model = new ReadingModel(index, {
+      storeFor: (uri) => this.storeFor(uri),
+      interestsFor: (uri) => this.interestsFor(uri),
+      mtimeOf: (uri) => host.mtimeOf(uri),
+    });
+    index.onDidChange(() => this.scheduleNotify(false));
+  }
+
+  /** The lookup at the current generation (stores in step with the folders). */
+  lookup(): ModelLookup {
+    this.syncFolders();
+    return this.model.lookup();
+  }
+
+  /** Loads the stores and interests of folders added since the last call; forgets removed ones. */
+  syncFolders(): void {
+    const folders = this.host.folders();
+    const key = folders.join('\u0000');
+    if (key === this.folderKey) {
+      return;
+    }
+    this.folderKey = key;
+    for (const folder of [...this.stores.keys()]) {
+      if (!folders.includes(folder)) {
+        this.stores.delete(folder);
+        this.interests.delete(folder);
+      }
+    }
+    for (const folder of folders) {
+      if (this.stores.has(folder)) {
+        continue;
+      }
+      let root: string;
+      try {
+        root = fileURLToPath(folder);
+      } catch {
+        continue;
+      }
+      const store = new StateStore(new NodeStateDisk(root));
+      store.load();
+      if (store.status.problem) {
+        this.host.log(`Paper Digest: ${store.status.problem}`);
+      }
+      this.stores.set(folder, store);
+    }
+    this.model.invalidate();
+    void this.reloadInterests();
+  }
+
+  /** Settles when the stores are in step with the folders and the interests are loaded. */
+  ready(): Promise<void> {
+    this.syncFolders();
+    return this.interestsLoading;
+  }
+
+  /** The folder holding a URI (the longest match). */
+  folderOf(uri: string): string | undefined {
+    let best: string | undefined;
+    for (const folder of this.host.folders()) {
+      const prefix = folder.endsWith('/') ? folder : folder + '/';
+      if ((uri === folder || uri.startsWith(prefix)) && (!best || folder.length > best.length)) {
+        best = folder;
+      }
+    }
+    return best;
+  }
+
+  storeFor(uri: string): StateStore | undefined {
+    const folder = this.folderOf(uri);
+    return folder ? this.stores.get(folder) : undefined;
+  }
+
+  interestsFor(uri: string): Interests {
+    const folder = this.folderOf(uri);
+    return (folder && this.interests.get(folder)) || NO_INTERESTS;
+  }
+
+  /** Pulls `paperDigest.interests` of each folder again (or reads interests.json), then refreshes. */
+  reloadInterests(): Promise<void> {
+    const loading = this.interestsLoading.then(() => this.loadInterests());
+    this.interestsLoading = loading.catch((error: unknown) => this.host.log(`Paper Digest: loading the interests failed: ${String(error)}`));
+    return this.interestsLoading;
+  }
+
+  private async loadInterests(): Promise<void> {
+    this.codeLensEnabled.clear();
+    const folders = [...this.stores.keys()];
+    const loaded = await Promise.all(
+      folders.map(async (folder) => {
+        let interests = parseInterests(await this.host.configuration(folder, 'paperDigest.interests').catch(() => undefined));
+        if (!hasInterests(interests)) {
+          interests = interestsFromFile(folder);
+        }
+        for (const problem of interests.problems) {
+          this.host.log(`Paper Digest: paperDigest.interests of ${folder}: ${problem}`);
+        }
+        return interests;
+      }),
+    );
+    folders.forEach((folder, i) => this.interests.set(folder, loaded[i]));
+    this.model.invalidate();
+    this.scheduleNotify(true);
+  }
+
+  /** `workspace/didChangeWatchedFiles` for a state or interests file. Returns whether the URI was one. */
+  fileChanged(uri: string): boolean {
+    const suffix = `/${STATE_FOLDER}/`;
+    const at = uri.lastIndexOf(suffix);
+    if (at < 0) {
+      return false;
+    }
+    const name = uri.slice(at + suffix.length);
+    const folder = this.host.folders().find((each) => each.replace(/\/+$/, '') === uri.slice(0, at));
+    if (!folder) {
+      return false;
+    }
+    if (name === STATE_FILE) {
+      const store = this.stores.get(folder);
+      if (store && store.load()) {
+        if (store.status.problem) {
+          this.host.log(`Paper Digest: ${store.status.problem}`);
+        }
+        this.model.invalidate();
+        this.scheduleNotify(true);
+      }
+      return true;
+    }
+    if (name === INTERESTS_FILE) {
+      void this.reloadInterests();
+      return true;
+    }
+    return false;
+  }
+
+  setPaperState(params: SetPaperStateParams, token: Cancellation = NEVER_CANCELLED): SetPaperStateResult {
+    const lookup = this.lookup();
+    if (!params || typeof params !== 'object' || !params.change || typeof params.change !== 'object') {
+      return { changed: 0, readOnly: this.readOnly(), message: 'Nothing to change.' };
+    }
+    const change = sanitiseChange(params.change);
+    const papers = papersInScope(lookup, sanitiseScope(params.scope), this.trees, token);
+    // Keys per store, with the English title to record beside each.
+    const byStore = new Map<StateStore, { keys: string[]; titles: Map<string, string> }>();
+    let outside = 0;
+    for (const paper of papers) {
+      const store = this.storeFor(paper.uri);
+      if (!store) {
+        outside++;
+        continue;
+      }
+      let entry = byStore.get(store);
+      if (!entry) {
+        entry = { keys: [], titles: new Map() };
+        byStore.set(store, entry);
+      }
+      const key = lookup.info(paper).paperKey;
+      entry.keys.push(key);
+      if (paper.englishTitle) {
+        entry.titles.set(key, paper.englishTitle);
+      }
+    }
+    let changed = 0;
+    const messages: string[] = [];
+    let readOnly = false;
+    for (const [store, { keys, titles }] of byStore) {
+      const result = store.change(keys, change, titles);
+      changed += result.changed.length;
+      readOnly ||= result.readOnly;
+      if (result.message) {
+        messages.push(result.message);
+      }
+    }
+    if (outside > 0) {
+      messages.push(`${outside} ${outside === 1 ? 'paper is' : 'papers are'} outside the workspace folders, where no state file is kept.`);
+    }
+    if (papers.length === 0) {
+      messages.push('No paper matched.');
+    }
+    this.model.invalidate();
+    this.scheduleNotify(true);
+    return messages.length > 0 ? { changed, readOnly, message: messages.join(' ') } : { changed, readOnly };
+  }
+
+  stateInfo(): StateInfoResult {
+    const lookup = this.lookup();
+    const stateFiles: StateFileInfo[] = [...this.stores.entries()].map(([folderUri, store]) => ({
+      folderUri,
+      stateFile: store.location,
+      readOnly: store.status.readOnly,
+      ...(store.status.problem ? { problem: store.status.problem } : {}),
+    }));
+    const tags = new Set<string>();
+    for (const store of this.stores.values()) {
+      for (const state of store.entries().values()) {
+        state.tags?.forEach((tag) => tags.add(tag));
+      }
+    }
+    const problem = stateFiles.find((file) => file.problem)?.problem;
+    return {
+      generation: lookup.generation,
+      stateFiles,
+      readOnly: stateFiles.some((file) => file.readOnly),
+      ...(problem ? { problem } : {}),
+      tags: [...tags].sort(),
+      unreadCount: lookup.unreadCount(),
+    };
+  }
+
+  digests(): DigestsResult {
+    const lookup = this.lookup();
+    return {
+      digests: lookup.digests.map((digest) => {
+        let unread = 0;
+        let fresh = 0;
+        for (const paper of digest.file.papers) {
+          const info = lookup.info(paper);
+          if (!info.read) unread++;
+          if (info.isNew) fresh++;
+        }
+        return {
+          uri: digest.file.uri,
+          ...(digest.date ? { date: digest.date } : {}),
+          ...(digest.mtime !== undefined ? { mtime: digest.mtime } : {}),
+          ...(digest.file.heading ? { heading: digest.file.heading } : {}),
+          paperCount: digest.file.papers.length,
+          unreadCount: unread,
+          newCount: fresh,
+        };
+      }),
+    };
+  }
+
+  rankedPapers(params: RankedPapersParams, token: Cancellation = NEVER_CANCELLED): RankedPapersResult {
+    const lookup = this.lookup();
+    const query = sanitiseScope(params);
+    const ranked = rankPapers(lookup, query, token);
+    const offset = clampInteger(params?.offset, 0, Number.MAX_SAFE_INTEGER, 0);
+    const limit = clampInteger(params?.limit, 0, MAX_RANKED, 100);
+    return {
+      generation: lookup.generation,
+      total: ranked.length,
+      papers: ranked.slice(offset, offset + limit).map((paper) => standalonePaperNode(this.index, 'ranked', paper, lookup)),
+    };
+  }
+
+  documentPapers(uri: string): DocumentPapersResult {
+    const lookup = this.lookup();
+    return { generation: lookup.generation, papers: typeof uri === 'string' ? documentPapers(lookup, uri) : [] };
+  }
+
+  exportPapers(params: ExportPapersParams, token: Cancellation = NEVER_CANCELLED): ExportPapersResult {
+    const lookup = this.lookup();
+    if (!params || !EXPORT_FORMATS.includes(params.format)) {
+      return { text: '', count: 0 };
+    }
+    const papers = distinctPapers(lookup, papersInScope(lookup, sanitiseScope(params.scope), this.trees, token));
+    const records = papers.map((paper) => exportRecord(lookup, paper));
+    return { text: exportPapers(params.format, records, (uri) => this.relativePath(uri)), count: records.length };
+  }
+
+  async codeLenses(uri: string, token: Cancellation = NEVER_CANCELLED): Promise<CodeLens[]> {
+    if (!(await this.codeLensEnable(uri))) {
+      return [];
+    }
+    return codeLenses(this.lookup(), uri, token);
+  }
+
+  /** The hover of a title with the reading part added below what the digest hover says. */
+  hover(uri: string, position: Position, base: Hover | null): Hover | null {
+    const lookup = this.lookup();
+    const paper = paperOnTitleLine(lookup, uri, position);
+    if (!paper) {
+      return base;
+    }
+    const reading = readingHover(lookup.info(paper), (each) => this.relativePath(each));
+    const baseText = base && typeof base.contents === 'object' && 'value' in base.contents ? base.contents.value : '';
+    return {
+      contents: { kind: 'markdown', value: baseText ? `${baseText}\n\n---\n\n${reading}` : reading },
+      ...(base?.range ? { range: base.range } : { range: paper.selectionRange }),
+    };
+  }
+
+  /** Sends `stateChanged` soon; `always` also when the unread count did not move. */
+  scheduleNotify(always: boolean): void {
+    clearTimeout(this.notifyTimer);
+    this.pendingForce ||= always;
+    this.notifyTimer = setTimeout(() => {
+      this.notifyTimer = undefined;
+      const forced = this.pendingForce;
+      this.pendingForce = false;
+      const lookup = this.lookup();
+      const unreadCount = lookup.unreadCount();
+      if (!forced && unreadCount === this.lastUnread) {
+        return;
+      }
+      this.lastUnread = unreadCount;
+      const info = this.storeProblems();
+      this.host.notify({ generation: lookup.generation, unreadCount, readOnly: info.readOnly, ...(info.problem ? { problem: info.problem } : {}) });
+    }, 100);
+  }
+
+  private pendingForce = false;
+
+  dispose(): void {
+    clearTimeout(this.notifyTimer);
+  }
+
+  private storeProblems(): { readOnly: boolean; problem?: string } {
+    let readOnly = false;
+    let problem: string | undefined;
+    for (const store of this.stores.values()) {
+      readOnly ||= store.status.readOnly;
+      problem ??= store.status.problem;
+    }
+    return problem ? { readOnly, problem } : { readOnly };
+  }
+
+  private readOnly(): boolean {
+    return this.storeProblems().readOnly;
+  }
+
+  private codeLensEnable(uri: string): Promise<boolean> {
+    let enabled = this.codeLensEnabled.get(uri);
+    if (!enabled) {
+      enabled = this.host.configuration(uri, 'paperDigest.codeLens.enable').then(
+        (value) => value !== false,
+        () => true,
+      );
+      this.codeLensEnabled.set(uri, enabled);
+    }
+    return enabled;
+  }
+
+  /** Forgets the pulled CodeLens settings (on `workspace/didChangeConfiguration`). */
+  configurationChanged(): void {
+    this.codeLensEnabled.clear();
+    void this.reloadInterests();
+  }
+
+  private relativePath(uri: string): string {
+    const folder = this.folderOf(uri);
+    try {
+      const file = fileURLToPath(uri);
+      return folder ? path.relative(fileURLToPath(folder), file).split(path.sep).join('/') : file;
+    } catch {
+      return uri;
+    }
+  }
+}
+
+function interestsFromFile(folder: string): Interests {
+  let root: string;
+  try {
+    root = fileURLToPath(folder);
+  } catch {
+    return NO_INTERESTS;
+  }
+  const text = readInterestsFile(root);
+  if (text === undefined) {
+    return NO_INTERESTS;
+  }
+  try {
+    return parseInterests(JSON.parse(text));
+  } catch {
+    return { list: [], problems: [`${INTERESTS_FILE} is not valid JSON`] };
+  }
+}
+
+/** A scope with only well-typed parts (a client may send anything). */
+export function sanitiseScope(scope: unknown): import('./readingProtocol').PaperScope {
+  if (!scope || typeof scope !== 'object') {
+    return {};
+  }
+  const s = scope as Record<string, unknown>;
+  const result: Record<string, unknown> = {};
+  if (Array.isArray(s.keys)) result.keys = s.keys.filter((key): key is string => typeof key === 'string');
+  for (const field of ['uri', 'groupId', 'grouping', 'filter', 'tag'] as const) {
+    if (typeof s[field] === 'string') result[field] = s[field];
+  }
+  for (const field of ['unreadOnly', 'starredOnly', 'newOnly'] as const) {
+    if (s[field] === true) result[field] = true;
+  }
+  return result;
+}
+
+function sanitiseChange(change: unknown): import('./readingProtocol').PaperStateChange {
+  const c = change as Record<string, unknown>;
+  const result: Record<string, unknown> = {};
+  if (typeof c.read === 'boolean') result.read = c.read;
+  if (typeof c.starred === 'boolean') result.starred = c.starred;
+  if (Array.isArray(c.addTags)) result.addTags = c.addTags.filter((tag): tag is string => typeof tag === 'string');
+  if (Array.isArray(c.removeTags)) result.removeTags = c.removeTags.filter((tag): tag is string => typeof tag === 'string');
+  if (typeof c.note === 'string' || c.note === null) result.note = c.note;
+  return result;
+}
+
+function clampInteger(value: unknown, min: number, max: number, fallback: number): number {
+  return typeof value === 'number' && Number.isFinite(value) ? Math.min(max, Math.max(min, Math.floor(value))) : fallback;
+}

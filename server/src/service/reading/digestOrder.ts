@@ -1,0 +1,89 @@
+/**
+ * The order of the digests of a workspace, and which papers are new: digests are ordered by
+ * the date in their file name (`2026-05-01.digest.txt`), else by modification time; a paper is
+ * *new* in the first digest it appears in and a *repeat* in every later one, where it links to
+ * the place it was first seen.
+ */
+import type { Range } from 'vscode-languageserver-types';
+import type { FileSummary, PaperSummary } from '../workspaceIndex';
+import { fileName } from '../features/tree';
+import { paperKeyOf } from './paperInfo';
+
+/** A digest in order. */
+export interface OrderedDigest {
+  readonly file: FileSummary;
+  /** `YYYY-MM-DD` from the file name, when it has a valid one. */
+  readonly date?: string;
+  readonly mtime?: number;
+  /** Position in the order, 0 = oldest. */
+  readonly rank: number;
+}
+
+/** Where a paper was first seen. */
+export interface FirstSeen {
+  readonly uri: string;
+  readonly range: Range;
+}
+
+/**
+ * The date a file name carries: the first `YYYY-MM-DD` (or `YYYYMMDD` at the start) that is
+ * a real calendar date.
+ *
+ * @example
+ * dateInFileName('file:///w/2026-05-01.digest.txt') // '2026-05-01'
+ * dateInFileName('file:///w/notes.digest')          // undefined
+ */
+export function dateInFileName(uri: string): string | undefined {
+  const name = fileName(uri);
+  const match = /(?<!\d)(\d{4})-(\d{2})-(\d{2})(?!\d)/.exec(name) ?? /^(\d{4})(\d{2})(\d{2})(?!\d)/.exec(name);
+  if (!match) {
+    return undefined;
+  }
+  const [year, month, day] = [Number(match[1]), Number(match[2]), Number(match[3])];
+  const date = new Date(Date.UTC(year, month - 1, day));
+  if (date.getUTCFullYear() !== year || date.getUTCMonth() !== month - 1 || date.getUTCDate() !== day) {
+    return undefined;
+  }
+  return `${match[1]}-${match[2]}-${match[3]}`;
+}
+
+/**
+ * The files in digest order, oldest first: by the date in the name (as UTC midnight) or else
+ * the modification time; at the same time dated files first; files with neither (unsaved)
+ * last; then by URI.
+ */
+export function orderDigests(files: readonly FileSummary[], mtimeOf: (uri: string) => number | undefined): OrderedDigest[] {
+  const keyed = files.map((file) => {
+    const date = dateInFileName(file.uri);
+    const mtime = mtimeOf(file.uri);
+    const time = date ? Date.parse(`${date}T00:00:00Z`) : mtime ?? Number.POSITIVE_INFINITY;
+    return { file, date, mtime, time };
+  });
+  keyed.sort((a, b) => {
+    if (a.time !== b.time) {
+      return a.time < b.time ? -1 : 1;
+    }
+    if (!!a.date !== !!b.date) {
+      return a.date ? -1 : 1;
+    }
+    return a.file.uri < b.file.uri ? -1 : a.file.uri > b.file.uri ? 1 : 0;
+  });
+  return keyed.map((each, rank) => ({ file: each.file, ...(each.date ? { date: each.date } : {}), ...(each.mtime !== undefined ? { mtime: each.mtime } : {}), rank }));
+}
+
+/**
+ * Where each paper key was first seen, going through the digests in order (and through each
+ * file top to bottom). A paper is new exactly when it is that first place.
+ */
+export function firstSeenPapers(ordered: readonly OrderedDigest[]): Map<string, PaperSummary> {
+  const first = new Map<string, PaperSummary>();
+  for (const digest of ordered) {
+    for (const paper of digest.file.papers) {
+      const key = paperKeyOf(paper);
+      if (!first.has(key)) {
+        first.set(key, paper);
+      }
+    }
+  }
+  return first;
+}

@@ -1,0 +1,119 @@
+/**
+ * BibTeX export: one `@misc` per paper with what the digest gives — title, author, the Chinese
+ * title in `note`, the journal ref in `howpublished`, categories in `keywords`, the arXiv id (`eprint`, `url`)
+ * only when the Comments clearly give the paper's own. No year is invented.
+ *
+ * Values are braced; the characters special to (La)TeX are escaped, so that any title parses
+ * and prints as written. Keys are `firstauthor` + `firstword` of the title in ASCII, made
+ * unique with `b`, `c`, ... suffixes.
+ */
+import type { ExportRecord } from '../exportRecord';
+import { oneLine } from '../exportRecord';
+
+/**
+ * Escapes text for a braced BibTeX value: `\ { } $ & % # _ ^ ~` become their LaTeX commands;
+ * other characters (Chinese included) stay as they are, for biber / UTF-8 BibTeX.
+ *
+ * @example
+ * escapeBibtex('50% of {x} & y_1') // '50\\% of \\{x\\} \\& y\\_1'
+ */
+export function escapeBibtex(text: string): string {
+  return oneLine(text).replace(/[\\{}$&%#_^~]/g, (c) => BIBTEX_ESCAPES[c]);
+}
+
+const BIBTEX_ESCAPES: Record<string, string> = {
+  '\\': '\\textbackslash{}',
+  '{': '\\{',
+  '}': '\\}',
+  $: '\\$',
+  '&': '\\&',
+  '%': '\\%',
+  '#': '\\#',
+  _: '\\_',
+  '^': '\\^{}',
+  '~': '\\~{}',
+};
+
+/** An author for the `author` field: braced whole when it holds ` and ` or a comma, so BibTeX does not split it. */
+function bibtexName(name: string): string {
+  const escaped = escapeBibtex(name);
+  return /\band\b|,/i.test(escaped) ? `{${escaped}}` : escaped;
+}
+
+function asciiWord(text: string): string {
+  return text
+    .normalize('NFKD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, ' ')
+    .trim()
+    .split(' ')
+    .find((word) => word.length > 0 && !STOP_WORDS.has(word)) ?? '';
+}
+
+const STOP_WORDS = new Set(['a', 'an', 'the', 'on', 'of', 'for', 'in', 'to', 'and', 'with', 'towards', 'toward']);
+
+/** The cite keys of the records, in order, unique. */
+export function bibtexKeys(records: readonly ExportRecord[]): string[] {
+  const used = new Set<string>();
+  return records.map((record) => {
+    const author = record.authors[0] ?? '';
+    const family = author.trim().split(/\s+/).pop() ?? '';
+    const base = (asciiWord(family) || 'anon') + (asciiWord(record.title) ? '_' + asciiWord(record.title) : '');
+    let key = base;
+    for (let n = 1; used.has(key); n++) {
+      key = base + suffix(n);
+    }
+    used.add(key);
+    return key;
+  });
+}
+
+/** b, c, ..., z, ba, bb, ... */
+function suffix(n: number): string {
+  let text = '';
+  let value = n;
+  do {
+    text = String.fromCharCode(97 + (value % 26)) + text;
+    value = Math.floor(value / 26);
+  } while (value > 0);
+  return text === 'a' ? 'b' : text;
+}
+
+/**
+ * The BibTeX of papers.
+ *
+ * @example
+ * toBibtex([record]) // '@misc{tanaka_sparse,\n  title = {{Sparse Probes ...}},\n  ...}\n'
+ */
+export function toBibtex(records: readonly ExportRecord[]): string {
+  const keys = bibtexKeys(records);
+  return records
+    .map((record, i) => {
+      const fields: [string, string][] = [['title', `{${escapeBibtex(record.title)}}`]];
+      if (record.authors.length > 0) {
+        fields.push(['author', record.authors.map(bibtexName).join(' and ')]);
+      }
+      const notes: string[] = [];
+      if (record.titleZh) notes.push(`Chinese title: ${record.titleZh}`);
+      if (notes.length > 0) {
+        fields.push(['note', escapeBibtex(notes.join('. '))]);
+      }
+      if (record.journalRef) {
+        fields.push(['howpublished', escapeBibtex(record.journalRef)]);
+      }
+      if (record.arxivId) {
+        fields.push(['eprint', escapeBibtex(record.arxivId)], ['archiveprefix', 'arXiv'], ['url', `https://arxiv.org/abs/${record.arxivId}`]);
+        if (record.categories[0]) fields.push(['primaryclass', escapeBibtex(record.categories[0])]);
+      }
+      if (record.categories.length > 0) {
+        fields.push(['keywords', escapeBibtex(record.categories.join(', '))]);
+      }
+      if (record.comments) {
+        fields.push(['annote', escapeBibtex(`Comments: ${record.comments}`)]);
+      }
+      const body = fields.map(([name, value]) => `  ${name} = {${value}}`).join(',\n');
+      return `@misc{${keys[i]},\n${body}\n}\n`;
+    })
+    .join('\n');
+}

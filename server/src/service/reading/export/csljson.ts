@@ -1,0 +1,39 @@
+/**
+ * CSL-JSON export: an array of items of type `article` with what the digest gives — title,
+ * authors as `literal` names (the digest does not say which part is the family name), the
+ * Chinese title and journal ref in `note`, categories in `keyword`, and the arXiv id
+ * (`number`, `URL`, publisher `arXiv`) only when the Comments clearly give the paper's own.
+ * No `issued` date is invented. Ids are the BibTeX keys, so both exports cite alike.
+ */
+import type { ExportRecord } from '../exportRecord';
+import { oneLine } from '../exportRecord';
+import { bibtexKeys } from './bibtex';
+
+/** The CSL-JSON items of the papers. */
+export function toCslItems(records: readonly ExportRecord[]): Record<string, unknown>[] {
+  const keys = bibtexKeys(records);
+  return records.map((record, i) => {
+    const item: Record<string, unknown> = { id: keys[i], type: 'article', title: oneLine(record.title) };
+    if (record.authors.length > 0) {
+      item.author = record.authors.map((name) => ({ literal: oneLine(name) }));
+    }
+    const notes: string[] = [];
+    if (record.titleZh) notes.push(`Chinese title: ${oneLine(record.titleZh)}`);
+    if (record.journalRef) notes.push(`Journal ref: ${oneLine(record.journalRef)}`);
+    if (record.comments) notes.push(`Comments: ${oneLine(record.comments)}`);
+    if (notes.length > 0) item.note = notes.join('\n');
+    if (record.categories.length > 0) item.keyword = record.categories.join(', ');
+    if (record.arxivId) {
+      item.number = `arXiv:${record.arxivId}`;
+      item.publisher = 'arXiv';
+      item.URL = `https://arxiv.org/abs/${record.arxivId}`;
+    }
+    item['citation-key'] = keys[i];
+    return item;
+  });
+}
+
+/** @example toCslJson([record]) // '[\n  {\n    "id": "tanaka_sparse", ...' */
+export function toCslJson(records: readonly ExportRecord[]): string {
+  return JSON.stringify(toCslItems(records), null, 2) + '\n';
+}

@@ -1,0 +1,55 @@
+/**
+ * The bilingual Markdown reading list: per paper a heading with the English title, the Chinese
+ * title, authors, institutions (with their Chinese names), categories, the AI summary, the
+ * reader's tags and note. All document text is escaped, so that no title or summary turns into
+ * markup, a link or HTML.
+ */
+import type { ExportRecord } from '../exportRecord';
+import { oneLine } from '../exportRecord';
+
+/**
+ * Escapes text for Markdown inline content: backslash-escapes the punctuation Markdown gives a
+ * meaning to and HTML's `<`, `>` and `&` as entities.
+ *
+ * @example
+ * escapeMarkdown('*bold* <b>x</b> [a](b)') // '\\*bold\\* &lt;b&gt;x&lt;/b&gt; \\[a\\]\\(b\\)'
+ */
+export function escapeMarkdown(text: string): string {
+  return oneLine(text)
+    .replace(/[\\`*_{}[\]()#+\-.!|~>"']/g, (c) => '\\' + c)
+    .replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/\\>/g, '&gt;');
+}
+
+/**
+ * @example
+ * toMarkdown([record], 'Reading list') // '# Reading list\n\n## 1. Sparse Probes ...\n\n小型...'
+ */
+export function toMarkdown(records: readonly ExportRecord[], heading = 'Reading list · 阅读清单'): string {
+  const out: string[] = [`# ${escapeMarkdown(heading)}`, '', `${records.length} ${records.length === 1 ? 'paper' : 'papers'} · ${records.length} 篇论文`, ''];
+  records.forEach((record, i) => {
+    out.push(`## ${i + 1}\\. ${escapeMarkdown(record.title)}`, '');
+    if (record.titleZh) out.push(`**${escapeMarkdown(record.titleZh)}**`, '');
+    const authors = record.authors.map((author) => {
+      const zh = record.authorsZh.find((pair) => pair.name === author)?.nameZh;
+      return escapeMarkdown(zh ? `${author} (${zh})` : author);
+    });
+    if (authors.length > 0) out.push(`- Authors · 作者: ${authors.join(', ')}`);
+    if (record.institutions.length > 0) {
+      out.push(`- Institutions · 机构: ${record.institutions.map((institution) => escapeMarkdown(institution.nameZh ? `${institution.name} (${institution.nameZh})` : institution.name)).join('; ')}`);
+    }
+    if (record.topic) out.push(`- Topic · 专题: ${escapeMarkdown(record.topic)}`);
+    if (record.categories.length > 0) out.push(`- Categories · 分类: ${record.categories.map(escapeMarkdown).join(', ')}`);
+    if (record.journalRef) out.push(`- Journal ref: ${escapeMarkdown(record.journalRef)}`);
+    if (record.arxivId) out.push(`- arXiv: <https://arxiv.org/abs/${record.arxivId}>`);
+    if (record.tags.length > 0) out.push(`- Tags · 标签: ${record.tags.map(escapeMarkdown).join(', ')}`);
+    if (record.starred) out.push('- Starred · 已加星标');
+    if (record.authors.length > 0 || record.institutions.length > 0 || record.topic || record.categories.length > 0 || record.journalRef || record.arxivId || record.tags.length > 0 || record.starred) {
+      out.push('');
+    }
+    if (record.summary) out.push(`> AI总结 · Summary: ${escapeMarkdown(record.summary)}`, '');
+    if (record.note) out.push(`Note · 笔记: ${escapeMarkdown(record.note)}`, '');
+  });
+  return out.join('\n');
+}

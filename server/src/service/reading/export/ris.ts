@@ -1,0 +1,35 @@
+/**
+ * RIS export: `TY  - GEN` per paper with TI (title), T2 nothing, AU per author, N1 notes (the
+ * Chinese title, the journal ref, the comments), KW per category and tag, AB nothing (the AI
+ * summary is not the abstract: it goes into N1 as well), UR only for the paper's own arXiv id.
+ * Each line is one `TAG  - value` line, so values are kept to one line.
+ */
+import type { ExportRecord } from '../exportRecord';
+import { oneLine } from '../exportRecord';
+
+function line(tag: string, value: string): string {
+  return `${tag}  - ${oneLine(value)}`;
+}
+
+/**
+ * @example
+ * toRis([record]) // 'TY  - GEN\r\nTI  - Sparse Probes ...\r\n...ER  - \r\n'
+ */
+export function toRis(records: readonly ExportRecord[]): string {
+  const out: string[] = [];
+  for (const record of records) {
+    out.push('TY  - GEN', line('TI', record.title));
+    if (record.titleZh) out.push(line('TT', record.titleZh));
+    for (const author of record.authors) out.push(line('AU', author));
+    for (const institution of record.institutions) out.push(line('AD', institution.nameZh ? `${institution.name} (${institution.nameZh})` : institution.name));
+    if (record.journalRef) out.push(line('N1', `Journal ref: ${record.journalRef}`));
+    if (record.comments) out.push(line('N1', `Comments: ${record.comments}`));
+    if (record.summary) out.push(line('N1', `AI总结: ${record.summary}`));
+    if (record.note) out.push(line('N1', `Note: ${record.note}`));
+    for (const category of record.categories) out.push(line('KW', category));
+    for (const tag of record.tags) out.push(line('KW', tag));
+    if (record.arxivId) out.push(line('UR', `https://arxiv.org/abs/${record.arxivId}`), line('M1', `arXiv:${record.arxivId}`));
+    out.push('ER  - ', '');
+  }
+  return out.join('\r\n');
+}

@@ -1,0 +1,271 @@
+/**
+ * Interest ranking: the reader's keywords, topics, categories, authors and institutions, each
+ * with a weight, matched against a paper in English and Chinese, give the paper a score and
+ * the reasons for it.
+ *
+ * - keywords: in the English or Chinese title (weight ×2), else in the summary or the topic
+ *   hits (×1);
+ * - topics: the digest sub-topic of `专题命中`;
+ * - categories: a code (`cs.CL`, or `cs.*` for an archive), or the category's English or
+ *   Chinese name from the taxonomy;
+ * - authors: an author's name, or the Chinese form the `机构` line gives;
+ * - institutions: the English name or its `（…）` translation.
+ *
+ * Latin terms match whole words (so `RL` does not match `world`), ignoring case and width;
+ * terms with Chinese characters match as substrings.
+ */
+import { categoryIgnoringCase } from '../taxonomy';
+import type { PaperSummary } from '../workspaceIndex';
+
+/** One interest as the setting or interests.json gives it. */
+export type InterestInput = string | { readonly term?: unknown; readonly weight?: unknown };
+
+/** The interests as the setting gives them (see `InterestsSettings` in the protocol). */
+export interface InterestsInput {
+  readonly keywords?: readonly InterestInput[];
+  readonly topics?: readonly InterestInput[];
+  readonly categories?: readonly InterestInput[];
+  readonly authors?: readonly InterestInput[];
+  readonly institutions?: readonly InterestInput[];
+  readonly hideBelow?: number;
+}
+
+export type InterestKind = 'keyword' | 'topic' | 'category' | 'author' | 'institution';
+
+const KINDS: readonly [keyof InterestsInput, InterestKind][] = [
+  ['keywords', 'keyword'],
+  ['topics', 'topic'],
+  ['categories', 'category'],
+  ['authors', 'author'],
+  ['institutions', 'institution'],
+];
+
+/** At most this many interests are used (the rest is ignored). */
+export const MAX_INTERESTS = 500;
+
+/** One interest, ready to match. */
+interface Interest {
+  readonly kind: InterestKind;
+  /** As written, for the reasons. */
+  readonly term: string;
+  readonly weight: number;
+  /** Folded. */
+  readonly folded: string;
+  /** For Latin terms: a whole-word matcher over folded text. */
+  readonly word?: RegExp;
+}
+
+/** Interests ready to score papers with. */
+export interface Interests {
+  readonly list: readonly Interest[];
+  readonly hideBelow?: number;
+  /** Problems found in the input (unknown fields, bad weights), one line each. */
+  readonly problems: readonly string[];
+}
+
+export const NO_INTERESTS: Interests = { list: [], problems: [] };
+
+/** A paper's score. */
+export interface PaperScore {
+  readonly score: number;
+  readonly reasons: readonly string[];
+}
+
+const ZERO: PaperScore = { score: 0, reasons: [] };
+
+/**
+ * Reads interests from the setting's or the file's value; anything malformed is skipped and
+ * named in `problems`.
+ *
+ * @example
+ * parseInterests({ keywords: ['reasoning', { term: 'reinforcement learning', weight: 2 }], institutions: ['清华大学'] })
+ */
+export function parseInterests(value: unknown): Interests {
+  if (value === undefined || value === null) {
+    return NO_INTERESTS;
+  }
+  if (typeof value !== 'object' || Array.isArray(value)) {
+    return { list: [], problems: ['the interests are not an object'] };
+  }
+  const input = value as Record<string, unknown>;
+  const list: Interest[] = [];
+  const problems: string[] = [];
+  for (const [field, kind] of KINDS) {
+    const items = input[field];
+    if (items === undefined) {
+      continue;
+    }
+    if (!Array.isArray(items)) {
+      problems.push(`"${field}" is not a list`);
+      continue;
+    }
+    for (const item of items) {
+      const term = typeof item === 'string' ? item : item && typeof item === 'object' ? (item as { term?: unknown }).term : undefined;
+      const weightValue = item && typeof item === 'object' ? (item as { weight?: unknown }).weight : undefined;
+      if (typeof term !== 'string' || term.trim() === '') {
+        problems.push(`an item of "${field}" has no term`);
+        continue;
+      }
+      if (weightValue !== undefined && (typeof weightValue !== 'number' || !Number.isFinite(weightValue))) {
+        problems.push(`the weight of ${JSON.stringify(term.slice(0, 60))} is not a number`);
+        continue;
+      }
+      if (list.length >= MAX_INTERESTS) {
+        problems.push(`more than ${MAX_INTERESTS} interests: the rest is ignored`);
+        break;
+      }
+      list.push(makeInterest(kind, term.trim().slice(0, 200), (weightValue as number | undefined) ?? 1));
+    }
+  }
+  for (const key of Object.keys(input)) {
+    if (key !== 'hideBelow' && !KINDS.some(([field]) => field === key)) {
+      problems.push(`unknown field "${key}"`);
+    }
+  }
+  let hideBelow: number | undefined;
+  if (input.hideBelow !== undefined) {
+    if (typeof input.hideBelow === 'number' && Number.isFinite(input.hideBelow)) {
+      hideBelow = input.hideBelow;
+    } else {
+      problems.push('"hideBelow" is not a number');
+    }
+  }
+  return hideBelow === undefined ? { list, problems } : { list, hideBelow, problems };
+}
+
+/** Whether the interests say anything (an empty setting falls back to interests.json). */
+export function hasInterests(interests: Interests): boolean {
+  return interests.list.length > 0 || interests.hideBelow !== undefined;
+}
+
+function makeInterest(kind: InterestKind, term: string, weight: number): Interest {
+  const folded = fold(term);
+  const latin = !/[\u3000-\u9fff\uf900-\ufaff\uac00-\ud7af]/.test(folded);
+  if (kind === 'category' || !latin) {
+    return { kind, term, weight, folded };
+  }
+  const escaped = folded.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/\s+/g, '\\s+');
+  return { kind, term, weight, folded, word: new RegExp(`(?<![\\p{L}\\p{N}])${escaped}(?![\\p{L}\\p{N}])`, 'u') };
+}
+
+function fold(text: string): string {
+  return text.normalize('NFKC').toLowerCase();
+}
+
+/** The folded texts of a paper, worked out once per paper summary. */
+interface FoldedPaper {
+  readonly titles: string;
+  readonly rest: string;
+  readonly topic: string;
+  /** Each category: the code as written and its folded code and taxonomy names. */
+  readonly categories: readonly { readonly code: string; readonly names: readonly string[] }[];
+  readonly authors: readonly string[];
+  readonly institutions: readonly string[];
+}
+
+const FOLDED = new WeakMap<PaperSummary, FoldedPaper>();
+
+function folded(paper: PaperSummary): FoldedPaper {
+  let result = FOLDED.get(paper);
+  if (!result) {
+    const categories = paper.categories.map((code) => {
+      const category = categoryIgnoringCase(code);
+      return { code, names: category ? [fold(code), fold(category.name), fold(category.nameZh)] : [fold(code)] };
+    });
+    result = {
+      titles: fold(`${paper.englishTitle}\n${paper.chineseTitle}`),
+      rest: fold(`${paper.summary}\n${paper.keywords.join('\n')}`),
+      topic: fold(paper.topic),
+      categories,
+      authors: [...paper.authors, ...paper.authorsZh.map((pair) => pair.nameZh)].map((name) => fold(name).replace(/\s+/g, ' ').trim()),
+      institutions: paper.institutions.flatMap((institution) => (institution.translation ? [fold(institution.name), fold(institution.translation)] : [fold(institution.name)])),
+    };
+    FOLDED.set(paper, result);
+  }
+  return result;
+}
+
+function contains(text: string, interest: Interest): boolean {
+  return interest.word ? interest.folded.length > 0 && text.includes(interest.folded.split(/\s/)[0]) && interest.word.test(text) : text.includes(interest.folded);
+}
+
+/**
+ * The score of a paper and why.
+ *
+ * @example
+ * scorePaper(interests, paper) // { score: 3, reasons: ["keyword 'reasoning' in the title ×2 (+2) · 标题含关键词", 'institution Tsinghua University (+1) · 机构 清华大学'] }
+ */
+export function scorePaper(interests: Interests, paper: PaperSummary): PaperScore {
+  if (interests.list.length === 0) {
+    return ZERO;
+  }
+  const texts = folded(paper);
+  let score = 0;
+  const reasons: string[] = [];
+  const add = (points: number, reason: string, chinese: string): void => {
+    score += points;
+    reasons.push(`${reason} (${points > 0 ? '+' : ''}${round(points)}) · ${chinese}`);
+  };
+  for (const interest of interests.list) {
+    switch (interest.kind) {
+      case 'keyword':
+        if (contains(texts.titles, interest)) {
+          add(2 * interest.weight, `keyword '${interest.term}' in the title ×2`, '标题含关键词');
+        } else if (contains(texts.rest, interest)) {
+          add(interest.weight, `keyword '${interest.term}' in the summary or hits`, '摘要或命中含关键词');
+        }
+        break;
+      case 'topic':
+        if (texts.topic && contains(texts.topic, interest)) {
+          add(interest.weight, `topic ${paper.topic}`, '专题');
+        }
+        break;
+      case 'category': {
+        const archive = interest.folded.endsWith('.*') ? interest.folded.slice(0, -1) : undefined;
+        const match = texts.categories.find((category) => (archive ? category.names[0].startsWith(archive) : category.names.includes(interest.folded)));
+        if (match) {
+          add(interest.weight, `category ${match.code}`, '分类');
+        }
+        break;
+      }
+      case 'author': {
+        const index = texts.authors.findIndex((name) => (interest.word ? interest.word.test(name) : name.includes(interest.folded)));
+        if (index >= 0) {
+          const name = index < paper.authors.length ? paper.authors[index] : paper.authorsZh[index - paper.authors.length].nameZh;
+          add(interest.weight, `author ${name}`, '作者');
+        }
+        break;
+      }
+      case 'institution': {
+        const index = texts.institutions.findIndex((name) => contains(name, interest));
+        if (index >= 0) {
+          const institution = institutionAt(paper, index);
+          add(interest.weight, `institution ${institution.name}`, institution.translation ? `机构 ${institution.translation}` : '机构');
+        }
+        break;
+      }
+    }
+  }
+  return { score: round(score), reasons };
+}
+
+function institutionAt(paper: PaperSummary, foldedIndex: number): { name: string; translation?: string } {
+  let position = 0;
+  for (const institution of paper.institutions) {
+    const size = institution.translation ? 2 : 1;
+    if (foldedIndex < position + size) {
+      return institution;
+    }
+    position += size;
+  }
+  return paper.institutions[0];
+}
+
+function round(value: number): number {
+  return Math.round(value * 1000) / 1000;
+}
+
+/** Whether the interests hide a paper of this score. */
+export function isHidden(interests: Interests, score: number): boolean {
+  return interests.hideBelow !== undefined && score <= interests.hideBelow;
+}

@@ -1,0 +1,114 @@
+/**
+ * Which papers a request means: a scope (keys, a file, a group of a tree, the filters) turned
+ * into the papers of the index, and the papers in ranking order.
+ */
+import type { Cancellation } from '../cancellation';
+import { NEVER_CANCELLED } from '../cancellation';
+import type { PapersGrouping } from '../features/tree';
+import { PapersTreeCache } from '../features/tree';
+import type { PaperSummary } from '../workspaceIndex';
+import { foldForSearch } from '../workspaceIndex';
+import type { ModelLookup } from './model';
+
+/** The filters (see `PapersQuery` in the protocol). */
+export interface PapersQuery {
+  readonly filter?: string;
+  readonly unreadOnly?: boolean;
+  readonly starredOnly?: boolean;
+  readonly newOnly?: boolean;
+  readonly tag?: string;
+}
+
+/** A set of papers (see `PaperScope` in the protocol). */
+export interface PaperScope extends PapersQuery {
+  readonly keys?: readonly string[];
+  readonly uri?: string;
+  readonly groupId?: string;
+  readonly grouping?: PapersGrouping;
+}
+
+/** Whether a paper passes the filters. */
+export function matchesQuery(lookup: ModelLookup, paper: PaperSummary, query: PapersQuery, needle = foldForSearch((query.filter ?? '').trim())): boolean {
+  if (needle && !paper.searchText.includes(needle)) {
+    return false;
+  }
+  if (!query.unreadOnly && !query.starredOnly && !query.newOnly && query.tag === undefined) {
+    return true;
+  }
+  const info = lookup.info(paper);
+  return (!query.unreadOnly || !info.read) && (!query.starredOnly || info.starred) && (!query.newOnly || info.isNew) && (query.tag === undefined || info.tags.includes(query.tag));
+}
+
+/**
+ * The papers of a scope, in file order (every place of a paper that is in several files).
+ * A group id that is not in its tree gives no papers.
+ *
+ * @example
+ * papersInScope(lookup, { uri: 'file:///w/2026-05-01.digest' })           // the file's papers
+ * papersInScope(lookup, { groupId: 'topic:数学推理', grouping: 'topic' })  // a group's papers
+ */
+export function papersInScope(lookup: ModelLookup, scope: PaperScope, trees: PapersTreeCache = new PapersTreeCache(), token: Cancellation = NEVER_CANCELLED): PaperSummary[] {
+  const keys = scope.keys ? new Set(scope.keys) : undefined;
+  let candidates: Iterable<PaperSummary>;
+  if (scope.groupId !== undefined) {
+    const tree = trees.get(lookup.index, scope.grouping ?? 'topic', { filter: scope.filter ?? '', unreadOnly: scope.unreadOnly, starredOnly: scope.starredOnly, newOnly: scope.newOnly, tag: scope.tag, reading: lookup }, token);
+    candidates = tree.papersUnder(scope.groupId) ?? [];
+  } else if (scope.uri !== undefined) {
+    candidates = lookup.index.file(scope.uri)?.papers ?? [];
+  } else {
+    candidates = lookup.papers();
+  }
+  const needle = foldForSearch((scope.filter ?? '').trim());
+  const result: PaperSummary[] = [];
+  for (const paper of candidates) {
+    if (scope.uri !== undefined && paper.uri !== scope.uri) {
+      continue;
+    }
+    if (keys && !keys.has(lookup.info(paper).paperKey)) {
+      continue;
+    }
+    if (matchesQuery(lookup, paper, scope, needle)) {
+      result.push(paper);
+    }
+  }
+  return result;
+}
+
+/** Each paper key once: its place in the newest digest (the last in digest order). */
+export function distinctPapers(lookup: ModelLookup, papers: readonly PaperSummary[]): PaperSummary[] {
+  const byKey = new Map<string, PaperSummary>();
+  for (const paper of papers) {
+    const key = lookup.info(paper).paperKey;
+    const known = byKey.get(key);
+    if (!known || lookup.digestRank(paper.uri) > lookup.digestRank(known.uri)) {
+      byKey.set(key, paper);
+    }
+  }
+  const chosen = new Set(byKey.values());
+  return papers.filter((paper) => chosen.has(paper));
+}
+
+/**
+ * The papers matching the filters, each key once, by score (highest first), then newest
+ * digest first, then file order; papers the interests hide are left out.
+ *
+ * @example
+ * rankPapers(lookup, { unreadOnly: true })[0] // the next paper to triage
+ */
+export function rankPapers(lookup: ModelLookup, query: PapersQuery, token: Cancellation = NEVER_CANCELLED): PaperSummary[] {
+  const needle = foldForSearch((query.filter ?? '').trim());
+  const matching: PaperSummary[] = [];
+  let seen = 0;
+  for (const paper of lookup.papers()) {
+    if ((++seen & 4095) === 0 && token.isCancellationRequested) {
+      return [];
+    }
+    if (matchesQuery(lookup, paper, query, needle) && !lookup.hidden(paper)) {
+      matching.push(paper);
+    }
+  }
+  const distinct = distinctPapers(lookup, matching);
+  const order = new Map<PaperSummary, number>();
+  distinct.forEach((paper, i) => order.set(paper, i));
+  return distinct.sort((a, b) => lookup.info(b).score - lookup.info(a).score || lookup.digestRank(b.uri) - lookup.digestRank(a.uri) || order.get(a)! - order.get(b)!);
+}

@@ -1,0 +1,320 @@
+/**
+ * The reading state file, `.paper-digest/state.json`: its format (version 1, documented in
+ * docs/state-file.md and docs/state.schema.json), parsing with validation, writing, and the
+ * three-way merge of two changed versions. Pure: text in, state or problem out.
+ *
+ *     {
+ *       "version": 1,
+ *       "papers": {
+ *         "sparse probes for arithmetic circuits in small transformers": {
+ *           "title": "Sparse Probes for Arithmetic Circuits in Small Transformers",
+ *           "read": true, "starred": true, "tags": ["circuits"], "note": "Try on our model",
+ *           "updated": "2026-05-01T08:30:00.000Z"
+ *         }
+ *       }
+ *     }
+ */
+
+/** The version this code reads and writes. */
+export const STATE_VERSION = 1;
+
+/** Limits, so that a hostile file cannot take unbounded memory in the places that copy it. */
+export const MAX_TAG_LENGTH = 64;
+export const MAX_NOTE_LENGTH = 4000;
+export const MAX_TAGS_PER_PAPER = 64;
+
+/** The state of one paper. Absent fields mean false / none. */
+export interface PaperState {
+  /** The English title as last seen, for people and other tools reading the file. */
+  readonly title?: string;
+  readonly read?: boolean;
+  readonly starred?: boolean;
+  /** Sorted, distinct. */
+  readonly tags?: readonly string[];
+  readonly note?: string;
+  /** When the paper's state last changed (ISO 8601, UTC): the later change wins a conflict. */
+  readonly updated?: string;
+}
+
+/** The whole file: paper key → state. Keys are `titleKey`s (see reading/paperInfo.ts). */
+export interface ReadingState {
+  readonly version: typeof STATE_VERSION;
+  readonly papers: ReadonlyMap<string, PaperState>;
+  /** Top-level fields this version does not know, kept as they were. */
+  readonly extra?: Readonly<Record<string, unknown>>;
+}
+
+export const EMPTY_STATE: ReadingState = { version: STATE_VERSION, papers: new Map() };
+
+/** Why a state file cannot be used; the file is then left untouched and the state read-only. */
+export interface StateProblem {
+  readonly kind: 'corrupt' | 'unknown-version';
+  /** One line for the user, e.g. `not valid JSON: Unexpected token } in JSON at position 12`. */
+  readonly message: string;
+}
+
+export type ParsedState = { readonly state: ReadingState } | { readonly problem: StateProblem };
+
+/**
+ * Parses and validates a state file. An empty file counts as an empty state; anything that
+ * is not exactly the documented shape is a problem (nothing is half-read).
+ *
+ * @example
+ * parseState('{"version":1,"papers":{}}')        // { state: { version: 1, papers: Map(0) } }
+ * parseState('{"version":2,"papers":{}}')        // { problem: { kind: 'unknown-version', ... } }
+ */
+export function parseState(text: string): ParsedState {
+  const body = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+  if (body.trim() === '') {
+    return { state: EMPTY_STATE };
+  }
+  let value: unknown;
+  try {
+    value = JSON.parse(body);
+  } catch (error) {
+    return corrupt(`not valid JSON (${error instanceof Error ? error.message : String(error)})`);
+  }
+  if (!isObject(value)) {
+    return corrupt('the top level is not a JSON object');
+  }
+  if (!('version' in value)) {
+    return corrupt('it has no "version" field');
+  }
+  if (value.version !== STATE_VERSION) {
+    const shown = JSON.stringify(value.version) ?? String(value.version);
+    return { problem: { kind: 'unknown-version', message: `its version ${shown.slice(0, 40)} is not one this version of Paper Digest knows (${STATE_VERSION})` } };
+  }
+  const papersValue = value.papers ?? {};
+  if (!isObject(papersValue)) {
+    return corrupt('"papers" is not an object');
+  }
+  const papers = new Map<string, PaperState>();
+  for (const [key, entry] of Object.entries(papersValue)) {
+    const checked = checkPaper(key, entry);
+    if (typeof checked === 'string') {
+      return corrupt(checked);
+    }
+    papers.set(key, checked);
+  }
+  const extra: Record<string, unknown> = {};
+  for (const [key, field] of Object.entries(value)) {
+    if (key !== 'version' && key !== 'papers') {
+      extra[key] = field;
+    }
+  }
+  return { state: Object.keys(extra).length > 0 ? { version: STATE_VERSION, papers, extra } : { version: STATE_VERSION, papers } };
+}
+
+function corrupt(message: string): ParsedState {
+  return { problem: { kind: 'corrupt', message } };
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** The paper's state, or what is wrong with it. */
+function checkPaper(key: string, entry: unknown): PaperState | string {
+  const where = `paper ${JSON.stringify(key.slice(0, 60))}`;
+  if (key.length === 0) {
+    return 'a paper has an empty key';
+  }
+  if (!isObject(entry)) {
+    return `${where} is not an object`;
+  }
+  const result: { -readonly [K in keyof PaperState]: PaperState[K] } = {};
+  for (const [field, value] of Object.entries(entry)) {
+    switch (field) {
+      case 'title':
+      case 'note':
+      case 'updated':
+        if (typeof value !== 'string') {
+          return `${where}: "${field}" is not a string`;
+        }
+        if (field === 'updated' && Number.isNaN(Date.parse(value))) {
+          return `${where}: "updated" is not a date`;
+        }
+        result[field] = value;
+        break;
+      case 'read':
+      case 'starred':
+        if (typeof value !== 'boolean') {
+          return `${where}: "${field}" is not true or false`;
+        }
+        result[field] = value;
+        break;
+      case 'tags':
+        if (!Array.isArray(value) || !value.every((tag) => typeof tag === 'string')) {
+          return `${where}: "tags" is not a list of strings`;
+        }
+        result.tags = normaliseTags(value as string[]);
+        break;
+      default:
+        // Fields of newer minor changes or other tools are dropped with no harm: state is
+        // read, starred, tags and note.
+        break;
+    }
+  }
+  return result;
+}
+
+/** Tags trimmed, cut to `MAX_TAG_LENGTH`, distinct and sorted; empty ones dropped. */
+export function normaliseTags(tags: readonly string[]): string[] {
+  const set = new Set<string>();
+  for (const tag of tags) {
+    const trimmed = tag.replace(/\s+/g, ' ').trim().slice(0, MAX_TAG_LENGTH);
+    if (trimmed) {
+      set.add(trimmed);
+    }
+  }
+  return [...set].sort().slice(0, MAX_TAGS_PER_PAPER);
+}
+
+/** Whether a state says nothing (so it is left out of the file). */
+export function isEmptyPaperState(state: PaperState): boolean {
+  return !state.read && !state.starred && (state.tags?.length ?? 0) === 0 && !state.note;
+}
+
+/**
+ * The text of a state file: papers sorted by key, two-space indented, a final newline, so
+ * that the file diffs and merges well in git.
+ */
+export function serialiseState(state: ReadingState): string {
+  const papers: Record<string, PaperState> = {};
+  for (const key of [...state.papers.keys()].sort()) {
+    const paper = state.papers.get(key)!;
+    if (isEmptyPaperState(paper)) {
+      continue;
+    }
+    const out: { -readonly [K in keyof PaperState]: PaperState[K] } = {};
+    if (paper.title) out.title = paper.title;
+    if (paper.read) out.read = true;
+    if (paper.starred) out.starred = true;
+    if (paper.tags && paper.tags.length > 0) out.tags = paper.tags;
+    if (paper.note) out.note = paper.note;
+    if (paper.updated) out.updated = paper.updated;
+    papers[key] = out;
+  }
+  return JSON.stringify({ ...(state.extra ?? {}), version: STATE_VERSION, papers }, null, 2) + '\n';
+}
+
+/**
+ * Merges two versions that both started from `base`: `mine` (this process's) and `theirs`
+ * (on disk now). Per paper, a field changed on one side only takes that side; a field changed
+ * on both takes the side whose `updated` is later (mine on a tie); tags merge as sets (a tag
+ * added on either side is kept, one removed on either side is dropped).
+ *
+ * @example
+ * mergeStates(base, mineWithStarA, theirsWithReadB) // both A starred and B read
+ */
+export function mergeStates(base: ReadingState, mine: ReadingState, theirs: ReadingState): ReadingState {
+  const papers = new Map<string, PaperState>();
+  const keys = new Set([...mine.papers.keys(), ...theirs.papers.keys(), ...base.papers.keys()]);
+  for (const key of keys) {
+    const merged = mergePaper(base.papers.get(key) ?? {}, mine.papers.get(key) ?? {}, theirs.papers.get(key) ?? {});
+    if (!isEmptyPaperState(merged)) {
+      papers.set(key, merged);
+    }
+  }
+  const extra = { ...(mine.extra ?? {}), ...(theirs.extra ?? {}) };
+  return Object.keys(extra).length > 0 ? { version: STATE_VERSION, papers, extra } : { version: STATE_VERSION, papers };
+}
+
+function mergePaper(base: PaperState, mine: PaperState, theirs: PaperState): PaperState {
+  const mineLater = time(mine.updated) >= time(theirs.updated);
+  const pick = <K extends 'read' | 'starred' | 'note' | 'title'>(field: K): PaperState[K] => {
+    const b = base[field] || undefined;
+    const m = mine[field] || undefined;
+    const t = theirs[field] || undefined;
+    if (m === b) return t;
+    if (t === b) return m;
+    return mineLater ? m : t;
+  };
+  const baseTags = new Set(base.tags ?? []);
+  const mineTags = new Set(mine.tags ?? []);
+  const theirTags = new Set(theirs.tags ?? []);
+  const tags: string[] = [];
+  for (const tag of new Set([...mineTags, ...theirTags])) {
+    const removed = baseTags.has(tag) && (!mineTags.has(tag) || !theirTags.has(tag));
+    if (!removed) {
+      tags.push(tag);
+    }
+  }
+  const updated = mineLater ? mine.updated ?? theirs.updated : theirs.updated ?? mine.updated;
+  const result: { -readonly [K in keyof PaperState]: PaperState[K] } = {};
+  const title = pick('title');
+  if (title) result.title = title;
+  if (pick('read')) result.read = true;
+  if (pick('starred')) result.starred = true;
+  if (tags.length > 0) result.tags = tags.sort();
+  const note = pick('note');
+  if (note) result.note = note;
+  if (updated) result.updated = updated;
+  return result;
+}
+
+function time(iso: string | undefined): number {
+  const value = iso ? Date.parse(iso) : NaN;
+  return Number.isNaN(value) ? 0 : value;
+}
+
+/** A change to papers' state (see `PaperStateChange` in the protocol). */
+export interface StateChange {
+  readonly read?: boolean;
+  readonly starred?: boolean;
+  readonly addTags?: readonly string[];
+  readonly removeTags?: readonly string[];
+  readonly note?: string | null;
+}
+
+/**
+ * Applies a change to some papers; returns the new state and the keys whose state changed.
+ * `titles` gives the English title to record for each key.
+ *
+ * @example
+ * applyChange(EMPTY_STATE, ['a'], { starred: true }, new Date(), new Map([['a', 'A']])).changed // ['a']
+ */
+export function applyChange(state: ReadingState, keys: readonly string[], change: StateChange, now: Date, titles: ReadonlyMap<string, string> = new Map()): { state: ReadingState; changed: string[] } {
+  const papers = new Map(state.papers);
+  const changed: string[] = [];
+  const addTags = normaliseTags(change.addTags ?? []);
+  const removeTags = new Set(normaliseTags(change.removeTags ?? []));
+  const note = change.note === undefined ? undefined : (change.note ?? '').slice(0, MAX_NOTE_LENGTH);
+  for (const key of new Set(keys)) {
+    const before = papers.get(key) ?? {};
+    const next: { -readonly [K in keyof PaperState]: PaperState[K] } = { ...before };
+    if (change.read !== undefined) next.read = change.read || undefined;
+    if (change.starred !== undefined) next.starred = change.starred || undefined;
+    if (addTags.length > 0 || removeTags.size > 0) {
+      const tags = normaliseTags([...(before.tags ?? []), ...addTags]).filter((tag) => !removeTags.has(tag));
+      next.tags = tags.length > 0 ? tags : undefined;
+    }
+    if (note !== undefined) next.note = note.trim() ? note : undefined;
+    const title = titles.get(key);
+    if (title) next.title = title;
+    if (samePaperState(before, next)) {
+      continue;
+    }
+    next.updated = now.toISOString();
+    changed.push(key);
+    if (isEmptyPaperState(next)) {
+      // Kept (with its time) until written, so that a merge knows it was cleared on purpose.
+      papers.set(key, { updated: next.updated });
+    } else {
+      papers.set(key, stripUndefined(next));
+    }
+  }
+  return { state: changed.length > 0 ? { ...state, papers } : state, changed };
+}
+
+function samePaperState(a: PaperState, b: PaperState): boolean {
+  return !!a.read === !!b.read && !!a.starred === !!b.starred && (a.note || '') === (b.note || '') && (a.tags ?? []).join('\u0000') === (b.tags ?? []).join('\u0000');
+}
+
+function stripUndefined(state: PaperState): PaperState {
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(state)) {
+    if (value !== undefined) out[key] = value;
+  }
+  return out as PaperState;
+}

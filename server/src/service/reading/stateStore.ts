@@ -1,0 +1,207 @@
+/**
+ * The one owner of a state file: it loads and validates it, answers what the state of a paper
+ * is, and is the only writer. Before every write it reads the file again and merges what
+ * changed there (`mergeStates`); the write replaces the file only if nobody changed it since
+ * that read. A corrupt or unknown-version file is reported and never written: the store goes
+ * read-only until the file is fixed (the next `reload` sees it).
+ *
+ * Disk access goes through `StateDisk`, so the store stays pure; the server and the CLI give it
+ * the Node implementation (stateDisk.ts), tests an in-memory one.
+ */
+import type { ParsedState, PaperState, ReadingState, StateChange, StateProblem } from './stateFile';
+import { applyChange, EMPTY_STATE, isEmptyPaperState, mergeStates, parseState, serialiseState } from './stateFile';
+
+/** What the store needs of the file system: read the file, and replace it if unchanged. */
+export interface StateDisk {
+  /** Where the file is, for messages (a path or URI). */
+  readonly location: string;
+  /** The file's text, or undefined when it does not exist. Throws when it cannot be read. */
+  read(): string | undefined;
+  /**
+   * Replaces the file atomically with `text`, but only if its content is still `expected`
+   * (undefined: the file must not exist). Returns false, writing nothing, when it changed.
+   * Throws when it cannot be written.
+   */
+  write(text: string, expected: string | undefined): boolean;
+}
+
+/** The store's health. */
+export interface StoreStatus {
+  readonly readOnly: boolean;
+  /** One line for the user when something is wrong. */
+  readonly problem?: string;
+}
+
+/** Result of `StateStore.change`. */
+export interface StoreChangeResult {
+  /** The keys whose state changed. */
+  readonly changed: readonly string[];
+  readonly readOnly: boolean;
+  readonly message?: string;
+}
+
+/** How many times a write is retried when the file keeps changing under it. */
+const WRITE_ATTEMPTS = 5;
+
+/**
+ * @example
+ * const store = new StateStore(disk);
+ * store.load();
+ * store.change(['sparse probes ...'], { starred: true });
+ * store.get('sparse probes ...')?.starred // true
+ */
+export class StateStore {
+  /** The version last read from or written to disk (what `current` started from). */
+  private base: ReadingState = EMPTY_STATE;
+  /** The version in use. */
+  private current: ReadingState = EMPTY_STATE;
+  /** The disk text `base` came from (undefined: no file). */
+  private baseText: string | undefined;
+  private problem: string | undefined;
+  private generationValue = 0;
+
+  constructor(
+    private readonly disk: StateDisk,
+    private readonly now: () => Date = () => new Date(),
+  ) {}
+
+  /** Grows with every change of the state in use. */
+  get generation(): number {
+    return this.generationValue;
+  }
+
+  get status(): StoreStatus {
+    return this.problem ? { readOnly: true, problem: this.problem } : { readOnly: false };
+  }
+
+  get location(): string {
+    return this.disk.location;
+  }
+
+  /** The state of a paper, if it has one. */
+  get(key: string): PaperState | undefined {
+    return this.current.papers.get(key);
+  }
+
+  /** Every paper with a state. */
+  entries(): ReadonlyMap<string, PaperState> {
+    return this.current.papers;
+  }
+
+  /** Reads the file (at start, or after a file event): merges what changed there. Returns whether the state in use changed. */
+  load(): boolean {
+    const read = this.readDisk();
+    if ('problem' in read) {
+      return this.setProblem(read.problem);
+    }
+    const hadProblem = this.problem !== undefined;
+    this.problem = undefined;
+    if (read.text === this.baseText && !hadProblem) {
+      return false;
+    }
+    const merged = mergeStates(this.base, this.current, read.state);
+    this.base = read.state;
+    this.baseText = read.text;
+    return this.use(merged) || hadProblem;
+  }
+
+  /**
+   * Changes papers and writes the file: reads it again, merges, writes if unchanged since
+   * that read (else reads and merges again). Nothing is written when the file is corrupt, of
+   * an unknown version or unwritable; the change is then refused.
+   */
+  change(keys: readonly string[], change: StateChange, titles?: ReadonlyMap<string, string>): StoreChangeResult {
+    for (let attempt = 0; attempt < WRITE_ATTEMPTS; attempt++) {
+      const read = this.readDisk();
+      if ('problem' in read) {
+        this.setProblem(read.problem);
+        return { changed: [], readOnly: true, message: this.problem };
+      }
+      this.problem = undefined;
+      // What is on disk now, with what this store has and the file lacks merged in.
+      const onDisk = mergeStates(this.base, this.current, read.state);
+      const { state: next, changed } = applyChange(onDisk, keys, change, this.now(), titles);
+      if (changed.length === 0) {
+        this.base = read.state;
+        this.baseText = read.text;
+        this.use(onDisk);
+        return { changed: [], readOnly: false };
+      }
+      const text = serialiseState(next);
+      let replaced: boolean;
+      try {
+        replaced = this.disk.write(text, read.text);
+      } catch (error) {
+        const message = `${this.disk.location} could not be written (${error instanceof Error ? error.message : String(error)}); nothing was changed`;
+        return { changed: [], readOnly: false, message };
+      }
+      if (replaced) {
+        // What was written, as a later read of the file will see it (cleared papers gone).
+        const written = withoutEmptyPapers(next);
+        this.base = written;
+        this.baseText = text;
+        this.current = written;
+        this.generationValue++;
+        return { changed, readOnly: false };
+      }
+    }
+    return { changed: [], readOnly: false, message: `${this.disk.location} kept changing while it was written; nothing was changed, try again` };
+  }
+
+  private readDisk(): { text: string | undefined; state: ReadingState } | { problem: string } {
+    let text: string | undefined;
+    try {
+      text = this.disk.read();
+    } catch (error) {
+      return { problem: `${this.disk.location} cannot be read (${error instanceof Error ? error.message : String(error)}); reading state is read-only` };
+    }
+    if (text === undefined) {
+      return { text, state: EMPTY_STATE };
+    }
+    const parsed: ParsedState = parseState(text);
+    if ('problem' in parsed) {
+      return { problem: describeProblem(this.disk.location, parsed.problem) };
+    }
+    return { text, state: parsed.state };
+  }
+
+  private setProblem(problem: string): boolean {
+    const changed = this.problem !== problem;
+    this.problem = problem;
+    if (changed) {
+      this.generationValue++;
+    }
+    return changed;
+  }
+
+  private use(state: ReadingState): boolean {
+    if (state === this.current || serialiseState(state) === serialiseState(this.current)) {
+      this.current = state;
+      return false;
+    }
+    this.current = state;
+    this.generationValue++;
+    return true;
+  }
+}
+
+/** The message of a problem, e.g. `/w/.paper-digest/state.json is corrupt: not valid JSON (...): left untouched; reading state is read-only`. */
+export function describeProblem(location: string, problem: StateProblem): string {
+  const what = problem.kind === 'corrupt' ? `is corrupt: ${problem.message}` : `cannot be used: ${problem.message}`;
+  return `${location} ${what}; it is left untouched and reading state is read-only until it is fixed`;
+}
+
+function withoutEmptyPapers(state: ReadingState): ReadingState {
+  let empty = false;
+  for (const paper of state.papers.values()) {
+    if (isEmptyPaperState(paper)) {
+      empty = true;
+      break;
+    }
+  }
+  if (!empty) {
+    return state;
+  }
+  const papers = new Map([...state.papers].filter(([, paper]) => !isEmptyPaperState(paper)));
+  return { ...state, papers };
+}

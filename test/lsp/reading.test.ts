@@ -1,0 +1,274 @@
+/**
+ * The reading workflow over stdio: the bundled server on a temporary workspace of dated
+ * digests, with interests from the client's settings; every reading request, the reading
+ * groupings of the tree, CodeLens, hover, `stateChanged`, changes of the state file made
+ * outside, and a corrupt state file.
+ */
+import { after, before, describe, test } from 'node:test';
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { LspClient, SERVER_BUNDLE } from '../support/lspClient';
+import type {
+  DigestsResult,
+  DocumentPapersResult,
+  ExportPapersResult,
+  PapersTreeResult,
+  RankedPapersResult,
+  SetPaperStateResult,
+  StateChangedParams,
+  StateInfoResult,
+} from '../../server/src/protocol';
+import type { PaperNode, PapersGroupNode } from '../../server/src/service/features/tree';
+import { readingWorkspace, READING_INTERESTS } from '../support/readingFixtures';
+
+const CHANGED = 2;
+
+describe('lsp: the reading workflow over stdio', () => {
+  let root: string;
+  let client: LspClient;
+  let codeLensEnable = true;
+  const uriOf = (relative: string): string => pathToFileURL(path.join(root, relative)).href;
+  const stateFile = (): string => path.join(root, '.paper-digest', 'state.json');
+  const tree = (grouping: string, parentId?: string, extra: object = {}): Promise<PapersTreeResult> => client.request('paperDigest/papersTree', { grouping, filter: '', parentId, ...extra });
+  const setState = (scope: object, change: object): Promise<SetPaperStateResult> => client.request('paperDigest/setPaperState', { scope, change });
+  const SPARSE = 'sparse probes for arithmetic circuits in small transformers';
+
+  before(async () => {
+    assert.ok(fs.existsSync(SERVER_BUNDLE), 'run `node esbuild.mjs` first: dist/server.js is missing');
+    root = readingWorkspace();
+    client = await LspClient.start({
+      rootUri: pathToFileURL(root).href,
+      onServerRequest: (method, params: any) => {
+        if (method !== 'workspace/configuration') {
+          return null;
+        }
+        return params.items.map((item: { section: string }) => (item.section === 'paperDigest.interests' ? READING_INTERESTS : item.section === 'paperDigest.codeLens.enable' ? codeLensEnable : null));
+      },
+    });
+  });
+
+  after(async () => {
+    await client?.shutdown();
+    fs.rmSync(root, { recursive: true, force: true });
+  });
+
+  test('Should list the digests oldest first by the date in their names, with paper, unread and new counts', async () => {
+    const { digests } = await client.request<DigestsResult>('paperDigest/digests', {});
+    assert.deepEqual(
+      digests.map((digest) => [path.basename(new URL(digest.uri).pathname), digest.date, digest.paperCount, digest.unreadCount, digest.newCount]),
+      [
+        ['2026-05-01.digest', '2026-05-01', 3, 3, 3],
+        ['2026-05-02.digest.txt', '2026-05-02', 2, 2, 1],
+      ],
+    );
+    assert.ok(digests.every((digest) => typeof digest.mtime === 'number'), JSON.stringify(digests));
+  });
+
+  test('Should give every paper node its key, state, score with reasons, new flag and arXiv search URL', async () => {
+    const [older] = (await tree('file')).nodes as PapersGroupNode[];
+    const papers = (await tree('file', older.id)).nodes as PaperNode[];
+    const sparse = papers.find((paper) => paper.paperKey === SPARSE)!;
+    assert.ok(sparse, JSON.stringify(papers.map((paper) => paper.paperKey)));
+    assert.equal(sparse.read, false);
+    assert.equal(sparse.starred, false);
+    assert.deepEqual(sparse.tags, []);
+    assert.equal(sparse.isNew, true);
+    assert.equal(sparse.score, 2 * 2 + 1, JSON.stringify(sparse.reasons));
+    assert.ok(sparse.reasons.some((reason) => reason.includes("keyword 'arithmetic' in the title ×2")), JSON.stringify(sparse.reasons));
+    assert.ok(sparse.reasons.some((reason) => reason.includes('institution Tsinghua University')), JSON.stringify(sparse.reasons));
+    assert.equal(sparse.arxivSearchUrl, 'https://arxiv.org/search/?query=Sparse%20Probes%20for%20Arithmetic%20Circuits%20in%20Small%20Transformers&searchtype=title');
+  });
+
+  test('Should mark a repeat in a later digest with a link to where it was first seen', async () => {
+    const files = (await tree('file')).nodes as PapersGroupNode[];
+    const later = (await tree('file', files[1].id)).nodes as PaperNode[];
+    const repeat = later.find((paper) => paper.paperKey === SPARSE)!;
+    assert.equal(repeat.isNew, false);
+    assert.equal(repeat.firstSeen?.uri, uriOf('2026-05-01.digest'));
+    assert.equal(repeat.firstSeen?.range.start.line, 2);
+    const fresh = await tree('new');
+    assert.equal(fresh.paperCount, 4, 'the repeat is left out of the new grouping');
+  });
+
+  test('Should rank papers by score, highest first, each paper once, hiding what the interests hide', async () => {
+    const ranked = await client.request<RankedPapersResult>('paperDigest/rankedPapers', { limit: 10 });
+    assert.deepEqual(
+      ranked.papers.map((paper) => [paper.paperKey, paper.score]),
+      [
+        [SPARSE, 5],
+        ['self-verifying chains of thought for olympiad geometry', 1],
+        ['graph rewriting for query planning', 0],
+      ],
+    );
+    assert.equal(ranked.total, 3, 'the paper with a score at or below hideBelow is hidden');
+    const forYou = await tree('forYou');
+    assert.deepEqual(forYou.nodes.map((node) => (node as PapersGroupNode).label), ['Recommended', 'Other papers']);
+  });
+
+  test('Should star a paper, write the state file, notify the change and show it in the tree and the starred grouping', async () => {
+    const changed = client.waitForNotification<StateChangedParams>('paperDigest/stateChanged', () => true);
+    const result = await setState({ keys: [SPARSE] }, { starred: true, addTags: ['circuits', ' probes '], note: 'Try <b>this</b> on our model' });
+    assert.deepEqual(result, { changed: 1, readOnly: false });
+    const notification = await changed;
+    assert.equal(notification.readOnly, false);
+    const written = JSON.parse(fs.readFileSync(stateFile(), 'utf8'));
+    assert.equal(written.version, 1);
+    assert.deepEqual(written.papers[SPARSE].tags, ['circuits', 'probes']);
+    assert.equal(written.papers[SPARSE].starred, true);
+    assert.equal(written.papers[SPARSE].title, 'Sparse Probes for Arithmetic Circuits in Small Transformers');
+    const starred = await tree('starred');
+    assert.equal(starred.paperCount, 2, 'both places of the paper are starred');
+    const info = await client.request<StateInfoResult>('paperDigest/stateInfo', {});
+    assert.deepEqual(info.tags, ['circuits', 'probes']);
+    assert.equal(info.stateFiles[0].stateFile, stateFile());
+  });
+
+  test('Should mark all papers of a file read, and count the unread papers of the workspace once per paper', async () => {
+    const result = await setState({ uri: uriOf('2026-05-01.digest') }, { read: true });
+    assert.equal(result.changed, 3);
+    const info = await client.request<StateInfoResult>('paperDigest/stateInfo', {});
+    assert.equal(info.unreadCount, 1, 'only the new paper of the later digest is unread');
+    const unread = await tree('unread');
+    assert.equal(unread.paperCount, 1);
+    const onlyUnread = await tree('topic', undefined, { unreadOnly: true });
+    assert.equal(onlyUnread.paperCount, 1);
+  });
+
+  test('Should mark a group read by its id in a tree, and report when no paper matches', async () => {
+    await setState({ uri: uriOf('2026-05-01.digest') }, { read: false });
+    const roots = (await tree('forYou')).nodes as PapersGroupNode[];
+    const recommended = roots.find((node) => node.label === 'Recommended')!;
+    const result = await setState({ groupId: recommended.id, grouping: 'forYou' }, { read: true });
+    assert.equal(result.changed, 2);
+    const none = await setState({ keys: ['no such paper'] }, { read: true });
+    assert.equal(none.changed, 0);
+    assert.match(none.message ?? '', /No paper matched/);
+  });
+
+  test('Should give the papers of a document with their state for decorations', async () => {
+    const { papers } = await client.request<DocumentPapersResult>('paperDigest/documentPapers', { uri: uriOf('2026-05-01.digest') });
+    assert.deepEqual(
+      papers.map((paper) => [paper.line, paper.starred, paper.read, paper.isNew]),
+      [
+        [2, true, true, true],
+        [18, false, true, true],
+        [32, false, false, true],
+      ],
+    );
+    const unknown = await client.request<DocumentPapersResult>('paperDigest/documentPapers', { uri: uriOf('nothing.digest') });
+    assert.deepEqual(unknown.papers, []);
+  });
+
+  test('Should export the starred papers as BibTeX and each format with a count', async () => {
+    const bibtex = await client.request<ExportPapersResult>('paperDigest/exportPapers', { format: 'bibtex', scope: { starredOnly: true } });
+    assert.equal(bibtex.count, 1, 'a paper in two digests is exported once');
+    assert.match(bibtex.text, /^@misc\{tanaka_sparse,/);
+    for (const format of ['csljson', 'ris', 'csv', 'markdown']) {
+      const result = await client.request<ExportPapersResult>('paperDigest/exportPapers', { format, scope: {} });
+      assert.equal(result.count, 4, format);
+      assert.ok(result.text.includes('Sparse Probes for Arithmetic Circuits'), format);
+    }
+    const bad = await client.request<ExportPapersResult>('paperDigest/exportPapers', { format: 'docx', scope: {} });
+    assert.deepEqual(bad, { text: '', count: 0 });
+  });
+
+  test('Should show CodeLenses above each title with the client commands, and none when the setting is off', async () => {
+    const uri = uriOf('2026-05-01.digest');
+    client.openDocument(uri, fs.readFileSync(path.join(root, '2026-05-01.digest'), 'utf8'));
+    const lenses: any[] = await client.request('textDocument/codeLens', { textDocument: { uri } });
+    assert.equal(lenses.length, 12);
+    assert.deepEqual(
+      lenses.slice(0, 4).map((lens) => [lens.range.start.line, lens.command.title, lens.command.command]),
+      [
+        [2, '★ Unstar', 'paperDigest.unstar'],
+        [2, 'Mark unread', 'paperDigest.markUnread'],
+        [2, 'Open on arXiv', 'paperDigest.openOnArxiv'],
+        [2, 'Copy BibTeX', 'paperDigest.copyBibtex'],
+      ],
+    );
+    assert.deepEqual(lenses[0].command.arguments, [{ uri, paperKey: SPARSE }]);
+    assert.match(lenses[2].command.arguments[0].url, /^https:\/\/arxiv\.org\/search\/\?query=Sparse%20Probes/);
+    codeLensEnable = false;
+    client.notify('workspace/didChangeConfiguration', { settings: null });
+    const off = await waitFor(async () => {
+      const answer: any[] = await client.request('textDocument/codeLens', { textDocument: { uri } });
+      return answer.length === 0 ? answer : undefined;
+    });
+    assert.deepEqual(off, []);
+    codeLensEnable = true;
+    client.notify('workspace/didChangeConfiguration', { settings: null });
+  });
+
+  test('Should show score, reasons, state, tags and the note escaped in the hover of a title', async () => {
+    const uri = uriOf('2026-05-01.digest');
+    const hover: any = await client.request('textDocument/hover', { textDocument: { uri }, position: { line: 2, character: 3 } });
+    const text: string = hover.contents.value;
+    assert.match(text, /\*\*Score 5\*\*/);
+    assert.match(text, /keyword \\?'arithmetic\\?' in the title ×2|keyword &#39;arithmetic&#39; in the title ×2/);
+    assert.match(text, /★ Starred/);
+    assert.match(text, /`circuits`, `probes`/);
+    assert.ok(text.includes('Try &lt;b&gt;this&lt;'), text);
+    assert.ok(!text.includes('<b>'), text);
+  });
+
+  test('Should pick up a change of the state file made outside, on its file event', async () => {
+    const state = JSON.parse(fs.readFileSync(stateFile(), 'utf8'));
+    state.papers['graph rewriting for query planning'] = { starred: true, updated: new Date().toISOString() };
+    fs.writeFileSync(stateFile(), JSON.stringify(state));
+    const changed = client.waitForNotification<StateChangedParams>('paperDigest/stateChanged', () => true);
+    client.notify('workspace/didChangeWatchedFiles', { changes: [{ uri: pathToFileURL(stateFile()).href, type: CHANGED }] });
+    await changed;
+    const starred = await tree('starred');
+    assert.equal(starred.paperCount, 3);
+    // And a write afterwards keeps the outside change (merge before write).
+    await setState({ keys: [SPARSE] }, { starred: false });
+    const written = JSON.parse(fs.readFileSync(stateFile(), 'utf8'));
+    assert.equal(written.papers['graph rewriting for query planning'].starred, true);
+    assert.equal(written.papers[SPARSE].starred, undefined);
+  });
+
+  test('Should report a corrupt state file, leave it untouched and refuse changes (read-only)', async () => {
+    const corrupt = '{ "version": 1, "papers": { oops';
+    fs.writeFileSync(stateFile(), corrupt);
+    const changed = client.waitForNotification<StateChangedParams>('paperDigest/stateChanged', (params) => params.readOnly);
+    client.notify('workspace/didChangeWatchedFiles', { changes: [{ uri: pathToFileURL(stateFile()).href, type: CHANGED }] });
+    const notification = await changed;
+    assert.match(notification.problem ?? '', /state\.json is corrupt: not valid JSON/);
+    const result = await setState({ keys: [SPARSE] }, { read: false });
+    assert.equal(result.changed, 0);
+    assert.equal(result.readOnly, true);
+    assert.equal(fs.readFileSync(stateFile(), 'utf8'), corrupt);
+    const info = await client.request<StateInfoResult>('paperDigest/stateInfo', {});
+    assert.equal(info.readOnly, true);
+    // Fixed on disk: writable again.
+    fs.writeFileSync(stateFile(), '{"version":1,"papers":{}}');
+    const fixed = client.waitForNotification<StateChangedParams>('paperDigest/stateChanged', (params) => !params.readOnly);
+    client.notify('workspace/didChangeWatchedFiles', { changes: [{ uri: pathToFileURL(stateFile()).href, type: CHANGED }] });
+    await fixed;
+    assert.equal((await setState({ keys: [SPARSE] }, { read: true })).changed, 1);
+  });
+
+  test('Should answer malformed reading requests with empty results, not errors', async () => {
+    assert.equal((await setState(null as never, null as never)).changed, 0);
+    const ranked = await client.request<RankedPapersResult>('paperDigest/rankedPapers', { limit: 'many', unreadOnly: 'yes' });
+    assert.ok(Array.isArray(ranked.papers));
+    const documentPapers = await client.request<DocumentPapersResult>('paperDigest/documentPapers', { uri: 42 });
+    assert.deepEqual(documentPapers.papers, []);
+  });
+});
+
+/** Polls an answer until it is there (for changes the server applies asynchronously). */
+async function waitFor<T>(probe: () => Promise<T | undefined>, timeoutMs = 10_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  let last: T | undefined;
+  while (Date.now() < deadline) {
+    last = await probe();
+    if (last !== undefined) {
+      return last;
+    }
+    await new Promise((resolve) => setImmediate(resolve));
+  }
+  throw new Error('the expected answer did not come');
+}

@@ -7,6 +7,7 @@ import * as vscode from 'vscode';
 import { LanguageClient, LanguageClientOptions, ServerOptions, TransportKind } from 'vscode-languageclient/node';
 import { FIX_ALL_COMMAND, LANGUAGE_ID } from '../../server/src/protocol';
 import { DETECTION_LINES, looksLikeDigest } from './detection';
+import { registerOpenLocation } from './openLocation';
 import { PapersView, registerPapersView } from './papersView';
 import { ReadingApi, registerReading } from './reading';
 import { registerStatistics, StatisticsDashboard } from './statisticsPanel';
@@ -69,6 +70,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<PaperD
   context.subscriptions.push(client);
 
   registerContentDetection(context);
+  registerOpenLocation(context);
 
   await client.start();
   const papersView = registerPapersView(context, client);

@@ -144,6 +144,13 @@ export const IndexChangedNotification = new NotificationType<IndexChangedParams>
  */
 export const FIX_ALL_COMMAND = 'paperDigest.fixAll';
 
+/**
+ * `paperDigest.openLocation`, a client command (server → client, through the `command` of a code
+ * action): opens `uri` and selects `range`. Arguments: `[uri: string, range: Range]`. The
+ * `duplicate-paper` actions use it to open the other copies of a paper.
+ */
+export { OPEN_LOCATION_COMMAND } from './service/features/duplicateActions';
+
 /** Result of `paperDigest.fixAll`. */
 export interface FixAllResult {
   /** Whether the client applied the edit (false when there was nothing to fix or it refused). */

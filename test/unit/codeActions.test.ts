@@ -9,6 +9,7 @@ import { codeActions, FIX_ALL_KIND, fixAll, fixesFor, PLACEHOLDER_HEADING, PLACE
 import { ALL_CODES, computeDiagnostics, DiagnosticCode, DigestDiagnostic } from '../../server/src/service/features/diagnostics';
 import type { Entry } from '../../server/src/service/model';
 import { parseDigest } from '../../server/src/service/parser';
+import { titleKey } from '../../server/src/service/features/entries';
 import { assertGolden, digest, entryLines, FIXTURES, paragraphs, readFixture } from '../support/fixtures';
 
 /** Rules whose mistakes need a person: no fix at all. */
@@ -449,5 +450,29 @@ describe('quick fixes: placeholders that stay unique', () => {
     assert.match(current, /^English title$/m);
     assert.match(current, /^English title 2$/m);
     assert.deepEqual(computeDiagnostics(parseDigest(current)).map((d) => d.code), []);
+  });
+});
+
+describe('code actions: the other copies of a duplicated paper', () => {
+  test('Should offer a command that opens each copy in another file, and none for a copy in the same file', () => {
+    const text = digest(entryLines('A'), entryLines('B'), entryLines('A'));
+    const doc = parseDigest(text);
+    const uri = 'file:///w/b.digest';
+    const key = titleKey('A Sparse Probes for Arithmetic Circuits');
+    const elsewhere = { uri: 'file:///w/a%20b.digest', range: { start: { line: 2, character: 0 }, end: { line: 2, character: 39 } } };
+    const diagnostics = computeDiagnostics(doc, { uri, duplicatesElsewhere: (k) => (k === key ? [elsewhere] : []) }).filter((d) => d.code === DiagnosticCode.DuplicatePaper);
+    // The first A is a later copy of the one in a b.digest; the second A is also a copy of the first A here.
+    assert.equal(diagnostics.length, 2);
+    for (const diagnostic of diagnostics) {
+      const actions = codeActions(doc, { uri, version: 1 }, { range: diagnostic.range, diagnostics: [diagnostic] }, { uri });
+      const open = actions.filter((a) => a.command);
+      assert.deepEqual(open.map((a) => [a.title, a.command?.command, a.command?.arguments]), [['Open the other copy in a b.digest, line 3 — 打开另一文件中的同一论文', 'paperDigest.openLocation', [elsewhere.uri, elsewhere.range]]]);
+      assert.ok(open.every((a) => a.edit === undefined && a.kind === 'quickfix'));
+    }
+    // From related information alone, as a client that drops `data` sends it back.
+    const [first] = diagnostics;
+    const { data: _data, ...bare } = first;
+    const fromRelated = codeActions(doc, { uri }, { range: first.range, diagnostics: [bare] }, { uri }).filter((a) => a.command);
+    assert.equal(fromRelated.length, 1);
   });
 });

@@ -286,9 +286,9 @@ describe('diagnostics: duplicate papers', () => {
 
   test('Should report papers that another file also lists, with links to the other file, asking by title key', () => {
     const asked: string[] = [];
-    const elsewhere = { uri: 'file:///w/b.digest', range: { start: { line: 2, character: 0 }, end: { line: 2, character: 38 } } };
+    const elsewhere = { uri: 'file:///w/a.digest', range: { start: { line: 2, character: 0 }, end: { line: 2, character: 38 } } };
     const diagnostics = computeDiagnostics(doc, {
-      uri: 'file:///w/a.digest',
+      uri: 'file:///w/b.digest',
       duplicatesElsewhere: (key) => {
         asked.push(key);
         return key === titleKey('Multi-Agent Debate for Theorem Proving') ? [elsewhere] : [];
@@ -299,17 +299,38 @@ describe('diagnostics: duplicate papers', () => {
     assert.equal(crossFile.length, 1);
     assert.equal(crossFile[0].range.start.line, doc.entries[2].range.start.line);
     assert.deepEqual(crossFile[0].relatedInformation?.map((info) => info.location), [elsewhere]);
+    assert.deepEqual(crossFile[0].data.otherCopies, [elsewhere]);
     assert.match(crossFile[0].message, /another file/);
+    assert.equal(crossFile[0].severity, 3, 'information by default');
+  });
+
+  test('Should report a paper listed by two files once, on the copy in the later file, relating the earlier one', () => {
+    const key = titleKey('Multi-Agent Debate for Theorem Proving');
+    const at = (uri: string) => ({ uri, range: { start: { line: 2, character: 0 }, end: { line: 2, character: 38 } } });
+    const crossFile = (uri: string, others: string[]) =>
+      computeDiagnostics(doc, { uri, duplicatesElsewhere: (k) => (k === key ? others.map(at) : []) }).filter((d) => d.data.firstOccurrence === undefined);
+    // a.digest holds the first copy: nothing there; b.digest and c.digest each report theirs once.
+    assert.deepEqual(crossFile('file:///w/a.digest', ['file:///w/b.digest', 'file:///w/c.digest']), []);
+    const inB = crossFile('file:///w/b.digest', ['file:///w/a.digest', 'file:///w/c.digest']);
+    assert.equal(inB.length, 1);
+    assert.deepEqual(inB[0].relatedInformation?.map((info) => info.location.uri), ['file:///w/a.digest', 'file:///w/c.digest'], 'all the other copies are related');
+    assert.equal(crossFile('file:///w/c.digest', ['file:///w/a.digest', 'file:///w/b.digest']).length, 1);
   });
 
   test('Should merge a copy in the file and one in another file into one diagnostic', () => {
-    const elsewhere = { uri: 'file:///w/b.digest', range: { start: { line: 2, character: 0 }, end: { line: 2, character: 10 } } };
+    const elsewhere = { uri: 'file:///w/a.digest', range: { start: { line: 2, character: 0 }, end: { line: 2, character: 10 } } };
     const key = titleKey('Sparse Probes for Arithmetic Circuits in Small Transformers');
-    const diagnostics = computeDiagnostics(doc, { uri: 'file:///w/a.digest', duplicatesElsewhere: (k) => (k === key ? [elsewhere] : []) });
-    // Both copies in this file are also in b.digest: the first gets one related location, the second two.
+    const diagnostics = computeDiagnostics(doc, { uri: 'file:///w/b.digest', duplicatesElsewhere: (k) => (k === key ? [elsewhere] : []) });
+    // Both copies in this file are also in the earlier a.digest: the first gets one related location, the second two.
     assert.deepEqual(
       diagnostics.map((d) => d.relatedInformation?.map((info) => info.location.uri)),
-      [['file:///w/b.digest'], ['file:///w/a.digest', 'file:///w/b.digest']],
+      [['file:///w/a.digest'], ['file:///w/b.digest', 'file:///w/a.digest']],
+    );
+    // In a file before the other, only the second copy in the file is reported, relating both others.
+    const first = computeDiagnostics(doc, { uri: 'file:///w/0.digest', duplicatesElsewhere: (k) => (k === key ? [elsewhere] : []) });
+    assert.deepEqual(
+      first.map((d) => d.relatedInformation?.map((info) => info.location.uri)),
+      [['file:///w/0.digest', 'file:///w/a.digest']],
     );
   });
 });

@@ -18,6 +18,7 @@ import { categoryByCode, categoryIgnoringCase } from '../taxonomy';
 import { isBlank } from '../text';
 import { consistencyFixes } from './consistency';
 import { titleKey } from './entries';
+import { openCopyActions } from './duplicateActions';
 import { computeDiagnostics, DiagnosticCode, DiagnosticData, DiagnosticOptions, DIAGNOSTIC_SOURCE, DigestDiagnostic } from './diagnostics';
 
 /** The code-action kind of fix-all, so that it can run on save (`editor.codeActionsOnSave`). */
@@ -212,6 +213,7 @@ export function codeActions(
         actions.push({ title: f.title, kind: CodeActionKind.QuickFix, diagnostics: [shown], isPreferred: f.isPreferred, edit: workspaceEdit(f.snippetEdits ?? onCodePointsOf(doc, f.edits)) });
       }
     }
+    actions.push(...openCopyActions(target.uri, request.diagnostics));
   }
   if (request.only && wants(FIX_ALL_KIND)) {
     const edits = fixAll(doc, options, token);

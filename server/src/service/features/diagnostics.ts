@@ -123,7 +123,7 @@ export const RULES: Readonly<Record<DiagnosticCode, RuleInfo>> = {
   [DiagnosticCode.EnglishTitleInChinese]: rule(DiagnosticCode.EnglishTitleInChinese, 'warning', 'An English title in Chinese', '英文标题是中文'),
   [DiagnosticCode.SwappedTitles]: rule(DiagnosticCode.SwappedTitles, 'warning', 'The English and Chinese titles are swapped', '中英文标题位置颠倒'),
   [DiagnosticCode.EmptySummary]: rule(DiagnosticCode.EmptySummary, 'warning', 'An empty AI总结', 'AI总结为空'),
-  [DiagnosticCode.DuplicatePaper]: rule(DiagnosticCode.DuplicatePaper, 'warning', 'The same paper twice', '同一论文出现两次'),
+  [DiagnosticCode.DuplicatePaper]: rule(DiagnosticCode.DuplicatePaper, 'information', 'The same paper twice', '同一论文出现两次'),
   [DiagnosticCode.InconsistentTranslation]: rule(DiagnosticCode.InconsistentTranslation, 'information', 'An institution translated differently in the workspace', '同一机构在工作区中的译名不一致'),
   [DiagnosticCode.InconsistentAuthorName]: rule(DiagnosticCode.InconsistentAuthorName, 'information', 'An author given different Chinese names', '同一作者的中文名不一致'),
   [DiagnosticCode.DocumentTooLarge]: rule(DiagnosticCode.DocumentTooLarge, 'warning', 'The document is too large to check', '文档过大，不予检查'),
@@ -185,6 +185,8 @@ export interface DiagnosticData {
   readonly unlabelled?: boolean;
   /** For `duplicate-paper`: the first occurrence in this file, if the paper is there twice. */
   readonly firstOccurrence?: Range;
+  /** For `duplicate-paper`: the copies in other files (at most 20), for the actions that open them. */
+  readonly otherCopies?: readonly PaperLocation[];
   /** For `document-too-large`: the limit passed, the document's size in its measure, and the limit's value. */
   readonly limit?: TooLarge['limit'];
   readonly size?: number;
@@ -726,7 +728,10 @@ class Checker {
       if (!original) {
         first.set(key, entry);
       }
-      if (!original && elsewhere.length === 0) {
+      // One diagnostic per paper: the first copy in the workspace (by file URI, then line) is
+      // the paper, each later copy is reported once, relating all the others.
+      const earlierElsewhere = this.options.uri === undefined ? elsewhere.length > 0 : elsewhere.some((location) => location.uri < this.options.uri!);
+      if (!original && !earlierElsewhere) {
         continue;
       }
       const related: DiagnosticRelatedInformation[] = [];
@@ -736,11 +741,12 @@ class Checker {
       for (const location of elsewhere) {
         related.push({ location: { uri: location.uri, range: location.range }, message: 'The same paper in another file — 另一文件中的同一论文' });
       }
-      const where = original ? (elsewhere.length > 0 ? 'earlier in this file and in another file' : 'earlier in this file') : 'in another file of the workspace';
-      const whereZh = original ? (elsewhere.length > 0 ? '本文件前文及其他文件' : '本文件前文') : '工作区的另一文件';
+      const where = original ? (earlierElsewhere ? 'earlier in this file and in another file' : 'earlier in this file') : 'in another file of the workspace';
+      const whereZh = original ? (earlierElsewhere ? '本文件前文及其他文件' : '本文件前文') : '工作区的另一文件';
       this.add(DiagnosticCode.DuplicatePaper, title.value.range, `The same paper is already listed ${where}`, `同一论文已出现在${whereZh}中`, {
         entry: entry.index,
         firstOccurrence: original?.englishTitle!.value.range,
+        ...(elsewhere.length > 0 ? { otherCopies: elsewhere.map((location) => ({ uri: location.uri, range: location.range })) } : {}),
       }, related);
     }
   }

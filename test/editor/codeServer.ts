@@ -415,6 +415,8 @@ export async function startCodeServer(opts: CodeServerOptions): Promise<CodeServ
 
 export interface Locator {
   first(): Locator;
+  last(): Locator;
+  hover(options?: { timeout?: number }): Promise<void>;
   waitFor(options?: { state?: 'attached' | 'detached' | 'visible' | 'hidden'; timeout?: number }): Promise<void>;
   click(options?: { timeout?: number }): Promise<void>;
   textContent(options?: { timeout?: number }): Promise<string | null>;

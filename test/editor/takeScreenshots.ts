@@ -6,6 +6,7 @@
  *   node out/test/editor/takeScreenshots.js --vsix paper-digest.vsix --out images
  */
 import * as fs from 'fs';
+import * as os from 'os';
 import * as path from 'path';
 import { launchBrowser, openFile, openWorkbench, Page, runCommand, screenshot, startCodeServer } from './codeServer';
 
@@ -53,7 +54,12 @@ async function waitForText(page: Page, selector: string, text: string, what: str
 async function main(): Promise<void> {
   const vsix = path.resolve(argument('--vsix'));
   const out = path.resolve(argument('--out', path.join(REPO_ROOT, 'test-results', 'screenshots')));
-  const server = await startCodeServer({ workspace: WORKSPACE, vsix: [vsix] });
+  // The reading steps change the workspace's reading state: work on a copy.
+  const copy = fs.mkdtempSync(path.join(os.tmpdir(), 'paper-digest-screenshots-'));
+  const workspace = path.join(copy, 'workspace');
+  fs.cpSync(WORKSPACE, workspace, { recursive: true });
+  process.on('exit', () => fs.rmSync(copy, { recursive: true, force: true }));
+  const server = await startCodeServer({ workspace, vsix: [vsix] });
   const session = await launchBrowser({ viewport: { width: 1280, height: 760 } });
   const taken: string[] = [];
   try {
@@ -112,6 +118,38 @@ async function main(): Promise<void> {
       await waitForText(page, '.part.panel', 'unknown-category', 'Problems panel');
     });
     taken.push(await screenshot(page, path.join(out, 'problems.png')));
+
+    await step('star one paper and mark another read', async () => {
+      await runCommand(page, 'View: Toggle Problems');
+      await page.locator('.explorer-folders-view .monaco-list-row >> text=reasoning-2026-12-01.digest').first().click();
+      await page.locator('.tabs-container .tab[aria-label^="reasoning-2026-12-01.digest"]').first().waitFor({ state: 'visible', timeout: 45_000 });
+      await goTo(page, positionOf('reasoning-2026-12-01.digest', 'Chain-of-Thought Distillation'));
+      await runCommand(page, 'Paper Digest: Star');
+      await goTo(page, positionOf('reasoning-2026-12-01.digest', 'Sparse Probes for Arithmetic'));
+      await runCommand(page, 'Paper Digest: Mark Read');
+    });
+    await step('show the Papers view For you', async () => {
+      await runCommand(page, 'Paper Digest: Group Papers: For You');
+      await waitForText(page, '.pane-body', 'Recommended', 'For you bands');
+      await page.locator('.pane-body .monaco-list-row >> text=Recommended').first().click();
+      await waitForText(page, '.pane-body', 'score', 'For you scores');
+      // The starred paper has the star; hover it for the reasons.
+      await page.locator('.pane-body .monaco-list-row >> text=Chain-of-Thought Distillation').first().hover();
+      await waitForText(page, '.monaco-hover', 'chain of thought', 'the reasons in the tooltip');
+    });
+    taken.push(await screenshot(page, path.join(out, 'papers-for-you.png')));
+    await page.keyboard.press('Escape');
+
+    await step('show the Papers view Unread', async () => {
+      await runCommand(page, 'Paper Digest: Group Papers: Unread');
+      await waitForText(page, '.pane-header', 'unread', 'the grouping in the title');
+      for (const file of ['reasoning-2026-12-01.digest', 'agents-2026-12-01.digest']) {
+        await page.locator(`.pane-body .monaco-list-row >> text=${file}`).last().click();
+      }
+      await waitForText(page, '.pane-body', 'Multi-Agent Debate', 'unread papers');
+      await waitForText(page, '.pane-body', 'Latent Search Trees', 'unread papers');
+    });
+    taken.push(await screenshot(page, path.join(out, 'papers-unread.png')));
     await page.keyboard.press('Escape');
 
     await step('show the statistics dashboard', async () => {

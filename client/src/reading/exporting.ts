@@ -129,8 +129,14 @@ export function registerExporting(context: vscode.ExtensionContext, client: Lang
         return undefined;
       }
       const result = await client.sendRequest(ExportPapersRequest, { format: 'bibtex', scope: { keys: targets.keys } });
-      await vscode.env.clipboard.writeText(result.text);
-      vscode.window.setStatusBarMessage(`Paper Digest: copied the BibTeX of ${result.count} ${result.count === 1 ? 'paper' : 'papers'}`, 4000);
+      try {
+        await vscode.env.clipboard.writeText(result.text);
+        vscode.window.setStatusBarMessage(`Paper Digest: copied the BibTeX of ${result.count} ${result.count === 1 ? 'paper' : 'papers'}`, 4000);
+      } catch {
+        // A browser that refuses the clipboard: show the text instead.
+        void vscode.window.showWarningMessage('Paper Digest: the clipboard cannot be written here; the BibTeX is in a new editor.');
+        await vscode.window.showTextDocument(await openUntitled(result.text, 'bibtex'));
+      }
       return result.text;
     }),
     vscode.commands.registerCommand(EXPORT_COMMANDS.openOnArxiv, async (...args: unknown[]): Promise<boolean> => {

@@ -41,8 +41,8 @@ export class ReadingState implements vscode.Disposable {
   private statusValue: ReadingStatus = { generation: -1, unreadCount: 0, readOnly: false };
   /** The problems already shown to the user, so that each is shown once. */
   private readonly shownProblems = new Set<string>();
-  /** The message shown for the last problem, for the tests (undefined before any). */
-  lastProblemShown: string | undefined;
+  /** The problems shown to the user so far, in order (for the tests). */
+  readonly problemsShown: string[] = [];
 
   constructor(private readonly client: LanguageClient) {
     this.disposables.push(client.onNotification(StateChangedNotification, (params) => this.update(params)));
@@ -118,7 +118,7 @@ export class ReadingState implements vscode.Disposable {
       return;
     }
     this.shownProblems.add(problem);
-    this.lastProblemShown = problem;
+    this.problemsShown.push(problem);
     const open = 'Open State File';
     void vscode.window.showWarningMessage(`Paper Digest: ${problem}`, open).then(async (choice) => {
       if (choice !== open) {

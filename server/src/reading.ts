@@ -69,7 +69,12 @@ export class ReadingService {
       interestsFor: (uri) => this.interestsFor(uri),
       mtimeOf: (uri) => host.mtimeOf(uri),
     });
-    index.onDidChange(() => this.scheduleNotify(false));
+    index.onDidChange(() => {
+      // Nothing may keep the papers of a closed or removed file.
+      this.model.forget();
+      this.trees.clear();
+      this.scheduleNotify(false);
+    });
   }
 
   /** The lookup at the current generation (stores in step with the folders). */

@@ -403,6 +403,11 @@ export class PapersTreeLookup {
 export class PapersTreeCache {
   private last: PapersTreeLookup | undefined;
 
+  /** Forgets the last tree (and the summaries it holds). */
+  clear(): void {
+    this.last = undefined;
+  }
+
   get(index: WorkspaceIndex, grouping: PapersGrouping, filterOrOptions: string | PapersTreeOptions, token: Cancellation = NEVER_CANCELLED): PapersTreeLookup {
     const options: PapersTreeOptions = typeof filterOrOptions === 'string' ? { filter: filterOrOptions } : filterOrOptions;
     const stateGeneration = (options.reading ?? NO_READING).generation;

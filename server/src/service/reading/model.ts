@@ -48,6 +48,17 @@ export class ReadingModel {
     this.cached = undefined;
   }
 
+  /**
+   * Lets go of the lookup when the index changed, so that nothing keeps the summaries of a
+   * closed or removed file; the next `lookup()` builds a new one at a new generation.
+   */
+  forget(): void {
+    if (this.cached) {
+      this.cached = undefined;
+      this.generationValue++;
+    }
+  }
+
   /** The lookup of the current index, state and interests (rebuilt only when one changed). */
   lookup(): ModelLookup {
     const cached = this.cached;

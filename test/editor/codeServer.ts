@@ -416,7 +416,7 @@ export async function startCodeServer(opts: CodeServerOptions): Promise<CodeServ
 export interface Locator {
   first(): Locator;
   last(): Locator;
-  hover(options?: { timeout?: number }): Promise<void>;
+  hover(options?: { timeout?: number; position?: { x: number; y: number } }): Promise<void>;
   waitFor(options?: { state?: 'attached' | 'detached' | 'visible' | 'hidden'; timeout?: number }): Promise<void>;
   click(options?: { timeout?: number }): Promise<void>;
   textContent(options?: { timeout?: number }): Promise<string | null>;

@@ -1,6 +1,6 @@
 /**
  * The reading state file, `.paper-digest/state.json`: its format (version 1, documented in
- * docs/state-file.md and docs/state.schema.json), parsing with validation, writing, and the
+ * docs/state-file.md), parsing with validation, writing, and the
  * three-way merge of two changed versions. Pure: text in, state or problem out.
  *
  *     {

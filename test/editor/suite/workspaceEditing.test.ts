@@ -40,6 +40,9 @@ describe('Editing help in the editor', () => {
     const encode = (text: string) => new TextEncoder().encode(text);
     await vscode.workspace.fs.writeFile(source, encode(digestWith('Graph Probes for Reasoning', '机构 * Zhejiang University（浙江大学） ； Kyoto University（京都大学） 纠错')));
     await vscode.workspace.fs.writeFile(target, encode(digestWith('Sparse Circuits for Planning', '机构 * Zhe')));
+    // File events for a folder created meanwhile can come late or not at all on a busy machine:
+    // read the workspace's digests again, so the server knows both files before the tests ask.
+    await api.papersView.rescan();
   });
 
   after(async () => {

@@ -9,6 +9,8 @@ import * as fs from 'node:fs/promises';
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { FileChangeType, FileEvent } from 'vscode-languageserver/node';
+import { realPath } from './fs/contained';
+import { readFileSnapshot, SafeFileError } from './fs/safeFile';
 import type { DigestDocument } from './service/model';
 import type { WorkspaceIndex } from './service/workspaceIndex';
 
@@ -29,6 +31,29 @@ export const DEFAULT_SCAN_LIMITS: ScanLimits = {
   maxFileBytes: 32 * 1024 * 1024,
   maxDepth: 24,
   maxDirectories: 50_000,
+};
+
+/** Why a digest file was not indexed. */
+type SkipReason = 'too-big' | 'special' | 'link' | 'missing' | 'unreadable';
+
+/** What reading a file came to: indexed, skipped, a folder now, or overtaken by a newer event. */
+type ReadOutcome = 'indexed' | 'folder' | 'superseded' | SkipReason;
+
+const SKIP_DESCRIPTIONS: Record<SkipReason, string> = {
+  'too-big': 'too big',
+  special: 'not regular files (FIFOs, sockets, devices)',
+  link: 'symbolic links (never followed)',
+  missing: 'gone meanwhile',
+  unreadable: 'unreadable',
+};
+
+const SKIP_OF_ERROR: Record<SafeFileError['code'], SkipReason> = {
+  missing: 'missing',
+  'not-regular': 'special',
+  'too-big': 'too-big',
+  symlink: 'link',
+  changed: 'unreadable',
+  io: 'unreadable',
 };
 
 /** Folder names never entered. */
@@ -57,6 +82,8 @@ export class WorkspaceDigests {
   private scanning: Promise<void> = Promise.resolve();
   /** Modification times of the digest files read, for the digest order (reading workflow). */
   private readonly mtimes = new Map<string, number>();
+  /** The real path of each workspace folder, resolved once. */
+  private readonly realRoots = new Map<string, Promise<string | undefined>>();
 
   constructor(
     private readonly index: WorkspaceIndex,
@@ -93,6 +120,7 @@ export class WorkspaceDigests {
     }
     const added = next.filter((uri) => !this.folders.includes(uri));
     this.folders = next;
+    this.realRoots.clear();
     return this.scan(added);
   }
 
@@ -107,11 +135,7 @@ export class WorkspaceDigests {
       this.options.log?.(`Paper Digest: scanning the workspace failed: ${String(error)}`);
     });
     await this.scanning;
-    for (const uri of this.index.diskUris()) {
-      if (!seen.has(uri) && this.inWorkspace(uri)) {
-        this.index.remove(uri);
-      }
-    }
+    this.index.removeMany(this.index.diskUris().filter((uri) => !seen.has(uri) && this.inWorkspace(uri)));
   }
 
   /** Adds and removes workspace folders (`workspace/didChangeWorkspaceFolders`). */
@@ -121,24 +145,33 @@ export class WorkspaceDigests {
     return this.setFolders([...remaining, ...added]);
   }
 
-  /** Applies file events (`workspace/didChangeWatchedFiles`). Settles when the files are read. */
+  /**
+   * Applies file events (`workspace/didChangeWatchedFiles`). Settles when the files are read.
+   * Deletions are applied in one change of the index, linear in their number.
+   */
   async filesChanged(changes: readonly FileEvent[]): Promise<void> {
     const reads: Promise<void>[] = [];
+    const deleted: string[] = [];
     for (const change of changes) {
       const uri = canonicalUri(change.uri);
       if (!uri || !this.inWorkspace(uri)) {
         continue;
       }
       if (change.type === FileChangeType.Deleted) {
-        // A read still under way is dropped; a deleted folder takes its digests with it.
+        // A read still under way is dropped; a deleted folder takes its digests with it. The
+        // reads started here settle after the deletions below, so the batch keeps its order.
         this.operations.delete(uri);
-        this.index.remove(uri);
+        deleted.push(uri);
       } else if (isDigestFileName(uri.slice(uri.lastIndexOf('/') + 1))) {
-        reads.push(this.readInto(uri, this.nextOperation(uri)));
+        // A digest's name may now be a folder's (a file replaced by a folder): scan it then.
+        reads.push(this.readInto(uri, this.nextOperation(uri), true).then((outcome) => (outcome === 'folder' ? this.scan([uri]) : undefined)));
       } else if (change.type === FileChangeType.Created) {
         // A folder moved or copied in brings its digests.
         reads.push(this.scanIfFolder(uri));
       }
+    }
+    if (deleted.length > 0) {
+      this.index.removeMany(deleted);
     }
     await Promise.all(reads);
   }
@@ -210,38 +243,90 @@ export class WorkspaceDigests {
     return operation;
   }
 
-  /** Reads a file and indexes it, unless a newer operation on it came meanwhile. */
-  private async readInto(uri: string, operation: number): Promise<void> {
+  /**
+   * Reads a file and indexes it, unless a newer operation on it came meanwhile. Only regular
+   * files within the size limit are read (a FIFO or a device is never opened); a symbolic link
+   * is never followed. With `checkPath` (a file event), the path is first checked to lie really
+   * inside its workspace folder, no link on the way; files the scan finds are so already.
+   */
+  private async readInto(uri: string, operation: number, checkPath: boolean): Promise<ReadOutcome> {
     let text: string | undefined;
     let mtime: number | undefined;
+    let outcome: ReadOutcome;
     try {
       const file = fileURLToPath(uri);
-      const stat = await fs.stat(file);
-      if (!stat.isFile() || stat.size > this.limits.maxFileBytes) {
-        text = undefined;
+      const stat = checkPath ? await fs.lstat(file) : undefined;
+      if (stat?.isDirectory()) {
+        outcome = (await this.reallyInside(uri, file)) ? 'folder' : 'link';
+      } else if (stat?.isSymbolicLink()) {
+        outcome = 'link';
+      } else if (stat && !(await this.reallyInside(uri, file))) {
+        outcome = 'link';
       } else {
-        text = await fs.readFile(file, 'utf8');
-        mtime = stat.mtimeMs;
+        const { bytes, snapshot } = await readFileSnapshot(file, { maxBytes: this.limits.maxFileBytes, followSymlinks: false });
+        text = bytes.toString('utf8');
+        mtime = snapshot.mtimeMs;
+        outcome = 'indexed';
       }
-    } catch {
-      text = undefined;
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      outcome = error instanceof SafeFileError ? SKIP_OF_ERROR[error.code] : code === 'ENOENT' || code === 'ENOTDIR' ? 'missing' : 'unreadable';
     }
     if (this.operations.get(uri) !== operation) {
-      return;
+      return 'superseded';
     }
     this.operations.delete(uri);
-    if (text === undefined || !this.inWorkspace(uri)) {
-      this.mtimes.delete(uri);
-      this.index.remove(uri);
-    } else {
+    if (text !== undefined && this.inWorkspace(uri)) {
       this.mtimes.set(uri, mtime!);
       this.index.update(uri, text);
+      return outcome;
     }
+    this.mtimes.delete(uri);
+    if (outcome === 'missing' || outcome === 'folder') {
+      // Gone, or a folder now: nothing of the file (nor of an older folder there) stays.
+      this.index.remove(uri);
+    } else if (this.index.hasOnDisk(uri)) {
+      this.index.remove(uri);
+    }
+    return outcome === 'indexed' ? 'unreadable' : outcome;
   }
 
+  /**
+   * Whether a path below a workspace folder is really there: its real path is the folder's real
+   * path joined with the rest, so no symbolic link lies on the way (in or out of the workspace).
+   * Without workspace folders there is nothing to compare with, and only the file is looked at.
+   */
+  private async reallyInside(uri: string, file: string): Promise<boolean> {
+    const folder = this.folderOf(uri);
+    if (folder === undefined) {
+      return this.folders.length === 0;
+    }
+    const root = fileURLToPath(folder);
+    let realRoot = this.realRoots.get(folder);
+    if (!realRoot) {
+      realRoot = realPath(root);
+      this.realRoots.set(folder, realRoot);
+    }
+    const [rootReal, real] = await Promise.all([realRoot, realPath(file)]);
+    return rootReal !== undefined && real !== undefined && real === path.join(rootReal, path.relative(root, file));
+  }
+
+  /** The innermost workspace folder holding a URI. */
+  private folderOf(uri: string): string | undefined {
+    let found: string | undefined;
+    for (const folder of this.folders) {
+      if ((uri === folder || uri.startsWith(folder.endsWith('/') ? folder : folder + '/')) && (found === undefined || folder.length > found.length)) {
+        found = folder;
+      }
+    }
+    return found;
+  }
+
+  /** Scans a folder created in the workspace; a link to a folder is never followed. */
   private async scanIfFolder(uri: string): Promise<void> {
     try {
-      if ((await fs.stat(fileURLToPath(uri))).isDirectory()) {
+      const file = fileURLToPath(uri);
+      if ((await fs.lstat(file)).isDirectory() && (await this.reallyInside(uri, file))) {
         await this.scan([uri]);
       }
     } catch {
@@ -268,8 +353,12 @@ export class WorkspaceDigests {
    */
   private async scanFolders(folderUris: readonly string[], seen?: Set<string>): Promise<void> {
     const limits = this.limits;
-    let files = 0;
+    let indexed = 0;
     let directories = 0;
+    const skipped = new Map<SkipReason, number>();
+    const skip = (reason: SkipReason): void => {
+      skipped.set(reason, (skipped.get(reason) ?? 0) + 1);
+    };
     const started = Date.now();
     for (const folderUri of folderUris) {
       if (!this.inWorkspace(folderUri)) {
@@ -281,8 +370,9 @@ export class WorkspaceDigests {
       } catch {
         continue;
       }
+      // The folder itself may be reached through a link; nothing below it is.
       const queue: { dir: string; depth: number }[] = [{ dir: root, depth: 0 }];
-      while (queue.length > 0 && files < limits.maxFiles && directories < limits.maxDirectories) {
+      while (queue.length > 0 && indexed < limits.maxFiles && directories < limits.maxDirectories) {
         const { dir, depth } = queue.shift()!;
         directories++;
         let entries: import('node:fs').Dirent[];
@@ -298,29 +388,52 @@ export class WorkspaceDigests {
             if (!SKIPPED_FOLDERS.has(entry.name) && depth < limits.maxDepth) {
               queue.push({ dir: full, depth: depth + 1 });
             }
-          } else if ((entry.isFile() || entry.isSymbolicLink()) && isDigestFileName(entry.name)) {
-            if (files >= limits.maxFiles) {
-              this.options.log?.(`Paper Digest: indexed the first ${limits.maxFiles} digest files only.`);
-              break;
-            }
-            files++;
-            const uri = fileUri(full);
+            continue;
+          }
+          if (!isDigestFileName(entry.name)) {
+            // Not a digest; links to folders are never followed.
+            continue;
+          }
+          if (entry.isSymbolicLink()) {
+            // Never followed: its real file is indexed under its own name if it is in the workspace.
+            skip('link');
+            continue;
+          }
+          if (!entry.isFile()) {
+            // A FIFO, a socket or a device: never opened.
+            skip('special');
+            continue;
+          }
+          if (indexed >= limits.maxFiles) {
+            this.options.log?.(`Paper Digest: indexed the first ${limits.maxFiles} digest files only.`);
+            break;
+          }
+          const uri = fileUri(full);
+          const outcome = seen || !this.index.hasOnDisk(uri) ? await this.readInto(uri, this.nextOperation(uri), false) : 'indexed';
+          if (outcome === 'indexed') {
+            indexed++;
             seen?.add(uri);
-            if (seen || !this.index.hasOnDisk(uri)) {
-              await this.readInto(uri, this.nextOperation(uri));
-            }
-            // Let requests and edits through between files.
-            await new Promise<void>((resolve) => setImmediate(resolve));
-            if (!this.inWorkspace(folderUri)) {
-              // The folder was removed meanwhile.
-              queue.length = 0;
-              break;
-            }
+          } else if (outcome === 'folder') {
+            queue.push({ dir: full, depth: depth + 1 });
+          } else if (outcome !== 'superseded') {
+            skip(outcome);
+          }
+          // Let requests and edits through between files.
+          await new Promise<void>((resolve) => setImmediate(resolve));
+          if (!this.inWorkspace(folderUri)) {
+            // The folder was removed meanwhile.
+            queue.length = 0;
+            break;
           }
         }
       }
     }
-    this.options.log?.(`Paper Digest: indexed ${files} digest files (${this.index.paperCount} papers) in ${Date.now() - started} ms.`);
+    const skippedCount = [...skipped.values()].reduce((a, b) => a + b, 0);
+    const reasons = [...skipped].map(([reason, count]) => `${count} ${SKIP_DESCRIPTIONS[reason]}`).join(', ');
+    this.options.log?.(
+      `Paper Digest: indexed ${indexed} digest files (${this.index.paperCount} papers) in ${Date.now() - started} ms` +
+        (skippedCount > 0 ? `; skipped ${skippedCount}: ${reasons}.` : '.'),
+    );
   }
 }
 

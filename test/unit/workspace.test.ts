@@ -1,5 +1,6 @@
 import { after, describe, test } from 'node:test';
 import * as assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -8,8 +9,8 @@ import { parseDigest } from '../../server/src/service/parser';
 import { WorkspaceIndex } from '../../server/src/service/workspaceIndex';
 import { digest, entryLines } from '../support/fixtures';
 
-const CREATED = 1;
-const DELETED = 3;
+const CREATED = 1 as const;
+const DELETED = 3 as const;
 
 const roots: string[] = [];
 after(() => roots.forEach((root) => fs.rmSync(root, { recursive: true, force: true })));
@@ -164,3 +165,127 @@ describe('workspace: file events and documents', () => {
 function pathToUri(p: string): string {
   return fileUri(p);
 }
+
+describe('workspace: links, special files and replaced files', () => {
+  const CHANGED = 2 as const;
+
+  function mkfifo(file: string): void {
+    const made = spawnSync('mkfifo', [file], { encoding: 'utf8' });
+    assert.equal(made.status, 0, made.stderr);
+  }
+
+  /** A scan of the folder, with the log it wrote. */
+  async function scanned(root: string, limits = DEFAULT_SCAN_LIMITS): Promise<{ index: WorkspaceIndex; files: WorkspaceDigests; log: string[] }> {
+    const index = new WorkspaceIndex();
+    const log: string[] = [];
+    const files = new WorkspaceDigests(index, { limits, log: (message) => log.push(message) });
+    await files.setFolders([pathToUri(root)]);
+    return { index, files, log };
+  }
+
+  test('Should skip special files and links without opening them, and count only what it indexed', async () => {
+    const outside = folder({ 'o.digest': digest(entryLines('Outside')) });
+    const root = folder({ 'a.digest': digest(entryLines('A')), 'big.digest': digest(entryLines('B'), entryLines('C')) });
+    mkfifo(path.join(root, 'pipe.digest'));
+    fs.symlinkSync('/dev/zero', path.join(root, 'zero.digest'));
+    fs.symlinkSync(path.join(outside, 'o.digest'), path.join(root, 'out.digest'));
+    const limit = Buffer.byteLength(digest(entryLines('A'))) + 10;
+    const { index, log } = await scanned(root, { ...DEFAULT_SCAN_LIMITS, maxFileBytes: limit });
+    assert.deepEqual(indexedNames(index, root), ['a.digest']);
+    const summary = log.find((line) => line.includes('indexed'));
+    assert.match(summary ?? '', /^Paper Digest: indexed 1 digest files \(1 papers\) in \d+ ms; skipped 4: /, log.join('\n'));
+    assert.match(summary!, /1 too big/);
+    assert.match(summary!, /1 not regular files/);
+    assert.match(summary!, /2 symbolic links \(never followed\)/);
+  });
+
+  test('Should not follow a created link to a file or a folder out of the workspace, nor to /', async () => {
+    const outside = folder({ 'o.digest': digest(entryLines('Outside')), 'sub/p.digest': digest(entryLines('P')) });
+    const root = folder({ 'a.digest': digest(entryLines('A')) });
+    const { index, files } = await scanned(root);
+    fs.symlinkSync(path.join(outside, 'o.digest'), path.join(root, 'o.digest'));
+    fs.symlinkSync(outside, path.join(root, 'outside'));
+    fs.symlinkSync('/', path.join(root, 'disk'));
+    fs.symlinkSync('/', path.join(root, 'disk.digest'));
+    await files.filesChanged(['o.digest', 'outside', 'disk', 'disk.digest'].map((name) => ({ uri: pathToUri(path.join(root, name)), type: CREATED })));
+    // A file below a linked folder, told about by its path through the link.
+    await files.filesChanged([{ uri: pathToUri(path.join(root, 'outside', 'sub', 'p.digest')), type: CREATED }]);
+    assert.deepEqual(indexedNames(index, root), ['a.digest']);
+    await files.rescan();
+    assert.deepEqual(indexedNames(index, root), ['a.digest']);
+  });
+
+  test('Should never index one real file twice: a folder link back into the workspace adds nothing', async () => {
+    const root = folder({ 'sub/a.digest': digest(entryLines('A')) });
+    const { index, files } = await scanned(root);
+    fs.symlinkSync(path.join(root, 'sub'), path.join(root, 'again'));
+    fs.symlinkSync(path.join(root, 'sub', 'a.digest'), path.join(root, 'alias.digest'));
+    await files.filesChanged([
+      { uri: pathToUri(path.join(root, 'again')), type: CREATED },
+      { uri: pathToUri(path.join(root, 'alias.digest')), type: CREATED },
+      { uri: pathToUri(path.join(root, 'again', 'a.digest')), type: CREATED },
+    ]);
+    assert.deepEqual(indexedNames(index, root), ['sub/a.digest']);
+    const key = index.files()[0].papers[0].titleKey;
+    assert.equal(index.papersWithTitle(key).length, 1, 'no false duplicate-paper');
+    await files.rescan();
+    assert.deepEqual(indexedNames(index, root), ['sub/a.digest']);
+  });
+
+  test('Should index a file replaced by a folder of the same name, without a rescan', async () => {
+    const root = folder({ 'x.digest': digest(entryLines('X')) });
+    const { index, files } = await scanned(root);
+    assert.deepEqual(indexedNames(index, root), ['x.digest']);
+    const place = path.join(root, 'x.digest');
+    fs.unlinkSync(place);
+    fs.mkdirSync(place);
+    fs.writeFileSync(path.join(place, 'inner.digest'), digest(entryLines('Inner')));
+    await files.filesChanged([
+      { uri: pathToUri(place), type: DELETED },
+      { uri: pathToUri(place), type: CREATED },
+    ]);
+    assert.deepEqual(indexedNames(index, root), ['x.digest/inner.digest']);
+    // Told only that it changed, the same.
+    fs.writeFileSync(path.join(place, 'second.digest'), digest(entryLines('Second')));
+    await files.filesChanged([{ uri: pathToUri(place), type: CHANGED }]);
+    assert.deepEqual(indexedNames(index, root), ['x.digest/inner.digest', 'x.digest/second.digest']);
+  });
+
+  test('Should skip a FIFO or a link to a device told about by a file event, without blocking', async () => {
+    const root = folder({});
+    const { index, files } = await scanned(root);
+    mkfifo(path.join(root, 'pipe.digest'));
+    fs.symlinkSync('/dev/zero', path.join(root, 'zero.digest'));
+    await files.filesChanged(['pipe.digest', 'zero.digest'].map((name) => ({ uri: pathToUri(path.join(root, name)), type: CREATED })));
+    assert.deepEqual(index.files(), []);
+  });
+
+  test('Should apply 20,000 deletions in one event as one change of the index', async () => {
+    const count = 20_000;
+    const index = new WorkspaceIndex();
+    const text = digest(entryLines('Same'));
+    const model = parseDigest(text);
+    const root = folder({});
+    const files = new WorkspaceDigests(index);
+    await files.setFolders([pathToUri(root)]);
+    for (let i = 0; i < count; i++) {
+      index.update(fileUri(path.join(root, 'd' + (i % 50), `${i}.digest`)), model);
+    }
+    index.update(fileUri(path.join(root, 'kept.digest')), model);
+    let changes = 0;
+    let changedUris = 0;
+    index.onDidChange((change) => {
+      changes++;
+      changedUris += change.uris.length;
+    });
+    const deletions = [
+      ...Array.from({ length: count / 2 }, (_, i) => ({ uri: fileUri(path.join(root, 'd' + (i % 50), `${i}.digest`)), type: DELETED })),
+      // Folders, each taking its files along.
+      ...Array.from({ length: 50 }, (_, d) => ({ uri: fileUri(path.join(root, 'd' + d)), type: DELETED })),
+    ];
+    await files.filesChanged(deletions);
+    assert.equal(changes, 1);
+    assert.equal(changedUris, count);
+    assert.deepEqual(indexedNames(index, root), ['kept.digest']);
+  });
+});

@@ -27,6 +27,7 @@ import type { DigestDocument } from '../../server/src/service/model';
 import { parseDigest } from '../../server/src/service/parser';
 import { benchSize, runEndToEnd } from './e2e';
 import { runStatisticsBench } from './statistics';
+import { runEventsBench } from './events';
 import { generatedDigest, hostileLines } from './generate';
 import { runCompletionBenchmark } from './completion';
 
@@ -234,6 +235,7 @@ runBenchmarks().then(
     report(rows);
     await runEndToEnd();
     await runStatisticsBench(benchSize());
+    await runEventsBench(benchSize());
     runCompletionBenchmark();
     await (await import('./hostile.js')).runHostile();
   },

@@ -457,24 +457,13 @@ export function summariseDigest(uri: string, doc: DigestDocument, source: 'disk'
 }
 
 /** What the index keeps of a paper that does not depend on where its entry is. */
-interface PaperContent {
-  readonly englishTitle: string;
-  readonly chineseTitle: string;
-  readonly titleKey: string;
+type PaperContent = Pick<
+  PaperSummary,
+  'englishTitle' | 'chineseTitle' | 'titleKey' | 'authors' | 'institutions' | 'topic' | 'keywords' | 'categories' | 'summary' | 'hits' | 'authorsZh' | 'comments' | 'journalRef' | 'searchText'
+> & {
   /** The title key, else `zh:` and the Chinese title's key, else `untitled`. */
   readonly identity: string;
-  readonly authors: readonly string[];
-  readonly institutions: readonly InstitutionSummary[];
-  readonly topic: string;
-  readonly keywords: readonly string[];
-  readonly categories: readonly string[];
-  readonly summary: string;
-  readonly hits: PaperSummary['hits'];
-  readonly authorsZh: PaperSummary['authorsZh'];
-  readonly comments: string;
-  readonly journalRef: string;
-  readonly searchText: string;
-}
+};
 
 /**
  * The contents of the entries of open documents, by entry: an edit moves untouched entries

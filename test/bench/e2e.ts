@@ -15,7 +15,8 @@
  * `paperDigest/debug/memory` (heap after full collections, see server/src/debug.ts); RSS of
  * both servers is read from /proc. `--size small` (for CI) shrinks everything so that the run
  * proves the benchmark works in well under a minute. Missed targets are reported, never an exit
- * code.
+ * code. `node out/test/bench/e2e.js [--size small]` runs this part alone; `BENCH_PEER=0` leaves
+ * the peer out.
  */
 import * as fs from 'node:fs';
 import * as os from 'node:os';
@@ -46,6 +47,7 @@ const SIZES: Record<BenchSize, { documents: number[]; files: number; papersPerFi
 const SERVER_FLAGS = ['--max-semi-space-size=64'];
 const PEER_MODULE = path.join(REPO_ROOT, 'node_modules', 'vscode-markdown-languageserver', 'dist', 'node', 'workerMain.js');
 const TYPING_PAUSE_MS = 400;
+const PEER = process.env.BENCH_PEER !== '0';
 const TIMEOUT_MS = 600_000;
 
 /** Targets from the performance issue, on 10,000 papers and a workspace of 100,000. */
@@ -350,7 +352,7 @@ async function documentBenchmark(count: number, rounds: number, keystrokes: numb
       await warmUp(server, warmText);
       return documentRound(server, text, count, round, keystrokes);
     });
-    if (!peer.failure) {
+    if (!peer.failure && PEER) {
       await onServer(peer, () => startPeer(null), async (server) => {
         await warmUp(server, warmMarkdown);
         return documentRound(server, markdown, count, round, keystrokes);
@@ -398,7 +400,7 @@ async function workspaceBenchmark(files: number, papersPerFile: number, rounds: 
         sample.workspaceHeapMB = memory.heapUsed !== undefined ? memory.heapUsed / 1e6 : undefined;
         return sample;
       });
-      if (!peer.failure) {
+      if (!peer.failure && PEER) {
         await onServer(peer, () => startPeer(pathToFileURL(path.join(root, 'markdown')).href, markdownTexts), async (server) => {
           const sample: Sample = {};
           await symbolTimes(server, query, sample);
@@ -516,4 +518,11 @@ function printTable(title: string, papers: number, floor: Side, ours: Side, peer
     );
   }
   if (peer.failure) console.log(`  markdown server failed: ${peer.failure}`);
+}
+
+if (require.main === module) {
+  runEndToEnd().catch((error: unknown) => {
+    console.error(error);
+    process.exitCode = 2;
+  });
 }

@@ -1,13 +1,17 @@
 /**
  * The Node implementation of `StateDisk`: the state file `<folder>/.paper-digest/state.json`,
- * read synchronously (it is small) and replaced atomically — a temporary file in the same
- * folder, flushed, given the old file's mode, then renamed over it — and only when the file is
- * still what the store last read. The file is never written through a link: when
- * `.paper-digest` or `state.json` is a symbolic link, or the folder resolves outside the
- * workspace folder, the store is refused (read-only).
+ * read and replaced with the safe file functions of fs/safeFile.ts (one implementation of the
+ * atomic write: a temporary file in the same folder, flushed, given the old file's mode, then
+ * renamed over it, and only when the file is still what the store last read). The file is
+ * never written through a link: when `.paper-digest` or `state.json` is a symbolic link, or
+ * the state folder resolves outside the workspace folder, reading and writing are refused
+ * (the store goes read-only).
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { isInside, realPathSync } from './fs/contained';
+import type { FileSnapshot } from './fs/safeFile';
+import { readFileSnapshotSync, SafeFileError, writeFileAtomicSync } from './fs/safeFile';
 import type { StateDisk } from './service/reading/stateStore';
 
 export const STATE_FOLDER = '.paper-digest';
@@ -16,6 +20,12 @@ export const INTERESTS_FILE = 'interests.json';
 
 /** State files bigger than this are not read (a state file of 100,000 papers is about 20 MB). */
 export const MAX_STATE_BYTES = 64 * 1024 * 1024;
+
+/** Points where tests step in. */
+export interface StateDiskHooks {
+  /** Called after the new text is in the temporary file, just before the check and the rename. */
+  beforeCommit?(): void;
+}
 
 /**
  * @example
@@ -26,8 +36,13 @@ export const MAX_STATE_BYTES = 64 * 1024 * 1024;
 export class NodeStateDisk implements StateDisk {
   readonly folder: string;
   readonly file: string;
+  /** The last text read and what the file was then, so that a write checks against it. */
+  private last: { readonly text: string; readonly snapshot: FileSnapshot } | undefined;
 
-  constructor(readonly root: string) {
+  constructor(
+    readonly root: string,
+    private readonly hooks: StateDiskHooks = {},
+  ) {
     this.folder = path.join(root, STATE_FOLDER);
     this.file = path.join(this.folder, STATE_FILE);
   }
@@ -37,81 +52,77 @@ export class NodeStateDisk implements StateDisk {
   }
 
   read(): string | undefined {
-    this.checkNoLinks();
-    let stat: fs.Stats;
-    try {
-      stat = fs.statSync(this.file);
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'ENOENT') {
-        return undefined;
-      }
-      throw error;
-    }
-    if (!stat.isFile()) {
-      throw new Error('it is not a file');
-    }
-    if (stat.size > MAX_STATE_BYTES) {
-      throw new Error(`it is bigger than ${MAX_STATE_BYTES / 1024 / 1024} MB`);
-    }
-    return fs.readFileSync(this.file, 'utf8');
+    this.checkFolder();
+    const read = this.readSnapshot();
+    this.last = read;
+    return read?.text;
   }
 
   write(text: string, expected: string | undefined): boolean {
-    this.checkNoLinks();
-    fs.mkdirSync(this.folder, { recursive: true });
-    this.checkNoLinks();
-    let mode = 0o644;
-    try {
-      mode = fs.statSync(this.file).mode & 0o7777;
-    } catch {
-      // A new file.
-    }
-    const temporary = path.join(this.folder, `.${STATE_FILE}.${process.pid}.${Date.now().toString(36)}${Math.random().toString(36).slice(2, 8)}.tmp`);
-    const descriptor = fs.openSync(temporary, 'wx', mode);
-    try {
-      try {
-        fs.writeFileSync(descriptor, text, 'utf8');
-        fs.fchmodSync(descriptor, mode);
-        fs.fsyncSync(descriptor);
-      } finally {
-        fs.closeSync(descriptor);
-      }
-      // The last look before the rename: someone else's change since our read wins a retry.
-      if (this.currentText() !== expected) {
-        fs.rmSync(temporary, { force: true });
+    this.checkFolder();
+    let snapshot: FileSnapshot | null;
+    if (expected === undefined) {
+      snapshot = null;
+    } else if (this.last && this.last.text === expected) {
+      snapshot = this.last.snapshot;
+    } else {
+      // Not what was read last: compare with the file as it is now.
+      const now = this.readSnapshot();
+      if (now?.text !== expected) {
         return false;
       }
-      fs.renameSync(temporary, this.file);
+      snapshot = now.snapshot;
+    }
+    if (expected === undefined) {
+      fs.mkdirSync(this.folder, { recursive: true });
+      this.checkFolder();
+    }
+    try {
+      const written = writeFileAtomicSync(this.file, text, { expected: snapshot, beforeCommit: this.hooks.beforeCommit });
+      this.last = { text, snapshot: written };
+      return true;
     } catch (error) {
-      fs.rmSync(temporary, { force: true });
+      if (error instanceof SafeFileError && error.code === 'changed') {
+        this.last = undefined;
+        return false;
+      }
       throw error;
     }
-    return true;
   }
 
-  private currentText(): string | undefined {
+  private readSnapshot(): { text: string; snapshot: FileSnapshot } | undefined {
     try {
-      return fs.readFileSync(this.file, 'utf8');
+      const { bytes, snapshot } = readFileSnapshotSync(this.file, { maxBytes: MAX_STATE_BYTES, followSymlinks: false });
+      return { text: bytes.toString('utf8'), snapshot };
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'ENOENT') {
+      if (error instanceof SafeFileError && error.code === 'missing') {
         return undefined;
       }
       throw error;
     }
   }
 
-  /** Refuses a state folder or file that is a link (it could point out of the workspace folder). */
-  private checkNoLinks(): void {
-    for (const each of [this.folder, this.file]) {
-      let stat: fs.Stats;
-      try {
-        stat = fs.lstatSync(each);
-      } catch {
-        continue;
-      }
-      if (stat.isSymbolicLink()) {
-        throw new Error(`${each} is a symbolic link, which Paper Digest does not follow`);
-      }
+  /**
+   * Refuses a state folder that is a link, is not a folder, or lies outside the workspace
+   * folder (a link higher up could lead out of it). The file itself is refused by safeFile.
+   */
+  private checkFolder(): void {
+    let stat: fs.Stats;
+    try {
+      stat = fs.lstatSync(this.folder);
+    } catch {
+      return;
+    }
+    if (stat.isSymbolicLink()) {
+      throw new SafeFileError('symlink', `${this.folder} is a symbolic link, which Paper Digest does not follow`);
+    }
+    if (!stat.isDirectory()) {
+      throw new SafeFileError('not-regular', `${this.folder} is not a folder`);
+    }
+    const root = realPathSync(this.root);
+    const folder = realPathSync(this.folder);
+    if (!root || !folder || !isInside(root, folder)) {
+      throw new SafeFileError('symlink', `${this.folder} lies outside ${this.root}`);
     }
   }
 }
@@ -120,11 +131,7 @@ export class NodeStateDisk implements StateDisk {
 export function readInterestsFile(root: string): string | undefined {
   const file = path.join(root, STATE_FOLDER, INTERESTS_FILE);
   try {
-    const stat = fs.lstatSync(file);
-    if (!stat.isFile() || stat.size > 1024 * 1024) {
-      return undefined;
-    }
-    return fs.readFileSync(file, 'utf8');
+    return readFileSnapshotSync(file, { maxBytes: 1024 * 1024, followSymlinks: false }).bytes.toString('utf8');
   } catch {
     return undefined;
   }

@@ -1,0 +1,355 @@
+/**
+ * The reading state store on a real disk (NodeStateDisk over fs/safeFile.ts): merges on
+ * conflict, leaves a corrupt or unknown-version file untouched, survives a writer killed in
+ * the middle of a write, never writes through a link out of the folder, and never over a
+ * change made meanwhile.
+ */
+import * as assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { after, describe, test } from 'node:test';
+import { mergeStates, parseState } from '../../server/src/service/reading/stateFile';
+import { StateStore } from '../../server/src/service/reading/stateStore';
+import { NodeStateDisk, STATE_FILE, STATE_FOLDER } from '../../server/src/stateDisk';
+
+const roots: string[] = [];
+after(() => roots.forEach((root) => fs.rmSync(root, { recursive: true, force: true })));
+
+function scratch(): string {
+  const root = fs.mkdtempSync(path.join(os.tmpdir(), 'paper-digest-state-'));
+  roots.push(root);
+  return root;
+}
+
+function stateFile(root: string): string {
+  return path.join(root, STATE_FOLDER, STATE_FILE);
+}
+
+function writeState(root: string, text: string): void {
+  fs.mkdirSync(path.join(root, STATE_FOLDER), { recursive: true });
+  fs.writeFileSync(stateFile(root), text);
+}
+
+function papersOnDisk(root: string): Record<string, Record<string, unknown>> {
+  return JSON.parse(fs.readFileSync(stateFile(root), 'utf8')).papers;
+}
+
+function leftovers(root: string): string[] {
+  const folder = path.join(root, STATE_FOLDER);
+  return fs.existsSync(folder) ? fs.readdirSync(folder).filter((name) => name.endsWith('.tmp')) : [];
+}
+
+/** A clock that moves one second per call, from a given time. */
+function clock(start: string): () => Date {
+  let time = Date.parse(start);
+  return () => new Date((time += 1000));
+}
+
+function store(root: string, now?: () => Date, hooks?: ConstructorParameters<typeof NodeStateDisk>[1]): StateStore {
+  const result = new StateStore(new NodeStateDisk(root, hooks), now);
+  result.load();
+  return result;
+}
+
+describe('state store: two writers', () => {
+  test('Should merge the changes of two stores of the same folder, each keeping the other’s', () => {
+    const root = scratch();
+    const one = store(root);
+    const two = store(root);
+    assert.deepEqual(one.change(['paper a'], { starred: true }, new Map([['paper a', 'Paper A']])).changed, ['paper a']);
+    // `two` loaded before `one` wrote: its write reads the file again and merges.
+    assert.deepEqual(two.change(['paper b'], { read: true, addTags: ['x'] }).changed, ['paper b']);
+    const papers = papersOnDisk(root);
+    assert.equal(papers['paper a'].starred, true, JSON.stringify(papers));
+    assert.equal(papers['paper a'].title, 'Paper A');
+    assert.equal(papers['paper b'].read, true, JSON.stringify(papers));
+    assert.deepEqual(papers['paper b'].tags, ['x']);
+    // And `one` sees `two`'s change when it loads the file again.
+    assert.equal(one.load(), true);
+    assert.equal(one.get('paper b')?.read, true);
+    assert.equal(one.get('paper a')?.starred, true);
+    assert.deepEqual(leftovers(root), []);
+  });
+
+  test('Should not undo another store’s change with its own stale view, and merge tags as sets', () => {
+    const root = scratch();
+    writeState(root, JSON.stringify({ version: 1, papers: { p: { read: true, tags: ['keep', 'drop'], updated: '2026-05-01T00:00:00.000Z' } } }));
+    const stale = store(root, clock('2026-05-02T00:00:00Z'));
+    const other = store(root, clock('2026-05-03T00:00:00Z'));
+    assert.equal(other.change(['p'], { read: false, addTags: ['late'] }).changed.length, 1);
+    // `stale` still holds read: true, tags keep and drop; it changes only the note and tags.
+    assert.equal(stale.change(['p'], { note: 'early note', removeTags: ['drop'], addTags: ['early'] }).changed.length, 1);
+    const paper = papersOnDisk(root).p;
+    assert.equal(paper.read, undefined, `the other store's 'unread' stands: ${JSON.stringify(paper)}`);
+    assert.equal(paper.note, 'early note');
+    assert.deepEqual(paper.tags, ['early', 'keep', 'late'], 'a tag removed on one side is dropped, added on either side kept');
+    assert.equal(stale.get('p')?.read, undefined, 'the stale store now holds the merged state');
+  });
+
+  test('Should merge two versions field by field, the later `updated` winning a field both changed', () => {
+    const base = { version: 1 as const, papers: new Map([['p', { read: true, note: 'base', tags: ['a', 'b'], updated: '2026-05-01T00:00:00.000Z' }]]) };
+    const mine = { version: 1 as const, papers: new Map([['p', { read: true, note: 'mine', tags: ['a', 'b', 'm'], updated: '2026-05-03T00:00:00.000Z' }], ['only mine', { starred: true }]]) };
+    const theirs = { version: 1 as const, papers: new Map([['p', { note: 'theirs', tags: ['b', 't'], updated: '2026-05-02T00:00:00.000Z' }], ['only theirs', { read: true }]]) };
+    const merged = mergeStates(base, mine, theirs);
+    const p = merged.papers.get('p');
+    assert.equal(p?.read, undefined, 'read changed only by theirs: taken');
+    assert.equal(p?.note, 'mine', 'note changed by both: the later (mine) wins');
+    assert.deepEqual(p?.tags, ['b', 'm', 't']);
+    assert.equal(p?.updated, '2026-05-03T00:00:00.000Z');
+    assert.equal(merged.papers.get('only mine')?.starred, true);
+    assert.equal(merged.papers.get('only theirs')?.read, true);
+    // The other way round, theirs is later.
+    const later = { ...theirs, papers: new Map([['p', { ...theirs.papers.get('p')!, updated: '2026-05-04T00:00:00.000Z' }]]) };
+    assert.equal(mergeStates(base, mine, later).papers.get('p')?.note, 'theirs');
+  });
+
+  test('Should keep the papers and top-level fields another tool wrote', () => {
+    const root = scratch();
+    const mine = store(root);
+    writeState(root, JSON.stringify({ version: 1, tool: { name: 'other' }, papers: { other: { starred: true } } }));
+    assert.equal(mine.change(['mine'], { read: true }).changed.length, 1);
+    const written = JSON.parse(fs.readFileSync(stateFile(root), 'utf8'));
+    assert.deepEqual(written.tool, { name: 'other' });
+    assert.equal(written.papers.other.starred, true);
+    assert.equal(written.papers.mine.read, true);
+  });
+});
+
+describe('state store: files it cannot use', () => {
+  for (const [name, text, pattern] of [
+    ['corrupt JSON', '{ "version": 1, "papers": { oops', /is corrupt: not valid JSON/],
+    ['a wrong shape', '{ "version": 1, "papers": { "p": { "read": "yes" } } }', /is corrupt: paper "p": "read" is not true or false/],
+    ['a newer version', '{ "version": 2, "papers": {}, "shelves": [] }', /cannot be used: its version 2 is not one this version of Paper Digest knows \(1\)/],
+    ['an unknown version', '{ "version": "1.0", "papers": {} }', /cannot be used: its version "1\.0" is not one/],
+    ['no version', '{ "papers": {} }', /is corrupt: it has no "version" field/],
+  ] as const) {
+    test(`Should report ${name}, leave the file untouched and refuse changes`, () => {
+      const root = scratch();
+      writeState(root, text);
+      fs.chmodSync(stateFile(root), 0o640);
+      const before = fs.statSync(stateFile(root));
+      const subject = store(root);
+      assert.equal(subject.status.readOnly, true);
+      assert.match(subject.status.problem ?? '', pattern);
+      assert.match(subject.status.problem ?? '', /left untouched and reading state is read-only until it is fixed$/);
+      assert.ok(subject.status.problem?.startsWith(stateFile(root)), subject.status.problem);
+      const result = subject.change(['p'], { starred: true });
+      assert.deepEqual(result.changed, []);
+      assert.equal(result.readOnly, true);
+      assert.match(result.message ?? '', pattern);
+      assert.equal(fs.readFileSync(stateFile(root), 'utf8'), text);
+      const after = fs.statSync(stateFile(root));
+      assert.equal(after.ino, before.ino, 'not replaced');
+      assert.equal(after.mtimeMs, before.mtimeMs);
+      assert.equal(after.mode & 0o777, 0o640);
+      assert.deepEqual(leftovers(root), []);
+      // Fixed by hand: the next load makes the store writable again.
+      fs.writeFileSync(stateFile(root), '{"version":1,"papers":{}}');
+      assert.equal(subject.load(), true);
+      assert.equal(subject.status.readOnly, false);
+      assert.deepEqual(subject.change(['p'], { starred: true }).changed, ['p']);
+    });
+  }
+
+  test('Should report a state file that is a folder, without reading it', () => {
+    const root = scratch();
+    fs.mkdirSync(stateFile(root), { recursive: true });
+    const subject = store(root);
+    assert.equal(subject.status.readOnly, true);
+    assert.match(subject.status.problem ?? '', /cannot be read \(it is a folder, not a regular file\)/);
+  });
+});
+
+describe('state store: links', () => {
+  test('Should never write through a state file that is a symbolic link out of the folder', () => {
+    const root = scratch();
+    const outside = scratch();
+    const target = path.join(outside, 'elsewhere.json');
+    fs.writeFileSync(target, '{"version":1,"papers":{}}');
+    fs.mkdirSync(path.join(root, STATE_FOLDER));
+    fs.symlinkSync(target, stateFile(root));
+    const subject = store(root);
+    assert.equal(subject.status.readOnly, true);
+    assert.match(subject.status.problem ?? '', /symbolic link/);
+    assert.deepEqual(subject.change(['p'], { starred: true }).changed, []);
+    assert.equal(fs.readFileSync(target, 'utf8'), '{"version":1,"papers":{}}');
+    assert.ok(fs.lstatSync(stateFile(root)).isSymbolicLink(), 'the link is left as it is');
+    assert.deepEqual(fs.readdirSync(outside), ['elsewhere.json']);
+  });
+
+  test('Should never write into a state folder that is a symbolic link out of the folder', () => {
+    const root = scratch();
+    const outside = scratch();
+    fs.symlinkSync(outside, path.join(root, STATE_FOLDER));
+    const subject = store(root);
+    assert.equal(subject.status.readOnly, true);
+    assert.match(subject.status.problem ?? '', /\.paper-digest is a symbolic link, which Paper Digest does not follow/);
+    assert.deepEqual(subject.change(['p'], { starred: true }).changed, []);
+    assert.deepEqual(fs.readdirSync(outside), [], 'nothing written out of the folder');
+  });
+
+  test('Should refuse a state folder that a link turned into one (even created after the load)', () => {
+    const root = scratch();
+    const outside = scratch();
+    const subject = store(root);
+    assert.equal(subject.status.readOnly, false, 'no file yet: writable');
+    fs.symlinkSync(outside, path.join(root, STATE_FOLDER));
+    const result = subject.change(['p'], { starred: true });
+    assert.deepEqual(result.changed, []);
+    assert.match(result.message ?? '', /symbolic link/);
+    assert.deepEqual(fs.readdirSync(outside), []);
+  });
+});
+
+describe('state store: changes made meanwhile', () => {
+  test('Should not write over a change made between its read and its rename, but merge it and write again', () => {
+    const root = scratch();
+    writeState(root, JSON.stringify({ version: 1, papers: {} }));
+    let interfered = false;
+    const subject = store(root, undefined, {
+      beforeCommit: () => {
+        if (!interfered) {
+          interfered = true;
+          // Someone else (another window, git pull) writes the file now.
+          fs.writeFileSync(stateFile(root), JSON.stringify({ version: 1, papers: { theirs: { starred: true, updated: '2026-05-01T00:00:00.000Z' } } }));
+        }
+      },
+    });
+    assert.deepEqual(subject.change(['mine'], { read: true }).changed, ['mine']);
+    assert.ok(interfered);
+    const papers = papersOnDisk(root);
+    assert.equal(papers.theirs?.starred, true, `the other change is kept: ${JSON.stringify(papers)}`);
+    assert.equal(papers.mine?.read, true);
+    assert.deepEqual(leftovers(root), []);
+  });
+
+  test('Should give up with a message, writing nothing, when the file keeps changing under it', () => {
+    const root = scratch();
+    writeState(root, '{"version":1,"papers":{}}');
+    let n = 0;
+    const subject = store(root, undefined, {
+      beforeCommit: () => fs.writeFileSync(stateFile(root), JSON.stringify({ version: 1, papers: { [`theirs ${++n}`]: { read: true } } })),
+    });
+    const result = subject.change(['mine'], { starred: true });
+    assert.deepEqual(result.changed, []);
+    assert.match(result.message ?? '', /kept changing while it was written; nothing was changed/);
+    assert.deepEqual(Object.keys(papersOnDisk(root)), [`theirs ${n}`], 'the last outside change stands');
+    assert.equal(subject.get('mine'), undefined);
+    assert.deepEqual(leftovers(root), []);
+  });
+
+  test('Should not create the file over one that appeared meanwhile', () => {
+    const root = scratch();
+    let once = false;
+    const subject = store(root, undefined, {
+      beforeCommit: () => {
+        if (!once) {
+          once = true;
+          fs.writeFileSync(stateFile(root), JSON.stringify({ version: 1, papers: { theirs: { read: true } } }));
+        }
+      },
+    });
+    assert.deepEqual(subject.change(['mine'], { read: true }).changed, ['mine']);
+    assert.deepEqual(Object.keys(papersOnDisk(root)).sort(), ['mine', 'theirs']);
+  });
+
+  test('Should keep the file’s mode when it replaces it', () => {
+    const root = scratch();
+    writeState(root, '{"version":1,"papers":{}}');
+    fs.chmodSync(stateFile(root), 0o600);
+    const subject = store(root);
+    subject.change(['p'], { starred: true });
+    assert.equal(fs.statSync(stateFile(root)).mode & 0o777, 0o600);
+    assert.equal(papersOnDisk(root).p.starred, true);
+  });
+});
+
+/** The compiled state disk, for a child process to require. */
+const STATE_DISK_JS = path.join(__dirname, '..', '..', 'server', 'src', 'stateDisk.js');
+const STATE_STORE_JS = path.join(__dirname, '..', '..', 'server', 'src', 'service', 'reading', 'stateStore.js');
+
+/**
+ * A writer in its own process. mode `pause`: one change, then it says `ready` when the new
+ * file is written aside and waits there to be killed. mode `loop`: changes one paper after
+ * another, saying each one's number when it is written.
+ */
+function writer(root: string, mode: 'pause' | 'loop'): ReturnType<typeof spawn> {
+  const script = `
+    const { NodeStateDisk } = require(${JSON.stringify(STATE_DISK_JS)});
+    const { StateStore } = require(${JSON.stringify(STATE_STORE_JS)});
+    const mode = ${JSON.stringify(mode)};
+    const hooks = mode === 'pause' ? { beforeCommit() { process.stdout.write('ready\\n'); Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 60000); } } : {};
+    const store = new StateStore(new NodeStateDisk(${JSON.stringify(root)}, hooks));
+    store.load();
+    const note = 'n'.repeat(3000);
+    for (let i = 0; ; i++) {
+      const result = store.change(['paper ' + process.pid + ' ' + i], { read: true, note });
+      if (result.changed.length !== 1) { process.stderr.write(String(result.message)); process.exit(3); }
+      process.stdout.write(i + '\\n');
+      if (mode === 'pause') break;
+    }
+  `;
+  return spawn(process.execPath, ['-e', script], { stdio: ['ignore', 'pipe', 'pipe'] });
+}
+
+/** Resolves when the child's stdout has a line matching, with all it printed. */
+function waitForLine(child: ReturnType<typeof spawn>, matches: (line: string) => boolean): Promise<void> {
+  return new Promise((resolve, reject) => {
+    let seen = '';
+    let errors = '';
+    child.stderr!.on('data', (chunk: Buffer) => (errors += chunk.toString()));
+    child.stdout!.on('data', (chunk: Buffer) => {
+      seen += chunk.toString();
+      if (seen.split('\n').some(matches)) resolve();
+    });
+    child.on('exit', (code) => reject(new Error(`the writer exited (${code}) before the line; it printed ${JSON.stringify(seen.slice(-200))}, stderr ${JSON.stringify(errors)}`)));
+  });
+}
+
+function killed(child: ReturnType<typeof spawn>): Promise<void> {
+  return new Promise((resolve) => {
+    if (child.exitCode !== null || child.signalCode !== null) return resolve();
+    child.on('exit', () => resolve());
+    child.kill('SIGKILL');
+  });
+}
+
+describe('state store: a writer killed in the middle of a write', () => {
+  test('Should leave the old file whole when the writer is killed after writing aside, before the rename', async () => {
+    const root = scratch();
+    const old = JSON.stringify({ version: 1, papers: { old: { starred: true, updated: '2026-05-01T00:00:00.000Z' } } }, null, 2) + '\n';
+    writeState(root, old);
+    const child = writer(root, 'pause');
+    await waitForLine(child, (line) => line === 'ready');
+    assert.equal(leftovers(root).length, 1, 'the new state is written aside in the same folder');
+    await killed(child);
+    assert.equal(fs.readFileSync(stateFile(root), 'utf8'), old, 'the old file is whole');
+    // The next writer works despite the temporary file the killed one left.
+    const next = store(root);
+    assert.equal(next.status.readOnly, false);
+    assert.equal(next.get('old')?.starred, true);
+    assert.deepEqual(next.change(['after'], { read: true }).changed, ['after']);
+    assert.deepEqual(Object.keys(papersOnDisk(root)).sort(), ['after', 'old']);
+  });
+
+  test('Should leave a whole file of some earlier write, whenever the writer is killed', async () => {
+    const root = scratch();
+    writeState(root, '{"version":1,"papers":{}}');
+    for (const after of [1, 4, 9]) {
+      const child = writer(root, 'loop');
+      // Killed at once after some writes were reported, so most likely in the middle of another one.
+      await waitForLine(child, (line) => line !== '' && Number(line) >= after);
+      await killed(child);
+      const text = fs.readFileSync(stateFile(root), 'utf8');
+      const parsed = parseState(text);
+      assert.ok('state' in parsed, `killed after ${after} writes, the file is not whole: ${text.slice(-200)}`);
+      const keys = [...parsed.state.papers.keys()];
+      assert.ok(keys.length >= after, `killed after ${after} writes, the file has ${keys.length} papers`);
+      for (const key of keys) {
+        assert.equal(parsed.state.papers.get(key)?.note?.length, 3000, `${key} is whole`);
+      }
+    }
+  });
+});

@@ -168,6 +168,11 @@ export interface DiagnosticsSettings {
   readonly enable?: boolean;
   /** `paperDigest.diagnostics.rules`: rule code → `error` | `warning` | `information` | `hint` | `off`. */
   readonly rules?: Readonly<Record<string, string>>;
+  /**
+   * `paperDigest.diagnostics.scope`: `workspace` (the default) reports the problems of every
+   * digest of the workspace through `workspace/diagnostic`, `openFiles` only those of open ones.
+   */
+  readonly scope?: 'workspace' | 'openFiles';
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -15,7 +15,7 @@ import {
   InitializeParams,
 } from 'vscode-languageserver/node';
 import { TextDocument } from 'vscode-languageserver-textdocument';
-import type { Range } from 'vscode-languageserver-types';
+import type { Diagnostic, Range } from 'vscode-languageserver-types';
 import { DigestCache } from './service/cache';
 import { documentTooLarge } from './service/limits';
 import type { DigestDocument } from './service/model';
@@ -44,6 +44,10 @@ import { computeDiagnostics, DiagnosticOptions, RuleSetting } from './service/fe
 import { codeActions, CODE_ACTION_KINDS, fixAll } from './service/features/codeActions';
 import { rulesDocsBase } from './docsBase';
 import { DiagnosticsSettings, FIX_ALL_COMMAND, FixAllResult, ServerMemoryRequest } from './protocol';
+import { DiagnosticsScope, PullDiagnostics } from './pullDiagnostics';
+import { parseDigest } from './service/parser';
+import { promises as fsPromises } from 'fs';
+import { fileURLToPath } from 'url';
 import { TextDocumentEdit } from 'vscode-languageserver/node';
 import { registerDebugRequests } from './debug';
 import { WorkspaceTerms } from './service/workspaceTerms';
@@ -131,6 +135,9 @@ connection.onInitialize((params: InitializeParams): InitializeResult => {
   folderChangeNotifications = params.capabilities.workspace?.workspaceFolders === true;
   configurationPull = params.capabilities.workspace?.configuration === true;
   snippetEdits = params.capabilities.workspace?.workspaceEdit?.snippetEditSupport === true;
+  // Pull diagnostics where the client can pull them (LSP 3.17); pushed otherwise.
+  pullMode = params.capabilities.textDocument?.diagnostic !== undefined;
+  refreshSupport = params.capabilities.workspace?.diagnostics?.refreshSupport === true;
   return {
     capabilities: {
       workspaceSymbolProvider: true,
@@ -141,6 +148,7 @@ connection.onInitialize((params: InitializeParams): InitializeResult => {
       hoverProvider: true,
       codeLensProvider: { resolveProvider: false },
       codeActionProvider: { codeActionKinds: [...CODE_ACTION_KINDS] },
+      ...(pullMode ? { diagnosticProvider: { identifier: 'paper-digest', interFileDependencies: true, workspaceDiagnostics: true } } : {}),
       executeCommandProvider: { commands: [FIX_ALL_COMMAND] },
       completionProvider: { triggerCharacters: [...COMPLETION_TRIGGER_CHARACTERS], resolveProvider: true },
       documentLinkProvider: { resolveProvider: false },
@@ -453,6 +461,10 @@ function diagnosticOptions(uri: string, settings: DiagnosticsSettings): Diagnost
 }
 
 function scheduleDiagnostics(uri: string, delay = DIAGNOSTICS_DELAY_MS): void {
+  if (pullMode) {
+    // The client pulls on its own after a change, and again after a refresh.
+    return;
+  }
   clearTimeout(diagnosticTimers.get(uri));
   diagnosticTimers.set(
     uri,
@@ -476,10 +488,13 @@ async function publishDiagnostics(uri: string): Promise<void> {
     // Closed or changed meanwhile: the close or the newer change publishes instead.
     return;
   }
-  const all = settings.enable === false ? [] : computeDiagnostics(cache.get(latest), { ...diagnosticOptions(uri, settings), maxDiagnostics: MAX_PUBLISHED_DIAGNOSTICS });
-  // The first ones, in document order: a problems view chokes on hundreds of thousands.
-  const diagnostics = all.length > MAX_PUBLISHED_DIAGNOSTICS ? all.slice(0, MAX_PUBLISHED_DIAGNOSTICS) : all;
-  void connection.sendDiagnostics({ uri, version, diagnostics });
+  void connection.sendDiagnostics({ uri, version, diagnostics: diagnosticsOfModel(uri, cache.get(latest), settings) });
+}
+
+/** The diagnostics of a model under the settings: the first ones, in document order (a problems view chokes on hundreds of thousands). */
+function diagnosticsOfModel(uri: string, model: DigestDocument, settings: DiagnosticsSettings): Diagnostic[] {
+  const all = settings.enable === false ? [] : computeDiagnostics(model, { ...diagnosticOptions(uri, settings), maxDiagnostics: MAX_PUBLISHED_DIAGNOSTICS });
+  return all.length > MAX_PUBLISHED_DIAGNOSTICS ? all.slice(0, MAX_PUBLISHED_DIAGNOSTICS) : all;
 }
 
 /** Documents just opened: their first diagnostics wait only for requests already on the way. */
@@ -488,6 +503,7 @@ const justOpened = new Set<string>();
 const OPEN_DIAGNOSTICS_DELAY_MS = 30;
 documents.onDidOpen((event) => {
   justOpened.add(event.document.uri);
+  pull.filesChanged([event.document.uri]);
 });
 
 documents.onDidChangeContent((event) => {
@@ -500,7 +516,10 @@ documents.onDidClose((event) => {
   clearTimeout(diagnosticTimers.get(uri));
   diagnosticTimers.delete(uri);
   settingsByUri.delete(uri);
-  void connection.sendDiagnostics({ uri, diagnostics: [] });
+  pull.filesChanged([uri]);
+  if (!pullMode) {
+    void connection.sendDiagnostics({ uri, diagnostics: [] });
+  }
 });
 
 // Another file gained or lost a paper with the same title: refresh the duplicates of open files.
@@ -522,6 +541,7 @@ let checkedTranslations = workspaceTerms.translationsVersion;
 workspaceIndex.onDidChange(() => {
   if (workspaceTerms.translationsVersion !== checkedTranslations) {
     checkedTranslations = workspaceTerms.translationsVersion;
+    pull.allChanged();
     for (const document of documents.all()) {
       scheduleDiagnostics(document.uri, 300);
     }
@@ -529,6 +549,8 @@ workspaceIndex.onDidChange(() => {
 });
 
 workspaceIndex.onDidChange((change) => {
+  pull.filesChanged([...change.uris, ...change.affectedUris]);
+  scheduleRefresh();
   const affected = new Set(change.affectedUris);
   for (const document of documents.all()) {
     if (affected.has(canonicalUri(document.uri) ?? document.uri)) {
@@ -543,10 +565,81 @@ connection.onDidChangeConfiguration((change) => {
   pushedAll = (change.settings as { paperDigest?: Record<string, unknown> } | undefined)?.paperDigest ?? {};
   reading.configurationChanged();
   settingsByUri.clear();
+  workspaceSettings = undefined;
+  pull.allChanged();
+  scheduleRefresh(0);
   for (const document of documents.all()) {
     scheduleDiagnostics(document.uri, 0);
   }
 });
+
+// ---- Pull diagnostics ----------------------------------------------------------------------
+
+/** The client pulls diagnostics (`textDocument/diagnostic`, `workspace/diagnostic`). */
+let pullMode = false;
+/** The client takes `workspace/diagnostic/refresh`. */
+let refreshSupport = false;
+/** The workspace-wide diagnostics settings (scope, enable, rules), asked once until they change. */
+let workspaceSettings: Promise<DiagnosticsSettings & { scope?: DiagnosticsScope }> | undefined;
+let refreshTimer: NodeJS.Timeout | undefined;
+
+const pull = new PullDiagnostics({
+  openDocument: (uri) => {
+    const key = canonicalUri(uri) ?? uri;
+    const document = documents.get(uri) ?? documents.all().find((d) => (canonicalUri(d.uri) ?? d.uri) === key);
+    return document && { uri: document.uri, version: document.version, model: () => cache.get(document) };
+  },
+  indexedFiles: () => workspaceIndex.files().map((file) => file.uri),
+  canonical: (uri) => canonicalUri(uri) ?? uri,
+  readFile: async (uri) => {
+    try {
+      const file = fileURLToPath(uri);
+      const stat = await fsPromises.stat(file);
+      return stat.isFile() && stat.size <= 32 * 1024 * 1024 ? await fsPromises.readFile(file, 'utf8') : undefined;
+    } catch {
+      return undefined;
+    }
+  },
+  parse: parseDigest,
+  diagnostics: async (uri, model) => {
+    const settings = documents.get(uri) ? await diagnosticsSettings(uri) : await pulledWorkspaceSettings();
+    return settings.enable === false ? undefined : diagnosticsOfModel(uri, model, settings);
+  },
+  scope: async () => {
+    const settings = await pulledWorkspaceSettings();
+    return { scope: settings.scope === 'openFiles' ? 'openFiles' : 'workspace', enabled: settings.enable !== false };
+  },
+});
+
+function pulledWorkspaceSettings(): Promise<DiagnosticsSettings & { scope?: DiagnosticsScope }> {
+  if (!configurationPull) {
+    return Promise.resolve(pushedSettings);
+  }
+  workspaceSettings ??= connection.workspace.getConfiguration({ section: 'paperDigest.diagnostics' }).then(
+    (value: unknown) => (value && typeof value === 'object' ? (value as DiagnosticsSettings) : {}),
+    () => ({}),
+  );
+  return workspaceSettings;
+}
+
+/** Asks the client to pull again (at most every 300 ms): the index or the settings changed. */
+function scheduleRefresh(delay = 300): void {
+  if (!pullMode || !refreshSupport || refreshTimer) {
+    return;
+  }
+  refreshTimer = setTimeout(() => {
+    refreshTimer = undefined;
+    connection.languages.diagnostics.refresh().catch(() => undefined);
+  }, delay);
+}
+
+connection.languages.diagnostics.on(guarded('textDocument/diagnostic', async (params) => pull.document(params.textDocument.uri, params.previousResultId)));
+
+connection.languages.diagnostics.onWorkspace(guarded('workspace/diagnostic', async (params, token) => {
+  await workspaceDigests.ready;
+  workspaceDigests.flush();
+  return pull.workspace(params.previousResultIds, token);
+}));
 
 connection.onCodeAction(guarded('textDocument/codeAction', async (params, token) => {
   const uri = params.textDocument.uri;

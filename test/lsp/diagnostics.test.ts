@@ -6,6 +6,9 @@
  */
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { after, before, describe, test } from 'node:test';
 import { applyEdits } from '../../server/src/service/edits';
 import { computeDiagnostics } from '../../server/src/service/features/diagnostics';
@@ -160,5 +163,133 @@ describe('lsp: diagnostics, quick fixes and fix-all over stdio', () => {
     client.closeDocument(uri);
     const cleared = await client.waitForNotification<Published>('textDocument/publishDiagnostics', (p) => p.uri === uri && p.diagnostics.length === 0);
     assert.equal(cleared.version, undefined);
+  });
+});
+
+describe('lsp: pull diagnostics (textDocument/diagnostic, workspace/diagnostic) over stdio', () => {
+  type Report = { kind: 'full' | 'unchanged'; uri: string; resultId?: string; items?: { code: string; severity: number }[] };
+  const PULL_CAPABILITIES = {
+    workspace: { workspaceFolders: true, configuration: true, didChangeWatchedFiles: { dynamicRegistration: false }, diagnostics: { refreshSupport: true } },
+    textDocument: {
+      synchronization: { dynamicRegistration: false, didSave: true },
+      publishDiagnostics: { relatedInformation: true, codeDescriptionSupport: true, dataSupport: true },
+      diagnostic: { dynamicRegistration: false, relatedDocumentSupport: false },
+    },
+  };
+  let root: string;
+  let client: LspClient;
+  let settings: Record<string, unknown> = {};
+  let refreshes = 0;
+  const uriOf = (name: string): string => pathToFileURL(path.join(root, name)).href;
+  const workspacePull = async (previous: Report[] = []): Promise<Map<string, Report>> => {
+    const result = await client.request<{ items: Report[] }>('workspace/diagnostic', { previousResultIds: previous.filter((r) => r.resultId).map((r) => ({ uri: r.uri, value: r.resultId })) });
+    return new Map(result.items.map((item) => [item.uri, item]));
+  };
+  const refreshWaiters: (() => void)[] = [];
+  /** Resolves once the server has asked for more than `count` refreshes. */
+  const refreshAfter = (count: number, what: string): Promise<void> =>
+    refreshes > count
+      ? Promise.resolve()
+      : new Promise((resolve, reject) => {
+          const timer = setTimeout(() => reject(new Error(`no workspace/diagnostic/refresh while waiting for ${what}`)), 10_000);
+          refreshWaiters.push(() => {
+            if (refreshes > count) {
+              clearTimeout(timer);
+              resolve();
+            }
+          });
+        });
+  /** Pulls until `accept` holds: now, then after each refresh the server asks for since `since`. */
+  const pullUntil = async (since: number, previous: Report[], accept: (reports: Map<string, Report>) => boolean, what: string): Promise<Map<string, Report>> => {
+    let seen = since;
+    let last = await workspacePull(previous);
+    while (!accept(last)) {
+      await refreshAfter(seen, `${what} (last answer ${JSON.stringify([...last.values()])})`);
+      seen = refreshes;
+      last = await workspacePull(previous);
+    }
+    return last;
+  };
+
+  before(async () => {
+    root = fs.mkdtempSync(path.join(os.tmpdir(), 'paper-digest-pull-'));
+    fs.writeFileSync(path.join(root, 'a.digest'), digest(entryLines('A'), entryLines('B')));
+    fs.writeFileSync(path.join(root, 'b.digest'), digest(entryLines('A', { topicHits: '专题命中 数学推理 ：reasoning(abstract)；分类 CS.lg、cs.CL' })));
+    client = await LspClient.start({
+      rootUri: pathToFileURL(root).href,
+      capabilities: PULL_CAPABILITIES,
+      onServerRequest: (method, params: any) => {
+        if (method === 'workspace/configuration') {
+          return params.items.map((item: { section?: string }) => (item.section === 'paperDigest.diagnostics' ? settings : null));
+        }
+        if (method === 'workspace/diagnostic/refresh') {
+          refreshes++;
+          refreshWaiters.splice(0).forEach((wake) => wake());
+        }
+        return null;
+      },
+    });
+  });
+
+  after(async () => {
+    await client?.shutdown();
+    fs.rmSync(root, { recursive: true, force: true });
+  });
+
+  test('Should announce workspace diagnostics to a client that pulls, and not to one that does not', () => {
+    assert.deepEqual(client.initializeResult.capabilities.diagnosticProvider, { identifier: 'paper-digest', interFileDependencies: true, workspaceDiagnostics: true });
+  });
+
+  test('Should report the problems of digests that are not open, once per paper for a duplicate, and unchanged for the same content', async () => {
+    const first = await workspacePull();
+    const a = first.get(uriOf('a.digest'));
+    const b = first.get(uriOf('b.digest'));
+    assert.ok(a && b, JSON.stringify([...first.keys()]));
+    assert.deepEqual(a.items?.map((d) => d.code), [], 'the first copy of A is not reported');
+    assert.deepEqual(b.items?.map((d) => d.code).sort(), ['category-case', 'duplicate-paper']);
+    assert.equal(b.items?.find((d) => d.code === 'duplicate-paper')?.severity, 3, 'information');
+    const second = await workspacePull([...first.values()]);
+    assert.deepEqual([...second.values()].map((r) => r.kind), ['unchanged', 'unchanged']);
+    assert.equal(client.notifications.filter((n) => n.method === 'textDocument/publishDiagnostics').length, 0, 'nothing pushed to a client that pulls');
+  });
+
+  test('Should answer textDocument/diagnostic for an open document per version, and leave it out of the workspace report', async () => {
+    const uri = uriOf('b.digest');
+    client.openDocument(uri, fs.readFileSync(path.join(root, 'b.digest'), 'utf8'));
+    const report = await client.request<Report>('textDocument/diagnostic', { textDocument: { uri } });
+    assert.equal(report.kind, 'full');
+    assert.deepEqual(report.items?.map((d) => d.code).sort(), ['category-case', 'duplicate-paper']);
+    const again = await client.request<Report>('textDocument/diagnostic', { textDocument: { uri }, previousResultId: report.resultId });
+    assert.equal(again.kind, 'unchanged');
+    client.changeDocument(uri, digest(entryLines('C')), 2);
+    const changed = await client.request<Report>('textDocument/diagnostic', { textDocument: { uri }, previousResultId: report.resultId });
+    assert.equal(changed.kind, 'full');
+    assert.deepEqual(changed.items, []);
+    const workspace = await workspacePull();
+    assert.ok(!workspace.has(uri), 'the open document is pulled on its own');
+    client.closeDocument(uri);
+  });
+
+  test('Should ask for a refresh and report a file changed on disk', async () => {
+    const before = await workspacePull();
+    const refreshed = refreshes;
+    fs.writeFileSync(path.join(root, 'a.digest'), digest(entryLines('A'), entryLines('B', { topicHits: '专题命中 数学推理 ：reasoning(abstract)；分类 cs.XX' })));
+    client.notify('workspace/didChangeWatchedFiles', { changes: [{ uri: uriOf('a.digest'), type: 2 }] });
+    const after = await pullUntil(refreshed, [...before.values()], (reports) => reports.get(uriOf('a.digest'))?.items?.some((d) => d.code === 'unknown-category') === true, 'the new problem of a.digest');
+    assert.equal(after.get(uriOf('a.digest'))?.kind, 'full');
+    assert.ok(refreshes > refreshed, 'the server asked the client to pull again');
+  });
+
+  test('Should keep to open files with paperDigest.diagnostics.scope openFiles, clearing what the workspace report showed', async () => {
+    const before = await workspacePull();
+    assert.ok([...before.values()].some((r) => (r.items?.length ?? 0) > 0));
+    const refreshed = refreshes;
+    settings = { scope: 'openFiles' };
+    client.notify('workspace/didChangeConfiguration', { settings: {} });
+    const after = await pullUntil(refreshed, [...before.values()], (reports) => [...reports.values()].every((r) => r.kind === 'full' && r.items?.length === 0), 'empty reports for every file');
+    assert.deepEqual([...after.keys()].sort(), [...before.keys()].sort());
+    const quiet = await workspacePull([...after.values()]);
+    assert.equal(quiet.size, 0, 'nothing more once cleared');
+    settings = {};
   });
 });

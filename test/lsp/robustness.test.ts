@@ -172,16 +172,31 @@ describe('lsp: robustness over stdio', () => {
     }
   });
 
-  test('Should cap the outline of 100,000 papers and summarise the rest', async () => {
+  test('Should cap the outline of 29,000 papers and summarise the rest', async () => {
+    const uri = 'file:///virtual/many-papers-outline.digest';
+    const entry = (i: number): string[] => [`Paper ${i}`, `论文${i}`, 'Mei Tanaka, Lin Qiu', '专题命中 推理 ：x(title)；分类 cs.LG', 'AI总结 好。'];
+    const parts: string[] = ['大模型推理能力'];
+    for (let i = 0; i < 29_000; i++) parts.push(...entry(i));
+    client.openDocument(uri, parts.join('\n\n') + '\n');
+    const [root] = await client.request<DocumentSymbol[]>('textDocument/documentSymbol', { textDocument: { uri } }, HANG_GUARD_MS);
+    assert.equal(root.detail, '29000 papers');
+    assert.equal(root.children!.length, DEFAULT_MAX_PAPERS + 1);
+    assert.match(root.children![DEFAULT_MAX_PAPERS].name, new RegExp(`${29_000 - DEFAULT_MAX_PAPERS} more papers`));
+    client.closeDocument(uri);
+  });
+
+  test('Should outline the papers of the first 300,000 lines of 100,000 papers, and say the rest is not read', async () => {
     const uri = 'file:///virtual/hundred-thousand.digest';
     const entry = (i: number): string[] => [`Paper ${i}`, `论文${i}`, 'Mei Tanaka, Lin Qiu', '专题命中 推理 ：x(title)；分类 cs.LG', 'AI总结 好。'];
     const parts: string[] = ['大模型推理能力'];
     for (let i = 0; i < 100_000; i++) parts.push(...entry(i));
     client.openDocument(uri, parts.join('\n\n') + '\n');
     const [root] = await client.request<DocumentSymbol[]>('textDocument/documentSymbol', { textDocument: { uri } }, HANG_GUARD_MS);
-    assert.equal(root.detail, '100000 papers');
+    assert.equal(root.detail, '30000 papers in the first 300000 lines, the rest not read: the document is too large');
     assert.equal(root.children!.length, DEFAULT_MAX_PAPERS + 1);
-    assert.match(root.children![DEFAULT_MAX_PAPERS].name, new RegExp(`${100_000 - DEFAULT_MAX_PAPERS} more papers`));
+    assert.match(root.children![DEFAULT_MAX_PAPERS].name, /^… 10000 more papers in the first 300000 lines$/);
+    const published = await publishedFor(uri, (p) => p.version === 1);
+    assert.deepEqual(published.diagnostics.map((d) => d.code), ['document-too-large']);
     client.closeDocument(uri);
   });
 

@@ -8,7 +8,8 @@ import { describe, test } from 'node:test';
 import { computeDiagnostics, DiagnosticCode } from '../../server/src/service/features/diagnostics';
 import { foldingRanges, MAX_FOLDING_RANGES } from '../../server/src/service/features/folding';
 import { documentSymbols } from '../../server/src/service/features/symbols';
-import { DOCUMENT_LIMITS, documentTooLarge } from '../../server/src/service/limits';
+import { DigestCache } from '../../server/src/service/cache';
+import { DOCUMENT_LIMITS, documentTooLarge, isTruncated, parseWithinLimits } from '../../server/src/service/limits';
 import { parseDigest } from '../../server/src/service/parser';
 import { WorkspaceIndex } from '../../server/src/service/workspaceIndex';
 import { digest, entryLines } from '../support/fixtures';
@@ -23,6 +24,40 @@ describe('limits', () => {
     assert.equal(documentTooLarge(parseDigest('a\n'.repeat(DOCUMENT_LIMITS.maxLines - 1)))?.limit, undefined);
     assert.equal(documentTooLarge(parseDigest('a\n'.repeat(DOCUMENT_LIMITS.maxLines)))?.limit, 'lines');
     assert.equal(documentTooLarge(parseDigest(('x'.repeat(99_999) + '\n').repeat(DOCUMENT_LIMITS.maxCharacters / 100_000 + 1)))?.limit, 'characters');
+  });
+
+  test('Should parse only the lines within the limits of a longer text, and know its real size', () => {
+    const lines = Array.from({ length: 1_000_000 }, (_, i) => (i % 3 === 0 ? 'Mei Tanaka, Lin Qiu' : i % 3 === 1 ? '标题' : `Title ${i}`));
+    const text = lines.join('\n');
+    const model = parseWithinLimits(text);
+    assert.ok(isTruncated(model));
+    assert.equal(model.lines.length, DOCUMENT_LIMITS.maxLines + 1);
+    assert.equal(model.lines[DOCUMENT_LIMITS.maxLines - 1].text, lines[DOCUMENT_LIMITS.maxLines - 1]);
+    const verdict = documentTooLarge(model);
+    assert.deepEqual([verdict?.limit, verdict?.size], ['lines', 1_000_000]);
+    assert.match(computeDiagnostics(model)[0].message, /1,000,000 lines, more than the 300,000/);
+    // Within the limits, the whole text.
+    const small = parseWithinLimits(lines.slice(0, 1_000).join('\n'));
+    assert.ok(!isTruncated(small));
+    assert.equal(small.lines.length, 1_000);
+    // Past the characters limit, cut at a line end.
+    const long = ('x'.repeat(99_999) + '\n').repeat(DOCUMENT_LIMITS.maxCharacters / 100_000 + 5);
+    const cut = parseWithinLimits(long);
+    assert.ok(cut.text.length <= DOCUMENT_LIMITS.maxCharacters && cut.text.endsWith('\n'));
+    assert.deepEqual([documentTooLarge(cut)?.limit, documentTooLarge(cut)?.size], ['characters', long.length]);
+  });
+
+  test('Should parse such a text again on an edit rather than update the model of its first part', () => {
+    const cache = new DigestCache();
+    const text = 'Title\n'.repeat(DOCUMENT_LIMITS.maxLines + 10);
+    const first = cache.get({ uri: 'file:///a.digest', version: 1, getText: () => text });
+    assert.ok(isTruncated(first));
+    const edited = 'X' + text;
+    cache.change({ uri: 'file:///a.digest', version: 1, getText: () => text }, [{ range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } }, text: 'X' }], () => ({ uri: 'file:///a.digest', version: 2, getText: () => edited }));
+    assert.equal(cache.updateCount, 0);
+    const second = cache.get({ uri: 'file:///a.digest', version: 2, getText: () => edited });
+    assert.ok(isTruncated(second));
+    assert.equal(second.lines[0].text, 'XTitle');
   });
 
   test('Should report only document-too-large past a limit, as the rule settings say', () => {

@@ -4,8 +4,8 @@
  * parsing it again.
  */
 import { ContentChange, updateDigest } from './incremental';
+import { isTruncated, parseWithinLimits } from './limits';
 import type { DigestDocument } from './model';
-import { parseDigest } from './parser';
 
 export interface VersionedText {
   readonly uri: string;
@@ -28,7 +28,8 @@ export class DigestCache {
   /** How many incremental updates the cache has run. */
   updateCount = 0;
 
-  constructor(private readonly parse: (text: string) => DigestDocument = parseDigest) {}
+  /** Past the limits (limits.ts) only the first part of a text is parsed. */
+  constructor(private readonly parse: (text: string) => DigestDocument = parseWithinLimits) {}
 
   /**
    * Applies changes to a document and brings its cached model along: `apply` changes the
@@ -44,7 +45,8 @@ export class DigestCache {
     const before = document.version;
     const cached = this.models.get(document.uri);
     const updated = apply();
-    if (cached && cached.version === before && this.parse === parseDigest) {
+    // The model of the first part of a text past the limits is parsed again, not updated.
+    if (cached && cached.version === before && this.parse === parseWithinLimits && !isTruncated(cached.model)) {
       this.models.set(updated.uri, { version: updated.version, model: updateDigest(cached.model, changes, updated.getText()) });
       this.updateCount++;
     } else {

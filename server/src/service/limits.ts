@@ -12,6 +12,7 @@
 import type { Range } from 'vscode-languageserver-types';
 import { DigestModel } from './document';
 import type { DigestDocument } from './model';
+import { parseDigest } from './parser';
 
 /** The limits, in UTF-16 code units and lines. */
 export const DOCUMENT_LIMITS = {
@@ -39,6 +40,51 @@ export interface TooLarge {
 
 const VERDICTS = new WeakMap<DigestDocument, TooLarge | null>();
 
+/** Models of the first part of a longer text (`parseWithinLimits`): the text's real size. */
+const TRUNCATED = new WeakMap<DigestDocument, { readonly characters: number; readonly lines: number }>();
+
+/**
+ * The model of a text, or of its first part when the text has more characters or lines than the
+ * limits: the lines up to the limit, cut at a line end. A document past those limits gets the
+ * cheap features only, and those need no more than that part; a million lines are not parsed
+ * for an outline that shows 20,000 papers. `documentTooLarge` knows such a model by its real
+ * size.
+ *
+ * @example
+ * const model = parseWithinLimits('Title\n'.repeat(1_000_000));
+ * model.lines.length;                 // 300,001: the first 300,000 lines and an empty last one
+ * documentTooLarge(model)?.size;      // 1,000,001
+ */
+export function parseWithinLimits(text: string): DigestDocument {
+  // Lines as line feeds count them: a text of lone carriage returns is parsed whole and judged by its line table.
+  let feeds = 0;
+  let cut = text.length;
+  for (let at = text.indexOf('\n'); at >= 0; at = text.indexOf('\n', at + 1)) {
+    feeds++;
+    if (feeds === DOCUMENT_LIMITS.maxLines) {
+      cut = at + 1;
+    }
+  }
+  if (text.length > DOCUMENT_LIMITS.maxCharacters) {
+    // After the last line feed within the limit; a text with none there is parsed whole.
+    const end = text.lastIndexOf('\n', DOCUMENT_LIMITS.maxCharacters - 1) + 1;
+    if (end > 0) {
+      cut = Math.min(cut, end);
+    }
+  }
+  if (cut >= text.length) {
+    return parseDigest(text);
+  }
+  const model = parseDigest(text.slice(0, cut));
+  TRUNCATED.set(model, { characters: text.length, lines: feeds + 1 });
+  return model;
+}
+
+/** Whether a model is of the first part of a longer text only (`parseWithinLimits`). */
+export function isTruncated(doc: DigestDocument): boolean {
+  return TRUNCATED.has(doc);
+}
+
 const thousands = (n: number): string => n.toLocaleString('en-US');
 
 /**
@@ -60,25 +106,27 @@ export function documentTooLarge(doc: DigestDocument): TooLarge | undefined {
 
 function judge(doc: DigestDocument): TooLarge | undefined {
   const start: Range = { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } };
-  if (doc.text.length > DOCUMENT_LIMITS.maxCharacters) {
+  const truncated = TRUNCATED.get(doc);
+  const characters = truncated?.characters ?? doc.text.length;
+  if (characters > DOCUMENT_LIMITS.maxCharacters) {
     return {
       limit: 'characters',
-      size: doc.text.length,
+      size: characters,
       max: DOCUMENT_LIMITS.maxCharacters,
       range: start,
-      message: `This document has ${thousands(doc.text.length)} characters, more than the ${thousands(DOCUMENT_LIMITS.maxCharacters)} Paper Digest checks: it gets its outline and folding only, and no other diagnostics`,
-      messageZh: `文档有 ${thousands(doc.text.length)} 个字符，超过检查上限 ${thousands(DOCUMENT_LIMITS.maxCharacters)}：仅提供大纲和折叠，不再检查其他问题`,
+      message: `This document has ${thousands(characters)} characters, more than the ${thousands(DOCUMENT_LIMITS.maxCharacters)} Paper Digest checks: it gets its outline and folding only, and no other diagnostics`,
+      messageZh: `文档有 ${thousands(characters)} 个字符，超过检查上限 ${thousands(DOCUMENT_LIMITS.maxCharacters)}：仅提供大纲和折叠，不再检查其他问题`,
     };
   }
   let count: number;
   let lineLength: (line: number) => number;
   if (doc instanceof DigestModel) {
     const { starts, ends } = doc.table;
-    count = doc.table.count;
+    count = Math.max(doc.table.count, truncated?.lines ?? 0);
     lineLength = (line) => ends[line] - starts[line];
   } else {
     const lines = doc.lines;
-    count = lines.length;
+    count = Math.max(lines.length, truncated?.lines ?? 0);
     lineLength = (line) => lines[line].text.length;
   }
   if (count > DOCUMENT_LIMITS.maxLines) {

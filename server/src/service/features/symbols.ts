@@ -9,6 +9,7 @@ import { DocumentSymbol, SymbolKind } from 'vscode-languageserver-types';
 import type { Cancellation } from '../cancellation';
 import { NEVER_CANCELLED } from '../cancellation';
 import type { DigestDocument, Entry } from '../model';
+import { isTruncated } from '../limits';
 import { paperName } from './entries';
 
 /** Between the English and the Chinese title in a paper's symbol name. */
@@ -47,12 +48,14 @@ export function documentSymbols(doc: DigestDocument, options: SymbolOptions = {}
     }
     papers.push(paperSymbol(doc.entries[i]));
   }
+  // Of a document past the limits only the first lines were read (limits.ts).
+  const within = isTruncated(doc) ? ` in the first ${doc.lines.length - 1} lines` : '';
   if (doc.entries.length > maxPapers) {
     const first = doc.entries[maxPapers];
     const last = doc.entries[doc.entries.length - 1];
     const range = { start: first.range.start, end: last.range.end };
     papers.push({
-      name: `… ${doc.entries.length - maxPapers} more papers`,
+      name: `… ${doc.entries.length - maxPapers} more papers${within}`,
       detail: 'the outline shows the first ' + maxPapers,
       kind: SymbolKind.Namespace,
       range,
@@ -68,7 +71,7 @@ export function documentSymbols(doc: DigestDocument, options: SymbolOptions = {}
     {
       // A heading of ideographic spaces only is empty once trimmed: a client refuses an empty name.
       name: doc.heading.text.trim().length > 0 ? shorten(doc.heading.text, MAX_NAME_LENGTH) : '(untitled digest)',
-      detail: `${doc.entries.length} papers`,
+      detail: within ? `${doc.entries.length} papers${within}, the rest not read: the document is too large` : `${doc.entries.length} papers`,
       kind: SymbolKind.Namespace,
       range: { start: { line: headingRange.start.line, character: 0 }, end: { line: lastLine.line, character: lastLine.text.length + (lastLine.line === 0 && doc.hasBom ? 1 : 0) } },
       selectionRange: headingRange,

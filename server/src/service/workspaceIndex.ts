@@ -12,7 +12,7 @@ import type { DigestDocument, Entry } from './model';
 import { parseDigest } from './parser';
 import { itemAtLine, paperName, titleKey } from './features/entries';
 import { fileTerms, FileTerms } from './terms';
-import { documentTooLarge } from './limits';
+import { documentTooLarge, parseWithinLimits } from './limits';
 
 /** An institution of a paper, as the `机构` line names it. */
 export interface InstitutionSummary {
@@ -134,7 +134,8 @@ export class WorkspaceIndex {
   private generationValue = 0;
   private papers = 0;
 
-  constructor(private readonly parse: (text: string) => DigestDocument = parseDigest) {}
+  /** Past the limits (limits.ts) only the first part of a text is parsed: it lists no papers anyway. */
+  constructor(private readonly parse: (text: string) => DigestDocument = parseWithinLimits) {}
 
   /** Increases with every change; a tree built at one generation is current until it moves. */
   get generation(): number {

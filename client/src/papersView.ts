@@ -92,7 +92,7 @@ export class PapersView implements vscode.TreeDataProvider<PapersElement>, vscod
   private followTimer: NodeJS.Timeout | undefined;
   private groupingValue: PapersGrouping;
   private filterValue = '';
-  /** How many papers matched in the last answer. */
+  /** How many distinct papers matched in the last answer (copies of a paper in several places count once). */
   paperCount: number | undefined;
   readonly treeView: vscode.TreeView<PapersElement>;
 
@@ -186,7 +186,7 @@ export class PapersView implements vscode.TreeDataProvider<PapersElement>, vscod
       return [];
     }
     if (!element) {
-      this.paperCount = result.paperCount;
+      this.paperCount = result.distinctPaperCount ?? result.paperCount;
       this.updateMessage();
     }
     return result.nodes.map((node) => this.intern(node, element));

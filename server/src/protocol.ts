@@ -40,8 +40,10 @@ export interface PapersTreeParams extends PapersQuery {
 export interface PapersTreeResult {
   /** The index generation the nodes come from (it grows with every change of the index). */
   readonly generation: number;
-  /** How many distinct papers match the filter, in the whole tree. */
+  /** How many papers match the filter in the whole tree, each place counted (two copies of a paper count twice). */
   readonly paperCount: number;
+  /** How many distinct papers match the filter: copies of one paper count once, as in a group's `count`. */
+  readonly distinctPaperCount: number;
   /** The children of `parentId` (or the roots), without their own children; empty when the parent is gone. */
   readonly nodes: readonly PapersTreeItem[];
 }
@@ -130,6 +132,29 @@ export interface IndexChangedParams {
  * A client re-requests `paperDigest/papersTree` when its view is visible, and later otherwise.
  */
 export const IndexChangedNotification = new NotificationType<IndexChangedParams>('paperDigest/indexChanged');
+
+// ---------------------------------------------------------------------------------------------
+// The language status.
+
+/** Parameters of `paperDigest/documentStats`. */
+export interface DocumentStatsParams {
+  readonly uri: string;
+}
+
+/** Result of `paperDigest/documentStats`. */
+export interface DocumentStatsResult {
+  /** How many papers the open document holds; null when the server does not have it open. */
+  readonly paperCount: number | null;
+  /** The workspace index: how many digest files and distinct papers it holds (a paper in two digests counts once). */
+  readonly index: { readonly fileCount: number; readonly paperCount: number };
+}
+
+/**
+ * `paperDigest/documentStats`, client → server: the number of papers of an open digest and the
+ * size of the workspace index, for a status item. Answered once the first scan of the workspace
+ * folders has finished, so a pending request means the index is still being built.
+ */
+export const DocumentStatsRequest = new RequestType<DocumentStatsParams, DocumentStatsResult, void>('paperDigest/documentStats');
 
 // ---------------------------------------------------------------------------------------------
 // Diagnostics and fix-all.

@@ -37,7 +37,8 @@ import {
   StateInfoRequest,
 } from './protocol';
 import { workspaceSymbols } from './service/features/workspaceSymbols';
-import { IndexChangedNotification, PaperAtRequest, PapersTreeRequest, RescanWorkspaceRequest } from './protocol';
+import { documentStats } from './service/features/documentStats';
+import { DocumentStatsRequest, IndexChangedNotification, PaperAtRequest, PapersTreeRequest, RescanWorkspaceRequest } from './protocol';
 import { canonicalUri, WorkspaceDigests } from './workspace';
 import { hover } from './service/features/hover';
 import { computeDiagnostics, DiagnosticOptions, RuleSetting } from './service/features/diagnostics';
@@ -226,7 +227,7 @@ connection.onRequest(PapersTreeRequest, guarded(PapersTreeRequest.method, async 
   await reading.ready();
   workspaceDigests.flush();
   const lookup = papersTrees.get(workspaceIndex, params.grouping, treeOptions(params), token);
-  return { generation: lookup.tree.generation, paperCount: lookup.tree.paperCount, nodes: lookup.childrenOf(params.parentId) ?? [] };
+  return { generation: lookup.tree.generation, paperCount: lookup.tree.paperCount, distinctPaperCount: lookup.tree.distinctPaperCount, nodes: lookup.childrenOf(params.parentId) ?? [] };
 }));
 
 connection.onRequest(PaperAtRequest, guarded(PaperAtRequest.method, async (params, token) => {
@@ -286,6 +287,15 @@ connection.onRequest(ServerMemoryRequest, (params) => {
   const { rss, heapUsed, heapTotal, external, arrayBuffers } = process.memoryUsage();
   return { rss, heapUsed, heapTotal, external, arrayBuffers };
 });
+
+connection.onRequest(DocumentStatsRequest, guarded(DocumentStatsRequest.method, async (params) => {
+  await workspaceDigests.ready;
+  workspaceDigests.flush();
+  // Any other parameters get the index alone.
+  const uri: unknown = (params as { uri?: unknown } | null | undefined)?.uri;
+  const document = typeof uri === 'string' ? documents.get(uri) : undefined;
+  return documentStats(workspaceIndex, document ? cache.get(document) : undefined);
+}));
 
 connection.onWorkspaceSymbol(guarded('workspace/symbol', async (params, token) => {
   await workspaceDigests.ready;

@@ -154,6 +154,8 @@ export interface CodeServerOptions {
    * Pass [] to keep them all.
    */
   skipBuiltins?: string[];
+  /** The port on 127.0.0.1 to serve on; a free one when omitted. */
+  port?: number;
   /** Bound on the server's start (HTTP answering). Default 60 s. */
   startTimeoutMs?: number;
   /** Called with each line the server prints. */
@@ -276,7 +278,7 @@ export async function installExtension(
   throw new Error(`code-server --install-extension ${vsix} exited 0 but installed nothing in ${dirs.extensionsDir}:\n${res.output}`);
 }
 
-/** Starts code-server on a free 127.0.0.1 port with fresh user-data/extensions dirs. */
+/** Starts code-server on 127.0.0.1 (a free port unless `port` is given) with fresh user-data/extensions dirs. */
 export async function startCodeServer(opts: CodeServerOptions): Promise<CodeServer> {
   const env = opts.cache ?? loadEnv();
   const workspace = path.resolve(opts.workspace);
@@ -306,7 +308,7 @@ export async function startCodeServer(opts: CodeServerOptions): Promise<CodeServ
     const extensions: InstalledExtension[] = [];
     for (const vsix of opts.vsix ?? []) extensions.push(await installExtension(env, vsix, dirs));
 
-    const port = await freePort();
+    const port = opts.port ?? (await freePort());
     const origin = `http://127.0.0.1:${port}`;
     const args = [
       env.codeServerEntry,

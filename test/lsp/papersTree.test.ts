@@ -62,6 +62,7 @@ describe('lsp: the Papers tree over stdio', () => {
   test('Should answer with the digest files of the workspace, skipping node_modules and .git', async () => {
     const result = await tree('file');
     assert.equal(result.paperCount, 7);
+    assert.equal(result.distinctPaperCount, 6, 'Sparse Probes is in two digests: one paper');
     assert.deepEqual(
       result.nodes.map((node) => [(node as PapersGroupNode).label, (node as PapersGroupNode).count]),
       [

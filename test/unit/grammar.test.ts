@@ -4,6 +4,7 @@ import * as path from 'node:path';
 import { before, describe, test } from 'node:test';
 import * as oniguruma from 'vscode-oniguruma';
 import * as textmate from 'vscode-textmate';
+import { loadEnv } from '../editor/codeServer';
 import { REPO_ROOT } from '../support/fixtures';
 
 let grammar: textmate.IGrammar;
@@ -68,7 +69,7 @@ describe('TextMate grammar', () => {
   });
 
   test('Should scope the topic, keywords, hit fields and categories', () => {
-    assert.ok(scopesOf(hits, '数学推理').includes('entity.name.section.topic.paper-digest'));
+    assert.ok(scopesOf(hits, '数学推理').includes('entity.name.function.topic.paper-digest'));
     assert.ok(scopesOf(hits, 'math reasoning').includes('entity.name.tag.keyword.paper-digest'));
     assert.ok(scopesOf(hits, 'abstract').includes('variable.parameter.hit-field.paper-digest'));
     assert.ok(scopesOf(hits, 'cs.LG').includes('constant.language.category.paper-digest'));
@@ -80,7 +81,7 @@ describe('TextMate grammar', () => {
     const line = 'Comments 12 pages. Code: https://example.org/probes（见附录） and arXiv:2401.01234v2';
     assert.ok(scopesOf(line, 'https://example.org/probes').includes('markup.underline.link.paper-digest'));
     assert.equal(tokenize([line])[0].find((t) => t.scopes.includes('markup.underline.link.paper-digest'))?.text, 'https://example.org/probes');
-    assert.ok(scopesOf(line, 'arXiv:2401.01234v2').includes('constant.other.arxiv-id.paper-digest'));
+    assert.ok(scopesOf(line, 'arXiv:2401.01234v2').includes('constant.numeric.arxiv-id.paper-digest'));
   });
 
   test('Should leave titles and authors to the semantic tokens', () => {
@@ -94,4 +95,132 @@ describe('TextMate grammar', () => {
     const [, second] = tokenize(['机构 * Kyoto University（京都大学', '专题命中 推理 ：x(title)']);
     assert.ok(second[0].scopes.includes('keyword.other.label.topic-hits.paper-digest'));
   });
+});
+
+// ---------------------------------------------------------------------------------------------
+// The default themes colour what the grammar and the semantic tokens scope.
+
+interface ThemeRule {
+  scope?: string | string[];
+  settings: { foreground?: string; fontStyle?: string };
+}
+
+/** The theme files VS Code ships, from the code-server the editor tests install. */
+function themesFolder(): string {
+  const env = loadEnv();
+  return path.join(path.dirname(env.codeServerEntry), '..', '..', 'lib', 'vscode', 'extensions', 'theme-defaults', 'themes');
+}
+
+/** A theme file's token colours, with those of the themes it includes first, and its editor foreground. */
+function loadTheme(file: string): { rules: ThemeRule[]; foreground: string | undefined } {
+  const theme = JSON.parse(fs.readFileSync(file, 'utf8')) as { include?: string; tokenColors?: ThemeRule[] | string; colors?: Record<string, string> };
+  const base = theme.include ? loadTheme(path.join(path.dirname(file), theme.include)) : { rules: [], foreground: undefined };
+  const own = typeof theme.tokenColors === 'string' ? loadTheme(path.join(path.dirname(file), theme.tokenColors)).rules : (theme.tokenColors ?? []);
+  return { rules: [...base.rules, ...own], foreground: theme.colors?.['editor.foreground'] ?? base.foreground };
+}
+
+const THEMES: [string, string, string][] = [
+  // name, file, the foreground VS Code falls back to when the theme names none
+  ['Dark Modern', 'dark_modern.json', '#D4D4D4'],
+  ['Light Modern', 'light_modern.json', '#000000'],
+  ['Dark High Contrast', 'hc_black.json', '#FFFFFF'],
+  ['Light High Contrast', 'hc_light.json', '#292929'],
+];
+
+const MANIFEST = JSON.parse(fs.readFileSync(path.join(REPO_ROOT, 'package.json'), 'utf8')) as {
+  contributes: { semanticTokenTypes: { id: string }[]; semanticTokenScopes: { scopes: Record<string, string[]> }[] };
+};
+const SEMANTIC_SCOPES = MANIFEST.contributes.semanticTokenScopes[0].scopes;
+/** Every scope a semantic token type maps to, each the name of one word `wN` of a probe grammar. */
+const PROBE_SCOPES = [...new Set(Object.values(SEMANTIC_SCOPES).flat())];
+
+interface Themed {
+  grammar: textmate.IGrammar;
+  probe: textmate.IGrammar;
+  registry: textmate.Registry;
+  foreground: string;
+}
+
+/** Our grammar and a probe grammar of the semantic tokens' scopes, coloured by a theme. */
+async function themedGrammar(themeFile: string): Promise<Themed> {
+  const theme = loadTheme(themeFile);
+  const foreground = (theme.foreground ?? THEMES.find(([, file]) => themeFile.endsWith(file))![2]).toUpperCase();
+  const probe = { scopeName: 'source.probe', patterns: PROBE_SCOPES.map((scope, i) => ({ match: `\\bw${i}\\b`, name: scope })) };
+  const registry = new textmate.Registry({
+    onigLib: Promise.resolve({ createOnigScanner: (s) => new oniguruma.OnigScanner(s), createOnigString: (s) => new oniguruma.OnigString(s) }),
+    loadGrammar: async (scopeName) =>
+      scopeName === 'text.paper-digest'
+        ? textmate.parseRawGrammar(fs.readFileSync(path.join(REPO_ROOT, 'syntaxes', 'paper-digest.tmLanguage.json'), 'utf8'), 'paper-digest.tmLanguage.json')
+        : scopeName === 'source.probe'
+          ? textmate.parseRawGrammar(JSON.stringify(probe), 'probe.json')
+          : null,
+  });
+  registry.setTheme({ settings: [{ settings: { foreground } }, ...theme.rules] } as textmate.IRawTheme);
+  const grammar = await registry.loadGrammar('text.paper-digest');
+  const probeGrammar = await registry.loadGrammar('source.probe');
+  assert.ok(grammar && probeGrammar);
+  return { grammar, probe: probeGrammar, registry, foreground };
+}
+
+/** The foreground colour (upper case) the theme gives the text `part` of a line. */
+function foregroundOf(themed: Themed, line: string, part: string, grammar = themed.grammar): string {
+  const start = line.indexOf(part);
+  assert.ok(start >= 0, `${part} not in ${line}`);
+  const tokens = grammar.tokenizeLine2(line, textmate.INITIAL).tokens;
+  const colors = themed.registry.getColorMap();
+  const found = new Set<string>();
+  for (let i = 0; i < tokens.length; i += 2) {
+    const tokenStart = tokens[i];
+    const tokenEnd = i + 2 < tokens.length ? tokens[i + 2] : line.length;
+    if (tokenEnd > start && tokenStart < start + part.length) {
+      found.add(colors[(tokens[i + 1] & FOREGROUND_MASK) >>> FOREGROUND_OFFSET].toUpperCase());
+    }
+  }
+  assert.equal(found.size, 1, `${JSON.stringify(part)} has ${found.size} colours: ${[...found].join(', ')}`);
+  return [...found][0];
+}
+
+/** The foreground a theme gives a token of one scope (and nothing around it). */
+function foregroundOfScope(themed: Themed, scope: string): string {
+  const word = `w${PROBE_SCOPES.indexOf(scope)}`;
+  return foregroundOf(themed, word, word, themed.probe);
+}
+
+// vscode-textmate's encoded token metadata: bits 15-23 hold the foreground's index in the colour map.
+const FOREGROUND_MASK = 0b00000000111111111000000000000000;
+const FOREGROUND_OFFSET = 15;
+
+describe('Colours in the default themes', () => {
+  const hits = '专题命中 数学推理 ：reasoning(abstract)；math reasoning(title)；分类 cs.LG、math.OC';
+  const institutions = '机构 * Kyoto University（京都大学） ； Noah Lab 纠错';
+  const comments = 'Comments 12 pages, see arXiv:2401.01234v2';
+  const parts: [string, string, string][] = [
+    ['the topic', hits, '数学推理'],
+    ['a keyword', hits, 'math reasoning'],
+    ['a hit field with its brackets', hits, '(abstract)'],
+    ['a category', hits, 'cs.LG'],
+    ['the topic label', hits, '专题命中'],
+    ['the categories label', hits, '分类'],
+    ['an institution translation', institutions, '京都大学'],
+    ['the report marker', institutions, '纠错'],
+    ['an arXiv id', comments, 'arXiv:2401.01234v2'],
+  ];
+
+  for (const [name, file] of THEMES) {
+    test(`Should colour topics, keywords, hit fields, categories, labels and arXiv ids in ${name}`, async () => {
+      const themed = await themedGrammar(path.join(themesFolder(), file));
+      const plain = parts.filter(([, line, part]) => foregroundOf(themed, line, part) === themed.foreground).map(([what]) => what);
+      assert.deepEqual(plain, [], `${name} leaves these in the editor's foreground ${themed.foreground}`);
+    });
+
+    test(`Should map every semantic token type to a scope that ${name} colours`, async () => {
+      const themed = await themedGrammar(path.join(themesFolder(), file));
+      for (const { id } of MANIFEST.contributes.semanticTokenTypes) {
+        // VS Code colours a semantic token by the first of its type's scopes the theme colours.
+        const scopes = SEMANTIC_SCOPES[id] ?? [];
+        const colored = scopes.find((scope) => foregroundOfScope(themed, scope) !== themed.foreground);
+        assert.ok(colored, `${name} colours none of the scopes of ${id}: ${scopes.join(', ') || 'none'}`);
+      }
+    });
+  }
 });

@@ -99,6 +99,10 @@ describe('tree: groupings and counts', () => {
   test('Should group by topic, then keyword, counting each paper once per group', () => {
     const tree = papersTree(fixtureIndex(), 'topic', '');
     assert.equal(tree.paperCount, 7);
+    // The view's title counts papers, not places: Sparse Probes is one paper in two digests.
+    assert.equal(tree.distinctPaperCount, 6);
+    assert.equal(papersTree(fixtureIndex(), 'file', 'sparse probes').paperCount, 2);
+    assert.equal(papersTree(fixtureIndex(), 'file', 'sparse probes').distinctPaperCount, 1);
     const math = group(tree.roots, '数学推理');
     // Sparse Probes is listed by two digests: one paper, shown at both places, counted once.
     assert.equal(math.count, 2);

@@ -130,6 +130,8 @@ export interface PapersTree {
    * twice here, once in a group's `count`).
    */
   readonly paperCount: number;
+  /** How many distinct papers match the filter: copies of one paper (as in a group's `count`) count once. */
+  readonly distinctPaperCount: number;
   readonly roots: readonly PapersGroup[];
 }
 
@@ -196,7 +198,7 @@ export function papersTree(index: WorkspaceIndex, grouping: PapersGrouping, filt
   for (const file of index.files()) {
     for (const paper of file.papers) {
       if ((++seen & 1023) === 0 && token.isCancellationRequested) {
-        return { ...base, paperCount: 0, roots: [] };
+        return { ...base, paperCount: 0, distinctPaperCount: 0, roots: [] };
       }
       if (keep && !keep(paper)) {
         continue;
@@ -215,12 +217,14 @@ export function papersTree(index: WorkspaceIndex, grouping: PapersGrouping, filt
     }
     matching.sort((a, b) => scores.get(b.paper)! - scores.get(a.paper)!);
   }
+  const distinct = new Set<string>();
   for (const { paper, heading } of matching) {
     paperCount++;
+    distinct.add(paperIdentity(paper));
     placePaper(root, grouping, paper, heading, reading);
   }
   const byCount = grouping !== 'file' && grouping !== 'unread' && grouping !== 'starred' && grouping !== 'new' && grouping !== 'forYou';
-  return { ...base, paperCount, roots: root.build(new DuplicateLookup(index), byCount, reading) as PapersGroup[] };
+  return { ...base, paperCount, distinctPaperCount: distinct.size, roots: root.build(new DuplicateLookup(index), byCount, reading) as PapersGroup[] };
 }
 
 /** Whether the reading filters (and the grouping's own condition) keep a paper. */

@@ -1,0 +1,208 @@
+/**
+ * The reading model without a server: interest ranking (keywords, topics, categories, authors,
+ * institutions, weights, ties), digest order, new and repeat papers, and the state a repeat
+ * keeps.
+ */
+import * as assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import { dateInFileName } from '../../server/src/service/reading/digestOrder';
+import type { InterestsInput } from '../../server/src/service/reading/interests';
+import { parseInterests, scorePaper } from '../../server/src/service/reading/interests';
+import { rankPapers } from '../../server/src/service/reading/scope';
+import type { PaperSummary } from '../../server/src/service/workspaceIndex';
+import { digest, entryLines } from '../support/fixtures';
+import { testWorkspace } from '../support/readingModel';
+
+const DAY1 = 'file:///w/2026-05-01.digest';
+const DAY2 = 'file:///w/2026-05-02.digest.txt';
+
+const RL = entryLines('RL', {
+  englishTitle: 'Reinforcement Learning for Theorem Proving',
+  chineseTitle: '用于定理证明的强化学习',
+  authors: 'Alice Smith, Bo Li',
+  institutions: '机构 * Tsinghua University（清华大学） 纠错',
+  topicHits: '专题命中 数学推理 ：theorem(title)；分类 cs.LG',
+  summary: 'AI总结 用强化学习训练定理证明器。',
+});
+const PROBES = entryLines('P', {
+  englishTitle: 'Sparse Probes for Arithmetic Circuits',
+  chineseTitle: '算术电路的稀疏探针',
+  authors: 'Mei Tanaka',
+  institutions: '机构 * Kyoto University（京都大学） 纠错',
+  topicHits: '专题命中 可解释性 ：probe(title)；分类 cs.CL',
+  summary: 'AI总结 本文借助强化学习的奖励信号定位电路。',
+});
+const PROTEIN = entryLines('B', {
+  englishTitle: 'Noisy Labels in Protein Folding Benchmarks',
+  chineseTitle: '蛋白质折叠基准中的噪声标签',
+  authors: 'Rui Chen',
+  institutions: '机构 * Tsinghua University（清华大学） 纠错',
+  topicHits: '专题命中 生物 ：protein(title)；分类 q-bio.BM',
+  summary: 'AI总结 分析噪声标签。',
+});
+const WORLD = entryLines('W', {
+  englishTitle: 'World Models for Planning',
+  chineseTitle: '用于规划的世界模型',
+  authors: 'Ines Duarte',
+  institutions: '机构 * ETH Zurich（苏黎世联邦理工学院） 纠错',
+  topicHits: '专题命中 规划 ：planning(title)；分类 cs.AI',
+  summary: 'AI总结 世界模型。',
+});
+const QUERY = entryLines('Q', {
+  englishTitle: 'Graph Rewriting for Query Planning',
+  chineseTitle: '面向查询规划的图重写',
+  authors: 'Pavel Novak',
+  institutions: '机构 * Charles University（查理大学） 纠错',
+  topicHits: '专题命中 数据库 ：query(title)；分类 cs.DB',
+  summary: 'AI总结 图重写。',
+});
+
+const INTERESTS: InterestsInput = {
+  keywords: [{ term: 'reinforcement learning', weight: 2 }, '强化学习', { term: 'RL', weight: 5 }],
+  authors: ['Alice Smith'],
+  institutions: ['清华大学'],
+  categories: [{ term: 'q-bio.*', weight: -3 }],
+  topics: [{ term: '数学推理', weight: 0.5 }],
+};
+
+function titles(papers: readonly PaperSummary[]): string[] {
+  return papers.map((paper) => paper.title);
+}
+
+function paperNamed(papers: Iterable<PaperSummary>, title: string, uri?: string): PaperSummary {
+  for (const paper of papers) {
+    if (paper.title === title && (uri === undefined || paper.uri === uri)) return paper;
+  }
+  assert.fail(`no paper ${title} in ${uri ?? 'the workspace'}`);
+}
+
+describe('reading: interest ranking', () => {
+  test('Should score a paper by each matched interest with its weight and give the reasons', () => {
+    const w = testWorkspace({ [DAY1]: digest(RL, PROBES, PROTEIN, WORLD) }, INTERESTS);
+    const lookup = w.model.lookup();
+    const rl = lookup.info(paperNamed(lookup.papers(), 'Reinforcement Learning for Theorem Proving'));
+    // English keyword in the title ×2 (weight 2: +4), Chinese keyword in the Chinese title ×2 (+2),
+    // the author (+1), the institution by its Chinese name (+1), the topic (+0.5).
+    assert.equal(rl.score, 8.5, rl.reasons.join('\n'));
+    assert.deepEqual(rl.reasons, [
+      "keyword 'reinforcement learning' in the title ×2 (+4) · 标题含关键词",
+      "keyword '强化学习' in the title ×2 (+2) · 标题含关键词",
+      'topic 数学推理 (+0.5) · 专题',
+      'author Alice Smith (+1) · 作者',
+      'institution Tsinghua University (+1) · 机构 清华大学',
+    ]);
+    const probes = lookup.info(paperNamed(lookup.papers(), 'Sparse Probes for Arithmetic Circuits'));
+    assert.equal(probes.score, 1, 'the Chinese keyword only in the summary counts ×1');
+    assert.deepEqual(probes.reasons, ["keyword '强化学习' in the summary or hits (+1) · 摘要或命中含关键词"]);
+    const protein = lookup.info(paperNamed(lookup.papers(), 'Noisy Labels in Protein Folding Benchmarks'));
+    assert.equal(protein.score, -2, 'a negative weight for the archive pushes it down, below the institution it shares');
+    const world = lookup.info(paperNamed(lookup.papers(), 'World Models for Planning'));
+    assert.equal(world.score, 0, `'RL' is a whole word: it does not match "world": ${world.reasons.join('; ')}`);
+  });
+
+  test('Should match ignoring case and width, and Latin terms as whole words only', () => {
+    const w = testWorkspace({ [DAY1]: digest(RL, WORLD) }, { keywords: ['ＲＥＩＮＦＯＲＣＥＭＥＮＴ   learning', 'model', 'mod'] });
+    const lookup = w.model.lookup();
+    assert.equal(lookup.info(paperNamed(lookup.papers(), 'Reinforcement Learning for Theorem Proving')).score, 2);
+    const world = lookup.info(paperNamed(lookup.papers(), 'World Models for Planning'));
+    // "model" is not a whole word in "Models"; "mod" neither.
+    assert.equal(world.score, 0, world.reasons.join('; '));
+  });
+
+  test('Should rank highest first, leave out what hideBelow hides, and break ties by newer digest, then file order', () => {
+    const files = { [DAY1]: digest(WORLD, PROTEIN, QUERY), [DAY2]: digest(PROBES, RL) };
+    const w = testWorkspace(files, { ...INTERESTS, hideBelow: -1 });
+    const ranked = rankPapers(w.model.lookup(), {});
+    assert.deepEqual(titles(ranked), [
+      'Reinforcement Learning for Theorem Proving',
+      'Sparse Probes for Arithmetic Circuits',
+      // Score 0: the same score, so the file order of the older digest.
+      'World Models for Planning',
+      'Graph Rewriting for Query Planning',
+    ]);
+    // The same order whatever order the index learnt the files in.
+    const reversed = testWorkspace({ [DAY2]: files[DAY2], [DAY1]: files[DAY1] }, { ...INTERESTS, hideBelow: -1 });
+    assert.deepEqual(titles(rankPapers(reversed.model.lookup(), {})), titles(ranked));
+    // A tie between digests: the newer digest's paper first.
+    const tie = testWorkspace({ [DAY1]: digest(WORLD), [DAY2]: digest(QUERY) }, INTERESTS);
+    assert.deepEqual(titles(rankPapers(tie.model.lookup(), {})), ['Graph Rewriting for Query Planning', 'World Models for Planning']);
+  });
+
+  test('Should rank each paper once, at its place in the newest digest', () => {
+    const w = testWorkspace({ [DAY1]: digest(RL, WORLD), [DAY2]: digest(RL) }, INTERESTS);
+    const ranked = rankPapers(w.model.lookup(), {});
+    assert.deepEqual(titles(ranked), ['Reinforcement Learning for Theorem Proving', 'World Models for Planning']);
+    assert.equal(ranked[0].uri, DAY2);
+  });
+
+  test('Should order by digest and file order alone without interests', () => {
+    const w = testWorkspace({ [DAY1]: digest(WORLD, QUERY), [DAY2]: digest(PROBES) });
+    assert.deepEqual(titles(rankPapers(w.model.lookup(), {})), ['Sparse Probes for Arithmetic Circuits', 'World Models for Planning', 'Graph Rewriting for Query Planning']);
+  });
+
+  test('Should name malformed interests and use the rest', () => {
+    const interests = parseInterests({ keywords: ['ok', { term: 'bad', weight: 'heavy' }, { weight: 2 }, 42], colours: ['red'], hideBelow: 'low', authors: 'Alice' });
+    assert.deepEqual(interests.list.map((each) => each.term), ['ok']);
+    assert.deepEqual(interests.problems, ['the weight of "bad" is not a number', 'an item of "keywords" has no term', 'an item of "keywords" has no term', '"authors" is not a list', 'unknown field "colours"', '"hideBelow" is not a number']);
+    assert.deepEqual(parseInterests('reinforcement').problems, ['the interests are not an object']);
+  });
+
+  test('Should score hostile terms and titles as plain text (no regular-expression injection)', () => {
+    const hostile = entryLines('H', { englishTitle: 'Evil (a+)+$ [x] {y} \\d* <script>alert(1)</script> Study', chineseTitle: '恶意(标题)' });
+    const w = testWorkspace({ [DAY1]: digest(hostile) }, { keywords: ['(a+)+$', '</script>', '[x]', '\\d*', '(标题)'] });
+    const lookup = w.model.lookup();
+    const info = lookup.info(paperNamed(lookup.papers(), 'Evil (a+)+$ [x] {y} \\d* <script>alert(1)</script> Study'));
+    assert.equal(info.score, 10, info.reasons.join('\n'));
+    const none = scorePaper(parseInterests({ keywords: ['.*'] }), paperNamed(lookup.papers(), 'Evil (a+)+$ [x] {y} \\d* <script>alert(1)</script> Study'));
+    assert.equal(none.score, 0, "'.*' is text, not a pattern");
+  });
+});
+
+describe('reading: digest order and new papers', () => {
+  test('Should order digests by the date in the file name, else by modification time', () => {
+    const mtimes = { 'file:///w/notes.digest': Date.parse('2026-05-01T12:00:00Z'), 'file:///w/2026-02-30.digest': Date.parse('2026-04-01T00:00:00Z'), [DAY1]: Date.parse('2030-01-01T00:00:00Z') };
+    const w = testWorkspace({ [DAY2]: digest(RL), 'file:///w/notes.digest': digest(QUERY), [DAY1]: digest(WORLD), 'file:///w/20260430-weekly.digest': digest(PROBES), 'file:///w/2026-02-30.digest': digest(PROTEIN) }, undefined, mtimes);
+    const lookup = w.model.lookup();
+    assert.deepEqual(lookup.digests.map((each) => [each.file.uri.slice('file:///w/'.length), each.date ?? null]), [
+      ['2026-02-30.digest', null],
+      ['20260430-weekly.digest', '2026-04-30'],
+      ['2026-05-01.digest', '2026-05-01'],
+      ['notes.digest', null],
+      ['2026-05-02.digest.txt', '2026-05-02'],
+    ]);
+    assert.equal(dateInFileName('file:///w/digest-2026-13-01.digest'), undefined);
+    assert.equal(dateInFileName('file:///w/x2026-05-01y.digest'), '2026-05-01');
+  });
+
+  test('Should mark a paper new in the first digest it appears in and a repeat later, linking to the first', () => {
+    // Yesterday and today: the RL paper again today, its title in other case and spacing.
+    const again = entryLines('RL', { englishTitle: 'reinforcement  LEARNING for theorem proving' });
+    const w = testWorkspace({ [DAY2]: digest(again, QUERY), [DAY1]: digest(RL, WORLD) });
+    const lookup = w.model.lookup();
+    const first = paperNamed(lookup.papers(), 'Reinforcement Learning for Theorem Proving', DAY1);
+    const repeat = paperNamed(lookup.papers(), 'reinforcement  LEARNING for theorem proving', DAY2);
+    assert.equal(lookup.info(first).isNew, true);
+    assert.equal(lookup.info(repeat).isNew, false);
+    assert.deepEqual(lookup.info(repeat).firstSeen, { uri: DAY1, range: first.selectionRange });
+    assert.equal(lookup.info(paperNamed(lookup.papers(), 'Graph Rewriting for Query Planning')).isNew, true);
+    // New since yesterday: today's papers that are new.
+    const today = rankPapers(lookup, { newOnly: true }).filter((paper) => paper.uri === DAY2);
+    assert.deepEqual(titles(today), ['Graph Rewriting for Query Planning']);
+  });
+
+  test('Should keep a paper’s state in a later digest that repeats it', () => {
+    const w = testWorkspace({ [DAY1]: digest(RL), [DAY2]: digest(entryLines('RL', { englishTitle: 'Reinforcement Learning  for Theorem Proving' })) });
+    const key = w.model.lookup().info(paperNamed(w.model.lookup().papers(), 'Reinforcement Learning for Theorem Proving')).paperKey;
+    assert.deepEqual(w.store.change([key], { starred: true, read: true, addTags: ['rl'] }, new Map([[key, 'Reinforcement Learning for Theorem Proving']])).changed, [key]);
+    w.model.invalidate();
+    const lookup = w.model.lookup();
+    const repeat = lookup.info(paperNamed(lookup.papers(), 'Reinforcement Learning  for Theorem Proving', DAY2));
+    assert.equal(repeat.starred, true);
+    assert.equal(repeat.read, true);
+    assert.deepEqual(repeat.tags, ['rl']);
+    assert.equal(lookup.unreadCount(), 0, 'one paper, read, counted once');
+    assert.deepEqual(titles(rankPapers(lookup, { unreadOnly: true })), []);
+    assert.deepEqual(titles(rankPapers(lookup, { tag: 'rl' })), ['Reinforcement Learning  for Theorem Proving']);
+    assert.match(w.disk.text ?? '', /"reinforcement learning for theorem proving": \{\n {6}"title": "Reinforcement Learning for Theorem Proving",\n {6}"read": true,\n {6}"starred": true/);
+  });
+});

@@ -1,0 +1,357 @@
+/**
+ * The exports of papers, checked by readers written here (not by the exporters' own code):
+ * BibTeX by a small parser that checks braces, escapes and keys; CSV by an RFC 4180 reader
+ * (round trip, formula cells defused); CSL-JSON by ajv against the CSL-JSON schema (the subset
+ * in schemas/csl-data.subset.schema.json); RIS line by line; Markdown rendered by markdown-it.
+ * The titles, authors and notes are hostile everywhere.
+ */
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { describe, test } from 'node:test';
+import Ajv from 'ajv';
+import { exportPapers } from '../../server/src/service/reading/export/index';
+import { CSV_COLUMNS } from '../../server/src/service/reading/export/csv';
+import type { ExportRecord } from '../../server/src/service/reading/exportRecord';
+import { exportRecord, oneLine, ownArxivId } from '../../server/src/service/reading/exportRecord';
+import { distinctPapers, papersInScope } from '../../server/src/service/reading/scope';
+import { digest, entryLines, REPO_ROOT } from '../support/fixtures';
+import { testWorkspace } from '../support/readingModel';
+
+/** markdown-it (a devDependency), with raw HTML on, as a client might render Markdown. */
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const markdownIt = require('markdown-it') as (options: object) => { render(text: string): string };
+
+/** Every character special to BibTeX, LaTeX, CSV, spreadsheets, Markdown and HTML. */
+const HOSTILE = `=cmd|' /C calc'!A0 }{ \\end{document} 50% $x$ & #1 _a^b~ "q", @misc{x, [l](javascript:alert(1)) <script>alert(1)</script> *b* \u202Egnp.exe`;
+const HOSTILE_ZH = '恶意标题}{ \\ 50% "引号", <b>粗</b>';
+
+const FILE = 'file:///w/2026-05-01.digest';
+const OTHER = 'file:///w/2026-05-02.digest';
+
+function records(): ExportRecord[] {
+  const w = testWorkspace(
+    {
+      [FILE]: digest(
+        entryLines('H', { englishTitle: HOSTILE, chineseTitle: HOSTILE_ZH, authors: 'Ann {Brace, Bo and Co, Zoë O’Neil', comments: 'Comments This paper is arXiv:2605.01234v2; it extends arXiv:2401.00001' }),
+        entryLines('A'),
+        entryLines('CJK', { englishTitle: 'The 大模型 Study: 数学推理 at Scale', chineseTitle: '规模化的数学推理', authors: '张三, 李四' }),
+        entryLines('F', { englishTitle: '+SUM(A1:A9) Formula Title', authors: '@Attacker, -Minus', comments: null, journalRef: null }),
+      ),
+      // Another paper whose key would collide with A's (same first author, same first word).
+      [OTHER]: digest(entryLines('B', { englishTitle: 'The Sparse Probes Revisited' })),
+    },
+    { keywords: ['sparse'] },
+  );
+  const lookup = w.model.lookup();
+  const keys = new Map<string, string>();
+  for (const paper of lookup.papers()) keys.set(paper.title, lookup.info(paper).paperKey);
+  w.store.change([keys.get(HOSTILE)!], { starred: true, addTags: ['=tag', 'a,b'], note: 'line 1\nline 2, "quoted"\r\n=2+2 日本語 ' + HOSTILE });
+  w.store.change([keys.get('A Sparse Probes for Arithmetic Circuits')!], { read: true, note: '@SUM(1,2)' });
+  w.model.invalidate();
+  const fresh = w.model.lookup();
+  return distinctPapers(fresh, papersInScope(fresh, {})).map((paper) => exportRecord(fresh, paper));
+}
+
+// ---------------------------------------------------------------- BibTeX
+
+interface BibEntry {
+  readonly type: string;
+  readonly key: string;
+  /** Field name → raw value between the outer braces. */
+  readonly fields: Map<string, string>;
+}
+
+const ESCAPES: [string, string][] = [
+  ['\\textbackslash{}', '\\'],
+  ['\\{', '{'],
+  ['\\}', '}'],
+  ['\\$', '$'],
+  ['\\&', '&'],
+  ['\\%', '%'],
+  ['\\#', '#'],
+  ['\\_', '_'],
+  ['\\^{}', '^'],
+  ['\\~{}', '~'],
+];
+
+/**
+ * Checks a braced value: every `\` starts one of the known escapes, no special character is
+ * bare, the unescaped braces balance. Returns the text it stands for (grouping braces dropped).
+ */
+function checkBibValue(value: string, where: string): string {
+  let depth = 0;
+  let text = '';
+  for (let i = 0; i < value.length; ) {
+    const c = value[i];
+    if (c === '\\') {
+      const escape = ESCAPES.find(([written]) => value.startsWith(written, i));
+      assert.ok(escape, `${where}: a backslash that is no known escape at ${i}: ${JSON.stringify(value.slice(i, i + 20))}`);
+      text += escape[1];
+      i += escape[0].length;
+      continue;
+    }
+    if (c === '{') depth++;
+    else if (c === '}') {
+      depth--;
+      assert.ok(depth >= 0, `${where}: a closing brace with no opening one at ${i}: ${JSON.stringify(value)}`);
+    } else {
+      assert.ok(!'$&%#_^~'.includes(c), `${where}: a bare ${c} at ${i}: ${JSON.stringify(value)}`);
+      text += c;
+    }
+    i++;
+  }
+  assert.equal(depth, 0, `${where}: unbalanced braces: ${JSON.stringify(value)}`);
+  return text;
+}
+
+/** Reads `@type{key, name = {value}, ...}` entries; fails on anything else. */
+function parseBibtex(text: string): BibEntry[] {
+  const entries: BibEntry[] = [];
+  let i = 0;
+  const skipSpace = (): void => {
+    while (i < text.length && /\s/.test(text[i])) i++;
+  };
+  const expect = (what: string): void => {
+    assert.equal(text.slice(i, i + what.length), what, `expected ${JSON.stringify(what)} at ${i}: ${JSON.stringify(text.slice(i, i + 40))}`);
+    i += what.length;
+  };
+  const braced = (): string => {
+    expect('{');
+    const start = i;
+    let depth = 1;
+    while (depth > 0) {
+      assert.ok(i < text.length, 'a value runs to the end of the file');
+      const c = text[i];
+      if (c === '\\') {
+        i += 2;
+        continue;
+      }
+      if (c === '{') depth++;
+      if (c === '}') depth--;
+      i++;
+    }
+    return text.slice(start, i - 1);
+  };
+  for (skipSpace(); i < text.length; skipSpace()) {
+    expect('@');
+    const type = /^[a-z]+/.exec(text.slice(i))?.[0] ?? '';
+    assert.ok(type, `an entry type at ${i}`);
+    i += type.length;
+    expect('{');
+    const key = /^[^,\s{}]+/.exec(text.slice(i))?.[0] ?? '';
+    i += key.length;
+    expect(',');
+    const fields = new Map<string, string>();
+    for (;;) {
+      skipSpace();
+      if (text[i] === '}') {
+        i++;
+        break;
+      }
+      const name = /^[a-z]+/.exec(text.slice(i))?.[0] ?? '';
+      assert.ok(name, `a field name at ${i}: ${JSON.stringify(text.slice(i, i + 40))}`);
+      i += name.length;
+      skipSpace();
+      expect('=');
+      skipSpace();
+      assert.ok(!fields.has(name), `${key}: field ${name} twice`);
+      fields.set(name, braced());
+      skipSpace();
+      if (text[i] === ',') i++;
+    }
+    entries.push({ type, key, fields });
+  }
+  return entries;
+}
+
+describe('export: BibTeX', () => {
+  test('Should give entries a BibTeX reader accepts: balanced braces, every special escaped, unique keys', () => {
+    const list = records();
+    const entries = parseBibtex(exportPapers('bibtex', list));
+    assert.equal(entries.length, list.length);
+    const keys = entries.map((entry) => entry.key);
+    assert.equal(new Set(keys).size, keys.length, `keys are unique: ${keys.join(', ')}`);
+    for (const key of keys) assert.match(key, /^[a-z0-9_]+$/, 'keys are ASCII');
+    entries.forEach((entry, i) => {
+      assert.equal(entry.type, 'misc');
+      for (const [name, value] of entry.fields) checkBibValue(value, `${entry.key}.${name}`);
+      // The title is double-braced (case kept) and reads back as written, on one line.
+      const title = entry.fields.get('title')!;
+      assert.ok(title.startsWith('{') && title.endsWith('}'), title);
+      assert.equal(checkBibValue(title.slice(1, -1), 'title'), oneLine(list[i].title));
+      assert.equal(entry.fields.has('year'), false, 'no year is invented');
+    });
+    const hostile = entries[list.findIndex((record) => record.title === HOSTILE)];
+    assert.equal(hostile.fields.get('eprint'), '2605.01234v2', 'the arXiv id the Comments give as the paper’s own');
+    assert.equal(hostile.fields.get('url'), 'https://arxiv.org/abs/2605.01234v2');
+    // Authors: one with " and " in it stays one name, braced.
+    assert.equal(checkBibValue(hostile.fields.get('author')!, 'author'), 'Ann {Brace and Bo and Co and Zoë O’Neil'.replace('{', '{'));
+    assert.match(hostile.fields.get('author')!, / and \{Bo and Co\} and /);
+    const others = entries.filter((_, i) => list[i].authors[0] === 'Mei Tanaka');
+    assert.deepEqual(others.map((entry) => entry.key), ['tanaka_sparse', 'tanaka_sparseb']);
+    assert.equal(others[0].fields.has('eprint'), false, 'no arXiv id when the Comments give none');
+  });
+
+  test('Should make the checker fail on what is not valid (it can fail)', () => {
+    assert.throws(() => checkBibValue('50% off', 'x'), /bare %/);
+    assert.throws(() => checkBibValue('a } b {', 'x'), /closing brace/);
+    assert.throws(() => checkBibValue('\\input{x}', 'x'), /no known escape/);
+    assert.throws(() => parseBibtex('@misc{k, title = {a}'), /runs to the end|expected|field name/);
+  });
+});
+
+// ---------------------------------------------------------------- CSV
+
+/** An RFC 4180 reader: rows of fields, CRLF line ends, quoted fields with doubled quotes. */
+function parseCsv(text: string): string[][] {
+  const rows: string[][] = [];
+  let row: string[] = [];
+  let i = 0;
+  assert.ok(text.endsWith('\r\n'), 'the last row ends with CRLF');
+  while (i < text.length) {
+    let field = '';
+    if (text[i] === '"') {
+      i++;
+      for (;;) {
+        assert.ok(i < text.length, 'a quoted field runs to the end');
+        if (text[i] === '"') {
+          if (text[i + 1] === '"') {
+            field += '"';
+            i += 2;
+            continue;
+          }
+          i++;
+          break;
+        }
+        field += text[i++];
+      }
+    } else {
+      while (i < text.length && text[i] !== ',' && text[i] !== '\r') {
+        assert.ok(text[i] !== '"' && text[i] !== '\n', `a bare ${JSON.stringify(text[i])} in an unquoted field at ${i}`);
+        field += text[i++];
+      }
+    }
+    row.push(field);
+    if (text[i] === ',') {
+      i++;
+    } else {
+      assert.equal(text.slice(i, i + 2), '\r\n', `a field ends with a comma or CRLF at ${i}`);
+      i += 2;
+      rows.push(row);
+      row = [];
+    }
+  }
+  return rows;
+}
+
+describe('export: CSV', () => {
+  test('Should read back field for field: quotes, commas, newlines, CJK; formula cells start with a quote', () => {
+    const list = records();
+    const rows = parseCsv(exportPapers('csv', list, (uri) => uri.slice('file:///w/'.length)));
+    assert.deepEqual(rows[0], [...CSV_COLUMNS]);
+    assert.equal(rows.length, list.length + 1);
+    const at = (row: string[], column: (typeof CSV_COLUMNS)[number]): string => row[CSV_COLUMNS.indexOf(column)];
+    /** What a cell must hold: the value, with a `'` before what a spreadsheet would run. */
+    const defused = (value: string): string => (/^[=+\-@\t\r]/.test(value) ? `'${value}` : value);
+    list.forEach((record, i) => {
+      const row = rows[i + 1];
+      assert.equal(row.length, CSV_COLUMNS.length);
+      assert.equal(at(row, 'title'), defused(record.title));
+      assert.equal(at(row, 'titleZh'), defused(record.titleZh));
+      assert.equal(at(row, 'authors'), defused(record.authors.join('; ')));
+      assert.equal(at(row, 'note'), defused(record.note ?? ''));
+      assert.equal(at(row, 'tags'), defused(record.tags.join('; ')));
+      assert.equal(at(row, 'file'), record.uri.slice('file:///w/'.length));
+      assert.equal(at(row, 'line'), String(record.line));
+      for (const cell of row) assert.doesNotMatch(cell, /^[=+\-@\t\r]/, `no cell starts a formula: ${JSON.stringify(cell)}`);
+    });
+    const hostile = rows[1 + list.findIndex((record) => record.title === HOSTILE)];
+    assert.equal(at(hostile, 'title'), `'${HOSTILE}`);
+    assert.equal(at(hostile, 'note'), 'line 1\nline 2, "quoted"\r\n=2+2 日本語 ' + HOSTILE, 'newlines, commas, quotes and CJK survive');
+    assert.equal(at(hostile, 'tags'), `'=tag; a,b`);
+    assert.equal(at(hostile, 'starred'), 'true');
+    assert.equal(at(hostile, 'arxivId'), '2605.01234v2');
+    const formula = rows[1 + list.findIndex((record) => record.title.startsWith('+SUM'))];
+    assert.equal(at(formula, 'title'), "'+SUM(A1:A9) Formula Title");
+    assert.equal(at(formula, 'authors'), "'@Attacker; -Minus");
+    const cjk = rows[1 + list.findIndex((record) => record.titleZh === '规模化的数学推理')];
+    assert.equal(at(cjk, 'authors'), '张三; 李四');
+  });
+
+  test('Should make the reader fail on a bare quote or a missing line end (it can fail)', () => {
+    assert.throws(() => parseCsv('a,b"c\r\n'), /bare/);
+    assert.throws(() => parseCsv('a,b\n'), /CRLF/);
+  });
+});
+
+// ---------------------------------------------------------------- CSL-JSON
+
+const CSL_SCHEMA = JSON.parse(fs.readFileSync(path.join(REPO_ROOT, 'schemas', 'csl-data.subset.schema.json'), 'utf8'));
+
+describe('export: CSL-JSON', () => {
+  // strictTypes off: the CSL schema leaves out `type: "object"` beside `properties` in its name variable.
+  const validate = new Ajv({ allErrors: true, strict: true, strictTypes: false }).compile(CSL_SCHEMA);
+
+  test('Should validate against the CSL-JSON schema, with unique ids, no invented dates and the titles as written', () => {
+    const list = records();
+    const items = JSON.parse(exportPapers('csljson', list)) as Record<string, unknown>[];
+    assert.ok(validate(items), JSON.stringify(validate.errors, null, 2));
+    assert.equal(items.length, list.length);
+    const ids = items.map((item) => item.id);
+    assert.equal(new Set(ids).size, ids.length);
+    items.forEach((item, i) => {
+      assert.equal(item.title, oneLine(list[i].title));
+      assert.equal('issued' in item, false);
+      assert.deepEqual(item.author, list[i].authors.map((name) => ({ literal: oneLine(name) })));
+    });
+    const hostile = items[list.findIndex((record) => record.title === HOSTILE)];
+    assert.equal(hostile.URL, 'https://arxiv.org/abs/2605.01234v2');
+    assert.match(String(hostile.note), /^Chinese title: 恶意标题\}\{ \\ 50% "引号", <b>粗<\/b>$/m);
+  });
+
+  test('Should make the schema refuse what CSL-JSON does not allow (it can fail)', () => {
+    assert.equal(validate([{ id: 'x', type: 'preprint-ish', title: 't' }]), false, 'an unknown type');
+    assert.equal(validate([{ type: 'article', title: 't' }]), false, 'no id');
+    assert.equal(validate([{ id: 'x', type: 'article', issued: { 'date-parts': [[2026]] } }]), false, 'a date: the export never writes one');
+    assert.equal(validate([{ id: 'x', type: 'article', author: [{ name: 'A' }] }]), false, 'a name with a field CSL does not know');
+  });
+});
+
+// ---------------------------------------------------------------- RIS and Markdown
+
+describe('export: RIS and Markdown', () => {
+  test('Should write RIS records of one-line tagged fields, TY first and ER last', () => {
+    const list = records();
+    const text = exportPapers('ris', list);
+    const blocks = text.split('ER  - \r\n').filter((block) => block.trim() !== '');
+    assert.equal(blocks.length, list.length);
+    blocks.forEach((block, i) => {
+      const lines = block.split('\r\n').filter((line) => line !== '');
+      assert.equal(lines[0], 'TY  - GEN');
+      for (const line of lines) assert.match(line, /^[A-Z][A-Z0-9]  - [^\r\n]*$/, `one tagged line: ${JSON.stringify(line)}`);
+      assert.equal(lines[1], `TI  - ${oneLine(list[i].title)}`);
+      assert.deepEqual(lines.filter((line) => line.startsWith('AU  - ')).map((line) => line.slice(6)), list[i].authors.map(oneLine));
+    });
+    assert.doesNotMatch(text.replace(/\r\n/g, ''), /[\r\n]/, 'no bare line break inside a value');
+  });
+
+  test('Should render the Markdown list as text: no HTML, no link from a title, note or name', () => {
+    const list = records();
+    const html = markdownIt({ html: true, linkify: true }).render(exportPapers('markdown', list));
+    assert.doesNotMatch(html, /<script|<b>|<a href="javascript|<em>b<\/em>/i, html);
+    assert.match(html, /&lt;script&gt;alert\(1\)&lt;\/script&gt;/);
+    assert.match(html, /恶意标题\}\{ \\ 50% (&quot;|")引号(&quot;|"), &lt;b&gt;粗&lt;\/b&gt;/);
+    assert.match(html, /<a href="https:\/\/arxiv\.org\/abs\/2605\.01234v2">/, 'the one link is the paper’s own arXiv page');
+    assert.equal((html.match(/<a /g) ?? []).length, 1);
+  });
+});
+
+describe('export: what is known only', () => {
+  test('Should take an arXiv id from the Comments only when they say it is the paper’s own', () => {
+    assert.equal(ownArxivId('This paper is arXiv:2401.01234v2; extends arXiv:2310.00001'), '2401.01234v2');
+    assert.equal(ownArxivId('本文 arXiv:2401.01234'), '2401.01234');
+    assert.equal(ownArxivId('Extends arXiv:2310.00001'), undefined);
+    assert.equal(ownArxivId('This paper builds on prior work. See arXiv:2310.00001'), undefined, 'not across a sentence');
+  });
+});

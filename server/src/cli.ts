@@ -3,6 +3,7 @@
  *
  *     paper-digest check [--fix] [--format text|json|sarif] PATH...
  *     paper-digest stats [--format text|json|svg|html] [PATH...]   (see cliStats.ts)
+ *     paper-digest papers [PATH...] [options] / mark CHANGE ...    (see cliReading.ts)
  *
  * It runs the same parser, diagnostics and fix-all as the language server. Folders are searched
  * for `*.digest` and `*.digest.txt`; files named explicitly are checked whatever their name.
@@ -24,9 +25,14 @@ import type { DigestDocument } from './service/model';
 import { describeSystemError, FileSnapshot, writeFileAtomicSync } from './fs/safeFile';
 import { parseDigest } from './service/parser';
 import { runStats } from './cliStats';
+import { runMark, runPapers } from './cliReading';
 
 const USAGE = `Usage: paper-digest check [--fix] [--format text|json|sarif] PATH...
        paper-digest stats [--format text|json|svg|html] [PATH...]
+       paper-digest papers [PATH...] [--unread] [--starred] [--new] [--filter TEXT] [--tag TAG]
+                           [--sort rank|file] [--format text|json|bibtex|csljson|ris|csv|markdown]
+       paper-digest mark read|unread|star|unstar|tag (--title TITLE | --id ID) [--tag TAG]
+                         [--untag TAG] [--note TEXT] [PATH]
 
 Checks bilingual arXiv paper digests and reports their problems.
 
@@ -90,6 +96,12 @@ export interface CliHooks {
 export function runCli(argv: readonly string[], out: CliOutput, cwd = process.cwd(), hooks: CliHooks = {}): number {
   if (argv[0] === 'stats') {
     return runStats(argv.slice(1), out, cwd);
+  }
+  if (argv[0] === 'papers') {
+    return runPapers(argv.slice(1), out, cwd);
+  }
+  if (argv[0] === 'mark') {
+    return runMark(argv.slice(1), out, cwd);
   }
   let options: Options | 'help' | 'version';
   try {
@@ -227,10 +239,10 @@ function parseArguments(argv: readonly string[]): Options | 'help' | 'version' {
     }
   }
   if (command === undefined) {
-    throw new UsageError('no command given: use check or stats');
+    throw new UsageError('no command given: use check, stats, papers or mark');
   }
   if (command !== 'check') {
-    throw new UsageError(`unknown command '${command}': use check or stats`);
+    throw new UsageError(`unknown command '${command}': use check, stats, papers or mark`);
   }
   if (options.paths.length === 0) {
     throw new UsageError('check needs at least one file or folder');

@@ -1,0 +1,552 @@
+/**
+ * The reading workflow on the command line, from the same service as the language server:
+ *
+ *     paper-digest papers [PATH...] [--unread] [--starred] [--new] [--filter TEXT] [--tag TAG]
+ *                         [--sort rank|file] [--format text|json|bibtex|csljson|ris|csv|markdown]
+ *     paper-digest mark read|unread|star|unstar|tag (--title TITLE | --id ID)
+ *                       [--tag TAG]... [--untag TAG]... [--note TEXT] [PATH]
+ *
+ * The state of a digest is the state file `.paper-digest/state.json` of the folder given on
+ * the command line that holds it (for a file named by itself: the nearest folder above it with
+ * a `.paper-digest` folder, else its own folder); interests come from `.paper-digest/interests.json`
+ * there. `mark` changes that file as the server does (StateStore over NodeStateDisk: read
+ * again, merged, written atomically only over what was read, never through a link).
+ *
+ * Exit status: 0; 2 on bad usage (one line on stderr), when no paper or more than one matches,
+ * when a file cannot be read, or when the state file cannot be used or written.
+ */
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { collectDigestFiles, displayPath, printable, readDigestFile } from './cliFiles';
+import type { ExportFormat } from './service/reading/export/index';
+import { EXPORT_FORMATS, exportPapers } from './service/reading/export/index';
+import type { ExportRecord } from './service/reading/exportRecord';
+import { exportRecord, oneLine } from './service/reading/exportRecord';
+import type { Interests } from './service/reading/interests';
+import { NO_INTERESTS, parseInterests } from './service/reading/interests';
+import type { ModelLookup } from './service/reading/model';
+import { ReadingModel } from './service/reading/model';
+import type { PapersQuery } from './service/reading/scope';
+import { distinctPapers, papersInScope, rankPapers } from './service/reading/scope';
+import type { StateChange } from './service/reading/stateFile';
+import { StateStore } from './service/reading/stateStore';
+import { titleKey } from './service/features/entries';
+import type { PaperSummary } from './service/workspaceIndex';
+import { foldForSearch, WorkspaceIndex } from './service/workspaceIndex';
+import { INTERESTS_FILE, NodeStateDisk, readInterestsFile, STATE_FOLDER } from './stateDisk';
+
+export const PAPERS_USAGE = `Usage: paper-digest papers [PATH...] [--unread] [--starred] [--new] [--filter TEXT]
+                          [--tag TAG] [--sort rank|file]
+                          [--format text|json|bibtex|csljson|ris|csv|markdown]
+
+Lists the papers of the digests under PATH (default: the current folder) with their reading
+state, each paper once. State comes from .paper-digest/state.json of the folder given, the
+ranking from its .paper-digest/interests.json.
+
+  --unread, --starred, --new   only unread, starred, or new papers (first seen in this digest)
+  --filter TEXT      only papers whose titles, authors or institutions contain TEXT
+  --tag TAG          only papers with this tag
+  --sort ORDER       rank (default): highest score first; file: oldest digest first, file order
+  --format FORMAT    text (default): one line per paper; json: one array of objects;
+                     bibtex, csljson, ris, csv, markdown: the export
+  -h, --help         show this help
+
+Exit status: 0, or 2 on bad usage or when a file or the state file cannot be read.
+`;
+
+export const MARK_USAGE = `Usage: paper-digest mark read|unread|star|unstar|tag (--title TITLE | --id ID)
+                        [--tag TAG]... [--untag TAG]... [--note TEXT] [PATH]
+
+Changes the reading state of one paper in the state file of PATH (default: the current
+folder), .paper-digest/state.json, written atomically and merged with any change made to it
+meanwhile.
+
+  read, unread, star, unstar   the change; tag: only the tags and the note below
+  --title TITLE      the paper whose English or Chinese title is TITLE (case and spaces
+                     ignored), else the one paper whose title contains it
+  --id ID            the paper with this id (the "id" of papers --format json)
+  --tag TAG          add a tag (repeatable); --untag TAG removes one
+  --note TEXT        set the note ('' removes it)
+  -h, --help         show this help
+
+Exit status: 0, or 2 on bad usage, when no paper or more than one matches, or when the state
+file cannot be used or written (it is then left as it is).
+`;
+
+type PapersFormat = 'text' | 'json' | ExportFormat;
+const PAPERS_FORMATS: readonly PapersFormat[] = ['text', 'json', ...EXPORT_FORMATS];
+
+interface Output {
+  stdout(text: string): void;
+  stderr(text: string): void;
+}
+
+class UsageError extends Error {}
+
+/** The argument after an option (`--x VALUE` or `--x=VALUE`), or a usage error. */
+function optionValue(args: readonly string[], i: number, name: string): { value: string; next: number } {
+  const arg = args[i];
+  if (arg.startsWith(`${name}=`)) {
+    return { value: arg.slice(name.length + 1), next: i };
+  }
+  if (i + 1 >= args.length) {
+    throw new UsageError(`${name} needs a value`);
+  }
+  return { value: args[i + 1], next: i + 1 };
+}
+
+function isOption(arg: string, name: string): boolean {
+  return arg === name || arg.startsWith(`${name}=`);
+}
+
+function usageLine(out: Output, command: string, message: string): number {
+  out.stderr(`paper-digest: ${message} (see 'paper-digest ${command} --help')\n`);
+  return 2;
+}
+
+// ---- The workspace the command line sees ------------------------------------------------
+
+/** The digests under the paths, their state stores and interests, as one reading model. */
+interface CliWorkspace {
+  readonly index: WorkspaceIndex;
+  readonly model: ReadingModel;
+  /** State root folder → its store. */
+  readonly stores: ReadonlyMap<string, StateStore>;
+  storeOf(uri: string): StateStore | undefined;
+  /** A digest URI → its path as shown. */
+  display(uri: string): string;
+  /** Whether a digest is one the paths name (not one read only for the digest order). */
+  listed(uri: string): boolean;
+}
+
+/**
+ * Reads the digests under the paths and opens the state of each state root. Problems (files
+ * that cannot be read, state files that cannot be used) go through `fail`.
+ */
+function openWorkspace(paths: readonly string[], cwd: string, fail: (message: string) => void): CliWorkspace {
+  const index = new WorkspaceIndex();
+  const rootOf = new Map<string, string>();
+  const mtimes = new Map<string, number>();
+  const shown = new Map<string, string>();
+  const roots: string[] = [];
+  for (const given of paths) {
+    const absolute = path.resolve(cwd, given);
+    let folder: string | undefined;
+    try {
+      folder = fs.statSync(absolute).isDirectory() ? absolute : undefined;
+    } catch {
+      // collectDigestFiles reports it.
+    }
+    for (const found of collectDigestFiles([given], cwd, fail)) {
+      const display = displayPath(found.path, cwd);
+      const read = readDigestFile(found.path, printable(display), fail);
+      if (read === undefined) {
+        continue;
+      }
+      const uri = pathToFileURL(found.path).href;
+      if (rootOf.has(uri)) {
+        continue;
+      }
+      index.update(uri, read.text);
+      mtimes.set(uri, read.snapshot.mtimeMs);
+      shown.set(uri, display);
+      const root = folder ?? stateRootOfFile(found.path);
+      rootOf.set(uri, root);
+      if (!roots.includes(root)) {
+        roots.push(root);
+      }
+    }
+  }
+  // A file named by itself is seen among the other digests of its state folder, so that the
+  // digest order, and which papers are new, are the same as for the whole folder.
+  const listed = new Set(rootOf.keys());
+  for (const root of roots) {
+    for (const found of collectDigestFiles([root], cwd, () => undefined)) {
+      const uri = pathToFileURL(found.path).href;
+      if (rootOf.has(uri)) {
+        continue;
+      }
+      const read = readDigestFile(found.path, '', () => undefined);
+      if (read !== undefined) {
+        index.update(uri, read.text);
+        mtimes.set(uri, read.snapshot.mtimeMs);
+        rootOf.set(uri, root);
+      }
+    }
+  }
+  const stores = new Map<string, StateStore>();
+  const interests = new Map<string, Interests>();
+  for (const root of roots) {
+    const store = new StateStore(new NodeStateDisk(root));
+    store.load();
+    if (store.status.problem) {
+      fail(store.status.problem);
+    }
+    stores.set(root, store);
+    interests.set(root, interestsOf(root, fail));
+  }
+  const storeOf = (uri: string): StateStore | undefined => {
+    const root = rootOf.get(uri);
+    return root === undefined ? undefined : stores.get(root);
+  };
+  const model = new ReadingModel(index, {
+    storeFor: storeOf,
+    interestsFor: (uri) => interests.get(rootOf.get(uri) ?? '') ?? NO_INTERESTS,
+    mtimeOf: (uri) => mtimes.get(uri),
+  });
+  return { index, model, stores, storeOf, display: (uri) => shown.get(uri) ?? uri, listed: (uri) => listed.has(uri) };
+}
+
+/** For a digest named by itself: the nearest folder above with a `.paper-digest` folder, else its own. */
+function stateRootOfFile(file: string): string {
+  const own = path.dirname(file);
+  for (let folder = own; ; folder = path.dirname(folder)) {
+    try {
+      if (fs.lstatSync(path.join(folder, STATE_FOLDER)).isDirectory()) {
+        return folder;
+      }
+    } catch {
+      // None here.
+    }
+    if (path.dirname(folder) === folder) {
+      return own;
+    }
+  }
+}
+
+function interestsOf(root: string, fail: (message: string) => void): Interests {
+  const text = readInterestsFile(root);
+  if (text === undefined) {
+    return NO_INTERESTS;
+  }
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    fail(`${path.join(root, STATE_FOLDER, INTERESTS_FILE)} is not valid JSON; papers are not ranked by it`);
+    return NO_INTERESTS;
+  }
+  const interests = parseInterests(value);
+  for (const problem of interests.problems) {
+    fail(`${path.join(root, STATE_FOLDER, INTERESTS_FILE)}: ${problem}`);
+  }
+  return interests;
+}
+
+// ---- papers -----------------------------------------------------------------------------
+
+interface PapersOptions {
+  readonly paths: string[];
+  readonly query: { -readonly [K in keyof PapersQuery]: PapersQuery[K] };
+  sort: 'rank' | 'file';
+  format: PapersFormat;
+}
+
+function parsePapersArguments(args: readonly string[]): PapersOptions | 'help' {
+  const options: PapersOptions = { paths: [], query: {}, sort: 'rank', format: 'text' };
+  let onlyPaths = false;
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i];
+    if (onlyPaths || !arg.startsWith('-') || arg === '-') {
+      options.paths.push(arg);
+    } else if (arg === '--') {
+      onlyPaths = true;
+    } else if (arg === '-h' || arg === '--help') {
+      return 'help';
+    } else if (arg === '--unread') {
+      options.query.unreadOnly = true;
+    } else if (arg === '--starred') {
+      options.query.starredOnly = true;
+    } else if (arg === '--new') {
+      options.query.newOnly = true;
+    } else if (isOption(arg, '--filter')) {
+      const { value, next } = optionValue(args, i, '--filter');
+      options.query.filter = value;
+      i = next;
+    } else if (isOption(arg, '--tag')) {
+      const { value, next } = optionValue(args, i, '--tag');
+      options.query.tag = value.replace(/\s+/g, ' ').trim();
+      i = next;
+    } else if (isOption(arg, '--sort')) {
+      const { value, next } = optionValue(args, i, '--sort');
+      if (value !== 'rank' && value !== 'file') {
+        throw new UsageError(`unknown sort '${printable(value)}': use rank or file`);
+      }
+      options.sort = value;
+      i = next;
+    } else if (isOption(arg, '--format')) {
+      const { value, next } = optionValue(args, i, '--format');
+      if (!(PAPERS_FORMATS as readonly string[]).includes(value)) {
+        throw new UsageError(`unknown format '${printable(value)}': use ${PAPERS_FORMATS.join(', ')}`);
+      }
+      options.format = value as PapersFormat;
+      i = next;
+    } else {
+      throw new UsageError(`unknown option '${printable(arg)}' for papers`);
+    }
+  }
+  return options;
+}
+
+/** Runs `papers` with the arguments after the command's name; returns the exit status. */
+export function runPapers(args: readonly string[], out: Output, cwd: string): number {
+  let options: PapersOptions | 'help';
+  try {
+    options = parsePapersArguments(args);
+  } catch (error) {
+    if (error instanceof UsageError) return usageLine(out, 'papers', error.message);
+    throw error;
+  }
+  if (options === 'help') {
+    out.stdout(PAPERS_USAGE);
+    return 0;
+  }
+  let failed = false;
+  const fail = (message: string): void => {
+    failed = true;
+    out.stderr(`paper-digest: ${printable(message)}\n`);
+  };
+  const workspace = openWorkspace(options.paths.length > 0 ? options.paths : ['.'], cwd, fail);
+  const lookup = workspace.model.lookup();
+  const listed = (paper: PaperSummary): boolean => workspace.listed(paper.uri);
+  const papers =
+    options.sort === 'rank'
+      ? rankPapers(lookup, options.query, undefined, listed)
+      : inFileOrder(lookup, distinctPapers(lookup, papersInScope(lookup, options.query).filter(listed)));
+  const records = papers.map((paper) => exportRecord(lookup, paper));
+  const fileOf = (uri: string): string => workspace.display(uri).split(path.sep).join('/');
+  switch (options.format) {
+    case 'text':
+      out.stdout(papersText(records, fileOf));
+      break;
+    case 'json':
+      out.stdout(JSON.stringify(records.map((record) => paperJson(record, fileOf)), null, 2) + '\n');
+      break;
+    default:
+      out.stdout(exportPapers(options.format, records, fileOf));
+  }
+  return failed ? 2 : 0;
+}
+
+/** Oldest digest first, then top to bottom. */
+function inFileOrder(lookup: ModelLookup, papers: PaperSummary[]): PaperSummary[] {
+  return papers.sort((a, b) => lookup.digestRank(a.uri) - lookup.digestRank(b.uri) || a.entryIndex - b.entryIndex);
+}
+
+/**
+ * One object of `papers --format json`.
+ *
+ * @example
+ * paperJson(record, fileOf) // { id, title, titleZh, authors, institutions: [{ name, nameZh }], ..., file, line, read, ... }
+ */
+export function paperJson(record: ExportRecord, fileOf: (uri: string) => string): Record<string, unknown> {
+  return {
+    id: record.paperKey,
+    title: record.title,
+    titleZh: record.titleZh,
+    authors: record.authors,
+    institutions: record.institutions.map((institution) => ({ name: institution.name, nameZh: institution.nameZh ?? null })),
+    topic: record.topic,
+    hits: record.hits,
+    categories: record.categories,
+    summary: record.summary,
+    arxivId: record.arxivId ?? null,
+    file: fileOf(record.uri),
+    line: record.line,
+    read: record.read,
+    starred: record.starred,
+    tags: record.tags,
+    note: record.note ?? null,
+    new: record.isNew,
+    score: record.score,
+    reasons: record.reasons,
+  };
+}
+
+/** One line per paper: state marks, score, place, titles, tags; then a count. */
+export function papersText(records: readonly ExportRecord[], fileOf: (uri: string) => string): string {
+  const lines = records.map((record) => {
+    const marks = `${record.read ? '✓' : '·'}${record.starred ? '★' : ' '}${record.isNew ? '+' : ' '}`;
+    const score = String(record.score).padStart(5);
+    const titles = record.titleZh ? `${record.title} · ${record.titleZh}` : record.title;
+    const tags = oneLine(record.tags.map((tag) => `#${tag}`).join(' '));
+    return printable(`${marks} ${score}  ${fileOf(record.uri)}:${record.line}  ${oneLine(titles)}${tags ? `  ${tags}` : ''}`);
+  });
+  const unread = records.filter((record) => !record.read).length;
+  const starred = records.filter((record) => record.starred).length;
+  lines.push(`${records.length} ${records.length === 1 ? 'paper' : 'papers'} (${unread} unread, ${starred} starred). ✓ read, ★ starred, + new.`);
+  return lines.join('\n') + '\n';
+}
+
+// ---- mark -------------------------------------------------------------------------------
+
+type MarkAction = 'read' | 'unread' | 'star' | 'unstar' | 'tag';
+const MARK_ACTIONS: readonly MarkAction[] = ['read', 'unread', 'star', 'unstar', 'tag'];
+
+interface MarkOptions {
+  action: MarkAction;
+  title?: string;
+  id?: string;
+  addTags: string[];
+  removeTags: string[];
+  note?: string;
+  path?: string;
+}
+
+function parseMarkArguments(args: readonly string[]): MarkOptions | 'help' {
+  let action: MarkAction | undefined;
+  const options: Omit<MarkOptions, 'action'> = { addTags: [], removeTags: [] };
+  let onlyPaths = false;
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i];
+    if (onlyPaths || !arg.startsWith('-') || arg === '-') {
+      if (action === undefined && !onlyPaths) {
+        if (!(MARK_ACTIONS as readonly string[]).includes(arg)) {
+          throw new UsageError(`unknown change '${printable(arg)}': use ${MARK_ACTIONS.join(', ')}`);
+        }
+        action = arg as MarkAction;
+      } else if (options.path === undefined) {
+        options.path = arg;
+      } else {
+        throw new UsageError('mark takes one folder');
+      }
+    } else if (arg === '--') {
+      onlyPaths = true;
+    } else if (arg === '-h' || arg === '--help') {
+      return 'help';
+    } else if (isOption(arg, '--title') || isOption(arg, '--id') || isOption(arg, '--note') || isOption(arg, '--tag') || isOption(arg, '--untag')) {
+      const name = arg.split('=')[0];
+      const { value, next } = optionValue(args, i, name);
+      i = next;
+      if (name === '--tag' || name === '--untag') {
+        if (value.trim() === '') throw new UsageError(`${name} needs a tag`);
+        (name === '--tag' ? options.addTags : options.removeTags).push(value);
+      } else {
+        const field = name.slice(2) as 'title' | 'id' | 'note';
+        if (options[field] !== undefined) throw new UsageError(`${name} given twice`);
+        if (field !== 'note' && value.trim() === '') throw new UsageError(`${name} needs a value`);
+        options[field] = value;
+      }
+    } else {
+      throw new UsageError(`unknown option '${printable(arg)}' for mark`);
+    }
+  }
+  if (action === undefined) {
+    throw new UsageError(`mark needs a change: ${MARK_ACTIONS.join(', ')}`);
+  }
+  if ((options.title === undefined) === (options.id === undefined)) {
+    throw new UsageError('mark needs one of --title TITLE or --id ID');
+  }
+  if (action === 'tag' && options.addTags.length + options.removeTags.length === 0 && options.note === undefined) {
+    throw new UsageError('mark tag needs --tag, --untag or --note');
+  }
+  return { action, ...options };
+}
+
+/** Runs `mark` with the arguments after the command's name; returns the exit status. */
+export function runMark(args: readonly string[], out: Output, cwd: string): number {
+  let options: MarkOptions | 'help';
+  try {
+    options = parseMarkArguments(args);
+  } catch (error) {
+    if (error instanceof UsageError) return usageLine(out, 'mark', error.message);
+    throw error;
+  }
+  if (options === 'help') {
+    out.stdout(MARK_USAGE);
+    return 0;
+  }
+  const given = options.path ?? '.';
+  let isFolder = false;
+  try {
+    isFolder = fs.statSync(path.resolve(cwd, given)).isDirectory();
+  } catch {
+    // Reported below.
+  }
+  if (!isFolder) {
+    out.stderr(`paper-digest: '${printable(given)}' is not a folder: mark changes the state file of a folder\n`);
+    return 2;
+  }
+  const problems: string[] = [];
+  const workspace = openWorkspace([given], cwd, (message) => problems.push(message));
+  const root = path.resolve(cwd, given);
+  const store = workspace.stores.get(root) ?? openStore(root, problems);
+  if (store.status.problem) {
+    // A corrupt or unreadable state file: report it, change nothing.
+    out.stderr(`paper-digest: ${printable(store.status.problem)}\n`);
+    return 2;
+  }
+  const lookup = workspace.model.lookup();
+  const match = findPaper(lookup, store, options);
+  if (typeof match === 'string') {
+    out.stderr(`paper-digest: ${printable(match)}\n`);
+    return 2;
+  }
+  const change: { -readonly [K in keyof StateChange]: StateChange[K] } = {};
+  if (options.action === 'read' || options.action === 'unread') change.read = options.action === 'read';
+  if (options.action === 'star' || options.action === 'unstar') change.starred = options.action === 'star';
+  if (options.addTags.length > 0) change.addTags = options.addTags;
+  if (options.removeTags.length > 0) change.removeTags = options.removeTags;
+  if (options.note !== undefined) change.note = options.note === '' ? null : options.note;
+  const result = store.change([match.key], change, match.title ? new Map([[match.key, match.title]]) : undefined);
+  if (result.message) {
+    out.stderr(`paper-digest: ${printable(result.message)}\n`);
+    return 2;
+  }
+  const shown = oneLine(match.title || match.key);
+  out.stdout(printable(result.changed.length > 0 ? `${describeChange(options)}: ${shown}` : `Unchanged (already so): ${shown}`) + '\n');
+  for (const problem of problems) {
+    // Digests that could not be read do not stop a change of the state file; they are said.
+    out.stderr(`paper-digest: ${printable(problem)}\n`);
+  }
+  return problems.length > 0 ? 2 : 0;
+}
+
+function openStore(root: string, problems: string[]): StateStore {
+  const store = new StateStore(new NodeStateDisk(root));
+  store.load();
+  if (store.status.problem) problems.push(store.status.problem);
+  return store;
+}
+
+function describeChange(options: MarkOptions): string {
+  const parts: string[] = [];
+  if (options.action !== 'tag') parts.push({ read: 'Marked read', unread: 'Marked unread', star: 'Starred', unstar: 'Unstarred' }[options.action]);
+  if (options.addTags.length > 0) parts.push(`tagged ${options.addTags.map((tag) => `#${oneLine(tag)}`).join(' ')}`);
+  if (options.removeTags.length > 0) parts.push(`untagged ${options.removeTags.map((tag) => `#${oneLine(tag)}`).join(' ')}`);
+  if (options.note !== undefined) parts.push(options.note === '' ? 'note removed' : 'note set');
+  const text = parts.join(', ');
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}
+
+/**
+ * The one paper `--title` or `--id` names: by id among the digests' papers and the state
+ * file's; by title, the paper whose English or Chinese title is it (case and white space
+ * ignored), else the one whose title contains it. A string says why none or several match.
+ */
+function findPaper(lookup: ModelLookup, store: StateStore, options: MarkOptions): { key: string; title: string } | string {
+  const byKey = new Map<string, PaperSummary>();
+  for (const paper of lookup.papers()) {
+    const key = lookup.info(paper).paperKey;
+    if (!byKey.has(key)) byKey.set(key, paper);
+  }
+  if (options.id !== undefined) {
+    const paper = byKey.get(options.id);
+    if (paper) return { key: options.id, title: paper.englishTitle };
+    const state = store.get(options.id);
+    if (state) return { key: options.id, title: state.title ?? '' };
+    return `no paper has the id '${options.id}' (see 'paper-digest papers --format json')`;
+  }
+  const wanted = titleKey(options.title!);
+  const exact = [...byKey].filter(([, paper]) => titleKey(paper.englishTitle) === wanted || titleKey(paper.chineseTitle) === wanted);
+  const candidates = exact.length > 0 ? exact : [...byKey].filter(([, paper]) => foldForSearch(`${paper.englishTitle}\u0000${paper.chineseTitle}`).includes(foldForSearch(options.title!.replace(/\s+/g, ' ').trim())));
+  if (candidates.length === 1) {
+    return { key: candidates[0][0], title: candidates[0][1].englishTitle };
+  }
+  if (candidates.length === 0) {
+    return `no paper's title is or contains '${oneLine(options.title!)}'`;
+  }
+  const names = candidates.slice(0, 3).map(([, paper]) => `'${oneLine(paper.title)}'`);
+  return `${candidates.length} papers match '${oneLine(options.title!)}': ${names.join(', ')}${candidates.length > 3 ? ', …' : ''}; give more of the title, or --id`;
+}

@@ -1,0 +1,252 @@
+/**
+ * `paper-digest papers` and `paper-digest mark`, run as the built command line (dist/cli.js)
+ * on a temporary folder of digests with a state file and interests.
+ */
+import * as assert from 'node:assert/strict';
+import { spawn, spawnSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { after, beforeEach, describe, test } from 'node:test';
+import Ajv from 'ajv';
+import { GRAPH_REWRITING, PROTEIN, readingWorkspace, SELF_VERIFYING, SPARSE_PROBES, digestText } from '../support/readingFixtures';
+import { REPO_ROOT } from '../support/fixtures';
+
+const CLI = path.join(REPO_ROOT, 'dist', 'cli.js');
+const validateState = new Ajv({ strict: true }).compile(JSON.parse(fs.readFileSync(path.join(REPO_ROOT, 'schemas', 'state-file.schema.json'), 'utf8')));
+
+const SPARSE = 'sparse probes for arithmetic circuits in small transformers';
+const HOSTILE = 'Evil\u202Egnp.exe </script> "q", =cmd {x}';
+
+interface Run {
+  status: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+function run(args: string[], cwd: string): Run {
+  const result = spawnSync(process.execPath, [CLI, ...args], { cwd, encoding: 'utf8' });
+  return { status: result.status, stdout: result.stdout, stderr: result.stderr };
+}
+
+function runAsync(args: string[], cwd: string): Promise<Run> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [CLI, ...args], { cwd });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    child.on('close', (status) => resolve({ status, stdout, stderr }));
+  });
+}
+
+function json(result: Run): Record<string, unknown>[] {
+  assert.equal(result.status, 0, result.stderr);
+  return JSON.parse(result.stdout);
+}
+
+/** Exit 2 with exactly one line on stderr and nothing on stdout. */
+function assertUsage(result: Run, pattern: RegExp): void {
+  assert.equal(result.status, 2, `exit 2 expected: ${JSON.stringify(result)}`);
+  assert.equal(result.stdout, '');
+  assert.match(result.stderr, /^paper-digest: [^\n]+\n$/, `one line: ${JSON.stringify(result.stderr)}`);
+  assert.match(result.stderr, pattern);
+}
+
+const roots: string[] = [];
+after(() => roots.forEach((root) => fs.rmSync(root, { recursive: true, force: true })));
+
+let work: string;
+const stateFile = (): string => path.join(work, '.paper-digest', 'state.json');
+
+beforeEach(() => {
+  work = readingWorkspace();
+  roots.push(work);
+  fs.mkdirSync(path.join(work, '.paper-digest'));
+  fs.writeFileSync(
+    path.join(work, '.paper-digest', 'interests.json'),
+    JSON.stringify({ keywords: [{ term: 'arithmetic', weight: 2 }], institutions: ['Tsinghua University'], categories: [{ term: 'q-bio.BM', weight: -1 }] }),
+  );
+  fs.writeFileSync(path.join(work, 'notes.digest'), digestText(['杂项', HOSTILE, '恶意标题', 'Ann Other', '专题命中 杂项 ：x(title)；分类 cs.CL', 'AI总结 无。']));
+});
+
+describe('paper-digest papers', () => {
+  test('Should list each paper once as JSON with its state, score, reasons and place, highest score first', () => {
+    const papers = json(run(['papers', '--format', 'json'], work));
+    assert.deepEqual(
+      papers.map((paper) => [paper.title, paper.score]),
+      [
+        [SPARSE_PROBES[0], 5],
+        [SELF_VERIFYING[0], 1],
+        // Score 0: the newest digest first (notes.digest has no date: its mtime, today), then file order.
+        [HOSTILE, 0],
+        [GRAPH_REWRITING[0], 0],
+        [PROTEIN[0], -1],
+      ],
+    );
+    const sparse = papers[0];
+    for (const field of ['id', 'title', 'titleZh', 'authors', 'institutions', 'topic', 'hits', 'categories', 'summary', 'file', 'line', 'read', 'starred', 'tags', 'note', 'new', 'score', 'reasons']) {
+      assert.ok(field in sparse, `field ${field}`);
+    }
+    assert.equal(sparse.id, SPARSE);
+    assert.equal(sparse.titleZh, SPARSE_PROBES[1]);
+    assert.deepEqual(sparse.authors, ['Mei Tanaka', 'Omar Haddad', 'Lin Qiu']);
+    assert.deepEqual(sparse.institutions, [{ name: 'Kyoto University', nameZh: '京都大学' }, { name: 'Tsinghua University', nameZh: '清华大学' }]);
+    assert.deepEqual(sparse.categories, ['cs.LG', 'cs.CL']);
+    assert.equal(sparse.topic, '数学推理');
+    assert.equal(sparse.file, '2026-05-02.digest.txt', 'each paper at its place in the newest digest');
+    assert.equal(sparse.line, 3, 'one-based line of the title');
+    assert.equal(sparse.new, false, 'a repeat of the day before');
+    assert.deepEqual(sparse.reasons, ["keyword 'arithmetic' in the title ×2 (+4) · 标题含关键词", 'institution Tsinghua University (+1) · 机构 清华大学']);
+    assert.equal(sparse.read, false);
+    assert.deepEqual(sparse.tags, []);
+    assert.equal(sparse.note, null);
+    assert.equal(papers.find((paper) => paper.title === GRAPH_REWRITING[0])?.new, true);
+  });
+
+  test('Should filter by state, tag, text and newness, and sort in file order', () => {
+    assert.equal(run(['mark', 'star', '--title', GRAPH_REWRITING[0], '--tag', 'db'], work).status, 0);
+    assert.equal(run(['mark', 'read', '--title', 'noisy labels in PROTEIN folding benchmarks'], work).status, 0);
+    const titles = (args: string[]): unknown[] => json(run(['papers', '--format', 'json', ...args], work)).map((paper) => paper.title);
+    assert.deepEqual(titles(['--starred']), [GRAPH_REWRITING[0]]);
+    assert.deepEqual(titles(['--tag', 'db']), [GRAPH_REWRITING[0]]);
+    assert.ok(!titles(['--unread']).includes(PROTEIN[0]));
+    assert.equal(titles(['--unread']).length, 4);
+    assert.deepEqual(titles(['--filter', '多伦多']), [SELF_VERIFYING[0]], 'the filter finds Chinese institution names');
+    // Each paper at the digest it was new in: the repeated one at the day before.
+    const fresh = json(run(['papers', '--format', 'json', '--new', '--sort', 'file'], work));
+    assert.deepEqual(fresh.map((paper) => `${paper.file}:${paper.line}:${paper.new}`), ['2026-05-01.digest:3:true', '2026-05-01.digest:19:true', '2026-05-01.digest:33:true', '2026-05-02.digest.txt:19:true', 'notes.digest:3:true']);
+    // New since yesterday: one file named alone is seen among the digests of its state folder,
+    // so the paper of the day before is a repeat there; its state is the folder's.
+    assert.deepEqual(titles(['--new', '2026-05-02.digest.txt']), [GRAPH_REWRITING[0]]);
+    assert.deepEqual(titles(['--starred', '2026-05-02.digest.txt']), [GRAPH_REWRITING[0]]);
+    assert.deepEqual(titles(['2026-05-01.digest', '--sort', 'file']), [SPARSE_PROBES[0], SELF_VERIFYING[0], PROTEIN[0]], 'only the papers of the file named');
+    const order = json(run(['papers', '--format', 'json', '--sort', 'file'], work)).map((paper) => `${paper.file}:${paper.line}`);
+    assert.deepEqual(order, ['2026-05-01.digest:19', '2026-05-01.digest:33', '2026-05-02.digest.txt:3', '2026-05-02.digest.txt:19', 'notes.digest:3']);
+  });
+
+  test('Should print one plain line per paper with the state marks, control characters escaped', () => {
+    run(['mark', 'star', '--title', SPARSE_PROBES[0], '--tag', 'to-read'], work);
+    const result = run(['papers'], work);
+    assert.equal(result.status, 0, result.stderr);
+    const lines = result.stdout.trimEnd().split('\n');
+    assert.equal(lines.length, 6);
+    assert.match(lines[0], /^·★ {6}5 {2}2026-05-02\.digest\.txt:3 {2}Sparse Probes for Arithmetic Circuits in Small Transformers · 小型Transformer中算术电路的稀疏探针 {2}#to-read$/);
+    assert.match(lines[3], /^· \+ {5}0 {2}2026-05-02\.digest\.txt:19 {2}Graph Rewriting for Query Planning · 面向查询规划的图重写$/);
+    assert.doesNotMatch(result.stdout, /\u202E/);
+    assert.match(result.stdout, /Evil\\u202egnp\.exe <\/script> "q", =cmd \{x\}/);
+    assert.equal(lines[5], '5 papers (5 unread, 1 starred). ✓ read, ★ starred, + new.');
+  });
+
+  test('Should export the listed papers in every format', () => {
+    run(['mark', 'star', '--title', SPARSE_PROBES[0]], work);
+    const bibtex = run(['papers', '--starred', '--format', 'bibtex'], work);
+    assert.equal(bibtex.status, 0, bibtex.stderr);
+    assert.equal((bibtex.stdout.match(/^@misc\{/gm) ?? []).length, 1);
+    assert.match(bibtex.stdout, /title = \{\{Sparse Probes for Arithmetic Circuits in Small Transformers\}\}/);
+    const csl = JSON.parse(run(['papers', '--format', 'csljson'], work).stdout);
+    assert.equal(csl.length, 5);
+    const csv = run(['papers', '--format=csv'], work).stdout;
+    assert.equal(csv.split('\r\n').filter(Boolean).length, 6);
+    assert.match(csv, /\r\n"Evil\u202Egnp\.exe <\/script> ""q"", =cmd \{x\}",/);
+    assert.match(run(['papers', '--format', 'ris'], work).stdout, /^TY {2}- GEN\r\n/);
+    assert.match(run(['papers', '--format', 'markdown'], work).stdout, /^# Reading list · 阅读清单\n\n5 papers/);
+  });
+
+  test('Should report a corrupt state file and still list the papers, with exit 2', () => {
+    fs.writeFileSync(stateFile(), '{ "version": 1, "papers": ');
+    const result = run(['papers', '--format', 'json'], work);
+    assert.equal(result.status, 2);
+    assert.match(result.stderr, /state\.json is corrupt: not valid JSON .*left untouched/);
+    assert.equal(JSON.parse(result.stdout).length, 5);
+  });
+
+  test('Should refuse bad usage with exit 2 and one line', () => {
+    assertUsage(run(['papers', '--format', 'yaml'], work), /unknown format 'yaml': use text, json, bibtex, csljson, ris, csv, markdown/);
+    assertUsage(run(['papers', '--sort'], work), /--sort needs a value/);
+    assertUsage(run(['papers', '--sort', 'date'], work), /unknown sort 'date'/);
+    assertUsage(run(['papers', '--bogus\u001b[31m'], work), /unknown option '--bogus\\x1b\[31m' for papers/);
+    assert.match(run(['papers', '--help'], work).stdout, /^Usage: paper-digest papers/);
+    assert.match(run(['--help'], work).stdout, /paper-digest papers \[PATH\.\.\.\]/);
+  });
+});
+
+describe('paper-digest mark', () => {
+  test('Should star a paper by its title, ignoring case and spaces, writing a state file that validates', () => {
+    const result = run(['mark', 'star', '--title', '  sparse   PROBES for arithmetic circuits in small transformers', '--tag', 'circuits', '--note', 'Try on our model'], work);
+    assert.equal(result.status, 0, result.stderr);
+    assert.equal(result.stdout, 'Starred, tagged #circuits, note set: Sparse Probes for Arithmetic Circuits in Small Transformers\n');
+    const state = JSON.parse(fs.readFileSync(stateFile(), 'utf8')) as { papers: Record<string, Record<string, unknown>> };
+    assert.ok(validateState(state), JSON.stringify(validateState.errors));
+    assert.deepEqual({ ...state.papers[SPARSE], updated: undefined }, { title: SPARSE_PROBES[0], starred: true, tags: ['circuits'], note: 'Try on our model', updated: undefined });
+    // Both places of the paper show it.
+    const listed = json(run(['papers', '--format', 'json', '--starred'], work));
+    assert.deepEqual(listed.map((paper) => paper.id), [SPARSE]);
+    // Again: nothing to change.
+    assert.equal(run(['mark', 'star', '--title', SPARSE_PROBES[0]], work).stdout, `Unchanged (already so): ${SPARSE_PROBES[0]}\n`);
+    // Unstar, untag, remove the note: the paper has no state left and leaves the file.
+    assert.equal(run(['mark', 'unstar', '--id', SPARSE, '--untag', 'circuits', '--note', ''], work).status, 0);
+    assert.deepEqual(JSON.parse(fs.readFileSync(stateFile(), 'utf8')).papers, {});
+  });
+
+  test('Should find a paper by its Chinese title or by a unique part of a title, and by id', () => {
+    assert.equal(run(['mark', 'read', '--title', '面向奥赛几何的自验证思维链'], work).status, 0);
+    assert.equal(run(['mark', 'read', '--title', 'protein folding'], work).status, 0);
+    assert.equal(run(['mark', 'tag', '--id', 'graph rewriting for query planning', '--tag', 'db', '--tag', 'later'], work).status, 0);
+    const papers = JSON.parse(fs.readFileSync(stateFile(), 'utf8')).papers;
+    assert.equal(papers['self-verifying chains of thought for olympiad geometry'].read, true);
+    assert.equal(papers['noisy labels in protein folding benchmarks'].read, true);
+    assert.deepEqual(papers['graph rewriting for query planning'].tags, ['db', 'later']);
+    assert.equal(papers['graph rewriting for query planning'].read, undefined, 'tag changes only the tags');
+  });
+
+  test('Should refuse, with exit 2 and one line, no match, several matches and bad usage, writing nothing', () => {
+    const before = fs.existsSync(stateFile());
+    assertUsage(run(['mark', 'read', '--title', 'no such paper'], work), /no paper's title is or contains 'no such paper'/);
+    assertUsage(run(['mark', 'read', '--title', 'for'], work), /^paper-digest: 3 papers match 'for': 'Sparse Probes[^']*', 'Self-Verifying[^']*', 'Graph Rewriting[^']*'; give more of the title, or --id\n$/);
+    assertUsage(run(['mark', 'read', '--id', 'nope'], work), /no paper has the id 'nope'/);
+    assertUsage(run(['mark', 'read'], work), /mark needs one of --title TITLE or --id ID/);
+    assertUsage(run(['mark', 'read', '--title', 'a', '--id', 'b'], work), /mark needs one of --title TITLE or --id ID/);
+    assertUsage(run(['mark', 'burn', '--title', 'a'], work), /unknown change 'burn': use read, unread, star, unstar, tag/);
+    assertUsage(run(['mark', 'tag', '--title', 'protein'], work), /mark tag needs --tag, --untag or --note/);
+    assertUsage(run(['mark', 'read', '--title'], work), /--title needs a value/);
+    assertUsage(run(['mark', 'read', '--title', 'protein', 'a', 'b'], work), /mark takes one folder/);
+    assertUsage(run(['mark', 'read', '--title', 'protein', '2026-05-01.digest'], work), /'2026-05-01\.digest' is not a folder/);
+    assertUsage(run(['mark'], work), /mark needs a change/);
+    assert.equal(fs.existsSync(stateFile()), before, 'nothing written');
+  });
+
+  test('Should leave a corrupt or newer state file untouched and exit 2', () => {
+    for (const text of ['{ "version": 1, "papers": ', '{ "version": 2, "papers": {} }']) {
+      fs.writeFileSync(stateFile(), text);
+      const result = run(['mark', 'read', '--title', 'protein'], work);
+      assertUsage(result, /state\.json (is corrupt|cannot be used).*left untouched/);
+      assert.equal(fs.readFileSync(stateFile(), 'utf8'), text);
+    }
+  });
+
+  test('Should never write through a state folder that links out of the folder', () => {
+    const outside = fs.mkdtempSync(path.join(os.tmpdir(), 'paper-digest-outside-'));
+    roots.push(outside);
+    fs.renameSync(path.join(work, '.paper-digest', 'interests.json'), path.join(outside, 'interests.json'));
+    fs.rmSync(path.join(work, '.paper-digest'), { recursive: true });
+    fs.symlinkSync(outside, path.join(work, '.paper-digest'));
+    const result = run(['mark', 'star', '--title', 'protein'], work);
+    assertUsage(result, /symbolic link/);
+    assert.deepEqual(fs.readdirSync(outside), ['interests.json']);
+  });
+
+  test('Should keep every change when several mark commands run at once (merged, none lost)', async () => {
+    const titles = [SPARSE_PROBES[0], SELF_VERIFYING[0], PROTEIN[0], GRAPH_REWRITING[0]];
+    const results = await Promise.all(titles.map((title, i) => runAsync(['mark', i % 2 === 0 ? 'star' : 'read', '--title', title, '--tag', `t${i}`], work)));
+    for (const result of results) assert.equal(result.status, 0, result.stderr);
+    const papers = JSON.parse(fs.readFileSync(stateFile(), 'utf8')).papers;
+    assert.deepEqual(Object.keys(papers).length, 4, JSON.stringify(papers));
+    titles.forEach((title, i) => {
+      const paper = Object.values(papers).find((each) => (each as { title?: string }).title === title) as Record<string, unknown>;
+      assert.ok(paper, `${title} kept`);
+      assert.equal(paper[i % 2 === 0 ? 'starred' : 'read'], true);
+      assert.deepEqual(paper.tags, [`t${i}`]);
+    });
+  });
+});

@@ -48,6 +48,9 @@ export interface ReadingHost {
 
 /** At most this many papers in one ranked answer. */
 const MAX_RANKED = 10_000;
+/** At most this many authors and institutions per ranked paper. */
+const MAX_RANKED_AUTHORS = 50;
+const MAX_RANKED_INSTITUTIONS = 20;
 
 export class ReadingService {
   private readonly stores = new Map<string, StateStore>();
@@ -310,7 +313,11 @@ export class ReadingService {
     return {
       generation: lookup.generation,
       total: ranked.length,
-      papers: ranked.slice(offset, offset + limit).map((paper) => standalonePaperNode(this.index, 'ranked', paper, lookup)),
+      papers: ranked.slice(offset, offset + limit).map((paper) => ({
+        ...standalonePaperNode(this.index, 'ranked', paper, lookup),
+        authors: paper.authors.slice(0, MAX_RANKED_AUTHORS),
+        institutions: paper.institutions.slice(0, MAX_RANKED_INSTITUTIONS).map((institution) => (institution.translation ? { name: institution.name, nameZh: institution.translation } : { name: institution.name })),
+      })),
     };
   }
 

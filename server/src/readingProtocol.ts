@@ -182,6 +182,14 @@ export interface RankedPapersParams extends PapersQuery {
   readonly offset?: number;
 }
 
+/** A paper of the ranked list: a paper node with the authors and institutions triage shows. */
+export interface RankedPaper extends PaperNode {
+  /** The authors as written (at most 50). Document text: escape it wherever it is rendered. */
+  readonly authors: readonly string[];
+  /** The institutions, with the Chinese name the `机构` line gives (at most 20). */
+  readonly institutions: readonly { readonly name: string; readonly nameZh?: string }[];
+}
+
 /** Result of `paperDigest/rankedPapers`. */
 export interface RankedPapersResult {
   /** The reading-state generation the answer comes from. */
@@ -192,7 +200,7 @@ export interface RankedPapersResult {
    * The papers by score, highest first, then newest digest first, then file order; each
    * distinct paper key once (its newest place). Node ids start with `ranked|`.
    */
-  readonly papers: readonly PaperNode[];
+  readonly papers: readonly RankedPaper[];
 }
 
 /**

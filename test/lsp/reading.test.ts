@@ -103,6 +103,10 @@ describe('lsp: the reading workflow over stdio', () => {
       ],
     );
     assert.equal(ranked.total, 3, 'the paper with a score at or below hideBelow is hidden');
+    // With the authors and institutions triage shows.
+    assert.deepEqual(ranked.papers[0].authors, ['Mei Tanaka', 'Omar Haddad', 'Lin Qiu']);
+    assert.deepEqual(ranked.papers[0].institutions, [{ name: 'Kyoto University', nameZh: '京都大学' }, { name: 'Tsinghua University', nameZh: '清华大学' }]);
+    assert.deepEqual(ranked.papers[2].institutions, [], 'none when the entry names none');
     const forYou = await tree('forYou');
     assert.deepEqual(forYou.nodes.map((node) => (node as PapersGroupNode).label), ['Recommended', 'Other papers']);
   });

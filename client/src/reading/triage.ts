@@ -206,7 +206,7 @@ export class TriageSession implements vscode.Disposable {
     this.pick.placeholder = `${pickText(paper.title, 120)} — n next · s star · r read · k skip · b back · q quit`;
     const info: vscode.QuickPickItem[] = [{ label: 'Paper', kind: vscode.QuickPickItemKind.Separator }];
     info.push({ label: pickText(paper.title), detail: paper.chineseTitle ? pickText(paper.chineseTitle) : undefined, alwaysShow: true });
-    // Authors and institutions come with the ranked papers of servers that send them.
+    // Authors and institutions come with the ranked papers (older servers did not send them).
     const people = paper as PaperNode & { authors?: readonly string[]; institutions?: readonly { name: string; nameZh?: string }[] };
     const authors = people.authors ?? [];
     if (authors.length > 0) {

@@ -4,7 +4,7 @@
  * Papers tree, the ranked list, CodeLens, hover, export and the CLI share.
  */
 import type { PaperSummary, WorkspaceIndex } from '../workspaceIndex';
-import type { Interests } from './interests';
+import type { Interests, PaperScore } from './interests';
 import { isHidden, NO_INTERESTS, scorePaper } from './interests';
 import type { OrderedDigest } from './digestOrder';
 import { firstSeenPapers, orderDigests } from './digestOrder';
@@ -110,7 +110,8 @@ export class ModelLookup implements ReadingLookup {
     if (!info) {
       const key = paperKeyOf(paper);
       const state = this.sources.storeFor(paper.uri)?.get(key);
-      const { score, reasons } = scorePaper(this.sources.interestsFor(paper.uri), paper);
+      const fixed = unchangingInfo(paper, this.sources.interestsFor(paper.uri));
+      const { score, reasons } = fixed.score;
       const first = this.firstSeen.get(key);
       const isNew = first === undefined || first === paper;
       info = {
@@ -123,7 +124,7 @@ export class ModelLookup implements ReadingLookup {
         reasons,
         isNew,
         ...(!isNew && first ? { firstSeen: { uri: first.uri, range: first.selectionRange } } : {}),
-        arxivSearchUrl: arxivSearchUrl(paper.englishTitle || paper.title),
+        arxivSearchUrl: fixed.arxivSearchUrl,
       };
       this.infos.set(paper, info);
     }
@@ -160,4 +161,27 @@ export class ModelLookup implements ReadingLookup {
     }
     return count;
   }
+}
+
+/** What a paper's reading information has that no state change alters. */
+interface UnchangingInfo {
+  /** The interests `score` was computed with (a new object when they change). */
+  readonly interests: Interests;
+  readonly score: PaperScore;
+  readonly arxivSearchUrl: string;
+}
+
+/**
+ * Kept per paper summary (an unchanged file keeps its summaries), so that a state change, which
+ * builds a new lookup, does not score every paper again: only new interests do.
+ */
+const UNCHANGING = new WeakMap<PaperSummary, UnchangingInfo>();
+
+function unchangingInfo(paper: PaperSummary, interests: Interests): UnchangingInfo {
+  let known = UNCHANGING.get(paper);
+  if (!known || known.interests !== interests) {
+    known = { interests, score: scorePaper(interests, paper), arxivSearchUrl: known?.arxivSearchUrl ?? arxivSearchUrl(paper.englishTitle || paper.title) };
+    UNCHANGING.set(paper, known);
+  }
+  return known;
 }

@@ -108,8 +108,8 @@ export function rankPapers(lookup: ModelLookup, query: PapersQuery, token: Cance
       matching.push(paper);
     }
   }
-  const distinct = distinctPapers(lookup, matching);
-  const order = new Map<PaperSummary, number>();
-  distinct.forEach((paper, i) => order.set(paper, i));
-  return distinct.sort((a, b) => lookup.info(b).score - lookup.info(a).score || lookup.digestRank(b.uri) - lookup.digestRank(a.uri) || order.get(a)! - order.get(b)!);
+  // The sort keys worked out once per paper, not once per comparison.
+  const keyed = distinctPapers(lookup, matching).map((paper, order) => ({ paper, score: lookup.info(paper).score, rank: lookup.digestRank(paper.uri), order }));
+  keyed.sort((a, b) => b.score - a.score || b.rank - a.rank || a.order - b.order);
+  return keyed.map((each) => each.paper);
 }

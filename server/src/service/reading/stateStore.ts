@@ -119,7 +119,7 @@ export class StateStore {
       }
       this.problem = undefined;
       // What is on disk now, with what this store has and the file lacks merged in.
-      const onDisk = mergeStates(this.base, this.current, read.state);
+      const onDisk = read.state === this.base ? this.current : mergeStates(this.base, this.current, read.state);
       const { state: next, changed } = applyChange(onDisk, keys, change, this.now(), titles);
       if (changed.length === 0) {
         this.base = read.state;
@@ -157,6 +157,10 @@ export class StateStore {
     }
     if (text === undefined) {
       return { text, state: EMPTY_STATE };
+    }
+    if (text === this.baseText && this.problem === undefined) {
+      // The text last read or written: it parses to `base` (a big file is not parsed again).
+      return { text, state: this.base };
     }
     const parsed: ParsedState = parseState(text);
     if ('problem' in parsed) {

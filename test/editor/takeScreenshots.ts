@@ -53,6 +53,19 @@ async function goTo(page: Page, lineColumn: string): Promise<void> {
   throw new Error(`the Go to Line box stayed open after Enter (${lineColumn})`);
 }
 
+/**
+ * Runs a command by its exact palette label: the palette's first row may be another command
+ * (recently used, or the list not yet filtered), so the row with exactly that label is clicked.
+ */
+async function runExactCommand(page: Page, label: string): Promise<void> {
+  await page.keyboard.press('F1');
+  const input = page.locator('.quick-input-widget .quick-input-box input').first();
+  await input.waitFor({ state: 'visible', timeout: 20_000 });
+  await page.keyboard.insertText(label);
+  await page.locator(`.quick-input-widget .quick-input-list .monaco-list-row .label-name >> text=${JSON.stringify(label)}`).first().click();
+  await input.waitFor({ state: 'hidden', timeout: 20_000 });
+}
+
 /** Waits until an element matching `selector` shows `text`. */
 async function waitForText(page: Page, selector: string, text: string, what: string): Promise<void> {
   try {
@@ -149,12 +162,17 @@ async function main(): Promise<void> {
       await page.locator('.explorer-folders-view .monaco-list-row >> text=reasoning-2026-12-01.digest').first().click();
       await page.locator('.tabs-container .tab[aria-label^="reasoning-2026-12-01.digest"]').first().waitFor({ state: 'visible', timeout: 45_000 });
       await goTo(page, positionOf('reasoning-2026-12-01.digest', 'Chain-of-Thought Distillation'));
-      await runCommand(page, 'Paper Digest: Star');
+      await runExactCommand(page, 'Paper Digest: Star');
       await goTo(page, positionOf('reasoning-2026-12-01.digest', 'Sparse Probes for Arithmetic'));
-      await runCommand(page, 'Paper Digest: Mark Read');
+      await runExactCommand(page, 'Paper Digest: Mark Read');
     });
     await step('show the Papers view For you', async () => {
-      await runCommand(page, 'Paper Digest: Group Papers: For You');
+      // A wider side bar, so that the descriptions (score, Chinese title) show.
+      await runCommand(page, 'Explorer: Focus on Papers View');
+      for (let i = 0; i < 6; i++) {
+        await runExactCommand(page, 'Increase Current View Size');
+      }
+      await runExactCommand(page, 'Paper Digest: Group Papers: For You');
       await waitForText(page, '.pane-body', 'Recommended', 'For you bands');
       await page.locator('.pane-body .monaco-list-row >> text=Recommended').first().click();
       await waitForText(page, '.pane-body', 'score', 'For you scores');
@@ -165,7 +183,7 @@ async function main(): Promise<void> {
     await page.keyboard.press('Escape');
 
     await step('show the Papers view Unread', async () => {
-      await runCommand(page, 'Paper Digest: Group Papers: Unread');
+      await runExactCommand(page, 'Paper Digest: Group Papers: Unread');
       await waitForText(page, '.pane-header', 'unread', 'the grouping in the title');
       for (const file of ['reasoning-2026-12-01.digest', 'agents-2026-12-01.digest']) {
         await page.locator(`.pane-body .monaco-list-row >> text=${file}`).last().click();

@@ -232,6 +232,13 @@ describe('Reading workflow in the editor', function () {
       assert.deepStrictEqual([...scores].sort((a, b) => b - a), scores, 'in ranking order');
       const [first, second, third] = papers;
       assert.strictEqual(session.current.paperKey, first.paperKey);
+      // The paper's authors and institutions, as the server sends them with the ranked papers.
+      assert.ok(first.authors.length > 0, `the ranked paper has its authors: ${JSON.stringify(first.authors)}`);
+      const shown = (session.pick.items as vscode.QuickPickItem[]).map((item) => `${item.label}: ${item.description ?? ''}`);
+      assert.ok(shown.some((line) => line.startsWith('Authors: ') && line.includes(first.authors[0])), `the authors shown: ${shown.join(' | ')}`);
+      if (first.institutions.length > 0) {
+        assert.ok(shown.some((line) => line.startsWith('Institutions: ') && line.includes(first.institutions[0].name)), `the institutions shown: ${shown.join(' | ')}`);
+      }
       // The entry is open in the editor.
       await waitUntil(
         () => (vscode.window.visibleTextEditors.some((e) => e.document.uri.toString() === first.uri && e.selection.active.line === first.selectionRange.start.line) ? true : undefined),

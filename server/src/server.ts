@@ -5,9 +5,7 @@
  * Run it standalone with `node dist/server.js --stdio`.
  */
 import {
-  createConnection,
   ErrorCodes,
-  ProposedFeatures,
   ResponseError,
   TextDocuments,
   TextDocumentSyncKind,
@@ -39,11 +37,11 @@ import {
 import { workspaceSymbols } from './service/features/workspaceSymbols';
 import { documentStats } from './service/features/documentStats';
 import { DocumentStatsRequest, IndexChangedNotification, PaperAtRequest, PapersTreeRequest, RescanWorkspaceRequest } from './protocol';
-import { canonicalUri, WorkspaceDigests } from './workspace';
+import { canonicalUri } from './workspace';
+import { createServerConnection, createWorkspaceFiles, rulesPagesBase } from './host';
 import { hover } from './service/features/hover';
 import { computeDiagnostics, DiagnosticOptions, RuleSetting } from './service/features/diagnostics';
 import { codeActions, CODE_ACTION_KINDS, fixAll } from './service/features/codeActions';
-import { rulesDocsBase } from './docsBase';
 import { DiagnosticsSettings, FIX_ALL_COMMAND, FixAllResult, ServerMemoryRequest } from './protocol';
 import { DiagnosticsScope, PullDiagnostics } from './pullDiagnostics';
 import { parseDigest } from './service/parser';
@@ -65,7 +63,7 @@ import { installSerialisedAnswers, serialiseOnce } from './serialised';
 
 installSerialisedAnswers();
 
-const connection = createConnection(ProposedFeatures.all);
+const connection = createServerConnection();
 
 /**
  * A request handler that cannot take the server down: a failure is logged and answered with an
@@ -100,7 +98,7 @@ const documents = new TextDocuments<TextDocument>({
 });
 /** Every paper of every digest file of the workspace folders; open documents override the disk. */
 const workspaceIndex = new WorkspaceIndex();
-const workspaceDigests = new WorkspaceDigests(workspaceIndex, { log: (message) => connection.console.log(message) });
+const workspaceDigests = createWorkspaceFiles(workspaceIndex, connection, { log: (message) => connection.console.log(message) });
 const papersTrees = new PapersTreeCache();
 /** The reading workflow: state files, interests, digest order, export (reading.ts). */
 const reading = new ReadingService(workspaceIndex, {
@@ -433,7 +431,7 @@ documents.onDidClose((event) => {
 // ---- Diagnostics, quick fixes and fix-all -------------------------------------------------
 
 /** The rule pages shipped beside the bundle, linked from each diagnostic. */
-const docsBase = rulesDocsBase(__dirname);
+const docsBase = rulesPagesBase();
 /** Typing pauses this long before a document is checked. */
 const DIAGNOSTICS_DELAY_MS = 150;
 /** At most this many diagnostics are published for a document. */

@@ -1,0 +1,87 @@
+/**
+ * What the Node extension (extension.ts) and the web extension (browser/extension.ts) share: the
+ * language client's options and everything set up around the client. Each entry point only
+ * makes its own client: a Node process for the server there, a web worker here.
+ */
+import * as vscode from 'vscode';
+import type { DocumentSelector, LanguageClientOptions } from 'vscode-languageclient';
+import type { LanguageClient } from 'vscode-languageclient/node';
+import { FIX_ALL_COMMAND, LANGUAGE_ID } from '../../server/src/protocol';
+import { DETECTION_LINES, looksLikeDigest } from './detection';
+import { registerOpenLocation } from './openLocation';
+import { PapersView, registerPapersView } from './papersView';
+import { ReadingApi, registerReading } from './reading';
+import { registerStatistics, StatisticsDashboard } from './statisticsPanel';
+
+/** What the extension hands its tests: the running client and the Papers view's provider. */
+export interface PaperDigestApi {
+  readonly client: LanguageClient;
+  readonly papersView: PapersView;
+  readonly reading: ReadingApi;
+  readonly statistics: StatisticsDashboard;
+}
+
+/** The client's options; `documentSelector` says which documents' schemes the server gets. */
+export function paperDigestClientOptions(documentSelector: DocumentSelector): LanguageClientOptions {
+  return {
+    documentSelector,
+    synchronize: {
+      configurationSection: 'paperDigest',
+      // The workspace index follows digest files on disk; deletions of anything else may be
+      // folders holding digests.
+      fileEvents: [
+        vscode.workspace.createFileSystemWatcher('**/*.{digest,digest.txt}'),
+        // The reading state and interests beside the digests, changed by other windows or git.
+        vscode.workspace.createFileSystemWatcher('**/.paper-digest/*.json'),
+        vscode.workspace.createFileSystemWatcher('**/*', true, true, false),
+      ],
+    },
+    middleware: {
+      // `paperDigest.fixAll` is the server's command; from the palette it comes without
+      // arguments, so it fixes the digest in the active editor.
+      executeCommand: (command, args, next) => {
+        if (command !== FIX_ALL_COMMAND || args.length > 0) {
+          return next(command, args);
+        }
+        const document = vscode.window.activeTextEditor?.document;
+        if (!document || document.languageId !== LANGUAGE_ID) {
+          void vscode.window.showInformationMessage('Paper Digest: open a digest to fix its problems.');
+          return undefined;
+        }
+        return next(command, [document.uri.toString(), document.version]);
+      },
+    },
+  };
+}
+
+/**
+ * Starts the client and registers the views and commands around it. The shared modules use only
+ * what every language client has (vscode-languageclient's BaseLanguageClient), so the web
+ * extension's client goes in as well.
+ */
+export async function startPaperDigest(context: vscode.ExtensionContext, client: LanguageClient): Promise<PaperDigestApi> {
+  context.subscriptions.push(client);
+  registerContentDetection(context);
+  registerOpenLocation(context);
+
+  await client.start();
+  const papersView = registerPapersView(context, client);
+  const reading = registerReading(context, client, papersView);
+  const statistics = registerStatistics(context, client, papersView);
+  return { client, papersView, reading, statistics };
+}
+
+/** Switches plain-text documents that read like digests to the digest language. */
+function registerContentDetection(context: vscode.ExtensionContext): void {
+  const detect = (document: vscode.TextDocument): void => {
+    if (document.languageId !== 'plaintext' || !vscode.workspace.getConfiguration('paperDigest').get<boolean>('detectContent', true)) {
+      return;
+    }
+    const head = document.getText(new vscode.Range(0, 0, Math.min(document.lineCount, DETECTION_LINES), 0));
+    if (looksLikeDigest(head)) {
+      void vscode.languages.setTextDocumentLanguage(document, LANGUAGE_ID);
+    }
+  };
+  context.subscriptions.push(vscode.workspace.onDidOpenTextDocument(detect));
+  vscode.workspace.textDocuments.forEach(detect);
+}

@@ -1,0 +1,46 @@
+/**
+ * The web worker's side of host.ts, put in its place by the browser bundle (esbuild.mjs): the
+ * connection is the worker's message port, the workspace's files come through the client
+ * (clientWorkspace.ts), and the rule pages are the repository's.
+ */
+import { BrowserMessageReader, BrowserMessageWriter, createConnection, ProposedFeatures } from 'vscode-languageserver/browser';
+import { ClientWorkspaceDigests, DigestFileSource, WorkspaceFiles } from '../clientWorkspace';
+import type * as NodeHost from '../host';
+import type { WorkspaceIndex } from '../service/workspaceIndex';
+import { FindDigestFilesRequest, ReadDigestFilesRequest } from '../workspaceFilesProtocol';
+
+/** The worker's global scope (the lib has no web worker types here). */
+interface WorkerScope {
+  addEventListener(type: 'error' | 'unhandledrejection', listener: (event: { error?: unknown; reason?: unknown; message?: string; preventDefault(): void }) => void): void;
+}
+declare const self: WorkerScope;
+
+/** The server's connection: messages from and to the client's `Worker`. */
+export const createServerConnection: typeof NodeHost.createServerConnection = () => {
+  const connection = createConnection(ProposedFeatures.all, new BrowserMessageReader(self as never), new BrowserMessageWriter(self as never));
+  // Whatever a document holds, the server lives on (as server.ts does for Node's process).
+  const describe = (value: unknown): string => (value instanceof Error ? value.stack ?? value.message : String(value));
+  self.addEventListener('error', (event) => {
+    event.preventDefault();
+    connection.console.error(`Uncaught: ${describe(event.error ?? event.message)}`);
+  });
+  self.addEventListener('unhandledrejection', (event) => {
+    event.preventDefault();
+    connection.console.error(`Unhandled rejection: ${describe(event.reason)}`);
+  });
+  return connection;
+};
+
+/** The requests of workspaceFilesProtocol.ts on a connection. */
+export function connectionFileSource(connection: NodeHost.ServerConnection): DigestFileSource {
+  return {
+    findDigestFiles: async (folder, maxResults) => (await connection.sendRequest(FindDigestFilesRequest, { folder, maxResults })).uris,
+    readDigestFiles: async (uris, maxBytes) => (await connection.sendRequest(ReadDigestFilesRequest, { uris, maxBytes })).files,
+  };
+}
+
+export const createWorkspaceFiles: typeof NodeHost.createWorkspaceFiles = (index: WorkspaceIndex, connection, options): WorkspaceFiles =>
+  new ClientWorkspaceDigests(index, connectionFileSource(connection), options);
+
+/** The rule pages in the repository: a web extension has no file: folder of its own to link to. */
+export const rulesPagesBase: typeof NodeHost.rulesPagesBase = () => 'https://github.com/paper-digest/paper-digest/blob/main/docs/rules/';

@@ -1,0 +1,293 @@
+/**
+ * The digest files of the workspace folders for a server without disk access: the web
+ * extension's server in a web worker. The same job as `WorkspaceDigests` (workspace.ts) — a
+ * bounded scan at start, then file events, open documents and folder changes keep the index
+ * current — but the files come through a `DigestFileSource`, which the client answers with
+ * `vscode.workspace.findFiles` and `vscode.workspace.fs` (workspaceFilesProtocol.ts). URIs of
+ * any scheme work (vscode-vfs, vscode-remote, file); none is ever turned into a path.
+ */
+import { FileChangeType, FileEvent } from 'vscode-languageserver-protocol';
+import type { DigestDocument } from './service/model';
+import type { WorkspaceIndex } from './service/workspaceIndex';
+import type { FileReadProblem, ReadDigestFile } from './workspaceFilesProtocol';
+import type { ScanLimits, WorkspaceDigests } from './workspace';
+
+/** What the server asks of the workspace's files, whichever way they are read. */
+export type WorkspaceFiles = Pick<
+  WorkspaceDigests,
+  'ready' | 'folderUris' | 'mtimeOf' | 'setFolders' | 'rescan' | 'changeFolders' | 'filesChanged' | 'documentChanged' | 'documentClosed' | 'flush' | 'dispose' | 'inWorkspace'
+>;
+
+/** Where the files come from: the client, or a test's own files. */
+export interface DigestFileSource {
+  /** The digest files below a folder URI, at most `maxResults`. */
+  findDigestFiles(folder: string, maxResults: number): Promise<readonly string[]>;
+  /** The text of each file, or why it was not read; one answer per URI, in order. */
+  readDigestFiles(uris: readonly string[], maxBytes: number): Promise<readonly ReadDigestFile[]>;
+}
+
+/** The scan's limits where the client does the walking (it has no depth or directory count). */
+export const CLIENT_SCAN_LIMITS: ScanLimits = {
+  maxFiles: 20_000,
+  maxFileBytes: 32 * 1024 * 1024,
+  maxDepth: 24,
+  maxDirectories: 50_000,
+};
+
+/** Files asked in one request: enough to hide the round trip, few enough to keep a message small. */
+const READ_BATCH = 32;
+
+const PROBLEM_DESCRIPTIONS: Record<FileReadProblem, string> = {
+  'too-big': 'too big',
+  special: 'not regular files',
+  link: 'symbolic links (never followed)',
+  missing: 'gone meanwhile',
+  unreadable: 'unreadable',
+  folder: 'folders now',
+  outside: 'outside the workspace folders',
+};
+
+/** Whether a URI's last segment is a digest's file name: `*.digest` or `*.digest.txt`. */
+function isDigestUri(uri: string): boolean {
+  const lower = uri.slice(uri.lastIndexOf('/') + 1).toLowerCase();
+  return lower.endsWith('.digest') || lower.endsWith('.digest.txt');
+}
+
+/** A URI without a trailing slash (but `scheme:///` stays). */
+export function trimmedUri(uri: string): string {
+  return uri.replace(/([^/])\/+$/, '$1');
+}
+
+/**
+ * @example
+ * const files = new ClientWorkspaceDigests(index, connectionFileSource(connection));
+ * await files.setFolders(['vscode-vfs://github/me/papers']);
+ */
+export class ClientWorkspaceDigests implements WorkspaceFiles {
+  private folders: string[] = [];
+  /** The latest operation on each URI; a read that finishes after a newer operation is dropped. */
+  private readonly operations = new Map<string, number>();
+  private operationCount = 0;
+  private readonly pendingDocuments = new Map<string, { timer: ReturnType<typeof setTimeout>; model: () => DigestDocument }>();
+  private scanning: Promise<void> = Promise.resolve();
+  private readonly mtimes = new Map<string, number>();
+
+  constructor(
+    private readonly index: WorkspaceIndex,
+    private readonly source: DigestFileSource,
+    private readonly options: {
+      readonly limits?: ScanLimits;
+      readonly documentDelay?: number;
+      readonly log?: (message: string) => void;
+    } = {},
+  ) {}
+
+  get ready(): Promise<void> {
+    return this.scanning;
+  }
+
+  get folderUris(): readonly string[] {
+    return this.folders;
+  }
+
+  mtimeOf(uri: string): number | undefined {
+    return this.mtimes.get(uri);
+  }
+
+  setFolders(uris: readonly string[]): Promise<void> {
+    const next = uris.map(trimmedUri);
+    for (const old of this.folders) {
+      if (!next.includes(old)) {
+        this.index.remove(old);
+      }
+    }
+    const added = next.filter((uri) => !this.folders.includes(uri));
+    this.folders = next;
+    return this.scan(added, undefined);
+  }
+
+  async rescan(): Promise<void> {
+    const seen = new Set<string>();
+    await this.scan(this.folders, seen);
+    this.index.removeMany(this.index.diskUris().filter((uri) => !seen.has(uri) && this.inWorkspace(uri)));
+  }
+
+  changeFolders(added: readonly string[], removed: readonly string[]): Promise<void> {
+    const removedSet = new Set(removed.map(trimmedUri));
+    return this.setFolders([...this.folders.filter((uri) => !removedSet.has(uri)), ...added]);
+  }
+
+  async filesChanged(changes: readonly FileEvent[]): Promise<void> {
+    const deleted: string[] = [];
+    const files: string[] = [];
+    const folders: string[] = [];
+    for (const change of changes) {
+      const uri = trimmedUri(change.uri);
+      if (!this.inWorkspace(uri)) {
+        continue;
+      }
+      if (change.type === FileChangeType.Deleted) {
+        this.operations.delete(uri);
+        deleted.push(uri);
+      } else if (isDigestUri(uri)) {
+        files.push(uri);
+      } else if (change.type === FileChangeType.Created) {
+        // Maybe a folder moved or copied in, bringing its digests.
+        folders.push(uri);
+      }
+    }
+    if (deleted.length > 0) {
+      this.index.removeMany(deleted);
+    }
+    const outcomes = await this.readAll(files, undefined);
+    // A digest's name that is a folder's now: scan it.
+    const scans = [...folders, ...files.filter((_, i) => outcomes[i] === 'folder')];
+    if (scans.length > 0) {
+      await this.scan(scans, undefined);
+    }
+  }
+
+  documentChanged(uri: string, model: () => DigestDocument): void {
+    const key = trimmedUri(uri);
+    if (!this.inWorkspace(key)) {
+      return;
+    }
+    const pending = this.pendingDocuments.get(key);
+    if (pending) {
+      clearTimeout(pending.timer);
+    }
+    const timer = setTimeout(() => this.flushDocument(key), this.options.documentDelay ?? 200);
+    this.pendingDocuments.set(key, { timer, model });
+  }
+
+  documentClosed(uri: string): void {
+    const key = trimmedUri(uri);
+    const pending = this.pendingDocuments.get(key);
+    if (pending) {
+      clearTimeout(pending.timer);
+      this.pendingDocuments.delete(key);
+    }
+    this.index.closeOpen(key);
+  }
+
+  flush(): void {
+    for (const uri of [...this.pendingDocuments.keys()]) {
+      this.flushDocument(uri);
+    }
+  }
+
+  dispose(): void {
+    for (const pending of this.pendingDocuments.values()) {
+      clearTimeout(pending.timer);
+    }
+    this.pendingDocuments.clear();
+  }
+
+  inWorkspace(uri: string): boolean {
+    if (this.folders.length === 0) {
+      return true;
+    }
+    return this.folders.some((folder) => uri === folder || uri.startsWith(folder.endsWith('/') ? folder : folder + '/'));
+  }
+
+  private flushDocument(uri: string): void {
+    const pending = this.pendingDocuments.get(uri);
+    if (!pending) {
+      return;
+    }
+    clearTimeout(pending.timer);
+    this.pendingDocuments.delete(uri);
+    this.index.updateOpen(uri, pending.model());
+  }
+
+  private get limits(): ScanLimits {
+    return this.options.limits ?? CLIENT_SCAN_LIMITS;
+  }
+
+  /** Queues a scan of folders after the scans before it; `seen` re-reads every file and collects them. */
+  private scan(folderUris: readonly string[], seen: Set<string> | undefined): Promise<void> {
+    this.scanning = this.scanning
+      .then(() => this.scanFolders(folderUris, seen))
+      .catch((error: unknown) => {
+        this.options.log?.(`Paper Digest: scanning the workspace failed: ${error instanceof Error ? error.message : String(error)}`);
+      });
+    return this.scanning;
+  }
+
+  private async scanFolders(folderUris: readonly string[], seen: Set<string> | undefined): Promise<void> {
+    const started = Date.now();
+    const limits = this.limits;
+    const skipped = new Map<FileReadProblem, number>();
+    let indexed = 0;
+    for (const folder of folderUris) {
+      if (!this.inWorkspace(folder) || indexed >= limits.maxFiles) {
+        continue;
+      }
+      const found = [...(await this.source.findDigestFiles(folder, limits.maxFiles - indexed))]
+        .map(trimmedUri)
+        .filter((uri) => isDigestUri(uri) && this.inWorkspace(uri))
+        .sort();
+      const wanted = seen ? found : found.filter((uri) => !this.index.hasOnDisk(uri));
+      const outcomes = await this.readAll(wanted, seen);
+      for (const outcome of outcomes) {
+        if (outcome === 'indexed') {
+          indexed++;
+        } else if (outcome !== 'superseded') {
+          skipped.set(outcome, (skipped.get(outcome) ?? 0) + 1);
+        }
+      }
+      indexed += found.length - wanted.length;
+    }
+    if (indexed >= limits.maxFiles) {
+      this.options.log?.(`Paper Digest: indexed the first ${limits.maxFiles} digest files only.`);
+    }
+    const skippedCount = [...skipped.values()].reduce((a, b) => a + b, 0);
+    const reasons = [...skipped].map(([reason, count]) => `${count} ${PROBLEM_DESCRIPTIONS[reason]}`).join(', ');
+    this.options.log?.(
+      `Paper Digest: indexed ${indexed} digest files (${this.index.paperCount} papers) through the client in ${Date.now() - started} ms` +
+        (skippedCount > 0 ? `; skipped ${skippedCount}: ${reasons}.` : '.'),
+    );
+  }
+
+  /** Reads files in batches and indexes each, unless a newer operation on it came meanwhile. */
+  private async readAll(uris: readonly string[], seen: Set<string> | undefined): Promise<(FileReadProblem | 'indexed' | 'superseded')[]> {
+    const outcomes: (FileReadProblem | 'indexed' | 'superseded')[] = [];
+    for (let start = 0; start < uris.length; start += READ_BATCH) {
+      const batch = uris.slice(start, start + READ_BATCH);
+      const operations = batch.map((uri) => {
+        const operation = ++this.operationCount;
+        this.operations.set(uri, operation);
+        return operation;
+      });
+      let answers: readonly ReadDigestFile[];
+      try {
+        answers = await this.source.readDigestFiles(batch, this.limits.maxFileBytes);
+      } catch (error) {
+        this.options.log?.(`Paper Digest: reading ${batch.length} digest files failed: ${error instanceof Error ? error.message : String(error)}`);
+        answers = [];
+      }
+      batch.forEach((uri, i) => {
+        const answer = answers[i];
+        if (this.operations.get(uri) !== operations[i]) {
+          outcomes.push('superseded');
+          return;
+        }
+        this.operations.delete(uri);
+        if (answer && answer.uri === uri && 'text' in answer && typeof answer.text === 'string' && this.inWorkspace(uri)) {
+          this.mtimes.set(uri, typeof answer.mtime === 'number' ? answer.mtime : Date.now());
+          this.index.update(uri, answer.text);
+          seen?.add(uri);
+          outcomes.push('indexed');
+          return;
+        }
+        const problem: FileReadProblem = answer && answer.uri === uri && 'problem' in answer ? answer.problem : 'unreadable';
+        this.mtimes.delete(uri);
+        if (problem === 'missing' || problem === 'folder' || this.index.hasOnDisk(uri)) {
+          this.index.remove(uri);
+        }
+        outcomes.push(problem);
+      });
+    }
+    return outcomes;
+  }
+}

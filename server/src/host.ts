@@ -1,0 +1,27 @@
+/**
+ * What the Node server does its own way: its connection (stdio or node IPC), reading the
+ * workspace's files from disk, and where the rule pages are. The web extension's bundle
+ * (esbuild.mjs) puts browser/host.ts in this module's place; everything else is shared.
+ */
+import { createConnection, ProposedFeatures } from 'vscode-languageserver/node';
+import type { WorkspaceFiles } from './clientWorkspace';
+import { rulesDocsBase } from './docsBase';
+import type { WorkspaceIndex } from './service/workspaceIndex';
+import { WorkspaceDigests } from './workspace';
+
+/** The server's connection, as `node dist/server.js --stdio` (or `--node-ipc`) asks. */
+export function createServerConnection() {
+  return createConnection(ProposedFeatures.all);
+}
+
+export type ServerConnection = ReturnType<typeof createServerConnection>;
+
+/** The digest files of the workspace folders, read from disk (workspace.ts). */
+export function createWorkspaceFiles(index: WorkspaceIndex, _connection: ServerConnection, options: { readonly log?: (message: string) => void }): WorkspaceFiles {
+  return new WorkspaceDigests(index, options);
+}
+
+/** The docs/rules/ folder shipped beside the bundle, for the diagnostics' links. */
+export function rulesPagesBase(): string {
+  return rulesDocsBase(__dirname);
+}

@@ -6,7 +6,6 @@
 import * as vscode from 'vscode';
 import type { LanguageClient } from 'vscode-languageclient/node';
 import {
-  IndexChangedNotification,
   IndexChangedParams,
   LANGUAGE_ID,
   PaperAtRequest,
@@ -19,6 +18,7 @@ import {
 } from '../../server/src/protocol';
 import { decoratePaperItem } from './reading/paperItems';
 import { paperTooltipMarkdown } from './tooltip';
+import { onIndexChanged } from './indexChanges';
 
 export const PAPERS_VIEW_ID = 'paperDigest.papers';
 /** Context key holding the current grouping, for the toolbar's `when` clauses. */
@@ -112,7 +112,7 @@ export class PapersView implements vscode.TreeDataProvider<PapersElement>, vscod
           this.refresh();
         }
       }),
-      client.onNotification(IndexChangedNotification, (params) => {
+      onIndexChanged(client, (params) => {
         this.indexEmitter.fire(params);
         if (this.treeView.visible) {
           this.refresh();

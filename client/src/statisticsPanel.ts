@@ -7,8 +7,9 @@
 import { randomBytes } from 'crypto';
 import * as vscode from 'vscode';
 import type { LanguageClient } from 'vscode-languageclient/node';
-import { DigestStatistics, IndexChangedNotification, LANGUAGE_ID, RollupRequest, StatisticsRequest } from '../../server/src/protocol';
+import { DigestStatistics, LANGUAGE_ID, RollupRequest, StatisticsRequest } from '../../server/src/protocol';
 import type { PapersView } from './papersView';
+import { onIndexChanged } from './indexChanges';
 
 export const SHOW_STATISTICS_COMMAND = 'paperDigest.showStatistics';
 
@@ -43,7 +44,7 @@ export class StatisticsDashboard implements vscode.Disposable {
   ) {
     this.disposables.push(
       this.renderedEmitter,
-      client.onNotification(IndexChangedNotification, () => {
+      onIndexChanged(client, () => {
         if (this.panel?.visible) {
           void this.update();
         }

@@ -22,7 +22,7 @@ let client: LanguageClient | undefined;
 export async function activate(context: vscode.ExtensionContext): Promise<PaperDigestApi> {
   const worker = await startServerWorker(vscode.Uri.joinPath(context.extensionUri, 'dist', 'browser', 'server.js'));
   // Every scheme: in a browser the workspace is a virtual file system (vscode-vfs, vscode-remote, ...).
-  client = new LanguageClient('paperDigest', 'Paper Digest', paperDigestClientOptions([{ language: LANGUAGE_ID }]), worker as never);
+  client = new LanguageClient('paperDigest', 'Paper Digest', worker as never, paperDigestClientOptions([{ language: LANGUAGE_ID }]));
   registerWorkspaceFiles(client);
   // The shared modules take the Node client's type but use only what both clients have.
   return startPaperDigest(context, client as unknown as NodeLanguageClient);

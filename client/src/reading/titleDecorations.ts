@@ -5,9 +5,10 @@
  */
 import * as vscode from 'vscode';
 import type { LanguageClient } from 'vscode-languageclient/node';
-import { DocumentPapersRequest, IndexChangedNotification, LANGUAGE_ID } from '../../../server/src/protocol';
+import { DocumentPapersRequest, LANGUAGE_ID } from '../../../server/src/protocol';
 import type { DocumentPaper } from '../../../server/src/protocol';
 import type { ReadingState } from './readingState';
+import { onIndexChanged } from '../indexChanges';
 
 /** Context keys of the paper under the cursor in a digest editor. */
 export const CURSOR_CONTEXT = {
@@ -59,7 +60,7 @@ export class TitleDecorations implements vscode.Disposable {
       vscode.window.onDidChangeTextEditorSelection((event) => this.updateCursor(event.textEditor)),
       vscode.window.onDidChangeActiveTextEditor((editor) => editor && this.updateCursor(editor)),
       state.onDidChange(() => this.schedule(0)),
-      client.onNotification(IndexChangedNotification, () => this.schedule(50)),
+      onIndexChanged(client, () => this.schedule(50)),
     );
     this.schedule(0);
   }

@@ -24,11 +24,7 @@ export function waitForEvent<T>(event: vscode.Event<T>, accept: (value: T) => bo
  * Resolves once `check` returns a value other than undefined, checking now and on each event of
  * the given sources (diagnostics, documents, editors); rejects after `timeoutMs`.
  */
-export async function waitUntil<T>(check: () => T | undefined | Promise<T | undefined>, what: string, events: vscode.Event<unknown>[], timeoutMs = 30_000): Promise<T> {
-  const now = await check();
-  if (now !== undefined) {
-    return now;
-  }
+export function waitUntil<T>(check: () => T | undefined | Promise<T | undefined>, what: string, events: vscode.Event<unknown>[], timeoutMs = 30_000): Promise<T> {
   return new Promise((resolve, reject) => {
     let settled = false;
     const listeners: vscode.Disposable[] = [];
@@ -40,16 +36,23 @@ export async function waitUntil<T>(check: () => T | undefined | Promise<T | unde
       if (error) reject(error);
       else resolve(value as T);
     };
-    const timer = setTimeout(() => done(new Error(`timed out after ${timeoutMs} ms waiting for ${what}`)), timeoutMs);
-    for (const event of events) {
-      listeners.push(
-        event(() => {
-          void Promise.resolve(check()).then((value) => {
+    const attempt = (): void => {
+      Promise.resolve()
+        .then(check)
+        .then(
+          (value) => {
             if (value !== undefined) done(undefined, value);
-          });
-        }),
-      );
+          },
+          (error: unknown) => done(error instanceof Error ? error : new Error(String(error))),
+        );
+    };
+    const timer = setTimeout(() => done(new Error(`timed out after ${timeoutMs} ms waiting for ${what}`)), timeoutMs);
+    // Listening before the first check: an event that comes while the first (asynchronous) check
+    // is under way is not missed.
+    for (const event of events) {
+      listeners.push(event(attempt));
     }
+    attempt();
   });
 }
 

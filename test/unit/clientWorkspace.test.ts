@@ -1,0 +1,136 @@
+/**
+ * The workspace index of the web worker server, fed through a `DigestFileSource` (the client's
+ * findFiles and workspace.fs): scan, skipped files, file events, folder changes, reads overtaken
+ * by newer events, open documents.
+ */
+import * as assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import { FileChangeType } from 'vscode-languageserver-protocol';
+import { ClientWorkspaceDigests, DigestFileSource } from '../../server/src/clientWorkspace';
+import { parseDigest } from '../../server/src/service/parser';
+import { WorkspaceIndex } from '../../server/src/service/workspaceIndex';
+import type { FileReadProblem, ReadDigestFile } from '../../server/src/workspaceFilesProtocol';
+import { digest, entryLines } from '../support/fixtures';
+
+const ROOT = 'vscode-vfs://github/me/papers';
+
+/** A virtual file system: texts, or the problem a file has; reads can be held back. */
+class FakeSource implements DigestFileSource {
+  readonly files = new Map<string, string | FileReadProblem>();
+  readonly reads: string[][] = [];
+  private held: (() => void)[] | undefined;
+
+  async findDigestFiles(folder: string, maxResults: number): Promise<readonly string[]> {
+    return [...this.files.keys()].filter((uri) => uri.startsWith(folder + '/')).slice(0, maxResults);
+  }
+
+  async readDigestFiles(uris: readonly string[]): Promise<readonly ReadDigestFile[]> {
+    this.reads.push([...uris]);
+    const answer = uris.map((uri): ReadDigestFile => {
+      const file = this.files.get(uri);
+      return file === undefined ? { uri, problem: 'missing' } : file.startsWith('大') ? { uri, text: file, mtime: 5 } : { uri, problem: file as FileReadProblem };
+    });
+    if (this.held) {
+      await new Promise<void>((resolve) => this.held!.push(resolve));
+    }
+    return answer;
+  }
+
+  hold(): void {
+    this.held = [];
+  }
+
+  release(): void {
+    const held = this.held ?? [];
+    this.held = undefined;
+    held.forEach((resolve) => resolve());
+  }
+}
+
+function setUp(): { source: FakeSource; index: WorkspaceIndex; files: ClientWorkspaceDigests; log: string[] } {
+  const source = new FakeSource();
+  const index = new WorkspaceIndex();
+  const log: string[] = [];
+  const files = new ClientWorkspaceDigests(index, source, { documentDelay: 0, log: (message) => log.push(message) });
+  return { source, index, files, log };
+}
+
+const indexed = (index: WorkspaceIndex): string[] => index.files().map((file) => file.uri).sort();
+
+describe('The client-backed workspace index', () => {
+  test('Should index the digest files the client finds and read, and say which it skipped', async () => {
+    const { source, index, files, log } = setUp();
+    source.files.set(`${ROOT}/a.digest`, digest(entryLines('A')));
+    source.files.set(`${ROOT}/deep/b.digest.txt`, digest(entryLines('B'), entryLines('C')));
+    source.files.set(`${ROOT}/link.digest`, 'link');
+    source.files.set(`${ROOT}/huge.digest`, 'too-big');
+    source.files.set(`${ROOT}/notes.txt`, digest(entryLines('N')));
+    await files.setFolders([ROOT + '/']);
+    assert.deepEqual(indexed(index), [`${ROOT}/a.digest`, `${ROOT}/deep/b.digest.txt`]);
+    assert.equal(index.paperCount, 3);
+    assert.equal(files.mtimeOf(`${ROOT}/a.digest`), 5);
+    assert.match(log.at(-1) ?? '', /indexed 2 digest files \(3 papers\).*skipped 2: .*too big.*symbolic links/);
+  });
+
+  test('Should follow file events: created, changed, a deleted folder, a folder moved in', async () => {
+    const { source, index, files } = setUp();
+    source.files.set(`${ROOT}/old/a.digest`, digest(entryLines('A')));
+    await files.setFolders([ROOT]);
+    source.files.set(`${ROOT}/new.digest`, digest(entryLines('B'), entryLines('C')));
+    await files.filesChanged([{ uri: `${ROOT}/new.digest`, type: FileChangeType.Created }]);
+    assert.equal(index.paperCount, 3);
+    source.files.delete(`${ROOT}/old/a.digest`);
+    await files.filesChanged([{ uri: `${ROOT}/old`, type: FileChangeType.Deleted }]);
+    assert.deepEqual(indexed(index), [`${ROOT}/new.digest`]);
+    source.files.set(`${ROOT}/moved/in.digest`, digest(entryLines('D')));
+    await files.filesChanged([{ uri: `${ROOT}/moved`, type: FileChangeType.Created }]);
+    assert.deepEqual(indexed(index), [`${ROOT}/moved/in.digest`, `${ROOT}/new.digest`]);
+    // Outside the workspace folders: nothing is asked.
+    const reads = source.reads.length;
+    await files.filesChanged([{ uri: 'vscode-vfs://github/other/x.digest', type: FileChangeType.Created }]);
+    assert.equal(source.reads.length, reads);
+  });
+
+  test('Should drop a read that a deletion overtook', async () => {
+    const { source, index, files } = setUp();
+    await files.setFolders([ROOT]);
+    source.files.set(`${ROOT}/a.digest`, digest(entryLines('A')));
+    source.hold();
+    const reading = files.filesChanged([{ uri: `${ROOT}/a.digest`, type: FileChangeType.Changed }]);
+    await files.filesChanged([{ uri: `${ROOT}/a.digest`, type: FileChangeType.Deleted }]);
+    source.release();
+    await reading;
+    assert.deepEqual(indexed(index), []);
+  });
+
+  test('Should forget the files of a removed folder, rescan and let open documents win', async () => {
+    const { source, index, files } = setUp();
+    const other = 'vscode-vfs://github/me/more';
+    source.files.set(`${ROOT}/a.digest`, digest(entryLines('A')));
+    source.files.set(`${other}/b.digest`, digest(entryLines('B')));
+    await files.setFolders([ROOT, other]);
+    assert.equal(index.paperCount, 2);
+    await files.changeFolders([], [other]);
+    assert.deepEqual(indexed(index), [`${ROOT}/a.digest`]);
+    source.files.delete(`${ROOT}/a.digest`);
+    source.files.set(`${ROOT}/c.digest`, digest(entryLines('C'), entryLines('D')));
+    await files.rescan();
+    assert.deepEqual(indexed(index), [`${ROOT}/c.digest`]);
+    files.documentChanged(`${ROOT}/c.digest`, () => parseDigest(digest(entryLines('E'))));
+    files.flush();
+    assert.equal(index.paperCount, 1);
+    files.documentClosed(`${ROOT}/c.digest`);
+    assert.equal(index.paperCount, 2);
+  });
+
+  test('Should take a failed request as unreadable files and go on', async () => {
+    const { source, index, files, log } = setUp();
+    source.files.set(`${ROOT}/a.digest`, digest(entryLines('A')));
+    source.readDigestFiles = async () => {
+      throw new Error('the client went away');
+    };
+    await files.setFolders([ROOT]);
+    assert.deepEqual(indexed(index), []);
+    assert.ok(log.some((line) => /reading 1 digest files failed: the client went away/.test(line)), log.join('\n'));
+  });
+});

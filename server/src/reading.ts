@@ -32,7 +32,7 @@ import { ReadingModel } from './service/reading/model';
 import type { ModelLookup } from './service/reading/model';
 import { distinctPapers, papersInScope, rankPapers } from './service/reading/scope';
 import { StateStore } from './service/reading/stateStore';
-import type { WorkspaceIndex } from './service/workspaceIndex';
+import type { PaperSummary, WorkspaceIndex } from './service/workspaceIndex';
 import { INTERESTS_FILE, NodeStateDisk, readInterestsFile, STATE_FILE, STATE_FOLDER } from './stateDisk';
 
 /** What the reading service needs of the server around it. */
@@ -74,6 +74,7 @@ export class ReadingService {
     });
     index.onDidChange(() => {
       // Nothing may keep the papers of a closed or removed file.
+      this.lastRanking = undefined;
       this.model.forget();
       this.trees.clear();
       this.scheduleNotify(false);
@@ -307,7 +308,13 @@ export class ReadingService {
   rankedPapers(params: RankedPapersParams, token: Cancellation = NEVER_CANCELLED): RankedPapersResult {
     const lookup = this.lookup();
     const query = sanitiseScope(params);
-    const ranked = rankPapers(lookup, query, token);
+    // The ranking of the last query is kept for its lookup (triage asks page after page).
+    const queryKey = JSON.stringify(query);
+    let ranked = this.lastRanking?.generation === lookup.generation && this.lastRanking.queryKey === queryKey ? this.lastRanking.papers : undefined;
+    if (!ranked) {
+      ranked = rankPapers(lookup, query, token);
+      if (!token.isCancellationRequested) this.lastRanking = { generation: lookup.generation, queryKey, papers: ranked };
+    }
     const offset = clampInteger(params?.offset, 0, Number.MAX_SAFE_INTEGER, 0);
     const limit = clampInteger(params?.limit, 0, MAX_RANKED, 100);
     return {
@@ -378,6 +385,8 @@ export class ReadingService {
   }
 
   private pendingForce = false;
+  /** The papers of the last ranked query, at a lookup generation (cleared when the index changes). */
+  private lastRanking: { readonly generation: number; readonly queryKey: string; readonly papers: readonly PaperSummary[] } | undefined;
 
   dispose(): void {
     clearTimeout(this.notifyTimer);

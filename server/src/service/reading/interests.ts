@@ -53,6 +53,8 @@ interface Interest {
   readonly folded: string;
   /** For Latin terms: a whole-word matcher over folded text. */
   readonly word?: RegExp;
+  /** For Latin terms: the first word, which a text must contain before `word` is tried. */
+  readonly firstWord?: string;
 }
 
 /** Interests ready to score papers with. */
@@ -145,7 +147,7 @@ function makeInterest(kind: InterestKind, term: string, weight: number): Interes
     return { kind, term, weight, folded };
   }
   const escaped = folded.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/\s+/g, '\\s+');
-  return { kind, term, weight, folded, word: new RegExp(`(?<![\\p{L}\\p{N}])${escaped}(?![\\p{L}\\p{N}])`, 'u') };
+  return { kind, term, weight, folded, firstWord: folded.split(/\s/)[0], word: new RegExp(`(?<![\\p{L}\\p{N}])${escaped}(?![\\p{L}\\p{N}])`, 'u') };
 }
 
 function fold(text: string): string {
@@ -186,7 +188,7 @@ function folded(paper: PaperSummary): FoldedPaper {
 }
 
 function contains(text: string, interest: Interest): boolean {
-  return interest.word ? interest.folded.length > 0 && text.includes(interest.folded.split(/\s/)[0]) && interest.word.test(text) : text.includes(interest.folded);
+  return interest.word ? text.includes(interest.firstWord!) && interest.word.test(text) : text.includes(interest.folded);
 }
 
 /**
@@ -195,58 +197,60 @@ function contains(text: string, interest: Interest): boolean {
  * @example
  * scorePaper(interests, paper) // { score: 3, reasons: ["keyword 'reasoning' in the title ×2 (+2) · 标题含关键词", 'institution Tsinghua University (+1) · 机构 清华大学'] }
  */
-export function scorePaper(interests: Interests, paper: PaperSummary): PaperScore {
+export function scorePaper(interests: Interests, paper: PaperSummary, withReasons = true): PaperScore {
   if (interests.list.length === 0) {
     return ZERO;
   }
   const texts = folded(paper);
   let score = 0;
-  const reasons: string[] = [];
-  const add = (points: number, reason: string, chinese: string): void => {
+  // Without reasons (ranking alone) no reason text is built: `reasons && ...` below.
+  const reasons: string[] | undefined = withReasons ? [] : undefined;
+  const add = (points: number, reason: string | undefined, chinese: string): void => {
     score += points;
-    reasons.push(`${reason} (${points > 0 ? '+' : ''}${round(points)}) · ${chinese}`);
+    if (reason !== undefined) {
+      reasons!.push(`${reason} (${points > 0 ? '+' : ''}${round(points)}) · ${chinese}`);
+    }
   };
   for (const interest of interests.list) {
     switch (interest.kind) {
       case 'keyword':
         if (contains(texts.titles, interest)) {
-          add(2 * interest.weight, `keyword '${interest.term}' in the title ×2`, '标题含关键词');
+          add(2 * interest.weight, reasons && `keyword '${interest.term}' in the title ×2`, '标题含关键词');
         } else if (contains(texts.rest, interest)) {
-          add(interest.weight, `keyword '${interest.term}' in the summary or hits`, '摘要或命中含关键词');
+          add(interest.weight, reasons && `keyword '${interest.term}' in the summary or hits`, '摘要或命中含关键词');
         }
         break;
       case 'topic':
         if (texts.topic && contains(texts.topic, interest)) {
-          add(interest.weight, `topic ${paper.topic}`, '专题');
+          add(interest.weight, reasons && `topic ${paper.topic}`, '专题');
         }
         break;
       case 'category': {
         const archive = interest.folded.endsWith('.*') ? interest.folded.slice(0, -1) : undefined;
         const match = texts.categories.find((category) => (archive ? category.names[0].startsWith(archive) : category.names.includes(interest.folded)));
         if (match) {
-          add(interest.weight, `category ${match.code}`, '分类');
+          add(interest.weight, reasons && `category ${match.code}`, '分类');
         }
         break;
       }
       case 'author': {
-        const index = texts.authors.findIndex((name) => (interest.word ? interest.word.test(name) : name.includes(interest.folded)));
+        const index = texts.authors.findIndex((name) => contains(name, interest));
         if (index >= 0) {
-          const name = index < paper.authors.length ? paper.authors[index] : paper.authorsZh[index - paper.authors.length].nameZh;
-          add(interest.weight, `author ${name}`, '作者');
+          add(interest.weight, reasons && `author ${index < paper.authors.length ? paper.authors[index] : paper.authorsZh[index - paper.authors.length].nameZh}`, '作者');
         }
         break;
       }
       case 'institution': {
         const index = texts.institutions.findIndex((name) => contains(name, interest));
         if (index >= 0) {
-          const institution = institutionAt(paper, index);
-          add(interest.weight, `institution ${institution.name}`, institution.translation ? `机构 ${institution.translation}` : '机构');
+          const institution = reasons && institutionAt(paper, index);
+          add(interest.weight, institution && `institution ${institution.name}`, institution?.translation ? `机构 ${institution.translation}` : '机构');
         }
         break;
       }
     }
   }
-  return { score: round(score), reasons };
+  return { score: round(score), reasons: reasons ?? [] };
 }
 
 function institutionAt(paper: PaperSummary, foldedIndex: number): { name: string; translation?: string } {

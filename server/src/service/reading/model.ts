@@ -4,7 +4,7 @@
  * Papers tree, the ranked list, CodeLens, hover, export and the CLI share.
  */
 import type { PaperSummary, WorkspaceIndex } from '../workspaceIndex';
-import type { Interests, PaperScore } from './interests';
+import type { Interests } from './interests';
 import { isHidden, NO_INTERESTS, scorePaper } from './interests';
 import type { OrderedDigest } from './digestOrder';
 import { firstSeenPapers, orderDigests } from './digestOrder';
@@ -111,7 +111,6 @@ export class ModelLookup implements ReadingLookup {
       const key = paperKeyOf(paper);
       const state = this.sources.storeFor(paper.uri)?.get(key);
       const fixed = unchangingInfo(paper, this.sources.interestsFor(paper.uri));
-      const { score, reasons } = fixed.score;
       const first = this.firstSeen.get(key);
       const isNew = first === undefined || first === paper;
       info = {
@@ -120,8 +119,11 @@ export class ModelLookup implements ReadingLookup {
         starred: state?.starred === true,
         tags: state?.tags ?? [],
         ...(state?.note ? { note: state.note } : {}),
-        score,
-        reasons,
+        score: fixed.score,
+        // Worked out when first read (a tree node, a hover, an export), not for ranking alone.
+        get reasons(): readonly string[] {
+          return reasonsOf(paper, fixed);
+        },
         isNew,
         ...(!isNew && first ? { firstSeen: { uri: first.uri, range: first.selectionRange } } : {}),
         arxivSearchUrl: fixed.arxivSearchUrl,
@@ -167,8 +169,15 @@ export class ModelLookup implements ReadingLookup {
 interface UnchangingInfo {
   /** The interests `score` was computed with (a new object when they change). */
   readonly interests: Interests;
-  readonly score: PaperScore;
+  readonly score: number;
+  /** The reasons for the score, once asked for. */
+  reasons?: readonly string[];
   readonly arxivSearchUrl: string;
+}
+
+function reasonsOf(paper: PaperSummary, fixed: UnchangingInfo): readonly string[] {
+  fixed.reasons ??= scorePaper(fixed.interests, paper).reasons;
+  return fixed.reasons;
 }
 
 /**
@@ -180,7 +189,7 @@ const UNCHANGING = new WeakMap<PaperSummary, UnchangingInfo>();
 function unchangingInfo(paper: PaperSummary, interests: Interests): UnchangingInfo {
   let known = UNCHANGING.get(paper);
   if (!known || known.interests !== interests) {
-    known = { interests, score: scorePaper(interests, paper), arxivSearchUrl: known?.arxivSearchUrl ?? arxivSearchUrl(paper.englishTitle || paper.title) };
+    known = { interests, score: scorePaper(interests, paper, false).score, arxivSearchUrl: known?.arxivSearchUrl ?? arxivSearchUrl(paper.englishTitle || paper.title) };
     UNCHANGING.set(paper, known);
   }
   return known;

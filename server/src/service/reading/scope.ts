@@ -9,6 +9,7 @@ import { PapersTreeCache } from '../features/tree';
 import type { PaperSummary } from '../workspaceIndex';
 import { foldForSearch } from '../workspaceIndex';
 import type { ModelLookup } from './model';
+import { paperKeyOf } from './paperInfo';
 
 /** The filters (see `PapersQuery` in the protocol). */
 export interface PapersQuery {
@@ -64,7 +65,7 @@ export function papersInScope(lookup: ModelLookup, scope: PaperScope, trees: Pap
     if (scope.uri !== undefined && paper.uri !== scope.uri) {
       continue;
     }
-    if (keys && !keys.has(lookup.info(paper).paperKey)) {
+    if (keys && !keys.has(paperKeyOf(paper))) {
       continue;
     }
     if (matchesQuery(lookup, paper, scope, needle)) {
@@ -78,7 +79,7 @@ export function papersInScope(lookup: ModelLookup, scope: PaperScope, trees: Pap
 export function distinctPapers(lookup: ModelLookup, papers: readonly PaperSummary[]): PaperSummary[] {
   const byKey = new Map<string, PaperSummary>();
   for (const paper of papers) {
-    const key = lookup.info(paper).paperKey;
+    const key = paperKeyOf(paper);
     const known = byKey.get(key);
     if (!known || lookup.digestRank(paper.uri) > lookup.digestRank(known.uri)) {
       byKey.set(key, paper);

@@ -235,6 +235,7 @@ runBenchmarks().then(
     report(rows);
     await runEndToEnd();
     await runStatisticsBench(benchSize());
+    await (await import('./reading.js')).runReadingBench(benchSize());
     await runEventsBench(benchSize());
     runCompletionBenchmark();
     await (await import('./hostile.js')).runHostile();

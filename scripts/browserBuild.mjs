@@ -39,6 +39,6 @@ const browserModules = {
 /** @type {import('esbuild').BuildOptions} */
 export const browserServerOptions = {
   plugins: [browserModules],
-  inject: [path.join(shims, 'process.ts')],
+  inject: [path.join(shims, 'process.ts'), path.join(shims, 'timers.ts')],
   mainFields: ['browser', 'module', 'main'],
 };

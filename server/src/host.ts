@@ -3,6 +3,8 @@
  * workspace's files from disk, and where the rule pages are. The web extension's bundle
  * (esbuild.mjs) puts browser/host.ts in this module's place; everything else is shared.
  */
+import { promises as fsPromises } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { createConnection, ProposedFeatures } from 'vscode-languageserver/node';
 import type { WorkspaceFiles } from './clientWorkspace';
 import { rulesDocsBase } from './docsBase';
@@ -24,4 +26,23 @@ export function createWorkspaceFiles(index: WorkspaceIndex, _connection: ServerC
 /** The docs/rules/ folder shipped beside the bundle, for the diagnostics' links. */
 export function rulesPagesBase(): string {
   return rulesDocsBase(__dirname);
+}
+
+/** Files bigger than this are not read for their diagnostics (the scan's limit). */
+const MAX_READ_BYTES = 32 * 1024 * 1024;
+
+/**
+ * The text of a workspace file that is not open, for the workspace's pulled diagnostics: a
+ * regular file of up to 32 MB, else undefined.
+ */
+export function createTextReader(_connection: ServerConnection): (uri: string) => Promise<string | undefined> {
+  return async (uri) => {
+    try {
+      const file = fileURLToPath(uri);
+      const stat = await fsPromises.stat(file);
+      return stat.isFile() && stat.size <= MAX_READ_BYTES ? await fsPromises.readFile(file, 'utf8') : undefined;
+    } catch {
+      return undefined;
+    }
+  };
 }

@@ -38,15 +38,13 @@ import { workspaceSymbols } from './service/features/workspaceSymbols';
 import { documentStats } from './service/features/documentStats';
 import { DocumentStatsRequest, IndexChangedNotification, PaperAtRequest, PapersTreeRequest, RescanWorkspaceRequest } from './protocol';
 import { canonicalUri } from './workspace';
-import { createServerConnection, createWorkspaceFiles, rulesPagesBase } from './host';
+import { createServerConnection, createTextReader, createWorkspaceFiles, rulesPagesBase } from './host';
 import { hover } from './service/features/hover';
 import { computeDiagnostics, DiagnosticOptions, RuleSetting } from './service/features/diagnostics';
 import { codeActions, CODE_ACTION_KINDS, fixAll } from './service/features/codeActions';
 import { DiagnosticsSettings, FIX_ALL_COMMAND, FixAllResult, ServerMemoryRequest } from './protocol';
 import { DiagnosticsScope, PullDiagnostics } from './pullDiagnostics';
 import { parseDigest } from './service/parser';
-import { promises as fsPromises } from 'fs';
-import { fileURLToPath } from 'url';
 import { TextDocumentEdit } from 'vscode-languageserver/node';
 import { registerDebugRequests } from './debug';
 import { WorkspaceTerms } from './service/workspaceTerms';
@@ -610,15 +608,7 @@ const pull = new PullDiagnostics({
   },
   indexedFiles: () => workspaceIndex.files().map((file) => file.uri),
   canonical: (uri) => canonicalUri(uri) ?? uri,
-  readFile: async (uri) => {
-    try {
-      const file = fileURLToPath(uri);
-      const stat = await fsPromises.stat(file);
-      return stat.isFile() && stat.size <= 32 * 1024 * 1024 ? await fsPromises.readFile(file, 'utf8') : undefined;
-    } catch {
-      return undefined;
-    }
-  },
+  readFile: createTextReader(connection),
   parse: parseDigest,
   diagnostics: async (uri, model) => {
     const settings = documents.get(uri) ? await diagnosticsSettings(uri) : await pulledWorkspaceSettings();

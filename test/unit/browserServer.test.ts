@@ -137,13 +137,16 @@ class WorkerServer {
   }
 }
 
-async function startServer(files: Map<string, string>): Promise<WorkerServer> {
+async function startServer(files: Map<string, string>, pull = false): Promise<WorkerServer> {
   const server = new WorkerServer(files);
   await server.request('initialize', {
     processId: null,
     rootUri: FOLDER,
     workspaceFolders: [{ uri: FOLDER, name: 'papers' }],
-    capabilities: { workspace: { configuration: true, workspaceFolders: true }, textDocument: { publishDiagnostics: { versionSupport: true } } },
+    capabilities: {
+      workspace: { configuration: true, workspaceFolders: true },
+      textDocument: { publishDiagnostics: { versionSupport: true }, ...(pull ? { diagnostic: { dynamicRegistration: false } } : {}) },
+    },
   });
   server.notify('initialized', {});
   return server;
@@ -190,6 +193,15 @@ describe('The web worker server (dist/browser/server.js)', () => {
     files.delete(`${FOLDER}/2026/may.digest`);
     server.notify('workspace/didChangeWatchedFiles', { changes: [{ uri: `${FOLDER}/2026`, type: 3 }] });
     await server.notification('paperDigest/indexChanged', (params) => (params as { paperCount: number }).paperCount === 4);
+    assert.deepEqual(server.errors, []);
+  });
+
+  test('Should answer the workspace diagnostics of files that are not open, read through the client', async () => {
+    const files = new Map([[`${FOLDER}/never-opened.digest`, digest(entryLines('A', { topicHits: '专题命中 数学推理 ：reasoning(abstract)；分类 cs.QQQ' }))]]);
+    const server = await startServer(files, true);
+    const report = await server.request<{ items: { uri: string; items?: { code?: string }[] }[] }>('workspace/diagnostic', { previousResultIds: [] });
+    const item = report.items.find((each) => each.uri === `${FOLDER}/never-opened.digest`);
+    assert.ok(item?.items?.some((each) => each.code === 'unknown-category'), JSON.stringify(report));
     assert.deepEqual(server.errors, []);
   });
 });

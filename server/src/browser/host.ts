@@ -44,3 +44,16 @@ export const createWorkspaceFiles: typeof NodeHost.createWorkspaceFiles = (index
 
 /** The rule pages in the repository: a web extension has no file: folder of its own to link to. */
 export const rulesPagesBase: typeof NodeHost.rulesPagesBase = () => 'https://github.com/paper-digest/paper-digest/blob/main/docs/rules/';
+
+/** Reads a file that is not open through the client, as the workspace index does. */
+export const createTextReader: typeof NodeHost.createTextReader = (connection) => {
+  const source = connectionFileSource(connection);
+  return async (uri) => {
+    try {
+      const [file] = await source.readDigestFiles([uri], 32 * 1024 * 1024);
+      return file && 'text' in file ? file.text : undefined;
+    } catch {
+      return undefined;
+    }
+  };
+};

@@ -140,6 +140,21 @@ describe('Paper Digest as a web extension', () => {
     await vscode.commands.executeCommand('workbench.action.files.revert');
   });
 
+  it('Should list the problems of a digest that was never opened, read through the client', async () => {
+    const uri = workspaceFile('zz-web-unopened.digest');
+    const text = ['大模型推理能力', 'A Paper Only the Web Test Writes', '只有网页测试写的论文', 'Mei Tanaka', '专题命中 数学推理 ：reasoning(abstract)；分类 cs.QQQ', 'AI总结 一篇测试论文。', ''].join('\n\n');
+    await vscode.workspace.fs.writeFile(uri, new TextEncoder().encode(text));
+    try {
+      const diagnostics = await diagnosticsOf(uri, (d) => d.some((x) => codeOf(x) === 'unknown-category'));
+      const unknown = diagnostics.find((x) => codeOf(x) === 'unknown-category')!;
+      equal(unknown.range.start.line, 8, 'the line of the unknown category');
+      check(!isOpen(uri), 'the digest was not opened to get its problems');
+    } finally {
+      await vscode.workspace.fs.delete(uri);
+    }
+    await diagnosticsOf(uri, (d) => d.length === 0);
+  });
+
   it('Should index a digest written to the workspace, through the file events', async () => {
     const view = api.papersView;
     const uri = workspaceFile('digests', 'written-by-the-web-test.digest');

@@ -19,7 +19,11 @@ export function createServerConnection() {
 export type ServerConnection = ReturnType<typeof createServerConnection>;
 
 /** The digest files of the workspace folders, read from disk (workspace.ts). */
-export function createWorkspaceFiles(index: WorkspaceIndex, _connection: ServerConnection, options: { readonly log?: (message: string) => void }): WorkspaceFiles {
+export function createWorkspaceFiles(
+  index: WorkspaceIndex,
+  _connection: ServerConnection,
+  options: { readonly log?: (message: string) => void; readonly idle?: () => Promise<void> },
+): WorkspaceFiles {
   return new WorkspaceDigests(index, options);
 }
 

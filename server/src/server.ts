@@ -40,7 +40,8 @@ import { DocumentStatsRequest, IndexChangedNotification, PaperAtRequest, PapersT
 import { canonicalUri } from './workspace';
 import { createServerConnection, createTextReader, createWorkspaceFiles, rulesPagesBase } from './host';
 import { hover } from './service/features/hover';
-import { computeDiagnostics, DiagnosticOptions, RuleSetting } from './service/features/diagnostics';
+import { diagnosticSteps, DiagnosticOptions, RuleSetting } from './service/features/diagnostics';
+import { idle, runInSlices } from './slices';
 import { codeActions, CODE_ACTION_KINDS, fixAll } from './service/features/codeActions';
 import { DiagnosticsSettings, FIX_ALL_COMMAND, FixAllResult, ServerMemoryRequest } from './protocol';
 import { DiagnosticsScope, PullDiagnostics } from './pullDiagnostics';
@@ -96,7 +97,7 @@ const documents = new TextDocuments<TextDocument>({
 });
 /** Every paper of every digest file of the workspace folders; open documents override the disk. */
 const workspaceIndex = new WorkspaceIndex();
-const workspaceDigests = createWorkspaceFiles(workspaceIndex, connection, { log: (message) => connection.console.log(message) });
+const workspaceDigests = createWorkspaceFiles(workspaceIndex, connection, { log: (message) => connection.console.log(message), idle });
 const papersTrees = new PapersTreeCache();
 /** The reading workflow: state files, interests, digest order, export (reading.ts). */
 const reading = new ReadingService(workspaceIndex, {
@@ -451,6 +452,9 @@ let snippetEdits = false;
 let pushedSettings: DiagnosticsSettings = {};
 const settingsByUri = new Map<string, Promise<DiagnosticsSettings>>();
 const diagnosticTimers = new Map<string, NodeJS.Timeout>();
+/** The latest diagnostics run started for each document: an older one still going stops. */
+const diagnosticRuns = new Map<string, number>();
+let diagnosticRunCount = 0;
 
 function diagnosticsSettings(uri: string): Promise<DiagnosticsSettings> {
   if (!configurationPull) {
@@ -505,13 +509,29 @@ async function publishDiagnostics(uri: string): Promise<void> {
     // Closed or changed meanwhile: the close or the newer change publishes instead.
     return;
   }
-  void connection.sendDiagnostics({ uri, version, diagnostics: diagnosticsOfModel(uri, cache.get(latest), settings) });
+  // In slices: the outline, folding and other requests asked meanwhile are answered first; a
+  // newer version, a close or a newer run stops the work (it publishes instead).
+  const run = ++diagnosticRunCount;
+  diagnosticRuns.set(uri, run);
+  const stale = (): boolean => documents.get(uri)?.version !== version || diagnosticRuns.get(uri) !== run;
+  const diagnostics = await diagnosticsOfModel(uri, cache.get(latest), settings, stale);
+  if (diagnostics && !stale()) {
+    void connection.sendDiagnostics({ uri, version, diagnostics });
+  }
 }
 
-/** The diagnostics of a model under the settings: the first ones, in document order (a problems view chokes on hundreds of thousands). */
-function diagnosticsOfModel(uri: string, model: DigestDocument, settings: DiagnosticsSettings): Diagnostic[] {
-  const all = settings.enable === false ? [] : computeDiagnostics(model, { ...diagnosticOptions(uri, settings), maxDiagnostics: MAX_PUBLISHED_DIAGNOSTICS });
-  return all.length > MAX_PUBLISHED_DIAGNOSTICS ? all.slice(0, MAX_PUBLISHED_DIAGNOSTICS) : all;
+/**
+ * The diagnostics of a model under the settings: the first ones, in document order (a problems
+ * view chokes on hundreds of thousands). They are computed in slices (slices.ts), so that the
+ * requests that come meanwhile are answered first; undefined when `stale()` stopped them.
+ */
+async function diagnosticsOfModel(uri: string, model: DigestDocument, settings: DiagnosticsSettings, stale: () => boolean = () => false): Promise<Diagnostic[] | undefined> {
+  if (settings.enable === false) {
+    return [];
+  }
+  const options = { ...diagnosticOptions(uri, settings), maxDiagnostics: MAX_PUBLISHED_DIAGNOSTICS };
+  const all = await runInSlices(diagnosticSteps(model, options, { get isCancellationRequested() { return stale(); } }), stale);
+  return all && all.length > MAX_PUBLISHED_DIAGNOSTICS ? all.slice(0, MAX_PUBLISHED_DIAGNOSTICS) : all;
 }
 
 /** Documents just opened: their first diagnostics wait only for requests already on the way. */
@@ -533,6 +553,7 @@ documents.onDidClose((event) => {
   clearTimeout(diagnosticTimers.get(uri));
   diagnosticTimers.delete(uri);
   settingsByUri.delete(uri);
+  diagnosticRuns.delete(uri);
   pull.filesChanged([uri]);
   if (!pullMode) {
     void connection.sendDiagnostics({ uri, diagnostics: [] });
@@ -612,7 +633,23 @@ const pull = new PullDiagnostics({
   parse: parseDigest,
   diagnostics: async (uri, model) => {
     const settings = documents.get(uri) ? await diagnosticsSettings(uri) : await pulledWorkspaceSettings();
-    return settings.enable === false ? undefined : diagnosticsOfModel(uri, model, settings);
+    if (settings.enable === false) {
+      return undefined;
+    }
+    if (!documents.get(uri)) {
+      // A file on disk, parsed for this pull alone.
+      return diagnosticsOfModel(uri, model, settings);
+    }
+    // An open document: an edit between two slices takes its model over; then start again on
+    // the model of the new version.
+    for (let current = model; ; ) {
+      const result = await diagnosticsOfModel(uri, current, settings, () => cache.peek(uri) !== current);
+      const document = documents.get(uri);
+      if (result || !document) {
+        return result ?? [];
+      }
+      current = cache.get(document);
+    }
   },
   scope: async () => {
     const settings = await pulledWorkspaceSettings();

@@ -92,6 +92,11 @@ export class WorkspaceDigests {
       /** How long an edited document waits before it is indexed again, in milliseconds. */
       readonly documentDelay?: number;
       readonly log?: (message: string) => void;
+      /**
+       * Awaited before an edited document is indexed after its delay (the server waits for its
+       * answers to be sent, so that indexing a big document does not hold them up).
+       */
+      readonly idle?: () => Promise<void>;
     } = {},
   ) {}
 
@@ -189,7 +194,8 @@ export class WorkspaceDigests {
     if (pending) {
       clearTimeout(pending.timer);
     }
-    const timer = setTimeout(() => this.flushDocument(key), this.options.documentDelay ?? 200);
+    const idle = this.options.idle;
+    const timer = setTimeout(() => (idle ? void idle().then(() => this.flushDocument(key, timer)) : this.flushDocument(key)), this.options.documentDelay ?? 200);
     this.pendingDocuments.set(key, { timer, model });
   }
 
@@ -227,9 +233,10 @@ export class WorkspaceDigests {
     return this.folders.some((folder) => uri === folder || uri.startsWith(folder.endsWith('/') ? folder : folder + '/'));
   }
 
-  private flushDocument(uri: string): void {
+  /** Indexes a pending document edit; with `timer`, only the edit that timer was set for. */
+  private flushDocument(uri: string, timer?: NodeJS.Timeout): void {
     const pending = this.pendingDocuments.get(uri);
-    if (!pending) {
+    if (!pending || (timer !== undefined && pending.timer !== timer)) {
       return;
     }
     clearTimeout(pending.timer);

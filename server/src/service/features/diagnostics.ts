@@ -17,6 +17,7 @@ import { hasCjk } from '../text';
 import { entryAt, titleKey } from './entries';
 import { consistencyProblems, FormsElsewhere } from './consistency';
 import { documentTooLarge, TooLarge } from '../limits';
+import { entryNames } from '../terms';
 
 /** The `source` of every diagnostic of Paper Digest. */
 export const DIAGNOSTIC_SOURCE = 'paper-digest';
@@ -230,6 +231,30 @@ const FIELD_NAMES: Record<FieldKind, readonly [string, string]> = {
  * diagnostics[0].codeDescription?.href; // 'file:///ext/docs/rules/category-case.md'
  */
 export function computeDiagnostics(doc: DigestDocument, options: DiagnosticOptions = {}, token: Cancellation = NEVER_CANCELLED): DigestDiagnostic[] {
+  const steps = diagnosticSteps(doc, options, token);
+  let step = steps.next();
+  while (!step.done) {
+    step = steps.next();
+  }
+  return step.value;
+}
+
+/** Entries checked between two steps of `diagnosticSteps`. */
+const ENTRIES_PER_STEP = 64;
+
+/**
+ * `computeDiagnostics` in steps: the generator yields after every few entries (and before the
+ * checks across entries), and returns the same diagnostics. A server runs the steps a slice of
+ * time at a time, letting the requests and answers that arrive meanwhile go first (it stops
+ * resuming when the document changed); `computeDiagnostics` runs them all at once.
+ *
+ * @example
+ * const steps = diagnosticSteps(model, options);
+ * let step = steps.next();
+ * while (!step.done) step = steps.next(); // or: await a turn of the event loop between steps
+ * step.value; // the diagnostics
+ */
+export function* diagnosticSteps(doc: DigestDocument, options: DiagnosticOptions = {}, token: Cancellation = NEVER_CANCELLED): Generator<void, DigestDiagnostic[], void> {
   const checker = new Checker(doc, options);
   const tooLarge = documentTooLarge(doc);
   if (tooLarge) {
@@ -244,13 +269,15 @@ export function computeDiagnostics(doc: DigestDocument, options: DiagnosticOptio
       checker.structureProblem(problem);
     }
     for (let i = 0; i < doc.entries.length; i++) {
-      if ((i & 63) === 0 && token.isCancellationRequested) {
-        return [];
+      if (i % ENTRIES_PER_STEP === 0) {
+        if (i > 0) yield;
+        if (token.isCancellationRequested) return [];
       }
       checker.entryOnce(doc.entries[i], key);
     }
+    yield;
     checker.duplicates(doc.entries.length);
-    checker.consistency();
+    yield* checker.consistency(token);
   } else {
     // Entries in order, each with its structure problems, until the limit is reached; then the
     // problems outside entries up to there.
@@ -268,8 +295,9 @@ export function computeDiagnostics(doc: DigestDocument, options: DiagnosticOptio
     let checked = 0;
     let lastLine = doc.lines.length;
     while (checked < doc.entries.length && checker.count < limit) {
-      if ((checked & 63) === 0 && token.isCancellationRequested) {
-        return [];
+      if (checked % ENTRIES_PER_STEP === 0) {
+        if (checked > 0) yield;
+        if (token.isCancellationRequested) return [];
       }
       const entry = doc.entries[checked];
       for (const problem of byEntry.get(checked) ?? []) checker.structureProblem(problem);
@@ -283,9 +311,10 @@ export function computeDiagnostics(doc: DigestDocument, options: DiagnosticOptio
     for (const problem of outside) {
       if (problem.range.start.line <= lastLine) checker.structureProblem(problem);
     }
+    yield;
     checker.duplicates(checked);
     if (checked === doc.entries.length) {
-      checker.consistency();
+      yield* checker.consistency(token);
     }
   }
   if (token.isCancellationRequested) {
@@ -689,10 +718,19 @@ class Checker {
 
   // ---- One translation for one name (consistency.ts) -------------------------------------
 
-  consistency(): void {
+  *consistency(token: Cancellation): Generator<void, void, void> {
     if (ruleSeverity(DiagnosticCode.InconsistentTranslation, this.options) === undefined && ruleSeverity(DiagnosticCode.InconsistentAuthorName, this.options) === undefined) {
       return;
     }
+    // The names of each entry, split in steps (they are kept with the entry); then the counts.
+    for (let i = 0; i < this.doc.entries.length; i++) {
+      if (i % ENTRIES_PER_STEP === 0) {
+        yield;
+        if (token.isCancellationRequested) return;
+      }
+      entryNames(this.doc.entries[i]);
+    }
+    yield;
     for (const problem of consistencyProblems(this.doc, this.options)) {
       this.add(problem.code, problem.range, problem.english, problem.chinese, problem.data);
     }

@@ -1,0 +1,100 @@
+/**
+ * Long work of the server in slices: a step generator (such as `diagnosticSteps`) is run a few
+ * milliseconds at a time, with a turn of the event loop between slices, so that the requests
+ * and answers that arrive or wait meanwhile (an outline asked with the document's didOpen, its
+ * answer still being written) go first. Work whose result is no longer wanted stops at the next
+ * slice.
+ */
+
+/** How long one slice runs before the server looks at its messages again, in milliseconds. */
+export const SLICE_MS = 8;
+
+/** What the server writes its messages to; over stdio, its standard output. */
+let output: (NodeJS.WritableStream & { readonly writableNeedDrain?: boolean; readonly closed?: boolean }) | undefined = process.stdout;
+
+/** For tests: another output to wait on. */
+export function setOutput(stream: NonNullable<typeof output>): void {
+  output = stream;
+}
+
+/**
+ * Resolves when the answers the server wrote are sent: at once when the output holds less than
+ * its high-water mark, else when it drains (or closes). A big answer (the outline of a year of
+ * digests is megabytes) leaves the process only while the event loop is free; work that waits
+ * for this does not hold it up.
+ */
+export function outputSent(): Promise<void> {
+  const stream = output;
+  if (!stream?.writableNeedDrain || stream.closed) {
+    return Promise.resolve();
+  }
+  return new Promise((resolve) => {
+    const done = (): void => {
+      stream.off('drain', done);
+      stream.off('close', done);
+      resolve();
+    };
+    stream.on('drain', done);
+    stream.on('close', done);
+  });
+}
+
+/** A turn of the event loop (incoming messages are read, queued work runs), then the output sent. */
+async function turn(): Promise<void> {
+  // A web worker (the web extension's server) has no setImmediate and no standard output.
+  await new Promise((resolve) => (typeof setImmediate === 'function' ? setImmediate(resolve) : setTimeout(resolve, 0)));
+  await outputSent();
+}
+
+/**
+ * Runs `steps` to the end, in slices of about `sliceMs`, starting after a turn of the event loop.
+ * Resolves with the generator's value, or undefined when `stale()` was true before a slice (the
+ * generator is then closed).
+ *
+ * @example
+ * const diagnostics = await runInSlices(diagnosticSteps(model, options), () => document.version !== version);
+ * if (diagnostics) publish(diagnostics);
+ */
+export async function runInSlices<T>(steps: Generator<void, T, void>, stale: () => boolean, sliceMs = SLICE_MS): Promise<T | undefined> {
+  running++;
+  try {
+    return await slices(steps, stale, sliceMs);
+  } finally {
+    if (--running === 0) {
+      for (const resolve of waiting.splice(0)) resolve();
+    }
+  }
+}
+
+/** How many `runInSlices` are under way, and who waits for none to be. */
+let running = 0;
+const waiting: (() => void)[] = [];
+
+/**
+ * Resolves when no sliced work is under way and the answers are sent: for work of lower priority
+ * than the answers and the diagnostics (indexing an edited document for the workspace).
+ */
+export async function idle(): Promise<void> {
+  while (running > 0) {
+    await new Promise<void>((resolve) => waiting.push(resolve));
+  }
+  await outputSent();
+}
+
+async function slices<T>(steps: Generator<void, T, void>, stale: () => boolean, sliceMs: number): Promise<T | undefined> {
+  for (;;) {
+    await turn();
+    if (stale()) {
+      steps.return(undefined as T);
+      return undefined;
+    }
+    const until = performance.now() + sliceMs;
+    let step = steps.next();
+    while (!step.done && performance.now() < until) {
+      step = steps.next();
+    }
+    if (step.done) {
+      return step.value;
+    }
+  }
+}

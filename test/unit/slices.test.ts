@@ -1,0 +1,121 @@
+/**
+ * Long work in slices (server/src/slices.ts) and the diagnostics in steps: the same result as
+ * running everything at once, other work of the event loop in between, a stop once the work is
+ * stale, and waits for the output to drain.
+ */
+import * as assert from 'node:assert/strict';
+import { Writable } from 'node:stream';
+import { describe, test } from 'node:test';
+import { computeDiagnostics, diagnosticSteps } from '../../server/src/service/features/diagnostics';
+import { parseDigest } from '../../server/src/service/parser';
+import { idle, outputSent, runInSlices, setOutput } from '../../server/src/slices';
+import { digest, entryLines } from '../support/fixtures';
+
+function* counting(log: string[], steps: number): Generator<void, number, void> {
+  try {
+    for (let i = 0; i < steps; i++) {
+      log.push(`step ${i}`);
+      yield;
+    }
+    return steps;
+  } finally {
+    log.push('closed');
+  }
+}
+
+/** A document of `count` entries, every fourth with problems, one duplicated title. */
+function bigDigest(count: number): string {
+  const entries: string[][] = [];
+  for (let i = 0; i < count; i++) {
+    const tag = i === count - 1 ? 'P0' : `P${i}`;
+    entries.push(i % 4 === 0 ? entryLines(tag, { authors: null, topicHits: '专题命中 数学推理 ：reasoning(abstract)；分类 CS.lg、cs.XX' }) : entryLines(tag));
+  }
+  return digest(...entries);
+}
+
+describe('slices', () => {
+  test('Should give the value of the steps, letting other work of the event loop run between slices', async () => {
+    const log: string[] = [];
+    setImmediate(() => log.push('other work'));
+    const value = await runInSlices(counting(log, 3), () => false, 0);
+    assert.equal(value, 3);
+    // The first slice starts after a turn of the event loop: work queued before it goes first.
+    assert.equal(log[0], 'other work', log.join(', '));
+    assert.deepEqual(log.slice(1), ['step 0', 'step 1', 'step 2', 'closed']);
+  });
+
+  test('Should stop at the next slice once the work is stale, closing the steps', async () => {
+    const log: string[] = [];
+    let stale = false;
+    const result = runInSlices(counting(log, 1_000), () => stale, 0);
+    setImmediate(() => {
+      stale = true;
+    });
+    assert.equal(await result, undefined);
+    assert.equal(log[log.length - 1], 'closed');
+    assert.ok(log.length < 1_000, `stopped early: ${log.length} entries`);
+  });
+
+  test('Should let idle() wait for sliced work under way', async () => {
+    const order: string[] = [];
+    const work = runInSlices(counting([], 20), () => false, 0).then(() => order.push('work done'));
+    await idle().then(() => order.push('idle'));
+    await work;
+    assert.deepEqual(order, ['work done', 'idle']);
+  });
+
+  test('Should wait for an output over its high-water mark to drain, and not for one below it', async () => {
+    const written: (() => void)[] = [];
+    const stream = new Writable({
+      highWaterMark: 4,
+      write: (_chunk, _encoding, callback) => {
+        written.push(callback);
+      },
+    });
+    setOutput(stream);
+    try {
+      let sent = false;
+      await outputSent();
+      stream.write('a whole outline');
+      assert.equal(stream.writableNeedDrain, true);
+      const waiting = outputSent().then(() => (sent = true));
+      await new Promise((resolve) => setImmediate(resolve));
+      assert.equal(sent, false, 'waits while the output is full');
+      written.shift()!();
+      await waiting;
+      assert.equal(sent, true);
+    } finally {
+      setOutput(process.stdout);
+    }
+  });
+});
+
+describe('diagnostics in steps', () => {
+  test('Should find in steps what computeDiagnostics finds at once, with or without a cap', () => {
+    const text = bigDigest(300);
+    for (const options of [{}, { maxDiagnostics: 50 }]) {
+      const steps = diagnosticSteps(parseDigest(text), { uri: 'file:///w/a.digest', ...options });
+      let count = 0;
+      let step = steps.next();
+      while (!step.done) {
+        count++;
+        step = steps.next();
+      }
+      // Uncapped, every 64 entries and the checks across entries are steps of their own.
+      assert.ok(count >= (options.maxDiagnostics ? 1 : 6), `several steps: ${count}`);
+      const atOnce = computeDiagnostics(parseDigest(text), { uri: 'file:///w/a.digest', ...options });
+      assert.ok(atOnce.length > 0);
+      assert.deepEqual(step.value, atOnce);
+    }
+  });
+
+  test('Should answer nothing when cancelled between steps', () => {
+    const token = { isCancellationRequested: false };
+    const steps = diagnosticSteps(parseDigest(bigDigest(300)), {}, token);
+    steps.next();
+    token.isCancellationRequested = true;
+    let step = steps.next();
+    while (!step.done) step = steps.next();
+    assert.deepEqual(step.value, []);
+  });
+});

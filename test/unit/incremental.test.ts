@@ -6,6 +6,7 @@ import * as fc from 'fast-check';
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import { DigestCache } from '../../server/src/service/cache';
 import { computeDiagnostics } from '../../server/src/service/features/diagnostics';
+import { documentSymbols } from '../../server/src/service/features/symbols';
 import { ContentChange, lastUpdateStatistics, updateDigest } from '../../server/src/service/incremental';
 import type { DigestDocument } from '../../server/src/service/model';
 import { parseDigest } from '../../server/src/service/parser';
@@ -25,6 +26,8 @@ function assertSameAsFresh(model: DigestDocument, text: string, context: string)
   assert.equal(describeModel(model), describeModel(fresh), context);
   const options = { uri: 'file:///w/a.digest', docsBase: 'file:///docs/' };
   assert.deepEqual(computeDiagnostics(model, options), computeDiagnostics(fresh, options), `${context}: diagnostics`);
+  // The outline reuses the symbols of the entries an edit kept.
+  assert.deepEqual(documentSymbols(model), documentSymbols(fresh), `${context}: outline`);
 }
 
 /** An edit as fast-check draws it: where (a fraction of the text), how much to delete, what to insert. */

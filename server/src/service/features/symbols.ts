@@ -6,6 +6,7 @@
  * seven times as big and opened it flooded with fields.
  */
 import { DocumentSymbol, SymbolKind } from 'vscode-languageserver-types';
+import type { Range } from 'vscode-languageserver-types';
 import type { Cancellation } from '../cancellation';
 import { NEVER_CANCELLED } from '../cancellation';
 import type { DigestDocument, Entry } from '../model';
@@ -80,11 +81,28 @@ export function documentSymbols(doc: DigestDocument, options: SymbolOptions = {}
   ];
 }
 
+/**
+ * The symbol of each entry, kept with the entry while it stays in place and keeps its number (an
+ * untitled paper is named by it): an edit keeps the entries it did not touch (incremental.ts),
+ * so the outline of the next version makes only the symbols of the entries that changed or moved.
+ */
+const PAPER_SYMBOLS = new WeakMap<Entry, { readonly index: number; readonly symbol: DocumentSymbol }>();
+
 function paperSymbol(entry: Entry): DocumentSymbol {
-  const title = entry.englishTitle ?? entry.chineseTitle;
   const range = entry.range;
+  const cached = PAPER_SYMBOLS.get(entry);
+  if (cached && cached.index === entry.index && sameRange(cached.symbol.range, range)) {
+    return cached.symbol;
+  }
+  const title = entry.englishTitle ?? entry.chineseTitle;
   const selectionRange = title ? title.value.range : entry.fields[0]?.range ?? range;
-  return { name: shorten(paperSymbolName(entry), MAX_NAME_LENGTH), kind: SymbolKind.Class, range, selectionRange };
+  const symbol: DocumentSymbol = { name: shorten(paperSymbolName(entry), MAX_NAME_LENGTH), kind: SymbolKind.Class, range, selectionRange };
+  PAPER_SYMBOLS.set(entry, { index: entry.index, symbol });
+  return symbol;
+}
+
+function sameRange(a: Range, b: Range): boolean {
+  return a.start.line === b.start.line && a.start.character === b.start.character && a.end.line === b.end.line && a.end.character === b.end.character;
 }
 
 /**

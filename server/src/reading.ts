@@ -44,6 +44,11 @@ export interface ReadingHost {
   configuration(scopeUri: string, section: string): Promise<unknown>;
   notify(params: StateChangedParams): void;
   log(message: string): void;
+  /**
+   * Settles when the workspace scan under way (if any) is done: the unread count is worked out
+   * once the scan has indexed every file, rather than again after each file it indexes.
+   */
+  settled?(): Promise<void>;
 }
 
 /** At most this many papers in one ranked answer. */
@@ -369,19 +374,31 @@ export class ReadingService {
   scheduleNotify(always: boolean): void {
     clearTimeout(this.notifyTimer);
     this.pendingForce ||= always;
+    const turn = ++this.notifyTurn;
     this.notifyTimer = setTimeout(() => {
       this.notifyTimer = undefined;
-      const forced = this.pendingForce;
-      this.pendingForce = false;
-      const lookup = this.lookup();
-      const unreadCount = lookup.unreadCount();
-      if (!forced && unreadCount === this.lastUnread) {
-        return;
-      }
-      this.lastUnread = unreadCount;
-      const info = this.storeProblems();
-      this.host.notify({ generation: lookup.generation, unreadCount, readOnly: info.readOnly, ...(info.problem ? { problem: info.problem } : {}) });
+      void (this.host.settled?.() ?? Promise.resolve()).then(() => {
+        if (turn === this.notifyTurn) {
+          this.notifyNow();
+        }
+      });
     }, 100);
+  }
+
+  /** How many notifications were scheduled: only the latest one is sent. */
+  private notifyTurn = 0;
+
+  private notifyNow(): void {
+    const forced = this.pendingForce;
+    this.pendingForce = false;
+    const lookup = this.lookup();
+    const unreadCount = lookup.unreadCount();
+    if (!forced && unreadCount === this.lastUnread) {
+      return;
+    }
+    this.lastUnread = unreadCount;
+    const info = this.storeProblems();
+    this.host.notify({ generation: lookup.generation, unreadCount, readOnly: info.readOnly, ...(info.problem ? { problem: info.problem } : {}) });
   }
 
   private pendingForce = false;
@@ -390,6 +407,7 @@ export class ReadingService {
 
   dispose(): void {
     clearTimeout(this.notifyTimer);
+    this.notifyTurn++;
   }
 
   private storeProblems(): { readOnly: boolean; problem?: string } {

@@ -106,6 +106,7 @@ const reading = new ReadingService(workspaceIndex, {
   configuration: (scopeUri, section) => (configurationPull ? connection.workspace.getConfiguration({ scopeUri, section }) : Promise.resolve(pushedSection(section))),
   notify: (params) => void connection.sendNotification(StateChangedNotification, params),
   log: (message) => connection.console.log(message),
+  settled: () => workspaceDigests.ready,
 });
 /** The reading state, scores and digest order of the papers. */
 function readingLookup(): ReadingLookup {

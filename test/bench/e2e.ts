@@ -287,7 +287,8 @@ async function documentRound(server: Server, text: string, count: number, round:
   client.openDocument(uri, text, server.languageId);
   const outline = client.request('textDocument/documentSymbol', { textDocument }).then((symbols) => {
     sample.firstOutline = now() - opened;
-    sample.outlineMB = client.lastResponseBytes / 1e6;
+    // The answer's size as JSON (not lastResponseBytes: a pulled diagnostics answer may come in the same chunk).
+    sample.outlineMB = Buffer.byteLength(JSON.stringify(symbols), 'utf8') / 1e6;
     sample.outlineSymbols = countSymbols(symbols);
   });
   const diagnostics = diagnosticsWait().then(() => {

@@ -215,7 +215,7 @@ export async function runReadingBench(size: BenchSize): Promise<void> {
     }
     console.log(`  over stdio: rankedPapers, interests changed  ${minMedian(rankInterests)}  (every paper scored again)  ${verdict(rankInterests, RANK_TARGET_MS)}`);
     console.log(`  over stdio: rankedPapers, state changed      ${minMedian(rankCold)}  (a new lookup, scores kept; answer ${(bytes / 1024).toFixed(0)} KB, the first 100)  ${verdict(rankCold, RANK_TARGET_MS)}`);
-    console.log(`  over stdio: rankedPapers, unchanged          ${minMedian(rankWarm)}  (${(median(rankCold) / Math.max(median(rankWarm), 0.01)).toFixed(1)}× faster: scores kept per state generation)`);
+    console.log(`  over stdio: rankedPapers, unchanged          ${minMedian(rankWarm)}  (${(median(rankCold) / Math.max(median(rankWarm), 0.01)).toFixed(1)}× faster: the ranked list kept until the state, the interests or the index change)`);
     console.log(`  over stdio: setPaperState (mark read)        ${minMedian(setState)}  (${(median(setState) / Math.max(median(change), 0.01)).toFixed(1)}× the change in process)`);
     console.log(`  over stdio: change → Unread tree             ${minMedian(reflected)}  (setPaperState, then the view's root showing one paper fewer)  ${verdict(reflected, CHANGE_TARGET_MS)}`);
   } finally {

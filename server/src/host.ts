@@ -6,14 +6,15 @@
 import { promises as fsPromises } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { createConnection, ProposedFeatures } from 'vscode-languageserver/node';
+import type { ConnectionOptions } from 'vscode-languageserver/node';
 import type { WorkspaceFiles } from './clientWorkspace';
 import { rulesDocsBase } from './docsBase';
 import type { WorkspaceIndex } from './service/workspaceIndex';
 import { WorkspaceDigests } from './workspace';
 
-/** The server's connection, as `node dist/server.js --stdio` (or `--node-ipc`) asks. */
-export function createServerConnection() {
-  return createConnection(ProposedFeatures.all);
+/** The server's connection, as `node dist/server.js --stdio` (or `--node-ipc`) asks; `options` as lifecycle.ts gives them. */
+export function createServerConnection(options?: ConnectionOptions) {
+  return createConnection(ProposedFeatures.all, options);
 }
 
 export type ServerConnection = ReturnType<typeof createServerConnection>;

@@ -59,10 +59,13 @@ import { sourcesNaming } from './workspaceNames';
 import { registerStatisticsRequests } from './statisticsRequests';
 import { AnswerCache } from './service/answers';
 import { installSerialisedAnswers, serialiseOnce } from './serialised';
+import { Lifecycle } from './lifecycle';
 
 installSerialisedAnswers();
 
-const connection = createServerConnection();
+const lifecycle = new Lifecycle();
+const connection = createServerConnection(lifecycle.options);
+lifecycle.install(connection);
 
 /**
  * A request handler that cannot take the server down: a failure is logged and answered with an

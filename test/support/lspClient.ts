@@ -120,19 +120,31 @@ export class LspClient {
    * Resolves with the client; `initializeResult` holds the server's answer.
    */
   static async start(options: StartOptions = {}): Promise<LspClient> {
+    const client = LspClient.spawn(options);
+    await client.initialize();
+    client.notify('initialized', {});
+    return client;
+  }
+
+  /** Starts the server with `--stdio` and sends nothing: for tests of what comes before `initialize`. */
+  static spawn(options: StartOptions = {}): LspClient {
     const child = spawn(process.execPath, [...(options.execArgv ?? []), options.serverModule ?? SERVER_BUNDLE, '--stdio', ...(options.args ?? [])], { stdio: 'pipe' });
-    const client = new LspClient(child, options);
+    return new LspClient(child, options);
+  }
+
+  /** Sends `initialize` with the start options and keeps the answer in `initializeResult`. */
+  async initialize(): Promise<unknown> {
+    const options = this.options;
     const rootUri = options.rootUri ?? null;
     const workspaceFolders = options.workspaceFolders !== undefined ? options.workspaceFolders : rootUri ? [{ uri: rootUri, name: path.basename(rootUri) }] : null;
-    client.initializeResult = await client.request('initialize', {
+    this.initializeResult = await this.request('initialize', {
       processId: process.pid,
       rootUri,
       workspaceFolders,
       capabilities: options.capabilities ?? DEFAULT_CAPABILITIES,
       initializationOptions: options.initializationOptions,
     });
-    client.notify('initialized', {});
-    return client;
+    return this.initializeResult;
   }
 
   /** The server's process id. */
@@ -216,6 +228,24 @@ export class LspClient {
 
   closeDocument(uri: string): void {
     this.notify('textDocument/didClose', { textDocument: { uri } });
+  }
+
+  /** Resolves with the server's exit code once it exits; rejects after the timeout. */
+  waitForExit(timeoutMs = this.timeoutMs): Promise<number | null> {
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`the server did not exit within ${timeoutMs} ms\n${this.stderr}`)), timeoutMs);
+      void this.exited.then((code) => {
+        clearTimeout(timer);
+        resolve(code);
+      });
+    });
+  }
+
+  /** Kills the server unless it has exited. */
+  kill(): void {
+    if (this.child.exitCode === null && this.child.signalCode === null) {
+      this.child.kill();
+    }
   }
 
   /** `shutdown`, then `exit`; kills the server if it does not exit within the timeout. */

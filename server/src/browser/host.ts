@@ -16,8 +16,8 @@ interface WorkerScope {
 declare const self: WorkerScope;
 
 /** The server's connection: messages from and to the client's `Worker`. */
-export const createServerConnection: typeof NodeHost.createServerConnection = () => {
-  const connection = createConnection(ProposedFeatures.all, new BrowserMessageReader(self as never), new BrowserMessageWriter(self as never));
+export const createServerConnection: typeof NodeHost.createServerConnection = (options) => {
+  const connection = createConnection(ProposedFeatures.all, new BrowserMessageReader(self as never), new BrowserMessageWriter(self as never), options);
   // Whatever a document holds, the server lives on (as server.ts does for Node's process).
   const describe = (value: unknown): string => (value instanceof Error ? value.stack ?? value.message : String(value));
   self.addEventListener('error', (event) => {

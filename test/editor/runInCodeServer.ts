@@ -418,6 +418,7 @@ async function main(argv: string[]): Promise<number> {
     const deadline = Date.now() + opts.timeoutSec * 1000;
     let printed = 0;
     let doneAt: number | undefined;
+    let exitedAt: number | undefined;
     const flushLog = () => {
       try {
         const text = fs.readFileSync(cfg.logFile, 'utf8');
@@ -445,11 +446,14 @@ async function main(argv: string[]): Promise<number> {
         break;
       }
       if (exitCode !== undefined && results && results.state !== 'done') {
-        // The extension host gave up (e.g. the suite's run() threw before our wrapper saw it).
-        await new Promise((r) => setTimeout(r, 1000));
-        results = readResults(cfg.resultsFile);
-        if (results?.state !== 'done') fatal = `the extension host reported exit code ${exitCode} before the suite finished`;
-        break;
+        // The extension host gave up (e.g. the suite's run() threw before our wrapper saw it),
+        // or reported its exit code just before the results file says done: give the file a
+        // few seconds to say so.
+        exitedAt ??= Date.now();
+        if (Date.now() - exitedAt > 5_000) {
+          fatal = `the extension host reported exit code ${exitCode} before the suite finished (results: ${results.state}, ${results.tests.length} tests reported)`;
+          break;
+        }
       }
       const gone = server.exited() ?? pageGone;
       if (gone) {

@@ -1,5 +1,6 @@
 /**
- * Waiting on editor events with a bound, never on fixed sleeps.
+ * Waiting on editor states with a bound, never on fixed sleeps: each wait looks again on the
+ * events that may change its state and every quarter second, and says on failure what it saw.
  */
 import * as vscode from 'vscode';
 
@@ -20,33 +21,79 @@ export function waitForEvent<T>(event: vscode.Event<T>, accept: (value: T) => bo
   });
 }
 
+/** How often `waitUntil` looks again besides its events: an event a busy editor fires late or never is no reason to fail. */
+const RECHECK_MS = 250;
+
 /**
- * Resolves once `check` returns a value other than undefined, checking now and on each event of
- * the given sources (diagnostics, documents, editors); rejects after `timeoutMs`.
+ * Resolves once `check` returns a value other than undefined, checking now, on each event of
+ * the given sources (diagnostics, documents, editors) and every quarter second; rejects after
+ * `timeoutMs` with what `seen` says of the state then, or when the first check fails.
  */
-export function waitUntil<T>(check: () => T | undefined | Promise<T | undefined>, what: string, events: vscode.Event<unknown>[], timeoutMs = 30_000): Promise<T> {
+export function waitUntil<T>(
+  check: () => T | undefined | Promise<T | undefined>,
+  what: string,
+  events: vscode.Event<unknown>[],
+  timeoutMs = 30_000,
+  seen?: () => string,
+): Promise<T> {
   return new Promise((resolve, reject) => {
     let settled = false;
+    let checking = false;
+    let again = false;
+    let first = true;
+    let failure: string | undefined;
     const listeners: vscode.Disposable[] = [];
     const done = (error?: Error, value?: T): void => {
       if (settled) return;
       settled = true;
       clearTimeout(timer);
+      clearInterval(poll);
       listeners.forEach((l) => l.dispose());
       if (error) reject(error);
       else resolve(value as T);
     };
+    // One check at a time; a request for another while one runs is served right after it.
     const attempt = (): void => {
-      Promise.resolve()
+      if (settled) return;
+      if (checking) {
+        again = true;
+        return;
+      }
+      checking = true;
+      const isFirst = first;
+      first = false;
+      void Promise.resolve()
         .then(check)
         .then(
           (value) => {
             if (value !== undefined) done(undefined, value);
           },
-          (error: unknown) => done(error instanceof Error ? error : new Error(String(error))),
-        );
+          (error: unknown) => {
+            if (isFirst) {
+              done(error instanceof Error ? error : new Error(String(error)));
+            }
+            // A later one: not yet (a provider may fail while the server starts); told on timeout.
+            failure = error instanceof Error ? error.message : String(error);
+          },
+        )
+        .finally(() => {
+          checking = false;
+          if (again) {
+            again = false;
+            attempt();
+          }
+        });
     };
-    const timer = setTimeout(() => done(new Error(`timed out after ${timeoutMs} ms waiting for ${what}`)), timeoutMs);
+    const timer = setTimeout(() => {
+      let state = '';
+      try {
+        state = seen ? `; seen: ${seen()}` : '';
+      } catch (error) {
+        state = `; seen: (could not tell: ${String(error)})`;
+      }
+      done(new Error(`timed out after ${timeoutMs} ms waiting for ${what}${state}${failure ? `; the last check failed: ${failure}` : ''}`));
+    }, timeoutMs);
+    const poll = setInterval(attempt, RECHECK_MS);
     // Listening before the first check: an event that comes while the first (asynchronous) check
     // is under way is not missed.
     for (const event of events) {
@@ -65,5 +112,7 @@ export function diagnosticsOf(uri: vscode.Uri, accept: (d: readonly vscode.Diagn
     },
     `diagnostics of ${uri.toString()}`,
     [vscode.languages.onDidChangeDiagnostics],
+    30_000,
+    () => JSON.stringify(vscode.languages.getDiagnostics(uri).map((d) => [typeof d.code === 'object' ? d.code.value : d.code, d.range.start.line, d.message.slice(0, 80)])),
   );
 }

@@ -422,6 +422,7 @@ export interface Locator {
   waitFor(options?: { state?: 'attached' | 'detached' | 'visible' | 'hidden'; timeout?: number }): Promise<void>;
   click(options?: { timeout?: number }): Promise<void>;
   textContent(options?: { timeout?: number }): Promise<string | null>;
+  getAttribute(name: string, options?: { timeout?: number }): Promise<string | null>;
   isVisible(): Promise<boolean>;
   count(): Promise<number>;
 }
@@ -435,7 +436,7 @@ export interface FrameLocator {
 export interface Page {
   frameLocator(selector: string): FrameLocator;
   goto(url: string, options?: { waitUntil?: 'load' | 'domcontentloaded' | 'networkidle' | 'commit'; timeout?: number }): Promise<unknown>;
-  locator(selector: string): Locator;
+  locator(selector: string, options?: { hasText?: string | RegExp }): Locator;
   waitForSelector(selector: string, options?: { state?: 'attached' | 'detached' | 'visible' | 'hidden'; timeout?: number }): Promise<unknown>;
   waitForFunction(fn: string | ((arg: unknown) => unknown), arg?: unknown, options?: { timeout?: number; polling?: number | 'raf' }): Promise<unknown>;
   keyboard: {

@@ -32,6 +32,15 @@ function positionOf(file: string, needle: string, offset = 0): string {
   return `${line + 1}:${lines[line].indexOf(needle) + 1 + offset}`;
 }
 
+/** The whole line of a workspace file that holds `needle`: a paper's English title. */
+function lineOf(file: string, needle: string): string {
+  const line = fs.readFileSync(path.join(WORKSPACE, file), 'utf8').split('\n').find((text) => text.includes(needle));
+  if (line === undefined) {
+    throw new Error(`${needle} not in ${file}`);
+  }
+  return line.trim();
+}
+
 async function goTo(page: Page, lineColumn: string): Promise<void> {
   const widget = page.locator('.quick-input-widget').first();
   await page.keyboard.press('Control+G');
@@ -66,14 +75,65 @@ async function runExactCommand(page: Page, label: string): Promise<void> {
   await input.waitFor({ state: 'hidden', timeout: 20_000 });
 }
 
-/** Waits until an element matching `selector` shows `text`. */
+/** The text of the visible elements matching `selector`, as page source (it runs in the page). */
+const visibleText = (selector: string): string =>
+  `Array.from(document.querySelectorAll(${JSON.stringify(selector)})).filter((e) => e.checkVisibility()).map((e) => e.innerText)`;
+
+/**
+ * Waits until a visible element matching `selector` shows `text` (a collapsed or hidden pane
+ * does not count); on failure says what the visible ones showed.
+ */
 async function waitForText(page: Page, selector: string, text: string, what: string): Promise<void> {
   try {
-    // Runs in the page, so it is passed as source text.
-    const check = `Array.from(document.querySelectorAll(${JSON.stringify(selector)})).some((e) => e.innerText.includes(${JSON.stringify(text)}))`;
-    await page.waitForFunction(check, undefined, { timeout: 60_000 });
+    await page.waitForFunction(`${visibleText(selector)}.some((t) => t.includes(${JSON.stringify(text)}))`, undefined, { timeout: 60_000 });
   } catch (error) {
-    throw new Error(`${what}: "${text}" never appeared in ${selector} (${(error as Error).message.split('\n')[0]})`);
+    const seen = ((await page.evaluate(visibleText(selector)).catch(() => [])) as string[]).join(' | ').replace(/\s+/g, ' ').slice(0, 400);
+    throw new Error(`${what}: "${text}" never appeared in ${selector} (${(error as Error).message.split('\n')[0]}); seen: ${seen || 'no visible element'}`);
+  }
+}
+
+/** Expands the tree row showing `label` (the last such row: the Papers view is below the explorer), clicking again if a click is dropped. */
+async function expandRow(page: Page, label: string, what: string): Promise<void> {
+  const row = page.locator('.pane-body .monaco-list-row', { hasText: label }).last();
+  await row.waitFor({ state: 'visible', timeout: 60_000 });
+  for (let attempt = 1; ; attempt++) {
+    const expanded = await row.getAttribute('aria-expanded');
+    if (expanded === 'true') {
+      return;
+    }
+    if (attempt > 5) {
+      throw new Error(`${what}: the row "${label}" did not expand after ${attempt - 1} clicks (aria-expanded: ${expanded})`);
+    }
+    await row.click();
+    await page
+      .locator('.pane-body .monaco-list-row[aria-expanded="true"]', { hasText: label })
+      .last()
+      .waitFor({ state: 'visible', timeout: 5_000 })
+      .catch(() => undefined);
+  }
+}
+
+/** Waits until the reading state file of the workspace says `accept` of the paper `title`. */
+async function waitForState(workspace: string, title: string, accept: (paper: Record<string, unknown>) => boolean, what: string): Promise<void> {
+  const file = path.join(workspace, '.paper-digest', 'state.json');
+  const key = title.toLowerCase().replace(/\s+/g, ' ').trim();
+  const deadline = Date.now() + 30_000;
+  let seen = 'no state file';
+  for (;;) {
+    try {
+      const paper = (JSON.parse(fs.readFileSync(file, 'utf8')) as { papers?: Record<string, Record<string, unknown>> }).papers?.[key];
+      if (paper && accept(paper)) {
+        return;
+      }
+      seen = paper ? JSON.stringify(paper) : `no entry "${key}"`;
+    } catch (error) {
+      seen = (error as Error).message;
+    }
+    if (Date.now() > deadline) {
+      throw new Error(`${what}: the state file never said so (seen: ${seen})`);
+    }
+    // Looked at again a little later: a poll of the file, not a wait for a time.
+    await new Promise((resolve) => setTimeout(resolve, 200));
   }
 }
 
@@ -122,9 +182,10 @@ async function main(): Promise<void> {
       await waitForText(page, '.pane-body', '智能体规划', 'Papers view');
       // Collapse the outline and expand the first topic and its first keyword.
       await page.locator('.pane-header >> text=Outline').first().click();
-      await page.locator('.pane-body .monaco-list-row >> text=数学推理').first().click();
-      await waitForText(page, '.pane-body', 'reasoning', 'Papers view keywords');
-      await page.locator('.pane-body .monaco-list-row >> text=math reasoning').first().click();
+      await page.locator('.pane-header[aria-expanded="false"] >> text=Outline').first().waitFor({ state: 'visible', timeout: 20_000 });
+      await expandRow(page, '数学推理', 'Papers view topic');
+      await waitForText(page, '.pane-body', 'math reasoning', 'Papers view keywords');
+      await expandRow(page, 'math reasoning', 'Papers view keyword');
       await waitForText(page, '.pane-body', 'Sparse Probes for Arithmetic', 'Papers view papers');
     });
     taken.push(await screenshot(page, path.join(out, 'papers.png')));
@@ -163,8 +224,10 @@ async function main(): Promise<void> {
       await page.locator('.tabs-container .tab[aria-label^="reasoning-2026-12-01.digest"]').first().waitFor({ state: 'visible', timeout: 45_000 });
       await goTo(page, positionOf('reasoning-2026-12-01.digest', 'Chain-of-Thought Distillation'));
       await runExactCommand(page, 'Paper Digest: Star');
+      await waitForState(workspace, lineOf('reasoning-2026-12-01.digest', 'Chain-of-Thought Distillation'), (paper) => paper.starred === true, 'the star');
       await goTo(page, positionOf('reasoning-2026-12-01.digest', 'Sparse Probes for Arithmetic'));
       await runExactCommand(page, 'Paper Digest: Mark Read');
+      await waitForState(workspace, lineOf('reasoning-2026-12-01.digest', 'Sparse Probes for Arithmetic'), (paper) => paper.read === true, 'the paper read');
     });
     await step('show the Papers view For you', async () => {
       // A wider side bar, so that the descriptions (score, Chinese title) show.
@@ -186,7 +249,7 @@ async function main(): Promise<void> {
       await runExactCommand(page, 'Paper Digest: Group Papers: Unread');
       await waitForText(page, '.pane-header', 'unread', 'the grouping in the title');
       for (const file of ['reasoning-2026-12-01.digest', 'agents-2026-12-01.digest']) {
-        await page.locator(`.pane-body .monaco-list-row >> text=${file}`).last().click();
+        await expandRow(page, file, 'the unread papers of a file');
       }
       await waitForText(page, '.pane-body', 'Latent Search Trees', 'unread papers');
     });

@@ -6,6 +6,7 @@
 import * as vscode from 'vscode';
 import type { DocumentSelector, LanguageClientOptions } from 'vscode-languageclient';
 import type { LanguageClient } from 'vscode-languageclient/node';
+import { DIGEST_FILE_GLOB } from '../../server/src/digestFiles';
 import { FIX_ALL_COMMAND, LANGUAGE_ID } from '../../server/src/protocol';
 import { DETECTION_LINES, looksLikeDigest } from './detection';
 import { registerOpenLocation } from './openLocation';
@@ -30,7 +31,7 @@ export function paperDigestClientOptions(documentSelector: DocumentSelector): La
       // The workspace index follows digest files on disk; deletions of anything else may be
       // folders holding digests.
       fileEvents: [
-        vscode.workspace.createFileSystemWatcher('**/*.{digest,digest.txt}'),
+        vscode.workspace.createFileSystemWatcher(DIGEST_FILE_GLOB),
         // The reading state and interests beside the digests, changed by other windows or git.
         vscode.workspace.createFileSystemWatcher('**/.paper-digest/*.json'),
         vscode.workspace.createFileSystemWatcher('**/*', true, true, false),

@@ -14,6 +14,7 @@ import {
   ReadDigestFilesRequest,
   ReadDigestFilesResult,
 } from '../../server/src/workspaceFilesProtocol';
+import { DIGEST_FILE_GLOB } from '../../server/src/digestFiles';
 
 /** Files read at the same time. */
 const PARALLEL_READS = 8;
@@ -31,7 +32,8 @@ async function findDigestFiles(folder: string, maxResults: number, token: vscode
   if (!base || !vscode.workspace.getWorkspaceFolder(base) || !Number.isFinite(maxResults) || maxResults <= 0) {
     return { uris: [] };
   }
-  const found = await vscode.workspace.findFiles(new vscode.RelativePattern(base, '**/*.{digest,digest.txt}'), EXCLUDED, Math.floor(maxResults), token);
+  // The endings in any case, as the Node server's scan takes them (isDigestFileName).
+  const found = await vscode.workspace.findFiles(new vscode.RelativePattern(base, DIGEST_FILE_GLOB), EXCLUDED, Math.floor(maxResults), token);
   return { uris: found.map((uri) => uri.toString()) };
 }
 

@@ -7,6 +7,8 @@
  * any scheme work (vscode-vfs, vscode-remote, file); none is ever turned into a path.
  */
 import { FileChangeType, FileEvent } from 'vscode-languageserver-protocol';
+import { isDigestUri, isInFolders } from './digestFiles';
+import { PendingDocuments } from './pendingDocuments';
 import type { DigestDocument } from './service/model';
 import type { WorkspaceIndex } from './service/workspaceIndex';
 import type { FileReadProblem, ReadDigestFile } from './workspaceFilesProtocol';
@@ -47,12 +49,6 @@ const PROBLEM_DESCRIPTIONS: Record<FileReadProblem, string> = {
   outside: 'outside the workspace folders',
 };
 
-/** Whether a URI's last segment is a digest's file name: `*.digest` or `*.digest.txt`. */
-function isDigestUri(uri: string): boolean {
-  const lower = uri.slice(uri.lastIndexOf('/') + 1).toLowerCase();
-  return lower.endsWith('.digest') || lower.endsWith('.digest.txt');
-}
-
 /** A URI without a trailing slash (but `scheme:///` stays). */
 export function trimmedUri(uri: string): string {
   return uri.replace(/([^/])\/+$/, '$1');
@@ -68,7 +64,7 @@ export class ClientWorkspaceDigests implements WorkspaceFiles {
   /** The latest operation on each URI; a read that finishes after a newer operation is dropped. */
   private readonly operations = new Map<string, number>();
   private operationCount = 0;
-  private readonly pendingDocuments = new Map<string, { timer: ReturnType<typeof setTimeout>; model: () => DigestDocument }>();
+  private readonly pendingDocuments: PendingDocuments;
   private scanning: Promise<void> = Promise.resolve();
   private readonly mtimes = new Map<string, number>();
 
@@ -80,7 +76,9 @@ export class ClientWorkspaceDigests implements WorkspaceFiles {
       readonly documentDelay?: number;
       readonly log?: (message: string) => void;
     } = {},
-  ) {}
+  ) {
+    this.pendingDocuments = new PendingDocuments(index, options.documentDelay ?? 200);
+  }
 
   get ready(): Promise<void> {
     return this.scanning;
@@ -149,55 +147,25 @@ export class ClientWorkspaceDigests implements WorkspaceFiles {
 
   documentChanged(uri: string, model: () => DigestDocument): void {
     const key = trimmedUri(uri);
-    if (!this.inWorkspace(key)) {
-      return;
+    if (this.inWorkspace(key)) {
+      this.pendingDocuments.changed(key, model);
     }
-    const pending = this.pendingDocuments.get(key);
-    if (pending) {
-      clearTimeout(pending.timer);
-    }
-    const timer = setTimeout(() => this.flushDocument(key), this.options.documentDelay ?? 200);
-    this.pendingDocuments.set(key, { timer, model });
   }
 
   documentClosed(uri: string): void {
-    const key = trimmedUri(uri);
-    const pending = this.pendingDocuments.get(key);
-    if (pending) {
-      clearTimeout(pending.timer);
-      this.pendingDocuments.delete(key);
-    }
-    this.index.closeOpen(key);
+    this.pendingDocuments.closed(trimmedUri(uri));
   }
 
   flush(): void {
-    for (const uri of [...this.pendingDocuments.keys()]) {
-      this.flushDocument(uri);
-    }
+    this.pendingDocuments.flush();
   }
 
   dispose(): void {
-    for (const pending of this.pendingDocuments.values()) {
-      clearTimeout(pending.timer);
-    }
-    this.pendingDocuments.clear();
+    this.pendingDocuments.dispose();
   }
 
   inWorkspace(uri: string): boolean {
-    if (this.folders.length === 0) {
-      return true;
-    }
-    return this.folders.some((folder) => uri === folder || uri.startsWith(folder.endsWith('/') ? folder : folder + '/'));
-  }
-
-  private flushDocument(uri: string): void {
-    const pending = this.pendingDocuments.get(uri);
-    if (!pending) {
-      return;
-    }
-    clearTimeout(pending.timer);
-    this.pendingDocuments.delete(uri);
-    this.index.updateOpen(uri, pending.model());
+    return isInFolders(uri, this.folders);
   }
 
   private get limits(): ScanLimits {

@@ -11,6 +11,8 @@ import { fileURLToPath } from 'node:url';
 import { FileChangeType, FileEvent } from 'vscode-languageserver/node';
 import { realPath } from './fs/contained';
 import { readFileSnapshot, SafeFileError } from './fs/safeFile';
+import { isDigestFileName, isDigestUri, isInFolder, isInFolders } from './digestFiles';
+import { PendingDocuments } from './pendingDocuments';
 import type { DigestDocument } from './service/model';
 import type { WorkspaceIndex } from './service/workspaceIndex';
 
@@ -59,11 +61,7 @@ const SKIP_OF_ERROR: Record<SafeFileError['code'], SkipReason> = {
 /** Folder names never entered. */
 const SKIPPED_FOLDERS = new Set(['node_modules', '.git']);
 
-/** Whether a file name is a digest's: `*.digest` or `*.digest.txt`. */
-export function isDigestFileName(name: string): boolean {
-  const lower = name.toLowerCase();
-  return lower.endsWith('.digest') || lower.endsWith('.digest.txt');
-}
+export { isDigestFileName };
 
 /**
  * Keeps the index in step with the digest files of the workspace folders.
@@ -78,7 +76,7 @@ export class WorkspaceDigests {
   /** The latest operation on each URI; a read that finishes after a newer operation is dropped. */
   private readonly operations = new Map<string, number>();
   private operationCount = 0;
-  private readonly pendingDocuments = new Map<string, { timer: NodeJS.Timeout; model: () => DigestDocument }>();
+  private readonly pendingDocuments: PendingDocuments;
   private scanning: Promise<void> = Promise.resolve();
   /** Modification times of the digest files read, for the digest order (reading workflow). */
   private readonly mtimes = new Map<string, number>();
@@ -98,7 +96,9 @@ export class WorkspaceDigests {
        */
       readonly idle?: () => Promise<void>;
     } = {},
-  ) {}
+  ) {
+    this.pendingDocuments = new PendingDocuments(index, options.documentDelay ?? 200, options.idle);
+  }
 
   /** Settles when the latest scan of the folders has finished. */
   get ready(): Promise<void> {
@@ -167,7 +167,7 @@ export class WorkspaceDigests {
         // reads started here settle after the deletions below, so the batch keeps its order.
         this.operations.delete(uri);
         deleted.push(uri);
-      } else if (isDigestFileName(uri.slice(uri.lastIndexOf('/') + 1))) {
+      } else if (isDigestUri(uri)) {
         // A digest's name may now be a folder's (a file replaced by a folder): scan it then.
         reads.push(this.readInto(uri, this.nextOperation(uri), true).then((outcome) => (outcome === 'folder' ? this.scan([uri]) : undefined)));
       } else if (change.type === FileChangeType.Created) {
@@ -187,61 +187,29 @@ export class WorkspaceDigests {
    */
   documentChanged(uri: string, model: () => DigestDocument): void {
     const key = canonicalUri(uri) ?? uri;
-    if (!this.inWorkspace(key)) {
-      return;
+    if (this.inWorkspace(key)) {
+      this.pendingDocuments.changed(key, model);
     }
-    const pending = this.pendingDocuments.get(key);
-    if (pending) {
-      clearTimeout(pending.timer);
-    }
-    const idle = this.options.idle;
-    const timer = setTimeout(() => (idle ? void idle().then(() => this.flushDocument(key, timer)) : this.flushDocument(key)), this.options.documentDelay ?? 200);
-    this.pendingDocuments.set(key, { timer, model });
   }
 
   /** An open document was closed: the index falls back to the file on disk. */
   documentClosed(uri: string): void {
-    const key = canonicalUri(uri) ?? uri;
-    const pending = this.pendingDocuments.get(key);
-    if (pending) {
-      clearTimeout(pending.timer);
-      this.pendingDocuments.delete(key);
-    }
-    this.index.closeOpen(key);
+    this.pendingDocuments.closed(canonicalUri(uri) ?? uri);
   }
 
   /** Indexes the pending document edits now, e.g. before answering a request. */
   flush(): void {
-    for (const uri of [...this.pendingDocuments.keys()]) {
-      this.flushDocument(uri);
-    }
+    this.pendingDocuments.flush();
   }
 
   /** Stops the pending timers. */
   dispose(): void {
-    for (const pending of this.pendingDocuments.values()) {
-      clearTimeout(pending.timer);
-    }
-    this.pendingDocuments.clear();
+    this.pendingDocuments.dispose();
   }
 
   /** Whether a URI is inside a workspace folder (or the server has no folders at all). */
   inWorkspace(uri: string): boolean {
-    if (this.folders.length === 0) {
-      return true;
-    }
-    return this.folders.some((folder) => uri === folder || uri.startsWith(folder.endsWith('/') ? folder : folder + '/'));
-  }
-
-  /** Indexes a pending document edit; with `timer`, only the edit that timer was set for. */
-  private flushDocument(uri: string, timer?: NodeJS.Timeout): void {
-    const pending = this.pendingDocuments.get(uri);
-    if (!pending || (timer !== undefined && pending.timer !== timer)) {
-      return;
-    }
-    clearTimeout(pending.timer);
-    this.pendingDocuments.delete(uri);
-    this.index.updateOpen(uri, pending.model());
+    return isInFolders(uri, this.folders);
   }
 
   private nextOperation(uri: string): number {
@@ -322,7 +290,7 @@ export class WorkspaceDigests {
   private folderOf(uri: string): string | undefined {
     let found: string | undefined;
     for (const folder of this.folders) {
-      if ((uri === folder || uri.startsWith(folder.endsWith('/') ? folder : folder + '/')) && (found === undefined || folder.length > found.length)) {
+      if (isInFolder(uri, folder) && (found === undefined || folder.length > found.length)) {
         found = folder;
       }
     }

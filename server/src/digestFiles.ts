@@ -1,0 +1,48 @@
+/**
+ * Which files are digests and which URIs lie in the workspace folders, shared by the Node
+ * server's disk scan (workspace.ts), the client-backed workspace of the web extension
+ * (clientWorkspace.ts) and the client's file search and watcher, so that all of them take the
+ * same files. No Node imports: the browser bundle uses it.
+ */
+
+/** The endings of a digest's file name, lower-case; a name matches them in any case. */
+const DIGEST_ENDINGS = ['.digest', '.digest.txt'] as const;
+
+/**
+ * Whether a file name is a digest's: `*.digest` or `*.digest.txt`, in any case.
+ *
+ * @example
+ * isDigestFileName('notes.DIGEST.txt') // true
+ * isDigestFileName('a.digest.bak')     // false
+ */
+export function isDigestFileName(name: string): boolean {
+  const lower = name.toLowerCase();
+  return DIGEST_ENDINGS.some((ending) => lower.endsWith(ending));
+}
+
+/** Whether a URI's last segment is a digest's file name. */
+export function isDigestUri(uri: string): boolean {
+  return isDigestFileName(uri.slice(uri.lastIndexOf('/') + 1));
+}
+
+/** A glob segment matching one ending in any case: `.digest` → `.[dD][iI][gG][eE][sS][tT]`. */
+function anyCase(ending: string): string {
+  return ending.replace(/[a-z]/g, (c) => `[${c}${c.toUpperCase()}]`);
+}
+
+/**
+ * The glob of the digest files below a folder, in any case, for `vscode.workspace.findFiles`
+ * and file watchers, whose globs match case-sensitively: the same names as `isDigestFileName`.
+ * Below any folder, a name ending in `{.[dD][iI][gG][eE][sS][tT],.[dD]…[tT][xX][tT]}`.
+ */
+export const DIGEST_FILE_GLOB = `**/*{${DIGEST_ENDINGS.map(anyCase).join(',')}}`;
+
+/** Whether a URI is a folder's URI or lies below it. */
+export function isInFolder(uri: string, folder: string): boolean {
+  return uri === folder || uri.startsWith(folder.endsWith('/') ? folder : folder + '/');
+}
+
+/** Whether a URI lies in one of the workspace folders (or there are no folders at all). */
+export function isInFolders(uri: string, folders: readonly string[]): boolean {
+  return folders.length === 0 || folders.some((folder) => isInFolder(uri, folder));
+}

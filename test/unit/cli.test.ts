@@ -7,8 +7,7 @@ import { after, before, describe, test } from 'node:test';
 import { runCli } from '../../server/src/cli';
 import { ALL_CODES } from '../../server/src/service/features/diagnostics';
 import { digest, entryLines, readFixture, REPO_ROOT } from '../support/fixtures';
-
-const CLI = path.join(REPO_ROOT, 'dist', 'cli.js');
+import { CLI, run, Run } from '../support/builtCli';
 
 /** The newest modification time under a folder. */
 function newest(folder: string): number {
@@ -18,17 +17,6 @@ function newest(folder: string): number {
     time = Math.max(time, entry.isDirectory() ? newest(full) : fs.statSync(full).mtimeMs);
   }
   return time;
-}
-
-interface Run {
-  status: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-function run(args: string[], cwd: string): Run {
-  const result = spawnSync(process.execPath, [CLI, ...args], { cwd, encoding: 'utf8' });
-  return { status: result.status, stdout: result.stdout, stderr: result.stderr };
 }
 
 let work: string;

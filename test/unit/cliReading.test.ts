@@ -3,7 +3,6 @@
  * on a temporary folder of digests with a state file and interests.
  */
 import * as assert from 'node:assert/strict';
-import { spawn, spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -11,34 +10,12 @@ import { after, beforeEach, describe, test } from 'node:test';
 import Ajv from 'ajv';
 import { GRAPH_REWRITING, PROTEIN, readingWorkspace, SELF_VERIFYING, SPARSE_PROBES, digestText } from '../support/readingFixtures';
 import { REPO_ROOT } from '../support/fixtures';
+import { run, Run, runAsync } from '../support/builtCli';
 
-const CLI = path.join(REPO_ROOT, 'dist', 'cli.js');
 const validateState = new Ajv({ strict: true }).compile(JSON.parse(fs.readFileSync(path.join(REPO_ROOT, 'schemas', 'state-file.schema.json'), 'utf8')));
 
 const SPARSE = 'sparse probes for arithmetic circuits in small transformers';
 const HOSTILE = 'Evil\u202Egnp.exe </script> "q", =cmd {x}';
-
-interface Run {
-  status: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-function run(args: string[], cwd: string): Run {
-  const result = spawnSync(process.execPath, [CLI, ...args], { cwd, encoding: 'utf8' });
-  return { status: result.status, stdout: result.stdout, stderr: result.stderr };
-}
-
-function runAsync(args: string[], cwd: string): Promise<Run> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [CLI, ...args], { cwd });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    child.on('close', (status) => resolve({ status, stdout, stderr }));
-  });
-}
 
 function json(result: Run): Record<string, unknown>[] {
   assert.equal(result.status, 0, result.stderr);

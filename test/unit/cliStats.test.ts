@@ -4,17 +4,12 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { digest, entryLines, REPO_ROOT } from '../support/fixtures';
+import { digest, entryLines } from '../support/fixtures';
+import { run } from '../support/builtCli';
 
-const CLI = path.join(REPO_ROOT, 'dist', 'cli.js');
 const HOSTILE = 'Evil </svg><script>alert(1)</script> "quoted" & \'single\' \u202Egnp.exe';
 /** A topic is one word: the same, without spaces. */
 const HOSTILE_TOPIC = '</svg><script>alert(1)</script>"&\'\u202E坏';
-
-function run(args: string[], cwd: string): { status: number | null; stdout: string; stderr: string } {
-  const result = spawnSync(process.execPath, [CLI, ...args], { cwd, encoding: 'utf8' });
-  return { status: result.status, stdout: result.stdout, stderr: result.stderr };
-}
 
 /** Runs xmllint on a text: its exit status and what it said (xmllint is installed by scripts/install-test-tools.sh). */
 function xmllint(text: string, ...args: string[]): { status: number | null; output: string } {

@@ -32,18 +32,13 @@ import {
   screenshot,
   startCodeServer,
 } from './codeServer';
+import { printResults, readResults, TestRecord } from './suiteResults';
 
 // ------------------------------------------------------------------------------------------------
 // Shared between the two sides
 // ------------------------------------------------------------------------------------------------
 
-export interface TestRecord {
-  title: string;
-  state: 'passed' | 'failed' | 'pending';
-  durationMs?: number;
-  hook?: boolean;
-  error?: string;
-}
+export type { TestRecord };
 
 export interface SuiteResults {
   /** loaded: the entry module ran in the extension host; running: the suite's run() was called. */
@@ -303,38 +298,7 @@ function parseArgs(argv: string[]): CliOptions {
   return opts as CliOptions;
 }
 
-function readResults(file: string): SuiteResults | undefined {
-  try {
-    return JSON.parse(fs.readFileSync(file, 'utf8')) as SuiteResults;
-  } catch {
-    return undefined;
-  }
-}
-
 const since = (t0: number) => `${((Date.now() - t0) / 1000).toFixed(1)}s`;
-
-function printResults(results: SuiteResults | undefined, where: string): { passed: number; failed: number; pending: number } {
-  const counts = { passed: 0, failed: 0, pending: 0 };
-  console.log('');
-  console.log(`Results (Mocha in the extension host of ${where}${results ? `, Node ${results.node}` : ''}):`);
-  for (const t of results?.tests ?? []) {
-    const ms = t.durationMs !== undefined ? ` (${t.durationMs} ms)` : '';
-    if (t.state === 'passed') {
-      counts.passed++;
-      console.log(`  ✓ ${t.title}${ms}`);
-    } else if (t.state === 'pending') {
-      counts.pending++;
-      console.log(`  - ${t.title} (pending)`);
-    } else {
-      counts.failed++;
-      console.log(`  ✗ ${t.hook ? '[hook] ' : ''}${t.title}${ms}`);
-      for (const line of (t.error ?? '').split('\n')) console.log(`      ${line}`);
-    }
-  }
-  if (results?.current) console.log(`  … ${results.current} (started, did not finish)`);
-  if (!results?.tests.length && !results?.current) console.log('  (no test reported)');
-  return counts;
-}
 
 async function main(argv: string[]): Promise<number> {
   let opts: CliOptions;
@@ -432,7 +396,7 @@ async function main(argv: string[]): Promise<number> {
     };
     for (;;) {
       flushLog();
-      results = readResults(cfg.resultsFile);
+      results = readResults<SuiteResults>(cfg.resultsFile);
       if (results?.state === 'done' && exitCode !== undefined) break;
       if (results?.state === 'done') {
         doneAt ??= Date.now();
@@ -512,7 +476,9 @@ async function main(argv: string[]): Promise<number> {
   if (opts.keepTemp) log(`kept ${work}${server ? ` and ${server.tmpDir}` : ''}`);
   removeWork();
 
-  const counts = results ? printResults(results, `code-server ${codeServerVersion}`) : { passed: 0, failed: 0, pending: 0 };
+  const counts = results
+    ? printResults(`Results (Mocha in the extension host of code-server ${codeServerVersion}, Node ${results.node}):`, results)
+    : { passed: 0, failed: 0, pending: 0 };
   if (counts.pending) console.log(`${counts.pending} pending`);
   if (fatal) {
     console.log(`ERROR: ${fatal}`);

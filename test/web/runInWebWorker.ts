@@ -21,6 +21,7 @@ import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import { CodeServer, BrowserSession, launchBrowser, loadEnv, openWorkbench, screenshot, startCodeServer } from '../editor/codeServer';
+import { printResults, readResults, TestRecord } from '../editor/suiteResults';
 
 interface WebResults {
   state: 'running' | 'done';
@@ -28,7 +29,7 @@ interface WebResults {
   worker: boolean;
   runsStarted: number;
   runsEnded: number;
-  tests: { title: string; state: 'passed' | 'failed' | 'pending'; durationMs?: number; error?: string }[];
+  tests: TestRecord[];
   current?: string;
   error?: string;
 }
@@ -79,14 +80,6 @@ function bundleSuite(resultsUri: string): string {
     logLevel: 'warning',
   });
   return `var __PAPER_DIGEST_WEB_TEST__ = ${JSON.stringify({ results: resultsUri })};\n${result.outputFiles[0].text}`;
-}
-
-function readResults(file: string): WebResults | undefined {
-  try {
-    return JSON.parse(fs.readFileSync(file, 'utf8')) as WebResults;
-  } catch {
-    return undefined;
-  }
 }
 
 async function main(argv: string[]): Promise<number> {
@@ -161,7 +154,7 @@ async function main(argv: string[]): Promise<number> {
     const deadline = Date.now() + opts.timeoutSec * 1000;
     let reported = 0;
     for (;;) {
-      results = readResults(resultsFile);
+      results = readResults<WebResults>(resultsFile);
       for (const test of results?.tests.slice(reported) ?? []) {
         log(`${test.state === 'passed' ? '✓' : test.state === 'failed' ? '✗' : '-'} ${test.title}`);
       }
@@ -175,7 +168,7 @@ async function main(argv: string[]): Promise<number> {
       if (exitCode !== undefined) {
         // One last read: the exit code may overtake the final write.
         await new Promise((resolve) => setTimeout(resolve, 1000));
-        results = readResults(resultsFile);
+        results = readResults<WebResults>(resultsFile);
         if ((results as WebResults | undefined)?.state !== 'done') fatal = `the extension host reported exit code ${exitCode} before the suite finished${results ? '' : ' (it never loaded the suite)'}`;
         break;
       }
@@ -209,23 +202,7 @@ async function main(argv: string[]): Promise<number> {
     }
   }
 
-  let passed = 0;
-  let failed = 0;
-  console.log('');
-  console.log('Results (Mocha in the web worker extension host of code-server):');
-  for (const test of results?.tests ?? []) {
-    if (test.state === 'passed') {
-      passed++;
-      console.log(`  ✓ ${test.title}${test.durationMs !== undefined ? ` (${test.durationMs} ms)` : ''}`);
-    } else if (test.state === 'failed') {
-      failed++;
-      console.log(`  ✗ ${test.title}`);
-      for (const line of (test.error ?? '').split('\n')) console.log(`      ${line}`);
-    } else {
-      console.log(`  - ${test.title} (pending)`);
-    }
-  }
-  if (results?.current) console.log(`  … ${results.current} (started, did not finish)`);
+  const counts = printResults('Results (Mocha in the web worker extension host of code-server):', results);
   if (opts.keepTemp) log(`kept ${work}`);
   removeWork();
   if (fatal) {
@@ -234,14 +211,14 @@ async function main(argv: string[]): Promise<number> {
       console.log('The web suite could not run.');
       return 2;
     }
-    failed++;
-  } else if (passed + failed === 0) {
+    counts.failed++;
+  } else if (counts.passed + counts.failed === 0) {
     console.log('ERROR: the web suite ran no test');
-    failed++;
+    counts.failed++;
   }
   console.log(`runInWebWorker: total ${((Date.now() - t0) / 1000).toFixed(1)}s`);
-  console.log(`${passed} passed, ${failed} failed`);
-  return failed > 0 ? 1 : 0;
+  console.log(`${counts.passed} passed, ${counts.failed} failed`);
+  return counts.failed > 0 ? 1 : 0;
 }
 
 if (require.main === module) {

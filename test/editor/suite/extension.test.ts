@@ -5,35 +5,14 @@
 import * as assert from 'assert';
 import * as path from 'path';
 import * as vscode from 'vscode';
+import { activateExtension, codeOf, hoverText, workspaceFile } from './helpers';
 import { diagnosticsOf, waitUntil } from './waiting';
-
-const EXTENSION_ID = 'paper-digest.paper-digest';
-
-function workspaceFile(name: string): vscode.Uri {
-  const folder = vscode.workspace.workspaceFolders?.[0];
-  assert.ok(folder, 'the tests need the workspace test/editor/workspace open');
-  return vscode.Uri.joinPath(folder.uri, name);
-}
-
-function codeOf(diagnostic: vscode.Diagnostic): string | number | undefined {
-  const code = diagnostic.code;
-  return typeof code === 'object' ? code.value : code;
-}
-
-function hoverText(hovers: vscode.Hover[]): string {
-  return hovers
-    .flatMap((hover) => hover.contents)
-    .map((content) => (typeof content === 'string' ? content : content.value))
-    .join('\n');
-}
 
 describe('Paper Digest in the editor', () => {
   let api: any;
 
   before(async () => {
-    const extension = vscode.extensions.getExtension(EXTENSION_ID);
-    assert.ok(extension, `extension ${EXTENSION_ID} is not installed`);
-    api = await extension.activate();
+    api = await activateExtension();
   });
 
   it('Should set the digest language on .digest files', async () => {

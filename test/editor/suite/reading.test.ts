@@ -7,18 +7,12 @@
  */
 import * as assert from 'assert';
 import * as vscode from 'vscode';
+import { activateExtension, EXTENSION_ID, workspaceFile } from './helpers';
 import { waitUntil } from './waiting';
 
-const EXTENSION_ID = 'paper-digest.paper-digest';
 const REWARD = 'Reward Shaping for Sparse Robotic Manipulation';
 const CURRICULUM = 'Curriculum Sampling for Offline Policy Learning';
 const VALUE = 'Value Ensembles for Safe Exploration';
-
-function workspaceFile(name: string): vscode.Uri {
-  const folder = vscode.workspace.workspaceFolders?.[0];
-  assert.ok(folder, 'the tests need the workspace test/editor/workspace open');
-  return vscode.Uri.joinPath(folder.uri, name);
-}
 
 /** A tooltip's text as a reader sees it: the escapes of `appendText` undone. */
 function plain(tooltip: unknown): string {
@@ -71,9 +65,7 @@ describe('Reading workflow in the editor', function () {
 
   before(async function () {
     this.timeout(120_000);
-    const extension = vscode.extensions.getExtension(EXTENSION_ID);
-    assert.ok(extension, `extension ${EXTENSION_ID} is not installed`);
-    api = await extension.activate();
+    api = await activateExtension();
     view = api.papersView;
     reading = api.reading;
     await view.setGrouping('file');

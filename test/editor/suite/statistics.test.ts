@@ -5,9 +5,8 @@
  */
 import * as assert from 'assert';
 import * as vscode from 'vscode';
+import { activateExtension } from './helpers';
 import { waitForEvent, waitUntil } from './waiting';
-
-const EXTENSION_ID = 'paper-digest.paper-digest';
 
 /** A digest the tests add to the workspace (and remove afterwards). */
 function addedDigest(): vscode.Uri {
@@ -30,9 +29,7 @@ describe('The statistics dashboard', () => {
   let api: any;
 
   before(async () => {
-    const extension = vscode.extensions.getExtension(EXTENSION_ID);
-    assert.ok(extension, `extension ${EXTENSION_ID} is not installed`);
-    api = await extension.activate();
+    api = await activateExtension();
   });
 
   after(async () => {

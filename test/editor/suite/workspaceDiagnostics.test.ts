@@ -5,30 +5,12 @@
  */
 import * as assert from 'assert';
 import * as vscode from 'vscode';
+import { activateExtension, codeOf, isOpen, workspaceFile } from './helpers';
 import { diagnosticsOf, waitUntil } from './waiting';
-
-const EXTENSION_ID = 'paper-digest.paper-digest';
-
-function workspaceFile(name: string): vscode.Uri {
-  const folder = vscode.workspace.workspaceFolders?.[0];
-  assert.ok(folder, 'the tests need the workspace test/editor/workspace open');
-  return vscode.Uri.joinPath(folder.uri, name);
-}
-
-function codeOf(diagnostic: vscode.Diagnostic): string | number | undefined {
-  const code = diagnostic.code;
-  return typeof code === 'object' ? code.value : code;
-}
-
-function isOpen(uri: vscode.Uri): boolean {
-  return vscode.workspace.textDocuments.some((document) => document.uri.toString() === uri.toString());
-}
 
 describe('Paper Digest: problems of the workspace', () => {
   before(async () => {
-    const extension = vscode.extensions.getExtension(EXTENSION_ID);
-    assert.ok(extension, `extension ${EXTENSION_ID} is not installed`);
-    await extension.activate();
+    await activateExtension();
   });
 
   it('Should list the problems of a digest that was never opened, and drop them when it is deleted', async () => {

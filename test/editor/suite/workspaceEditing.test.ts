@@ -5,9 +5,8 @@
  */
 import * as assert from 'assert';
 import * as vscode from 'vscode';
+import { activateExtension } from './helpers';
 import { waitUntil } from './waiting';
-
-const EXTENSION_ID = 'paper-digest.paper-digest';
 
 /** A digest with one paper whose 机构 line is `institutions`. */
 function digestWith(title: string, institutions: string): string {
@@ -29,9 +28,7 @@ describe('Editing help in the editor', () => {
   let target: vscode.Uri;
 
   before(async () => {
-    const extension = vscode.extensions.getExtension(EXTENSION_ID);
-    assert.ok(extension, `extension ${EXTENSION_ID} is not installed`);
-    api = await extension.activate();
+    api = await activateExtension();
     const root = vscode.workspace.workspaceFolders?.[0];
     assert.ok(root, 'the tests need the workspace test/editor/workspace open');
     folder = vscode.Uri.joinPath(root.uri, 'editing-help');

@@ -6,6 +6,8 @@
  */
 import 'mocha/mocha.js';
 import * as vscode from 'vscode';
+// Only a type: the Node module itself stays out of the browser bundle.
+import type { TestRecord } from '../../editor/suiteResults';
 
 /** Set by the runner in front of the bundle. */
 declare const __PAPER_DIGEST_WEB_TEST__: { readonly results: string };
@@ -22,12 +24,6 @@ declare const mocha: {
   run(done: (failures: number) => void): MochaRunner;
 };
 
-interface TestRecord {
-  title: string;
-  state: 'passed' | 'failed' | 'pending';
-  durationMs?: number;
-  error?: string;
-}
 
 export function run(): Promise<void> {
   const results = {

@@ -5,9 +5,8 @@
  * vscode-remote file system, which the web worker reaches only through `vscode.workspace.fs`.
  */
 import * as vscode from 'vscode';
+import { activateExtension, codeOf, EXTENSION_ID, hoverText, isOpen, workspaceFile } from '../../editor/suite/helpers';
 import { diagnosticsOf, waitForEvent, waitUntil } from '../../editor/suite/waiting';
-
-const EXTENSION_ID = 'paper-digest.paper-digest';
 
 function check(condition: unknown, message: string): asserts condition {
   if (!condition) {
@@ -23,35 +22,11 @@ function equal<T>(actual: T, expected: T, what: string): void {
   }
 }
 
-function workspaceFile(...names: string[]): vscode.Uri {
-  const folder = vscode.workspace.workspaceFolders?.[0];
-  check(folder, 'the tests need the workspace test/editor/workspace open');
-  return vscode.Uri.joinPath(folder.uri, ...names);
-}
-
-function codeOf(diagnostic: vscode.Diagnostic): string | number | undefined {
-  const code = diagnostic.code;
-  return typeof code === 'object' ? code.value : code;
-}
-
-function hoverText(hovers: vscode.Hover[]): string {
-  return hovers
-    .flatMap((hover) => hover.contents)
-    .map((content) => (typeof content === 'string' ? content : content.value))
-    .join('\n');
-}
-
-function isOpen(uri: vscode.Uri): boolean {
-  return vscode.workspace.textDocuments.some((document) => document.uri.toString() === uri.toString());
-}
-
 describe('Paper Digest as a web extension', () => {
   let api: any;
 
   before(async () => {
-    const extension = vscode.extensions.getExtension(EXTENSION_ID);
-    check(extension, `extension ${EXTENSION_ID} is not installed`);
-    api = await extension.activate();
+    api = await activateExtension();
   });
 
   it('Should run in the web worker extension host, with no Node', () => {

@@ -7,11 +7,15 @@ import * as vscode from 'vscode';
 import type { DocumentSelector, LanguageClientOptions } from 'vscode-languageclient';
 import type { LanguageClient } from 'vscode-languageclient/node';
 import { DIGEST_FILE_GLOB } from '../../server/src/digestFiles';
-import { FIX_ALL_COMMAND, LANGUAGE_ID } from '../../server/src/protocol';
-import { DETECTION_LINES, looksLikeDigest } from './detection';
+import { FIX_ALL_COMMAND, FixAllResult, LANGUAGE_ID } from '../../server/src/protocol';
+import { DETECTION_LINES, looksLikeDigest, OpenTracker } from './detection';
+import { DiagnosticsArrivals, fixAllWithFeedback, OPEN_A_DIGEST_MESSAGE } from './fixAllFeedback';
+import { DigestLanguageStatus, registerLanguageStatus } from './languageStatus';
 import { registerOpenLocation } from './openLocation';
+import { registerPaperCommands } from './paperCommands';
 import { PapersView, registerPapersView } from './papersView';
 import { ReadingApi, registerReading } from './reading';
+import { registerRulePages } from './rulePages';
 import { registerStatistics, StatisticsDashboard } from './statisticsPanel';
 
 /** What the extension hands its tests: the running client and the Papers view's provider. */
@@ -20,12 +24,17 @@ export interface PaperDigestApi {
   readonly papersView: PapersView;
   readonly reading: ReadingApi;
   readonly statistics: StatisticsDashboard;
+  readonly languageStatus: DigestLanguageStatus;
 }
+
+/** Diagnostics as the server reports them, with their document versions, for Fix All's counts (one client per extension host). */
+const arrivals = new DiagnosticsArrivals();
 
 /** The client's options; `documentSelector` says which documents' schemes the server gets. */
 export function paperDigestClientOptions(documentSelector: DocumentSelector): LanguageClientOptions {
   return {
     documentSelector,
+    connectionOptions: { messageStrategy: arrivals.messageStrategy },
     synchronize: {
       configurationSection: 'paperDigest',
       // The workspace index follows digest files on disk; deletions of anything else may be
@@ -38,18 +47,19 @@ export function paperDigestClientOptions(documentSelector: DocumentSelector): La
       ],
     },
     middleware: {
+      ...arrivals.middleware,
       // `paperDigest.fixAll` is the server's command; from the palette it comes without
-      // arguments, so it fixes the digest in the active editor.
+      // arguments, so it fixes the digest in the active editor and says what it did.
       executeCommand: (command, args, next) => {
         if (command !== FIX_ALL_COMMAND || args.length > 0) {
           return next(command, args);
         }
         const document = vscode.window.activeTextEditor?.document;
         if (!document || document.languageId !== LANGUAGE_ID) {
-          void vscode.window.showInformationMessage('Paper Digest: open a digest to fix its problems.');
+          void vscode.window.showInformationMessage(OPEN_A_DIGEST_MESSAGE);
           return undefined;
         }
-        return next(command, [document.uri.toString(), document.version]);
+        return fixAllWithFeedback(document, arrivals, async (uri, version) => (await next(command, [uri, version])) as FixAllResult | undefined);
       },
     },
   };
@@ -61,15 +71,18 @@ export function paperDigestClientOptions(documentSelector: DocumentSelector): La
  * extension's client goes in as well.
  */
 export async function startPaperDigest(context: vscode.ExtensionContext, client: LanguageClient): Promise<PaperDigestApi> {
-  context.subscriptions.push(client);
+  context.subscriptions.push(client, arrivals);
   registerContentDetection(context);
   registerOpenLocation(context);
+  context.subscriptions.push(...registerRulePages(context.extensionUri, context.extensionMode));
 
   await client.start();
   const papersView = registerPapersView(context, client);
   const reading = registerReading(context, client, papersView);
   const statistics = registerStatistics(context, client, papersView);
-  return { client, papersView, reading, statistics };
+  context.subscriptions.push(...registerPaperCommands(papersView));
+  const languageStatus = registerLanguageStatus(context, client, papersView.onDidChangeIndex);
+  return { client, papersView, reading, statistics, languageStatus };
 }
 
 /** Switches plain-text documents that read like digests to the digest language. */
@@ -83,6 +96,16 @@ function registerContentDetection(context: vscode.ExtensionContext): void {
       void vscode.languages.setTextDocumentLanguage(document, LANGUAGE_ID);
     }
   };
-  context.subscriptions.push(vscode.workspace.onDidOpenTextDocument(detect));
+  // A language change is a close and an open of the same document: only genuine opens are
+  // detected, so the user's choice of a language wins until the file is reopened.
+  const opens = new OpenTracker<vscode.TextDocument>();
+  context.subscriptions.push(
+    vscode.workspace.onDidCloseTextDocument((document) => opens.closed(document)),
+    vscode.workspace.onDidOpenTextDocument((document) => {
+      if (opens.opened(document)) {
+        detect(document);
+      }
+    }),
+  );
   vscode.workspace.textDocuments.forEach(detect);
 }

@@ -29,3 +29,31 @@ export function looksLikeDigest(text: string): boolean {
   }
   return seen.size >= 2;
 }
+
+/**
+ * Tells genuine opens of a document from language changes. VS Code reports a change of a
+ * document's language as a close followed by an open of the same document object, while a file
+ * that is really closed and opened again comes as a new object. Content detection runs on genuine
+ * opens only, so a language the user picks (Plain Text on a detected `.txt`) stays until the
+ * file is reopened. Generic over the document type so it can be tested without an editor.
+ *
+ * @example
+ * const opens = new OpenTracker<vscode.TextDocument>();
+ * workspace.onDidCloseTextDocument((d) => opens.closed(d));
+ * workspace.onDidOpenTextDocument((d) => { if (opens.opened(d)) detect(d); });
+ */
+export class OpenTracker<D extends object> {
+  private readonly closedDocuments = new WeakSet<D>();
+
+  /** Records that a document was closed (really, or for a change of its language). */
+  closed(document: D): void {
+    this.closedDocuments.add(document);
+  }
+
+  /** Whether an open is a genuine one (true) rather than the second half of a language change. */
+  opened(document: D): boolean {
+    const languageChange = this.closedDocuments.has(document);
+    this.closedDocuments.delete(document);
+    return !languageChange;
+  }
+}

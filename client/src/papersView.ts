@@ -16,9 +16,11 @@ import {
   PapersTreeRequest,
   RescanWorkspaceRequest,
 } from '../../server/src/protocol';
+import { PapersExpansion } from './papersExpansion';
 import { decoratePaperItem } from './reading/paperItems';
 import { paperTooltipMarkdown } from './tooltip';
 import { onIndexChanged } from './indexChanges';
+import { escapeMarkdown } from '../../server/src/service/text';
 
 export const PAPERS_VIEW_ID = 'paperDigest.papers';
 /** Context key holding the current grouping, for the toolbar's `when` clauses. */
@@ -95,6 +97,8 @@ export class PapersView implements vscode.TreeDataProvider<PapersElement>, vscod
   /** How many distinct papers matched in the last answer (copies of a paper in several places count once). */
   paperCount: number | undefined;
   readonly treeView: vscode.TreeView<PapersElement>;
+  /** The groups expanded, kept over switches of grouping and filter. */
+  readonly expansion: PapersExpansion;
 
   constructor(
     private readonly client: LanguageClient,
@@ -103,13 +107,18 @@ export class PapersView implements vscode.TreeDataProvider<PapersElement>, vscod
     const saved = state.get<PapersGrouping>(GROUPING_STATE_KEY);
     this.groupingValue = saved && saved in GROUPING_COMMANDS ? saved : 'topic';
     this.treeView = vscode.window.createTreeView(PAPERS_VIEW_ID, { treeDataProvider: this, showCollapseAll: true });
+    this.expansion = new PapersExpansion(this.treeView);
     this.disposables.push(
       this.treeView,
+      this.expansion,
       this.changeEmitter,
       this.indexEmitter,
       this.treeView.onDidChangeVisibility((event) => {
         if (event.visible && this.stale) {
           this.refresh();
+        }
+        if (event.visible) {
+          this.followActiveEditor();
         }
       }),
       onIndexChanged(client, (params) => {
@@ -140,6 +149,7 @@ export class PapersView implements vscode.TreeDataProvider<PapersElement>, vscod
     this.elements.clear();
     this.updateTitle();
     this.refresh();
+    this.followActiveEditor();
   }
 
   setFilter(filter: string): void {
@@ -172,7 +182,7 @@ export class PapersView implements vscode.TreeDataProvider<PapersElement>, vscod
 
   getTreeItem(element: PapersElement): vscode.TreeItem {
     const node = element.node;
-    return node.kind === 'group' ? groupItem(node) : decoratePaperItem(paperItem(node), node, this.groupingValue);
+    return node.kind === 'group' ? groupItem(node, this.expansion.stateOf(node.id)) : decoratePaperItem(paperItem(node, this.groupingValue !== 'file'), node, this.groupingValue);
   }
 
   async getChildren(element?: PapersElement): Promise<PapersElement[]> {
@@ -206,7 +216,9 @@ export class PapersView implements vscode.TreeDataProvider<PapersElement>, vscod
     }
     const uri = editor.document.uri.toString();
     const position = editor.selection.active;
-    const selected = this.treeView.selection[0]?.node;
+    // The selection may be a row of the tree before a switch of grouping or filter.
+    const current = this.treeView.selection[0];
+    const selected = current && this.elements.get(current.id) === current ? current.node : undefined;
     if (selected?.kind === 'paper' && selected.uri === uri && position.line >= selected.range.start.line && position.line <= selected.range.end.line) {
       return this.treeView.selection[0];
     }
@@ -233,11 +245,23 @@ export class PapersView implements vscode.TreeDataProvider<PapersElement>, vscod
     this.disposables.forEach((disposable) => disposable.dispose());
   }
 
+  /** Reveals the paper under the active editor's cursor now, when following is on. */
+  private followActiveEditor(): void {
+    const editor = vscode.window.activeTextEditor;
+    if (editor && this.following()) {
+      this.follow(editor).catch(() => undefined);
+    }
+  }
+
+  private following(): boolean {
+    return vscode.workspace.getConfiguration('paperDigest').get<boolean>('papers.followCursor', true);
+  }
+
   private scheduleFollow(editor: vscode.TextEditor): void {
     if (!this.treeView.visible || editor.document.languageId !== LANGUAGE_ID) {
       return;
     }
-    if (!vscode.workspace.getConfiguration('paperDigest').get<boolean>('papers.followCursor', true)) {
+    if (!this.following()) {
       return;
     }
     if (this.followTimer) {
@@ -263,25 +287,33 @@ export class PapersView implements vscode.TreeDataProvider<PapersElement>, vscod
   }
 
   private updateTitle(): void {
-    this.treeView.description = GROUPING_NAMES[this.groupingValue];
+    this.updateDescription();
     void vscode.commands.executeCommand('setContext', GROUPING_CONTEXT_KEY, this.groupingValue);
     void vscode.commands.executeCommand('setContext', FILTERED_CONTEXT_KEY, this.filterValue !== '');
     this.updateMessage();
   }
 
+  /** The view's description: the grouping, and with a filter how many papers match. */
+  private updateDescription(): void {
+    const grouping = GROUPING_NAMES[this.groupingValue];
+    this.treeView.description = this.filterValue && this.paperCount !== undefined ? `${grouping} · ${papersText(this.paperCount)}` : grouping;
+  }
+
   private updateMessage(): void {
-    if (!this.filterValue) {
+    this.updateDescription();
+    const count = this.paperCount;
+    // With no match there is no message: VS Code shows the welcome content of an empty view
+    // only without one, and that says "No papers match" and offers to clear the filter.
+    if (!this.filterValue || count === 0) {
       this.treeView.message = undefined;
       return;
     }
-    const count = this.paperCount;
-    // With no match the view's welcome content says so and offers to clear the filter.
-    this.treeView.message = count === undefined || count === 0 ? `Filter: “${this.filterValue}”` : `Filter: “${this.filterValue}” — ${papersText(count)}`;
+    this.treeView.message = count === undefined ? `Filter: “${this.filterValue}”` : `Filter: “${this.filterValue}” — ${papersText(count)}`;
   }
 }
 
-function groupItem(node: PapersGroupNode): vscode.TreeItem {
-  const item = new vscode.TreeItem(node.label, vscode.TreeItemCollapsibleState.Collapsed);
+function groupItem(node: PapersGroupNode, state: vscode.TreeItemCollapsibleState): vscode.TreeItem {
+  const item = new vscode.TreeItem(node.label, state);
   item.id = node.id;
   const count = `${node.count}`;
   item.description = node.detail ? `${count} · ${node.detail}` : count;
@@ -298,10 +330,11 @@ function groupItem(node: PapersGroupNode): vscode.TreeItem {
   return item;
 }
 
-function paperItem(node: PaperNode): vscode.TreeItem {
+/** A paper's row; `showFile` adds the name of its file (all but the file grouping). */
+function paperItem(node: PaperNode, showFile: boolean): vscode.TreeItem {
   const item = new vscode.TreeItem(node.title, vscode.TreeItemCollapsibleState.None);
   item.id = node.id;
-  item.description = node.duplicate ? [node.chineseTitle, duplicateText(node)].filter((part) => part).join(' · ') : node.chineseTitle;
+  item.description = [node.chineseTitle, showFile ? fileName(node.uri) : '', node.duplicate ? duplicateText(node) : ''].filter((part) => part).join(' · ');
   item.iconPath = node.duplicate ? new vscode.ThemeIcon('warning', new vscode.ThemeColor('list.warningForeground')) : new vscode.ThemeIcon('book');
   item.contextValue = node.duplicate ? 'paperDigest.paper.duplicate' : 'paperDigest.paper';
   item.tooltip = paperTooltip(node);
@@ -322,7 +355,15 @@ export function paperTooltip(node: PaperNode): vscode.MarkdownString {
   );
   markdown.isTrusted = false;
   markdown.supportHtml = false;
+  // Where the paper is: its file and line.
+  markdown.appendMarkdown(`\n\n---\n\n${escapeMarkdown(`${vscode.workspace.asRelativePath(vscode.Uri.parse(node.uri))}:${node.range.start.line + 1}`)}`);
   return markdown;
+}
+
+/** The last segment of a URI's path: the name of a paper's file. */
+function fileName(uri: string): string {
+  const path = vscode.Uri.parse(uri).path;
+  return path.slice(path.lastIndexOf('/') + 1);
 }
 
 function duplicateText(node: PaperNode): string {

@@ -99,6 +99,12 @@ export class PapersView implements vscode.TreeDataProvider<PapersElement>, vscod
   readonly treeView: vscode.TreeView<PapersElement>;
   /** The groups expanded, kept over switches of grouping and filter. */
   readonly expansion: PapersExpansion;
+  /**
+   * Settles once VS Code has the roots of the last refresh: a reveal while it loads them would
+   * leave the revealed paper's groups with only the path to it.
+   */
+  private rootsLoaded: Promise<void> = Promise.resolve();
+  private resolveRoots: (() => void) | undefined;
 
   constructor(
     private readonly client: LanguageClient,
@@ -108,6 +114,7 @@ export class PapersView implements vscode.TreeDataProvider<PapersElement>, vscod
     this.groupingValue = saved && saved in GROUPING_COMMANDS ? saved : 'topic';
     this.treeView = vscode.window.createTreeView(PAPERS_VIEW_ID, { treeDataProvider: this, showCollapseAll: true });
     this.expansion = new PapersExpansion(this.treeView);
+    this.rootsPending();
     this.disposables.push(
       this.treeView,
       this.expansion,
@@ -162,7 +169,16 @@ export class PapersView implements vscode.TreeDataProvider<PapersElement>, vscod
   /** Asks the server for the tree again. */
   refresh(): void {
     this.stale = false;
+    this.rootsPending();
     this.changeEmitter.fire(undefined);
+  }
+
+  private rootsPending(): void {
+    if (!this.resolveRoots) {
+      this.rootsLoaded = new Promise((resolve) => {
+        this.resolveRoots = resolve;
+      });
+    }
   }
 
   /** Refreshes now when the view is visible, else when it shows again (the reading state changed). */
@@ -195,11 +211,15 @@ export class PapersView implements vscode.TreeDataProvider<PapersElement>, vscod
     if (grouping !== this.groupingValue || filter !== this.filterValue) {
       return [];
     }
+    const elements = result.nodes.map((node) => this.intern(node, element));
     if (!element) {
       this.paperCount = result.distinctPaperCount ?? result.paperCount;
       this.updateMessage();
+      const resolve = this.resolveRoots;
+      this.resolveRoots = undefined;
+      resolve?.();
     }
-    return result.nodes.map((node) => this.intern(node, element));
+    return elements;
   }
 
   getParent(element: PapersElement): PapersElement | undefined {
@@ -249,7 +269,7 @@ export class PapersView implements vscode.TreeDataProvider<PapersElement>, vscod
   private followActiveEditor(): void {
     const editor = vscode.window.activeTextEditor;
     if (editor && this.following()) {
-      this.follow(editor).catch(() => undefined);
+      this.rootsLoaded.then(() => this.follow(editor)).catch(() => undefined);
     }
   }
 

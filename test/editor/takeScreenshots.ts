@@ -179,8 +179,8 @@ async function main(): Promise<void> {
     await step('show the Papers view', async () => {
       await runCommand(page, 'Explorer: Focus on Papers View');
       await waitForText(page, '.pane-body', '数学推理', 'Papers view');
-      await waitForText(page, '.pane-body', '智能体规划', 'Papers view');
-      // Collapse the outline and expand the first topic and its first keyword.
+      // Collapse the outline and expand the first topic and its keyword `math reasoning` (the
+      // view has revealed the paper under the cursor, Sparse Probes, under `reasoning`).
       await page.locator('.pane-header >> text=Outline').first().click();
       await page.locator('.pane-header[aria-expanded="false"] >> text=Outline').first().waitFor({ state: 'visible', timeout: 20_000 });
       await expandRow(page, '数学推理', 'Papers view topic');
@@ -237,7 +237,7 @@ async function main(): Promise<void> {
       }
       await runExactCommand(page, 'Paper Digest: Group Papers: For You');
       await waitForText(page, '.pane-body', 'Recommended', 'For you bands');
-      await page.locator('.pane-body .monaco-list-row >> text=Recommended').first().click();
+      await expandRow(page, 'Recommended', 'For you band');
       await waitForText(page, '.pane-body', 'score', 'For you scores');
       // The paper rows carry their state icons; the tooltips' reasons are checked by the editor suite.
       await waitForText(page, '.pane-body', 'Chain-of-Thought Distillation', 'For you papers');

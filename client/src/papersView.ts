@@ -198,7 +198,7 @@ export class PapersView implements vscode.TreeDataProvider<PapersElement>, vscod
 
   getTreeItem(element: PapersElement): vscode.TreeItem {
     const node = element.node;
-    return node.kind === 'group' ? groupItem(node, this.expansion.stateOf(node.id)) : decoratePaperItem(paperItem(node, this.groupingValue !== 'file'), node, this.groupingValue);
+    return node.kind === 'group' ? groupItem(node, this.expansion.stateOf(node.id)) : decoratePaperItem(paperItem(node, !inFileGroup(element)), node, this.groupingValue);
   }
 
   async getChildren(element?: PapersElement): Promise<PapersElement[]> {
@@ -350,7 +350,17 @@ function groupItem(node: PapersGroupNode, state: vscode.TreeItemCollapsibleState
   return item;
 }
 
-/** A paper's row; `showFile` adds the name of its file (all but the file grouping). */
+/** Whether an element is below a file's group (by file, unread, starred, new only): the group names the file. */
+function inFileGroup(element: PapersElement): boolean {
+  for (let parent = element.parent; parent; parent = parent.parent) {
+    if (parent.node.kind === 'group' && parent.node.groupKind === 'file') {
+      return true;
+    }
+  }
+  return false;
+}
+
+/** A paper's row; `showFile` adds the name of its file (all but below a file's group). */
 function paperItem(node: PaperNode, showFile: boolean): vscode.TreeItem {
   const item = new vscode.TreeItem(node.title, vscode.TreeItemCollapsibleState.None);
   item.id = node.id;

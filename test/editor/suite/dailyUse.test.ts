@@ -149,6 +149,13 @@ describe('Paper Digest for a daily reader', () => {
     const [inFile] = await view.getChildren(groups[0]);
     const description = String(view.getTreeItem(inFile).description);
     assert.ok(description.startsWith(`${SPARSE_ZH} · duplicate`) && !description.includes('.digest'), description);
+    // The reading groupings list papers by file too: no file name in their rows either.
+    view.setFilter('');
+    await view.setGrouping('unread');
+    const unreadFiles: any[] = await view.getChildren();
+    assert.ok(unreadFiles.length > 0 && unreadFiles.every((group) => group.node.groupKind === 'file'));
+    const [unread] = await view.getChildren(unreadFiles[0]);
+    assert.ok(!String(view.getTreeItem(unread).description).includes('.digest'), String(view.getTreeItem(unread).description));
   });
 
   it('Should keep groups expanded over a switch of grouping and reveal the paper under the cursor at once', async () => {

@@ -245,7 +245,8 @@ export class PapersView implements vscode.TreeDataProvider<PapersElement>, vscod
     const grouping = this.groupingValue;
     const filter = this.filterValue;
     const result = await this.client.sendRequest(PaperAtRequest, { uri, position: { line: position.line, character: position.character }, grouping, filter });
-    if (!result || grouping !== this.groupingValue || filter !== this.filterValue) {
+    // The cursor moved or another editor came up meanwhile: the follow that this started goes on.
+    if (!result || grouping !== this.groupingValue || filter !== this.filterValue || !editor.selection.active.isEqual(position) || vscode.window.activeTextEditor !== editor) {
       return undefined;
     }
     let parent: PapersElement | undefined;
@@ -267,10 +268,16 @@ export class PapersView implements vscode.TreeDataProvider<PapersElement>, vscod
 
   /** Reveals the paper under the active editor's cursor now, when following is on. */
   private followActiveEditor(): void {
-    const editor = vscode.window.activeTextEditor;
-    if (editor && this.following()) {
-      this.rootsLoaded.then(() => this.follow(editor)).catch(() => undefined);
+    if (!this.following()) {
+      return;
     }
+    this.rootsLoaded
+      .then(() => {
+        // The editor active once the roots are in, not the one active when asked.
+        const editor = vscode.window.activeTextEditor;
+        return editor ? this.follow(editor) : undefined;
+      })
+      .catch(() => undefined);
   }
 
   private following(): boolean {

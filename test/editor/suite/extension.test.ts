@@ -5,7 +5,7 @@
 import * as assert from 'assert';
 import * as path from 'path';
 import * as vscode from 'vscode';
-import { activateExtension, codeOf, hoverText, workspaceFile } from './helpers';
+import { activateExtension, codeOf, documentSymbolsOf, hoverText, workspaceFile } from './helpers';
 import { diagnosticsOf, waitUntil } from './waiting';
 
 describe('Paper Digest in the editor', () => {
@@ -37,14 +37,7 @@ describe('Paper Digest in the editor', () => {
   it('Should give the outline: heading, one symbol per paper named by both titles, no fields', async () => {
     const uri = workspaceFile('papers.digest');
     await vscode.workspace.openTextDocument(uri);
-    const symbols = await waitUntil(
-      async () => {
-        const result = await vscode.commands.executeCommand<vscode.DocumentSymbol[]>('vscode.executeDocumentSymbolProvider', uri);
-        return result && result.length > 0 ? result : undefined;
-      },
-      'document symbols',
-      [vscode.languages.onDidChangeDiagnostics],
-    );
+    const symbols = await documentSymbolsOf(uri);
     assert.strictEqual(symbols[0].name, '大模型推理能力');
     assert.deepStrictEqual(
       symbols[0].children.map((c) => c.name),

@@ -4,6 +4,7 @@
  * codes and hovers' text. Only `vscode` here: no Node module, so that the browser bundle can take it.
  */
 import * as vscode from 'vscode';
+import { waitUntil } from './waiting';
 
 export const EXTENSION_ID = 'paper-digest.paper-digest';
 
@@ -42,6 +43,18 @@ export function hoverText(hovers: vscode.Hover[]): string {
     .flatMap((hover) => hover.contents)
     .map((content) => (typeof content === 'string' ? content : content.value))
     .join('\n');
+}
+
+/** A document's outline once the server gives one (asked again as its diagnostics come). */
+export function documentSymbolsOf(uri: vscode.Uri): Promise<vscode.DocumentSymbol[]> {
+  return waitUntil(
+    async () => {
+      const result = await vscode.commands.executeCommand<vscode.DocumentSymbol[]>('vscode.executeDocumentSymbolProvider', uri);
+      return result && result.length > 0 ? result : undefined;
+    },
+    `document symbols of ${uri.toString()}`,
+    [vscode.languages.onDidChangeDiagnostics],
+  );
 }
 
 /** Whether a document of that URI is open (loaded) in the editor. */

@@ -5,7 +5,7 @@
  * vscode-remote file system, which the web worker reaches only through `vscode.workspace.fs`.
  */
 import * as vscode from 'vscode';
-import { activateExtension, codeOf, EXTENSION_ID, hoverText, isOpen, workspaceFile } from '../../editor/suite/helpers';
+import { activateExtension, codeOf, documentSymbolsOf, EXTENSION_ID, hoverText, isOpen, workspaceFile } from '../../editor/suite/helpers';
 import { diagnosticsOf, waitForEvent, waitUntil } from '../../editor/suite/waiting';
 
 function check(condition: unknown, message: string): asserts condition {
@@ -69,14 +69,7 @@ describe('Paper Digest as a web extension', () => {
   it('Should give the outline of a digest', async () => {
     const uri = workspaceFile('papers.digest');
     await vscode.workspace.openTextDocument(uri);
-    const symbols = await waitUntil(
-      async () => {
-        const result = await vscode.commands.executeCommand<vscode.DocumentSymbol[]>('vscode.executeDocumentSymbolProvider', uri);
-        return result && result.length > 0 ? result : undefined;
-      },
-      'document symbols',
-      [vscode.languages.onDidChangeDiagnostics],
-    );
+    const symbols = await documentSymbolsOf(uri);
     equal(symbols[0].name, '大模型推理能力', 'the heading');
     equal(
       symbols[0].children.map((c) => c.name),

@@ -153,6 +153,7 @@ async function main(argv: string[]): Promise<number> {
     const loadDeadline = Date.now() + 180_000;
     const deadline = Date.now() + opts.timeoutSec * 1000;
     let reported = 0;
+    let exitedAt: number | undefined;
     for (;;) {
       results = readResults<WebResults>(resultsFile);
       for (const test of results?.tests.slice(reported) ?? []) {
@@ -166,11 +167,13 @@ async function main(argv: string[]): Promise<number> {
         break;
       }
       if (exitCode !== undefined) {
-        // One last read: the exit code may overtake the final write.
-        await new Promise((resolve) => setTimeout(resolve, 1000));
-        results = readResults<WebResults>(resultsFile);
-        if ((results as WebResults | undefined)?.state !== 'done') fatal = `the extension host reported exit code ${exitCode} before the suite finished${results ? '' : ' (it never loaded the suite)'}`;
-        break;
+        // The exit code may overtake the results file's last write: give the file a few seconds
+        // to say done, looking again on each turn of this loop.
+        exitedAt ??= Date.now();
+        if (Date.now() - exitedAt > 5_000) {
+          fatal = `the extension host reported exit code ${exitCode} before the suite finished${results ? ` (results: ${results.state}, ${results.tests.length} tests reported)` : ' (it never loaded the suite)'}`;
+          break;
+        }
       }
       if (!results && Date.now() > loadDeadline) {
         fatal = 'the web worker extension host did not start the suite within 180 s';

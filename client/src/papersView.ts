@@ -41,16 +41,19 @@ export const GROUPING_COMMANDS: Record<PapersGrouping, string> = {
   new: 'paperDigest.groupByNew',
 };
 
-const GROUPING_NAMES: Record<PapersGrouping, string> = {
-  topic: 'by topic',
-  category: 'by category',
-  institution: 'by institution',
-  file: 'by file',
-  unread: 'unread',
-  starred: 'starred',
-  forYou: 'for you',
-  new: 'new only',
-};
+/** The grouping as the view's description shows it. */
+function groupingName(grouping: PapersGrouping): string {
+  switch (grouping) {
+    case 'topic': return vscode.l10n.t('by topic');
+    case 'category': return vscode.l10n.t('by category');
+    case 'institution': return vscode.l10n.t('by institution');
+    case 'file': return vscode.l10n.t('by file');
+    case 'unread': return vscode.l10n.t('unread');
+    case 'starred': return vscode.l10n.t('starred');
+    case 'forYou': return vscode.l10n.t('for you');
+    case 'new': return vscode.l10n.t('new only');
+  }
+}
 
 const GROUP_ICONS: Record<PapersGroupNode['groupKind'], string> = {
   topic: 'tag',
@@ -322,7 +325,7 @@ export class PapersView implements vscode.TreeDataProvider<PapersElement>, vscod
 
   /** The view's description: the grouping, and with a filter how many papers match. */
   private updateDescription(): void {
-    const grouping = GROUPING_NAMES[this.groupingValue];
+    const grouping = groupingName(this.groupingValue);
     this.treeView.description = this.filterValue && this.paperCount !== undefined ? `${grouping} · ${papersText(this.paperCount)}` : grouping;
   }
 
@@ -335,7 +338,7 @@ export class PapersView implements vscode.TreeDataProvider<PapersElement>, vscod
       this.treeView.message = undefined;
       return;
     }
-    this.treeView.message = count === undefined ? `Filter: “${this.filterValue}”` : `Filter: “${this.filterValue}” — ${papersText(count)}`;
+    this.treeView.message = count === undefined ? vscode.l10n.t('Filter: “{0}”', this.filterValue) : vscode.l10n.t('Filter: “{0}” — {1}', this.filterValue, papersText(count));
   }
 }
 
@@ -376,7 +379,7 @@ function paperItem(node: PaperNode, showFile: boolean): vscode.TreeItem {
   item.contextValue = node.duplicate ? 'paperDigest.paper.duplicate' : 'paperDigest.paper';
   item.tooltip = paperTooltip(node);
   const selection = new vscode.Range(node.selectionRange.start.line, node.selectionRange.start.character, node.selectionRange.start.line, node.selectionRange.start.character);
-  item.command = { command: 'vscode.open', title: 'Open Paper', arguments: [vscode.Uri.parse(node.uri), { selection, preview: true } satisfies vscode.TextDocumentShowOptions] };
+  item.command = { command: 'vscode.open', title: vscode.l10n.t('Open Paper'), arguments: [vscode.Uri.parse(node.uri), { selection, preview: true } satisfies vscode.TextDocumentShowOptions] };
   item.accessibilityInformation = { label: [node.title, node.chineseTitle, node.duplicate ? duplicateText(node) : ''].filter((part) => part).join(', ') };
   return item;
 }
@@ -387,7 +390,11 @@ function paperItem(node: PaperNode, showFile: boolean): vscode.TreeItem {
  */
 export function paperTooltip(node: PaperNode): vscode.MarkdownString {
   const markdown = new vscode.MarkdownString(
-    paperTooltipMarkdown(node, (location) => `${vscode.workspace.asRelativePath(vscode.Uri.parse(location.uri))}:${location.range.start.line + 1}`),
+    paperTooltipMarkdown(
+      node,
+      (location) => `${vscode.workspace.asRelativePath(vscode.Uri.parse(location.uri))}:${location.range.start.line + 1}`,
+      (places, more) => (more > 0 ? vscode.l10n.t('Same English title also at {0} and {1} more', places, more) : vscode.l10n.t('Same English title also at {0}', places)),
+    ),
     false,
   );
   markdown.isTrusted = false;
@@ -404,11 +411,11 @@ function fileName(uri: string): string {
 }
 
 function duplicateText(node: PaperNode): string {
-  return node.duplicateCount === 1 ? 'duplicate' : `duplicate ×${node.duplicateCount + 1}`;
+  return node.duplicateCount === 1 ? vscode.l10n.t('duplicate') : vscode.l10n.t('duplicate ×{0}', node.duplicateCount + 1);
 }
 
 function papersText(count: number): string {
-  return `${count} ${count === 1 ? 'paper' : 'papers'}`;
+  return count === 1 ? vscode.l10n.t('1 paper') : vscode.l10n.t('{0} papers', count);
 }
 
 /**
@@ -425,9 +432,9 @@ export function registerPapersView(context: vscode.ExtensionContext, client: Lan
     ...(Object.entries(GROUPING_COMMANDS) as [PapersGrouping, string][]).map(([grouping, command]) => vscode.commands.registerCommand(command, () => view.setGrouping(grouping))),
     vscode.commands.registerCommand('paperDigest.filterPapers', async () => {
       const filter = await vscode.window.showInputBox({
-        title: 'Filter Papers',
-        prompt: 'Keep papers whose English or Chinese title, authors or institutions contain this text, or whose field has a value (topic:, keyword:, category:, institution:, author:, date:, week:, month:)',
-        placeHolder: 'e.g. reasoning, 清华, Tanaka, category:cs.CL, week:2026-W18',
+        title: vscode.l10n.t('Filter Papers'),
+        prompt: vscode.l10n.t('Keep papers whose English or Chinese title, authors or institutions contain this text, or whose field has a value (topic:, keyword:, category:, institution:, author:, date:, week:, month:)'),
+        placeHolder: vscode.l10n.t('e.g. reasoning, 清华, Tanaka, category:cs.CL, week:2026-W18'),
         value: view.filter,
       });
       if (filter !== undefined) {

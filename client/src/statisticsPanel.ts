@@ -71,7 +71,7 @@ export class StatisticsDashboard implements vscode.Disposable {
       return;
     }
     const webviewRoot = vscode.Uri.joinPath(this.extensionUri, 'dist', 'webview');
-    const panel = vscode.window.createWebviewPanel('paperDigest.statistics', 'Paper Digest Statistics', vscode.ViewColumn.Active, {
+    const panel = vscode.window.createWebviewPanel('paperDigest.statistics', vscode.l10n.t('Paper Digest Statistics'), vscode.ViewColumn.Active, {
       enableScripts: true,
       localResourceRoots: [webviewRoot],
       retainContextWhenHidden: false,
@@ -151,7 +151,7 @@ export class StatisticsDashboard implements vscode.Disposable {
         if (typeof period === 'string' && (format === 'digest' || format === 'markdown')) {
           const result = await this.client.sendRequest(RollupRequest, { period, format });
           if (result.paperCount === 0) {
-            void vscode.window.showInformationMessage(`Paper Digest: no papers in ${period}.`);
+            void vscode.window.showInformationMessage(vscode.l10n.t('Paper Digest: no papers in {0}.', period));
             return;
           }
           const document = await vscode.workspace.openTextDocument({ content: result.text, language: format === 'digest' ? LANGUAGE_ID : 'markdown' });

@@ -13,11 +13,11 @@ import { escapeMarkdown } from '../../server/src/service/text';
 
 /**
  * The tooltip: both titles, the summary, and where the duplicates are (`placeOf` names a
- * location, e.g. `digests/a.digest:12`).
+ * location, e.g. `digests/a.digest:12`; `alsoAt` words the line, in the display language).
  *
  * @example paperTooltipMarkdown(node, (l) => l.uri) // 'Sparse Probes\n\n稀疏探针\n\n---\n\n本文…'
  */
-export function paperTooltipMarkdown(node: Pick<PaperNode, 'title' | 'chineseTitle' | 'summary' | 'duplicate' | 'duplicateCount' | 'duplicates'>, placeOf: (location: PaperNode['duplicates'][number]) => string): string {
+export function paperTooltipMarkdown(node: Pick<PaperNode, 'title' | 'chineseTitle' | 'summary' | 'duplicate' | 'duplicateCount' | 'duplicates'>, placeOf: (location: PaperNode['duplicates'][number]) => string, alsoAt: (places: string, more: number) => string = englishAlsoAt): string {
   const blocks = [escapeMarkdown(node.title)];
   if (node.chineseTitle) {
     blocks.push(escapeMarkdown(node.chineseTitle));
@@ -27,8 +27,11 @@ export function paperTooltipMarkdown(node: Pick<PaperNode, 'title' | 'chineseTit
   }
   if (node.duplicate) {
     const places = node.duplicates.map(placeOf);
-    const more = node.duplicateCount > places.length ? ` and ${node.duplicateCount - places.length} more` : '';
-    blocks.push('---', escapeMarkdown(`Same English title also at ${places.join(', ')}${more}`));
+    blocks.push('---', escapeMarkdown(alsoAt(places.join(', '), Math.max(0, node.duplicateCount - places.length))));
   }
   return blocks.filter((block) => block.length > 0).join('\n\n');
+}
+
+function englishAlsoAt(places: string, more: number): string {
+  return `Same English title also at ${places}${more > 0 ? ` and ${more} more` : ''}`;
 }

@@ -33,18 +33,18 @@ export function neighbourDigest(digests: readonly DigestInfo[], current: string 
 export async function moveToDigest(client: LanguageClient, step: 1 | -1): Promise<vscode.TextEditor | undefined> {
   const { digests } = await client.sendRequest(DigestsRequest, {});
   if (digests.length === 0) {
-    void vscode.window.showInformationMessage('Paper Digest: no digest files in the workspace.');
+    void vscode.window.showInformationMessage(vscode.l10n.t('Paper Digest: no digest files in the workspace.'));
     return undefined;
   }
   const current = vscode.window.activeTextEditor?.document.uri.toString();
   const target = neighbourDigest(digests, current, step);
   if (!target) {
-    void vscode.window.showInformationMessage(step === 1 ? 'Paper Digest: this is the newest digest.' : 'Paper Digest: this is the oldest digest.');
+    void vscode.window.showInformationMessage(step === 1 ? vscode.l10n.t('Paper Digest: this is the newest digest.') : vscode.l10n.t('Paper Digest: this is the oldest digest.'));
     return undefined;
   }
   const editor = await vscode.window.showTextDocument(vscode.Uri.parse(target.uri), { preview: false });
   const name = vscode.workspace.asRelativePath(editor.document.uri);
-  vscode.window.setStatusBarMessage(`Paper Digest: ${name}${target.date ? ` (${target.date})` : ''} — ${target.unreadCount} unread, ${target.newCount} new of ${target.paperCount}`, 5000);
+  vscode.window.setStatusBarMessage(vscode.l10n.t('Paper Digest: {0} — {1} unread, {2} new of {3}', target.date ? `${name} (${target.date})` : name, target.unreadCount, target.newCount, target.paperCount), 5000);
   return editor;
 }
 

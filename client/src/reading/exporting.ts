@@ -19,12 +19,12 @@ export const EXPORT_COMMANDS = {
   openOnArxiv: 'paperDigest.openOnArxiv',
 } as const;
 
-const FORMATS: Record<ExportFormat, { label: string; detail: string; extension: string; language: string }> = {
-  bibtex: { label: 'BibTeX', detail: '@misc entries with unique keys', extension: 'bib', language: 'bibtex' },
-  csljson: { label: 'CSL-JSON', detail: 'for Zotero, Pandoc and citeproc', extension: 'json', language: 'json' },
-  ris: { label: 'RIS', detail: 'for EndNote, Mendeley and Zotero', extension: 'ris', language: 'plaintext' },
-  csv: { label: 'CSV', detail: 'one row per paper', extension: 'csv', language: 'plaintext' },
-  markdown: { label: 'Markdown reading list', detail: 'English and Chinese titles, authors, institutions, summary', extension: 'md', language: 'markdown' },
+const FORMATS: Record<ExportFormat, { label: string; detail: () => string; extension: string; language: string }> = {
+  bibtex: { label: 'BibTeX', detail: () => vscode.l10n.t('@misc entries with unique keys'), extension: 'bib', language: 'bibtex' },
+  csljson: { label: 'CSL-JSON', detail: () => vscode.l10n.t('for Zotero, Pandoc and citeproc'), extension: 'json', language: 'json' },
+  ris: { label: 'RIS', detail: () => vscode.l10n.t('for EndNote, Mendeley and Zotero'), extension: 'ris', language: 'plaintext' },
+  csv: { label: 'CSV', detail: () => vscode.l10n.t('one row per paper'), extension: 'csv', language: 'plaintext' },
+  markdown: { label: 'Markdown', detail: () => vscode.l10n.t('a reading list: English and Chinese titles, authors, institutions, summary'), extension: 'md', language: 'markdown' },
 };
 
 /**
@@ -79,7 +79,7 @@ export function registerExporting(context: vscode.ExtensionContext, client: Lang
     }
     if (isElement(first) || (typeof first === 'object' && first !== null && 'paperKey' in first)) {
       const targets = await paperTargets(client, view, [first, second]);
-      return targets ? { scope: { keys: targets.keys }, what: targets.keys.length === 1 ? 'the paper' : `${targets.keys.length} papers` } : undefined;
+      return targets ? { scope: { keys: targets.keys }, what: targets.keys.length === 1 ? vscode.l10n.t('the paper') : vscode.l10n.t('{0} papers', targets.keys.length) } : undefined;
     }
     if (first instanceof vscode.Uri) {
       return { scope: { uri: first.toString() }, what: vscode.workspace.asRelativePath(first) };
@@ -90,7 +90,7 @@ export function registerExporting(context: vscode.ExtensionContext, client: Lang
   context.subscriptions.push(
     vscode.commands.registerCommand(EXPORT_COMMANDS.exportPapers, async (...args: unknown[]): Promise<ExportOutcome | undefined> => {
       const request = isExportRequest(args[0]) ? args[0] : {};
-      const chosen = request.scope ? { scope: request.scope, what: 'the papers' } : await scopeFromArguments(args);
+      const chosen = request.scope ? { scope: request.scope, what: vscode.l10n.t('the papers') } : await scopeFromArguments(args);
       if (!chosen) {
         return undefined;
       }
@@ -100,7 +100,7 @@ export function registerExporting(context: vscode.ExtensionContext, client: Lang
       }
       const result = await client.sendRequest(ExportPapersRequest, { format, scope: chosen.scope });
       if (result.count === 0) {
-        void vscode.window.showInformationMessage(`Paper Digest: no papers to export in ${chosen.what}.`);
+        void vscode.window.showInformationMessage(vscode.l10n.t('Paper Digest: no papers to export in {0}.', chosen.what));
         return { count: 0 };
       }
       const to = request.to ?? (await pickDestination(format));
@@ -114,8 +114,8 @@ export function registerExporting(context: vscode.ExtensionContext, client: Lang
       }
       const file = typeof to === 'string' ? vscode.Uri.parse(to) : to;
       await writeAtomically(file, result.text);
-      const open = 'Open';
-      void vscode.window.showInformationMessage(`Paper Digest: exported ${result.count} ${result.count === 1 ? 'paper' : 'papers'} to ${vscode.workspace.asRelativePath(file)}.`, open).then((choice) => {
+      const open = vscode.l10n.t('Open');
+      void vscode.window.showInformationMessage(result.count === 1 ? vscode.l10n.t('Paper Digest: exported 1 paper to {0}.', vscode.workspace.asRelativePath(file)) : vscode.l10n.t('Paper Digest: exported {0} papers to {1}.', result.count, vscode.workspace.asRelativePath(file)), open).then((choice) => {
         if (choice === open) {
           void vscode.window.showTextDocument(file);
         }
@@ -125,16 +125,16 @@ export function registerExporting(context: vscode.ExtensionContext, client: Lang
     vscode.commands.registerCommand(EXPORT_COMMANDS.copyBibtex, async (...args: unknown[]): Promise<string | undefined> => {
       const targets = await paperTargets(client, view, args);
       if (!targets || targets.keys.length === 0) {
-        void vscode.window.showInformationMessage('Paper Digest: put the cursor on a paper of a digest, or select papers in the Papers view.');
+        void vscode.window.showInformationMessage(vscode.l10n.t('Paper Digest: put the cursor on a paper of a digest, or select papers in the Papers view.'));
         return undefined;
       }
       const result = await client.sendRequest(ExportPapersRequest, { format: 'bibtex', scope: { keys: targets.keys } });
       try {
         await vscode.env.clipboard.writeText(result.text);
-        vscode.window.setStatusBarMessage(`Paper Digest: copied the BibTeX of ${result.count} ${result.count === 1 ? 'paper' : 'papers'}`, 4000);
+        vscode.window.setStatusBarMessage(result.count === 1 ? vscode.l10n.t('Paper Digest: copied the BibTeX of 1 paper') : vscode.l10n.t('Paper Digest: copied the BibTeX of {0} papers', result.count), 4000);
       } catch {
         // A browser that refuses the clipboard: show the text instead.
-        void vscode.window.showWarningMessage('Paper Digest: the clipboard cannot be written here; the BibTeX is in a new editor.');
+        void vscode.window.showWarningMessage(vscode.l10n.t('Paper Digest: the clipboard cannot be written here; the BibTeX is in a new editor.'));
         await vscode.window.showTextDocument(await openUntitled(result.text, 'bibtex'));
       }
       return result.text;
@@ -143,13 +143,13 @@ export function registerExporting(context: vscode.ExtensionContext, client: Lang
       const targets = await paperTargets(client, view, args);
       const url = targets?.url ?? targets?.nodes[0]?.arxivSearchUrl;
       if (!url) {
-        void vscode.window.showInformationMessage('Paper Digest: put the cursor on a paper of a digest, or select a paper in the Papers view.');
+        void vscode.window.showInformationMessage(vscode.l10n.t('Paper Digest: put the cursor on a paper of a digest, or select a paper in the Papers view.'));
         return false;
       }
       // The server builds and encodes the URL; open nothing but arXiv over https all the same.
       const uri = vscode.Uri.parse(url, true);
       if (uri.scheme !== 'https' || uri.authority !== 'arxiv.org') {
-        void vscode.window.showWarningMessage('Paper Digest: not an arXiv link; nothing opened.');
+        void vscode.window.showWarningMessage(vscode.l10n.t('Paper Digest: not an arXiv link; nothing opened.'));
         return false;
       }
       return vscode.env.openExternal(uri);
@@ -161,51 +161,51 @@ async function pickScope(client: LanguageClient, view: PapersView, state: Readin
   type Choice = vscode.QuickPickItem & { scope?: PaperScope; what: string; askTag?: boolean };
   const editor = vscode.window.activeTextEditor;
   const digest = editor && editor.document.languageId === LANGUAGE_ID ? editor : undefined;
-  const items: Choice[] = [{ label: '$(star-full) Starred papers', scope: { starredOnly: true }, what: 'the starred papers' }, { label: '$(tag) Papers with a tag…', what: 'the tag', askTag: true }];
+  const items: Choice[] = [{ label: `$(star-full) ${vscode.l10n.t('Starred papers')}`, scope: { starredOnly: true }, what: vscode.l10n.t('the starred papers') }, { label: `$(tag) ${vscode.l10n.t('Papers with a tag…')}`, what: vscode.l10n.t('the tag'), askTag: true }];
   if (digest) {
     const uri = digest.document.uri.toString();
-    items.push({ label: '$(file) This digest', description: vscode.workspace.asRelativePath(digest.document.uri), scope: { uri }, what: vscode.workspace.asRelativePath(digest.document.uri) });
+    items.push({ label: `$(file) ${vscode.l10n.t('This digest')}`, description: vscode.workspace.asRelativePath(digest.document.uri), scope: { uri }, what: vscode.workspace.asRelativePath(digest.document.uri) });
     if (!digest.selection.isEmpty) {
       await decorations.refresh();
       const keys = keysInSelection(decorations.papersOf(uri), digest.selection);
       if (keys.length > 0) {
-        items.push({ label: '$(selection) The selected papers', description: `${keys.length} in the editor`, scope: { keys }, what: 'the selection' });
+        items.push({ label: `$(selection) ${vscode.l10n.t('The selected papers')}`, description: vscode.l10n.t('{0} in the editor', keys.length), scope: { keys }, what: vscode.l10n.t('the selection') });
       }
     }
   }
   const selected = view.treeView.selection;
   const group = selected.find((element) => element.node.kind === 'group');
   if (group && group.node.kind === 'group') {
-    items.push({ label: '$(list-tree) The selected group', description: group.node.label, scope: groupScope(view, group), what: group.node.label });
+    items.push({ label: `$(list-tree) ${vscode.l10n.t('The selected group')}`, description: group.node.label, scope: groupScope(view, group), what: group.node.label });
   }
   const papers = selected.filter((element) => element.node.kind === 'paper');
   if (papers.length > 0) {
     const targets = await paperTargets(client, view, [papers[0], papers]);
     if (targets) {
-      items.push({ label: '$(book) The papers selected in the view', description: `${targets.keys.length}`, scope: { keys: targets.keys }, what: 'the selected papers' });
+      items.push({ label: `$(book) ${vscode.l10n.t('The papers selected in the view')}`, description: `${targets.keys.length}`, scope: { keys: targets.keys }, what: vscode.l10n.t('the selected papers') });
     }
   }
-  items.push({ label: '$(filter) What the Papers view shows', description: view.filter ? `filter “${view.filter}”` : `${view.grouping}`, scope: shownQuery(view), what: 'the papers shown' });
-  const choice = await vscode.window.showQuickPick(items, { title: 'Export Papers', placeHolder: 'Which papers?' });
+  items.push({ label: `$(filter) ${vscode.l10n.t('What the Papers view shows')}`, description: view.filter ? vscode.l10n.t('filter “{0}”', view.filter) : `${view.grouping}`, scope: shownQuery(view), what: vscode.l10n.t('the papers shown') });
+  const choice = await vscode.window.showQuickPick(items, { title: vscode.l10n.t('Export Papers'), placeHolder: vscode.l10n.t('Which papers?') });
   if (!choice) {
     return undefined;
   }
   if (choice.askTag) {
     const tags = (await state.info())?.tags ?? [];
     if (tags.length === 0) {
-      void vscode.window.showInformationMessage('Paper Digest: no paper has a tag yet.');
+      void vscode.window.showInformationMessage(vscode.l10n.t('Paper Digest: no paper has a tag yet.'));
       return undefined;
     }
-    const tag = await vscode.window.showQuickPick(tags, { title: 'Export Papers', placeHolder: 'Which tag?' });
-    return tag === undefined ? undefined : { scope: { tag }, what: `tag ${tag}` };
+    const tag = await vscode.window.showQuickPick(tags, { title: vscode.l10n.t('Export Papers'), placeHolder: vscode.l10n.t('Which tag?') });
+    return tag === undefined ? undefined : { scope: { tag }, what: vscode.l10n.t('tag {0}', tag) };
   }
   return choice.scope ? { scope: choice.scope, what: choice.what } : undefined;
 }
 
 async function pickFormat(): Promise<ExportFormat | undefined> {
   const choice = await vscode.window.showQuickPick(
-    EXPORT_FORMATS.map((format) => ({ label: FORMATS[format].label, detail: FORMATS[format].detail, format })),
-    { title: 'Export Papers', placeHolder: 'Which format?' },
+    EXPORT_FORMATS.map((format) => ({ label: FORMATS[format].label, detail: FORMATS[format].detail(), format })),
+    { title: vscode.l10n.t('Export Papers'), placeHolder: vscode.l10n.t('Which format?') },
   );
   return choice?.format;
 }
@@ -213,10 +213,10 @@ async function pickFormat(): Promise<ExportFormat | undefined> {
 async function pickDestination(format: ExportFormat): Promise<'untitled' | vscode.Uri | undefined> {
   const choice = await vscode.window.showQuickPick(
     [
-      { label: '$(new-file) Open in a new editor', to: 'untitled' as const },
-      { label: '$(save) Save to a file…', to: 'file' as const },
+      { label: `$(new-file) ${vscode.l10n.t('Open in a new editor')}`, to: 'untitled' as const },
+      { label: `$(save) ${vscode.l10n.t('Save to a file…')}`, to: 'file' as const },
     ],
-    { title: 'Export Papers', placeHolder: 'Where to?' },
+    { title: vscode.l10n.t('Export Papers'), placeHolder: vscode.l10n.t('Where to?') },
   );
   if (!choice) {
     return undefined;
@@ -227,9 +227,9 @@ async function pickDestination(format: ExportFormat): Promise<'untitled' | vscod
   const folder = vscode.workspace.workspaceFolders?.[0]?.uri;
   const extension = FORMATS[format].extension;
   return vscode.window.showSaveDialog({
-    title: 'Export Papers',
+    title: vscode.l10n.t('Export Papers'),
     defaultUri: folder ? vscode.Uri.joinPath(folder, `papers.${extension}`) : undefined,
-    filters: { [FORMATS[format].label]: [extension], 'All files': ['*'] },
+    filters: { [FORMATS[format].label]: [extension], [vscode.l10n.t('All files')]: ['*'] },
   });
 }
 

@@ -37,7 +37,7 @@ export function registerReading(context: vscode.ExtensionContext, client: Langua
     decorations,
     vscode.window.registerFileDecorationProvider(new RepeatDecorations()),
     state.onDidChange((status) => {
-      view.treeView.badge = status.unreadCount > 0 ? { value: status.unreadCount, tooltip: `${status.unreadCount} unread ${status.unreadCount === 1 ? 'paper' : 'papers'}` } : undefined;
+      view.treeView.badge = status.unreadCount > 0 ? { value: status.unreadCount, tooltip: status.unreadCount === 1 ? vscode.l10n.t('1 unread paper') : vscode.l10n.t('{0} unread papers', status.unreadCount) } : undefined;
       view.invalidate();
     }),
   );

@@ -25,7 +25,7 @@ export function paperContextValue(node: Pick<PaperNode, 'read' | 'starred' | 'du
 
 /** The words of a paper's state: `starred`, `unread` or `read`, `repeat`. */
 export function stateWords(node: PaperNode): string[] {
-  return [node.starred ? 'starred' : '', node.read ? 'read' : 'unread', node.isNew ? '' : 'repeat'].filter((word) => word);
+  return [node.starred ? vscode.l10n.t('starred') : '', node.read ? vscode.l10n.t('read') : vscode.l10n.t('unread'), node.isNew ? '' : vscode.l10n.t('repeat')].filter((word) => word);
 }
 
 /** A score as shown: at most one decimal, with its sign when negative. */
@@ -47,10 +47,10 @@ export function decoratePaperItem(item: vscode.TreeItem, node: PaperNode, groupi
       ? new vscode.ThemeIcon('pass', new vscode.ThemeColor('disabledForeground'))
       : new vscode.ThemeIcon('circle-filled', new vscode.ThemeColor('charts.blue'));
   const parts = [
-    grouping === 'forYou' ? `score ${scoreText(node.score)}` : '',
+    grouping === 'forYou' ? vscode.l10n.t('score {0}', scoreText(node.score)) : '',
     typeof item.description === 'string' ? item.description : '',
     node.tags.map((tag) => `#${tag}`).join(' '),
-    node.isNew ? '' : 'repeat',
+    node.isNew ? '' : vscode.l10n.t('repeat'),
   ].filter((part) => part);
   item.description = parts.join(' · ');
   item.contextValue = paperContextValue(node);
@@ -58,14 +58,14 @@ export function decoratePaperItem(item: vscode.TreeItem, node: PaperNode, groupi
   item.resourceUri = vscode.Uri.from({ scheme: PAPER_ITEM_SCHEME, path: `/${node.isNew ? 'new' : 'repeat'}/${encodeURIComponent(node.id)}` });
   const tooltip = item.tooltip instanceof vscode.MarkdownString ? item.tooltip : new vscode.MarkdownString();
   tooltip.appendMarkdown('\n\n---\n\n');
-  tooltip.appendText(stateWords(node).join(' · ') + (node.tags.length > 0 ? ` · tags: ${node.tags.join(', ')}` : ''));
+  tooltip.appendText(stateWords(node).join(' · ') + (node.tags.length > 0 ? ` · ${vscode.l10n.t('tags: {0}', node.tags.join(', '))}` : ''));
   if (node.note) {
     tooltip.appendMarkdown('\n\n');
-    tooltip.appendText(`Note: ${node.note}`);
+    tooltip.appendText(vscode.l10n.t('Note: {0}', node.note));
   }
   if (node.score !== 0 || node.reasons.length > 0) {
     tooltip.appendMarkdown('\n\n');
-    tooltip.appendText(`Score ${scoreText(node.score)}`);
+    tooltip.appendText(vscode.l10n.t('Score {0}', scoreText(node.score)));
     for (const reason of node.reasons) {
       tooltip.appendMarkdown('\n\n');
       tooltip.appendText(`• ${reason}`);
@@ -73,11 +73,11 @@ export function decoratePaperItem(item: vscode.TreeItem, node: PaperNode, groupi
   }
   if (!node.isNew && node.firstSeen) {
     tooltip.appendMarkdown('\n\n');
-    tooltip.appendText(`First seen in ${vscode.workspace.asRelativePath(vscode.Uri.parse(node.firstSeen.uri))}:${node.firstSeen.range.start.line + 1}`);
+    tooltip.appendText(vscode.l10n.t('First seen in {0}', `${vscode.workspace.asRelativePath(vscode.Uri.parse(node.firstSeen.uri))}:${node.firstSeen.range.start.line + 1}`));
   }
   item.tooltip = tooltip;
   const label = item.accessibilityInformation?.label ?? node.title;
-  item.accessibilityInformation = { label: `${label}, ${stateWords(node).join(', ')}${grouping === 'forYou' ? `, score ${scoreText(node.score)}` : ''}` };
+  item.accessibilityInformation = { label: `${label}, ${stateWords(node).join(', ')}${grouping === 'forYou' ? `, ${vscode.l10n.t('score {0}', scoreText(node.score))}` : ''}` };
   return item;
 }
 
@@ -87,7 +87,7 @@ export class RepeatDecorations implements vscode.FileDecorationProvider {
     if (uri.scheme !== PAPER_ITEM_SCHEME || !uri.path.startsWith('/repeat/')) {
       return undefined;
     }
-    const decoration = new vscode.FileDecoration('↺', 'Seen in an earlier digest', new vscode.ThemeColor('disabledForeground'));
+    const decoration = new vscode.FileDecoration('↺', vscode.l10n.t('Seen in an earlier digest'), new vscode.ThemeColor('disabledForeground'));
     decoration.propagate = false;
     return decoration;
   }

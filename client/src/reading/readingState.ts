@@ -76,9 +76,9 @@ export class ReadingState implements vscode.Disposable {
   async change(scope: PaperScope, change: PaperStateChange): Promise<SetPaperStateResult> {
     const result = await this.client.sendRequest(SetPaperStateRequest, { scope, change });
     if (result.readOnly) {
-      void vscode.window.showWarningMessage(`Paper Digest: ${result.message ?? 'the reading state is read-only; nothing was changed.'}`);
+      void vscode.window.showWarningMessage(vscode.l10n.t('Paper Digest: {0}', result.message ?? vscode.l10n.t('the reading state is read-only; nothing was changed.')));
     } else if (result.changed === 0 && result.message) {
-      void vscode.window.showInformationMessage(`Paper Digest: ${result.message}`);
+      void vscode.window.showInformationMessage(vscode.l10n.t('Paper Digest: {0}', result.message));
     }
     return result;
   }
@@ -119,8 +119,8 @@ export class ReadingState implements vscode.Disposable {
     }
     this.shownProblems.add(problem);
     this.problemsShown.push(problem);
-    const open = 'Open State File';
-    void vscode.window.showWarningMessage(`Paper Digest: ${problem}`, open).then(async (choice) => {
+    const open = vscode.l10n.t('Open State File');
+    void vscode.window.showWarningMessage(vscode.l10n.t('Paper Digest: {0}', problem), open).then(async (choice) => {
       if (choice !== open) {
         return;
       }

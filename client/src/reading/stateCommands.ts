@@ -70,7 +70,7 @@ export function registerStateCommands(context: vscode.ExtensionContext, client: 
     async (...args: unknown[]): Promise<SetPaperStateResult | undefined> => {
       const targets = await paperTargets(client, view, args);
       if (!targets || targets.keys.length === 0) {
-        void vscode.window.showInformationMessage('Paper Digest: put the cursor on a paper of a digest, or select papers in the Papers view.');
+        void vscode.window.showInformationMessage(vscode.l10n.t('Paper Digest: put the cursor on a paper of a digest, or select papers in the Papers view.'));
         return undefined;
       }
       return action(targets);
@@ -102,10 +102,10 @@ export function registerStateCommands(context: vscode.ExtensionContext, client: 
       onTargets(async (targets) => {
         const tags = [...new Set(targets.nodes.flatMap((node) => node.tags))].sort();
         if (tags.length === 0) {
-          void vscode.window.showInformationMessage('Paper Digest: the paper has no tags.');
+          void vscode.window.showInformationMessage(vscode.l10n.t('Paper Digest: the paper has no tags.'));
           return undefined;
         }
-        const tag = await vscode.window.showQuickPick(tags, { title: 'Remove Tag', placeHolder: 'The tag to remove' });
+        const tag = await vscode.window.showQuickPick(tags, { title: vscode.l10n.t('Remove Tag'), placeHolder: vscode.l10n.t('The tag to remove') });
         return tag === undefined ? undefined : state.change({ keys: targets.keys }, { removeTags: [tag] });
       }),
     ),
@@ -113,10 +113,10 @@ export function registerStateCommands(context: vscode.ExtensionContext, client: 
       STATE_COMMANDS.editNote,
       onTargets(async (targets) => {
         const note = await vscode.window.showInputBox({
-          title: targets.nodes.length === 1 ? `Note on “${targets.nodes[0].title}”` : `Note on ${targets.keys.length} papers`,
-          prompt: 'A short note kept with the reading state (empty removes it)',
+          title: targets.nodes.length === 1 ? vscode.l10n.t('Note on “{0}”', targets.nodes[0].title) : vscode.l10n.t('Note on {0} papers', targets.keys.length),
+          prompt: vscode.l10n.t('A short note kept with the reading state (empty removes it)'),
           value: targets.nodes[0]?.note ?? '',
-          validateInput: (value) => (value.length > 4000 ? 'At most 4,000 characters' : undefined),
+          validateInput: (value) => (value.length > 4000 ? vscode.l10n.t('At most 4,000 characters') : undefined),
         });
         return note === undefined ? undefined : state.change({ keys: targets.keys }, { note: note.trim() === '' ? null : note });
       }),
@@ -124,7 +124,7 @@ export function registerStateCommands(context: vscode.ExtensionContext, client: 
     vscode.commands.registerCommand(STATE_COMMANDS.markFileRead, async (arg?: unknown) => {
       const uri = fileArgument(arg);
       if (!uri) {
-        void vscode.window.showInformationMessage('Paper Digest: open a digest to mark its papers read.');
+        void vscode.window.showInformationMessage(vscode.l10n.t('Paper Digest: open a digest to mark its papers read.'));
         return undefined;
       }
       return reportMarked(await state.change({ uri: uri.toString() }, { read: true }), vscode.workspace.asRelativePath(uri));
@@ -132,20 +132,20 @@ export function registerStateCommands(context: vscode.ExtensionContext, client: 
     vscode.commands.registerCommand(STATE_COMMANDS.markGroupRead, async (arg?: unknown) => {
       const group = isGroupElement(arg) ? arg : view.treeView.selection.find(isGroupElement);
       if (!group) {
-        void vscode.window.showInformationMessage('Paper Digest: choose a group in the Papers view.');
+        void vscode.window.showInformationMessage(vscode.l10n.t('Paper Digest: choose a group in the Papers view.'));
         return undefined;
       }
       return reportMarked(await state.change(groupScope(view, group), { read: true }), group.node.kind === 'group' ? group.node.label : '');
     }),
     vscode.commands.registerCommand(STATE_COMMANDS.markShownRead, async () =>
-      reportMarked(await state.change(shownQuery(view), { read: true }), view.filter ? `papers matching “${view.filter}”` : 'the papers shown'),
+      reportMarked(await state.change(shownQuery(view), { read: true }), view.filter ? vscode.l10n.t('papers matching “{0}”', view.filter) : vscode.l10n.t('the papers shown')),
     ),
   );
 }
 
 function reportMarked(result: SetPaperStateResult, what: string): SetPaperStateResult {
   if (!result.readOnly && result.changed > 0) {
-    void vscode.window.showInformationMessage(`Paper Digest: marked ${result.changed} ${result.changed === 1 ? 'paper' : 'papers'} read in ${what}.`);
+    void vscode.window.showInformationMessage(result.changed === 1 ? vscode.l10n.t('Paper Digest: marked 1 paper read in {0}.', what) : vscode.l10n.t('Paper Digest: marked {0} papers read in {1}.', result.changed, what));
   }
   return result;
 }
@@ -159,13 +159,13 @@ async function pickTag(state: ReadingState, targets: PaperTargets): Promise<stri
   const have = new Set(targets.nodes.length > 0 ? targets.nodes.map((node) => node.tags).reduce((a, b) => a.filter((tag) => b.includes(tag))) : []);
   const known = (info?.tags ?? []).filter((tag) => !have.has(tag));
   const pick = vscode.window.createQuickPick<vscode.QuickPickItem>();
-  pick.title = 'Add Tag';
-  pick.placeholder = known.length > 0 ? 'Choose a tag or type a new one' : 'Type a new tag';
+  pick.title = vscode.l10n.t('Add Tag');
+  pick.placeholder = known.length > 0 ? vscode.l10n.t('Choose a tag or type a new one') : vscode.l10n.t('Type a new tag');
   const knownItems = known.map((tag) => ({ label: tag }));
   pick.items = knownItems;
   pick.onDidChangeValue((value) => {
     const typed = value.trim();
-    const fresh = typed !== '' && !known.includes(typed) ? [{ label: typed, description: 'new tag' }] : [];
+    const fresh = typed !== '' && !known.includes(typed) ? [{ label: typed, description: vscode.l10n.t('new tag') }] : [];
     pick.items = [...fresh, ...knownItems];
   });
   return new Promise<string | undefined>((resolve) => {

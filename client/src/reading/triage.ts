@@ -32,14 +32,17 @@ interface TriageAction extends vscode.QuickPickItem {
   readonly key: TriageKey;
 }
 
-const ACTIONS: readonly TriageAction[] = [
-  { key: 'n', label: 'n  Next', description: 'mark read and show the next paper' },
-  { key: 's', label: 's  Star', description: 'star or unstar this paper' },
-  { key: 'r', label: 'r  Read', description: 'mark this paper read or unread' },
-  { key: 'k', label: 'k  Skip', description: 'leave it unread and show the next paper' },
-  { key: 'b', label: 'b  Back', description: 'the previous paper' },
-  { key: 'q', label: 'q  Quit', description: 'end the triage' },
-];
+/** The keys of the triage, worded in the display language. */
+function actions(): readonly TriageAction[] {
+  return [
+    { key: 'n', label: `n  ${vscode.l10n.t('Next')}`, description: vscode.l10n.t('mark read and show the next paper') },
+    { key: 's', label: `s  ${vscode.l10n.t('Star')}`, description: vscode.l10n.t('star or unstar this paper') },
+    { key: 'r', label: `r  ${vscode.l10n.t('Read')}`, description: vscode.l10n.t('mark this paper read or unread') },
+    { key: 'k', label: `k  ${vscode.l10n.t('Skip')}`, description: vscode.l10n.t('leave it unread and show the next paper') },
+    { key: 'b', label: `b  ${vscode.l10n.t('Back')}`, description: vscode.l10n.t('the previous paper') },
+    { key: 'q', label: `q  ${vscode.l10n.t('Quit')}`, description: vscode.l10n.t('end the triage') },
+  ];
+}
 
 /** Document text for a quick pick: one line, no `$(icon)`, bounded. */
 export function pickText(text: string, max = 300): string {
@@ -96,7 +99,7 @@ export class TriageSession implements vscode.Disposable {
     this.pick.matchOnDetail = false;
     this.pick.onDidChangeValue((value) => {
       const key = value.trim().toLowerCase();
-      if (key.length === 1 && ACTIONS.some((action) => action.key === key)) {
+      if (key.length === 1 && actions().some((action) => action.key === key)) {
         this.pick.value = '';
         void this.press(key as TriageKey);
       }
@@ -133,7 +136,7 @@ export class TriageSession implements vscode.Disposable {
   /** Does what a key does; resolves once the next screen is shown. Keys are handled in order. */
   press(key: TriageKey): Promise<void> {
     this.busy = this.busy.then(() => this.act(key)).catch((error: Error) => {
-      void vscode.window.showErrorMessage(`Paper Digest: triage: ${error.message}`);
+      void vscode.window.showErrorMessage(vscode.l10n.t('Paper Digest: triage: {0}', error.message));
     });
     return this.busy;
   }
@@ -187,8 +190,11 @@ export class TriageSession implements vscode.Disposable {
   private async go(step: 1 | -1): Promise<void> {
     this.index += step;
     if (this.index >= this.papers.length) {
-      const counted = this.papers.length < this.total ? ` (the first ${this.papers.length} of ${this.total})` : '';
-      void vscode.window.showInformationMessage(`Paper Digest: triage done — ${this.papers.length} papers${counted}.`);
+      void vscode.window.showInformationMessage(
+        this.papers.length < this.total
+          ? vscode.l10n.t('Paper Digest: triage done — {0} papers (the first {0} of {1}).', this.papers.length, this.total)
+          : vscode.l10n.t('Paper Digest: triage done — {0} papers.', this.papers.length),
+      );
       this.pick.hide();
       return;
     }
@@ -201,31 +207,31 @@ export class TriageSession implements vscode.Disposable {
       return;
     }
     const { read, starred } = this.stateOf(paper);
-    const flags = [starred ? '★ starred' : '', read ? 'read' : 'unread', paper.isNew ? 'new' : 'repeat'].filter((flag) => flag).join(' · ');
-    this.pick.title = `Triage ${this.index + 1} of ${this.total} · score ${scoreText(paper.score)} · ${flags}`;
-    this.pick.placeholder = `${pickText(paper.title, 120)} — n next · s star · r read · k skip · b back · q quit`;
-    const info: vscode.QuickPickItem[] = [{ label: 'Paper', kind: vscode.QuickPickItemKind.Separator }];
+    const flags = [starred ? `★ ${vscode.l10n.t('starred')}` : '', read ? vscode.l10n.t('read') : vscode.l10n.t('unread'), paper.isNew ? vscode.l10n.t('new') : vscode.l10n.t('repeat')].filter((flag) => flag).join(' · ');
+    this.pick.title = vscode.l10n.t('Triage {0} of {1} · score {2} · {3}', this.index + 1, this.total, scoreText(paper.score), flags);
+    this.pick.placeholder = `${pickText(paper.title, 120)} — ${vscode.l10n.t('n next · s star · r read · k skip · b back · q quit')}`;
+    const info: vscode.QuickPickItem[] = [{ label: vscode.l10n.t('Paper'), kind: vscode.QuickPickItemKind.Separator }];
     info.push({ label: pickText(paper.title), detail: paper.chineseTitle ? pickText(paper.chineseTitle) : undefined, alwaysShow: true });
     // Authors and institutions come with the ranked papers (older servers did not send them).
     const people = paper as PaperNode & { authors?: readonly string[]; institutions?: readonly { name: string; nameZh?: string }[] };
     const authors = people.authors ?? [];
     if (authors.length > 0) {
-      info.push({ label: 'Authors', description: pickText(authors.join(', ')), alwaysShow: true });
+      info.push({ label: vscode.l10n.t('Authors'), description: pickText(authors.join(', ')), alwaysShow: true });
     }
     const institutions = people.institutions ?? [];
     if (institutions.length > 0) {
-      info.push({ label: 'Institutions', description: pickText(institutions.map((item) => (item.nameZh ? `${item.name}（${item.nameZh}）` : item.name)).join('; ')), alwaysShow: true });
+      info.push({ label: vscode.l10n.t('Institutions'), description: pickText(institutions.map((item) => (item.nameZh ? `${item.name}（${item.nameZh}）` : item.name)).join('; ')), alwaysShow: true });
     }
     const summary = wrap(paper.summary, 90, 6);
-    summary.forEach((line, index) => info.push({ label: index === 0 ? 'Summary' : '', description: line, alwaysShow: true }));
-    info.push({ label: `Score ${scoreText(paper.score)}`, kind: vscode.QuickPickItemKind.Separator });
+    summary.forEach((line, index) => info.push({ label: index === 0 ? vscode.l10n.t('Summary') : '', description: line, alwaysShow: true }));
+    info.push({ label: vscode.l10n.t('Score {0}', scoreText(paper.score)), kind: vscode.QuickPickItemKind.Separator });
     if (paper.reasons.length === 0) {
-      info.push({ label: 'No interest matched', alwaysShow: true });
+      info.push({ label: vscode.l10n.t('No interest matched'), alwaysShow: true });
     }
     for (const reason of paper.reasons.slice(0, 12)) {
       info.push({ label: '•', description: pickText(reason), alwaysShow: true });
     }
-    this.pick.items = [...ACTIONS.map((action) => ({ ...action, alwaysShow: true })), ...info];
+    this.pick.items = [...actions().map((action) => ({ ...action, alwaysShow: true })), ...info];
     this.pick.activeItems = [this.pick.items[0]];
     await this.reveal(paper);
     this.showEmitter.fire(paper);
@@ -262,7 +268,7 @@ export function registerTriage(context: vscode.ExtensionContext, client: Languag
       current?.dispose();
       const result = await client.sendRequest(RankedPapersRequest, { unreadOnly: true, limit: TRIAGE_LIMIT });
       if (result.papers.length === 0) {
-        void vscode.window.showInformationMessage('Paper Digest: no unread papers to triage.');
+        void vscode.window.showInformationMessage(vscode.l10n.t('Paper Digest: no unread papers to triage.'));
         return undefined;
       }
       const session = new TriageSession(state, result.papers, result.total);

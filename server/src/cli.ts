@@ -15,6 +15,7 @@ import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { collectDigestFiles, displayPath, printable, readDigestFile } from './cliFiles';
 import { rulesDocsBase } from './docsBase';
+import { bilingual, DEFAULT_MESSAGE_LANGUAGE, isMessageLanguageSetting, MessageLanguage, resolveMessageLanguage, rulesDocsFor, say } from './service/messages';
 import { applyEdits } from './service/edits';
 import { fixAll } from './service/features/codeActions';
 import { ALL_CODES, computeDiagnostics, DiagnosticOptions, DigestDiagnostic, PaperLocation, RULES } from './service/features/diagnostics';
@@ -27,7 +28,7 @@ import { parseDigest } from './service/parser';
 import { runStats } from './cliStats';
 import { runMark, runPapers } from './cliReading';
 
-const USAGE = `Usage: paper-digest check [--fix] [--format text|json|sarif] PATH...
+const USAGE = `Usage: paper-digest check [--fix] [--format text|json|sarif] [--lang both|en|zh-cn|auto] PATH...
        paper-digest stats [--format text|json|svg|html] [PATH...]
        paper-digest papers [PATH...] [--unread] [--starred] [--new] [--filter TEXT] [--tag TAG]
                            [--sort rank|file] [--format text|json|bibtex|csljson|ris|csv|markdown]
@@ -40,6 +41,8 @@ Checks bilingual arXiv paper digests and reports their problems.
   --fix              apply every safe fix to the files first, then report what remains
   --format FORMAT    text (default): path:line:column: severity code message
                      json: one JSON document; sarif: SARIF 2.1.0, for code-scanning services
+  --lang LANGUAGE    the language of the messages: both (default, "English — 中文"), en,
+                     zh-cn, or auto (Chinese when LC_ALL, LC_MESSAGES or LANG is Chinese)
   -h, --help         show this help
   -V, --version      show the version
 
@@ -62,6 +65,7 @@ export interface CliOutput {
 interface Options {
   fix: boolean;
   format: Format;
+  language: MessageLanguage;
   paths: string[];
 }
 
@@ -180,11 +184,13 @@ export function runCli(argv: readonly string[], out: CliOutput, cwd = process.cw
       }
     }
   }
-  const docsBase = rulesDocsBase(__dirname);
+  const language = options.language;
+  const docsBase = rulesDocsFor(rulesDocsBase(__dirname), language);
   for (const file of files) {
     file.diagnostics = computeDiagnostics(file.doc, {
       uri: file.uri,
       docsBase,
+      language,
       duplicatesElsewhere: (key) => (papers.get(key) ?? []).filter((location) => location.uri !== file.uri),
       ...formsElsewhere(file.uri),
     });
@@ -193,13 +199,13 @@ export function runCli(argv: readonly string[], out: CliOutput, cwd = process.cw
   const byUri = new Map(files.map((file) => [file.uri, file]));
   switch (options.format) {
     case 'text':
-      out.stdout(formatText(files, byUri, options.fix, failed));
+      out.stdout(formatText(files, byUri, options.fix, failed, language));
       break;
     case 'json':
       out.stdout(JSON.stringify(formatJson(files), null, 2) + '\n');
       break;
     case 'sarif':
-      out.stdout(JSON.stringify(formatSarif(files, cwd, docsBase), null, 2) + '\n');
+      out.stdout(JSON.stringify(formatSarif(files, cwd, docsBase, language), null, 2) + '\n');
       break;
   }
   if (failed) {
@@ -209,7 +215,7 @@ export function runCli(argv: readonly string[], out: CliOutput, cwd = process.cw
 }
 
 function parseArguments(argv: readonly string[]): Options | 'help' | 'version' {
-  const options: Options = { fix: false, format: 'text', paths: [] };
+  const options: Options = { fix: false, format: 'text', language: DEFAULT_MESSAGE_LANGUAGE, paths: [] };
   let command: string | undefined;
   let onlyPaths = false;
   for (let i = 0; i < argv.length; i++) {
@@ -229,6 +235,12 @@ function parseArguments(argv: readonly string[]): Options | 'help' | 'version' {
           throw new UsageError(value === undefined ? '--format needs a value: text, json or sarif' : `unknown format '${value}': use text, json or sarif`);
         }
         options.format = value;
+      } else if (arg === '--lang' || arg.startsWith('--lang=')) {
+        const value = arg === '--lang' ? argv[++i] : arg.slice('--lang='.length);
+        if (!isMessageLanguageSetting(value)) {
+          throw new UsageError(value === undefined ? '--lang needs a value: both, en, zh-cn or auto' : `unknown language '${printable(value)}': use both, en, zh-cn or auto`);
+        }
+        options.language = resolveMessageLanguage(value, process.env.LC_ALL || process.env.LC_MESSAGES || process.env.LANG);
       } else {
         throw new UsageError(`unknown option '${arg}'`);
       }
@@ -260,7 +272,8 @@ function humanPosition(doc: DigestDocument, position: { line: number; character:
   return { line: position.line + 1, column: Math.max(1, position.character + 1 - bom) };
 }
 
-function formatText(files: readonly CheckedFile[], byUri: ReadonlyMap<string, CheckedFile>, fix: boolean, failed: boolean): string {
+function formatText(files: readonly CheckedFile[], byUri: ReadonlyMap<string, CheckedFile>, fix: boolean, failed: boolean, language: MessageLanguage): string {
+  const words = summaryWords(language);
   const lines: string[] = [];
   const counts = [0, 0, 0, 0, 0];
   for (const file of files) {
@@ -273,25 +286,47 @@ function formatText(files: readonly CheckedFile[], byUri: ReadonlyMap<string, Ch
         const where = humanPosition(other?.doc ?? file.doc, info.location.range.start);
         return `${printable(other?.display ?? info.location.uri)}:${where.line}:${where.column}`;
       });
-      lines.push(`${printable(file.display)}:${line}:${column}: ${severity} ${diagnostic.code} ${diagnostic.message}${seeAlso.length > 0 ? ` (see ${seeAlso.join(', ')})` : ''}`);
+      lines.push(`${printable(file.display)}:${line}:${column}: ${severity} ${diagnostic.code} ${diagnostic.message}${seeAlso.length > 0 ? words.seeAlso(seeAlso.join(', ')) : ''}`);
     }
   }
   const total = counts.reduce((a, b) => a + b, 0);
   const fixed = files.filter((file) => file.fixed).length;
-  const fileWord = files.length === 1 ? 'file' : 'files';
   if (fix) {
-    lines.push(`Fixed ${fixed} of ${files.length} ${fileWord}.`);
+    lines.push(words.fixed(fixed, files.length));
   }
   if (total === 0) {
-    lines.push(failed ? `No problems in the ${files.length} ${fileWord} that could be read.` : `No problems in ${files.length} ${fileWord}.`);
+    lines.push(words.noProblems(files.length, failed));
   } else {
-    const parts = [`${counts[1]} error${counts[1] === 1 ? '' : 's'}`, `${counts[2]} warning${counts[2] === 1 ? '' : 's'}`];
-    if (counts[3] + counts[4] > 0) {
-      parts.push(`${counts[3] + counts[4]} other`);
-    }
-    lines.push(`${total} problem${total === 1 ? '' : 's'} (${parts.join(', ')}) in ${files.filter((f) => f.diagnostics.length > 0).length} of ${files.length} ${fileWord}.`);
+    lines.push(words.problems(total, counts[1], counts[2], counts[3] + counts[4], files.filter((f) => f.diagnostics.length > 0).length, files.length));
   }
   return lines.join('\n') + '\n';
+}
+
+/** The summary lines of the text format: English for `both` and `en`, as the lines were before there was a choice. */
+function summaryWords(language: MessageLanguage): {
+  seeAlso(places: string): string;
+  fixed(fixed: number, files: number): string;
+  noProblems(files: number, failed: boolean): string;
+  problems(total: number, errors: number, warnings: number, other: number, withProblems: number, files: number): string;
+} {
+  if (language === 'zh-cn') {
+    return {
+      seeAlso: (places) => `（另见 ${places}）`,
+      fixed: (fixed, files) => `已修复 ${files} 个文件中的 ${fixed} 个。`,
+      noProblems: (files, failed) => (failed ? `能读取的 ${files} 个文件中没有问题。` : `${files} 个文件中没有问题。`),
+      problems: (total, errors, warnings, other, withProblems, files) =>
+        `${total} 个问题（${errors} 个错误、${warnings} 个警告${other > 0 ? `、${other} 个其他` : ''}），在 ${files} 个文件中的 ${withProblems} 个。`,
+    };
+  }
+  const plural = (n: number, word: string): string => `${n} ${word}${n === 1 ? '' : 's'}`;
+  const fileWord = (n: number): string => (n === 1 ? 'file' : 'files');
+  return {
+    seeAlso: (places) => ` (see ${places})`,
+    fixed: (fixed, files) => `Fixed ${fixed} of ${files} ${fileWord(files)}.`,
+    noProblems: (files, failed) => (failed ? `No problems in the ${files} ${fileWord(files)} that could be read.` : `No problems in ${files} ${fileWord(files)}.`),
+    problems: (total, errors, warnings, other, withProblems, files) =>
+      `${plural(total, 'problem')} (${[plural(errors, 'error'), plural(warnings, 'warning'), ...(other > 0 ? [`${other} other`] : [])].join(', ')}) in ${withProblems} of ${files} ${fileWord(files)}.`,
+  };
 }
 
 function formatJson(files: readonly CheckedFile[]): unknown {
@@ -327,7 +362,7 @@ function formatJson(files: readonly CheckedFile[]): unknown {
 
 const SARIF_LEVELS = ['', 'error', 'warning', 'note', 'note'] as const;
 
-function formatSarif(files: readonly CheckedFile[], cwd: string, docsBase: string): unknown {
+function formatSarif(files: readonly CheckedFile[], cwd: string, docsBase: string, language: MessageLanguage): unknown {
   const ruleIndex = new Map(ALL_CODES.map((code, index) => [code, index]));
   const artifactUri = (file: CheckedFile): { uri: string; uriBaseId?: string } =>
     file.display !== file.absolute ? { uri: file.display.split(path.sep).map(encodeURIComponent).join('/'), uriBaseId: 'SRCROOT' } : { uri: file.uri };
@@ -371,7 +406,7 @@ function formatSarif(files: readonly CheckedFile[], cwd: string, docsBase: strin
             rules: ALL_CODES.map((code) => ({
               id: code,
               name: code.replace(/(^|-)([a-z])/g, (_, __, c: string) => c.toUpperCase()),
-              shortDescription: { text: `${RULES[code].title} — ${RULES[code].titleZh}` },
+              shortDescription: { text: say(bilingual(RULES[code].title, RULES[code].titleZh), language) },
               helpUri: `${docsBase}${code}.md`,
               defaultConfiguration: { level: SARIF_LEVELS[['', 'error', 'warning', 'information', 'hint'].indexOf(RULES[code].severity)] },
             })),

@@ -60,6 +60,9 @@ import { registerStatisticsRequests } from './statisticsRequests';
 import { AnswerCache } from './service/answers';
 import { installSerialisedAnswers, serialiseOnce } from './serialised';
 import { Lifecycle } from './lifecycle';
+import { ServerMessageLanguage } from './messageLanguage';
+import { localizedNode } from './service/treeLabels';
+import { bilingual, rulesDocsFor, say } from './service/messages';
 
 installSerialisedAnswers();
 
@@ -136,6 +139,7 @@ connection.onInitialize((params: InitializeParams): InitializeResult => {
   initialFolders = params.workspaceFolders?.map((folder) => folder.uri) ?? (params.rootUri ? [params.rootUri] : []);
   folderChangeNotifications = params.capabilities.workspace?.workspaceFolders === true;
   configurationPull = params.capabilities.workspace?.configuration === true;
+  messageLanguage.setLocale(params.locale);
   snippetEdits = params.capabilities.workspace?.workspaceEdit?.snippetEditSupport === true;
   // Pull diagnostics where the client can pull them (LSP 3.17); pushed otherwise.
   pullMode = params.capabilities.textDocument?.diagnostic !== undefined;
@@ -228,7 +232,9 @@ connection.onRequest(PapersTreeRequest, guarded(PapersTreeRequest.method, async 
   await reading.ready();
   workspaceDigests.flush();
   const lookup = papersTrees.get(workspaceIndex, params.grouping, treeOptions(params), token);
-  return { generation: lookup.tree.generation, paperCount: lookup.tree.paperCount, distinctPaperCount: lookup.tree.distinctPaperCount, nodes: lookup.childrenOf(params.parentId) ?? [] };
+  await messageLanguage.ready();
+  const nodes = (lookup.childrenOf(params.parentId) ?? []).map((node) => localizedNode(node, messageLanguage.current()));
+  return { generation: lookup.tree.generation, paperCount: lookup.tree.paperCount, distinctPaperCount: lookup.tree.distinctPaperCount, nodes };
 }));
 
 connection.onRequest(PaperAtRequest, guarded(PaperAtRequest.method, async (params, token) => {
@@ -440,6 +446,8 @@ const DIAGNOSTICS_DELAY_MS = 150;
 /** At most this many diagnostics are published for a document. */
 const MAX_PUBLISHED_DIAGNOSTICS = 10_000;
 let configurationPull = false;
+/** The language of diagnostics, code actions and tree labels (`paperDigest.messageLanguage`). */
+const messageLanguage = new ServerMessageLanguage((section) => (configurationPull ? connection.workspace.getConfiguration({ section }) : Promise.resolve(pushedSection(section))));
 /** All `paperDigest` settings as last pushed, for clients that cannot be asked. */
 let pushedAll: Record<string, unknown> = {};
 /** A pushed section such as `paperDigest.interests` or `paperDigest.codeLens.enable`. */
@@ -462,7 +470,7 @@ let diagnosticRunCount = 0;
 
 function diagnosticsSettings(uri: string): Promise<DiagnosticsSettings> {
   if (!configurationPull) {
-    return Promise.resolve(pushedSettings);
+    return messageLanguage.ready().then(() => pushedSettings);
   }
   let settings = settingsByUri.get(uri);
   if (!settings) {
@@ -470,15 +478,18 @@ function diagnosticsSettings(uri: string): Promise<DiagnosticsSettings> {
       (value: unknown) => (value && typeof value === 'object' ? (value as DiagnosticsSettings) : {}),
       () => ({}),
     );
+    settings = Promise.all([settings, messageLanguage.ready()]).then(([value]) => value);
     settingsByUri.set(uri, settings);
   }
   return settings;
 }
 
 function diagnosticOptions(uri: string, settings: DiagnosticsSettings): DiagnosticOptions {
+  const language = messageLanguage.current();
   return {
     uri,
-    docsBase,
+    docsBase: rulesDocsFor(docsBase, language),
+    language,
     rules: settings.rules as Record<string, RuleSetting> | undefined,
     duplicatesElsewhere: duplicatesElsewhere(canonicalUri(uri) ?? uri),
     ...formsElsewhere(uri),
@@ -606,6 +617,7 @@ connection.onDidChangeConfiguration((change) => {
   pushedSettings = settings ?? {};
   pushedAll = (change.settings as { paperDigest?: Record<string, unknown> } | undefined)?.paperDigest ?? {};
   reading.configurationChanged();
+  messageLanguage.configurationChanged();
   settingsByUri.clear();
   workspaceSettings = undefined;
   pull.allChanged();
@@ -663,12 +675,15 @@ const pull = new PullDiagnostics({
 
 function pulledWorkspaceSettings(): Promise<DiagnosticsSettings & { scope?: DiagnosticsScope }> {
   if (!configurationPull) {
-    return Promise.resolve(pushedSettings);
+    return messageLanguage.ready().then(() => pushedSettings);
   }
-  workspaceSettings ??= connection.workspace.getConfiguration({ section: 'paperDigest.diagnostics' }).then(
-    (value: unknown) => (value && typeof value === 'object' ? (value as DiagnosticsSettings) : {}),
-    () => ({}),
-  );
+  workspaceSettings ??= Promise.all([
+    connection.workspace.getConfiguration({ section: 'paperDigest.diagnostics' }).then(
+      (value: unknown) => (value && typeof value === 'object' ? (value as DiagnosticsSettings) : {}),
+      () => ({}),
+    ),
+    messageLanguage.ready(),
+  ]).then(([value]) => value);
   return workspaceSettings;
 }
 
@@ -724,7 +739,7 @@ connection.onExecuteCommand(guarded('workspace/executeCommand', async (params): 
     return { applied: false, edits: 0 };
   }
   const result = await connection.workspace.applyEdit({
-    label: 'Fix all Paper Digest problems',
+    label: say(bilingual('Fix all Paper Digest problems', '修复所有问题'), messageLanguage.current()),
     edit: { documentChanges: [TextDocumentEdit.create({ uri, version: document.version }, edits)] },
   });
   return { applied: result.applied, edits: edits.length };

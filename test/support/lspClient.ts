@@ -23,6 +23,8 @@ export interface StartOptions {
   /** Client capabilities; a VS Code-like set by default. */
   readonly capabilities?: unknown;
   readonly initializationOptions?: unknown;
+  /** The display language sent as `locale` in `initialize`, e.g. `zh-cn`. */
+  readonly locale?: string;
   /** The server module to run; `dist/server.js` by default. */
   readonly serverModule?: string;
   /** Options for node before the module, e.g. `['--max-semi-space-size=64']`. */
@@ -143,6 +145,7 @@ export class LspClient {
       workspaceFolders,
       capabilities: options.capabilities ?? DEFAULT_CAPABILITIES,
       initializationOptions: options.initializationOptions,
+      ...(options.locale !== undefined ? { locale: options.locale } : {}),
     });
     return this.initializeResult;
   }

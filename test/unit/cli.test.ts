@@ -205,7 +205,7 @@ describe('paper-digest check', () => {
   test('Should print its usage with --help and its version with --version, exiting 0', () => {
     const help = run(['--help'], work);
     assert.equal(help.status, 0);
-    assert.match(help.stdout, /^Usage: paper-digest check \[--fix\] \[--format text\|json\|sarif\] PATH\.\.\./);
+    assert.match(help.stdout, /^Usage: paper-digest check \[--fix\] \[--format text\|json\|sarif\] \[--lang both\|en\|zh-cn\|auto\] PATH\.\.\./);
     const version = run(['--version'], work);
     assert.equal(version.status, 0);
     const manifest = JSON.parse(fs.readFileSync(path.join(REPO_ROOT, 'package.json'), 'utf8')) as { version: string };

@@ -466,7 +466,7 @@ describe('code actions: the other copies of a duplicated paper', () => {
     for (const diagnostic of diagnostics) {
       const actions = codeActions(doc, { uri, version: 1 }, { range: diagnostic.range, diagnostics: [diagnostic] }, { uri });
       const open = actions.filter((a) => a.command);
-      assert.deepEqual(open.map((a) => [a.title, a.command?.command, a.command?.arguments]), [['Open the other copy in a b.digest, line 3 — 打开另一文件中的同一论文', 'paperDigest.openLocation', [elsewhere.uri, elsewhere.range]]]);
+      assert.deepEqual(open.map((a) => [a.title, a.command?.command, a.command?.arguments]), [['Open the other copy in a b.digest, line 3 — 打开另一文件中的同一论文（a b.digest 第 3 行）', 'paperDigest.openLocation', [elsewhere.uri, elsewhere.range]]]);
       assert.ok(open.every((a) => a.edit === undefined && a.kind === 'quickfix'));
     }
     // From related information alone, as a client that drops `data` sends it back.

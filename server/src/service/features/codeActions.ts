@@ -19,6 +19,7 @@ import { isBlank } from '../text';
 import { consistencyFixes } from './consistency';
 import { titleKey } from './entries';
 import { openCopyActions } from './duplicateActions';
+import { Bilingual, bilingual, say } from '../messages';
 import { computeDiagnostics, DiagnosticCode, DiagnosticData, DiagnosticOptions, DIAGNOSTIC_SOURCE, DigestDiagnostic } from './diagnostics';
 
 /** The code-action kind of fix-all, so that it can run on save (`editor.codeActionsOnSave`). */
@@ -38,7 +39,9 @@ export interface FixContext {
 
 /** One way to fix one diagnostic. */
 export interface DigestFix {
+  /** `English — 中文`; `titles` holds both for the other message languages. */
   readonly title: string;
+  readonly titles: Bilingual;
   /** The edits, in plain text (a placeholder as its default text). */
   readonly edits: readonly TextEdit[];
   /** The same edits with placeholders as snippet tab stops, when the client takes snippets. */
@@ -81,17 +84,17 @@ export function fixesFor(doc: DigestDocument, diagnostic: DigestDiagnostic, cont
   const at = new Places(doc);
   switch (diagnostic.code) {
     case DiagnosticCode.MissingHeading:
-      return [fix('Insert a placeholder heading — 插入占位标题', [insert(diagnostic.range.start, PLACEHOLDER_HEADING + doc.eol + doc.eol)], true, false)];
+      return [fix(bilingual('Insert a placeholder heading', '插入占位标题'), [insert(diagnostic.range.start, PLACEHOLDER_HEADING + doc.eol + doc.eol)], true, false)];
     case DiagnosticCode.MissingField:
       return entry && data.field ? missingField(doc, at, entry, data, context) : [];
     case DiagnosticCode.RunTogether:
-      return [fix('Separate the paragraphs with a blank line — 插入空行分段', [insert(at.lineStart(diagnostic.range.start.line), doc.eol)], true, true)];
+      return [fix(bilingual('Separate the paragraphs with a blank line', '插入空行分段'), [insert(at.lineStart(diagnostic.range.start.line), doc.eol)], true, true)];
     case DiagnosticCode.OutOfOrder:
       return entry ? reorder(at, entry) : [];
     case DiagnosticCode.StrayLine:
       return [
         fix(
-          diagnostic.range.start.line === diagnostic.range.end.line ? 'Remove the stray line — 删除此行' : 'Remove the stray lines — 删除这些行',
+          diagnostic.range.start.line === diagnostic.range.end.line ? bilingual('Remove the stray line', '删除此行') : bilingual('Remove the stray lines', '删除这些行'),
           [at.deleteLines(diagnostic.range.start.line, diagnostic.range.end.line)],
           true,
           false,
@@ -103,7 +106,7 @@ export function fixesFor(doc: DigestDocument, diagnostic: DigestDiagnostic, cont
       const marks = data.marks ?? [];
       if (marks.length === 0) return [];
       const expected = [...new Set(marks.map((m) => m.expected))].join('');
-      return [fix(`Use '${expected}' — 改为“${expected}”`, marks.map((m) => TextEdit.replace(m.range, m.expected)), true, true)];
+      return [fix(bilingual(`Use '${expected}'`, `改为“${expected}”`), marks.map((m) => TextEdit.replace(m.range, m.expected)), true, true)];
     }
     case DiagnosticCode.UnbalancedBrackets:
       return entry?.institutions && data.item !== undefined ? closeBracket(entry.institutions, data.item) : [];
@@ -112,12 +115,12 @@ export function fixesFor(doc: DigestDocument, diagnostic: DigestDiagnostic, cont
       if (!range || !entry?.institutions) return [];
       const between = at.textOf(range);
       const edit = between.length > 0 && isBlank(between) ? insert(range.end, '* ') : TextEdit.replace(range, ' * ');
-      return [fix("Add '* ' after 机构 — 在“机构”后添加“* ”", [edit], true, true)];
+      return [fix(bilingual("Add '* ' after 机构", "在“机构”后添加“* ”"), [edit], true, true)];
     }
     case DiagnosticCode.InstitutionsMissingMarker: {
       const field = entry?.institutions;
       if (!field) return [];
-      return [fix("Add the trailing ' 纠错' — 在行末添加“纠错”", [insert(at.contentEnd(field.line), ' ' + LABELS.reportMarker)], true, true)];
+      return [fix(bilingual("Add the trailing ' 纠错'", "在行末添加“纠错”"), [insert(at.contentEnd(field.line), ' ' + LABELS.reportMarker)], true, true)];
     }
     case DiagnosticCode.NotAnInstitution:
       return entry?.institutions && data.item !== undefined ? removeInstitution(at, entry.institutions, data.item) : [];
@@ -133,7 +136,7 @@ export function fixesFor(doc: DigestDocument, diagnostic: DigestDiagnostic, cont
       const unique = diagnostic.code === DiagnosticCode.CategoryCase ? suggestions.length === 1 : data.clearSuggestion === true;
       return suggestions.map((code, index) => {
         const name = categoryByCode(code)?.name;
-        return fix(`Write '${code}'${name ? ` (${name})` : ''} — 改为“${code}”`, [TextEdit.replace(diagnostic.range, code)], unique && index === 0, unique && index === 0);
+        return fix(bilingual(`Write '${code}'${name ? ` (${name})` : ''}`, `改为“${code}”`), [TextEdit.replace(diagnostic.range, code)], unique && index === 0, unique && index === 0);
       });
     }
     case DiagnosticCode.SwappedTitles: {
@@ -141,14 +144,14 @@ export function fixesFor(doc: DigestDocument, diagnostic: DigestDiagnostic, cont
       const chinese = entry?.chineseTitle;
       if (!english || !chinese) return [];
       return [
-        fix('Swap the two titles — 交换中英文标题', [TextEdit.replace(english.value.range, chinese.value.text), TextEdit.replace(chinese.value.range, english.value.text)], true, true),
+        fix(bilingual('Swap the two titles', '交换中英文标题'), [TextEdit.replace(english.value.range, chinese.value.text), TextEdit.replace(chinese.value.range, english.value.text)], true, true),
       ];
     }
     case DiagnosticCode.InconsistentTranslation:
     case DiagnosticCode.InconsistentAuthorName:
       return consistencyFixes(diagnostic);
     case DiagnosticCode.DuplicatePaper:
-      return entry && data.firstOccurrence ? [fix('Remove this duplicate entry — 删除重复的条目', [at.deleteLines(entry.range.start.line, entry.range.end.line)], true, false)] : [];
+      return entry && data.firstOccurrence ? [fix(bilingual('Remove this duplicate entry', '删除重复的条目'), [at.deleteLines(entry.range.start.line, entry.range.end.line)], true, false)] : [];
     default:
       return [];
   }
@@ -210,15 +213,15 @@ export function codeActions(
           // A fix that would leave its problem or raise a new one is not offered.
           continue;
         }
-        actions.push({ title: f.title, kind: CodeActionKind.QuickFix, diagnostics: [shown], isPreferred: f.isPreferred, edit: workspaceEdit(f.snippetEdits ?? onCodePointsOf(doc, f.edits)) });
+        actions.push({ title: say(f.titles, options.language), kind: CodeActionKind.QuickFix, diagnostics: [shown], isPreferred: f.isPreferred, edit: workspaceEdit(f.snippetEdits ?? onCodePointsOf(doc, f.edits)) });
       }
     }
-    actions.push(...openCopyActions(target.uri, request.diagnostics));
+    actions.push(...openCopyActions(target.uri, request.diagnostics, options.language));
   }
   if (request.only && wants(FIX_ALL_KIND)) {
     const edits = fixAll(doc, options, token);
     if (edits.length > 0 && !token.isCancellationRequested) {
-      actions.push({ title: 'Fix all Paper Digest problems — 修复所有问题', kind: FIX_ALL_KIND, diagnostics: [], edit: workspaceEdit(edits) });
+      actions.push({ title: say(bilingual('Fix all Paper Digest problems', '修复所有问题'), options.language), kind: FIX_ALL_KIND, diagnostics: [], edit: workspaceEdit(edits) });
     }
   }
   return actions;
@@ -231,7 +234,7 @@ export function codeActions(
 const diagnosticsByModel = new WeakMap<DigestDocument, { key: string; diagnostics: DigestDiagnostic[] }>();
 
 function diagnosticsOf(doc: DigestDocument, options: DiagnosticOptions, token: Cancellation): DigestDiagnostic[] {
-  const key = JSON.stringify([options.uri, options.docsBase, options.rules, options.formsGeneration]);
+  const key = JSON.stringify([options.uri, options.docsBase, options.rules, options.formsGeneration, options.language]);
   const cached = diagnosticsByModel.get(doc);
   if (cached && cached.key === key) {
     return cached.diagnostics;
@@ -468,8 +471,8 @@ function conflictsWithAny(sorted: readonly OffsetEdit[], edit: OffsetEdit): bool
 
 // ---- The fixes ---------------------------------------------------------------------------
 
-function fix(title: string, edits: TextEdit[], isPreferred: boolean, safe: boolean): DigestFix {
-  return { title, edits, isPreferred, safe };
+function fix(title: Bilingual, edits: TextEdit[], isPreferred: boolean, safe: boolean): DigestFix {
+  return { title: say(title), titles: title, edits, isPreferred, safe };
 }
 
 function insert(position: Position, text: string): TextEdit {
@@ -541,7 +544,7 @@ function missingField(doc: DigestDocument, at: Places, entry: Entry, data: Diagn
   }
   const labelled = field === 'topicHits' || field === 'summary';
   const label = field === 'topicHits' ? LABELS.topicHits : LABELS.summary;
-  const title = labelled ? `Insert the missing ${label} paragraph — 插入缺少的“${label}”段落` : `Insert a placeholder ${fieldName(field)} — 插入占位的${fieldNameZh(field)}`;
+  const title = labelled ? bilingual(`Insert the missing ${label} paragraph`, `插入缺少的“${label}”段落`) : bilingual(`Insert a placeholder ${fieldName(field)}`, `插入占位的${fieldNameZh(field)}`);
   const result = fix(title, [insert(position, before + plain + after)], true, false);
   return [context.snippets ? { ...result, snippetEdits: [{ range: { start: position, end: position }, snippet: { kind: 'snippet', value: before + snippet + '$0' + after } }] } : result];
 }
@@ -623,7 +626,7 @@ function labelCategories(at: Places, range: Range): DigestFix[] {
   if (codes.length === 0 || codes.some((code) => code === undefined)) {
     return [];
   }
-  return [fix("Insert the label '分类' — 插入“分类”标签", [TextEdit.replace(range, `${LABELS.categories} ${codes.join('、')}`)], true, true)];
+  return [fix(bilingual("Insert the label '分类'", "插入“分类”标签"), [TextEdit.replace(range, `${LABELS.categories} ${codes.join('、')}`)], true, true)];
 }
 
 /**
@@ -639,7 +642,7 @@ function reorder(at: Places, entry: Entry): DigestFix[] {
       edits.push(TextEdit.replace(at.lineContent(slot.line), sorted[i].text));
     }
   });
-  return edits.length > 0 ? [fix('Put the fields of this paper in order — 按规范顺序排列字段', edits, true, true)] : [];
+  return edits.length > 0 ? [fix(bilingual('Put the fields of this paper in order', '按规范顺序排列字段'), edits, true, true)] : [];
 }
 
 /** Closes a `（` left open at the end of its institution, when nothing follows it but the translation. */
@@ -654,7 +657,7 @@ function closeBracket(field: InstitutionsField, index: number): DigestFix[] {
     return [];
   }
   const closer = opener === '（' ? '）' : ')';
-  return [fix(`Close the bracket with '${closer}' — 补全“${closer}”`, [insert(item.range.end, closer)], true, true)];
+  return [fix(bilingual(`Close the bracket with '${closer}'`, `补全“${closer}”`), [insert(item.range.end, closer)], true, true)];
 }
 
 /** Removes an institution item that is not an institution, or the whole line when it is the only one. */
@@ -666,7 +669,7 @@ function removeInstitution(at: Places, field: InstitutionsField, index: number):
   }
   const empty = item.text.length === 0;
   if (items.length === 1) {
-    return empty ? [] : [fix('Remove the 机构 line — 删除“机构”行', [at.deleteLines(field.line, field.line)], true, false)];
+    return empty ? [] : [fix(bilingual('Remove the 机构 line', '删除“机构”行'), [at.deleteLines(field.line, field.line)], true, false)];
   }
   let edit: TextEdit;
   if (index === 0) {
@@ -676,7 +679,7 @@ function removeInstitution(at: Places, field: InstitutionsField, index: number):
   } else {
     edit = TextEdit.replace({ start: items[index - 1].range.end, end: items[index + 1].range.start }, ' ； ');
   }
-  return [fix(empty ? 'Remove the empty item — 删除空的机构项' : 'Remove this item — 删除此机构项', [edit], true, empty)];
+  return [fix(empty ? bilingual('Remove the empty item', '删除空的机构项') : bilingual('Remove this item', '删除此机构项'), [edit], true, empty)];
 }
 
 /** `math reasoning；(title)`: joins a hit without a field to the `(field)` split from it. */
@@ -686,10 +689,10 @@ function hitMissingField(field: TopicHitsField, index: number): DigestFix[] {
   const separator = field.separators[index];
   const fixes: DigestFix[] = [];
   if (next && next.keyword.text.length === 0 && next.field && separator) {
-    fixes.push(fix(`Join with '${next.text}' — 与“${next.text}”合并`, [TextEdit.del(separator.range)], true, true));
+    fixes.push(fix(bilingual(`Join with '${next.text}'`, `与“${next.text}”合并`), [TextEdit.del(separator.range)], true, true));
   } else if (hit && !hit.open) {
     for (const where of ['abstract', 'title']) {
-      fixes.push(fix(`Add '(${where})' — 添加“(${where})”`, [insert(hit.range.end, `(${where})`)], false, false));
+      fixes.push(fix(bilingual(`Add '(${where})'`, `添加“(${where})”`), [insert(hit.range.end, `(${where})`)], false, false));
     }
   }
   return fixes;
@@ -703,12 +706,12 @@ function emptyKeyword(field: TopicHitsField, index: number): DigestFix[] {
   }
   if (hit.text.length === 0) {
     const separator = field.separators[index] ?? field.separators[index - 1];
-    return separator ? [fix("Remove the extra '；' — 删除多余的分隔符", [TextEdit.del(separator.range)], true, true)] : [];
+    return separator ? [fix(bilingual("Remove the extra '；'", "删除多余的分隔符"), [TextEdit.del(separator.range)], true, true)] : [];
   }
   const previous = field.hits[index - 1];
   const separator = field.separators[index - 1];
   if (hit.field && previous && !previous.field && previous.keyword.text.length > 0 && separator) {
-    return [fix(`Join with '${previous.text}' — 与“${previous.text}”合并`, [TextEdit.del(separator.range)], true, true)];
+    return [fix(bilingual(`Join with '${previous.text}'`, `与“${previous.text}”合并`), [TextEdit.del(separator.range)], true, true)];
   }
   return [];
 }

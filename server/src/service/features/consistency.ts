@@ -18,6 +18,7 @@ import { TextEdit } from 'vscode-languageserver-types';
 import type { Range } from 'vscode-languageserver-types';
 import type { DigestDocument, Span } from '../model';
 import { Counts, entryNames, fileTerms, FileTerms, rankedCounts, termKey } from '../terms';
+import { bilingual, say } from '../messages';
 import type { DigestFix } from './codeActions';
 import type { DiagnosticCode, DiagnosticData, DigestDiagnostic } from './diagnostics';
 
@@ -203,7 +204,8 @@ export function consistencyFixes(diagnostic: DigestDiagnostic): DigestFix[] {
   const suggestions = diagnostic.data?.suggestions ?? [];
   const clear = diagnostic.data?.clearSuggestion === true;
   return suggestions.map((text, index) => ({
-    title: `Use '${clip(text)}' — 改为“${clip(text)}”`,
+    title: say(bilingual(`Use '${clip(text)}'`, `改为“${clip(text)}”`)),
+    titles: bilingual(`Use '${clip(text)}'`, `改为“${clip(text)}”`),
     edits: [TextEdit.replace(diagnostic.range, text)],
     isPreferred: index === 0 && clear,
     safe: index === 0 && clear,

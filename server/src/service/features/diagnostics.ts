@@ -18,6 +18,7 @@ import { entryAt, titleKey } from './entries';
 import { consistencyProblems, FormsElsewhere } from './consistency';
 import { documentTooLarge, TooLarge } from '../limits';
 import { entryNames } from '../terms';
+import { bilingual, MessageLanguage, say } from '../messages';
 
 /** The `source` of every diagnostic of Paper Digest. */
 export const DIAGNOSTIC_SOURCE = 'paper-digest';
@@ -159,6 +160,8 @@ export interface DiagnosticOptions {
    * first `maxDiagnostics` problems in document order (and a few more), not all of them.
    */
   readonly maxDiagnostics?: number;
+  /** The language of the messages (see messages.ts); `both` when not given. */
+  readonly language?: MessageLanguage;
 }
 
 /**
@@ -197,7 +200,7 @@ export interface DiagnosticData {
 /** A diagnostic of Paper Digest. */
 export interface DigestDiagnostic extends Diagnostic {
   readonly code: DiagnosticCode;
-  /** `English — 中文`, plain text. */
+  /** `English — 中文` (or one of them, by `DiagnosticOptions.language`), plain text. */
   readonly message: string;
   readonly data: DiagnosticData;
 }
@@ -353,7 +356,7 @@ const TITLE_KEYS = new WeakMap<Entry, string>();
 
 /** What of the options the checks of an entry depend on. */
 function optionsKey(options: DiagnosticOptions): string {
-  return `${options.uri ?? ''}\n${options.docsBase ?? ''}\n${JSON.stringify(options.rules ?? {})}`;
+  return `${options.uri ?? ''}\n${options.docsBase ?? ''}\n${JSON.stringify(options.rules ?? {})}\n${options.language ?? ''}`;
 }
 
 /**
@@ -410,6 +413,11 @@ class Checker {
     );
   }
 
+  /** A message in the language of the options. */
+  private say(english: string, chinese: string): string {
+    return say(bilingual(english, chinese), this.options.language);
+  }
+
   private add(code: DiagnosticCode, range: Range, english: string, chinese: string, data: DiagnosticData = {}, related?: DiagnosticRelatedInformation[]): void {
     const severity = ruleSeverity(code, this.options);
     if (severity === undefined) {
@@ -420,7 +428,7 @@ class Checker {
       severity,
       source: DIAGNOSTIC_SOURCE,
       code,
-      message: `${english} — ${chinese}`,
+      message: this.say(english, chinese),
       data,
       ...(this.options.docsBase ? { codeDescription: { href: `${this.options.docsBase}${code}.md` } } : {}),
       ...(related && related.length > 0 ? { relatedInformation: related } : {}),
@@ -522,7 +530,7 @@ class Checker {
     const englishInChinese = english !== undefined && hasCjk(english.value.text);
     const chineseWithout = chinese !== undefined && !hasCjk(chinese.value.text);
     if (englishInChinese && chineseWithout) {
-      const related = this.options.uri !== undefined ? [{ location: { uri: this.options.uri, range: chinese.value.range }, message: 'The title in English — 英文的标题' }] : [];
+      const related = this.options.uri !== undefined ? [{ location: { uri: this.options.uri, range: chinese.value.range }, message: this.say('The title in English', '英文的标题') }] : [];
       this.add(DiagnosticCode.SwappedTitles, english.value.range, 'The English and the Chinese titles are in each other\u2019s place', '英文标题与中文标题的位置颠倒', { entry: entry.index }, related);
       return;
     }
@@ -774,10 +782,10 @@ class Checker {
       }
       const related: DiagnosticRelatedInformation[] = [];
       if (original && this.options.uri !== undefined) {
-        related.push({ location: { uri: this.options.uri, range: original.englishTitle!.value.range }, message: 'The first occurrence in this file — 本文件中首次出现之处' });
+        related.push({ location: { uri: this.options.uri, range: original.englishTitle!.value.range }, message: this.say('The first occurrence in this file', '本文件中首次出现之处') });
       }
       for (const location of elsewhere) {
-        related.push({ location: { uri: location.uri, range: location.range }, message: 'The same paper in another file — 另一文件中的同一论文' });
+        related.push({ location: { uri: location.uri, range: location.range }, message: this.say('The same paper in another file', '另一文件中的同一论文') });
       }
       const where = original ? (earlierElsewhere ? 'earlier in this file and in another file' : 'earlier in this file') : 'in another file of the workspace';
       const whereZh = original ? (earlierElsewhere ? '本文件前文及其他文件' : '本文件前文') : '工作区的另一文件';

@@ -9,6 +9,7 @@
 import type { CodeAction, Diagnostic, Range } from 'vscode-languageserver-types';
 import { CodeActionKind } from 'vscode-languageserver-types';
 import { DIAGNOSTIC_SOURCE, DiagnosticCode, PaperLocation } from './diagnostics';
+import { bilingual, MessageLanguage, say } from '../messages';
 
 /** The client command that opens a document at a range: arguments `[uri: string, range: Range]`. */
 export const OPEN_LOCATION_COMMAND = 'paperDigest.openLocation';
@@ -23,15 +24,15 @@ const MAX_ACTIONS = 5;
  * openCopyActions('file:///w/b.digest', [diagnostic])[0].command
  * // { title: 'Open the other copy in a.digest, line 3 — …', command: 'paperDigest.openLocation', arguments: ['file:///w/a.digest', range] }
  */
-export function openCopyActions(uri: string, diagnostics: readonly Diagnostic[]): CodeAction[] {
+export function openCopyActions(uri: string, diagnostics: readonly Diagnostic[], language?: MessageLanguage): CodeAction[] {
   const actions: CodeAction[] = [];
   for (const diagnostic of diagnostics) {
     if (diagnostic.code !== DiagnosticCode.DuplicatePaper || (diagnostic.source !== undefined && diagnostic.source !== DIAGNOSTIC_SOURCE)) {
       continue;
     }
     for (const copy of copiesOf(uri, diagnostic).slice(0, MAX_ACTIONS)) {
-      const where = `${fileName(copy.uri)}, line ${copy.range.start.line + 1}`;
-      const title = `Open the other copy in ${where} — 打开另一文件中的同一论文`;
+      const [file, line] = [fileName(copy.uri), copy.range.start.line + 1];
+      const title = say(bilingual(`Open the other copy in ${file}, line ${line}`, `打开另一文件中的同一论文（${file} 第 ${line} 行）`), language);
       actions.push({ title, kind: CodeActionKind.QuickFix, diagnostics: [diagnostic], command: { title, command: OPEN_LOCATION_COMMAND, arguments: [copy.uri, copy.range] } });
     }
   }

@@ -1,0 +1,47 @@
+/**
+ * The Papers tree's own words (the groups of papers without a value, the *For you* bands, the
+ * pages of a big group) in the message language. The tree is built in English (tree.ts); its
+ * nodes are put into the language as they are sent, so that one cached tree serves every
+ * language. Document text (topics, institutions, file names) is never touched.
+ */
+import { bilingual, Bilingual, MessageLanguage, pick } from './messages';
+import type { PapersGroupKind, PapersGroupNode, PaperNode } from './features/tree';
+
+const MISSING: Partial<Record<PapersGroupKind, Bilingual>> = {
+  topic: bilingual('(no topic)', '（无专题）'),
+  keyword: bilingual('(no keyword hits)', '（无命中关键词）'),
+  category: bilingual('(no category)', '（无分类）'),
+  institution: bilingual('(no institution)', '（无机构）'),
+  file: bilingual('(no file)', '（无文件）'),
+};
+
+/** The *For you* bands by the last part of their id. */
+const BANDS: Record<string, { label: Bilingual; detail: Bilingual }> = {
+  high: { label: bilingual('Recommended', '推荐'), detail: bilingual('matches your interests', '符合你的兴趣') },
+  zero: { label: bilingual('Other papers', '其他论文'), detail: bilingual('no interest matched', '没有匹配的兴趣') },
+  low: { label: bilingual('Pushed down', '靠后'), detail: bilingual('negative interests', '负向兴趣') },
+};
+
+/**
+ * A node of the tree with its own words in `language` (`both` keeps the English of today).
+ *
+ * @example localizedNode({ kind: 'group', groupKind: 'score', id: 'score:high', label: 'Recommended', ... }, 'zh-cn').label // '推荐'
+ */
+export function localizedNode<T extends PapersGroupNode | PaperNode>(node: T, language: MessageLanguage): T {
+  if (node.kind !== 'group' || language !== 'zh-cn') {
+    return node;
+  }
+  const group = node as PapersGroupNode;
+  if (group.missing && MISSING[group.groupKind]) {
+    return { ...node, label: pick(MISSING[group.groupKind]!, language) };
+  }
+  if (group.groupKind === 'score') {
+    const band = BANDS[group.id.slice(group.id.lastIndexOf(':') + 1)];
+    return band ? { ...node, label: pick(band.label, language), detail: pick(band.detail, language) } : node;
+  }
+  if (group.groupKind === 'page') {
+    const range = /^Papers (\d+)–(\d+)$/.exec(group.label);
+    return range ? { ...node, label: `论文 ${range[1]}–${range[2]}` } : node;
+  }
+  return node;
+}

@@ -1,0 +1,90 @@
+/**
+ * The message language over stdio: the server reads `paperDigest.messageLanguage` with
+ * `workspace/configuration`, resolves `auto` with the `locale` of `initialize`, and publishes
+ * diagnostics, rule links and quick-fix titles in that language; a changed setting republishes.
+ */
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import { after, describe, test } from 'node:test';
+import { readFixture } from '../support/fixtures';
+import { LspClient, SERVER_BUNDLE } from '../support/lspClient';
+
+interface Published {
+  uri: string;
+  version?: number;
+  diagnostics: { code: string; message: string; range: unknown; codeDescription?: { href: string } }[];
+}
+
+const HAN = /[\u4e00-\u9fff]/;
+const TEXT = readFixture('diagnostics/category-case.digest');
+
+/** A server whose `paperDigest.messageLanguage` is `setting.value`. */
+async function start(locale: string | undefined, setting: { value: unknown }): Promise<LspClient> {
+  assert.ok(fs.existsSync(SERVER_BUNDLE), 'run `node esbuild.mjs` first: dist/server.js is missing');
+  return LspClient.start({
+    rootUri: null,
+    locale,
+    onServerRequest: (method, params: any) =>
+      method === 'workspace/configuration' ? params.items.map((item: { section?: string }) => (item.section === 'paperDigest.messageLanguage' ? setting.value : null)) : null,
+  });
+}
+
+describe('lsp: the message language', () => {
+  const clients: LspClient[] = [];
+  after(async () => {
+    await Promise.all(clients.map((client) => client.shutdown()));
+  });
+
+  const published = (client: LspClient, uri: string, predicate: (p: Published) => boolean): Promise<Published> =>
+    client.waitForNotification<Published>('textDocument/publishDiagnostics', (p) => p.uri === uri && predicate(p), undefined, true);
+
+  const quickFixTitles = async (client: LspClient, uri: string, diagnostics: Published['diagnostics']): Promise<string[]> => {
+    const actions = await client.request<{ title: string }[]>('textDocument/codeAction', { textDocument: { uri }, range: diagnostics[0].range, context: { diagnostics, only: ['quickfix'] } });
+    return actions.map((action) => action.title);
+  };
+
+  test('Should follow a Chinese display language with auto, and link the Chinese rule page', async () => {
+    const client = await start('zh-cn', { value: 'auto' });
+    clients.push(client);
+    const uri = 'file:///virtual/zh.digest';
+    client.openDocument(uri, TEXT);
+    const { diagnostics } = await published(client, uri, (p) => p.version === 1 && p.diagnostics.length > 0);
+    assert.equal(diagnostics[0].code, 'category-case');
+    assert.match(diagnostics[0].message, HAN, diagnostics[0].message);
+    assert.doesNotMatch(diagnostics[0].message, /wrong case| — /, diagnostics[0].message);
+    const href = diagnostics[0].codeDescription?.href ?? '';
+    assert.match(href, /\/docs\/rules\/zh-cn\/category-case\.md$/);
+    assert.ok(fs.existsSync(new URL(href)), href);
+    assert.deepEqual(await quickFixTitles(client, uri, diagnostics), ['改为“cs.AI”']);
+  });
+
+  test('Should give English alone for auto with another display language, and both by default', async () => {
+    const english = await start('de', { value: 'auto' });
+    const both = await start('zh-cn', { value: null });
+    clients.push(english, both);
+    const uri = 'file:///virtual/en.digest';
+    english.openDocument(uri, TEXT);
+    both.openDocument(uri, TEXT);
+    const [inEnglish, inBoth] = await Promise.all([english, both].map((client) => published(client, uri, (p) => p.version === 1 && p.diagnostics.length > 0)));
+    assert.doesNotMatch(inEnglish.diagnostics[0].message, HAN, inEnglish.diagnostics[0].message);
+    assert.match(inEnglish.diagnostics[0].codeDescription?.href ?? '', /\/docs\/rules\/category-case\.md$/);
+    assert.equal(inBoth.diagnostics[0].message.split(' — ')[0], inEnglish.diagnostics[0].message);
+    assert.match(inBoth.diagnostics[0].message.split(' — ')[1] ?? '', HAN, inBoth.diagnostics[0].message);
+    assert.deepEqual(await quickFixTitles(english, uri, inEnglish.diagnostics), ["Write 'cs.AI' (Artificial Intelligence)"]);
+    assert.deepEqual(await quickFixTitles(both, uri, inBoth.diagnostics), ["Write 'cs.AI' (Artificial Intelligence) — 改为“cs.AI”"]);
+  });
+
+  test('Should republish in the new language when the setting changes', async () => {
+    const setting = { value: 'en' as unknown };
+    const client = await start('en', setting);
+    clients.push(client);
+    const uri = 'file:///virtual/change.digest';
+    client.openDocument(uri, TEXT);
+    const before = await published(client, uri, (p) => p.version === 1 && p.diagnostics.length > 0);
+    assert.doesNotMatch(before.diagnostics[0].message, HAN);
+    setting.value = 'zh-cn';
+    client.notify('workspace/didChangeConfiguration', { settings: null });
+    const now = await published(client, uri, (p) => p.version === 1 && p.diagnostics.length > 0 && HAN.test(p.diagnostics[0].message));
+    assert.doesNotMatch(now.diagnostics[0].message, / — /, now.diagnostics[0].message);
+  });
+});

@@ -1,0 +1,196 @@
+/**
+ * The message language (`paperDigest.messageLanguage`, the CLI's `--lang`): diagnostics, related
+ * information, code action titles, tree labels and the CLI's output in both languages, in English
+ * or in Chinese, chosen in one place (service/messages.ts).
+ */
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { describe, test } from 'node:test';
+import { runCli } from '../../server/src/cli';
+import { codeActions } from '../../server/src/service/features/codeActions';
+import { ALL_CODES, computeDiagnostics } from '../../server/src/service/features/diagnostics';
+import type { PapersGroupNode } from '../../server/src/service/features/tree';
+import { MessageLanguage, resolveMessageLanguage, rulesDocsFor } from '../../server/src/service/messages';
+import { parseDigest } from '../../server/src/service/parser';
+import { localizedNode } from '../../server/src/service/treeLabels';
+import { FIXTURES, REPO_ROOT } from '../support/fixtures';
+
+const HAN = /[\u4e00-\u9fff]/;
+const LANGUAGES: readonly MessageLanguage[] = ['both', 'en', 'zh-cn'];
+const BASE = 'file:///ext/docs/rules/';
+
+/** Every digest of the diagnostics fixtures: together they raise every rule. */
+const fixtures = fs
+  .readdirSync(path.join(FIXTURES, 'diagnostics'))
+  .filter((name) => name.endsWith('.digest'))
+  .map((name) => ({ name, text: fs.readFileSync(path.join(FIXTURES, 'diagnostics', name), 'utf8') }));
+
+function checkedIn(text: string, language: MessageLanguage) {
+  return computeDiagnostics(parseDigest(text), { uri: 'file:///w/a.digest', docsBase: rulesDocsFor(BASE, language), language });
+}
+
+describe('The message language', () => {
+  test('Should resolve the setting with the display language: auto follows a Chinese locale, anything unknown is both', () => {
+    assert.equal(resolveMessageLanguage('auto', 'zh-cn'), 'zh-cn');
+    assert.equal(resolveMessageLanguage('auto', 'zh-CN'), 'zh-cn');
+    assert.equal(resolveMessageLanguage('auto', 'zh_CN.UTF-8'), 'zh-cn');
+    assert.equal(resolveMessageLanguage('auto', 'zh-tw'), 'zh-cn');
+    assert.equal(resolveMessageLanguage('auto', 'en'), 'en');
+    assert.equal(resolveMessageLanguage('auto', 'de-DE'), 'en');
+    assert.equal(resolveMessageLanguage('auto', 'zhx'), 'en');
+    assert.equal(resolveMessageLanguage('auto', undefined), 'both');
+    assert.equal(resolveMessageLanguage('zh-cn', 'en'), 'zh-cn');
+    assert.equal(resolveMessageLanguage('en', 'zh-cn'), 'en');
+    assert.equal(resolveMessageLanguage(undefined, 'zh-cn'), 'both');
+    assert.equal(resolveMessageLanguage('fr', 'zh-cn'), 'both');
+    assert.equal(resolveMessageLanguage(42, 'zh-cn'), 'both');
+  });
+
+  test('Should give every diagnostic and its related information as "English — 中文", English alone or Chinese alone', () => {
+    const seen = new Set<string>();
+    for (const { name, text } of fixtures) {
+      const [both, en, zh] = LANGUAGES.map((language) => checkedIn(text, language));
+      assert.equal(en.length, both.length, name);
+      assert.equal(zh.length, both.length, name);
+      both.forEach((diagnostic, i) => {
+        seen.add(diagnostic.code);
+        assert.equal(en[i].code, diagnostic.code);
+        assert.equal(diagnostic.message, `${en[i].message} — ${zh[i].message}`, `${name}: ${diagnostic.code}`);
+        assert.ok(!en[i].message.includes(' — '), `${name}: ${en[i].message}`);
+        assert.match(zh[i].message, HAN, `${name}: ${zh[i].message}`);
+        assert.notEqual(en[i].message, zh[i].message);
+        assert.equal(diagnostic.codeDescription?.href, `${BASE}${diagnostic.code}.md`);
+        assert.equal(en[i].codeDescription?.href, `${BASE}${diagnostic.code}.md`);
+        assert.equal(zh[i].codeDescription?.href, `${BASE}zh-cn/${diagnostic.code}.md`);
+        (diagnostic.relatedInformation ?? []).forEach((info, j) => {
+          assert.equal(info.message, `${en[i].relatedInformation![j].message} — ${zh[i].relatedInformation![j].message}`);
+          assert.match(zh[i].relatedInformation![j].message, HAN);
+        });
+      });
+    }
+    // The fixtures raise nearly every rule, so that every message was looked at.
+    assert.ok(seen.size >= ALL_CODES.length - 4, `rules seen: ${[...seen].join(', ')}`);
+  });
+
+  test('Should title every quick fix and fix-all in the language asked for', () => {
+    let titles = 0;
+    for (const { name, text } of fixtures) {
+      const doc = parseDigest(text);
+      const uri = 'file:///w/a.digest';
+      const actionsIn = (language: MessageLanguage) => {
+        const diagnostics = computeDiagnostics(doc, { uri, language });
+        return diagnostics.flatMap((diagnostic) => codeActions(doc, { uri }, { range: diagnostic.range, diagnostics: [diagnostic] }, { uri, language }));
+      };
+      const [both, en, zh] = LANGUAGES.map(actionsIn);
+      assert.equal(en.length, both.length, name);
+      assert.equal(zh.length, both.length, name);
+      both.forEach((action, i) => {
+        titles++;
+        assert.equal(action.title, `${en[i].title} — ${zh[i].title}`, name);
+        assert.match(zh[i].title, HAN, `${name}: ${zh[i].title}`);
+        assert.ok(!en[i].title.includes(' — '), `${name}: ${en[i].title}`);
+      });
+      const fixAllIn = (language: MessageLanguage) => codeActions(doc, { uri }, { range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } }, diagnostics: [], only: ['source.fixAll'] }, { uri, language });
+      const [allBoth, allEn, allZh] = LANGUAGES.map(fixAllIn);
+      if (allBoth.length > 0) {
+        assert.deepEqual([allBoth[0].title, allEn[0].title, allZh[0].title], ['Fix all Paper Digest problems — 修复所有问题', 'Fix all Paper Digest problems', '修复所有问题']);
+      }
+    }
+    assert.ok(titles > 20, `${titles} quick fixes looked at`);
+  });
+
+  test('Should word the Papers tree’s own groups in Chinese for zh-cn and leave document text alone', () => {
+    const group = (fields: Partial<PapersGroupNode>): PapersGroupNode => ({ kind: 'group', id: 'topic:x', groupKind: 'topic', label: 'x', detail: '', count: 1, missing: false, ...fields });
+    assert.equal(localizedNode(group({ id: 'score:high', groupKind: 'score', label: 'Recommended', detail: 'matches your interests' }), 'zh-cn').label, '推荐');
+    assert.equal(localizedNode(group({ id: 'score:low', groupKind: 'score', label: 'Pushed down', detail: 'negative interests' }), 'zh-cn').detail, '负向兴趣');
+    assert.equal(localizedNode(group({ id: 'topic:%00', label: '(no topic)', missing: true }), 'zh-cn').label, '（无专题）');
+    assert.equal(localizedNode(group({ id: 'topic:x/%page2', groupKind: 'page', label: 'Papers 201–400' }), 'zh-cn').label, '论文 201–400');
+    assert.equal(localizedNode(group({ id: 'score:high', groupKind: 'score', label: 'Recommended' }), 'both').label, 'Recommended');
+    assert.equal(localizedNode(group({ id: 'score:high', groupKind: 'score', label: 'Recommended' }), 'en').label, 'Recommended');
+    // A topic that happens to read like a page or a band is the document's text.
+    assert.equal(localizedNode(group({ label: 'Recommended' }), 'zh-cn').label, 'Recommended');
+  });
+});
+
+describe('paper-digest check --lang', () => {
+  const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'paper-digest-lang-'));
+  const file = path.join(folder, 'a.digest');
+  fs.writeFileSync(file, fs.readFileSync(path.join(FIXTURES, 'diagnostics', 'category-case.digest')));
+  const run = (...args: string[]) => {
+    const out = { stdout: '', stderr: '' };
+    const status = runCli(['check', ...args], { stdout: (t) => (out.stdout += t), stderr: (t) => (out.stderr += t) }, folder);
+    return { status, ...out };
+  };
+
+  test('Should print the messages and the summary in the language asked for', () => {
+    const both = run('a.digest');
+    const en = run('--lang', 'en', 'a.digest');
+    const zh = run('--lang=zh-cn', 'a.digest');
+    assert.equal(both.status, 1);
+    assert.equal(en.status, 1);
+    assert.equal(zh.status, 1);
+    const problems = (output: string) => output.split('\n').filter((line) => line.startsWith('a.digest:'));
+    assert.ok(problems(both.stdout).length > 0, both.stdout);
+    problems(both.stdout).forEach((line, i) => {
+      const [enLine, zhLine] = [problems(en.stdout)[i], problems(zh.stdout)[i]];
+      const message = (l: string) => l.replace(/^a\.digest:\d+:\d+: \w+ [a-z-]+ /, '');
+      assert.equal(message(line), `${message(enLine)} — ${message(zhLine)}`);
+      assert.match(message(zhLine), HAN);
+    });
+    assert.match(both.stdout, /\d+ problems? \(\d+ errors?, \d+ warnings?.*\) in 1 of 1 file\.\n$/);
+    assert.match(en.stdout, /\d+ problems? \(\d+ errors?, \d+ warnings?.*\) in 1 of 1 file\.\n$/);
+    assert.match(zh.stdout, /\d+ 个问题（\d+ 个错误、\d+ 个警告.*），在 1 个文件中的 1 个。\n$/);
+  });
+
+  test('Should name the rules in the SARIF output in the language asked for, with the Chinese rule pages', () => {
+    const sarif = JSON.parse(run('--lang', 'zh-cn', '--format', 'sarif', 'a.digest').stdout);
+    const rule = sarif.runs[0].tool.driver.rules.find((r: { id: string }) => r.id === 'category-case');
+    assert.equal(rule.shortDescription.text, '分类代码大小写错误');
+    assert.match(rule.helpUri, /\/docs\/rules\/zh-cn\/category-case\.md$/);
+    assert.ok(fs.existsSync(new URL(rule.helpUri)), `${rule.helpUri} exists`);
+    const english = JSON.parse(run('--format', 'sarif', 'a.digest').stdout);
+    assert.equal(english.runs[0].tool.driver.rules.find((r: { id: string }) => r.id === 'category-case').shortDescription.text, 'A category in the wrong case — 分类代码大小写错误');
+  });
+
+  test('Should take auto from the environment and refuse an unknown language with a usage message and exit 2', () => {
+    const saved = { LC_ALL: process.env.LC_ALL, LC_MESSAGES: process.env.LC_MESSAGES, LANG: process.env.LANG };
+    try {
+      delete process.env.LC_ALL;
+      delete process.env.LC_MESSAGES;
+      process.env.LANG = 'zh_CN.UTF-8';
+      assert.match(run('--lang', 'auto', 'a.digest').stdout, /个问题/);
+      process.env.LANG = 'de_DE.UTF-8';
+      assert.match(run('--lang', 'auto', 'a.digest').stdout, /problems? \(/);
+    } finally {
+      for (const [key, value] of Object.entries(saved)) {
+        if (value === undefined) delete process.env[key];
+        else process.env[key] = value;
+      }
+    }
+    for (const args of [['--lang', 'fr', 'a.digest'], ['a.digest', '--lang']]) {
+      const result = run(...args);
+      assert.equal(result.status, 2);
+      assert.equal(result.stdout, '');
+      assert.match(result.stderr, /^paper-digest: (unknown language 'fr'|--lang needs a value)/);
+      assert.doesNotMatch(result.stderr, /\n {4}at /);
+    }
+  });
+});
+
+describe('The rule pages', () => {
+  test('Should exist in English and in Chinese for every rule, each naming its rule', () => {
+    const docs = path.join(REPO_ROOT, 'docs', 'rules');
+    for (const code of ALL_CODES) {
+      const english = path.join(docs, `${code}.md`);
+      const chinese = path.join(docs, 'zh-cn', `${code}.md`);
+      assert.ok(fs.existsSync(english), `${english} exists`);
+      assert.ok(fs.existsSync(chinese), `${chinese} exists`);
+      const text = fs.readFileSync(chinese, 'utf8');
+      assert.match(text, new RegExp(`^# \`${code}\``), `${code}: the Chinese page names its rule`);
+      assert.ok((text.match(/[\u4e00-\u9fff]/g) ?? []).length > 40, `${code}: the Chinese page is written in Chinese`);
+    }
+    assert.ok(fs.existsSync(path.join(docs, 'zh-cn', 'README.md')), 'the Chinese index exists');
+  });
+});

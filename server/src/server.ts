@@ -61,7 +61,7 @@ import { AnswerCache } from './service/answers';
 import { installSerialisedAnswers, serialiseOnce } from './serialised';
 import { Lifecycle } from './lifecycle';
 import { ServerMessageLanguage } from './messageLanguage';
-import { localizedNode } from './service/treeLabels';
+import { localizedLenses, localizedNode } from './service/treeLabels';
 import { bilingual, rulesDocsFor, say } from './service/messages';
 
 installSerialisedAnswers();
@@ -360,7 +360,8 @@ connection.onCodeLens(guarded('textDocument/codeLens', async (params, token) => 
     return null;
   }
   await readingReady();
-  return reading.codeLenses(canonicalUri(params.textDocument.uri) ?? params.textDocument.uri, token);
+  await messageLanguage.ready();
+  return localizedLenses(await reading.codeLenses(canonicalUri(params.textDocument.uri) ?? params.textDocument.uri, token), messageLanguage.current());
 }));
 
 connection.languages.semanticTokens.on(guarded('textDocument/semanticTokens/full', (params, token) => {

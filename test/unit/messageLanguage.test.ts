@@ -14,7 +14,7 @@ import { ALL_CODES, computeDiagnostics } from '../../server/src/service/features
 import type { PapersGroupNode } from '../../server/src/service/features/tree';
 import { MessageLanguage, resolveMessageLanguage, rulesDocsFor } from '../../server/src/service/messages';
 import { parseDigest } from '../../server/src/service/parser';
-import { localizedNode } from '../../server/src/service/treeLabels';
+import { localizedLenses, localizedNode } from '../../server/src/service/treeLabels';
 import { FIXTURES, REPO_ROOT } from '../support/fixtures';
 
 const HAN = /[\u4e00-\u9fff]/;
@@ -101,7 +101,7 @@ describe('The message language', () => {
     assert.ok(titles > 20, `${titles} quick fixes looked at`);
   });
 
-  test('Should word the Papers tree’s own groups in Chinese for zh-cn and leave document text alone', () => {
+  test('Should word the Papers tree’s own groups and the reading CodeLenses in Chinese for zh-cn and leave document text alone', () => {
     const group = (fields: Partial<PapersGroupNode>): PapersGroupNode => ({ kind: 'group', id: 'topic:x', groupKind: 'topic', label: 'x', detail: '', count: 1, missing: false, ...fields });
     assert.equal(localizedNode(group({ id: 'score:high', groupKind: 'score', label: 'Recommended', detail: 'matches your interests' }), 'zh-cn').label, '推荐');
     assert.equal(localizedNode(group({ id: 'score:low', groupKind: 'score', label: 'Pushed down', detail: 'negative interests' }), 'zh-cn').detail, '负向兴趣');
@@ -109,6 +109,14 @@ describe('The message language', () => {
     assert.equal(localizedNode(group({ id: 'topic:x/%page2', groupKind: 'page', label: 'Papers 201–400' }), 'zh-cn').label, '论文 201–400');
     assert.equal(localizedNode(group({ id: 'score:high', groupKind: 'score', label: 'Recommended' }), 'both').label, 'Recommended');
     assert.equal(localizedNode(group({ id: 'score:high', groupKind: 'score', label: 'Recommended' }), 'en').label, 'Recommended');
+    const range = { start: { line: 3, character: 0 }, end: { line: 3, character: 0 } };
+    const lenses = [
+      { range, command: { title: '☆ Star', command: 'paperDigest.star' } },
+      { range, command: { title: 'Mark unread', command: 'paperDigest.markUnread' } },
+      { range, command: { title: 'Open on arXiv', command: 'paperDigest.openOnArxiv' } },
+    ];
+    assert.deepEqual(localizedLenses(lenses, 'zh-cn').map((lens) => lens.command?.title), ['☆ 加星标', '标记为未读', '在 arXiv 上打开']);
+    assert.deepEqual(localizedLenses(lenses, 'both').map((lens) => lens.command?.title), ['☆ Star', 'Mark unread', 'Open on arXiv']);
     // A topic that happens to read like a page or a band is the document's text.
     assert.equal(localizedNode(group({ label: 'Recommended' }), 'zh-cn').label, 'Recommended');
   });

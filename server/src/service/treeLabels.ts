@@ -1,11 +1,13 @@
 /**
  * The Papers tree's own words (the groups of papers without a value, the *For you* bands, the
- * pages of a big group) in the message language. The tree is built in English (tree.ts); its
+ * pages of a big group) and the reading CodeLenses' titles in the message language. The tree is built in English (tree.ts); its
  * nodes are put into the language as they are sent, so that one cached tree serves every
  * language. Document text (topics, institutions, file names) is never touched.
  */
 import { bilingual, Bilingual, MessageLanguage, pick } from './messages';
 import type { PapersGroupKind, PapersGroupNode, PaperNode } from './features/tree';
+import type { CodeLens } from 'vscode-languageserver-types';
+import { LENS_COMMANDS } from './reading/documentFeatures';
 
 const MISSING: Partial<Record<PapersGroupKind, Bilingual>> = {
   topic: bilingual('(no topic)', '（无专题）'),
@@ -44,4 +46,27 @@ export function localizedNode<T extends PapersGroupNode | PaperNode>(node: T, la
     return range ? { ...node, label: `论文 ${range[1]}–${range[2]}` } : node;
   }
   return node;
+}
+
+/** The CodeLens titles above each paper, by the command they run. */
+const LENS_TITLES: Record<string, Bilingual> = {
+  [LENS_COMMANDS.star]: bilingual('☆ Star', '☆ 加星标'),
+  [LENS_COMMANDS.unstar]: bilingual('★ Unstar', '★ 取消星标'),
+  [LENS_COMMANDS.markRead]: bilingual('Mark read', '标记为已读'),
+  [LENS_COMMANDS.markUnread]: bilingual('Mark unread', '标记为未读'),
+  [LENS_COMMANDS.openOnArxiv]: bilingual('Open on arXiv', '在 arXiv 上打开'),
+  [LENS_COMMANDS.copyBibtex]: bilingual('Copy BibTeX', '复制 BibTeX'),
+};
+
+/**
+ * The reading CodeLenses with their titles in `language` (`both` keeps the English of today, a
+ * lens title being too short for two languages).
+ *
+ * @example localizedLenses([{ range, command: { title: '☆ Star', command: 'paperDigest.star' } }], 'zh-cn')[0].command.title // '☆ 加星标'
+ */
+export function localizedLenses(lenses: readonly CodeLens[], language: MessageLanguage): CodeLens[] {
+  return lenses.map((lens) => {
+    const title = lens.command && LENS_TITLES[lens.command.command];
+    return title && language === 'zh-cn' ? { ...lens, command: { ...lens.command!, title: pick(title, language) } } : lens;
+  });
 }

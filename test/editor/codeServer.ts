@@ -148,6 +148,11 @@ export interface CodeServerOptions {
   /** Extra code-server arguments. */
   args?: string[];
   /**
+   * The display language (code-server's `--locale`), e.g. `zh-cn`. VS Code takes it only when an
+   * installed language pack declares it: pass one in `vsix` (see writeLanguagePacks).
+   */
+  locale?: string;
+  /**
    * Ids of built-in extensions the server leaves out (VS Code's VSCODE_SKIP_BUILTIN_EXTENSIONS).
    * Default DEFAULT_SKIPPED_BUILTINS: those that activate at startup only to reach for git or the
    * network, and would delay every run (extension tests start after startup activation).
@@ -278,6 +283,29 @@ export async function installExtension(
   throw new Error(`code-server --install-extension ${vsix} exited 0 but installed nothing in ${dirs.extensionsDir}:\n${res.output}`);
 }
 
+/**
+ * Writes `<user-data-dir>/languagepacks.json`, the index of installed language packs that the VS
+ * Code server reads to resolve `--locale` (without an entry for the locale it falls back to
+ * English, and so do the extensions' own strings). The server writes it itself only when a pack
+ * is installed from the workbench, so a pack installed with --install-extension is entered here.
+ * Throws when no installed extension declares the locale.
+ */
+export function writeLanguagePacks(userDataDir: string, extensions: readonly InstalledExtension[], locale: string): void {
+  type Localization = { languageId: string; languageName?: string; localizedLanguageName?: string; translations?: { id: string; path: string }[] };
+  const packs: Record<string, { hash: string; extensions: { extensionIdentifier: { id: string }; version: string }[]; translations: Record<string, string>; label: string }> = {};
+  for (const extension of extensions) {
+    const localizations = ((extension.packageJson.contributes as { localizations?: Localization[] } | undefined)?.localizations ?? []).filter((l) => l.languageId && l.translations?.length);
+    for (const localization of localizations) {
+      const pack = (packs[localization.languageId.toLowerCase()] ??= { hash: '', extensions: [], translations: {}, label: localization.localizedLanguageName ?? localization.languageName ?? localization.languageId });
+      pack.extensions.push({ extensionIdentifier: { id: extension.id }, version: extension.packageJson.version });
+      for (const translation of localization.translations ?? []) pack.translations[translation.id] = path.join(extension.location, translation.path);
+      pack.hash = pack.extensions.map((e) => `${e.extensionIdentifier.id}@${e.version}`).join(',').replace(/[^A-Za-z0-9]/g, '');
+    }
+  }
+  if (!packs[locale.toLowerCase()]) throw new Error(`no installed extension is a language pack for ${locale}`);
+  fs.writeFileSync(path.join(userDataDir, 'languagepacks.json'), JSON.stringify(packs, null, 2));
+}
+
 /** Starts code-server on 127.0.0.1 (a free port unless `port` is given) with fresh user-data/extensions dirs. */
 export async function startCodeServer(opts: CodeServerOptions): Promise<CodeServer> {
   const env = opts.cache ?? loadEnv();
@@ -307,6 +335,7 @@ export async function startCodeServer(opts: CodeServerOptions): Promise<CodeServ
 
     const extensions: InstalledExtension[] = [];
     for (const vsix of opts.vsix ?? []) extensions.push(await installExtension(env, vsix, dirs));
+    if (opts.locale) writeLanguagePacks(dirs.userDataDir, extensions, opts.locale);
 
     const port = opts.port ?? (await freePort());
     const origin = `http://127.0.0.1:${port}`;
@@ -318,6 +347,7 @@ export async function startCodeServer(opts: CodeServerOptions): Promise<CodeServ
       '--disable-workspace-trust',
       '--disable-getting-started-override',
       '--ignore-last-opened',
+      ...(opts.locale ? ['--locale', opts.locale] : []),
       ...(opts.args ?? []),
       workspace,
     ];

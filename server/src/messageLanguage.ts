@@ -40,8 +40,9 @@ export class ServerMessageLanguage {
     return this.loading;
   }
 
-  /** The settings changed: read the setting again on the next `ready()`. */
+  /** The settings changed: read the setting again (`ready()` waits for it). */
   configurationChanged(): void {
     this.loading = undefined;
+    void this.ready();
   }
 }

@@ -178,6 +178,8 @@ connection.onInitialized(() => {
     });
   }
   void workspaceDigests.setFolders(initialFolders);
+  // Read the message language now, so that the first hover already has it.
+  void messageLanguage.ready();
 });
 
 // The workspace index: file events, open documents, and the Papers view's requests.
@@ -336,7 +338,7 @@ connection.onHover(guarded('textDocument/hover', (params, token) => {
   if (!model) {
     return null;
   }
-  const base = hover(model, params.position, token);
+  const base = hover(model, params.position, token, messageLanguage.current());
   workspaceDigests.flush();
   return reading.hover(canonicalUri(params.textDocument.uri) ?? params.textDocument.uri, params.position, base);
 }));

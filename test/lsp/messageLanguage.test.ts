@@ -43,7 +43,7 @@ describe('lsp: the message language', () => {
     return actions.map((action) => action.title);
   };
 
-  test('Should follow a Chinese display language with auto, and link the Chinese rule page', async () => {
+  test('Should follow a Chinese display language with auto, and link the Chinese rule page; hovers in Chinese too', async () => {
     const client = await start('zh-cn', { value: 'auto' });
     clients.push(client);
     const uri = 'file:///virtual/zh.digest';
@@ -56,6 +56,11 @@ describe('lsp: the message language', () => {
     assert.match(href, /\/docs\/rules\/zh-cn\/category-case\.md$/);
     assert.ok(fs.existsSync(new URL(href)), href);
     assert.deepEqual(await quickFixTitles(client, uri, diagnostics), ['改为“cs.AI”']);
+    const lines = TEXT.split('\n');
+    const line = lines.findIndex((l) => l.includes('CS.ai'));
+    const result = await client.request<{ contents: { value: string } }>('textDocument/hover', { textDocument: { uri }, position: { line, character: lines[line].indexOf('CS.ai') + 1 } });
+    assert.match(result.contents.value, /按此写法不是 arXiv 代码/, result.contents.value);
+    assert.doesNotMatch(result.contents.value, /case-sensitive/, result.contents.value);
   });
 
   test('Should give English alone for auto with another display language, and both by default', async () => {

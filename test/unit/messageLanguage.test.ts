@@ -10,6 +10,8 @@ import * as path from 'node:path';
 import { describe, test } from 'node:test';
 import { runCli } from '../../server/src/cli';
 import { codeActions } from '../../server/src/service/features/codeActions';
+import { hover } from '../../server/src/service/features/hover';
+import { NEVER_CANCELLED } from '../../server/src/service/cancellation';
 import { ALL_CODES, computeDiagnostics } from '../../server/src/service/features/diagnostics';
 import type { PapersGroupNode } from '../../server/src/service/features/tree';
 import { MessageLanguage, resolveMessageLanguage, rulesDocsFor } from '../../server/src/service/messages';
@@ -119,6 +121,39 @@ describe('The message language', () => {
     assert.deepEqual(localizedLenses(lenses, 'both').map((lens) => lens.command?.title), ['☆ Star', 'Mark unread', 'Open on arXiv']);
     // A topic that happens to read like a page or a band is the document's text.
     assert.equal(localizedNode(group({ label: 'Recommended' }), 'zh-cn').label, 'Recommended');
+  });
+});
+
+describe('Hovers in the message language', () => {
+  const text = fs.readFileSync(path.join(FIXTURES, 'hover', 'entries.digest'), 'utf8');
+  const doc = parseDigest(text);
+  /** The hover's markdown on the first `needle` of the fixture, in `language`. */
+  const on = (needle: string, language: MessageLanguage, offset = 1): string => {
+    const lines = text.split('\n');
+    const line = lines.findIndex((l) => l.includes(needle));
+    const result = hover(doc, { line, character: lines[line].indexOf(needle) + offset }, NEVER_CANCELLED, language);
+    assert.ok(result, `a hover on ${needle}`);
+    return (result.contents as { value: string }).value;
+  };
+
+  test('Should keep today’s bilingual hover for both, and give its phrases in English or in Chinese alone', () => {
+    assert.match(on('Kyoto University', 'both'), /中文名 Chinese name[\s\S]*Institution 1 of 3 · 机构/);
+    const en = on('Kyoto University', 'en');
+    assert.match(en, /Chinese name[\s\S]*Institution 1 of 3\*/);
+    assert.doesNotMatch(en, /中文名|· 机构/);
+    const zh = on('Kyoto University', 'zh-cn');
+    assert.match(zh, /中文名[\s\S]*第 1 个机构，共 3 个/);
+    assert.doesNotMatch(zh, /Chinese name|Institution/);
+    // An author, a category with its names, a keyword and a miscased code.
+    assert.match(on('Omar Haddad', 'zh-cn'), /第 2 位作者，共 3 位/);
+    assert.doesNotMatch(on('Omar Haddad', 'zh-cn'), /Author \d/);
+    assert.doesNotMatch(on('cs.LG、cs.CL', 'zh-cn'), /Machine Learning|arXiv category in/);
+    assert.doesNotMatch(on('cs.LG、cs.CL', 'en'), /机器学习/);
+    assert.match(on('reasoning(abstract)', 'zh-cn'), /命中关键词[\s\S]*命中于/);
+    assert.doesNotMatch(on('reasoning(abstract)', 'zh-cn'), /matched keyword|Matched in/);
+    assert.match(on('CS.lg', 'zh-cn'), /按此写法不是 arXiv 代码/);
+    // The language of one hover does not leak into the next.
+    assert.match(on('Kyoto University', 'both'), /中文名 Chinese name/);
   });
 });
 

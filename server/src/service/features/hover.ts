@@ -17,6 +17,19 @@ import { clip as clipText, escapeMarkdown, hasCjk } from '../text';
 import { entryAt, fieldAt } from './entries';
 import { FIELD_NAMES, HEADING_MEANING, HIT_FIELDS, hitFieldMeaning, LABEL_MEANINGS, TOPIC_MEANING } from './labels';
 import type { LabelMeaning } from './labels';
+import { DEFAULT_MESSAGE_LANGUAGE, MessageLanguage } from '../messages';
+
+/**
+ * The language of the hover being rendered: set by `hover` for the length of one synchronous
+ * call, read by `w`. The glossary lines (a label and its meaning) stay bilingual in every
+ * language: they are what a hover translates.
+ */
+let language: MessageLanguage = DEFAULT_MESSAGE_LANGUAGE;
+
+/** A phrase of a hover: as it reads in both languages (today's text), in English, in Chinese. */
+function w(both: string, en: string, zh: string): string {
+  return language === 'en' ? en : language === 'zh-cn' ? zh : both;
+}
 
 /** The most characters of one piece of document text a hover shows. */
 const MAX_TEXT = 300;
@@ -36,7 +49,17 @@ const MAX_LISTED = 12;
  * // { contents: { kind: 'markdown', value: '**京都大学** · 中文名 Chinese name\n\n*Institution 1 of 3 · 机构*' },
  * //   range: { start: { line: 8, character: 5 }, end: { line: 8, character: 21 } } }
  */
-export function hover(doc: DigestDocument, position: Position, token: Cancellation = NEVER_CANCELLED): Hover | null {
+export function hover(doc: DigestDocument, position: Position, token: Cancellation = NEVER_CANCELLED, messageLanguage: MessageLanguage = DEFAULT_MESSAGE_LANGUAGE): Hover | null {
+  const previous = language;
+  language = messageLanguage;
+  try {
+    return hoverAt(doc, position, token);
+  } finally {
+    language = previous;
+  }
+}
+
+function hoverAt(doc: DigestDocument, position: Position, token: Cancellation): Hover | null {
   if (token.isCancellationRequested) {
     return null;
   }
@@ -147,8 +170,8 @@ function institutionParts(field: InstitutionsField): Part[] {
       range: item.name.range,
       render: () =>
         paragraphs(
-          item.translation && item.translation.text ? `${strong(item.translation.text)} · ${text('中文名 Chinese name')}` : emphasis('No Chinese name given for this institution'),
-          emphasis(`Institution ${index + 1} of ${count} · 机构`),
+          item.translation && item.translation.text ? `${strong(item.translation.text)} · ${text(w('中文名 Chinese name', 'Chinese name', '中文名'))}` : emphasis(w('No Chinese name given for this institution', 'No Chinese name given for this institution', '此机构没有中文名')),
+          emphasis(w(`Institution ${index + 1} of ${count} · 机构`, `Institution ${index + 1} of ${count}`, `第 ${index + 1} 个机构，共 ${count} 个`)),
         ),
     });
     const translation = item.translation;
@@ -157,8 +180,8 @@ function institutionParts(field: InstitutionsField): Part[] {
         range: translation.range,
         render: () =>
           paragraphs(
-            item.name.text ? `${strong(item.name.text)} · ${text('English name 英文名')}` : emphasis('No English name before this translation'),
-            emphasis(`Institution ${index + 1} of ${count} · 机构`),
+            item.name.text ? `${strong(item.name.text)} · ${text(w('English name 英文名', 'English name', '英文名'))}` : emphasis(w('No English name before this translation', 'No English name before this translation', '此译名前没有英文名')),
+            emphasis(w(`Institution ${index + 1} of ${count} · 机构`, `Institution ${index + 1} of ${count}`, `第 ${index + 1} 个机构，共 ${count} 个`)),
           ),
       });
     }
@@ -204,7 +227,7 @@ function headingHover(doc: DigestDocument): string {
   return paragraphs(
     `${strong(HEADING_MEANING.chinese)} · ${text(HEADING_MEANING.english)}`,
     text(HEADING_MEANING.explanation),
-    text(`${doc.entries.length} ${doc.entries.length === 1 ? 'paper' : 'papers'} in this file.`),
+    text(w(`${doc.entries.length} ${doc.entries.length === 1 ? 'paper' : 'papers'} in this file.`, `${doc.entries.length} ${doc.entries.length === 1 ? 'paper' : 'papers'} in this file.`, `本文件中有 ${doc.entries.length} 篇论文。`)),
   );
 }
 
@@ -214,7 +237,7 @@ function titleHover(entry: Entry, field: TitleField): string {
   const other = entry[otherKind];
   const names = FIELD_NAMES[otherKind];
   const blocks: string[] = [
-    other && other.value.text ? strong(other.value.text) : emphasis(`No ${names.english} in this entry`),
+    other && other.value.text ? strong(other.value.text) : emphasis(w(`No ${names.english} in this entry`, `No ${names.english} in this entry`, `此条目没有${names.chinese}`)),
     emphasis(`${names.chinese} · ${names.english}`),
     '---',
   ];
@@ -222,15 +245,18 @@ function titleHover(entry: Entry, field: TitleField): string {
   if (topic) {
     const hits = listed(topic.hits, (hit) => {
       const where = hit.field ? hitFieldMeaning(hit.field.text) : undefined;
-      return `${hit.keyword.text || '(empty)'}${hit.field ? ` (${hit.field.text}${where ? ' ' + where.chinese : ''})` : ''}`;
+      return `${hit.keyword.text || w('(empty)', '(empty)', '（空）')}${hit.field ? ` (${hit.field.text}${where ? ' ' + where.chinese : ''})` : ''}`;
     });
-    blocks.push(`${strong('专题命中')} ${text(`Topic: ${topic.topic.text || '(none)'}${hits ? ' · hits: ' + hits : ''}`)}`);
-    blocks.push(`${strong('分类')} ${text(`Categories: ${listed(topic.categories, (code) => categoryLine(code.text)) || '(none)'}`)}`);
+    const none = w('(none)', '(none)', '（无）');
+    const topicText = topic.topic.text || none;
+    blocks.push(`${strong('专题命中')} ${text(w(`Topic: ${topicText}${hits ? ' · hits: ' + hits : ''}`, `Topic: ${topicText}${hits ? ' · hits: ' + hits : ''}`, `专题：${topicText}${hits ? ' · 命中：' + hits : ''}`))}`);
+    const categories = listed(topic.categories, (code) => categoryLine(code.text)) || none;
+    blocks.push(`${strong('分类')} ${text(w(`Categories: ${categories}`, `Categories: ${categories}`, `分类：${categories}`))}`);
   } else {
-    blocks.push(emphasis('No 专题命中 (topic hits) in this entry'));
+    blocks.push(emphasis(w('No 专题命中 (topic hits) in this entry', 'No 专题命中 (topic hits) in this entry', '此条目没有专题命中')));
   }
   const summary = entry.summary;
-  blocks.push(summary && summary.value.text ? `${strong('AI总结')} ${text(summaryPreview(summary.value.text))}` : emphasis('No AI总结 (AI summary) in this entry'));
+  blocks.push(summary && summary.value.text ? `${strong('AI总结')} ${text(summaryPreview(summary.value.text))}` : emphasis(w('No AI总结 (AI summary) in this entry', 'No AI总结 (AI summary) in this entry', '此条目没有AI总结')));
   return paragraphs(...blocks);
 }
 
@@ -238,8 +264,8 @@ function authorHover(entry: Entry, field: AuthorsField, index: number): string {
   const name = field.names[index];
   const chinese = chineseNameOf(entry.institutions, name.text);
   return paragraphs(
-    chinese ? `${strong(chinese)} · ${text('中文名 Chinese name')}` : emphasis('No Chinese name given for this author in this entry'),
-    emphasis(`Author ${index + 1} of ${field.names.length} · 作者`),
+    chinese ? `${strong(chinese)} · ${text(w('中文名 Chinese name', 'Chinese name', '中文名'))}` : emphasis(w('No Chinese name given for this author in this entry', 'No Chinese name given for this author in this entry', '此条目没有给出该作者的中文名')),
+    emphasis(w(`Author ${index + 1} of ${field.names.length} · 作者`, `Author ${index + 1} of ${field.names.length}`, `第 ${index + 1} 位作者，共 ${field.names.length} 位`)),
   );
 }
 
@@ -247,11 +273,15 @@ function authorHover(entry: Entry, field: AuthorsField, index: number): string {
 function pairHover(counterpart: Span | undefined, index: number, count: number, chineseCount: number, hovered: 'english' | 'chinese'): string {
   let first: string;
   if (counterpart) {
-    first = `${strong(counterpart.text)} · ${text(hovered === 'english' ? '中文名 Chinese name' : 'English name 英文名')}`;
+    first = `${strong(counterpart.text)} · ${text(hovered === 'english' ? w('中文名 Chinese name', 'Chinese name', '中文名') : w('English name 英文名', 'English name', '英文名'))}`;
   } else {
-    first = emphasis(`No Chinese name at this position: the 机构 line gives ${count} names and ${chineseCount} Chinese names`);
+    const why = `No Chinese name at this position: the 机构 line gives ${count} names and ${chineseCount} Chinese names`;
+    first = emphasis(w(why, why, `此位置没有中文名：机构行给出了 ${count} 个姓名和 ${chineseCount} 个中文名`));
   }
-  return paragraphs(first, emphasis(`Author ${index + 1} of ${count} · 作者, listed with Chinese names on the 机构 line`));
+  return paragraphs(
+    first,
+    emphasis(w(`Author ${index + 1} of ${count} · 作者, listed with Chinese names on the 机构 line`, `Author ${index + 1} of ${count}, listed with Chinese names on the 机构 line`, `第 ${index + 1} 位作者，共 ${count} 位，在机构行上与中文名一同列出`)),
+  );
 }
 
 function labelHover(meaning: LabelMeaning): string {
@@ -271,11 +301,12 @@ function topicHover(doc: DigestDocument, topic: string, token: Cancellation): st
   if (!counts) {
     return null;
   }
-  const subject = doc.heading ? `Digest subject: ${doc.heading.text} · ` : '';
+  const subject = doc.heading ? w(`Digest subject: ${doc.heading.text} · `, `Digest subject: ${doc.heading.text} · `, `摘要集主题：${doc.heading.text} · `) : '';
+  const count = counts.get(topic) ?? 0;
   return paragraphs(
     `${strong(TOPIC_MEANING.chinese)} · ${text(TOPIC_MEANING.english)}`,
     text(TOPIC_MEANING.explanation),
-    text(`${subject}${counts.get(topic) ?? 0} of ${doc.entries.length} papers in this file have the topic “${clip(topic)}”.`),
+    text(subject + w(`${count} of ${doc.entries.length} papers in this file have the topic “${clip(topic)}”.`, `${count} of ${doc.entries.length} papers in this file have the topic “${clip(topic)}”.`, `本文件 ${doc.entries.length} 篇论文中有 ${count} 篇的专题为“${clip(topic)}”。`)),
   );
 }
 
@@ -305,12 +336,15 @@ function topicCounts(doc: DigestDocument, token: Cancellation): ReadonlyMap<stri
 function keywordHover(hit: TopicHit): string {
   let where: string;
   if (!hit.field || !hit.field.text) {
-    where = emphasis('No (field) says where this keyword matched');
+    where = emphasis(w('No (field) says where this keyword matched', 'No (field) says where this keyword matched', '没有“(字段)”说明此关键词在哪里命中'));
   } else {
     const meaning = hitFieldMeaning(hit.field.text);
-    where = meaning ? text(`Matched in ${meaning.english} · ${meaning.chinese}`) : text(`Matched in “${clip(hit.field.text)}”, a field digests do not use`);
+    const other = `Matched in “${clip(hit.field.text)}”, a field digests do not use`;
+    where = meaning
+      ? text(w(`Matched in ${meaning.english} · ${meaning.chinese}`, `Matched in ${meaning.english}`, `命中于${meaning.chinese}`))
+      : text(w(other, other, `命中于“${clip(hit.field.text)}”，摘要集不使用此字段`));
   }
-  return paragraphs(`${strong(hit.keyword.text)} · ${text('命中关键词 matched keyword')}`, where);
+  return paragraphs(`${strong(hit.keyword.text)} · ${text(w('命中关键词 matched keyword', 'matched keyword', '命中关键词'))}`, where);
 }
 
 function hitFieldHover(hit: TopicHit, field: string): string {
@@ -318,12 +352,12 @@ function hitFieldHover(hit: TopicHit, field: string): string {
   if (meaning) {
     return paragraphs(
       `${strong(meaning.chinese)} · ${text(meaning.english)}`,
-      text(hit.keyword.text ? `Where the keyword “${clip(hit.keyword.text)}” matched.` : 'Where the keyword matched.'),
+      text(hit.keyword.text ? w(`Where the keyword “${clip(hit.keyword.text)}” matched.`, `Where the keyword “${clip(hit.keyword.text)}” matched.`, `关键词“${clip(hit.keyword.text)}”命中之处。`) : w('Where the keyword matched.', 'Where the keyword matched.', '关键词命中之处。')),
     );
   }
   return paragraphs(
-    `${strong(field)} · ${text('not a field digests use')}`,
-    text(`Known fields: ${HIT_FIELDS.map((known) => `${known.field} ${known.chinese}`).join(', ')}.`),
+    `${strong(field)} · ${text(w('not a field digests use', 'not a field digests use', '摘要集不使用此字段'))}`,
+    text(w('Known fields: ', 'Known fields: ', '已知字段：') + HIT_FIELDS.map((known) => `${known.field} ${known.chinese}`).join(', ') + w('.', '.', '。')),
   );
 }
 
@@ -332,21 +366,23 @@ function categoryHover(code: string): string {
   if (known) {
     const archive = archives.get(archivePrefix(known.code));
     return paragraphs(
-      `${strong(known.code)} · ${text(`${known.name} · ${known.nameZh}`)}`,
-      emphasis(`arXiv category in ${known.archive}${archive ? ' · ' + archive.nameZh : ''}`),
+      `${strong(known.code)} · ${text(w(`${known.name} · ${known.nameZh}`, known.name, known.nameZh))}`,
+      emphasis(w(`arXiv category in ${known.archive}${archive ? ' · ' + archive.nameZh : ''}`, `arXiv category in ${known.archive}`, `arXiv 分类，属于 ${archive ? archive.nameZh : known.archive}`)),
     );
   }
   const miscased = categoryIgnoringCase(code);
   if (miscased) {
     return paragraphs(
-      `${strong(code)} · ${text('not an arXiv code as written: codes are case-sensitive')}`,
-      `${text('arXiv spells it')} ${strong(miscased.code)}${text(`: ${miscased.name} · ${miscased.nameZh}`)}`,
+      `${strong(code)} · ${text(w('not an arXiv code as written: codes are case-sensitive', 'not an arXiv code as written: codes are case-sensitive', '按此写法不是 arXiv 代码：代码区分大小写'))}`,
+      `${text(w('arXiv spells it', 'arXiv spells it', 'arXiv 的写法为'))} ${strong(miscased.code)}${text(`: ${w(`${miscased.name} · ${miscased.nameZh}`, miscased.name, miscased.nameZh)}`)}`,
     );
   }
   const nearest = nearestCategories(clip(code, 40), 3);
   return paragraphs(
-    `${strong(code)} · ${text('not in the arXiv taxonomy · 不是arXiv分类')}`,
-    nearest.length > 0 ? text(`Nearest codes: ${nearest.map((category) => `${category.code} ${category.name} · ${category.nameZh}`).join('; ')}`) : emphasis('No arXiv code is close to it'),
+    `${strong(code)} · ${text(w('not in the arXiv taxonomy · 不是arXiv分类', 'not in the arXiv taxonomy', '不是 arXiv 分类'))}`,
+    nearest.length > 0
+      ? text(w('Nearest codes: ', 'Nearest codes: ', '最接近的代码：') + nearest.map((category) => `${category.code} ${w(`${category.name} · ${category.nameZh}`, category.name, category.nameZh)}`).join('; '))
+      : emphasis(w('No arXiv code is close to it', 'No arXiv code is close to it', '没有与之接近的 arXiv 代码')),
   );
 }
 
@@ -357,7 +393,7 @@ function arxivHover(link: Link): string | null {
     return null;
   }
   const url = ARXIV_ABS + id;
-  return paragraphs(`${strong(`arXiv:${id}`)} · ${text('arXiv 论文 paper')}`, `[${escapeMarkdown(url)}](${url})`);
+  return paragraphs(`${strong(`arXiv:${id}`)} · ${text(w('arXiv 论文 paper', 'arXiv paper', 'arXiv 论文'))}`, `[${escapeMarkdown(url)}](${url})`);
 }
 
 const ARXIV_ABS = 'https://arxiv.org/abs/';
@@ -372,13 +408,17 @@ const ARXIV_ID = /^(?:\d{4}\.\d{4,5}|[A-Za-z][A-Za-z-]{0,20}(?:\.[A-Za-z]{2})?\/
 function categoryLine(code: string): string {
   const known = categoryByCode(code);
   if (known) {
-    return `${known.code} ${known.name} · ${known.nameZh}`;
+    return `${known.code} ${w(`${known.name} · ${known.nameZh}`, known.name, known.nameZh)}`;
   }
   const miscased = categoryIgnoringCase(code);
   if (miscased) {
-    return `${clip(code, 40)} (arXiv spells it ${miscased.code}: ${miscased.name} · ${miscased.nameZh})`;
+    return w(
+      `${clip(code, 40)} (arXiv spells it ${miscased.code}: ${miscased.name} · ${miscased.nameZh})`,
+      `${clip(code, 40)} (arXiv spells it ${miscased.code}: ${miscased.name})`,
+      `${clip(code, 40)}（arXiv 的写法为 ${miscased.code}：${miscased.nameZh}）`,
+    );
   }
-  return `${clip(code, 40)} (not an arXiv category)`;
+  return w(`${clip(code, 40)} (not an arXiv category)`, `${clip(code, 40)} (not an arXiv category)`, `${clip(code, 40)}（不是 arXiv 分类）`);
 }
 
 // ---- Lookups ----------------------------------------------------------------------------

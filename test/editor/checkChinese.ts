@@ -90,18 +90,15 @@ async function main(): Promise<void> {
     };
     await openWorkbench(page, server);
 
-    await step('the Papers view is named 论文 and described in Chinese', async () => {
-      await openFile(page, 'agents-2026-12-01.digest');
+    await step('the Papers view is named 论文, described in Chinese and lists the topics', async () => {
       await waitForTexts(page, '.pane-header', [NLS['view.papers.name']], 'the view header');
-      // The grouping in the view's description comes from the client's bundle (vscode.l10n).
-      await waitForTexts(page, '.pane-header', [BUNDLE['by topic']], 'the view description');
-    });
-
-    await step('the Papers view opens with its topics', async () => {
       // Give the view the side bar: fold the folder's section, unfold the view.
       await page.locator('.pane-header >> text=workspace').first().click();
       await page.locator(`.pane-header >> text=${NLS['view.papers.name']}`).first().click();
+      // The workspace is indexed once the view lists its topics.
       await waitForTexts(page, '.pane-body', ['数学推理'], 'the Papers view');
+      // The grouping in the view's description comes from the client's bundle (vscode.l10n).
+      await waitForTexts(page, '.pane-header', [BUNDLE['by topic']], 'the view description');
     });
 
     await step('the Papers view toolbar has the Chinese titles', async () => {
@@ -118,6 +115,7 @@ async function main(): Promise<void> {
     });
 
     await step('the problems and CodeLenses of a digest follow the display language', async () => {
+      await openFile(page, 'agents-2026-12-01.digest');
       // The reading CodeLenses above each title come from the server too.
       await waitForTexts(page, '.monaco-editor .codelens-decoration', ['☆ 加星标', '在 arXiv 上打开'], 'the CodeLenses');
       await runCommand(page, 'View: Toggle Problems');

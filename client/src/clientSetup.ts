@@ -9,7 +9,7 @@ import type { LanguageClient } from 'vscode-languageclient/node';
 import { DIGEST_FILE_GLOB } from '../../server/src/digestFiles';
 import { FIX_ALL_COMMAND, FixAllResult, LANGUAGE_ID } from '../../server/src/protocol';
 import { DETECTION_LINES, looksLikeDigest, OpenTracker } from './detection';
-import { DiagnosticsArrivals, fixAllWithFeedback, OPEN_A_DIGEST_MESSAGE } from './fixAllFeedback';
+import { DiagnosticsArrivals, fixAllWithFeedback, openADigestMessage } from './fixAllFeedback';
 import { DigestLanguageStatus, registerLanguageStatus } from './languageStatus';
 import { registerOpenLocation } from './openLocation';
 import { registerPaperCommands } from './paperCommands';
@@ -56,7 +56,7 @@ export function paperDigestClientOptions(documentSelector: DocumentSelector): La
         }
         const document = vscode.window.activeTextEditor?.document;
         if (!document || document.languageId !== LANGUAGE_ID) {
-          void vscode.window.showInformationMessage(OPEN_A_DIGEST_MESSAGE);
+          void vscode.window.showInformationMessage(openADigestMessage());
           return undefined;
         }
         return fixAllWithFeedback(document, arrivals, async (uri, version) => (await next(command, [uri, version])) as FixAllResult | undefined);

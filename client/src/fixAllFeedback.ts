@@ -120,19 +120,19 @@ export interface FixAllFeedback extends FixAllResult {
   readonly message: string;
 }
 
-/** The messages of Fix All, in one place (plain literals, to be wrapped for translation). */
+/** The messages of Fix All, in one place (through vscode.l10n). */
 const TEXT = {
-  openADigest: 'Paper Digest: open a digest to fix its problems.',
-  nothingToFix: 'Paper Digest: no problems to fix.',
-  problems: (count: number) => (count === 1 ? '1 problem' : `${count} problems`),
-  noneFixed: (remaining: string) => `Paper Digest: nothing could be fixed automatically; ${remaining} left.`,
-  allFixed: (fixed: string) => `Paper Digest: fixed ${fixed}; none left.`,
-  someFixed: (fixed: string, remaining: string) => `Paper Digest: fixed ${fixed}; ${remaining} left.`,
-  uncounted: (edits: number) => `Paper Digest: fixed what could be fixed (${edits === 1 ? '1 edit' : `${edits} edits`}).`,
+  openADigest: (): string => vscode.l10n.t('Paper Digest: open a digest to fix its problems.'),
+  nothingToFix: (): string => vscode.l10n.t('Paper Digest: no problems to fix.'),
+  problems: (count: number): string => (count === 1 ? vscode.l10n.t('1 problem') : vscode.l10n.t('{0} problems', count)),
+  noneFixed: (remaining: string): string => vscode.l10n.t('Paper Digest: nothing could be fixed automatically; {0} left.', remaining),
+  allFixed: (fixed: string): string => vscode.l10n.t('Paper Digest: fixed {0}; none left.', fixed),
+  someFixed: (fixed: string, remaining: string): string => vscode.l10n.t('Paper Digest: fixed {0}; {1} left.', fixed, remaining),
+  uncounted: (edits: number): string => (edits === 1 ? vscode.l10n.t('Paper Digest: fixed what could be fixed (1 edit).') : vscode.l10n.t('Paper Digest: fixed what could be fixed ({0} edits).', edits)),
 };
 
 /** The message shown when Fix All is asked for without a digest in the active editor. */
-export const OPEN_A_DIGEST_MESSAGE = TEXT.openADigest;
+export const openADigestMessage = TEXT.openADigest;
 
 /**
  * The message after Fix All.
@@ -142,7 +142,7 @@ export const OPEN_A_DIGEST_MESSAGE = TEXT.openADigest;
  */
 export function fixAllMessage(fixed: number, remaining: number): string {
   if (fixed === 0) {
-    return remaining === 0 ? TEXT.nothingToFix : TEXT.noneFixed(TEXT.problems(remaining));
+    return remaining === 0 ? TEXT.nothingToFix() : TEXT.noneFixed(TEXT.problems(remaining));
   }
   return remaining === 0 ? TEXT.allFixed(TEXT.problems(fixed)) : TEXT.someFixed(TEXT.problems(fixed), TEXT.problems(remaining));
 }
@@ -166,7 +166,7 @@ export async function fixAllWithFeedback(
   // The edit is in once the command answers; wait for the problems of the fixed version.
   const remaining = await arrivals.countOf(document.uri, document.version).catch(() => undefined);
   if (problemsBefore === undefined || remaining === undefined) {
-    const message = result.applied ? TEXT.uncounted(result.edits) : TEXT.nothingToFix;
+    const message = result.applied ? TEXT.uncounted(result.edits) : TEXT.nothingToFix();
     void vscode.window.showInformationMessage(message);
     return { ...result, fixed: 0, remaining: remaining ?? vscode.languages.getDiagnostics(document.uri).length, message };
   }

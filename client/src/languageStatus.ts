@@ -12,19 +12,19 @@ export const SHOW_OUTPUT_COMMAND = 'paperDigest.showServerOutput';
 /** The `source` of the server's diagnostics (server/src/service/features/diagnostics.ts). */
 const DIAGNOSTIC_SOURCE = 'paper-digest';
 
-/** The user-visible strings of the status items, in one place (plain literals, to be wrapped for translation). */
+/** The user-visible strings of the status items, in one place (through vscode.l10n). */
 const TEXT = {
-  documentName: 'Paper Digest: this digest',
-  indexName: 'Paper Digest: workspace index',
-  papersViewTitle: 'Papers View',
-  papersViewTooltip: 'Show the Papers view',
-  outputTitle: 'Server Output',
-  outputTooltip: "Show the Paper Digest server's output",
-  indexing: 'Indexing digests…',
-  papers: (n: string, one: boolean) => (one ? `${n} paper` : `${n} papers`),
-  problems: (n: string, one: boolean) => (one ? `${n} problem` : `${n} problems`),
-  digests: (n: string, one: boolean) => (one ? `${n} digest` : `${n} digests`),
-  both: (first: string, second: string) => `${first}, ${second}`,
+  get documentName(): string { return vscode.l10n.t('Paper Digest: this digest'); },
+  get indexName(): string { return vscode.l10n.t('Paper Digest: workspace index'); },
+  get papersViewTitle(): string { return vscode.l10n.t('Papers View'); },
+  get papersViewTooltip(): string { return vscode.l10n.t('Show the Papers view'); },
+  get outputTitle(): string { return vscode.l10n.t('Server Output'); },
+  get outputTooltip(): string { return vscode.l10n.t("Show the Paper Digest server's output"); },
+  get indexing(): string { return vscode.l10n.t('Indexing digests…'); },
+  papers: (n: string, one: boolean): string => (one ? vscode.l10n.t('{0} paper', n) : vscode.l10n.t('{0} papers', n)),
+  problems: (n: string, one: boolean): string => (one ? vscode.l10n.t('{0} problem', n) : vscode.l10n.t('{0} problems', n)),
+  digests: (n: string, one: boolean): string => (one ? vscode.l10n.t('{0} digest', n) : vscode.l10n.t('{0} digests', n)),
+  both: (first: string, second: string): string => vscode.l10n.t('{0}, {1}', first, second),
 };
 
 function count(n: number, text: (n: string, one: boolean) => string): string {

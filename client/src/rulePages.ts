@@ -9,9 +9,9 @@ import * as vscode from 'vscode';
 
 export const OPEN_RULE_COMMAND = 'paperDigest.openRule';
 
-/** The user-visible strings, in one place (plain literals, to be wrapped for translation). */
+/** The user-visible strings, in one place (through vscode.l10n). */
 const TEXT = {
-  noSuchPage: 'Paper Digest: no such rule page.',
+  get noSuchPage(): string { return vscode.l10n.t('Paper Digest: no such rule page.'); },
 };
 
 /**

@@ -15,8 +15,8 @@
  * `paperDigest/debug/memory` (heap after full collections, see server/src/debug.ts); RSS of
  * both servers is read from /proc. `--size small` (for CI) shrinks everything so that the run
  * proves the benchmark works in well under a minute. Missed targets are reported, never an exit
- * code. `node out/test/bench/e2e.js [--size small]` runs this part alone; `BENCH_PEER=0` leaves
- * the peer out.
+ * code. `node out/test/bench/e2e.js [--size small] [--part document|workspace]` runs this part
+ * alone (or only its single-document or its workspace half); `BENCH_PEER=0` leaves the peer out.
  */
 import * as fs from 'node:fs';
 import * as os from 'node:os';
@@ -37,6 +37,13 @@ export type BenchSize = 'small' | 'full';
 export function benchSize(argv: readonly string[] = process.argv): BenchSize {
   const at = argv.indexOf('--size');
   return at >= 0 && argv[at + 1] === 'small' ? 'small' : 'full';
+}
+
+/** `--part document` or `--part workspace` runs only that part; both run by default. */
+export function benchPart(argv: readonly string[] = process.argv): 'document' | 'workspace' | 'all' {
+  const at = argv.indexOf('--part');
+  const value = at >= 0 ? argv[at + 1] : undefined;
+  return value === 'document' || value === 'workspace' ? value : 'all';
 }
 
 const SIZES: Record<BenchSize, { documents: number[]; files: number; papersPerFile: number; rounds: number; keystrokes: number }> = {
@@ -98,10 +105,15 @@ export async function runEndToEnd(size: BenchSize = benchSize()): Promise<void> 
   const sizes = SIZES[size];
   console.log(`\nend to end over stdio (${size} size): ${sizes.rounds} rounds, min / median; ratios are medians of per-round ratios`);
   console.log(`node ${process.version} on ${os.cpus().length} × ${os.cpus()[0]?.model.trim()}, load average ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}`);
-  for (const papers of sizes.documents) {
-    await documentBenchmark(papers, sizes.rounds, sizes.keystrokes);
+  const part = benchPart();
+  if (part !== 'workspace') {
+    for (const papers of sizes.documents) {
+      await documentBenchmark(papers, sizes.rounds, sizes.keystrokes);
+    }
   }
-  await workspaceBenchmark(sizes.files, sizes.papersPerFile, sizes.rounds);
+  if (part !== 'document') {
+    await workspaceBenchmark(sizes.files, sizes.papersPerFile, sizes.rounds);
+  }
   console.log(`load average after: ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}`);
 }
 

@@ -8,6 +8,7 @@
  */
 import type { DigestDocument, Entry } from './model';
 import { titleKey } from './features/entries';
+import { keep } from './keptStrings';
 
 /** How often each written form is used. */
 export type Counts = Map<string, number>;
@@ -169,42 +170,46 @@ export function fileTerms(doc: DigestDocument): FileTerms {
   return terms;
 }
 
+/**
+ * Counts an entry's names. The names and keys are kept as copies (keptStrings.ts): the index
+ * keeps these counts after the document's text is gone.
+ */
 function addEntry(terms: FileTerms, index: number, names: EntryNames): void {
   for (const { key, name, form } of names.authors) {
     let author = terms.authors.get(key);
     if (!author) {
       author = { names: new Map(), forms: new Map() };
-      terms.authors.set(key, author);
+      terms.authors.set(keep(key), author);
     }
-    addCount(author.names, name);
-    addCount(author.forms, form);
+    addCount(author.names, keep(name));
+    addCount(author.forms, keep(form));
   }
   for (const { key, name, translation } of names.institutions) {
     let institution = terms.institutions.get(key);
     if (!institution) {
       institution = { names: new Map(), translations: new Map(), papers: [] };
-      terms.institutions.set(key, institution);
+      terms.institutions.set(keep(key), institution);
     }
-    addCount(institution.names, name);
+    addCount(institution.names, keep(name));
     if (translation) {
-      addCount(institution.translations, translation);
+      addCount(institution.translations, keep(translation));
     }
     if (institution.papers[institution.papers.length - 1] !== index) {
       institution.papers.push(index);
     }
   }
   if (names.topic) {
-    addCount(terms.topics, names.topic);
+    addCount(terms.topics, keep(names.topic));
   }
   for (const { key, text } of names.keywords) {
     let forms = terms.keywords.get(key);
     if (!forms) {
       forms = new Map();
-      terms.keywords.set(key, forms);
+      terms.keywords.set(keep(key), forms);
     }
-    addCount(forms, text);
+    addCount(forms, keep(text));
   }
   for (const code of names.categories) {
-    addCount(terms.categories, code);
+    addCount(terms.categories, keep(code));
   }
 }

@@ -13,6 +13,7 @@ import { parseDigest } from './parser';
 import { itemAtLine, paperName, titleKey } from './features/entries';
 import { fileTerms, FileTerms } from './terms';
 import { documentTooLarge, parseWithinLimits } from './limits';
+import { keep, KeptNames } from './keptStrings';
 
 /** An institution of a paper, as the `机构` line names it. */
 export interface InstitutionSummary {
@@ -453,8 +454,10 @@ export function summariseDigest(uri: string, doc: DigestDocument, source: 'disk'
   // An open document is summarised again after each pause in typing; its model keeps the
   // entries an edit did not touch (incremental.ts), and their contents are reused here.
   const reuse = source === 'open';
-  const papers = doc.entries.map((entry) => summarisePaper(uri, entry, occurrences, reuse));
-  return { uri, heading: doc.heading?.text, papers, source, terms: fileTerms(doc) };
+  const names = new KeptNames();
+  const papers = doc.entries.map((entry) => summarisePaper(uri, entry, occurrences, reuse, names));
+  const heading = doc.heading?.text;
+  return { uri, heading: heading === undefined ? undefined : keep(heading), papers, source, terms: fileTerms(doc) };
 }
 
 /** What the index keeps of a paper that does not depend on where its entry is. */
@@ -472,10 +475,10 @@ type PaperContent = Pick<
  */
 const contentOfEntry = new WeakMap<Entry, PaperContent>();
 
-function summarisePaper(uri: string, entry: Entry, occurrences: Map<string, number>, reuse: boolean): PaperSummary {
+function summarisePaper(uri: string, entry: Entry, occurrences: Map<string, number>, reuse: boolean, names: KeptNames): PaperSummary {
   let content = reuse ? contentOfEntry.get(entry) : undefined;
   if (!content) {
-    content = paperContent(entry);
+    content = paperContent(entry, names);
     if (reuse) {
       contentOfEntry.set(entry, content);
     }
@@ -491,7 +494,7 @@ function summarisePaper(uri: string, entry: Entry, occurrences: Map<string, numb
     range: entry.range,
     selectionRange,
     englishTitle: content.englishTitle,
-    title: paperName(entry),
+    title: content.englishTitle.trim() ? content.englishTitle : keep(paperName(entry)),
     chineseTitle: content.chineseTitle,
     titleKey: content.titleKey,
     authors: content.authors,
@@ -508,23 +511,50 @@ function summarisePaper(uri: string, entry: Entry, occurrences: Map<string, numb
   };
 }
 
-function paperContent(entry: Entry): PaperContent {
-  const englishTitle = entry.englishTitle?.value.text ?? '';
-  const chineseTitle = entry.chineseTitle?.value.text ?? '';
+/** Shared by every paper that has none, instead of an empty array each. */
+const NONE: readonly never[] = Object.freeze([]);
+
+/** A list kept by the index: the shared empty list, or the strings kept (`keep`), exactly sized. */
+function keptList(texts: readonly string[], names: KeptNames): readonly string[] {
+  return texts.length === 0 ? NONE : names.keepAll(texts);
+}
+
+/** `keptList` shared by the papers of a file that have the same list. */
+function sharedList(texts: readonly string[], names: KeptNames): readonly string[] {
+  return texts.length === 0 ? NONE : names.shared('l' + partsKey(texts), () => names.keepAll(texts));
+}
+
+/** A key of a list of strings that no other list has, whatever characters they contain. */
+function partsKey(parts: readonly string[]): string {
+  let key = '';
+  for (const part of parts) {
+    key += `${part.length}:${part}`;
+  }
+  return key;
+}
+
+/**
+ * The content of a paper, every string a copy that holds no reference to the document's text
+ * (keptStrings.ts), so that the index does not keep whole file texts alive; the names that repeat
+ * are kept once per file (`names`).
+ */
+function paperContent(entry: Entry, names: KeptNames): PaperContent {
+  const englishTitle = keep(entry.englishTitle?.value.text ?? '');
+  const chineseTitle = keep(entry.chineseTitle?.value.text ?? '');
   const key = titleKey(englishTitle);
   const identity = key || (chineseTitle ? 'zh:' + titleKey(chineseTitle) : 'untitled');
-  const authors = entry.authors?.names.map((name) => name.text).filter((name) => name.length > 0) ?? [];
+  const authors = keptList(entry.authors?.names.map((name) => name.text).filter((name) => name.length > 0) ?? [], names);
   const institutions: InstitutionSummary[] = [];
   if (entry.institutions && !entry.institutions.authorPairs) {
     for (const item of entry.institutions.items) {
       if (item.name.text.length > 0) {
-        institutions.push(item.translation?.text ? { name: item.name.text, translation: item.translation.text } : { name: item.name.text });
+        institutions.push(item.translation?.text ? { name: names.keep(item.name.text), translation: names.keep(item.translation.text) } : { name: names.keep(item.name.text) });
       }
     }
   }
   const hits = entry.topicHits;
-  const keywords = hits ? hits.hits.map((hit) => hit.keyword.text).filter((keyword) => keyword.length > 0) : [];
-  const categories = hits ? hits.categories.map((category) => category.text).filter((code) => code.length > 0) : [];
+  const keywords = hits ? sharedList(hits.hits.map((hit) => hit.keyword.text).filter((keyword) => keyword.length > 0), names) : NONE;
+  const categories = hits ? sharedList(hits.categories.map((category) => category.text).filter((code) => code.length > 0), names) : NONE;
   const searchParts = [englishTitle, chineseTitle, ...authors];
   for (const institution of institutions) {
     searchParts.push(institution.name);
@@ -539,21 +569,30 @@ function paperContent(entry: Entry): PaperContent {
       searchParts.push(pair.chinese.text);
     }
   }
+  const hitList = hits ? hits.hits.filter((hit) => hit.keyword.text.length > 0) : [];
+  const keptHits =
+    hitList.length === 0
+      ? NONE
+      : names.shared('h' + partsKey(hitList.flatMap((hit) => [hit.keyword.text, hit.field?.text ?? ''])), () =>
+          hitList.map((hit) => ({ keyword: names.keep(hit.keyword.text), field: names.keep(hit.field?.text ?? '') })),
+        );
+  const authorsZh = (entry.institutions?.authorPairs ?? []).filter((pair) => pair.chinese?.text).map((pair) => ({ name: names.keep(pair.english.text), nameZh: names.keep(pair.chinese!.text) }));
   return {
     englishTitle,
     chineseTitle,
     titleKey: key,
     identity,
     authors,
-    institutions,
-    topic: hits?.topic.text ?? '',
+    institutions:
+      institutions.length === 0 ? NONE : names.shared('i' + partsKey(institutions.flatMap((each) => [each.name, each.translation ?? ''])), () => institutions.slice()),
+    topic: names.keep(hits?.topic.text ?? ''),
     keywords,
     categories,
-    summary: entry.summary?.value.text ?? '',
-    hits: hits ? hits.hits.filter((hit) => hit.keyword.text.length > 0).map((hit) => ({ keyword: hit.keyword.text, field: hit.field?.text ?? '' })) : [],
-    authorsZh: (entry.institutions?.authorPairs ?? []).filter((pair) => pair.chinese?.text).map((pair) => ({ name: pair.english.text, nameZh: pair.chinese!.text })),
-    comments: entry.comments?.value.text ?? '',
-    journalRef: entry.journalRef?.value.text ?? '',
+    summary: keep(entry.summary?.value.text ?? ''),
+    hits: keptHits,
+    authorsZh: authorsZh.length === 0 ? NONE : authorsZh,
+    comments: keep(entry.comments?.value.text ?? ''),
+    journalRef: keep(entry.journalRef?.value.text ?? ''),
     searchText: foldForSearch(searchParts.join('\u0000')),
   };
 }

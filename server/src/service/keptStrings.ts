@@ -1,0 +1,85 @@
+/**
+ * Strings that outlive the text they were cut from.
+ *
+ * V8 represents a substring of 13 or more characters as a slice of its parent, which keeps the
+ * whole parent alive: one title kept from a digest keeps the digest's whole text (about 1 MB
+ * per 1,000 papers, two bytes a character). The workspace index keeps a few strings of every
+ * paper of every file long after the text is gone, so it keeps copies instead.
+ */
+
+/** Below this length V8 copies substrings anyway (`SlicedString::kMinLength`). */
+const SLICE_MIN_LENGTH = 13;
+
+/**
+ * A string equal to `text` that holds no reference to a longer text: the internalised copy V8
+ * makes of a property name. Equal strings kept this way share one copy (V8's string table,
+ * whose entries go when nothing else refers to them), and text without characters past U+00FF
+ * takes one byte a character even when it was cut from a two-byte text.
+ *
+ * @example
+ * keep(fileText.slice(100, 160)) // the same 60 characters, fileText may be collected
+ */
+export function keep(text: string): string {
+  if (text.length < SLICE_MIN_LENGTH) {
+    return text;
+  }
+  // A property name is internalised, and the name for-in gives back is the internalised string.
+  const box: Record<string, 0> = { [text]: 0 };
+  for (const name in box) {
+    return name;
+  }
+  return text;
+}
+
+/** `keep` for every string of a list, in a new array of exactly its length. */
+export function keepAll(texts: readonly string[]): string[] {
+  const result = new Array<string>(texts.length);
+  for (let i = 0; i < texts.length; i++) {
+    result[i] = keep(texts[i]);
+  }
+  return result;
+}
+
+/**
+ * Keeps names that repeat (authors, institutions, topics, keywords, category codes): each
+ * distinct name once, as `keep` would keep it, also the short ones V8 copies anew each time.
+ *
+ * @example
+ * const names = new KeptNames();
+ * names.keep(a) === names.keep(b) // when a === b as text
+ */
+export class KeptNames {
+  private readonly kept = new Map<string, string>();
+  private readonly values = new Map<string, unknown>();
+
+  keep(text: string): string {
+    let result = this.kept.get(text);
+    if (result === undefined) {
+      result = keep(text);
+      this.kept.set(result, result);
+    }
+    return result;
+  }
+
+  /**
+   * One value per key: papers with the same keywords, categories, hits or institutions share
+   * one list (never changed after it is made: the index's lists are read-only).
+   */
+  shared<T>(key: string, make: () => T): T {
+    let value = this.values.get(key) as T | undefined;
+    if (value === undefined) {
+      value = make();
+      this.values.set(keep(key), value);
+    }
+    return value;
+  }
+
+  /** `keep` for every string of a list, in a new array of exactly its length. */
+  keepAll(texts: readonly string[]): string[] {
+    const result = new Array<string>(texts.length);
+    for (let i = 0; i < texts.length; i++) {
+      result[i] = this.keep(texts[i]);
+    }
+    return result;
+  }
+}

@@ -1,0 +1,145 @@
+/**
+ * The workspace index keeps copies of the strings it needs, not slices of the file texts
+ * (keptStrings.ts), and what it keeps equals what the plain summary of the parsed papers is.
+ */
+import { describe, test } from 'node:test';
+import * as assert from 'node:assert/strict';
+import * as v8 from 'node:v8';
+import * as vm from 'node:vm';
+import * as fc from 'fast-check';
+import { parseDigest } from '../../server/src/service/parser';
+import { paperName, titleKey } from '../../server/src/service/features/entries';
+import type { Entry } from '../../server/src/service/model';
+import { foldForSearch, WorkspaceIndex } from '../../server/src/service/workspaceIndex';
+import { keep, KeptNames } from '../../server/src/service/keptStrings';
+import { generatedEntry } from '../bench/generate';
+
+v8.setFlagsFromString('--expose-gc');
+const collect = vm.runInNewContext('gc') as () => void;
+
+function heapAfterCollection(): number {
+  collect();
+  collect();
+  return process.memoryUsage().heapUsed;
+}
+
+/** A digest whose papers each carry a long stray line (a line of no field), which the index does not keep. */
+function paddedDigest(papers: number, padding: number): string {
+  const paragraphs = ['大模型推理能力'];
+  for (let i = 0; i < papers; i++) {
+    const entry = generatedEntry(i);
+    entry.splice(5, 0, '杂'.repeat(padding) + i);
+    paragraphs.push(...entry);
+  }
+  return paragraphs.join('\n\n') + '\n';
+}
+
+function indexPadded(index: WorkspaceIndex, papers: number, padding: number): void {
+  index.update('file:///w/a.digest', paddedDigest(papers, padding));
+}
+
+/** Keeps a part of a big text, made and dropped in this function's frame. */
+function keptPart(): string {
+  const big = '甲乙丙丁'.repeat(1_000_000) + String(Math.random());
+  return keep(big.slice(1000, 1100));
+}
+
+describe('keptStrings: copies that do not keep their text alive', () => {
+  test('Should equal the text it keeps, long or short, and share equal names', () => {
+    const text = '中文 and English, '.repeat(50);
+    for (const [start, end] of [[0, 5], [3, 40], [10, 500], [0, text.length]]) {
+      assert.equal(keep(text.slice(start, end)), text.slice(start, end));
+    }
+    const names = new KeptNames();
+    assert.equal(names.keep(text.slice(2, 30)), text.slice(2, 30));
+    assert.equal(names.shared('k', () => ['a']), names.shared('k', () => ['b']), 'the first value made for a key is shared');
+  });
+
+  test('Should let a big text go once only a kept part of it is referenced', () => {
+    const before = heapAfterCollection();
+    const kept = keptPart();
+    const grown = heapAfterCollection() - before;
+    assert.equal(kept.length, 100);
+    assert.ok(grown < 2_000_000, `the 8 MB text is gone, the heap grew by ${grown} bytes`);
+  });
+});
+
+describe('workspaceIndex: memory', () => {
+  test('Should not keep the text of an indexed file alive', () => {
+    const index = new WorkspaceIndex();
+    const before = heapAfterCollection();
+    // 200 papers with 20,000 Chinese characters of stray text each: 8 MB of text. (Indexed in a
+    // function of its own: a temporary of this frame would keep the text alive.)
+    indexPadded(index, 200, 20_000);
+    const grown = heapAfterCollection() - before;
+    assert.equal(index.paperCount, 200);
+    assert.ok(grown < 3_000_000, `the index of 200 papers holds ${grown} bytes (the text was 8 MB)`);
+  });
+});
+
+/** What the index kept of an entry before it kept copies (the plain summary of the model). */
+function plainSummary(entry: Entry): Record<string, unknown> {
+  const englishTitle = entry.englishTitle?.value.text ?? '';
+  const chineseTitle = entry.chineseTitle?.value.text ?? '';
+  const authors = entry.authors?.names.map((name) => name.text).filter((name) => name.length > 0) ?? [];
+  const institutions =
+    entry.institutions && !entry.institutions.authorPairs
+      ? entry.institutions.items.filter((item) => item.name.text.length > 0).map((item) => (item.translation?.text ? { name: item.name.text, translation: item.translation.text } : { name: item.name.text }))
+      : [];
+  const hits = entry.topicHits;
+  const pairs = entry.institutions?.authorPairs ?? [];
+  const search = [englishTitle, chineseTitle, ...authors, ...institutions.flatMap((each) => (each.translation ? [each.name, each.translation] : [each.name])), ...pairs.flatMap((pair) => (pair.chinese ? [pair.english.text, pair.chinese.text] : [pair.english.text]))];
+  return {
+    entryIndex: entry.index,
+    range: entry.range,
+    englishTitle,
+    title: paperName(entry),
+    chineseTitle,
+    titleKey: titleKey(englishTitle),
+    authors,
+    institutions,
+    topic: hits?.topic.text ?? '',
+    keywords: hits ? hits.hits.map((hit) => hit.keyword.text).filter((keyword) => keyword.length > 0) : [],
+    categories: hits ? hits.categories.map((category) => category.text).filter((code) => code.length > 0) : [],
+    summary: entry.summary?.value.text ?? '',
+    hits: hits ? hits.hits.filter((hit) => hit.keyword.text.length > 0).map((hit) => ({ keyword: hit.keyword.text, field: hit.field?.text ?? '' })) : [],
+    authorsZh: pairs.filter((pair) => pair.chinese?.text).map((pair) => ({ name: pair.english.text, nameZh: pair.chinese!.text })),
+    comments: entry.comments?.value.text ?? '',
+    journalRef: entry.journalRef?.value.text ?? '',
+    searchText: foldForSearch(search.join('\u0000')),
+  };
+}
+
+const PIECES = ['Kyoto University（京都大学）', 'Lab (X)', ' ； ', '；', '、', ', ', '（', '）', '(abstract)', 'reasoning', '专题命中 数学推理 ：', '分类 cs.LG', '机构 * ', '纠错', 'AI总结 ', 'Comments ', 'Journal ref ', 'Mei Tanaka', '\u0000', 'Ａ', ' ', '\n', '\n\n'];
+
+describe('workspaceIndex: the kept summaries equal the plain ones', () => {
+  test('Should keep, for random digests, exactly what the papers say', () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.tuple(fc.nat(40), fc.array(fc.oneof(fc.constantFrom(...PIECES), fc.string({ maxLength: 4 })), { maxLength: 12 })), { minLength: 1, maxLength: 12 }),
+        (entries) => {
+          const paragraphs = ['大模型推理能力'];
+          for (const [seed, noise] of entries) {
+            const lines = generatedEntry(seed % 7);
+            // Noise on a random line: changes what the fields hold, or breaks them.
+            lines[seed % lines.length] += noise.join('');
+            paragraphs.push(...lines);
+          }
+          const text = paragraphs.join('\n\n') + '\n';
+          const index = new WorkspaceIndex();
+          index.update('file:///w/r.digest', text);
+          const kept = index.file('file:///w/r.digest')!.papers;
+          const plain = parseDigest(text).entries.map(plainSummary);
+          assert.equal(kept.length, plain.length);
+          kept.forEach((paper, i) => {
+            const { uri, key, selectionRange, ...rest } = paper;
+            assert.equal(uri, 'file:///w/r.digest');
+            assert.ok(key.length > 0 && selectionRange !== undefined);
+            assert.deepEqual(rest, plain[i]);
+          });
+        },
+      ),
+      { numRuns: 60 },
+    );
+  });
+});

@@ -3,15 +3,25 @@
  * is encoded the first time it is sent and its bytes are reused when it is sent again, instead
  * of JSON-encoding megabytes on every request.
  *
+ * Big messages from the client (the didOpen of an 8 MB digest) are decoded the fast way: valid
+ * UTF-8 is transcoded to UTF-16 (simdutf, a few milliseconds) and read as such, instead of by
+ * V8's UTF-8 decoder (about 30 ms for 9 MB of mixed Chinese and English); the string is the
+ * same, and a message that is not valid UTF-8 goes to the usual decoder.
+ *
  * It works through vscode-jsonrpc's runtime layer: `installSerialisedAnswers()`, called before
- * the connection is created, wraps the `application/json` encoder the stream writer uses. Over
+ * the connection is created, wraps the `application/json` encoder the stream writer uses and the
+ * decoder the reader uses. Over
  * node IPC (`--node-ipc`) node serialises messages itself and nothing changes.
  */
+import * as buffer from 'node:buffer';
 import { RAL } from 'vscode-languageserver/node';
 
 /** Answers marked for reuse, with their encoded bytes once they have been sent. */
 const encoded = new WeakMap<object, Buffer | null>();
 const CLOSE = Buffer.from('}', 'utf8');
+
+/** Messages from this size on are decoded by transcoding (below it the usual decoder is as fast). */
+const TRANSCODE_BYTES = 64 * 1024;
 
 /**
  * Marks an answer whose JSON may be reused: it must not change afterwards.
@@ -32,7 +42,23 @@ interface ResponseLike {
   readonly result?: unknown;
 }
 
-/** Installs the reusing encoder; call it once, before `createConnection`. */
+/**
+ * The JSON value of a message body in UTF-8, as `JSON.parse(body.toString('utf8'))` reads it;
+ * undefined when the body is not valid UTF-8 (the usual decoder then replaces what is broken).
+ * Throws as JSON.parse does.
+ *
+ * @example
+ * decodeUtf8Json(Buffer.from('{"text":"标题"}')) // { text: '标题' }
+ * decodeUtf8Json(Buffer.from([0x22, 0xff, 0x22])) // undefined
+ */
+export function decodeUtf8Json(body: Uint8Array): unknown {
+  if (typeof buffer.isUtf8 !== 'function' || !buffer.isUtf8(body)) {
+    return undefined;
+  }
+  return JSON.parse(buffer.transcode(body, 'utf8', 'ucs2').toString('ucs2'));
+}
+
+/** Installs the reusing encoder and the fast decoder; call it once, before `createConnection`. */
 export function installSerialisedAnswers(): void {
   const ral = RAL();
   const json = ral.applicationJson;
@@ -58,5 +84,22 @@ export function installSerialisedAnswers(): void {
       }
     },
   };
-  RAL.install({ ...ral, applicationJson: { ...json, encoder } });
+  const usual = json.decoder;
+  const decoder: typeof usual = {
+    name: usual.name,
+    decode: (body, options) => {
+      if (body.length >= TRANSCODE_BYTES && /^utf-?8$/i.test(options.charset)) {
+        try {
+          const value = decodeUtf8Json(body);
+          if (value !== undefined) {
+            return Promise.resolve(value as Awaited<ReturnType<typeof usual.decode>>);
+          }
+        } catch (error) {
+          return Promise.reject(error);
+        }
+      }
+      return usual.decode(body, options);
+    },
+  };
+  RAL.install({ ...ral, applicationJson: { ...json, encoder, decoder } });
 }

@@ -16,7 +16,9 @@
  * both servers is read from /proc. `--size small` (for CI) shrinks everything so that the run
  * proves the benchmark works in well under a minute. Missed targets are reported, never an exit
  * code. `node out/test/bench/e2e.js [--size small] [--part document|workspace]` runs this part
- * alone (or only its single-document or its workspace half); `BENCH_PEER=0` leaves the peer out.
+ * alone (or only its single-document or its workspace half); `BENCH_PEER=0` leaves the peer out;
+ * `--documents 10000` only that document size, `--rounds N` that many rounds;
+ * `BENCH_SERVER=path/to/server.js` runs another build of ours (an older one, to compare).
  */
 import * as fs from 'node:fs';
 import * as os from 'node:os';
@@ -46,6 +48,16 @@ export function benchPart(argv: readonly string[] = process.argv): 'document' | 
   return value === 'document' || value === 'workspace' ? value : 'all';
 }
 
+/** `--documents 10000[,1000]`: only these document sizes; `--rounds N`: that many rounds. */
+function documentsOption(argv: readonly string[] = process.argv): { documents?: number[]; rounds?: number } {
+  const option: { documents?: number[]; rounds?: number } = {};
+  const documents = argv.indexOf('--documents');
+  if (documents >= 0) option.documents = (argv[documents + 1] ?? '').split(',').map(Number).filter((n) => n > 0);
+  const rounds = argv.indexOf('--rounds');
+  if (rounds >= 0 && Number(argv[rounds + 1]) > 0) option.rounds = Number(argv[rounds + 1]);
+  return option;
+}
+
 const SIZES: Record<BenchSize, { documents: number[]; files: number; papersPerFile: number; rounds: number; keystrokes: number }> = {
   small: { documents: [300], files: 10, papersPerFile: 100, rounds: 3, keystrokes: 3 },
   full: { documents: [1000, 10000], files: 100, papersPerFile: 1000, rounds: 3, keystrokes: 5 },
@@ -55,6 +67,8 @@ const SERVER_FLAGS = ['--max-semi-space-size=64'];
 const PEER_MODULE = path.join(REPO_ROOT, 'node_modules', 'vscode-markdown-languageserver', 'dist', 'node', 'workerMain.js');
 const TYPING_PAUSE_MS = 400;
 const PEER = process.env.BENCH_PEER !== '0';
+/** `BENCH_SERVER=path/to/server.js`: another build of our server (an older one, to compare). */
+const OUR_SERVER = process.env.BENCH_SERVER || undefined;
 const TIMEOUT_MS = 600_000;
 
 /** Targets from the performance issue, on 10,000 papers and a workspace of 100,000. */
@@ -102,7 +116,7 @@ export async function runEndToEnd(size: BenchSize = benchSize()): Promise<void> 
     console.log(`\nend to end: skipped, ${path.relative(REPO_ROOT, SERVER_BUNDLE)} is missing (run \`npm run build\`)`);
     return;
   }
-  const sizes = SIZES[size];
+  const sizes = { ...SIZES[size], ...documentsOption() };
   console.log(`\nend to end over stdio (${size} size): ${sizes.rounds} rounds, min / median; ratios are medians of per-round ratios`);
   console.log(`node ${process.version} on ${os.cpus().length} × ${os.cpus()[0]?.model.trim()}, load average ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}`);
   const part = benchPart();
@@ -189,6 +203,7 @@ async function startOurs(rootUri: string | null): Promise<Server> {
   const client = await LspClient.start({
     rootUri,
     timeoutMs: TIMEOUT_MS,
+    serverModule: OUR_SERVER,
     execArgv: [...SERVER_FLAGS, '--expose-gc'],
     args: ['--debug-requests'],
     capabilities: {

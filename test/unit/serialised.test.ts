@@ -1,0 +1,44 @@
+/**
+ * The wire encoding of server/src/serialised.ts: the fast decoder of big client messages reads
+ * exactly what the usual decoder (`JSON.parse(buffer.toString('utf8'))`) reads, and leaves
+ * what is not valid UTF-8 to it.
+ */
+import * as assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import fc from 'fast-check';
+import { decodeUtf8Json } from '../../server/src/serialised';
+
+function usual(body: Buffer): unknown {
+  return JSON.parse(body.toString('utf8'));
+}
+
+describe('decodeUtf8Json', () => {
+  test('Should read a didOpen of Chinese and English text, astral characters and escapes as the usual decoder does', () => {
+    const text = '大模型推理能力\n\nSparse Probes · 稀疏探针\r\n作者：张三, Mei Tanaka 😀\u2028\u0000\t"\\'.repeat(2000);
+    const body = Buffer.from(JSON.stringify({ jsonrpc: '2.0', method: 'textDocument/didOpen', params: { textDocument: { uri: 'file:///a.digest', languageId: 'paper-digest', version: 1, text } } }), 'utf8');
+    const value = decodeUtf8Json(body) as { params: { textDocument: { text: string } } };
+    assert.equal(value.params.textDocument.text, text);
+    assert.deepEqual(value, usual(body));
+  });
+
+  test('Should give any valid UTF-8 text the same value, lone surrogates (escaped) included', () => {
+    fc.assert(
+      fc.property(fc.string({ unit: 'binary' }), fc.string({ unit: 'grapheme' }), (binary, graphemes) => {
+        const body = Buffer.from(JSON.stringify({ a: binary, b: graphemes, c: [binary, 1, null] }), 'utf8');
+        assert.deepEqual(decodeUtf8Json(body), usual(body));
+      }),
+    );
+  });
+
+  test('Should leave a body that is not valid UTF-8 to the usual decoder', () => {
+    // A lone continuation byte, an overlong encoding, a surrogate encoded in UTF-8 (CESU), a cut sequence.
+    for (const bad of [[0x80], [0xc0, 0xaf], [0xed, 0xa0, 0x80], [0xe6, 0xa0]]) {
+      const body = Buffer.concat([Buffer.from('{"text":"'), Buffer.from(bad), Buffer.from('"}')]);
+      assert.equal(decodeUtf8Json(body), undefined, `bytes ${bad.map((b) => b.toString(16)).join(' ')}`);
+    }
+  });
+
+  test('Should throw on a body that is not JSON, as the usual decoder does', () => {
+    assert.throws(() => decodeUtf8Json(Buffer.from('{"text": 标题')), SyntaxError);
+  });
+});

@@ -15,25 +15,14 @@
  * (package.nls.zh-cn.json, l10n/bundle.l10n.zh-cn.json) whatever the pack.
  */
 import * as fs from 'fs';
-import * as os from 'os';
 import * as path from 'path';
 import { execFileSync } from 'child_process';
 import { launchBrowser, openFile, openWorkbench, Page, runCommand, screenshot, startCodeServer } from './codeServer';
+import { argument, copyOfExampleWorkspace, REPO_ROOT, runScript } from './script';
 
-const REPO_ROOT = path.resolve(__dirname, '..', '..', '..');
-const WORKSPACE = path.join(REPO_ROOT, 'examples', 'workspace');
 const NLS = JSON.parse(fs.readFileSync(path.join(REPO_ROOT, 'package.nls.zh-cn.json'), 'utf8')) as Record<string, string>;
 const NLS_EN = JSON.parse(fs.readFileSync(path.join(REPO_ROOT, 'package.nls.json'), 'utf8')) as Record<string, string>;
 const BUNDLE = JSON.parse(fs.readFileSync(path.join(REPO_ROOT, 'l10n', 'bundle.l10n.zh-cn.json'), 'utf8')) as Record<string, string>;
-
-function argument(name: string, fallback?: string): string {
-  const index = process.argv.indexOf(name);
-  const value = index >= 0 ? process.argv[index + 1] : fallback;
-  if (!value) {
-    throw new Error(`missing ${name}`);
-  }
-  return value;
-}
 
 /** The texts (inner text, aria-label and title) of the elements matching `selector`. */
 function textsOf(page: Page, selector: string): Promise<string[]> {
@@ -59,10 +48,7 @@ async function waitForTexts(page: Page, selector: string, texts: readonly string
 async function main(): Promise<void> {
   const vsix = path.resolve(argument('--vsix'));
   const out = path.resolve(argument('--out', path.join(REPO_ROOT, 'test-results', 'screenshots')));
-  const copy = fs.mkdtempSync(path.join(os.tmpdir(), 'paper-digest-zh-'));
-  const workspace = path.join(copy, 'workspace');
-  fs.cpSync(WORKSPACE, workspace, { recursive: true });
-  process.on('exit', () => fs.rmSync(copy, { recursive: true, force: true }));
+  const { folder: copy, workspace } = copyOfExampleWorkspace('paper-digest-zh-');
   const pack = path.join(copy, 'locale-pack-zh-cn.vsix');
   execFileSync(process.execPath, [path.join(REPO_ROOT, 'node_modules', '@vscode', 'vsce', 'vsce'), 'package', '--no-dependencies', '--out', pack], {
     cwd: path.join(REPO_ROOT, 'test', 'editor', 'locale-pack-zh-cn'),
@@ -160,10 +146,4 @@ async function main(): Promise<void> {
   }
 }
 
-main().then(
-  () => process.exit(0),
-  (error: Error) => {
-    console.error(`checkChinese failed: ${error.message}`);
-    process.exit(1);
-  },
-);
+runScript('checkChinese', main);

@@ -32,7 +32,7 @@ import {
   screenshot,
   startCodeServer,
 } from './codeServer';
-import { printResults, readResults, TestRecord } from './suiteResults';
+import { printResults, TestRecord, watchSuite } from './suiteResults';
 
 // ------------------------------------------------------------------------------------------------
 // Shared between the two sides
@@ -378,11 +378,7 @@ async function main(argv: string[]): Promise<number> {
     if (opts.screenshots) log(`screenshot: ${await screenshot(page, path.join(opts.screenshots, 'workbench-ready.png'))}`);
 
     // Wait for the suite: bounded by --load-timeout until the entry reports in, then --timeout.
-    const loadDeadline = Date.now() + opts.loadTimeoutSec * 1000;
-    const deadline = Date.now() + opts.timeoutSec * 1000;
     let printed = 0;
-    let doneAt: number | undefined;
-    let exitedAt: number | undefined;
     const flushLog = () => {
       try {
         const text = fs.readFileSync(cfg.logFile, 'utf8');
@@ -394,46 +390,18 @@ async function main(argv: string[]): Promise<number> {
         /* not yet written */
       }
     };
-    for (;;) {
-      flushLog();
-      results = readResults<SuiteResults>(cfg.resultsFile);
-      if (results?.state === 'done' && exitCode !== undefined) break;
-      if (results?.state === 'done') {
-        doneAt ??= Date.now();
-        if (Date.now() - doneAt > 15_000) {
-          log('the suite is done but the workbench reported no exit code within 15 s; going by the results file');
-          break;
-        }
-      }
-      if (exitCode !== undefined && !results) {
-        fatal = `the extension host finished the tests with exit code ${exitCode} without loading the suite entry (${entry}); see the extension host / browser log below`;
-        break;
-      }
-      if (exitCode !== undefined && results && results.state !== 'done') {
-        // The extension host gave up (e.g. the suite's run() threw before our wrapper saw it),
-        // or reported its exit code just before the results file says done: give the file a
-        // few seconds to say so.
-        exitedAt ??= Date.now();
-        if (Date.now() - exitedAt > 5_000) {
-          fatal = `the extension host reported exit code ${exitCode} before the suite finished (results: ${results.state}, ${results.tests.length} tests reported)`;
-          break;
-        }
-      }
-      const gone = server.exited() ?? pageGone;
-      if (gone) {
-        fatal = `${gone} before the suite finished`;
-        break;
-      }
-      if (!results && Date.now() > loadDeadline) {
-        fatal = `the extension host did not load the suite within ${opts.loadTimeoutSec} s (extensionTestsPath ${server.remoteUri(entry)})`;
-        break;
-      }
-      if (Date.now() > deadline) {
-        fatal = `the suite did not finish within ${opts.timeoutSec} s`;
-        break;
-      }
-      await new Promise((r) => setTimeout(r, 250));
-    }
+    const running = server;
+    ({ results, fatal } = await watchSuite<SuiteResults>({
+      resultsFile: cfg.resultsFile,
+      exitCode: () => exitCode,
+      gone: () => running.exited() ?? pageGone,
+      loadTimeoutMs: opts.loadTimeoutSec * 1000,
+      timeoutMs: opts.timeoutSec * 1000,
+      what: `the suite entry (${running.remoteUri(entry)}); see the extension host / browser log below`,
+      awaitExitCode: true,
+      onLook: flushLog,
+      log,
+    }));
     flushLog();
     log(`suite ${fatal ? 'stopped' : 'finished'}${exitCode !== undefined ? ` (extension host exit code ${exitCode})` : ''}`);
     if (opts.screenshots) {

@@ -55,3 +55,63 @@ export function printResults(
   if (!results?.tests.length && !results?.current) console.log('  (no test reported)');
   return counts;
 }
+
+/** What a runner watches while the suite runs in the extension host. */
+export interface SuiteWatch<T> {
+  resultsFile: string;
+  /** The exit code the workbench reported for the extension host's test run, once it has. */
+  exitCode(): number | undefined;
+  /** Why the suite can no longer finish (code-server exited, the page crashed), once it can't. */
+  gone(): string | undefined;
+  /** How long the suite may take to report in, and to finish, in milliseconds from now. */
+  loadTimeoutMs: number;
+  timeoutMs: number;
+  /** What did not start, for the message when nothing reported within loadTimeoutMs. */
+  what: string;
+  /** Whether a done suite waits (up to 15 s) for the workbench's exit code too. */
+  awaitExitCode: boolean;
+  /** Called on every look at the results file, e.g. to print the tests reported since. */
+  onLook?(results: T | undefined): void;
+  log(message: string): void;
+}
+
+/**
+ * Looks at the results file every 250 ms until the suite says it is done, and gives why not
+ * otherwise: the extension host reported its exit code and the file did not say done within 5 s
+ * after (the code may overtake the file's last write), the server or page went away, nothing
+ * reported in within `loadTimeoutMs`, or the whole run took longer than `timeoutMs`.
+ */
+export async function watchSuite<T extends { readonly state: string; readonly tests: readonly TestRecord[] }>(
+  watch: SuiteWatch<T>,
+): Promise<{ results: T | undefined; fatal?: string }> {
+  const loadDeadline = Date.now() + watch.loadTimeoutMs;
+  const deadline = Date.now() + watch.timeoutMs;
+  let doneAt: number | undefined;
+  let exitedAt: number | undefined;
+  for (;;) {
+    const results = readResults<T>(watch.resultsFile);
+    watch.onLook?.(results);
+    const exitCode = watch.exitCode();
+    if (results?.state === 'done') {
+      if (!watch.awaitExitCode || exitCode !== undefined) return { results };
+      doneAt ??= Date.now();
+      if (Date.now() - doneAt > 15_000) {
+        watch.log('the suite is done but the workbench reported no exit code within 15 s; going by the results file');
+        return { results };
+      }
+    } else if (exitCode !== undefined) {
+      exitedAt ??= Date.now();
+      if (Date.now() - exitedAt > 5_000) {
+        const seen = results ? `results: ${results.state}, ${results.tests.length} tests reported` : `it never loaded ${watch.what}`;
+        return { results, fatal: `the extension host reported exit code ${exitCode} before the suite finished (${seen})` };
+      }
+    }
+    const gone = watch.gone();
+    if (gone) return { results, fatal: `${gone} before the suite finished` };
+    if (!results && Date.now() > loadDeadline) {
+      return { results, fatal: `the extension host did not load ${watch.what} within ${Math.round(watch.loadTimeoutMs / 1000)} s` };
+    }
+    if (Date.now() > deadline) return { results, fatal: `the suite did not finish within ${Math.round(watch.timeoutMs / 1000)} s` };
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+}

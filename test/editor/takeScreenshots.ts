@@ -6,25 +6,14 @@
  *   node out/test/editor/takeScreenshots.js --vsix paper-digest.vsix --out images
  */
 import * as fs from 'fs';
-import * as os from 'os';
 import * as path from 'path';
 import { launchBrowser, openFile, openWorkbench, Page, runCommand, screenshot, startCodeServer } from './codeServer';
+import { argument, copyOfExampleWorkspace, EXAMPLE_WORKSPACE, REPO_ROOT, runScript } from './script';
 
-const REPO_ROOT = path.resolve(__dirname, '..', '..', '..');
-const WORKSPACE = path.join(REPO_ROOT, 'examples', 'workspace');
-
-function argument(name: string, fallback?: string): string {
-  const index = process.argv.indexOf(name);
-  const value = index >= 0 ? process.argv[index + 1] : fallback;
-  if (!value) {
-    throw new Error(`missing ${name}`);
-  }
-  return value;
-}
 
 /** The 1-based line and column of `needle` in a workspace file, for Go to Line. */
 function positionOf(file: string, needle: string, offset = 0): string {
-  const lines = fs.readFileSync(path.join(WORKSPACE, file), 'utf8').split('\n');
+  const lines = fs.readFileSync(path.join(EXAMPLE_WORKSPACE, file), 'utf8').split('\n');
   const line = lines.findIndex((text) => text.includes(needle));
   if (line < 0) {
     throw new Error(`${needle} not in ${file}`);
@@ -34,7 +23,7 @@ function positionOf(file: string, needle: string, offset = 0): string {
 
 /** The whole line of a workspace file that holds `needle`: a paper's English title. */
 function lineOf(file: string, needle: string): string {
-  const line = fs.readFileSync(path.join(WORKSPACE, file), 'utf8').split('\n').find((text) => text.includes(needle));
+  const line = fs.readFileSync(path.join(EXAMPLE_WORKSPACE, file), 'utf8').split('\n').find((text) => text.includes(needle));
   if (line === undefined) {
     throw new Error(`${needle} not in ${file}`);
   }
@@ -141,10 +130,7 @@ async function main(): Promise<void> {
   const vsix = path.resolve(argument('--vsix'));
   const out = path.resolve(argument('--out', path.join(REPO_ROOT, 'test-results', 'screenshots')));
   // The reading steps change the workspace's reading state: work on a copy.
-  const copy = fs.mkdtempSync(path.join(os.tmpdir(), 'paper-digest-screenshots-'));
-  const workspace = path.join(copy, 'workspace');
-  fs.cpSync(WORKSPACE, workspace, { recursive: true });
-  process.on('exit', () => fs.rmSync(copy, { recursive: true, force: true }));
+  const { workspace } = copyOfExampleWorkspace('paper-digest-screenshots-');
   const server = await startCodeServer({ workspace, vsix: [vsix] });
   const session = await launchBrowser({ viewport: { width: 1280, height: 760 } });
   const taken: string[] = [];
@@ -288,10 +274,4 @@ async function main(): Promise<void> {
   }
 }
 
-main().then(
-  () => process.exit(0),
-  (error: Error) => {
-    console.error(`screenshots failed: ${error.message}`);
-    process.exit(1);
-  },
-);
+runScript('screenshots', main);

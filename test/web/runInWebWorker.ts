@@ -21,7 +21,7 @@ import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import { CodeServer, BrowserSession, launchBrowser, loadEnv, openWorkbench, screenshot, startCodeServer } from '../editor/codeServer';
-import { printResults, readResults, TestRecord } from '../editor/suiteResults';
+import { printResults, TestRecord, watchSuite } from '../editor/suiteResults';
 
 interface WebResults {
   state: 'running' | 'done';
@@ -150,41 +150,24 @@ async function main(argv: string[]): Promise<number> {
     });
     log('workbench ready; waiting for the web worker extension host to run the suite');
 
-    const loadDeadline = Date.now() + 180_000;
-    const deadline = Date.now() + opts.timeoutSec * 1000;
     let reported = 0;
-    let exitedAt: number | undefined;
-    for (;;) {
-      results = readResults<WebResults>(resultsFile);
-      for (const test of results?.tests.slice(reported) ?? []) {
-        log(`${test.state === 'passed' ? '✓' : test.state === 'failed' ? '✗' : '-'} ${test.title}`);
-      }
-      reported = results?.tests.length ?? reported;
-      if (results?.state === 'done') break;
-      const gone = server.exited() ?? pageGone;
-      if (gone) {
-        fatal = `${gone} before the suite finished`;
-        break;
-      }
-      if (exitCode !== undefined) {
-        // The exit code may overtake the results file's last write: give the file a few seconds
-        // to say done, looking again on each turn of this loop.
-        exitedAt ??= Date.now();
-        if (Date.now() - exitedAt > 5_000) {
-          fatal = `the extension host reported exit code ${exitCode} before the suite finished${results ? ` (results: ${results.state}, ${results.tests.length} tests reported)` : ' (it never loaded the suite)'}`;
-          break;
+    const running = server;
+    ({ results, fatal } = await watchSuite<WebResults>({
+      resultsFile,
+      exitCode: () => exitCode,
+      gone: () => running.exited() ?? pageGone,
+      loadTimeoutMs: 180_000,
+      timeoutMs: opts.timeoutSec * 1000,
+      what: 'the suite in the web worker extension host',
+      awaitExitCode: false,
+      onLook: (seen) => {
+        for (const test of seen?.tests.slice(reported) ?? []) {
+          log(`${test.state === 'passed' ? '✓' : test.state === 'failed' ? '✗' : '-'} ${test.title}`);
         }
-      }
-      if (!results && Date.now() > loadDeadline) {
-        fatal = 'the web worker extension host did not start the suite within 180 s';
-        break;
-      }
-      if (Date.now() > deadline) {
-        fatal = `the suite did not finish within ${opts.timeoutSec} s`;
-        break;
-      }
-      await new Promise((resolve) => setTimeout(resolve, 250));
-    }
+        reported = seen?.tests.length ?? reported;
+      },
+      log,
+    }));
     if (opts.screenshots) {
       log(`screenshot: ${await screenshot(page, path.join(opts.screenshots, 'web-after-suite.png')).catch((e: Error) => e.message)}`);
     }

@@ -53,6 +53,7 @@ export class ReadingModel {
    * closed or removed file; the next `lookup()` builds a new one at a new generation.
    */
   forget(): void {
+    this.previous = undefined;
     if (this.cached) {
       this.cached = undefined;
       this.generationValue++;
@@ -68,11 +69,48 @@ export class ReadingModel {
     if (cached) {
       // The index moved: the digest order and the new papers may have changed.
       this.generationValue++;
+      this.previous = undefined;
     }
-    this.cached = new ModelLookup(this.index, this.sources, this.generationValue);
+    this.cached = new ModelLookup(this.index, this.sources, this.generationValue, this.previous);
+    this.previous = this.cached;
     return this.cached;
   }
+
+  /**
+   * The last lookup built, while the index stays at its generation: a new lookup after a state
+   * or interests change takes over its digest order and paper keys when they are unchanged.
+   */
+  private previous: ModelLookup | undefined;
 }
+
+/** What a lookup works out from the index and the digest order alone, shared by the lookups of one index generation. */
+interface OrderDerived {
+  /** The digests' URIs in order, one a line: equal when the order is unchanged. */
+  readonly signature: string;
+  /** Tells one digest order from another (a number, so that nothing keeps an old order's papers). */
+  readonly id: number;
+  readonly firstSeen: Map<string, PaperSummary>;
+  /** The state stores' locations of the files, one a line, when `distinctKeys` was worked out. */
+  storesSignature?: string;
+  /** The distinct paper keys per state store location ('' for none), and their store. */
+  distinctKeys?: Map<string, { readonly store: StateStore | undefined; readonly keys: Set<string> }>;
+}
+
+/** A paper's reading information, kept while what it was made from stays the same objects. */
+interface KnownInfo {
+  readonly info: PaperReadingInfo;
+  readonly state: PaperState | undefined;
+  readonly fixed: UnchangingInfo;
+  readonly orderId: number;
+}
+
+let nextOrderId = 1;
+
+/**
+ * Kept per paper summary across lookups, so that a state change (a new lookup) makes new
+ * reading information only for the papers whose state record changed.
+ */
+const KNOWN_INFO = new WeakMap<PaperSummary, KnownInfo>();
 
 /** The reading information at one generation, computed lazily per paper. */
 export class ModelLookup implements ReadingLookup {
@@ -80,62 +118,84 @@ export class ModelLookup implements ReadingLookup {
   /** The digests, oldest first. */
   readonly digests: readonly OrderedDigest[];
   private readonly ranks = new Map<string, number>();
-  private readonly firstSeen: Map<string, PaperSummary>;
-  private readonly infos = new Map<PaperSummary, PaperReadingInfo>();
+  private readonly order: OrderDerived;
+  /** The store and interests of each file (stable within a lookup: a change makes a new one). */
+  private readonly sourcesByUri = new Map<string, { readonly store: StateStore | undefined; readonly interests: Interests }>();
 
   constructor(
     readonly index: WorkspaceIndex,
     private readonly sources: ReadingSources,
     readonly generation: number,
+    previous?: ModelLookup,
   ) {
     this.indexGeneration = index.generation;
     this.digests = orderDigests(index.files(), (uri) => sources.mtimeOf(uri));
     for (const digest of this.digests) {
       this.ranks.set(digest.file.uri, digest.rank);
     }
-    this.firstSeen = firstSeenPapers(this.digests);
+    const signature = this.digests.map((digest) => digest.file.uri).join('\n');
+    this.order =
+      previous && previous.indexGeneration === this.indexGeneration && previous.order.signature === signature
+        ? previous.order
+        : { signature, id: nextOrderId++, firstSeen: firstSeenPapers(this.digests) };
   }
 
   digestRank(uri: string): number {
     return this.ranks.get(uri) ?? -1;
   }
 
+  private sourcesOf(uri: string): { readonly store: StateStore | undefined; readonly interests: Interests } {
+    let known = this.sourcesByUri.get(uri);
+    if (!known) {
+      known = { store: this.sources.storeFor(uri), interests: this.sources.interestsFor(uri) };
+      this.sourcesByUri.set(uri, known);
+    }
+    return known;
+  }
+
   /** The state record of a paper (in its folder's store). */
   stateOf(paper: PaperSummary): PaperState | undefined {
-    return this.sources.storeFor(paper.uri)?.get(paperKeyOf(paper));
+    return this.sourcesOf(paper.uri).store?.get(paperKeyOf(paper));
+  }
+
+  /** The interest score of a paper (without making its reading information). */
+  score(paper: PaperSummary): number {
+    return unchangingInfo(paper, this.sourcesOf(paper.uri).interests).score;
   }
 
   info(paper: PaperSummary): PaperReadingInfo {
-    let info = this.infos.get(paper);
-    if (!info) {
-      const key = paperKeyOf(paper);
-      const state = this.sources.storeFor(paper.uri)?.get(key);
-      const fixed = unchangingInfo(paper, this.sources.interestsFor(paper.uri));
-      const first = this.firstSeen.get(key);
-      const isNew = first === undefined || first === paper;
-      info = {
-        paperKey: key,
-        read: state?.read === true,
-        starred: state?.starred === true,
-        tags: state?.tags ?? [],
-        ...(state?.note ? { note: state.note } : {}),
-        score: fixed.score,
-        // Worked out when first read (a tree node, a hover, an export), not for ranking alone.
-        get reasons(): readonly string[] {
-          return reasonsOf(paper, fixed);
-        },
-        isNew,
-        ...(!isNew && first ? { firstSeen: { uri: first.uri, range: first.selectionRange } } : {}),
-        arxivSearchUrl: fixed.arxivSearchUrl,
-      };
-      this.infos.set(paper, info);
+    const sources = this.sourcesOf(paper.uri);
+    const key = paperKeyOf(paper);
+    const state = sources.store?.get(key);
+    const fixed = unchangingInfo(paper, sources.interests);
+    const known = KNOWN_INFO.get(paper);
+    if (known && known.state === state && known.fixed === fixed && known.orderId === this.order.id) {
+      return known.info;
     }
+    const first = this.order.firstSeen.get(key);
+    const isNew = first === undefined || first === paper;
+    const info: PaperReadingInfo = {
+      paperKey: key,
+      read: state?.read === true,
+      starred: state?.starred === true,
+      tags: state?.tags ?? [],
+      ...(state?.note ? { note: state.note } : {}),
+      score: fixed.score,
+      // Worked out when first read (a tree node, a hover, an export), not for ranking alone.
+      get reasons(): readonly string[] {
+        return reasonsOf(paper, fixed);
+      },
+      isNew,
+      ...(!isNew && first ? { firstSeen: { uri: first.uri, range: first.selectionRange } } : {}),
+      arxivSearchUrl: fixed.arxivSearchUrl,
+    };
+    KNOWN_INFO.set(paper, { info, state, fixed, orderId: this.order.id });
     return info;
   }
 
   hidden(paper: PaperSummary): boolean {
-    const interests = this.sources.interestsFor(paper.uri);
-    return interests !== NO_INTERESTS && isHidden(interests, this.info(paper).score);
+    const interests = this.sourcesOf(paper.uri).interests;
+    return interests !== NO_INTERESTS && isHidden(interests, this.score(paper));
   }
 
   /** Every paper of the index, each once, in file order. */
@@ -145,20 +205,49 @@ export class ModelLookup implements ReadingLookup {
     }
   }
 
-  /** Distinct paper keys (per state store) not marked read, in the whole workspace. */
+  /**
+   * Distinct paper keys (per state store) not marked read, in the whole workspace: the keys
+   * are collected once per index generation and digest order, then only the states are read.
+   */
   unreadCount(): number {
-    const seen = new Set<string>();
+    const files = this.index.files();
+    const storesSignature = files.map((file) => this.sourcesOf(file.uri).store?.location ?? '').join('\n');
+    const order = this.order;
+    if (!order.distinctKeys || order.storesSignature !== storesSignature) {
+      const distinct = new Map<string, { store: StateStore | undefined; keys: Set<string> }>();
+      for (const file of files) {
+        const store = this.sourcesOf(file.uri).store;
+        const location = store?.location ?? '';
+        let entry = distinct.get(location);
+        if (!entry) {
+          entry = { store, keys: new Set() };
+          distinct.set(location, entry);
+        }
+        for (const paper of file.papers) {
+          entry.keys.add(paperKeyOf(paper));
+        }
+      }
+      order.distinctKeys = distinct;
+      order.storesSignature = storesSignature;
+    }
     let count = 0;
-    for (const paper of this.papers()) {
-      const info = this.info(paper);
-      const store = this.sources.storeFor(paper.uri)?.location ?? '';
-      const id = `${store}\u0000${info.paperKey}`;
-      if (seen.has(id)) {
+    for (const { store, keys } of order.distinctKeys.values()) {
+      count += keys.size;
+      if (!store) {
         continue;
       }
-      seen.add(id);
-      if (!info.read) {
-        count++;
+      if (store.entries().size < keys.size) {
+        for (const [key, state] of store.entries()) {
+          if (state.read === true && keys.has(key)) {
+            count--;
+          }
+        }
+      } else {
+        for (const key of keys) {
+          if (store.get(key)?.read === true) {
+            count--;
+          }
+        }
       }
     }
     return count;

@@ -110,7 +110,7 @@ export function rankPapers(lookup: ModelLookup, query: PapersQuery, token: Cance
     }
   }
   // The sort keys worked out once per paper, not once per comparison.
-  const keyed = distinctPapers(lookup, matching).map((paper, order) => ({ paper, score: lookup.info(paper).score, rank: lookup.digestRank(paper.uri), order }));
+  const keyed = distinctPapers(lookup, matching).map((paper, order) => ({ paper, score: lookup.score(paper), rank: lookup.digestRank(paper.uri), order }));
   keyed.sort((a, b) => b.score - a.score || b.rank - a.rank || a.order - b.order);
   return keyed.map((each) => each.paper);
 }

@@ -178,6 +178,8 @@ export async function runReadingBench(size: BenchSize): Promise<void> {
       for (let round = 0; round < rounds + 1; round++) {
         const key = keyOf(titleOf(next));
         next += 2;
+        // The state change's own stateChanged (sent a moment later), awaited before the interests change below.
+        const stateNotified = client.waitForNotification('paperDigest/stateChanged');
         let started = now();
         const set = await client.request<{ changed: number; message?: string }>('paperDigest/setPaperState', { scope: { keys: [key] }, change: { read: true } });
         const setTime = now() - started;
@@ -194,6 +196,7 @@ export async function runReadingBench(size: BenchSize): Promise<void> {
         started = now();
         await client.request('paperDigest/rankedPapers', { limit: 100 });
         const warmTime = now() - started;
+        await stateNotified;
         // New interests (a weight changed in interests.json): the server scores every paper again.
         const changed = client.waitForNotification<{ generation: number }>('paperDigest/stateChanged');
         fs.writeFileSync(interestsFile, JSON.stringify({ ...INTERESTS, topics: [{ term: '数学推理', weight: 1 + round / 10 }] }));

@@ -236,7 +236,7 @@ function keepsPaper(options: PapersTreeOptions, grouping: PapersGrouping, readin
   if (!needsInfo) {
     return true;
   }
-  const info = reading.info(paper);
+  const info = reading.flags(paper);
   if ((options.unreadOnly || grouping === 'unread') && info.read) {
     return false;
   }
@@ -713,8 +713,20 @@ function encodeIdPart(part: string): string {
   return part.replace(/[%/|]/g, (c) => '%' + c.charCodeAt(0).toString(16).toUpperCase());
 }
 
+/** The last URI `fileName` was asked for and its answer: papers come file by file. */
+let lastFileName = { uri: '', name: '' };
+
 /** The last path segment of a URI, decoded, e.g. `2026-05-01.digest`. */
 export function fileName(uri: string): string {
+  if (uri === lastFileName.uri) {
+    return lastFileName.name;
+  }
+  const name = fileNameOf(uri);
+  lastFileName = { uri, name };
+  return name;
+}
+
+function fileNameOf(uri: string): string {
   const path = uri.replace(/[?#].*$/, '');
   const segment = path.slice(path.lastIndexOf('/') + 1);
   try {

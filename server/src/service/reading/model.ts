@@ -8,7 +8,7 @@ import type { Interests } from './interests';
 import { isHidden, NO_INTERESTS, scorePaper } from './interests';
 import type { OrderedDigest } from './digestOrder';
 import { firstSeenPapers, orderDigests } from './digestOrder';
-import type { PaperReadingInfo, ReadingLookup } from './paperInfo';
+import type { PaperReadingInfo, ReadingFlags, ReadingLookup } from './paperInfo';
 import { arxivSearchUrl, paperKeyOf } from './paperInfo';
 import type { PaperState } from './stateFile';
 import type { StateStore } from './stateStore';
@@ -191,6 +191,13 @@ export class ModelLookup implements ReadingLookup {
     };
     KNOWN_INFO.set(paper, { info, state, fixed, orderId: this.order.id });
     return info;
+  }
+
+  flags(paper: PaperSummary): ReadingFlags {
+    const key = paperKeyOf(paper);
+    const state = this.sourcesOf(paper.uri).store?.get(key);
+    const first = this.order.firstSeen.get(key);
+    return { read: state?.read === true, starred: state?.starred === true, tags: state?.tags ?? [], isNew: first === undefined || first === paper };
   }
 
   hidden(paper: PaperSummary): boolean {

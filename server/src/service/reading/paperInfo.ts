@@ -31,11 +31,16 @@ export interface PaperReadingInfo {
   readonly arxivSearchUrl: string;
 }
 
+/** What the reading filters test: a paper's state and whether it is new, without its score. */
+export type ReadingFlags = Pick<PaperReadingInfo, 'read' | 'starred' | 'tags' | 'isNew'>;
+
 /** The per-paper reading information at one state generation. */
 export interface ReadingLookup {
   /** Grows with every change of the state or of the interests. */
   readonly generation: number;
   info(paper: PaperSummary): PaperReadingInfo;
+  /** The paper's state and whether it is new, as in `info` but without making the rest. */
+  flags(paper: PaperSummary): ReadingFlags;
   /** Whether the interests hide the paper (score at or below `hideBelow`). */
   hidden(paper: PaperSummary): boolean;
   /** The position of a file in digest order (higher is newer); -1 when unknown. */
@@ -83,10 +88,13 @@ export function neutralInfo(paper: PaperSummary): PaperReadingInfo {
   };
 }
 
+const NEUTRAL_FLAGS: ReadingFlags = { read: false, starred: false, tags: [], isNew: true };
+
 /** No state, no interests: every paper unread, unstarred, new, score 0. */
 export const NO_READING: ReadingLookup = {
   generation: 0,
   info: neutralInfo,
+  flags: () => NEUTRAL_FLAGS,
   hidden: () => false,
   digestRank: () => -1,
 };

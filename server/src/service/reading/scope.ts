@@ -36,7 +36,7 @@ export function matchesQuery(lookup: ModelLookup, paper: PaperSummary, query: Pa
   if (!query.unreadOnly && !query.starredOnly && !query.newOnly && query.tag === undefined) {
     return true;
   }
-  const info = lookup.info(paper);
+  const info = lookup.flags(paper);
   return (!query.unreadOnly || !info.read) && (!query.starredOnly || info.starred) && (!query.newOnly || info.isNew) && (query.tag === undefined || info.tags.includes(query.tag));
 }
 

@@ -5,11 +5,15 @@
  * renamed over it, and only when the file is still what the store last read). The file is
  * never written through a link: when `.paper-digest` or `state.json` is a symbolic link, or
  * the state folder resolves outside the workspace folder, reading and writing are refused
- * (the store goes read-only).
+ * (the store goes read-only). A change holds `state.json.lock` (fs/lockFile.ts) from its read
+ * to its rename, so that concurrent writers queue and merge instead of replacing each other's
+ * change.
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { isInside, realPathSync } from './fs/contained';
+import type { LockOptions } from './fs/lockFile';
+import { withFileLockSync } from './fs/lockFile';
 import type { FileSnapshot } from './fs/safeFile';
 import { readFileSnapshotSync, SafeFileError, writeFileAtomicSync } from './fs/safeFile';
 import type { StateDisk } from './service/reading/stateStore';
@@ -25,6 +29,8 @@ export const MAX_STATE_BYTES = 64 * 1024 * 1024;
 export interface StateDiskHooks {
   /** Called after the new text is in the temporary file, just before the check and the rename. */
   beforeCommit?(): void;
+  /** How long a write waits for another writer's lock, and when a lock is stale. */
+  lock?: LockOptions;
 }
 
 /**
@@ -38,6 +44,8 @@ export class NodeStateDisk implements StateDisk {
   readonly file: string;
   /** The last text read and what the file was then, so that a write checks against it. */
   private last: { readonly text: string; readonly snapshot: FileSnapshot } | undefined;
+  /** Whether this disk holds the lock now (inside `exclusive`). */
+  private locked = false;
 
   constructor(
     readonly root: string,
@@ -60,6 +68,42 @@ export class NodeStateDisk implements StateDisk {
 
   write(text: string, expected: string | undefined): boolean {
     this.checkFolder();
+    if (expected === undefined) {
+      fs.mkdirSync(this.folder, { recursive: true });
+      this.checkFolder();
+    } else if (!fs.existsSync(this.folder)) {
+      // The file was read, and its folder is gone since: it changed.
+      return false;
+    }
+    // Held from the check against `expected` to the rename, so that two writers (two windows,
+    // several CLI runs) never both find the file unchanged and both replace it.
+    return this.exclusive(() => this.writeLocked(text, expected));
+  }
+
+  /** Holds `state.json.lock` while `work` runs (again inside: already held). */
+  exclusive<T>(work: () => T): T {
+    if (this.locked) {
+      return work();
+    }
+    if (!fs.existsSync(this.folder)) {
+      // No state folder yet: nothing to lock; the write creates it and locks then.
+      return work();
+    }
+    return withFileLockSync(
+      this.file,
+      () => {
+        this.locked = true;
+        try {
+          return work();
+        } finally {
+          this.locked = false;
+        }
+      },
+      this.hooks.lock,
+    );
+  }
+
+  private writeLocked(text: string, expected: string | undefined): boolean {
     let snapshot: FileSnapshot | null;
     if (expected === undefined) {
       snapshot = null;
@@ -72,10 +116,6 @@ export class NodeStateDisk implements StateDisk {
         return false;
       }
       snapshot = now.snapshot;
-    }
-    if (expected === undefined) {
-      fs.mkdirSync(this.folder, { recursive: true });
-      this.checkFolder();
     }
     try {
       const written = writeFileAtomicSync(this.file, text, { expected: snapshot, beforeCommit: this.hooks.beforeCommit });

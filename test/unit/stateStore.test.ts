@@ -23,6 +23,10 @@ function scratch(): string {
   return root;
 }
 
+function lockFile(root: string): string {
+  return `${stateFile(root)}.lock`;
+}
+
 function stateFile(root: string): string {
   return path.join(root, STATE_FOLDER, STATE_FILE);
 }
@@ -273,9 +277,10 @@ const STATE_STORE_JS = path.join(__dirname, '..', '..', 'server', 'src', 'servic
 /**
  * A writer in its own process. mode `pause`: one change, then it says `ready` when the new
  * file is written aside and waits there to be killed. mode `loop`: changes one paper after
- * another, saying each one's number when it is written.
+ * another, saying each one's number when it is written. mode `twenty`: twenty changes of its
+ * own papers, as fast as it can, then it exits.
  */
-function writer(root: string, mode: 'pause' | 'loop'): ReturnType<typeof spawn> {
+function writer(root: string, mode: 'pause' | 'loop' | 'twenty'): ReturnType<typeof spawn> {
   const script = `
     const { NodeStateDisk } = require(${JSON.stringify(STATE_DISK_JS)});
     const { StateStore } = require(${JSON.stringify(STATE_STORE_JS)});
@@ -288,7 +293,7 @@ function writer(root: string, mode: 'pause' | 'loop'): ReturnType<typeof spawn> 
       const result = store.change(['paper ' + process.pid + ' ' + i], { read: true, note });
       if (result.changed.length !== 1) { process.stderr.write(String(result.message)); process.exit(3); }
       process.stdout.write(i + '\\n');
-      if (mode === 'pause') break;
+      if (mode === 'pause' || (mode === 'twenty' && i === 19)) break;
     }
   `;
   return spawn(process.execPath, ['-e', script], { stdio: ['ignore', 'pipe', 'pipe'] });
@@ -324,6 +329,7 @@ describe('state store: a writer killed in the middle of a write', () => {
     const child = writer(root, 'pause');
     await waitForLine(child, (line) => line === 'ready');
     assert.equal(leftovers(root).length, 1, 'the new state is written aside in the same folder');
+    assert.ok(fs.existsSync(lockFile(root)), 'the writer holds the lock');
     await killed(child);
     assert.equal(fs.readFileSync(stateFile(root), 'utf8'), old, 'the old file is whole');
     // The next writer works despite the temporary file the killed one left.
@@ -332,6 +338,7 @@ describe('state store: a writer killed in the middle of a write', () => {
     assert.equal(next.get('old')?.starred, true);
     assert.deepEqual(next.change(['after'], { read: true }).changed, ['after']);
     assert.deepEqual(Object.keys(papersOnDisk(root)).sort(), ['after', 'old']);
+    assert.equal(fs.existsSync(lockFile(root)), false, 'the dead writer’s lock is broken and the new one released');
   });
 
   test('Should leave a whole file of some earlier write, whenever the writer is killed', async () => {
@@ -351,5 +358,78 @@ describe('state store: a writer killed in the middle of a write', () => {
         assert.equal(parsed.state.papers.get(key)?.note?.length, 3000, `${key} is whole`);
       }
     }
+  });
+});
+
+/** Resolves with the exit code and stderr of a child. */
+function exited(child: ReturnType<typeof spawn>): Promise<{ code: number | null; stderr: string }> {
+  return new Promise((resolve) => {
+    let stderr = '';
+    child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    child.on('exit', (code) => resolve({ code, stderr }));
+  });
+}
+
+describe('state store: several writers at once', () => {
+  test('Should keep every change of several processes writing the same file at once', async () => {
+    const root = scratch();
+    writeState(root, '{"version":1,"papers":{}}');
+    const children = Array.from({ length: 4 }, () => writer(root, 'twenty'));
+    const results = await Promise.all(children.map(exited));
+    results.forEach((result, i) => assert.equal(result.code, 0, `writer ${i}: ${result.stderr}`));
+    const keys = Object.keys(papersOnDisk(root));
+    for (const child of children) {
+      const own = keys.filter((key) => key.startsWith(`paper ${child.pid} `));
+      assert.equal(own.length, 20, `writer ${child.pid} has ${own.length} of its 20 papers on disk`);
+    }
+    assert.equal(fs.existsSync(lockFile(root)), false, 'no lock is left');
+  });
+
+  test('Should wait for a lock another writer holds, then refuse with a message, writing nothing', () => {
+    const root = scratch();
+    writeState(root, '{"version":1,"papers":{}}');
+    // Held by a live process (this one) and fresh.
+    fs.writeFileSync(lockFile(root), `${process.pid}\n`);
+    const subject = store(root, undefined, { lock: { waitMs: 30 } });
+    const result = subject.change(['mine'], { read: true });
+    assert.deepEqual(result.changed, []);
+    assert.match(result.message ?? '', /being written by another process.*nothing was/);
+    assert.equal(fs.readFileSync(stateFile(root), 'utf8'), '{"version":1,"papers":{}}');
+    assert.equal(fs.readFileSync(lockFile(root), 'utf8'), `${process.pid}\n`, 'the other writer’s lock is left alone');
+    // Released: the next change goes through.
+    fs.unlinkSync(lockFile(root));
+    assert.deepEqual(subject.change(['mine'], { read: true }).changed, ['mine']);
+    assert.equal(papersOnDisk(root).mine?.read, true);
+  });
+
+  test('Should break a lock older than a write takes, even of a live process', () => {
+    const root = scratch();
+    writeState(root, '{"version":1,"papers":{}}');
+    fs.writeFileSync(lockFile(root), `${process.pid}\n`);
+    const old = new Date(Date.now() - 60_000);
+    fs.utimesSync(lockFile(root), old, old);
+    const subject = store(root, undefined, { lock: { waitMs: 30, staleMs: 10_000 } });
+    assert.deepEqual(subject.change(['mine'], { read: true }).changed, ['mine']);
+    assert.equal(fs.existsSync(lockFile(root)), false);
+    assert.deepEqual(fs.readdirSync(path.join(root, STATE_FOLDER)).sort(), [STATE_FILE]);
+  });
+
+  test('Should not take another writer’s lock while it checks and renames', () => {
+    const root = scratch();
+    writeState(root, '{"version":1,"papers":{}}');
+    let seen: { message?: string; changed: readonly string[] } | undefined;
+    const other = store(root, undefined, { lock: { waitMs: 20 } });
+    const subject = store(root, undefined, {
+      beforeCommit: () => {
+        // The other writer, between this one's check and rename: it must not get in.
+        if (!seen) seen = other.change(['theirs'], { starred: true });
+      },
+    });
+    assert.deepEqual(subject.change(['mine'], { read: true }).changed, ['mine']);
+    assert.deepEqual(seen?.changed, [], `the other writer got in: ${JSON.stringify(seen)}`);
+    assert.deepEqual(Object.keys(papersOnDisk(root)), ['mine']);
+    // Once the lock is free, the other writer merges and keeps both.
+    assert.deepEqual(other.change(['theirs'], { starred: true }).changed, ['theirs']);
+    assert.deepEqual(Object.keys(papersOnDisk(root)).sort(), ['mine', 'theirs']);
   });
 });

@@ -23,6 +23,13 @@ export interface StateDisk {
    * Throws when it cannot be written.
    */
   write(text: string, expected: string | undefined): boolean;
+  /**
+   * Runs `work` (a read, a merge and a write) while no other writer that takes the same lock
+   * can write the file, so that concurrent changes queue instead of retrying. Optional: a disk
+   * without it leaves the retries of `StateStore.change` to merge. Throws when the lock cannot
+   * be had.
+   */
+  exclusive?<T>(work: () => T): T;
 }
 
 /** The store's health. */
@@ -111,6 +118,17 @@ export class StateStore {
    * an unknown version or unwritable; the change is then refused.
    */
   change(keys: readonly string[], change: StateChange, titles?: ReadonlyMap<string, string>): StoreChangeResult {
+    if (!this.disk.exclusive) {
+      return this.changeOnDisk(keys, change, titles);
+    }
+    try {
+      return this.disk.exclusive(() => this.changeOnDisk(keys, change, titles));
+    } catch (error) {
+      return { changed: [], readOnly: false, message: `${this.disk.location} could not be written (${error instanceof Error ? error.message : String(error)}); nothing was changed` };
+    }
+  }
+
+  private changeOnDisk(keys: readonly string[], change: StateChange, titles?: ReadonlyMap<string, string>): StoreChangeResult {
     for (let attempt = 0; attempt < WRITE_ATTEMPTS; attempt++) {
       const read = this.readDisk();
       if ('problem' in read) {

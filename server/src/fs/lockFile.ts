@@ -1,0 +1,125 @@
+/**
+ * An exclusive lock between processes, held for the moment of a read, a merge and a write:
+ * `<file>.lock` is created with O_EXCL and holds the owner's process id; it is removed when the
+ * work is done. A lock whose owner is gone (killed in the middle of a write) or that is older
+ * than `staleMs` is broken. Writers of the same file that all take the lock cannot both pass
+ * "the file is still what I read" and then both rename over it, so no change is lost.
+ *
+ * Waiting is synchronous (the callers are synchronous): `Atomics.wait` for a few milliseconds
+ * between attempts, up to `waitMs`, then a `SafeFileError` (code `io`) saying the file is locked.
+ */
+import * as fs from 'node:fs';
+import { SafeFileError } from './safeFile';
+
+export interface LockOptions {
+  /** How long to wait for another holder (default 10 s). */
+  readonly waitMs?: number;
+  /** A lock older than this is taken to be left over by a writer that died (default 60 s). */
+  readonly staleMs?: number;
+}
+
+const PAUSE = new Int32Array(new SharedArrayBuffer(4));
+
+/**
+ * Runs `work` while holding `<file>.lock`.
+ *
+ * @example
+ * withFileLockSync('/w/.paper-digest/state.json', () => { check(); fs.renameSync(temporary, file); });
+ */
+export function withFileLockSync<T>(file: string, work: () => T, options: LockOptions = {}): T {
+  const lock = `${file}.lock`;
+  const waitMs = options.waitMs ?? 10_000;
+  const staleMs = options.staleMs ?? 60_000;
+  const deadline = Date.now() + waitMs;
+  let pause = 1;
+  for (;;) {
+    if (tryCreate(lock)) {
+      break;
+    }
+    if (breakIfStale(lock, staleMs)) {
+      continue;
+    }
+    if (Date.now() >= deadline) {
+      throw new SafeFileError('io', `${file} is being written by another process (${lock} is held); nothing was written`);
+    }
+    Atomics.wait(PAUSE, 0, 0, pause);
+    pause = Math.min(pause * 2, 20);
+  }
+  try {
+    return work();
+  } finally {
+    try {
+      fs.unlinkSync(lock);
+    } catch {
+      // Already gone (broken as stale by someone else): nothing to release.
+    }
+  }
+}
+
+function tryCreate(lock: string): boolean {
+  let fd: number;
+  try {
+    fd = fs.openSync(lock, fs.constants.O_WRONLY | fs.constants.O_CREAT | fs.constants.O_EXCL, 0o600);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'EEXIST') {
+      return false;
+    }
+    throw error;
+  }
+  try {
+    fs.writeSync(fd, `${process.pid}\n`);
+  } finally {
+    fs.closeSync(fd);
+  }
+  return true;
+}
+
+/**
+ * Removes the lock if its owner is gone or it is too old. The lock is first moved aside and
+ * checked to be the one judged stale; a fresh lock taken meanwhile by another writer is put back.
+ */
+function breakIfStale(lock: string, staleMs: number): boolean {
+  let stat: fs.Stats;
+  let text: string;
+  try {
+    stat = fs.lstatSync(lock);
+    text = fs.readFileSync(lock, 'utf8');
+  } catch {
+    // Released meanwhile: try again at once.
+    return true;
+  }
+  const pid = Number.parseInt(text, 10);
+  // An empty lock is one being created this instant: judged by age alone.
+  const ownerGone = Number.isSafeInteger(pid) && pid > 0 && pid !== process.pid && !isAlive(pid);
+  if (!ownerGone && Date.now() - stat.mtimeMs < staleMs) {
+    return false;
+  }
+  const aside = `${lock}.stale-${process.pid}-${Math.random().toString(36).slice(2)}`;
+  try {
+    fs.renameSync(lock, aside);
+  } catch {
+    return true;
+  }
+  try {
+    if (fs.lstatSync(aside).ino !== stat.ino) {
+      // Not the stale lock: a writer's fresh one. Give it back unless the place is taken again.
+      try {
+        fs.linkSync(aside, lock);
+      } catch {
+        // Someone holds the lock now; the moved one's owner finds it gone when it releases.
+      }
+    }
+  } finally {
+    fs.rmSync(aside, { force: true });
+  }
+  return true;
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}

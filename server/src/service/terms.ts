@@ -110,6 +110,19 @@ export function entryNames(entry: Entry): EntryNames {
   return names;
 }
 
+/** One empty list for every entry without names of a kind (never changed: the lists are read-only). */
+const NONE: readonly never[] = Object.freeze([]);
+
+/** A list of exactly its length (a list grown by push keeps room for more), or the shared empty one. */
+function exact<T>(list: T[]): readonly T[] {
+  return list.length === 0 ? NONE : list.slice();
+}
+
+/**
+ * The names of an entry as kept with it, for as long as the entry lives (across edits elsewhere,
+ * when the text they were cut from is gone): copies (`keep`), equal names shared, in lists of
+ * exactly their length.
+ */
 function computeEntryNames(entry: Entry): EntryNames {
   const institutions: { item: number; key: string; name: string; translation?: string }[] = [];
   const authors: { pair: number; key: string; name: string; form: string }[] = [];
@@ -122,7 +135,7 @@ function computeEntryNames(entry: Entry): EntryNames {
         const form = pair.chinese?.text;
         const key = termKey(name);
         if (key && form) {
-          authors.push({ pair: index, key, name, form });
+          authors.push({ pair: index, key: keep(key), name: keep(name), form: keep(form) });
         }
       });
     } else {
@@ -131,7 +144,7 @@ function computeEntryNames(entry: Entry): EntryNames {
         const key = termKey(name);
         if (key) {
           const translation = item.translation?.text.trim();
-          institutions.push(translation ? { item: index, key, name, translation } : { item: index, key, name });
+          institutions.push(translation ? { item: index, key: keep(key), name: keep(name), translation: keep(translation) } : { item: index, key: keep(key), name: keep(name) });
         }
       });
     }
@@ -141,18 +154,19 @@ function computeEntryNames(entry: Entry): EntryNames {
   const categories: string[] = [];
   if (hits) {
     for (const hit of hits.hits) {
-      const key = termKey(hit.keyword.text);
+      const text = hit.keyword.text;
+      const key = termKey(text);
       if (key) {
-        keywords.push({ key, text: hit.keyword.text });
+        keywords.push({ key: keep(key), text: keep(text) });
       }
     }
     for (const category of hits.categories) {
       if (category.text) {
-        categories.push(category.text);
+        categories.push(keep(category.text));
       }
     }
   }
-  return { institutions, authors, topic: hits?.topic.text ?? '', keywords, categories };
+  return { institutions: exact(institutions), authors: exact(authors), topic: keep(hits?.topic.text ?? ''), keywords: exact(keywords), categories: exact(categories) };
 }
 
 /**

@@ -13,6 +13,7 @@ import type { Entry } from '../../server/src/service/model';
 import { foldForSearch, WorkspaceIndex } from '../../server/src/service/workspaceIndex';
 import { keep, KeptNames } from '../../server/src/service/keptStrings';
 import { generatedEntry } from '../bench/generate';
+import { digest, entryLines } from '../support/fixtures';
 
 v8.setFlagsFromString('--expose-gc');
 const collect = vm.runInNewContext('gc') as () => void;
@@ -140,6 +141,65 @@ describe('workspaceIndex: the kept summaries equal the plain ones', () => {
         },
       ),
       { numRuns: 60 },
+    );
+  });
+});
+
+describe('workspaceIndex: copies of a title across and within files', () => {
+  const uris = ['file:///w/a.digest', 'file:///w/b.digest', 'file:///w/sub/c.digest', 'file:///w/d.digest'];
+  const tags = ['A', 'B', 'C'];
+  const operation = fc.oneof(
+    fc.record({ kind: fc.constantFrom('update', 'updateOpen'), uri: fc.constantFrom(...uris), tags: fc.array(fc.constantFrom(...tags), { maxLength: 6 }) }),
+    fc.record({ kind: fc.constantFrom('closeOpen', 'remove', 'removeAll'), uri: fc.constantFrom(...uris, 'file:///w/sub') }),
+    fc.record({ kind: fc.constant('rename'), uri: fc.constantFrom(...uris), to: fc.constantFrom(...uris) }),
+  );
+
+  test('Should give the same copies, repeated keys and affected files as a count over every paper', () => {
+    fc.assert(
+      fc.property(fc.array(operation, { minLength: 1, maxLength: 25 }), (operations) => {
+        const index = new WorkspaceIndex();
+        const changes: { uris: readonly string[]; affectedUris: readonly string[] }[] = [];
+        index.onDidChange((change) => changes.push(change));
+        for (const op of operations) {
+          const keysBefore = (uriList: readonly string[]): Set<string> => new Set(uriList.flatMap((uri) => index.file(uri)?.papers.map((paper) => paper.titleKey) ?? []));
+          const before = new Map(index.files().map((file) => [file.uri, file.papers.map((paper) => paper.titleKey)]));
+          changes.length = 0;
+          if (op.kind === 'update' || op.kind === 'updateOpen') {
+            const text = digest(...op.tags.map((tag) => entryLines(tag)));
+            index[op.kind](op.uri, text);
+          } else if (op.kind === 'rename') {
+            index.rename(op.uri, op.to);
+          } else {
+            index[op.kind](op.uri);
+          }
+          // Counted over every paper of every file.
+          const all = index.files().flatMap((file) => file.papers);
+          const byKey = new Map<string, number>();
+          for (const paper of all) {
+            if (paper.titleKey) byKey.set(paper.titleKey, (byKey.get(paper.titleKey) ?? 0) + 1);
+          }
+          for (const tag of tags) {
+            const key = titleKey(`${tag} Sparse Probes for Arithmetic Circuits`);
+            const copies = index.papersWithTitle(key);
+            assert.equal(copies.length, byKey.get(key) ?? 0, `copies of ${tag}`);
+            assert.deepEqual(new Set(copies), new Set(all.filter((paper) => paper.titleKey === key)));
+            assert.equal(index.repeatedTitleKeys().has(key), (byKey.get(key) ?? 0) > 1);
+          }
+          assert.equal(index.paperCount, all.length);
+          for (const change of changes) {
+            const changed = new Set(change.uris);
+            const keys = new Set([...change.uris.flatMap((uri) => before.get(uri) ?? []), ...keysBefore(change.uris)]);
+            keys.delete('');
+            const expected = index
+              .files()
+              .filter((file) => !changed.has(file.uri) && file.papers.some((paper) => keys.has(paper.titleKey)))
+              .map((file) => file.uri)
+              .sort();
+            assert.deepEqual(change.affectedUris, expected);
+          }
+        }
+      }),
+      { numRuns: 150 },
     );
   });
 });

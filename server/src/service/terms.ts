@@ -185,9 +185,15 @@ export function fileTerms(doc: DigestDocument): FileTerms {
 }
 
 /**
- * Counts an entry's names. The names and keys are kept as copies (keptStrings.ts): the index
+ * `addCount` of one more use, the text kept as a copy (keptStrings.ts) when it is new: the index
  * keeps these counts after the document's text is gone.
  */
+function countKept(counts: Counts, text: string): void {
+  const count = counts.get(text);
+  counts.set(count === undefined ? keep(text) : text, (count ?? 0) + 1);
+}
+
+/** Counts an entry's names; names and keys new to the file are kept as copies. */
 function addEntry(terms: FileTerms, index: number, names: EntryNames): void {
   for (const { key, name, form } of names.authors) {
     let author = terms.authors.get(key);
@@ -195,8 +201,8 @@ function addEntry(terms: FileTerms, index: number, names: EntryNames): void {
       author = { names: new Map(), forms: new Map() };
       terms.authors.set(keep(key), author);
     }
-    addCount(author.names, keep(name));
-    addCount(author.forms, keep(form));
+    countKept(author.names, name);
+    countKept(author.forms, form);
   }
   for (const { key, name, translation } of names.institutions) {
     let institution = terms.institutions.get(key);
@@ -204,16 +210,16 @@ function addEntry(terms: FileTerms, index: number, names: EntryNames): void {
       institution = { names: new Map(), translations: new Map(), papers: [] };
       terms.institutions.set(keep(key), institution);
     }
-    addCount(institution.names, keep(name));
+    countKept(institution.names, name);
     if (translation) {
-      addCount(institution.translations, keep(translation));
+      countKept(institution.translations, translation);
     }
     if (institution.papers[institution.papers.length - 1] !== index) {
       institution.papers.push(index);
     }
   }
   if (names.topic) {
-    addCount(terms.topics, keep(names.topic));
+    countKept(terms.topics, names.topic);
   }
   for (const { key, text } of names.keywords) {
     let forms = terms.keywords.get(key);
@@ -221,9 +227,9 @@ function addEntry(terms: FileTerms, index: number, names: EntryNames): void {
       forms = new Map();
       terms.keywords.set(keep(key), forms);
     }
-    addCount(forms, keep(text));
+    countKept(forms, text);
   }
   for (const code of names.categories) {
-    addCount(terms.categories, keep(code));
+    countKept(terms.categories, code);
   }
 }

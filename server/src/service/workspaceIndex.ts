@@ -127,7 +127,8 @@ export class WorkspaceIndex {
   /** The effective summary of each URI: the open one, else the disk one. */
   private readonly effective = new Map<string, FileSummary>();
   /** Papers of the effective summaries by title key. */
-  private readonly byTitle = new Map<string, PaperSummary[]>();
+  /** Papers of the effective summaries by title key: the paper itself while it is the only one. */
+  private readonly byTitle = new Map<string, PaperSummary | TitleCopies>();
   /** The title keys that more than one paper has, kept with `byTitle`. */
   private readonly repeated = new Set<string>();
   private readonly listeners = new Set<(change: IndexChange) => void>();
@@ -278,7 +279,15 @@ export class WorkspaceIndex {
 
   /** Every paper with the title key, in any file, in no particular order. */
   papersWithTitle(key: string): readonly PaperSummary[] {
-    return key ? this.byTitle.get(key) ?? [] : [];
+    const copies = key ? this.byTitle.get(key) : undefined;
+    if (!copies) {
+      return [];
+    }
+    if (!(copies instanceof TitleCopies)) {
+      return [copies];
+    }
+    copies.all ??= copies.lists.flat();
+    return copies.all;
   }
 
   /**
@@ -381,10 +390,12 @@ export class WorkspaceIndex {
     this.sorted = undefined;
     const changed = new Set(uris);
     const affected = new Set<string>();
+    // Linear in the files that have the titles, not in their copies.
     for (const key of keys) {
-      for (const paper of this.byTitle.get(key) ?? []) {
-        if (!changed.has(paper.uri)) {
-          affected.add(paper.uri);
+      const copies = this.byTitle.get(key);
+      for (const uri of copies instanceof TitleCopies ? copies.uris : copies ? [copies.uri] : []) {
+        if (!changed.has(uri)) {
+          affected.add(uri);
         }
       }
     }
@@ -394,27 +405,42 @@ export class WorkspaceIndex {
     }
   }
 
-  /** Replaces the effective summary of a URI and keeps the title map and counts in step. */
+  /**
+   * Replaces the effective summary of a URI and keeps the title map and counts in step: linear
+   * in the papers of the old and the new summary, however many copies of a title there are.
+   */
   private setEffective(uri: string, summary: FileSummary | undefined): void {
     const previous = this.effective.get(uri);
     if (previous) {
       this.papers -= previous.papers.length;
       for (const paper of previous.papers) {
-        if (!paper.titleKey) {
+        const key = paper.titleKey;
+        const copies = key ? this.byTitle.get(key) : undefined;
+        if (!copies) {
           continue;
         }
-        const list = this.byTitle.get(paper.titleKey);
-        if (!list) {
+        if (!(copies instanceof TitleCopies)) {
+          if (copies.uri === uri) {
+            this.byTitle.delete(key);
+          }
           continue;
         }
-        const rest = list.filter((each) => each.uri !== uri);
-        if (rest.length > 0) {
-          this.byTitle.set(paper.titleKey, rest);
-        } else {
-          this.byTitle.delete(paper.titleKey);
+        // Every paper of the file with this title goes at once.
+        const at = copies.uris.indexOf(uri);
+        if (at < 0) {
+          continue;
         }
-        if (rest.length <= 1) {
-          this.repeated.delete(paper.titleKey);
+        copies.count -= copies.lists[at].length;
+        copies.uris.splice(at, 1);
+        copies.lists.splice(at, 1);
+        copies.all = undefined;
+        if (copies.count === 1) {
+          this.byTitle.set(key, copies.lists[0][0]);
+        } else if (copies.count === 0) {
+          this.byTitle.delete(key);
+        }
+        if (copies.count <= 1) {
+          this.repeated.delete(key);
         }
       }
     }
@@ -425,17 +451,52 @@ export class WorkspaceIndex {
     this.effective.set(uri, summary);
     this.papers += summary.papers.length;
     for (const paper of summary.papers) {
-      if (!paper.titleKey) {
+      const key = paper.titleKey;
+      if (!key) {
         continue;
       }
-      const list = this.byTitle.get(paper.titleKey);
-      if (list) {
-        list.push(paper);
-        this.repeated.add(paper.titleKey);
+      const copies = this.byTitle.get(key);
+      if (!copies) {
+        this.byTitle.set(key, paper);
+        continue;
+      }
+      this.repeated.add(key);
+      if (copies instanceof TitleCopies) {
+        copies.add(paper);
       } else {
-        this.byTitle.set(paper.titleKey, [paper]);
+        const both = new TitleCopies();
+        both.add(copies);
+        both.add(paper);
+        this.byTitle.set(key, both);
       }
     }
+  }
+}
+
+/** The papers with one title key when there is more than one, by file. */
+class TitleCopies {
+  /** The files that have the key. */
+  readonly uris: string[] = [];
+  /** The papers of each of them with the key, in document order. */
+  readonly lists: PaperSummary[][] = [];
+  /** How many papers there are in all. */
+  count = 0;
+  /** All of them, made when asked and dropped when they change. */
+  all: PaperSummary[] | undefined;
+
+  /** Adds a paper: linear in the files that have the key, not in the papers. */
+  add(paper: PaperSummary): void {
+    const last = this.uris.length - 1;
+    // The papers of one file come one after the other.
+    const at = last >= 0 && this.uris[last] === paper.uri ? last : this.uris.indexOf(paper.uri);
+    if (at >= 0) {
+      this.lists[at].push(paper);
+    } else {
+      this.uris.push(paper.uri);
+      this.lists.push([paper]);
+    }
+    this.count++;
+    this.all = undefined;
   }
 }
 

@@ -15,25 +15,47 @@
  */
 import * as buffer from 'node:buffer';
 import { RAL } from 'vscode-languageserver/node';
+import type { DocumentSymbol } from 'vscode-languageserver-types';
+import { OutlineBytes } from './outlineBytes';
 
-/** Answers marked for reuse, with their encoded bytes once they have been sent. */
-const encoded = new WeakMap<object, Buffer | null>();
+/** Answers marked for reuse, with their encoded bytes once they have been sent (or their own encoder until then). */
+const encoded = new WeakMap<object, Buffer | ((answer: never) => Buffer) | null>();
 const CLOSE = Buffer.from('}', 'utf8');
 
 /** Messages from this size on are decoded by transcoding (below it the usual decoder is as fast). */
 const TRANSCODE_BYTES = 64 * 1024;
 
 /**
- * Marks an answer whose JSON may be reused: it must not change afterwards.
+ * Marks an answer whose JSON may be reused: it must not change afterwards. With `encode`, its
+ * JSON (UTF-8) is what `encode(answer)` gives.
  *
  * @example
- * return answers.get(uri, version, 'outline', () => serialiseOnce(documentSymbols(model)));
+ * return answers.get(uri, version, 'folding', () => serialiseOnce(foldingRanges(model)));
  */
-export function serialiseOnce<T>(answer: T): T {
+export function serialiseOnce<T>(answer: T, encode?: (answer: T) => Buffer): T {
   if (answer !== null && typeof answer === 'object' && !encoded.has(answer)) {
-    encoded.set(answer, null);
+    encoded.set(answer, (encode as ((answer: never) => Buffer) | undefined) ?? null);
   }
   return answer;
+}
+
+/** The outlines' bytes, each made from the document's last (outlineBytes.ts). */
+const outlines = new OutlineBytes();
+
+/**
+ * Marks an outline of a document for reuse (as `serialiseOnce`): its bytes are made from the
+ * bytes of the document's last outline sent, copying those of the papers it kept.
+ *
+ * @example
+ * return answers.get(uri, version, 'outline', () => serialiseOutline(uri, documentSymbols(model)));
+ */
+export function serialiseOutline(uri: string, outline: DocumentSymbol[]): DocumentSymbol[] {
+  return serialiseOnce(outline, (answer) => outlines.encode(uri, answer));
+}
+
+/** Forgets the last outline of a document (it was closed). */
+export function forgetOutline(uri: string): void {
+  outlines.delete(uri);
 }
 
 interface ResponseLike {
@@ -73,8 +95,8 @@ export function installSerialisedAnswers(): void {
       }
       try {
         let body = encoded.get(result);
-        if (!body) {
-          body = Buffer.from(JSON.stringify(result), 'utf8');
+        if (!(body instanceof Buffer)) {
+          body = typeof body === 'function' ? (body as (answer: unknown) => Buffer)(result) : Buffer.from(JSON.stringify(result), 'utf8');
           encoded.set(result, body);
         }
         const head = Buffer.from(`{"jsonrpc":"2.0","id":${JSON.stringify(response.id)},"result":`, 'utf8');

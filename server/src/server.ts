@@ -58,7 +58,7 @@ import { nameAt } from './service/names';
 import { sourcesNaming } from './workspaceNames';
 import { registerStatisticsRequests } from './statisticsRequests';
 import { AnswerCache } from './service/answers';
-import { installSerialisedAnswers, serialiseOnce } from './serialised';
+import { forgetOutline, installSerialisedAnswers, serialiseOnce, serialiseOutline } from './serialised';
 import { Lifecycle } from './lifecycle';
 import { ServerMessageLanguage } from './messageLanguage';
 import { localizedLenses, localizedNode } from './service/treeLabels';
@@ -325,7 +325,7 @@ connection.onWorkspaceSymbol(guarded('workspace/symbol', async (params, token) =
 
 connection.onDocumentSymbol(guarded('textDocument/documentSymbol', (params, token) => {
   const document = documents.get(params.textDocument.uri);
-  return document ? answers.get(document.uri, document.version, 'outline', () => serialiseOnce(documentSymbols(cache.get(document), {}, token)), token) : null;
+  return document ? answers.get(document.uri, document.version, 'outline', () => serialiseOutline(document.uri, documentSymbols(cache.get(document), {}, token)), token) : null;
 }));
 
 connection.onFoldingRanges(guarded('textDocument/foldingRange', (params, token) => {
@@ -436,6 +436,7 @@ connection.onRenameRequest(guarded('textDocument/rename', async (params, token) 
 documents.onDidClose((event) => {
   cache.delete(event.document.uri);
   answers.delete(event.document.uri);
+  forgetOutline(event.document.uri);
   workspaceDigests.documentClosed(event.document.uri);
   collectAfterClose(event.document.getText().length);
 });

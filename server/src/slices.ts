@@ -75,10 +75,23 @@ const waiting: (() => void)[] = [];
  * than the answers and the diagnostics (indexing an edited document for the workspace).
  */
 export async function idle(): Promise<void> {
-  while (running > 0) {
-    await new Promise<void>((resolve) => waiting.push(resolve));
+  for (;;) {
+    while (running > 0) {
+      await new Promise<void>((resolve) => waiting.push(resolve));
+    }
+    // Two turns of the event loop: the answer the work was for (the pulled diagnostics) is
+    // written in a turn queued once the work's promise has settled, and goes first.
+    await nextTurn();
+    await nextTurn();
+    if (running === 0) {
+      break;
+    }
   }
   await outputSent();
+}
+
+function nextTurn(): Promise<void> {
+  return new Promise((resolve) => (typeof setImmediate === 'function' ? setImmediate(resolve) : setTimeout(resolve, 0)));
 }
 
 async function slices<T>(steps: Generator<void, T, void>, stale: () => boolean, sliceMs: number): Promise<T | undefined> {

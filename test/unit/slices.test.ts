@@ -64,6 +64,17 @@ describe('slices', () => {
     assert.deepEqual(order, ['work done', 'idle']);
   });
 
+  test('Should let idle() wait until the answer of the finished work is written', async () => {
+    // The connection writes an answer in a turn of the event loop queued once the handler's
+    // promise settles (vscode-jsonrpc's write semaphore): lower-priority work waits for it.
+    const order: string[] = [];
+    const answered = runInSlices(counting([], 5), () => false, 0)
+      .then(async (value) => value)
+      .then(() => new Promise<void>((resolve) => setImmediate(() => (order.push('answer written'), resolve()))));
+    await Promise.all([idle().then(() => order.push('idle')), answered]);
+    assert.deepEqual(order, ['answer written', 'idle']);
+  });
+
   test('Should wait for an output over its high-water mark to drain, and not for one below it', async () => {
     const written: (() => void)[] = [];
     const stream = new Writable({

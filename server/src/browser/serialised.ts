@@ -7,3 +7,7 @@ import type * as NodeSerialised from '../serialised';
 export const serialiseOnce: typeof NodeSerialised.serialiseOnce = (answer) => answer;
 
 export const installSerialisedAnswers: typeof NodeSerialised.installSerialisedAnswers = () => undefined;
+
+export const serialiseOutline: typeof NodeSerialised.serialiseOutline = (_uri, outline) => outline;
+
+export const forgetOutline: typeof NodeSerialised.forgetOutline = () => undefined;

@@ -10,6 +10,7 @@ import { documentSymbols } from '../../server/src/service/features/symbols';
 import { ContentChange, lastUpdateStatistics, updateDigest } from '../../server/src/service/incremental';
 import type { DigestDocument } from '../../server/src/service/model';
 import { parseDigest } from '../../server/src/service/parser';
+import { setPartsKeptLimit } from '../../server/src/service/nodes';
 import { generatedDigest } from '../bench/generate';
 import { describeModel } from '../support/describeModel';
 import { digest, entryLines, FIXTURES } from '../support/fixtures';
@@ -46,30 +47,51 @@ function applyEdit(document: TextDocument, e: { at: number; remove: number; inse
   return { document: TextDocument.update(document, [change], document.version + 1), change };
 }
 
+/** Runs `run` with at most `limit` entries of a text keeping their split parts. */
+function withPartsLimit(limit: number, run: () => void): void {
+  const before = setPartsKeptLimit(limit);
+  try {
+    run();
+  } finally {
+    setPartsKeptLimit(before);
+  }
+}
+
 describe('incremental updates', () => {
   test('Should give exactly the model and diagnostics of a fresh parse after any sequence of edits', () => {
-    fc.assert(
-      fc.property(fc.nat(BASES.length - 1), fc.array(fc.array(edit, { minLength: 1, maxLength: 3 }), { minLength: 1, maxLength: 12 }), (base, events) => {
-        let document = TextDocument.create('file:///w/a.digest', 'paper-digest', 1, BASES[base]);
-        let model = parseDigest(document.getText());
-        computeDiagnostics(model, { uri: 'file:///w/a.digest', docsBase: 'file:///docs/' });
-        for (const [k, edits] of events.entries()) {
-          // An event of several changes, as multi-cursor edits send them: each change's range is in
-          // the text after the changes before it.
-          const changes: ContentChange[] = [];
-          for (const e of edits) {
-            const applied = applyEdit(document, e);
-            document = applied.document;
-            changes.push(applied.change);
-          }
-          model = updateDigest(model, changes, document.getText());
-          assertSameAsFresh(model, document.getText(), `after event ${k}`);
-        }
-      }),
-      { numRuns: 120 },
-    );
+    editSequences(120);
   });
 
+  test('Should give the same when every entry but the last lets its split parts go', () => {
+    withPartsLimit(1, () => editSequences(60));
+  });
+});
+
+/** Random sequences of edits, each event checked against a fresh parse (model, diagnostics, outline). */
+function editSequences(numRuns: number): void {
+  fc.assert(
+    fc.property(fc.nat(BASES.length - 1), fc.array(fc.array(edit, { minLength: 1, maxLength: 3 }), { minLength: 1, maxLength: 12 }), (base, events) => {
+      let document = TextDocument.create('file:///w/a.digest', 'paper-digest', 1, BASES[base]);
+      let model = parseDigest(document.getText());
+      computeDiagnostics(model, { uri: 'file:///w/a.digest', docsBase: 'file:///docs/' });
+      for (const [k, edits] of events.entries()) {
+        // An event of several changes, as multi-cursor edits send them: each change's range is in
+        // the text after the changes before it.
+        const changes: ContentChange[] = [];
+        for (const e of edits) {
+          const applied = applyEdit(document, e);
+          document = applied.document;
+          changes.push(applied.change);
+        }
+        model = updateDigest(model, changes, document.getText());
+        assertSameAsFresh(model, document.getText(), `after event ${k}`);
+      }
+    }),
+    { numRuns },
+  );
+}
+
+describe('incremental updates on generated digests', () => {
   test('Should give the model of a fresh parse on generated digests edited at entry boundaries and inside fields', () => {
     const text = generatedDigest(30);
     fc.assert(

@@ -10,7 +10,12 @@ import * as fc from 'fast-check';
 import { parseDigest } from '../../server/src/service/parser';
 import type { Entry } from '../../server/src/service/model';
 import { entryNames, EntryNames, termKey } from '../../server/src/service/terms';
-import { generatedEntry } from '../bench/generate';
+import { generatedDigest, generatedEntry } from '../bench/generate';
+import { computeDiagnostics } from '../../server/src/service/features/diagnostics';
+import { documentSymbols } from '../../server/src/service/features/symbols';
+import { semanticTokens } from '../../server/src/service/features/semanticTokens';
+import { EntryNode, partsKeptLimit, setPartsKeptLimit } from '../../server/src/service/nodes';
+import { describeModel } from '../support/describeModel';
 
 v8.setFlagsFromString('--expose-gc');
 const collect = vm.runInNewContext('gc') as () => void;
@@ -87,5 +92,60 @@ describe('terms: the names kept with an entry', () => {
     assert.equal(names.length, 200);
     assert.equal(names[7].institutions.length > 0 || names[7].keywords.length > 0, true, 'the generated papers have names');
     assert.ok(grown < 3_000_000, `the names of 200 papers hold ${grown} bytes (the text was 8 MB)`);
+  });
+});
+
+/** How many entries of a model keep split parts now. */
+function keeping(entries: readonly Entry[]): number {
+  return entries.filter((entry) => (entry as EntryNode).partsKept).length;
+}
+
+describe('nodes: the entries that keep their split parts are bounded', () => {
+  const options = { uri: 'file:///w/a.digest', docsBase: 'file:///docs/' };
+
+  test('Should keep the parts of the last entries read only, and answer the same as with all parts kept', () => {
+    const text = generatedDigest(2500);
+    const limit = partsKeptLimit();
+    const bounded = parseDigest(text);
+    const diagnostics = computeDiagnostics(bounded, options);
+    const tokens = semanticTokens(bounded);
+    assert.ok(keeping(bounded.entries) <= limit, `${keeping(bounded.entries)} entries keep parts, at most ${limit} may`);
+    assert.ok(keeping(bounded.entries) > 0);
+    // The first entries let theirs go; asked again, they split again and give the same.
+    assert.equal((bounded.entries[0] as EntryNode).partsKept, false);
+    const before = setPartsKeptLimit(1_000_000);
+    let unbounded;
+    try {
+      const model = parseDigest(text);
+      unbounded = { diagnostics: computeDiagnostics(model, options), tokens: semanticTokens(model), described: describeModel(model), symbols: documentSymbols(model) };
+      assert.equal(keeping(model.entries), 2500);
+    } finally {
+      setPartsKeptLimit(before);
+    }
+    assert.deepEqual(diagnostics, unbounded.diagnostics);
+    assert.deepEqual(tokens, unbounded.tokens);
+    assert.equal(describeModel(bounded), unbounded.described);
+    assert.deepEqual(documentSymbols(bounded), unbounded.symbols);
+    assert.ok(keeping(bounded.entries) <= limit, 'describing the whole model left the bound as it was');
+  });
+
+  test('Should let the parts of 10,000 papers go but those of the last thousand', () => {
+    const text = generatedDigest(10_000);
+    const heapOf = (limit: number): number => {
+      const before = setPartsKeptLimit(limit);
+      try {
+        const start = heapAfterCollection();
+        const model = parseDigest(text);
+        computeDiagnostics(model, options);
+        const grown = heapAfterCollection() - start;
+        assert.equal(model.entries.length, 10_000);
+        return grown;
+      } finally {
+        setPartsKeptLimit(before);
+      }
+    };
+    const all = heapOf(1_000_000);
+    const bounded = heapOf(partsKeptLimit());
+    assert.ok(bounded < all * 0.75, `with the bound the model and its diagnostics hold ${bounded} bytes, without it ${all}`);
   });
 });

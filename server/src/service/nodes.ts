@@ -10,7 +10,9 @@
  *   edit above it adds or removes lines) is three assignments, whatever it contains;
  * - ranges and texts are made when asked for, every time: they are small and die young;
  * - a field is split into its parts (names, items, hits, categories, links) the first time a
- *   feature asks for them, and keeps each list once made, so repeated access is free;
+ *   feature asks for them, and keeps each list once made, so repeated access is free; the
+ *   entries of one text that keep parts are bounded (`Source.keepParts`): past a thousand, the
+ *   one that kept them longest lets them go and splits again when asked;
  * - spans inside parts (an item's name and translation, a hit's keyword and field) are made
  *   from the offsets their part keeps.
  *
@@ -29,11 +31,52 @@ import { authorListLikeness, skipSpaces, trimEndIndex } from './text';
 export class Source {
   declare text: string;
   declare bom: boolean;
+  /** The entries whose fields keep split parts, oldest first from `partsHead` on (see `keepParts`). */
+  declare private partsKept: (EntryNode | undefined)[];
+  declare private partsHead: number;
 
   constructor(text: string, bom: boolean) {
     this.text = text;
     this.bom = bom;
+    this.partsKept = [];
+    this.partsHead = 0;
   }
+
+  /**
+   * Notes that an entry's fields now keep split parts. At most `partsKeptLimit()` entries of a
+   * text keep theirs: past that, the entry that kept them longest lets them go, and splits its
+   * lines again when a feature asks. A whole-document pass (the diagnostics, the index summary,
+   * semantic tokens) thus leaves the parts of the last thousand entries it read, not of all of
+   * them: the parts of a 10,000-paper digest are 2.5 times its text.
+   */
+  keepParts(entry: EntryNode): void {
+    const kept = this.partsKept;
+    kept.push(entry);
+    if (kept.length - this.partsHead > partsLimit) {
+      const oldest = kept[this.partsHead]!;
+      kept[this.partsHead++] = undefined;
+      oldest.releaseParts();
+      if (this.partsHead >= 1024 && this.partsHead * 2 >= kept.length) {
+        this.partsKept = kept.slice(this.partsHead);
+        this.partsHead = 0;
+      }
+    }
+  }
+}
+
+/** How many entries of one text keep their split parts (`Source.keepParts`). */
+let partsLimit = 1000;
+
+/** The number of entries of one text that keep their split parts. */
+export function partsKeptLimit(): number {
+  return partsLimit;
+}
+
+/** Sets `partsKeptLimit` (tests set it low to let parts go all the time); returns the one before. */
+export function setPartsKeptLimit(limit: number): number {
+  const before = partsLimit;
+  partsLimit = Math.max(1, Math.floor(limit));
+  return before;
 }
 
 /** Where a run of lines is placed: an entry, or the document itself for the lines before the first entry. */
@@ -183,12 +226,15 @@ export class EntryNode implements Entry, Frame {
   declare line: number;
   declare offset: number;
   declare index: number;
+  /** Whether the entry is among those of its text that keep split parts (`Source.keepParts`). */
+  declare partsKept: boolean;
 
   constructor(src: Source, line: number, offset: number, index: number) {
     this.src = src;
     this.line = line;
     this.offset = offset;
     this.index = index;
+    this.partsKept = false;
     // Assigned here, all of them, so that every entry has the same shape from the start.
     this.englishTitle = undefined;
     this.chineseTitle = undefined;
@@ -254,6 +300,14 @@ export class EntryNode implements Entry, Frame {
     this.fields = this.fields.slice();
     if ((this.strayLines as readonly FramedSpan[]) !== EMPTY) {
       this.strayLines = this.strayLines.slice();
+    }
+  }
+
+  /** Lets the split parts of the entry's fields go; they are split again when asked for. */
+  releaseParts(): void {
+    this.partsKept = false;
+    for (const field of this.fields) {
+      (field as unknown as AnyFieldNode).releaseParts();
     }
   }
 
@@ -352,6 +406,18 @@ export abstract class FieldNode {
     return new PartSpan(this, start, end);
   }
 
+  /** Called when the field keeps a list of parts it split: the entry joins those keeping parts. */
+  protected noteParts(): void {
+    const entry = this.entry;
+    if (!entry.partsKept) {
+      entry.partsKept = true;
+      entry.src.keepParts(entry);
+    }
+  }
+
+  /** Lets the lists of parts go (`EntryNode.releaseParts`). */
+  abstract releaseParts(): void;
+
   /** The span of `text[start..end)` trimmed, `text` being the line's text from `first`. */
   protected trimmed(text: string, first: number, start = 0, end = text.length): PartSpan {
     const s = skipSpaces(text, start, end);
@@ -406,6 +472,11 @@ export class PlainFieldNode extends FieldNode {
     return (this.namesList ??= this.kind === 'authors' ? this.split(NAMES) : EMPTY);
   }
 
+  releaseParts(): void {
+    this.namesList = undefined;
+    this.separatorsList = undefined;
+  }
+
   /** The separators between names, as written (`, ` canonically; `，` or `,` are mistakes). */
   get separators(): readonly Span[] {
     return (this.separatorsList ??= this.kind === 'authors' ? this.split(SEPARATORS) : EMPTY);
@@ -434,6 +505,7 @@ export class PlainFieldNode extends FieldNode {
         }
       }
     }
+    this.noteParts();
     return kept(result);
   }
 }
@@ -529,7 +601,18 @@ export class InstitutionsFieldNode extends FieldNode implements InstitutionsFiel
   }
 
   private layout(text: string): InstitutionsLayout {
-    return (this.layoutFound ??= this.findLayout(text));
+    if (this.layoutFound === undefined) {
+      this.layoutFound = this.findLayout(text);
+      this.noteParts();
+    }
+    return this.layoutFound;
+  }
+
+  releaseParts(): void {
+    this.itemsList = undefined;
+    this.separatorsList = undefined;
+    this.pairs = undefined;
+    this.layoutFound = undefined;
   }
 
   private findLayout(text: string): InstitutionsLayout {
@@ -581,6 +664,7 @@ export class InstitutionsFieldNode extends FieldNode implements InstitutionsFiel
   get authorPairs(): readonly AuthorPair[] | undefined {
     if (this.pairs === undefined) {
       this.pairs = this.findAuthorPairs() ?? null;
+      this.noteParts();
     }
     return this.pairs ?? undefined;
   }
@@ -803,7 +887,19 @@ export class TopicHitsFieldNode extends FieldNode implements TopicHitsField {
   }
 
   private layout(text: string): TopicHitsLayout {
-    return (this.layoutFound ??= this.findLayout(text));
+    if (this.layoutFound === undefined) {
+      this.layoutFound = this.findLayout(text);
+      this.noteParts();
+    }
+    return this.layoutFound;
+  }
+
+  releaseParts(): void {
+    this.hitsList = undefined;
+    this.separatorsList = undefined;
+    this.categoriesList = undefined;
+    this.categorySeparatorsList = undefined;
+    this.layoutFound = undefined;
   }
 
   private findLayout(text: string): TopicHitsLayout {
@@ -957,6 +1053,7 @@ export class TopicHitsFieldNode extends FieldNode implements TopicHitsField {
       const result: TopicHit[] = [];
       this.scanHits(text, rest, end, HITS, result);
       this.hitsList = kept(result);
+      this.noteParts();
     }
     return this.hitsList;
   }
@@ -968,16 +1065,25 @@ export class TopicHitsFieldNode extends FieldNode implements TopicHitsField {
       const result: Span[] = [];
       this.scanHits(text, rest, end, HIT_SEPARATORS, result);
       this.separatorsList = kept(result);
+      this.noteParts();
     }
     return this.separatorsList;
   }
 
   get categories(): readonly Span[] {
-    return (this.categoriesList ??= this.splitCategories(this.text, CATEGORIES));
+    if (this.categoriesList === undefined) {
+      this.categoriesList = this.splitCategories(this.text, CATEGORIES);
+      this.noteParts();
+    }
+    return this.categoriesList;
   }
 
   get categorySeparators(): readonly Span[] {
-    return (this.categorySeparatorsList ??= this.splitCategories(this.text, CATEGORY_SEPARATORS));
+    if (this.categorySeparatorsList === undefined) {
+      this.categorySeparatorsList = this.splitCategories(this.text, CATEGORY_SEPARATORS);
+      this.noteParts();
+    }
+    return this.categorySeparatorsList;
   }
 }
 
@@ -1027,8 +1133,13 @@ export class TextFieldNode extends FieldNode implements TextField {
       const text = this.text;
       const [start, end] = this.valueBounds(text);
       this.linksList = this.findLinks(text.slice(start, end), start + this.firstCharacter);
+      this.noteParts();
     }
     return this.linksList;
+  }
+
+  releaseParts(): void {
+    this.linksList = undefined;
   }
 
   private findLinks(value: string, offset: number): readonly Link[] {

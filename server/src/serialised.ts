@@ -10,13 +10,15 @@
  *
  * It works through vscode-jsonrpc's runtime layer: `installSerialisedAnswers()`, called before
  * the connection is created, wraps the `application/json` encoder the stream writer uses and the
- * decoder the reader uses. Over
+ * decoder the reader uses. Each message read or written is noted (slices.ts `noteMessage`):
+ * low-priority work waits until they stop for a moment. Over
  * node IPC (`--node-ipc`) node serialises messages itself and nothing changes.
  */
 import * as buffer from 'node:buffer';
 import { RAL } from 'vscode-languageserver/node';
 import type { DocumentSymbol } from 'vscode-languageserver-types';
 import { OutlineBytes } from './outlineBytes';
+import { noteMessage } from './slices';
 
 /** Answers marked for reuse, with their encoded bytes once they have been sent (or their own encoder until then). */
 const encoded = new WeakMap<object, Buffer | ((answer: never) => Buffer) | null>();
@@ -88,6 +90,7 @@ export function installSerialisedAnswers(): void {
   const encoder: typeof fallback = {
     name: fallback.name,
     encode: (message, options) => {
+      noteMessage();
       const response = message as ResponseLike;
       const result = response.result;
       if (result === null || typeof result !== 'object' || !encoded.has(result) || !/^utf-?8$/i.test(options.charset) || Object.keys(response).length !== 3 || response.jsonrpc !== '2.0') {
@@ -110,6 +113,7 @@ export function installSerialisedAnswers(): void {
   const decoder: typeof usual = {
     name: usual.name,
     decode: (body, options) => {
+      noteMessage();
       if (body.length >= TRANSCODE_BYTES && /^utf-?8$/i.test(options.charset)) {
         try {
           const value = decodeUtf8Json(body);

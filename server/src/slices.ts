@@ -70,22 +70,59 @@ export async function runInSlices<T>(steps: Generator<void, T, void>, stale: () 
 let running = 0;
 const waiting: (() => void)[] = [];
 
+/** How long the messages must have stopped, both ways, before `idle()` resolves, in milliseconds. */
+let quietMs = 100;
 /**
- * Resolves when no sliced work is under way and the answers are sent: for work of lower priority
- * than the answers and the diagnostics (indexing an edited document for the workspace).
+ * `idle()` waits at most this long for the messages to stop, once the sliced work is done: a
+ * client that never stops asking does not starve the work.
+ */
+let maxQuietWaitMs = 1_000;
+/** When the server last read or wrote a message (`noteMessage`). */
+let lastMessage = -Infinity;
+
+/**
+ * A message was read or written: work waiting for `idle()` waits until the messages have
+ * stopped for a moment. An editor answers an answer at once (it asks the outline again, pulls
+ * the diagnostics of what it shows): that goes first.
+ */
+export function noteMessage(): void {
+  lastMessage = performance.now();
+}
+
+/** For tests: the quiet `idle()` waits for, and at most how long. */
+export function setQuiet(quiet: number, maxWait: number): void {
+  quietMs = quiet;
+  maxQuietWaitMs = maxWait;
+}
+
+/**
+ * Resolves when no sliced work is under way, the answers are sent and the messages have stopped
+ * for a moment (or waited for long enough): for work of lower priority than the answers and the
+ * diagnostics (indexing an edited document for the workspace), which holds the event loop a
+ * while.
  */
 export async function idle(): Promise<void> {
+  // When the wait for quiet began: once the work under way was done.
+  let started = -1;
   for (;;) {
     while (running > 0) {
+      started = -1;
       await new Promise<void>((resolve) => waiting.push(resolve));
     }
     // Two turns of the event loop: the answer the work was for (the pulled diagnostics) is
     // written in a turn queued once the work's promise has settled, and goes first.
     await nextTurn();
     await nextTurn();
-    if (running === 0) {
+    if (running > 0) {
+      continue;
+    }
+    const now = performance.now();
+    if (started < 0) started = now;
+    const wait = Math.min(lastMessage + quietMs - now, started + maxQuietWaitMs - now);
+    if (wait <= 0) {
       break;
     }
+    await new Promise((resolve) => setTimeout(resolve, wait));
   }
   await outputSent();
 }

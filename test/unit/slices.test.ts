@@ -8,7 +8,7 @@ import { Writable } from 'node:stream';
 import { describe, test } from 'node:test';
 import { computeDiagnostics, diagnosticSteps } from '../../server/src/service/features/diagnostics';
 import { parseDigest } from '../../server/src/service/parser';
-import { idle, outputSent, runInSlices, setOutput } from '../../server/src/slices';
+import { idle, noteMessage, outputSent, runInSlices, setOutput, setQuiet } from '../../server/src/slices';
 import { digest, entryLines } from '../support/fixtures';
 
 function* counting(log: string[], steps: number): Generator<void, number, void> {
@@ -73,6 +73,29 @@ describe('slices', () => {
       .then(() => new Promise<void>((resolve) => setImmediate(() => (order.push('answer written'), resolve()))));
     await Promise.all([idle().then(() => order.push('idle')), answered]);
     assert.deepEqual(order, ['answer written', 'idle']);
+  });
+
+  test('Should let idle() wait until the messages have stopped for a moment, and no longer than its limit', async () => {
+    setQuiet(40, 5_000);
+    try {
+      noteMessage();
+      let start = performance.now();
+      await idle();
+      assert.ok(performance.now() - start >= 39, `idle after ${performance.now() - start} ms of quiet`);
+      // Messages that never stop: idle() comes once its limit has passed.
+      setQuiet(30, 80);
+      const chatter = setInterval(noteMessage, 5);
+      noteMessage();
+      start = performance.now();
+      try {
+        await idle();
+      } finally {
+        clearInterval(chatter);
+      }
+      assert.ok(performance.now() - start >= 79, `idle after ${performance.now() - start} ms`);
+    } finally {
+      setQuiet(100, 1_000);
+    }
   });
 
   test('Should wait for an output over its high-water mark to drain, and not for one below it', async () => {

@@ -110,6 +110,22 @@ export function entryNames(entry: Entry): EntryNames {
   return names;
 }
 
+/**
+ * A name as kept with an entry: `keep`'s internalised copy, for short names too (V8 copies those
+ * anew for each entry, and the same categories, topics and keywords come back in every entry).
+ * V8's string table holds them weakly: a name no entry keeps any more is collected.
+ */
+function kept(text: string): string {
+  if (text.length === 0) {
+    return '';
+  }
+  const box: Record<string, 0> = { [text]: 0 };
+  for (const name in box) {
+    return name;
+  }
+  return text;
+}
+
 /** One empty list for every entry without names of a kind (never changed: the lists are read-only). */
 const NONE: readonly never[] = Object.freeze([]);
 
@@ -135,7 +151,7 @@ function computeEntryNames(entry: Entry): EntryNames {
         const form = pair.chinese?.text;
         const key = termKey(name);
         if (key && form) {
-          authors.push({ pair: index, key: keep(key), name: keep(name), form: keep(form) });
+          authors.push({ pair: index, key: kept(key), name: kept(name), form: kept(form) });
         }
       });
     } else {
@@ -144,7 +160,7 @@ function computeEntryNames(entry: Entry): EntryNames {
         const key = termKey(name);
         if (key) {
           const translation = item.translation?.text.trim();
-          institutions.push(translation ? { item: index, key: keep(key), name: keep(name), translation: keep(translation) } : { item: index, key: keep(key), name: keep(name) });
+          institutions.push(translation ? { item: index, key: kept(key), name: kept(name), translation: kept(translation) } : { item: index, key: kept(key), name: kept(name) });
         }
       });
     }
@@ -157,16 +173,16 @@ function computeEntryNames(entry: Entry): EntryNames {
       const text = hit.keyword.text;
       const key = termKey(text);
       if (key) {
-        keywords.push({ key: keep(key), text: keep(text) });
+        keywords.push({ key: kept(key), text: kept(text) });
       }
     }
     for (const category of hits.categories) {
       if (category.text) {
-        categories.push(keep(category.text));
+        categories.push(kept(category.text));
       }
     }
   }
-  return { institutions: exact(institutions), authors: exact(authors), topic: keep(hits?.topic.text ?? ''), keywords: exact(keywords), categories: exact(categories) };
+  return { institutions: exact(institutions), authors: exact(authors), topic: kept(hits?.topic.text ?? ''), keywords: exact(keywords), categories: exact(categories) };
 }
 
 /**

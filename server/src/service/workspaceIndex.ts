@@ -602,7 +602,7 @@ function partsKey(parts: readonly string[]): string {
 function paperContent(entry: Entry, names: KeptNames): PaperContent {
   const englishTitle = keep(entry.englishTitle?.value.text ?? '');
   const chineseTitle = keep(entry.chineseTitle?.value.text ?? '');
-  const key = titleKey(englishTitle);
+  const key = keep(titleKey(englishTitle)); // the same copy as the diagnostics' title keys
   const identity = key || (chineseTitle ? 'zh:' + titleKey(chineseTitle) : 'untitled');
   const authors = keptList(entry.authors?.names.map((name) => name.text).filter((name) => name.length > 0) ?? [], names);
   const institutions: InstitutionSummary[] = [];

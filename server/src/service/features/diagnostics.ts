@@ -18,6 +18,7 @@ import { entryAt, titleKey } from './entries';
 import { consistencyProblems, FormsElsewhere } from './consistency';
 import { documentTooLarge, TooLarge } from '../limits';
 import { entryNames } from '../terms';
+import { keep } from '../keptStrings';
 import { bilingual, MessageLanguage, say } from '../messages';
 
 /** The `source` of every diagnostic of Paper Digest. */
@@ -758,7 +759,8 @@ class Checker {
       }
       let key = TITLE_KEYS.get(entry);
       if (key === undefined) {
-        key = titleKey(title.value.text);
+        // Kept as the index keeps its title keys (keptStrings.ts): one copy of each for both.
+        key = keep(titleKey(title.value.text));
         TITLE_KEYS.set(entry, key);
       }
       if (key.length === 0) {

@@ -45,6 +45,12 @@ const INTERESTS = {
   institutions: ['Tsinghua University', '复旦大学'],
 };
 
+/** `--server-cpu-prof DIR`: the server writes a CPU profile into DIR when it exits. */
+function serverProfileArgs(argv: readonly string[] = process.argv): string[] {
+  const at = argv.indexOf('--server-cpu-prof');
+  return at >= 0 && argv[at + 1] ? ['--cpu-prof', `--cpu-prof-dir=${argv[at + 1]}`] : [];
+}
+
 function now(): number {
   return Number(process.hrtime.bigint()) / 1e6;
 }
@@ -170,7 +176,7 @@ export async function runReadingBench(size: BenchSize): Promise<void> {
     const setState: number[] = [];
     const reflected: number[] = [];
     let bytes = 0;
-    const client = await LspClient.start({ rootUri: pathToFileURL(root).href, timeoutMs: 600_000, execArgv: ['--max-semi-space-size=64'] });
+    const client = await LspClient.start({ rootUri: pathToFileURL(root).href, timeoutMs: 600_000, execArgv: ['--max-semi-space-size=64', ...serverProfileArgs()] });
     try {
       // The first answer waits for the scan of the folder.
       let tree = await client.request<{ nodes: { count?: number }[]; paperCount: number }>('paperDigest/papersTree', { grouping: 'unread', filter: '' });
@@ -224,4 +230,12 @@ export async function runReadingBench(size: BenchSize): Promise<void> {
   } finally {
     fs.rmSync(root, { recursive: true, force: true });
   }
+}
+
+if (require.main === module) {
+  // Alone: `node --expose-gc out/test/bench/reading.js [--size small] [--server-cpu-prof DIR]`.
+  import('./e2e.js').then(({ benchSize }) => runReadingBench(benchSize())).catch((error: unknown) => {
+    console.error(error);
+    process.exitCode = 2;
+  });
 }

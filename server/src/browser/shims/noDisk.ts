@@ -17,6 +17,7 @@ export const fchmodSync = stub('fchmodSync');
 export const fchownSync = stub('fchownSync');
 export const fstatSync = stub('fstatSync');
 export const fsyncSync = stub('fsyncSync');
+export const linkSync = stub('linkSync');
 export const lstatSync = stub('lstatSync');
 export const mkdirSync = stub('mkdirSync');
 export const openSync = stub('openSync');

@@ -14,6 +14,7 @@ import type { IndexLocation, PaperSummary, WorkspaceIndex } from '../workspaceIn
 import { foldForSearch } from '../workspaceIndex';
 import type { PaperReadingInfo, ReadingLookup } from '../reading/paperInfo';
 import { NO_READING } from '../reading/paperInfo';
+import { isReadingGrouping, ReadingTrees } from './readingTree';
 import { compilePaperFilter } from '../paperFilter';
 import { institutionGroups } from '../institutionGroup';
 
@@ -160,7 +161,7 @@ const SCORE_BANDS = [
 ] as const;
 
 /** A key of the filters other than the text filter. */
-function queryKeyOf(options: PapersTreeOptions): string {
+export function queryKeyOf(options: PapersTreeOptions): string {
   return `${options.unreadOnly ? 'u' : ''}${options.starredOnly ? 's' : ''}${options.newOnly ? 'n' : ''}|${options.tag ?? ''}`;
 }
 
@@ -270,7 +271,15 @@ export type PapersTreeItem = PapersGroupNode | PaperNode;
  * lookup.childrenOf(undefined);       // the root groups, without their children
  * lookup.pathToPaper(paper);          // [file group, paper node]
  */
-export class PapersTreeLookup {
+/** What the server asks of a built tree (`PapersTreeLookup`, or a reading tree: features/readingTree.ts). */
+export interface PapersTreeView {
+  readonly tree: PapersTree;
+  childrenOf(id: string | undefined): PapersTreeItem[] | undefined;
+  papersUnder(id: string): PaperSummary[] | undefined;
+  pathToPaper(paper: PaperSummary): PapersTreeItem[] | undefined;
+}
+
+export class PapersTreeLookup implements PapersTreeView {
   private readonly byId = new Map<string, PapersTreeNode>();
   private readonly parents = new Map<string, PapersGroup>();
   /** The node that holds the first node of each paper, in depth-first order. */
@@ -405,14 +414,17 @@ export class PapersTreeLookup {
  * trees.get(index, 'topic', '') === trees.get(index, 'topic', ''); // true until the index changes
  */
 export class PapersTreeCache {
-  private last: PapersTreeLookup | undefined;
+  private last: PapersTreeView | undefined;
+  /** The unread, starred and new trees, which follow a state change without being built again. */
+  private readonly readingTrees = new ReadingTrees();
 
   /** Forgets the last tree (and the summaries it holds). */
   clear(): void {
     this.last = undefined;
+    this.readingTrees.clear();
   }
 
-  get(index: WorkspaceIndex, grouping: PapersGrouping, filterOrOptions: string | PapersTreeOptions, token: Cancellation = NEVER_CANCELLED): PapersTreeLookup {
+  get(index: WorkspaceIndex, grouping: PapersGrouping, filterOrOptions: string | PapersTreeOptions, token: Cancellation = NEVER_CANCELLED): PapersTreeView {
     const options: PapersTreeOptions = typeof filterOrOptions === 'string' ? { filter: filterOrOptions } : filterOrOptions;
     const stateGeneration = (options.reading ?? NO_READING).generation;
     const last = this.last;
@@ -426,7 +438,7 @@ export class PapersTreeCache {
     ) {
       return last;
     }
-    const lookup = new PapersTreeLookup(papersTree(index, grouping, options, token));
+    const lookup = (isReadingGrouping(grouping) && this.readingTrees.get(index, grouping, options, token)) || new PapersTreeLookup(papersTree(index, grouping, options, token));
     if (!token.isCancellationRequested) {
       this.last = lookup;
     }
@@ -657,7 +669,7 @@ function lazyGroup(fields: PapersGroupNode, subgroups: readonly PapersGroup[], p
  * What makes two papers the same paper: the English title (case and white space folded), or the
  * place when there is none.
  */
-function paperIdentity(paper: PaperSummary): string {
+export function paperIdentity(paper: PaperSummary): string {
   return paper.titleKey || `\u0000${paper.uri}#${paper.key}`;
 }
 
@@ -734,6 +746,25 @@ function fileNameOf(uri: string): string {
   } catch {
     return segment;
   }
+}
+
+/**
+ * A digest file's group of the reading groupings, as `papersTree` makes it, from its papers.
+ *
+ * @example
+ * fileGroupNode(index, reading, uri, '2026-05-01.digest', '大模型推理能力', 3, unreadPapers).count
+ */
+export function fileGroupNode(index: WorkspaceIndex, reading: ReadingLookup, uri: string, label: string, heading: string, rank: number, papers: readonly PaperSummary[]): PapersGroup {
+  const group = new GroupBuilder('', 'topic', '', '', false).group('file', uri, label, heading, -rank);
+  for (const paper of papers) {
+    group.add(paper);
+  }
+  return group.node(new DuplicateLookup(index), reading);
+}
+
+/** The item (a group without children) of a digest file's group with `count` papers, as `fileGroupNode` gives it. */
+export function fileGroupItem(uri: string, label: string, heading: string, count: number): PapersGroupNode {
+  return { kind: 'group', id: `file:${encodeIdPart(uri)}`, groupKind: 'file', label: plainLabel(label, MAX_LABEL_LENGTH), detail: plainLabel(heading, MAX_LABEL_LENGTH), count, uri, missing: false };
 }
 
 /**

@@ -205,6 +205,17 @@ export class ModelLookup implements ReadingLookup {
     return interests !== NO_INTERESTS && isHidden(interests, this.score(paper));
   }
 
+  stateRecords(): readonly ReadonlyMap<string, PaperState>[] {
+    const stores: StateStore[] = [];
+    for (const file of this.index.files()) {
+      const store = this.sourcesOf(file.uri).store;
+      if (store && !stores.includes(store)) {
+        stores.push(store);
+      }
+    }
+    return stores.map((store) => store.entries());
+  }
+
   /** Every paper of the index, each once, in file order. */
   *papers(): Iterable<PaperSummary> {
     for (const file of this.index.files()) {

@@ -45,6 +45,13 @@ export interface ReadingLookup {
   hidden(paper: PaperSummary): boolean;
   /** The position of a file in digest order (higher is newer); -1 when unknown. */
   digestRank(uri: string): number;
+  /**
+   * The state records of the stores the files' states come from (each store once, in file
+   * order), by paper key: a record that is the same object as before did not change. Lets the
+   * Papers tree follow a state change from the records that changed (features/readingTree.ts);
+   * without it the tree is built again.
+   */
+  stateRecords?(): readonly ReadonlyMap<string, object>[];
 }
 
 /**

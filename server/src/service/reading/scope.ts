@@ -57,7 +57,7 @@ export function papersInScope(lookup: ModelLookup, scope: PaperScope, trees: Pap
   } else if (scope.uri !== undefined) {
     candidates = lookup.index.file(scope.uri)?.papers ?? [];
   } else {
-    candidates = lookup.papers();
+    candidates = (keys && papersWithKeys(lookup, keys)) || lookup.papers();
   }
   const needle = foldForSearch((scope.filter ?? '').trim());
   const result: PaperSummary[] = [];
@@ -73,6 +73,23 @@ export function papersInScope(lookup: ModelLookup, scope: PaperScope, trees: Pap
     }
   }
   return result;
+}
+
+/**
+ * The papers with these keys, in file order, from the index's titles (a state change of a few
+ * papers does not go over the whole workspace); undefined when a key is not a title key
+ * (`zh:`, `untitled:`), which only a pass over the papers finds.
+ */
+function papersWithKeys(lookup: ModelLookup, keys: ReadonlySet<string>): PaperSummary[] | undefined {
+  const found: PaperSummary[] = [];
+  for (const key of keys) {
+    if (key.startsWith('zh:') || key.startsWith('untitled:')) {
+      return undefined;
+    }
+    found.push(...lookup.index.papersWithTitle(key));
+  }
+  const fileOrder = new Map(lookup.index.files().map((file, i) => [file.uri, i]));
+  return found.sort((a, b) => (fileOrder.get(a.uri) ?? 0) - (fileOrder.get(b.uri) ?? 0) || a.range.start.line - b.range.start.line || a.range.start.character - b.range.start.character);
 }
 
 /** Each paper key once: its place in the newest digest (the last in digest order). */

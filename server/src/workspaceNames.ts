@@ -11,7 +11,7 @@ import type { DigestDocument } from './service/model';
 import { mayName, NameTarget } from './service/names';
 import { parseDigest } from './service/parser';
 import { documentTooLarge } from './service/limits';
-import { foldForSearch, WorkspaceIndex } from './service/workspaceIndex';
+import { foldForSearch, searchIncludes, WorkspaceIndex } from './service/workspaceIndex';
 import type { WorkspaceTerms } from './service/workspaceTerms';
 import { readFileSnapshot } from './fs/safeFile';
 import { canonicalUri } from './workspace';
@@ -53,7 +53,7 @@ export async function sourcesNaming(context: WorkspaceNamesContext, name: NameTa
       continue;
     }
     const may = mayName(terms, name);
-    if (may === true || (may === undefined && (context.index.file(uri)?.papers.some((paper) => paper.searchText.includes(folded)) ?? false))) {
+    if (may === true || (may === undefined && (context.index.file(uri)?.papers.some((paper) => searchIncludes(paper, folded)) ?? false))) {
       candidates.push(uri);
     }
   }

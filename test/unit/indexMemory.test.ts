@@ -10,7 +10,7 @@ import * as fc from 'fast-check';
 import { parseDigest } from '../../server/src/service/parser';
 import { paperName, titleKey } from '../../server/src/service/features/entries';
 import type { Entry } from '../../server/src/service/model';
-import { foldForSearch, WorkspaceIndex } from '../../server/src/service/workspaceIndex';
+import { foldForSearch, searchIncludes, WorkspaceIndex } from '../../server/src/service/workspaceIndex';
 import { keep, KeptNames } from '../../server/src/service/keptStrings';
 import { generatedEntry } from '../bench/generate';
 import { digest, entryLines } from '../support/fixtures';
@@ -78,6 +78,19 @@ describe('workspaceIndex: memory', () => {
   });
 });
 
+/** The texts a filter looks in: titles, authors, institutions and their translations, Chinese author names. */
+function searchParts(entry: Entry): string[] {
+  const englishTitle = entry.englishTitle?.value.text ?? '';
+  const chineseTitle = entry.chineseTitle?.value.text ?? '';
+  const authors = entry.authors?.names.map((name) => name.text).filter((name) => name.length > 0) ?? [];
+  const institutions =
+    entry.institutions && !entry.institutions.authorPairs
+      ? entry.institutions.items.filter((item) => item.name.text.length > 0).map((item) => (item.translation?.text ? [item.name.text, item.translation.text] : [item.name.text]))
+      : [];
+  const pairs = entry.institutions?.authorPairs ?? [];
+  return [englishTitle, chineseTitle, ...authors, ...institutions.flat(), ...pairs.flatMap((pair) => (pair.chinese ? [pair.english.text, pair.chinese.text] : [pair.english.text]))];
+}
+
 /** What the index kept of an entry before it kept copies (the plain summary of the model). */
 function plainSummary(entry: Entry): Record<string, unknown> {
   const englishTitle = entry.englishTitle?.value.text ?? '';
@@ -89,7 +102,7 @@ function plainSummary(entry: Entry): Record<string, unknown> {
       : [];
   const hits = entry.topicHits;
   const pairs = entry.institutions?.authorPairs ?? [];
-  const search = [englishTitle, chineseTitle, ...authors, ...institutions.flatMap((each) => (each.translation ? [each.name, each.translation] : [each.name])), ...pairs.flatMap((pair) => (pair.chinese ? [pair.english.text, pair.chinese.text] : [pair.english.text]))];
+  const search = searchParts(entry);
   return {
     entryIndex: entry.index,
     range: entry.range,
@@ -107,7 +120,8 @@ function plainSummary(entry: Entry): Record<string, unknown> {
     authorsZh: pairs.filter((pair) => pair.chinese?.text).map((pair) => ({ name: pair.english.text, nameZh: pair.chinese!.text })),
     comments: entry.comments?.value.text ?? '',
     journalRef: entry.journalRef?.value.text ?? '',
-    searchText: foldForSearch(search.join('\u0000')),
+    searchNarrow: search.map(foldForSearch).filter((part) => !/[^\u0000-\u00ff]/.test(part)).join('\u0000'),
+    searchWide: search.map(foldForSearch).filter((part) => /[^\u0000-\u00ff]/.test(part)).join('\u0000'),
   };
 }
 
@@ -130,13 +144,21 @@ describe('workspaceIndex: the kept summaries equal the plain ones', () => {
           const index = new WorkspaceIndex();
           index.update('file:///w/r.digest', text);
           const kept = index.file('file:///w/r.digest')!.papers;
-          const plain = parseDigest(text).entries.map(plainSummary);
+          const parsed = parseDigest(text).entries;
+          const plain = parsed.map(plainSummary);
           assert.equal(kept.length, plain.length);
           kept.forEach((paper, i) => {
             const { uri, key, selectionRange, ...rest } = paper;
             assert.equal(uri, 'file:///w/r.digest');
             assert.ok(key.length > 0 && selectionRange !== undefined);
             assert.deepEqual(rest, plain[i]);
+            // A filter is found as in the folded texts joined, when it lies within one of them.
+            const joined = foldForSearch(searchParts(parsed[i]).join('\u0000'));
+            for (const part of joined.split('\u0000')) {
+              for (const needle of [part, part.slice(1, 4), part.slice(-3), 'zz' + part]) {
+                assert.equal(searchIncludes(paper, needle), joined.includes(needle), JSON.stringify(needle));
+              }
+            }
           });
         },
       ),

@@ -40,6 +40,31 @@ export function keep(text: string): string {
 }
 
 
+/**
+ * A copy of a text without characters past U+00FF in one byte a character, also when it was
+ * made two-byte (a substring of a text with Chinese, or what is joined or lower-cased of such
+ * substrings; `keep` copies only slices into one byte).
+ */
+export function keepNarrow(text: string): string {
+  if (text.length === 0) {
+    return text;
+  }
+  // Node's Latin-1 decoder makes a one-byte string; elsewhere String.fromCharCode does, slower.
+  if (typeof Buffer !== 'undefined') {
+    return Buffer.from(text, 'latin1').toString('latin1');
+  }
+  const chunk = 4096;
+  const parts: string[] = [];
+  for (let at = 0; at < text.length; at += chunk) {
+    const codes: number[] = [];
+    for (let i = at; i < Math.min(text.length, at + chunk); i++) {
+      codes.push(text.charCodeAt(i));
+    }
+    parts.push(String.fromCharCode(...codes));
+  }
+  return parts.join('');
+}
+
 /** `keep` for every string of a list, in a new array of exactly its length. */
 export function keepAll(texts: readonly string[]): string[] {
   const result = new Array<string>(texts.length);

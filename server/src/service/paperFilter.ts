@@ -20,7 +20,7 @@ import { digestDateOf, isoWeekOf, monthOf } from './digestDates';
 import { categoryIgnoringCase } from './taxonomy';
 import { institutionGroup } from './institutionGroup';
 import type { PaperSummary } from './workspaceIndex';
-import { foldForSearch } from './workspaceIndex';
+import { foldForSearch, searchIncludes } from './workspaceIndex';
 
 /** The fields a filter can name. */
 export const FILTER_FIELDS = ['topic', 'keyword', 'category', 'institution', 'author', 'date', 'week', 'month'] as const;
@@ -67,7 +67,7 @@ export function compilePaperFilter(filter: string): PaperPredicate | undefined {
     return predicates.length === 1 ? predicates[0] : (paper) => predicates.every((test) => test(paper));
   }
   const needle = foldForSearch(trimmed);
-  return (paper) => paper.searchText.includes(needle);
+  return (paper) => searchIncludes(paper, needle);
 }
 
 const FIELD_START = new RegExp(`\\s+(?=(?:${FILTER_FIELDS.join('|')}):)`, 'i');

@@ -13,7 +13,7 @@ import { parseDigest } from './parser';
 import { itemAtLine, paperName, titleKey } from './features/entries';
 import { fileTerms, FileTerms } from './terms';
 import { documentTooLarge, parseWithinLimits } from './limits';
-import { keep, KeptNames } from './keptStrings';
+import { keep, keepNarrow, KeptNames } from './keptStrings';
 
 /** An institution of a paper, as the `机构` line names it. */
 export interface InstitutionSummary {
@@ -65,10 +65,26 @@ export interface PaperSummary {
   /** The `Journal ref` text; empty when missing. */
   readonly journalRef: string;
   /**
-   * The titles, authors and institutions (names and translations), case-folded and joined by
-   * U+0000, for substring filters.
+   * The titles, authors and institutions (names and translations), case-folded, for substring
+   * filters (`searchIncludes`): those of them with characters up to U+00FF joined by U+0000,
+   * one byte a character, in their order...
    */
-  readonly searchText: string;
+  readonly searchNarrow: string;
+  /** ...and the others (Chinese titles and names), joined by U+0000 in their order. */
+  readonly searchWide: string;
+}
+
+/**
+ * Whether a folded filter (`foldForSearch`) is in the titles, authors or institutions of a
+ * paper, as in their folded texts joined by U+0000.
+ *
+ * @example
+ * searchIncludes(paper, foldForSearch('Kyoto')) // true for a paper of Kyoto University
+ */
+export function searchIncludes(paper: Pick<PaperSummary, 'searchNarrow' | 'searchWide'>, needle: string): boolean {
+  // A filter is found within one title, author or institution (only a filter with U+0000 in it
+  // could span two, and only two of the same width).
+  return paper.searchNarrow.includes(needle) || paper.searchWide.includes(needle);
 }
 
 /** What the index keeps of one file. */
@@ -524,7 +540,7 @@ export function summariseDigest(uri: string, doc: DigestDocument, source: 'disk'
 /** What the index keeps of a paper that does not depend on where its entry is. */
 type PaperContent = Pick<
   PaperSummary,
-  'englishTitle' | 'chineseTitle' | 'titleKey' | 'authors' | 'institutions' | 'topic' | 'keywords' | 'categories' | 'summary' | 'hits' | 'authorsZh' | 'comments' | 'journalRef' | 'searchText'
+  'englishTitle' | 'chineseTitle' | 'titleKey' | 'authors' | 'institutions' | 'topic' | 'keywords' | 'categories' | 'summary' | 'hits' | 'authorsZh' | 'comments' | 'journalRef' | 'searchNarrow' | 'searchWide'
 > & {
   /** The title key, else `zh:` and the Chinese title's key, else `untitled`. */
   readonly identity: string;
@@ -568,7 +584,8 @@ function summarisePaper(uri: string, entry: Entry, occurrences: Map<string, numb
     authorsZh: content.authorsZh,
     comments: content.comments,
     journalRef: content.journalRef,
-    searchText: content.searchText,
+    searchNarrow: content.searchNarrow,
+    searchWide: content.searchWide,
   };
 }
 
@@ -654,19 +671,39 @@ function paperContent(entry: Entry, names: KeptNames): PaperContent {
     authorsZh: authorsZh.length === 0 ? NONE : authorsZh,
     comments: keep(entry.comments?.value.text ?? ''),
     journalRef: keep(entry.journalRef?.value.text ?? ''),
-    searchText: foldForSearch(searchParts.join('\u0000')),
+    ...searchTexts(searchParts),
   };
 }
 
 /**
  * Folds text for case-insensitive substring search: compatibility-normalised and lower-cased.
- * Filters are folded the same way before they are looked for in `PaperSummary.searchText`.
+ * Filters are folded the same way before they are looked for (`searchIncludes`).
  *
  * @example
  * foldForSearch('ＫＹＯＴＯ University') // 'kyoto university'
  */
 export function foldForSearch(text: string): string {
-  return text.normalize('NFKC').toLowerCase();
+  // ASCII is its own NFKC form: no normalising (which also makes two-byte strings).
+  return (ASCII.test(text) ? text : text.normalize('NFKC')).toLowerCase();
+}
+
+const ASCII = /^[\u0000-\u007f]*$/;
+
+/** A character past U+00FF. */
+const WIDE = /[^\u0000-\u00ff]/;
+
+/**
+ * The folded parts split by width: the narrow ones in one byte a character (a text with one
+ * Chinese character would take two bytes for every character of all of them).
+ */
+function searchTexts(parts: readonly string[]): { searchNarrow: string; searchWide: string } {
+  const narrow: string[] = [];
+  const wide: string[] = [];
+  for (const part of parts) {
+    const folded = foldForSearch(part);
+    (WIDE.test(folded) ? wide : narrow).push(folded);
+  }
+  return { searchNarrow: keepNarrow(narrow.join('\u0000')), searchWide: wide.join('\u0000') };
 }
 
 function moveSummary(summary: FileSummary, uri: string): FileSummary {

@@ -66,5 +66,8 @@ export function paperName(entry: Entry): string {
  * titleKey('  Sparse  Probes for ARITHMETIC Circuits ') // 'sparse probes for arithmetic circuits'
  */
 export function titleKey(title: string): string {
-  return title.normalize('NFKC').toLowerCase().replace(/\s+/g, ' ').trim();
+  // ASCII is its own NFKC form: normalising it is the most of the time otherwise.
+  return (ASCII_ONLY.test(title) ? title : title.normalize('NFKC')).toLowerCase().replace(/\s+/g, ' ').trim();
 }
+
+const ASCII_ONLY = /^[\u0000-\u007f]*$/;

@@ -7,7 +7,7 @@ import { NEVER_CANCELLED } from '../cancellation';
 import type { PapersGrouping } from '../features/tree';
 import { PapersTreeCache } from '../features/tree';
 import type { PaperSummary } from '../workspaceIndex';
-import { foldForSearch } from '../workspaceIndex';
+import { foldForSearch, searchIncludes } from '../workspaceIndex';
 import type { ModelLookup } from './model';
 import { paperKeyOf } from './paperInfo';
 
@@ -30,7 +30,7 @@ export interface PaperScope extends PapersQuery {
 
 /** Whether a paper passes the filters. */
 export function matchesQuery(lookup: ModelLookup, paper: PaperSummary, query: PapersQuery, needle = foldForSearch((query.filter ?? '').trim())): boolean {
-  if (needle && !paper.searchText.includes(needle)) {
+  if (needle && !searchIncludes(paper, needle)) {
     return false;
   }
   if (!query.unreadOnly && !query.starredOnly && !query.newOnly && query.tag === undefined) {

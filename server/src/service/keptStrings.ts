@@ -39,7 +39,6 @@ export function keep(text: string): string {
   return kept;
 }
 
-
 /**
  * A copy of a text without characters past U+00FF in one byte a character, also when it was
  * made two-byte (a substring of a text with Chinese, or what is joined or lower-cased of such

@@ -110,20 +110,26 @@ export function entryNames(entry: Entry): EntryNames {
   return names;
 }
 
+/** Empty between calls of `kept`. */
+const holder: Record<string, 0> = Object.create(null) as Record<string, 0>;
+
 /**
- * A name as kept with an entry: `keep`'s internalised copy, for short names too (V8 copies those
- * anew for each entry, and the same categories, topics and keywords come back in every entry).
- * V8's string table holds them weakly: a name no entry keeps any more is collected.
+ * A name as kept with an entry: the internalised copy `keep` makes, for short names too (V8
+ * copies those anew for each entry, and the same categories, topics and keywords come back in
+ * every entry). V8's string table holds them weakly: a name no entry keeps any more is collected.
  */
 function kept(text: string): string {
   if (text.length === 0) {
     return '';
   }
-  const box: Record<string, 0> = { [text]: 0 };
-  for (const name in box) {
-    return name;
+  holder[text] = 0;
+  let result = text;
+  for (const name in holder) {
+    result = name;
+    break;
   }
-  return text;
+  delete holder[text];
+  return result;
 }
 
 /** One empty list for every entry without names of a kind (never changed: the lists are read-only). */

@@ -5,7 +5,7 @@
  */
 import type { PaperSummary, WorkspaceIndex } from '../workspaceIndex';
 import type { Interests } from './interests';
-import { isHidden, NO_INTERESTS, scorePaper } from './interests';
+import { interestScore, isHidden, NO_INTERESTS, scorePaper } from './interests';
 import type { OrderedDigest } from './digestOrder';
 import { firstSeenPapers, orderDigests } from './digestOrder';
 import type { PaperReadingInfo, ReadingFlags, ReadingLookup } from './paperInfo';
@@ -90,6 +90,8 @@ interface OrderDerived {
   /** Tells one digest order from another (a number, so that nothing keeps an old order's papers). */
   readonly id: number;
   readonly firstSeen: Map<string, PaperSummary>;
+  /** `ModelLookup.distinctPapers`, once asked for. */
+  distinct?: PaperSummary[];
   /** The state stores' locations of the files, one a line, when `distinctKeys` was worked out. */
   storesSignature?: string;
   /** The distinct paper keys per state store location ('' for none), and their store. */
@@ -202,7 +204,8 @@ export class ModelLookup implements ReadingLookup {
 
   hidden(paper: PaperSummary): boolean {
     const interests = this.sourcesOf(paper.uri).interests;
-    return interests !== NO_INTERESTS && isHidden(interests, this.score(paper));
+    // Scored only when the interests hide anything.
+    return interests !== NO_INTERESTS && interests.hideBelow !== undefined && isHidden(interests, this.score(paper));
   }
 
   stateRecords(): readonly ReadonlyMap<string, PaperState>[] {
@@ -214,6 +217,33 @@ export class ModelLookup implements ReadingLookup {
       }
     }
     return stores.map((store) => store.entries());
+  }
+
+  /**
+   * Each paper key once, at its place in the newest digest, in file order (as
+   * `distinctPapers(lookup, [...lookup.papers()])`): worked out once per index generation and
+   * digest order.
+   */
+  distinctPapers(): readonly PaperSummary[] {
+    if (!this.order.distinct) {
+      const newest = new Map<string, PaperSummary>();
+      for (const paper of this.papers()) {
+        const key = paperKeyOf(paper);
+        const known = newest.get(key);
+        if (!known || this.digestRank(paper.uri) > this.digestRank(known.uri)) {
+          newest.set(key, paper);
+        }
+      }
+      const chosen = new Set(newest.values());
+      const distinct: PaperSummary[] = [];
+      for (const paper of this.papers()) {
+        if (chosen.has(paper)) {
+          distinct.push(paper);
+        }
+      }
+      this.order.distinct = distinct;
+    }
+    return this.order.distinct;
   }
 
   /** Every paper of the index, each once, in file order. */
@@ -296,7 +326,7 @@ const UNCHANGING = new WeakMap<PaperSummary, UnchangingInfo>();
 function unchangingInfo(paper: PaperSummary, interests: Interests): UnchangingInfo {
   let known = UNCHANGING.get(paper);
   if (!known || known.interests !== interests) {
-    known = { interests, score: scorePaper(interests, paper, false).score, arxivSearchUrl: known?.arxivSearchUrl ?? arxivSearchUrl(paper.englishTitle || paper.title) };
+    known = { interests, score: interestScore(interests, paper), arxivSearchUrl: known?.arxivSearchUrl ?? arxivSearchUrl(paper.englishTitle || paper.title) };
     UNCHANGING.set(paper, known);
   }
   return known;

@@ -127,7 +127,21 @@ export function rankPapers(lookup: ModelLookup, query: PapersQuery, token: Cance
     }
   }
   // The sort keys worked out once per paper, not once per comparison.
-  const keyed = distinctPapers(lookup, matching).map((paper, order) => ({ paper, score: lookup.score(paper), rank: lookup.digestRank(paper.uri), order }));
-  keyed.sort((a, b) => b.score - a.score || b.rank - a.rank || a.order - b.order);
-  return keyed.map((each) => each.paper);
+  // Every paper matched: the distinct papers of the whole index, kept per digest order.
+  const distinct = matching.length === seen ? lookup.distinctPapers() : distinctPapers(lookup, matching);
+  // The sort keys in typed arrays, worked out once per paper (no object per paper to collect).
+  const scores = new Float64Array(distinct.length);
+  const ranks = new Int32Array(distinct.length);
+  const order = new Uint32Array(distinct.length);
+  for (let i = 0; i < distinct.length; i++) {
+    scores[i] = lookup.score(distinct[i]);
+    ranks[i] = lookup.digestRank(distinct[i].uri);
+    order[i] = i;
+  }
+  order.sort((a, b) => scores[b] - scores[a] || ranks[b] - ranks[a] || a - b);
+  const result = new Array<PaperSummary>(distinct.length);
+  for (let i = 0; i < order.length; i++) {
+    result[i] = distinct[order[i]];
+  }
+  return result;
 }

@@ -1,0 +1,102 @@
+/**
+ * Ranking after an interests change (the score-only path, interestScore) and after a state
+ * change gives what a model built afresh gives; single-word interests match whole words as
+ * the word pattern does, around any letter or number, surrogate pairs included.
+ */
+import * as assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import { interestScore, parseInterests, scorePaper } from '../../server/src/service/reading/interests';
+import type { InterestsInput } from '../../server/src/service/reading/interests';
+import { ReadingModel } from '../../server/src/service/reading/model';
+import { paperKeyOf } from '../../server/src/service/reading/paperInfo';
+import { rankPapers } from '../../server/src/service/reading/scope';
+import { generatedEntry } from '../bench/generate';
+import { digest, entryLines } from '../support/fixtures';
+import { testWorkspace } from '../support/readingModel';
+
+const W = 'file:///w';
+
+describe('interest scores without reasons', () => {
+  test('Should match a one-word keyword only as a whole word, as scorePaper does', () => {
+    const titles: [string, number][] = [
+      ['Probes here', 2],
+      ['Probesx here', 0],
+      ['éProbes here', 0],
+      ['数Probes here', 0],
+      ['𐐀Probes here', 0],
+      ['😀Probes here', 2],
+      ['Probes2 here', 0],
+      ['(Probes) here', 2],
+      ['Probes2 and then probes', 2],
+      ['PROBES', 2],
+    ];
+    const text = digest(...titles.map(([title]) => entryLines('', { englishTitle: title, topicHits: null })));
+    const w = testWorkspace({ [`${W}/2026-05-01.digest`]: text }, { keywords: ['probes'] });
+    const interests = parseInterests({ keywords: ['probes'] });
+    const papers = [...w.model.lookup().papers()];
+    assert.equal(papers.length, titles.length);
+    papers.forEach((paper, i) => {
+      assert.equal(interestScore(interests, paper), titles[i][1], titles[i][0]);
+      assert.equal(scorePaper(interests, paper).score, titles[i][1], `${titles[i][0]} with reasons`);
+    });
+  });
+
+  test('Should give the score scorePaper gives with its reasons, for every kind of interest', () => {
+    const paragraphs: string[] = [];
+    for (let i = 0; i < 400; i++) paragraphs.push(...generatedEntry(i));
+    const w = testWorkspace({ [`${W}/2026-05-01.digest`]: ['大模型推理能力', ...paragraphs].join('\n\n') + '\n' });
+    const interests = parseInterests({
+      keywords: [{ term: 'reasoning', weight: 2 }, 'Distillation', { term: '思维链', weight: 1.5 }, { term: 'Benchmarks', weight: -0.5 }, 'chain of thought'],
+      topics: ['数学推理'],
+      categories: ['cs.CL', { term: 'math.*', weight: -1 }],
+      authors: ['Wei Zhang', '张伟'],
+      institutions: ['Tsinghua University', '复旦大学'],
+    });
+    let nonZero = 0;
+    for (const paper of w.model.lookup().papers()) {
+      const expected = scorePaper(interests, paper);
+      assert.equal(interestScore(interests, paper), expected.score, paper.title);
+      if (expected.score !== 0) nonZero++;
+    }
+    assert.ok(nonZero > 50, `${nonZero} papers scored`);
+  });
+});
+
+describe('ranking after changes', () => {
+  const files = (): Record<string, string> => {
+    const result: Record<string, string> = {};
+    for (let f = 0; f < 3; f++) {
+      const paragraphs = ['大模型推理能力'];
+      // Papers 100..199 are in two digests (repeats).
+      for (let i = f * 100; i < f * 100 + 200; i++) paragraphs.push(...generatedEntry(i));
+      result[`${W}/2026-05-0${f + 1}.digest`] = paragraphs.join('\n\n') + '\n';
+    }
+    return result;
+  };
+  const order = (papers: readonly { uri: string; key: string }[]): string[] => papers.map((paper) => `${paper.uri}#${paper.key}`);
+
+  test('Should rank as a model built afresh after an interests change and after a state change', () => {
+    let input: InterestsInput = { keywords: ['reasoning'], institutions: ['Tsinghua University'] };
+    let interests = parseInterests(input);
+    const w = testWorkspace(files(), input);
+    // The workspace's model, whose interests this test changes.
+    const model = new ReadingModel(w.index, { storeFor: () => w.store, interestsFor: () => interests, mtimeOf: () => undefined });
+    const queries = [{}, { filter: 'reasoning' }, { unreadOnly: true }];
+    const check = (what: string): void => {
+      const fresh = testWorkspace(files(), input, {}, w.disk.text);
+      for (const query of queries) {
+        assert.deepEqual(order(rankPapers(model.lookup(), query)), order(rankPapers(fresh.model.lookup(), query)), `${what} ${JSON.stringify(query)}`);
+      }
+    };
+    check('at first');
+    input = { keywords: [{ term: 'reasoning', weight: -1 }, 'Distillation'], authors: ['Wei Zhang'], hideBelow: -0.5 };
+    interests = parseInterests(input);
+    model.invalidate();
+    check('new interests');
+    const first = rankPapers(model.lookup(), {})[0];
+    w.store.change([paperKeyOf(first)], { read: true });
+    model.invalidate();
+    check('a state change');
+    assert.notEqual(rankPapers(model.lookup(), { unreadOnly: true })[0], first);
+  });
+});

@@ -18,7 +18,13 @@ export interface LockOptions {
   readonly staleMs?: number;
 }
 
-const PAUSE = new Int32Array(new SharedArrayBuffer(4));
+/** Made on the first wait: a browser worker (where this module is bundled but never waits) has no SharedArrayBuffer. */
+let pauseCell: Int32Array | undefined;
+
+function sleepSync(ms: number): void {
+  pauseCell ??= new Int32Array(new SharedArrayBuffer(4));
+  Atomics.wait(pauseCell, 0, 0, ms);
+}
 
 /**
  * Runs `work` while holding `<file>.lock`.
@@ -42,7 +48,7 @@ export function withFileLockSync<T>(file: string, work: () => T, options: LockOp
     if (Date.now() >= deadline) {
       throw new SafeFileError('io', `${file} is being written by another process (${lock} is held); nothing was written`);
     }
-    Atomics.wait(PAUSE, 0, 0, pause);
+    sleepSync(pause);
     pause = Math.min(pause * 2, 20);
   }
   try {

@@ -180,22 +180,43 @@ export function isEmptyPaperState(state: PaperState): boolean {
  * that the file diffs and merges well in git.
  */
 export function serialiseState(state: ReadingState): string {
-  const papers: Record<string, PaperState> = {};
+  const entries: string[] = [];
   for (const key of [...state.papers.keys()].sort()) {
     const paper = state.papers.get(key)!;
-    if (isEmptyPaperState(paper)) {
-      continue;
+    if (!isEmptyPaperState(paper)) {
+      entries.push(paperEntryText(key, paper));
     }
-    const out: { -readonly [K in keyof PaperState]: PaperState[K] } = {};
-    if (paper.title) out.title = paper.title;
-    if (paper.read) out.read = true;
-    if (paper.starred) out.starred = true;
-    if (paper.tags && paper.tags.length > 0) out.tags = paper.tags;
-    if (paper.note) out.note = paper.note;
-    if (paper.updated) out.updated = paper.updated;
-    papers[key] = out;
   }
-  return JSON.stringify({ ...(state.extra ?? {}), version: STATE_VERSION, papers }, null, 2) + '\n';
+  // The papers' text put in place of a marker, so that the rest is laid out by JSON.stringify
+  // exactly as it would lay out the whole.
+  const marker = '\u0000papers\u0000';
+  const rest = JSON.stringify({ ...(state.extra ?? {}), version: STATE_VERSION, papers: marker }, null, 2);
+  const papers = entries.length === 0 ? '{}' : `{\n${entries.join(',\n')}\n  }`;
+  const at = rest.lastIndexOf(JSON.stringify(marker));
+  return rest.slice(0, at) + papers + rest.slice(at + JSON.stringify(marker).length) + '\n';
+}
+
+/**
+ * The text of one paper in the file (`    "key": { ... }`), kept per record: a change writes
+ * the file again without laying out every paper again.
+ */
+const ENTRY_TEXT = new WeakMap<PaperState, { readonly key: string; readonly text: string }>();
+
+function paperEntryText(key: string, paper: PaperState): string {
+  const known = ENTRY_TEXT.get(paper);
+  if (known && known.key === key) {
+    return known.text;
+  }
+  const out: { -readonly [K in keyof PaperState]: PaperState[K] } = {};
+  if (paper.title) out.title = paper.title;
+  if (paper.read) out.read = true;
+  if (paper.starred) out.starred = true;
+  if (paper.tags && paper.tags.length > 0) out.tags = paper.tags;
+  if (paper.note) out.note = paper.note;
+  if (paper.updated) out.updated = paper.updated;
+  const text = `    ${JSON.stringify(key)}: ${JSON.stringify(out, null, 2).replace(/\n/g, '\n    ')}`;
+  ENTRY_TEXT.set(paper, { key, text });
+  return text;
 }
 
 /**

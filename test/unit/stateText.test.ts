@@ -1,0 +1,52 @@
+/**
+ * The state file's text (serialiseState, which keeps each paper's text per record): the same
+ * as JSON.stringify of the whole state, papers sorted by key, for any state, before and after
+ * changes that keep most records.
+ */
+import * as assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import fc from 'fast-check';
+import type { PaperState, ReadingState } from '../../server/src/service/reading/stateFile';
+import { applyChange, isEmptyPaperState, parseState, serialiseState } from '../../server/src/service/reading/stateFile';
+
+/** The text laid out by JSON.stringify at once, as the file is specified. */
+function reference(state: ReadingState): string {
+  const papers: Record<string, PaperState> = Object.create(null);
+  for (const key of [...state.papers.keys()].sort()) {
+    const paper = state.papers.get(key)!;
+    if (isEmptyPaperState(paper)) continue;
+    const out: Record<string, unknown> = {};
+    if (paper.title) out.title = paper.title;
+    if (paper.read) out.read = true;
+    if (paper.starred) out.starred = true;
+    if (paper.tags && paper.tags.length > 0) out.tags = paper.tags;
+    if (paper.note) out.note = paper.note;
+    if (paper.updated) out.updated = paper.updated;
+    papers[key] = out as PaperState;
+  }
+  return JSON.stringify({ ...(state.extra ?? {}), version: 1, papers }, null, 2) + '\n';
+}
+
+const text = fc.string({ unit: fc.constantFrom('a', 'B', ' ', '"', '\\', '\n', '\u0000', '数', '😀', '}', ',') , maxLength: 12 });
+const paperState = fc.record({ title: fc.option(text, { nil: undefined }), read: fc.boolean(), starred: fc.boolean(), tags: fc.uniqueArray(text, { maxLength: 3 }), note: fc.option(text, { nil: undefined }), updated: fc.constant('2026-05-01T08:00:00.000Z') }, { requiredKeys: [] });
+const state = fc.record({
+  papers: fc.dictionary(text.filter((key) => key.trim() !== '' && key !== '__proto__'), paperState, { maxKeys: 12 }),
+  extra: fc.option(fc.dictionary(fc.constantFrom('synced', 'tool', 'x'), fc.jsonValue({ maxDepth: 2 })), { nil: undefined }),
+});
+
+describe('state file text', () => {
+  test('Should lay out any state as JSON.stringify of the whole does, and again after a change', () => {
+    fc.assert(
+      fc.property(state, fc.array(text.filter((key) => key.trim() !== '' && key !== '__proto__'), { maxLength: 3 }), ({ papers, extra }, keys) => {
+        const reading: ReadingState = { version: 1, papers: new Map(Object.entries(papers) as [string, PaperState][]), ...(extra && Object.keys(extra).length > 0 ? { extra } : {}) };
+        assert.equal(serialiseState(reading), reference(reading));
+        const { state: changed } = applyChange(reading, keys, { read: true, addTags: ['later'] }, new Date('2026-05-02T00:00:00Z'));
+        assert.equal(serialiseState(changed), reference(changed));
+        // Twice: the kept texts of the unchanged records.
+        assert.equal(serialiseState(changed), reference(changed));
+        assert.ok('state' in parseState(serialiseState(changed)));
+      }),
+      { numRuns: 300 },
+    );
+  });
+});

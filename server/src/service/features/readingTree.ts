@@ -181,7 +181,6 @@ class ReadingTreeView implements PapersTreeView {
   readonly tree: PapersTree;
   private readonly rootItems: PapersTreeItem[];
   private readonly groups: FileGroup[];
-  private readonly papersOf = new Map<string, PaperSummary[]>();
   private readonly lookups = new Map<string, PapersTreeLookup>();
   private readonly byId = new Map<string, FileGroup>();
   private readonly header: Omit<PapersTree, 'roots'>;
@@ -192,10 +191,6 @@ class ReadingTreeView implements PapersTreeView {
     header: Omit<PapersTree, 'roots' | 'paperCount' | 'distinctPaperCount'>,
   ) {
     this.groups = structure.groups.filter((group) => group.passing.size > 0);
-    // The passing papers of each group as they are now (a later state change moves the structure on).
-    for (const group of this.groups) {
-      this.papersOf.set(group.uri, group.places.filter((place) => place.passes).map((place) => place.paper));
-    }
     this.rootItems = this.groups.map((group) => fileGroupItem(group.uri, group.label, group.heading, group.passing.size));
     this.groups.forEach((group, i) => this.byId.set(this.rootItems[i].id, group));
     const view = this;
@@ -211,7 +206,9 @@ class ReadingTreeView implements PapersTreeView {
   private lookupOf(group: FileGroup): PapersTreeLookup {
     let lookup = this.lookups.get(group.uri);
     if (!lookup) {
-      const node = fileGroupNode(this.structure.index, this.reading, group.uri, group.label, group.heading, group.rank, this.papersOf.get(group.uri) ?? []);
+      // The group's papers that pass at this view's state, made when the group is first asked for.
+      const papers = group.places.filter((place) => passes(this.structure.filter, this.reading.flags(place.paper))).map((place) => place.paper);
+      const node = fileGroupNode(this.structure.index, this.reading, group.uri, group.label, group.heading, group.rank, papers);
       lookup = new PapersTreeLookup({ ...this.header, roots: [node] });
       this.lookups.set(group.uri, lookup);
     }

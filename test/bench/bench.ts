@@ -12,7 +12,8 @@
  * full collections, against the text's size in UTF-8.
  *
  * BENCH_ENTRIES=n changes the digest's size; BENCH_REPEATS=n the number of timed runs;
- * `--size small` (CI) runs everything on small inputs, to prove the benchmark still works.
+ * `--size small` (CI) runs everything on small inputs, to prove the benchmark still works;
+ * `--in-process` runs only the in-process part (the service alone, no server process).
  */
 import * as fs from 'node:fs';
 import * as os from 'node:os';
@@ -233,6 +234,7 @@ function report(rows: Row[]): number {
 runBenchmarks().then(
   async (rows) => {
     report(rows);
+    if (process.argv.includes('--in-process')) return;
     await runEndToEnd();
     await runStatisticsBench(benchSize());
     await (await import('./reading.js')).runReadingBench(benchSize());

@@ -8,11 +8,12 @@
  */
 import { pathToFileURL } from 'node:url';
 import { collectDigestFiles, displayPath, printable, readDigestFile } from './cliFiles';
-import { barChart, chartToSvg, dashboardCharts, displayText, escapeXml, STANDALONE_STYLE } from './service/charts';
+import { barChart, CHART_WORDS, chartToSvg, chartWords, dashboardCharts, displayText, escapeXml, paperCountWords, rowDetail, STANDALONE_STYLE } from './service/charts';
+import { bilingual, DEFAULT_MESSAGE_LANGUAGE, isMessageLanguageSetting, MessageLanguage, resolveMessageLanguage } from './service/messages';
 import { CountRow, DigestStatistics, digestStatistics } from './service/features/statistics';
 import { WorkspaceIndex } from './service/workspaceIndex';
 
-export const STATS_USAGE = `Usage: paper-digest stats [--format text|json|svg|html] [PATH...]
+export const STATS_USAGE = `Usage: paper-digest stats [--format text|json|svg|html] [--lang both|en|zh-cn|auto] [PATH...]
 
 Statistics of the digests under PATH (default: the current folder): papers per topic, keyword,
 arXiv category, institution and digest date, rising and falling topics, weekly and monthly
@@ -20,6 +21,8 @@ roll-ups. A paper repeated by several digests counts once.
 
   --format FORMAT    text (default): tables; json: the numbers;
                      svg: a chart of papers per topic; html: one page with every chart
+  --lang LANGUAGE    the language of headings and charts: both (default), en, zh-cn, or
+                     auto (Chinese when LC_ALL, LC_MESSAGES or LANG is Chinese)
   -h, --help         show this help
 
 Exit status: 0, or 2 on bad usage or when a file cannot be read.
@@ -35,6 +38,7 @@ interface Output {
 /** Runs `stats` with the arguments after the command's name; returns the exit status. */
 export function runStats(args: readonly string[], out: Output, cwd: string): number {
   let format: StatsFormat = 'text';
+  let language: MessageLanguage = DEFAULT_MESSAGE_LANGUAGE;
   const paths: string[] = [];
   let onlyPaths = false;
   for (let i = 0; i < args.length; i++) {
@@ -51,6 +55,12 @@ export function runStats(args: readonly string[], out: Output, cwd: string): num
           return usage(out, value === undefined ? '--format needs a value: text, json, svg or html' : `unknown format '${printable(value)}': use text, json, svg or html`);
         }
         format = value;
+      } else if (arg === '--lang' || arg.startsWith('--lang=')) {
+        const value = arg === '--lang' ? args[++i] : arg.slice('--lang='.length);
+        if (!isMessageLanguageSetting(value)) {
+          return usage(out, value === undefined ? '--lang needs a value: both, en, zh-cn or auto' : `unknown language '${printable(value)}': use both, en, zh-cn or auto`);
+        }
+        language = resolveMessageLanguage(value, process.env.LC_ALL || process.env.LC_MESSAGES || process.env.LANG);
       } else {
         return usage(out, `unknown option '${printable(arg)}' for stats`);
       }
@@ -74,16 +84,16 @@ export function runStats(args: readonly string[], out: Output, cwd: string): num
   const stats = digestStatistics(index);
   switch (format) {
     case 'text':
-      out.stdout(statsText(stats));
+      out.stdout(statsText(stats, language));
       break;
     case 'json':
       out.stdout(JSON.stringify(stats, null, 2) + '\n');
       break;
     case 'svg':
-      out.stdout(`<?xml version="1.0" encoding="UTF-8"?>\n${chartToSvg(barChart('topics', 'Papers per topic · 各专题论文数', stats.topics, 720, 25), { standalone: true })}\n`);
+      out.stdout(`<?xml version="1.0" encoding="UTF-8"?>\n${chartToSvg(barChart('topics', chartWords(CHART_WORDS.topicsTitle, language), stats.topics, 720, 25, language), { standalone: true })}\n`);
       break;
     case 'html':
-      out.stdout(statsHtml(stats));
+      out.stdout(statsHtml(stats, language));
       break;
   }
   return failed ? 2 : 0;
@@ -94,42 +104,81 @@ function usage(out: Output, message: string): number {
   return 2;
 }
 
-/** The statistics as plain-text tables. */
-export function statsText(stats: DigestStatistics): string {
-  const lines = [`${stats.paperCount} papers (${stats.entryCount} entries) in ${stats.fileCount} digest files${stats.undatedFiles > 0 ? `, ${stats.undatedFiles} without a date in the name` : ''}.`];
+/** The words of the text and HTML output, each in both languages. */
+const STATS_WORDS = {
+  topics: bilingual('Topics', '专题'),
+  keywords: bilingual('Keywords', '关键词'),
+  categories: bilingual('Categories', '分类'),
+  institutions: bilingual('Institutions', '机构'),
+  dates: bilingual('Papers per digest date', '每期论文数'),
+  trends: bilingual('Last 7 days against the 7 before', '近7天对比前7天'),
+  weeks: bilingual('Weeks', '每周'),
+  months: bilingual('Months', '每月'),
+  none: bilingual('(none)', '（无）'),
+  title: bilingual('Paper Digest statistics', '论文摘要统计'),
+  period: bilingual('period', '时段'),
+  datesColumn: bilingual('dates', '日期'),
+  papersColumn: bilingual('papers', '论文'),
+  topicsColumn: bilingual('topics', '专题'),
+};
+
+/** A heading of the text tables: `both` keeps `English 中文`, as the tables were before there was a choice. */
+function heading(words: { en: string; zh: string }, language: MessageLanguage): string {
+  return language === 'en' ? words.en : language === 'zh-cn' ? words.zh : `${words.en} ${words.zh}`;
+}
+
+/** The first line of the text tables. */
+function summaryLine(stats: DigestStatistics, language: MessageLanguage): string {
+  if (language === 'zh-cn') {
+    return `${stats.fileCount} 个摘要文件中有 ${stats.paperCount} 篇论文（${stats.entryCount} 个条目）${stats.undatedFiles > 0 ? `，其中 ${stats.undatedFiles} 个文件名中没有日期` : ''}。`;
+  }
+  return `${stats.paperCount} papers (${stats.entryCount} entries) in ${stats.fileCount} digest files${stats.undatedFiles > 0 ? `, ${stats.undatedFiles} without a date in the name` : ''}.`;
+}
+
+/**
+ * The statistics as plain-text tables, with headings in `language` (`both`: `Topics 专题`).
+ *
+ * @example statsText(stats, 'zh-cn').split('\n')[2] // '专题 (12):'
+ */
+export function statsText(stats: DigestStatistics, language: MessageLanguage = DEFAULT_MESSAGE_LANGUAGE): string {
+  const zh = language === 'zh-cn';
+  const lines = [summaryLine(stats, language)];
   const table = (title: string, rows: readonly CountRow[], total: number, limit = 10): void => {
     lines.push('', `${title} (${total}):`);
     if (rows.length === 0) {
-      lines.push('  (none)');
+      lines.push(`  ${zh ? STATS_WORDS.none.zh : STATS_WORDS.none.en}`);
     }
     const width = Math.max(...rows.slice(0, limit).map((row) => String(row.count).length), 1);
     for (const row of rows.slice(0, limit)) {
-      lines.push(`  ${String(row.count).padStart(width)}  ${displayText(row.label, 80)}${row.detail ? `  ${displayText(row.detail, 80)}` : ''}`);
+      const detail = rowDetail(row, language);
+      lines.push(`  ${String(row.count).padStart(width)}  ${displayText(row.label, 80)}${detail ? `  ${displayText(detail, 80)}` : ''}`);
     }
     if (total > limit) {
-      lines.push(`  … ${total - Math.min(limit, rows.length)} more`);
+      const more = total - Math.min(limit, rows.length);
+      lines.push(zh ? `  … 另有 ${more} 个` : `  … ${more} more`);
     }
   };
-  table('Topics 专题', stats.topics, stats.totals.topics);
-  table('Keywords 关键词', stats.keywords, stats.totals.keywords);
-  table('Categories 分类', stats.categories, stats.totals.categories);
-  table('Institutions 机构', stats.institutions, stats.totals.institutions);
-  lines.push('', `Papers per digest date 每期论文数 (${stats.dates.length}):`);
+  table(heading(STATS_WORDS.topics, language), stats.topics, stats.totals.topics);
+  table(heading(STATS_WORDS.keywords, language), stats.keywords, stats.totals.keywords);
+  table(heading(STATS_WORDS.categories, language), stats.categories, stats.totals.categories);
+  table(heading(STATS_WORDS.institutions, language), stats.institutions, stats.totals.institutions);
+  lines.push('', `${heading(STATS_WORDS.dates, language)} (${stats.dates.length}):`);
   for (const point of stats.dates.slice(-14)) {
     lines.push(`  ${point.date}  ${String(point.count).padStart(5)}  ${'#'.repeat(Math.min(60, point.count))}`);
   }
   if (stats.dates.length > 14) {
-    lines.push(`  (the last 14 of ${stats.dates.length} dates)`);
+    lines.push(zh ? `  （${stats.dates.length} 个日期中的最后 14 个）` : `  (the last 14 of ${stats.dates.length} dates)`);
   }
   if (stats.trends.length > 0) {
-    lines.push('', 'Last 7 days against the 7 before 近7天对比前7天:');
+    lines.push('', `${heading(STATS_WORDS.trends, language)}:`);
     for (const trend of stats.trends) {
-      lines.push(`  ${trend.rising ? '▲' : trend.recent < trend.previous ? '▼' : '='} ${String(trend.recent).padStart(4)} / ${String(trend.previous).padEnd(4)}  ${trend.kind} ${displayText(trend.label, 80)}`);
+      const kind = language === 'both' ? trend.kind : chartWords(trend.kind === 'topic' ? CHART_WORDS.topic : CHART_WORDS.keyword, language);
+      lines.push(`  ${trend.rising ? '▲' : trend.recent < trend.previous ? '▼' : '='} ${String(trend.recent).padStart(4)} / ${String(trend.previous).padEnd(4)}  ${kind} ${displayText(trend.label, 80)}`);
     }
   }
-  for (const [title, periods] of [['Weeks 每周', stats.weeks], ['Months 每月', stats.months]] as const) {
+  for (const [title, periods] of [[STATS_WORDS.weeks, stats.weeks], [STATS_WORDS.months, stats.months]] as const) {
     if (periods.length > 0) {
-      lines.push('', `${title}:`);
+      lines.push('', `${heading(title, language)}:`);
       for (const period of periods.slice(-12)) {
         lines.push(`  ${period.period}  ${String(period.count).padStart(5)}  ${period.topics.slice(0, 3).map((topic) => `${displayText(topic.label, 40)} ${topic.count}`).join(', ')}`);
       }
@@ -142,22 +191,30 @@ export function statsText(stats: DigestStatistics): string {
  * One HTML page with every chart, readable offline: inline SVG and styles, no script. It is
  * also well-formed XML, so XML tools read it as they read the SVG.
  */
-export function statsHtml(stats: DigestStatistics): string {
-  const charts = dashboardCharts(stats, 900).map((chart) => `<section>${chartToSvg(chart)}</section>`);
-  const rollups = [['Weeks · 每周', stats.weeks], ['Months · 每月', stats.months]] as const;
+export function statsHtml(stats: DigestStatistics, language: MessageLanguage = DEFAULT_MESSAGE_LANGUAGE): string {
+  const charts = dashboardCharts(stats, 900, language).map((chart) => `<section>${chartToSvg(chart)}</section>`);
+  const rollups = [[chartWords(STATS_WORDS.weeks, language), stats.weeks], [chartWords(STATS_WORDS.months, language), stats.months]] as const;
+  const column = (words: { en: string; zh: string }): string => escapeXml(heading(words, language));
+  const title = escapeXml(chartWords(STATS_WORDS.title, language));
+  const counts =
+    language === 'en'
+      ? `${paperCountWords(stats.paperCount, 'en')}, ${stats.fileCount} ${stats.fileCount === 1 ? 'digest' : 'digests'}`
+      : language === 'zh-cn'
+        ? `${stats.paperCount} 篇论文，${stats.fileCount} 期摘要`
+        : `${stats.paperCount} papers · ${stats.paperCount} 篇论文, ${stats.fileCount} digests · 期摘要`;
   const tables = rollups
     .filter(([, periods]) => periods.length > 0)
     .map(([title, periods]) => {
       const rows = periods.map((period) => `<tr><td>${escapeXml(period.period)}</td><td>${escapeXml(period.first)} – ${escapeXml(period.last)}</td><td class="n">${period.count}</td><td>${period.topics.map((topic) => `${escapeXml(topic.label)} ${topic.count}`).join(', ')}</td></tr>`);
-      return `<section><h2>${escapeXml(title)}</h2><table><thead><tr><th>period 时段</th><th>dates 日期</th><th>papers 论文</th><th>topics 专题</th></tr></thead><tbody>${rows.join('')}</tbody></table></section>`;
+      return `<section><h2>${escapeXml(title)}</h2><table><thead><tr><th>${column(STATS_WORDS.period)}</th><th>${column(STATS_WORDS.datesColumn)}</th><th>${column(STATS_WORDS.papersColumn)}</th><th>${column(STATS_WORDS.topicsColumn)}</th></tr></thead><tbody>${rows.join('')}</tbody></table></section>`;
     });
   return `<!DOCTYPE html>
-<html xmlns="http://www.w3.org/1999/xhtml" lang="zh-CN">
+<html xmlns="http://www.w3.org/1999/xhtml" lang="${language === 'en' ? 'en' : 'zh-CN'}">
 <head>
 <meta charset="utf-8" />
 <meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'" />
 <meta name="viewport" content="width=device-width, initial-scale=1" />
-<title>Paper Digest statistics · 论文摘要统计</title>
+<title>${title}</title>
 <style>
 body { font: 14px system-ui, -apple-system, "Segoe UI", "Noto Sans CJK SC", "Microsoft YaHei", sans-serif; margin: 24px; color: #1f2328; background: #fff; }
 h1 { font-size: 20px; } h2 { font-size: 15px; }
@@ -167,8 +224,8 @@ ${STANDALONE_STYLE}
 </style>
 </head>
 <body>
-<h1>Paper Digest statistics · 论文摘要统计</h1>
-<p>${stats.paperCount} papers · ${stats.paperCount} 篇论文, ${stats.fileCount} digests · 期摘要</p>
+<h1>${title}</h1>
+<p>${escapeXml(counts)}</p>
 <div class="charts">
 ${charts.join('\n')}
 </div>

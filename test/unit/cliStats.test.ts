@@ -62,7 +62,7 @@ describe('paper-digest stats', () => {
     assert.doesNotMatch(result.stdout, /<script|<\/svg><|<b>/);
     // The hostile topic is one tooltip of the chart: read back through an XML parser.
     const texts = xmllint(result.stdout, '--xpath', '//*[local-name()="rect"]/*[local-name()="title"]/text()').output;
-    assert.match(texts, /^&lt;\/svg&gt;&lt;script&gt;alert\(1\)&lt;\/script&gt;(&quot;|")&amp;'\uFFFD坏: 1 papers/m, texts);
+    assert.match(texts, /^&lt;\/svg&gt;&lt;script&gt;alert\(1\)&lt;\/script&gt;(&quot;|")&amp;'\uFFFD坏: 1 paper · 1 篇/m, texts);
     assert.equal(result.stdout.startsWith('<?xml'), true);
   });
 
@@ -78,6 +78,45 @@ describe('paper-digest stats', () => {
     assert.doesNotMatch(html, /<script|src=|href=|url\(|@import/i, 'nothing to load, nothing to run');
     assert.match(html, /Content-Security-Policy" content="default-src 'none'/);
     assert.doesNotMatch(html, /<b>坏/);
+  });
+
+  test('Should word the tables, the charts and the page in English, in Chinese or in both with --lang', () => {
+    const HAN = /[\u4e00-\u9fff]/;
+    const both = run(['stats', '.'], work).stdout;
+    const en = run(['stats', '--lang', 'en', '.'], work);
+    const zh = run(['stats', '--lang=zh-cn', '.'], work);
+    assert.equal(en.status, 0, en.stderr);
+    assert.equal(zh.status, 0, zh.stderr);
+    assert.match(both, /\nTopics 专题 \(3\):\n[\s\S]*\nPapers per digest date 每期论文数 \(2\):\n[\s\S]*\nWeeks 每周:\n/);
+    assert.match(en.stdout, /^3 papers \(4 entries\) in 2 digest files\.\n\nTopics \(3\):\n[\s\S]*\nKeywords \(\d+\):\n[\s\S]*\nCategories \(\d+\):[\s\S]*\nInstitutions \(\d+\):[\s\S]*\nPapers per digest date \(2\):[\s\S]*\nWeeks:\n[\s\S]*\nMonths:\n/);
+    assert.match(zh.stdout, /^2 个摘要文件中有 3 篇论文（4 个条目）。\n\n专题 \(3\):\n[\s\S]*\n关键词 \(\d+\):\n[\s\S]*\n分类 \(\d+\):[\s\S]*\n机构 \(\d+\):[\s\S]*\n每期论文数 \(2\):[\s\S]*\n每周:\n[\s\S]*\n每月:\n/);
+    // The digests' own words (topics, category names) are the data, whatever the language.
+    for (const text of [en.stdout, zh.stdout]) {
+      assert.match(text, /代码生成/);
+      assert.match(text, /Computation and Language · 计算与语言/);
+    }
+    const headings = (text: string): string[] => text.split('\n').filter((line) => /^\S.*:$/.test(line) || /^\d/.test(line));
+    assert.ok(headings(en.stdout).length >= 8, en.stdout);
+    for (const line of headings(en.stdout)) assert.doesNotMatch(line, HAN, line);
+    for (const line of headings(zh.stdout)) assert.match(line, HAN, line);
+    assert.doesNotMatch(zh.stdout, /Topics|Keywords|Papers per|Weeks|Months|papers \(/);
+
+    const svgEn = run(['stats', '--format', 'svg', '--lang', 'en', '.'], work).stdout;
+    const svgZh = run(['stats', '--format', 'svg', '--lang', 'zh-cn', '.'], work).stdout;
+    assert.match(svgEn, /<title>Papers per topic<\/title>/);
+    assert.match(svgZh, /<title>各专题论文数<\/title>/);
+    assert.match(svgZh, /: 1 篇<\/title>/);
+    assert.doesNotMatch(svgZh, /papers?</);
+    const htmlZh = run(['stats', '--format', 'html', '--lang', 'zh-cn', '.'], work).stdout;
+    const htmlEn = run(['stats', '--format', 'html', '--lang', 'en', '.'], work).stdout;
+    assert.equal(xmllint(htmlZh, '--noout').status, 0);
+    assert.match(htmlZh, /<title>论文摘要统计<\/title>[\s\S]*<h1>论文摘要统计<\/h1>\n<p>3 篇论文，2 期摘要<\/p>/);
+    assert.match(htmlZh, /aria-label="每期论文数"[\s\S]*aria-label="升降趋势（近7天对比前7天）"[\s\S]*<h2>每周<\/h2>[\s\S]*<th>时段<\/th><th>日期<\/th>/);
+    assert.match(htmlEn, /lang="en"[\s\S]*<h1>Paper Digest statistics<\/h1>\n<p>3 papers, 2 digests<\/p>[\s\S]*aria-label="Papers per digest date"[\s\S]*<h2>Weeks<\/h2>[\s\S]*<th>period<\/th>/);
+    assert.match(run(['stats', '--format', 'html', '.'], work).stdout, /<h1>Paper Digest statistics · 论文摘要统计<\/h1>[\s\S]*aria-label="Papers per digest date · 每期论文数"/);
+    const bad = run(['stats', '--lang', 'fr', '.'], work);
+    assert.equal(bad.status, 2);
+    assert.match(bad.stderr, /^paper-digest: unknown language 'fr': use both, en, zh-cn or auto\n/);
   });
 
   test('Should exit 2 with one clear line on bad usage or an unreadable path', () => {

@@ -8,6 +8,48 @@
  * Marks carry `filter`, the Papers filter of what they count: the dashboard makes them clickable.
  */
 import type { CountRow, DatePoint, DigestStatistics, PeriodRow, TrendRow } from './features/statistics';
+import { bilingual, Bilingual, DEFAULT_MESSAGE_LANGUAGE, MessageLanguage } from './messages';
+
+/**
+ * A chart's words in the message language: `both` gives `English · 中文` (the dashboard's own
+ * separator), `en` the English, `zh-cn` the Chinese.
+ *
+ * @example chartWords(bilingual('No data', '无数据'), 'zh-cn') // '无数据'
+ */
+export function chartWords(words: Bilingual, language: MessageLanguage): string {
+  return language === 'en' ? words.en : language === 'zh-cn' ? words.zh : `${words.en} · ${words.zh}`;
+}
+
+/** The words of the charts, each in both languages. */
+export const CHART_WORDS = {
+  noData: bilingual('No data', '无数据'),
+  noDatedDigests: bilingual('No dated digests', '无带日期的摘要'),
+  noDatedDigestsHint: bilingual('No dated digests (name them like 2026-05-01.digest)', '无带日期的摘要（文件名形如 2026-05-01.digest）'),
+  datesTitle: bilingual('Papers per digest date', '每期论文数'),
+  trendsTitle: bilingual('Rising and falling (last 7 days vs the 7 before)', '升降趋势（近7天对比前7天）'),
+  weeksTitle: bilingual('Papers per week', '每周论文数'),
+  monthsTitle: bilingual('Papers per month', '每月论文数'),
+  topicsTitle: bilingual('Papers per topic', '各专题论文数'),
+  keywordsTitle: bilingual('Papers per keyword', '各关键词论文数'),
+  categoriesTitle: bilingual('Papers per arXiv category', '各 arXiv 分类论文数'),
+  institutionsTitle: bilingual('Institutions with most papers', '论文最多的机构'),
+  topic: bilingual('topic', '专题'),
+  keyword: bilingual('keyword', '关键词'),
+  notInTaxonomy: bilingual('not in the arXiv taxonomy', '不在 arXiv 分类体系中'),
+} as const;
+
+/**
+ * A row's detail as shown: a category the taxonomy does not know says so in the language; other
+ * details (a category's English and Chinese names, an institution's translation) are the data.
+ */
+export function rowDetail(row: CountRow, language: MessageLanguage): string {
+  return row.known === false ? chartWords(CHART_WORDS.notInTaxonomy, language) : row.detail;
+}
+
+/** `N papers` in the language (`both`: `N papers · N 篇`). */
+export function paperCountWords(count: number, language: MessageLanguage): string {
+  return chartWords(bilingual(`${count} ${count === 1 ? 'paper' : 'papers'}`, `${count} 篇`), language);
+}
 
 /** How a mark is coloured: a class the page's style sheet maps to theme colours. */
 export type Tone = 'bar' | 'bar-alt' | 'axis' | 'label' | 'muted' | 'value' | 'title' | 'line' | 'point' | 'rising' | 'falling';
@@ -82,7 +124,7 @@ export function fitText(text: string, px: number): string {
  * @example
  * barChart('topics', 'Papers per topic · 各专题论文数', stats.topics, 640).marks.filter((m) => m.kind === 'rect').length
  */
-export function barChart(id: string, title: string, rows: readonly CountRow[], width: number, maxRows = 15): Chart {
+export function barChart(id: string, title: string, rows: readonly CountRow[], width: number, maxRows = 15, language: MessageLanguage = DEFAULT_MESSAGE_LANGUAGE): Chart {
   const shown = rows.slice(0, maxRows);
   const labelWidth = Math.min(260, Math.round(width * 0.42));
   const barLeft = labelWidth + 8;
@@ -91,14 +133,14 @@ export function barChart(id: string, title: string, rows: readonly CountRow[], w
   const marks: Mark[] = [{ kind: 'text', x: 0, y: 18, text: title, anchor: 'start', tone: 'title' }];
   shown.forEach((row, i) => {
     const y = TOP + i * ROW;
-    const tip = rowTip(row);
+    const tip = rowTip(row, language);
     const length = Math.max(2, Math.round((row.count / max) * barSpace));
     marks.push({ kind: 'text', x: labelWidth, y: y + 15, text: fitText(row.label, labelWidth - 4), anchor: 'end', tone: row.known === false ? 'muted' : 'label', filter: row.filter, tip });
     marks.push({ kind: 'rect', x: barLeft, y: y + 3, width: length, height: ROW - 6, tone: i % 2 === 0 ? 'bar' : 'bar-alt', filter: row.filter, tip });
     marks.push({ kind: 'text', x: barLeft + length + 6, y: y + 15, text: String(row.count), anchor: 'start', tone: 'value' });
   });
   if (shown.length === 0) {
-    marks.push({ kind: 'text', x: 0, y: TOP + 15, text: 'No data · 无数据', anchor: 'start', tone: 'muted' });
+    marks.push({ kind: 'text', x: 0, y: TOP + 15, text: chartWords(CHART_WORDS.noData, language), anchor: 'start', tone: 'muted' });
   }
   return { id, title, width, height: TOP + Math.max(1, shown.length) * ROW + 8, marks };
 }
@@ -109,8 +151,8 @@ export function barChart(id: string, title: string, rows: readonly CountRow[], w
  * @example
  * dateChart(stats.dates, 640).marks.filter((m) => m.kind === 'circle').length // one per date
  */
-export function dateChart(points: readonly DatePoint[], width: number, height = 200): Chart {
-  const title = 'Papers per digest date · 每期论文数';
+export function dateChart(points: readonly DatePoint[], width: number, height = 200, language: MessageLanguage = DEFAULT_MESSAGE_LANGUAGE): Chart {
+  const title = chartWords(CHART_WORDS.datesTitle, language);
   const left = 40;
   const right = width - 12;
   const top = TOP + 4;
@@ -125,13 +167,13 @@ export function dateChart(points: readonly DatePoint[], width: number, height = 
     { kind: 'text', x: left - 6, y: bottom + 4, text: '0', anchor: 'end', tone: 'muted' },
   ];
   if (points.length === 0) {
-    marks.push({ kind: 'text', x: left + 8, y: (top + bottom) / 2, text: 'No dated digests (name them like 2026-05-01.digest) · 无带日期的摘要', anchor: 'start', tone: 'muted' });
+    marks.push({ kind: 'text', x: left + 8, y: (top + bottom) / 2, text: chartWords(CHART_WORDS.noDatedDigestsHint, language), anchor: 'start', tone: 'muted' });
     return { id: 'dates', title, width, height, marks };
   }
   marks.push({ kind: 'line', points: points.map((point, i) => [x(i), y(point.count)] as const), tone: 'line' });
   const every = Math.max(1, Math.ceil(points.length / 8));
   points.forEach((point, i) => {
-    marks.push({ kind: 'circle', x: x(i), y: y(point.count), r: points.length > 120 ? 2.5 : 4, tone: 'point', filter: point.filter, tip: `${point.date}: ${point.count} papers · ${point.count} 篇` });
+    marks.push({ kind: 'circle', x: x(i), y: y(point.count), r: points.length > 120 ? 2.5 : 4, tone: 'point', filter: point.filter, tip: `${point.date}: ${paperCountWords(point.count, language)}` });
     if (i % every === 0 || i === points.length - 1) {
       marks.push({ kind: 'text', x: x(i), y: bottom + 18, text: point.date.slice(5), anchor: 'middle', tone: 'muted' });
     }
@@ -143,8 +185,8 @@ export function dateChart(points: readonly DatePoint[], width: number, height = 
  * How topics and keywords rose and fell: a sparkline per row over the dates, with this week
  * against the week before.
  */
-export function trendChart(trends: readonly TrendRow[], width: number): Chart {
-  const title = 'Rising and falling · 升降趋势 (last 7 days vs the 7 before · 近7天对比前7天)';
+export function trendChart(trends: readonly TrendRow[], width: number, language: MessageLanguage = DEFAULT_MESSAGE_LANGUAGE): Chart {
+  const title = chartWords(CHART_WORDS.trendsTitle, language);
   const labelWidth = Math.min(220, Math.round(width * 0.34));
   const sparkLeft = labelWidth + 10;
   const sparkRight = width - 110;
@@ -152,7 +194,7 @@ export function trendChart(trends: readonly TrendRow[], width: number): Chart {
   const marks: Mark[] = [{ kind: 'text', x: 0, y: 18, text: title, anchor: 'start', tone: 'title' }];
   trends.forEach((trend, i) => {
     const top = TOP + i * rowHeight;
-    const tip = `${trend.kind === 'topic' ? 'topic 专题' : 'keyword 关键词'} ${displayText(trend.label)}: ${trend.recent} this week · 本周, ${trend.previous} the week before · 上周`;
+    const tip = `${chartWords(trend.kind === 'topic' ? CHART_WORDS.topic : CHART_WORDS.keyword, language)} ${displayText(trend.label)}: ${chartWords(bilingual(`${trend.recent} this week, ${trend.previous} the week before`, `本周 ${trend.recent}，上周 ${trend.previous}`), language)}`;
     marks.push({ kind: 'text', x: labelWidth, y: top + 19, text: fitText(trend.label, labelWidth - 4), anchor: 'end', tone: 'label', filter: trend.filter, tip });
     const max = Math.max(1, ...trend.series);
     const n = trend.series.length;
@@ -165,41 +207,42 @@ export function trendChart(trends: readonly TrendRow[], width: number): Chart {
     marks.push({ kind: 'text', x: width - 4, y: top + 19, text: `${arrow} ${trend.recent} / ${trend.previous}`, anchor: 'end', tone: trend.rising ? 'rising' : 'falling' });
   });
   if (trends.length === 0) {
-    marks.push({ kind: 'text', x: 0, y: TOP + 15, text: 'No dated digests · 无带日期的摘要', anchor: 'start', tone: 'muted' });
+    marks.push({ kind: 'text', x: 0, y: TOP + 15, text: chartWords(CHART_WORDS.noDatedDigests, language), anchor: 'start', tone: 'muted' });
   }
   return { id: 'trends', title, width, height: TOP + Math.max(1, trends.length) * rowHeight + 8, marks };
 }
 
 /** Papers per week or month, as bars, each labelled with the period's largest topics. */
-export function periodChart(id: 'weeks' | 'months', periods: readonly PeriodRow[], width: number): Chart {
-  const title = id === 'weeks' ? 'Papers per week · 每周论文数' : 'Papers per month · 每月论文数';
+export function periodChart(id: 'weeks' | 'months', periods: readonly PeriodRow[], width: number, language: MessageLanguage = DEFAULT_MESSAGE_LANGUAGE): Chart {
+  const title = chartWords(id === 'weeks' ? CHART_WORDS.weeksTitle : CHART_WORDS.monthsTitle, language);
   const rows: CountRow[] = periods.slice(-26).map((period) => ({
     label: period.period,
     detail: period.topics.slice(0, 3).map((topic) => `${topic.label} ${topic.count}`).join(', '),
     count: period.count,
     filter: period.filter,
   }));
-  return barChart(id, title, rows, width, 26);
+  return barChart(id, title, rows, width, 26, language);
 }
 
 /** Every chart of the dashboard, in the order it shows them. */
-export function dashboardCharts(stats: DigestStatistics, width: number): Chart[] {
+export function dashboardCharts(stats: DigestStatistics, width: number, language: MessageLanguage = DEFAULT_MESSAGE_LANGUAGE): Chart[] {
   const half = width >= 900 ? Math.floor((width - 24) / 2) : width;
   return [
-    dateChart(stats.dates, width),
-    trendChart(stats.trends, width),
-    barChart('topics', 'Papers per topic · 各专题论文数', stats.topics, half),
-    barChart('keywords', 'Papers per keyword · 各关键词论文数', stats.keywords, half),
-    barChart('categories', 'Papers per arXiv category · 各 arXiv 分类论文数', stats.categories, half),
-    barChart('institutions', 'Institutions with most papers · 论文最多的机构', stats.institutions, half),
-    periodChart('weeks', stats.weeks, half),
-    periodChart('months', stats.months, half),
+    dateChart(stats.dates, width, 200, language),
+    trendChart(stats.trends, width, language),
+    barChart('topics', chartWords(CHART_WORDS.topicsTitle, language), stats.topics, half, 15, language),
+    barChart('keywords', chartWords(CHART_WORDS.keywordsTitle, language), stats.keywords, half, 15, language),
+    barChart('categories', chartWords(CHART_WORDS.categoriesTitle, language), stats.categories, half, 15, language),
+    barChart('institutions', chartWords(CHART_WORDS.institutionsTitle, language), stats.institutions, half, 15, language),
+    periodChart('weeks', stats.weeks, half, language),
+    periodChart('months', stats.months, half, language),
   ];
 }
 
-function rowTip(row: CountRow): string {
-  const detail = row.detail ? ` (${displayText(row.detail)})` : '';
-  return `${displayText(row.label)}${detail}: ${row.count} papers · ${row.count} 篇`;
+function rowTip(row: CountRow, language: MessageLanguage): string {
+  const shown = rowDetail(row, language);
+  const detail = shown ? ` (${displayText(shown)})` : '';
+  return `${displayText(row.label)}${detail}: ${paperCountWords(row.count, language)}`;
 }
 
 // ---- SVG text ------------------------------------------------------------------------------

@@ -7,6 +7,7 @@ import { promises as fsPromises } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { createConnection, ProposedFeatures } from 'vscode-languageserver/node';
 import type { ConnectionOptions } from 'vscode-languageserver/node';
+import type { StateFileSource } from './clientStateDisk';
 import type { WorkspaceFiles } from './clientWorkspace';
 import { rulesDocsBase } from './docsBase';
 import type { WorkspaceIndex } from './service/workspaceIndex';
@@ -51,3 +52,11 @@ export function createTextReader(_connection: ServerConnection): (uri: string) =
     }
   };
 }
+
+/** The reading state's files through the client: never for the Node server, which uses the disk (stateDisk.ts). */
+export function createStateFileSource(_connection: ServerConnection): StateFileSource | undefined {
+  return undefined;
+}
+
+/** Whether files that are not open are read through the client (references and rename over them). */
+export const readsFilesThroughClient: boolean = false;

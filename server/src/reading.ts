@@ -33,6 +33,8 @@ import type { ModelLookup } from './service/reading/model';
 import { distinctPapers, papersInScope, rankPapers } from './service/reading/scope';
 import { StateStore } from './service/reading/stateStore';
 import type { PaperSummary, WorkspaceIndex } from './service/workspaceIndex';
+import type { StateFileSource } from './clientStateDisk';
+import { ClientStateDisk, readClientInterests } from './clientStateDisk';
 import { INTERESTS_FILE, NodeStateDisk, readInterestsFile, STATE_FILE, STATE_FOLDER } from './stateDisk';
 
 /** What the reading service needs of the server around it. */
@@ -49,6 +51,11 @@ export interface ReadingHost {
    * once the scan has indexed every file, rather than again after each file it indexes.
    */
   settled?(): Promise<void>;
+  /**
+   * Where the state and interests files are reached through the client (the web extension's
+   * server: stateFilesProtocol.ts); without it they are read and written on disk (stateDisk.ts).
+   */
+  readonly stateFiles?: StateFileSource;
 }
 
 /** At most this many papers in one ranked answer. */
@@ -67,6 +74,8 @@ export class ReadingService {
   private lastUnread = -1;
   private codeLensEnabled = new Map<string, Promise<boolean>>();
   private interestsLoading: Promise<void> = Promise.resolve();
+  /** The first reads of the client-backed stores under way. */
+  private storesLoading: Promise<unknown> = Promise.resolve();
 
   constructor(
     readonly index: WorkspaceIndex,
@@ -110,6 +119,12 @@ export class ReadingService {
       if (this.stores.has(folder)) {
         continue;
       }
+      if (this.host.stateFiles) {
+        const store = new StateStore(new ClientStateDisk(folder, this.host.stateFiles));
+        this.stores.set(folder, store);
+        this.storesLoading = Promise.all([this.storesLoading, this.loadAsync(store)]);
+        continue;
+      }
       let root: string;
       try {
         root = fileURLToPath(folder);
@@ -128,9 +143,25 @@ export class ReadingService {
   }
 
   /** Settles when the stores are in step with the folders and the interests are loaded. */
-  ready(): Promise<void> {
+  async ready(): Promise<void> {
     this.syncFolders();
-    return this.interestsLoading;
+    await this.storesLoading;
+    await this.interestsLoading;
+  }
+
+  /** Reads a client-backed store's file; refreshes what shows the state when it changed. */
+  private async loadAsync(store: StateStore): Promise<void> {
+    try {
+      if (await store.loadAsync()) {
+        if (store.status.problem) {
+          this.host.log(`Paper Digest: ${store.status.problem}`);
+        }
+        this.model.invalidate();
+        this.scheduleNotify(true);
+      }
+    } catch (error) {
+      this.host.log(`Paper Digest: reading ${store.location} failed: ${String(error)}`);
+    }
   }
 
   /** The folder holding a URI (the longest match). */
@@ -169,7 +200,7 @@ export class ReadingService {
       folders.map(async (folder) => {
         let interests = parseInterests(await this.host.configuration(folder, 'paperDigest.interests').catch(() => undefined));
         if (!hasInterests(interests)) {
-          interests = interestsFromFile(folder);
+          interests = this.host.stateFiles ? interestsFromText(await readClientInterests(folder, this.host.stateFiles)) : interestsFromFile(folder);
         }
         for (const problem of interests.problems) {
           this.host.log(`Paper Digest: paperDigest.interests of ${folder}: ${problem}`);
@@ -196,7 +227,9 @@ export class ReadingService {
     }
     if (name === STATE_FILE) {
       const store = this.stores.get(folder);
-      if (store && store.load()) {
+      if (store?.asynchronous) {
+        void this.loadAsync(store);
+      } else if (store && store.load()) {
         if (store.status.problem) {
           this.host.log(`Paper Digest: ${store.status.problem}`);
         }
@@ -212,7 +245,7 @@ export class ReadingService {
     return false;
   }
 
-  setPaperState(params: SetPaperStateParams, token: Cancellation = NEVER_CANCELLED): SetPaperStateResult {
+  async setPaperState(params: SetPaperStateParams, token: Cancellation = NEVER_CANCELLED): Promise<SetPaperStateResult> {
     const lookup = this.lookup();
     if (!params || typeof params !== 'object' || !params.change || typeof params.change !== 'object') {
       return { changed: 0, readOnly: this.readOnly(), message: 'Nothing to change.' };
@@ -243,7 +276,7 @@ export class ReadingService {
     const messages: string[] = [];
     let readOnly = false;
     for (const [store, { keys, titles }] of byStore) {
-      const result = store.change(keys, change, titles);
+      const result = store.asynchronous ? await store.changeAsync(keys, change, titles) : store.change(keys, change, titles);
       changed += result.changed.length;
       readOnly ||= result.readOnly;
       if (result.message) {
@@ -448,7 +481,9 @@ export class ReadingService {
       const file = fileURLToPath(uri);
       return folder ? path.relative(fileURLToPath(folder), file).split(path.sep).join('/') : file;
     } catch {
-      return uri;
+      // Not a file: URI (a virtual file system in the browser): the part below the folder.
+      const prefix = folder?.replace(/\/+$/, '') + '/';
+      return folder && uri.startsWith(prefix) ? decodeURIComponent(uri.slice(prefix.length)) : uri;
     }
   }
 }
@@ -460,7 +495,10 @@ function interestsFromFile(folder: string): Interests {
   } catch {
     return NO_INTERESTS;
   }
-  const text = readInterestsFile(root);
+  return interestsFromText(readInterestsFile(root));
+}
+
+function interestsFromText(text: string | undefined): Interests {
   if (text === undefined) {
     return NO_INTERESTS;
   }

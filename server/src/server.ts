@@ -38,7 +38,7 @@ import { workspaceSymbols } from './service/features/workspaceSymbols';
 import { documentStats } from './service/features/documentStats';
 import { DocumentStatsRequest, IndexChangedNotification, PaperAtRequest, PapersTreeRequest, RescanWorkspaceRequest } from './protocol';
 import { canonicalUri } from './workspace';
-import { createServerConnection, createTextReader, createWorkspaceFiles, rulesPagesBase } from './host';
+import { createServerConnection, createStateFileSource, createTextReader, createWorkspaceFiles, readsFilesThroughClient, rulesPagesBase } from './host';
 import { hover } from './service/features/hover';
 import { diagnosticSteps, DiagnosticOptions, RuleSetting } from './service/features/diagnostics';
 import { idle, runInSlices } from './slices';
@@ -113,6 +113,7 @@ const reading = new ReadingService(workspaceIndex, {
   notify: (params) => void connection.sendNotification(StateChangedNotification, params),
   log: (message) => connection.console.log(message),
   settled: () => workspaceDigests.ready,
+  stateFiles: createStateFileSource(connection),
 });
 /** The reading state, scores and digest order of the papers. */
 function readingLookup(): ReadingLookup {
@@ -393,6 +394,9 @@ connection.onSelectionRanges(guarded('textDocument/selectionRange', (params, tok
 
 // ---- References, highlights and rename across the workspace's digests ----------------------
 
+/** Where the files that are not open come through the client (the web extension), how they are read. */
+const namesReader = readsFilesThroughClient ? createTextReader(connection) : undefined;
+
 connection.onReferences(guarded('textDocument/references', async (params, token) => {
   const document = documents.get(params.textDocument.uri);
   const model = checkedModel(document);
@@ -401,7 +405,7 @@ connection.onReferences(guarded('textDocument/references', async (params, token)
     return [];
   }
   await workspaceDigests.ready;
-  const sources = await sourcesNaming({ documents, cache, index: workspaceIndex, terms: workspaceTerms, isCancelled: () => token.isCancellationRequested }, name);
+  const sources = await sourcesNaming({ documents, cache, index: workspaceIndex, terms: workspaceTerms, isCancelled: () => token.isCancellationRequested, readText: namesReader }, name);
   return references(sources, name, token);
 }));
 
@@ -425,7 +429,7 @@ connection.onRenameRequest(guarded('textDocument/rename', async (params, token) 
     return null;
   }
   await workspaceDigests.ready;
-  const sources = await sourcesNaming({ documents, cache, index: workspaceIndex, terms: workspaceTerms, isCancelled: () => token.isCancellationRequested }, name);
+  const sources = await sourcesNaming({ documents, cache, index: workspaceIndex, terms: workspaceTerms, isCancelled: () => token.isCancellationRequested, readText: namesReader }, name);
   const result = renameEdits(sources, name, params.newName, token);
   if ('error' in result) {
     throw new ResponseError(ErrorCodes.InvalidParams, result.error);

@@ -30,6 +30,11 @@ export interface WorkspaceNamesContext {
   readonly index: WorkspaceIndex;
   readonly terms: WorkspaceTerms;
   readonly isCancelled?: () => boolean;
+  /**
+   * Reads a file that is not open where the server has no disk (the web extension: through the
+   * client, host.ts), for URIs of any scheme; without it, files: URIs are read from disk.
+   */
+  readonly readText?: (uri: string) => Promise<string | undefined>;
 }
 
 /**
@@ -49,7 +54,7 @@ export async function sourcesNaming(context: WorkspaceNamesContext, name: NameTa
   const candidates: string[] = [];
   const folded = foldForSearch(name.key);
   for (const [uri, terms] of context.terms.files()) {
-    if (open.has(uri) || !uri.startsWith('file:')) {
+    if (open.has(uri) || (!context.readText && !uri.startsWith('file:'))) {
       continue;
     }
     const may = mayName(terms, name);
@@ -63,8 +68,10 @@ export async function sourcesNaming(context: WorkspaceNamesContext, name: NameTa
       return sources;
     }
     try {
-      const { bytes } = await readFileSnapshot(fileURLToPath(uri));
-      const text = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(bytes);
+      const text = context.readText ? await context.readText(uri) : new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode((await readFileSnapshot(fileURLToPath(uri))).bytes);
+      if (text === undefined) {
+        continue;
+      }
       const doc = parseDigest(text);
       if (!documentTooLarge(doc)) {
         sources.push({ uri, doc });

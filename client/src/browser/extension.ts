@@ -9,6 +9,7 @@ import { LanguageClient } from 'vscode-languageclient/browser';
 import type { LanguageClient as NodeLanguageClient } from 'vscode-languageclient/node';
 import { LANGUAGE_ID } from '../../../server/src/protocol';
 import { PaperDigestApi, paperDigestClientOptions, startPaperDigest } from '../clientSetup';
+import { registerStateFiles } from '../stateFiles';
 import { registerWorkspaceFiles } from '../workspaceFiles';
 
 /** The web worker the server runs in (the client's tsconfig has no DOM types). */
@@ -24,6 +25,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<PaperD
   // Every scheme: in a browser the workspace is a virtual file system (vscode-vfs, vscode-remote, ...).
   client = new LanguageClient('paperDigest', 'Paper Digest', worker as never, paperDigestClientOptions([{ language: LANGUAGE_ID }]));
   registerWorkspaceFiles(client);
+  registerStateFiles(client);
   // The shared modules take the Node client's type but use only what both clients have.
   return startPaperDigest(context, client as unknown as NodeLanguageClient);
 }

@@ -7,6 +7,8 @@ import { BrowserMessageReader, BrowserMessageWriter, createConnection, ProposedF
 import { ClientWorkspaceDigests, DigestFileSource, WorkspaceFiles } from '../clientWorkspace';
 import type * as NodeHost from '../host';
 import type { WorkspaceIndex } from '../service/workspaceIndex';
+import type { StateFileSource } from '../clientStateDisk';
+import { ReadStateFileRequest, WriteStateFileRequest } from '../stateFilesProtocol';
 import { FindDigestFilesRequest, ReadDigestFilesRequest } from '../workspaceFilesProtocol';
 
 /** The worker's global scope (the lib has no web worker types here). */
@@ -57,3 +59,11 @@ export const createTextReader: typeof NodeHost.createTextReader = (connection) =
     }
   };
 };
+
+/** The state and interests files through the client's workspace.fs (stateFilesProtocol.ts). */
+export const createStateFileSource: typeof NodeHost.createStateFileSource = (connection): StateFileSource => ({
+  readStateFile: (uri, maxBytes) => connection.sendRequest(ReadStateFileRequest, { uri, maxBytes }),
+  writeStateFile: (uri, text, expected) => connection.sendRequest(WriteStateFileRequest, { uri, text, expected }),
+});
+
+export const readsFilesThroughClient: typeof NodeHost.readsFilesThroughClient = true;

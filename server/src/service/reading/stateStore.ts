@@ -6,7 +6,10 @@
  * read-only until the file is fixed (the next `reload` sees it).
  *
  * Disk access goes through `StateDisk`, so the store stays pure; the server and the CLI give it
- * the Node implementation (stateDisk.ts), tests an in-memory one.
+ * the Node implementation (stateDisk.ts), tests an in-memory one. Where the file can only be
+ * reached asynchronously (the web extension's server, through the client's `workspace.fs`:
+ * clientStateDisk.ts), an `AsyncStateDisk` takes its place and `loadAsync` / `changeAsync` do
+ * the same steps: both ways run one sequence of reads and writes (`loadSteps`, `changeSteps`).
  */
 import type { ParsedState, PaperState, ReadingState, StateChange, StateProblem } from './stateFile';
 import { applyChange, EMPTY_STATE, isEmptyPaperState, mergeStates, parseState, serialiseState } from './stateFile';
@@ -30,6 +33,51 @@ export interface StateDisk {
    * be had.
    */
   exclusive?<T>(work: () => T): T;
+}
+
+/** `StateDisk` where the file is reached asynchronously (through the client). Same contract, no lock. */
+export interface AsyncStateDisk {
+  readonly location: string;
+  readonly asynchronous: true;
+  read(): Promise<string | undefined>;
+  write(text: string, expected: string | undefined): Promise<boolean>;
+}
+
+/** One disk operation the store's steps ask for. */
+type DiskStep = { readonly op: 'read' } | { readonly op: 'write'; readonly text: string; readonly expected: string | undefined };
+type Steps<T> = Generator<DiskStep, T, string | undefined | boolean>;
+
+/** Runs steps against a synchronous disk; what the disk throws is thrown into the steps. */
+function runSync<T>(steps: Steps<T>, disk: StateDisk): T {
+  let next = steps.next();
+  while (!next.done) {
+    let value: string | undefined | boolean;
+    try {
+      const step = next.value;
+      value = step.op === 'read' ? disk.read() : disk.write(step.text, step.expected);
+    } catch (error) {
+      next = steps.throw(error);
+      continue;
+    }
+    next = steps.next(value);
+  }
+  return next.value;
+}
+
+async function runAsync<T>(steps: Steps<T>, disk: AsyncStateDisk): Promise<T> {
+  let next = steps.next();
+  while (!next.done) {
+    let value: string | undefined | boolean;
+    try {
+      const step = next.value;
+      value = step.op === 'read' ? await disk.read() : await disk.write(step.text, step.expected);
+    } catch (error) {
+      next = steps.throw(error);
+      continue;
+    }
+    next = steps.next(value);
+  }
+  return next.value;
 }
 
 /** The store's health. */
@@ -66,9 +114,11 @@ export class StateStore {
   private baseText: string | undefined;
   private problem: string | undefined;
   private generationValue = 0;
+  /** The asynchronous operation under way: the next waits for it, so that they never interleave. */
+  private queue: Promise<unknown> = Promise.resolve();
 
   constructor(
-    private readonly disk: StateDisk,
+    private readonly disk: StateDisk | AsyncStateDisk,
     private readonly now: () => Date = () => new Date(),
   ) {}
 
@@ -95,9 +145,62 @@ export class StateStore {
     return this.current.papers;
   }
 
+  /** Whether the file is reached asynchronously: then only `loadAsync` and `changeAsync` work. */
+  get asynchronous(): boolean {
+    return 'asynchronous' in this.disk;
+  }
+
   /** Reads the file (at start, or after a file event): merges what changed there. Returns whether the state in use changed. */
   load(): boolean {
-    const read = this.readDisk();
+    return runSync(this.loadSteps(), this.syncDisk());
+  }
+
+  /**
+   * Changes papers and writes the file: reads it again, merges, writes if unchanged since
+   * that read (else reads and merges again). Nothing is written when the file is corrupt, of
+   * an unknown version or unwritable; the change is then refused.
+   */
+  change(keys: readonly string[], change: StateChange, titles?: ReadonlyMap<string, string>): StoreChangeResult {
+    const disk = this.syncDisk();
+    if (!disk.exclusive) {
+      return runSync(this.changeSteps(keys, change, titles), disk);
+    }
+    try {
+      return disk.exclusive(() => runSync(this.changeSteps(keys, change, titles), disk));
+    } catch (error) {
+      return { changed: [], readOnly: false, message: `${this.disk.location} could not be written (${error instanceof Error ? error.message : String(error)}); nothing was changed` };
+    }
+  }
+
+  /** `load` for either kind of disk; operations on one store run one after the other. */
+  loadAsync(): Promise<boolean> {
+    return this.queued(() => ('asynchronous' in this.disk ? runAsync(this.loadSteps(), this.disk) : this.load()));
+  }
+
+  /**
+   * `change` for either kind of disk; operations on one store run one after the other. Through
+   * the client there is no lock: a write the client refuses (the file changed) is read, merged
+   * and tried again.
+   */
+  changeAsync(keys: readonly string[], change: StateChange, titles?: ReadonlyMap<string, string>): Promise<StoreChangeResult> {
+    return this.queued(() => ('asynchronous' in this.disk ? runAsync(this.changeSteps(keys, change, titles), this.disk) : this.change(keys, change, titles)));
+  }
+
+  private queued<T>(operation: () => T | Promise<T>): Promise<T> {
+    const result = this.queue.then(operation);
+    this.queue = result.catch(() => undefined);
+    return result;
+  }
+
+  private syncDisk(): StateDisk {
+    if ('asynchronous' in this.disk) {
+      throw new Error(`${this.disk.location} is reached asynchronously: use loadAsync and changeAsync`);
+    }
+    return this.disk;
+  }
+
+  private *loadSteps(): Steps<boolean> {
+    const read = yield* this.readDisk();
     if ('problem' in read) {
       return this.setProblem(read.problem);
     }
@@ -112,25 +215,9 @@ export class StateStore {
     return this.use(merged) || hadProblem;
   }
 
-  /**
-   * Changes papers and writes the file: reads it again, merges, writes if unchanged since
-   * that read (else reads and merges again). Nothing is written when the file is corrupt, of
-   * an unknown version or unwritable; the change is then refused.
-   */
-  change(keys: readonly string[], change: StateChange, titles?: ReadonlyMap<string, string>): StoreChangeResult {
-    if (!this.disk.exclusive) {
-      return this.changeOnDisk(keys, change, titles);
-    }
-    try {
-      return this.disk.exclusive(() => this.changeOnDisk(keys, change, titles));
-    } catch (error) {
-      return { changed: [], readOnly: false, message: `${this.disk.location} could not be written (${error instanceof Error ? error.message : String(error)}); nothing was changed` };
-    }
-  }
-
-  private changeOnDisk(keys: readonly string[], change: StateChange, titles?: ReadonlyMap<string, string>): StoreChangeResult {
+  private *changeSteps(keys: readonly string[], change: StateChange, titles?: ReadonlyMap<string, string>): Steps<StoreChangeResult> {
     for (let attempt = 0; attempt < WRITE_ATTEMPTS; attempt++) {
-      const read = this.readDisk();
+      const read = yield* this.readDisk();
       if ('problem' in read) {
         this.setProblem(read.problem);
         return { changed: [], readOnly: true, message: this.problem };
@@ -148,7 +235,7 @@ export class StateStore {
       const text = serialiseState(next);
       let replaced: boolean;
       try {
-        replaced = this.disk.write(text, read.text);
+        replaced = (yield { op: 'write', text, expected: read.text }) as boolean;
       } catch (error) {
         const message = `${this.disk.location} could not be written (${error instanceof Error ? error.message : String(error)}); nothing was changed`;
         return { changed: [], readOnly: false, message };
@@ -166,10 +253,10 @@ export class StateStore {
     return { changed: [], readOnly: false, message: `${this.disk.location} kept changing while it was written; nothing was changed, try again` };
   }
 
-  private readDisk(): { text: string | undefined; state: ReadingState } | { problem: string } {
+  private *readDisk(): Steps<{ text: string | undefined; state: ReadingState } | { problem: string }> {
     let text: string | undefined;
     try {
-      text = this.disk.read();
+      text = (yield { op: 'read' }) as string | undefined;
     } catch (error) {
       return { problem: `${this.disk.location} cannot be read (${error instanceof Error ? error.message : String(error)}); reading state is read-only` };
     }

@@ -147,7 +147,113 @@ describe('Paper Digest as a web extension', () => {
       check(papers.some((p) => p.node.title === 'Latent Search Forests for Tool Use'), `papers: ${papers.map((p) => p.node.title).join(', ')}`);
     } finally {
       await vscode.workspace.fs.delete(uri);
+      // Its papers leave the index (and the unread count) before the next test counts them.
+      await waitUntil(
+        async () => ((await view.getChildren()).some((f: any) => f.node.label === 'written-by-the-web-test.digest') ? undefined : true),
+        'the deleted digest gone from the Papers view',
+        [view.onDidChangeIndex],
+      );
       await view.setGrouping('topic');
     }
+  });
+  it('Should find the references of an author in a file that is not open, read through the client', async () => {
+    const second = workspaceFile('second.digest');
+    check(!isOpen(second), 'second.digest is not open');
+    const uri = workspaceFile('papers.digest');
+    const document = await vscode.workspace.openTextDocument(uri);
+    const line = document.lineAt(6).text;
+    check(line.startsWith('Mei Tanaka'), `line 7 of papers.digest: ${line}`);
+    const locations = await vscode.commands.executeCommand<vscode.Location[]>('vscode.executeReferenceProvider', uri, new vscode.Position(6, 2));
+    const seen = locations.map((l) => `${l.uri.path.split('/').pop()}:${l.range.start.line}:${l.range.start.character}`).sort();
+    check(seen.includes('second.digest:6:0'), `references of Mei Tanaka: ${JSON.stringify(seen)}`);
+    check(seen.includes('papers.digest:6:0'), `references of Mei Tanaka: ${JSON.stringify(seen)}`);
+    check(!isOpen(second), 'finding them opened no file');
+  });
+
+  it('Should mark a paper read and starred through workspace.fs: the state file, the Unread grouping and the badge', async () => {
+    const view = api.papersView;
+    const reading = api.reading;
+    const TITLE = 'Reward Shaping for Sparse Robotic Manipulation';
+    const day1 = workspaceFile('digests', '2026-05-01.digest');
+    const stateUri = workspaceFile('.paper-digest', 'state.json');
+    const readState = async (): Promise<any> => {
+      try {
+        return JSON.parse(new TextDecoder().decode(await vscode.workspace.fs.readFile(stateUri)));
+      } catch {
+        return undefined;
+      }
+    };
+    /** The titles of every paper below the groups of the current grouping. */
+    const paperTitles = async (): Promise<string[]> => {
+      const titles: string[] = [];
+      const walk = async (element: any, depth: number): Promise<void> => {
+        for (const child of await view.getChildren(element)) {
+          if (child.node.kind === 'paper') titles.push(child.node.title);
+          else if (depth < 3) await walk(child, depth + 1);
+        }
+      };
+      await walk(undefined, 0);
+      return titles;
+    };
+    check((await readState()) === undefined, 'no state file before the first change');
+    await waitUntil(() => (reading.state.status.generation >= 0 ? true : undefined), 'the first reading state', [reading.state.onDidChange]);
+    await view.setGrouping('unread');
+    let titles: string[] = [];
+    await waitUntil(
+      async () => ((titles = await paperTitles()).includes(TITLE) ? true : undefined),
+      'the paper in the Unread grouping',
+      [view.onDidChangeIndex, reading.state.onDidChange],
+      30_000,
+      () => JSON.stringify(titles),
+    );
+    const unreadBefore: number = reading.state.status.unreadCount;
+    check(unreadBefore >= 2, `unread count ${unreadBefore}`);
+    check(!titles.includes('Latent Search Forests for Tool Use'), `the digest the previous test deleted is gone: ${JSON.stringify(titles)}`);
+    equal(view.treeView.badge?.value, unreadBefore, 'the badge before');
+    try {
+      const editor = await vscode.window.showTextDocument(await vscode.workspace.openTextDocument(day1));
+      editor.selection = new vscode.Selection(4, 0, 4, 0); // the Chinese title of the first entry
+      const read = await vscode.commands.executeCommand<any>('paperDigest.markRead');
+      equal(read?.changed, 1, 'papers marked read');
+      const starred = await vscode.commands.executeCommand<any>('paperDigest.star');
+      equal(starred?.changed, 1, 'papers starred');
+      // Written through workspace.fs into the workspace, which the worker reaches no other way.
+      let state: any;
+      await waitUntil(
+        async () => {
+          state = await readState();
+          const papers = Object.values(state?.papers ?? {}) as any[];
+          return papers.some((p) => p.title === TITLE && p.read === true && p.starred === true) ? true : undefined;
+        },
+        'the state file with the paper read and starred',
+        [reading.state.onDidChange],
+        30_000,
+        () => JSON.stringify(state),
+      );
+      equal(state.version, 1, 'the state file version');
+      await waitUntil(() => (view.treeView.badge?.value === unreadBefore - 1 ? true : undefined), `the badge to count ${unreadBefore - 1}`, [reading.state.onDidChange], 30_000, () => String(view.treeView.badge?.value));
+      await waitUntil(
+        async () => ((titles = await paperTitles()).includes(TITLE) ? undefined : true),
+        'the paper gone from the Unread grouping',
+        [view.onDidChangeIndex, reading.state.onDidChange],
+        30_000,
+        () => JSON.stringify(titles),
+      );
+      await view.setGrouping('starred');
+      titles = await paperTitles();
+      check(titles.includes(TITLE), `the Starred grouping: ${JSON.stringify(titles)}`);
+    } finally {
+      await view.setGrouping('topic');
+    }
+    // And back, from the editor again: the file is read, merged and written once more.
+    const editor = await vscode.window.showTextDocument(await vscode.workspace.openTextDocument(day1));
+    editor.selection = new vscode.Selection(4, 0, 4, 0);
+    const unread = await vscode.commands.executeCommand<any>('paperDigest.markUnread', 'editor');
+    const unstarred = await vscode.commands.executeCommand<any>('paperDigest.unstar', 'editor');
+    const results = JSON.stringify({ unread, unstarred, active: vscode.window.activeTextEditor?.document.uri.toString() });
+    await waitUntil(() => (view.treeView.badge?.value === unreadBefore ? true : undefined), `the badge back at ${unreadBefore} (${results})`, [reading.state.onDidChange], 30_000, () => String(view.treeView.badge?.value));
+    const after = await readState();
+    check(!Object.values(after?.papers ?? {}).some((p: any) => p.title === TITLE && (p.read || p.starred)), `the state file after: ${JSON.stringify(after)}`);
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
   });
 });

@@ -62,7 +62,38 @@ export function withFileLockSync<T>(file: string, work: () => T, options: LockOp
   }
 }
 
+/**
+ * Takes the lock with the owner's pid already in it: the pid is written to a file of this
+ * writer's own, which is then hard-linked to the lock's name (atomic, and refused when the lock
+ * exists), so that a writer killed while taking the lock never leaves an empty lock that others
+ * could judge by its age alone. Where the file system has no hard links, the lock is created
+ * exclusively and the pid written into it.
+ */
 function tryCreate(lock: string): boolean {
+  const own = `${lock}.${process.pid}-${Math.random().toString(36).slice(2)}`;
+  try {
+    fs.writeFileSync(own, `${process.pid}\n`, { flag: 'wx', mode: 0o600 });
+  } catch {
+    return tryCreateExclusive(lock);
+  }
+  try {
+    fs.linkSync(own, lock);
+    return true;
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'EEXIST') {
+      return false;
+    }
+    if (code === 'EPERM' || code === 'ENOTSUP' || code === 'EOPNOTSUPP' || code === 'ENOSYS' || code === 'EXDEV') {
+      return tryCreateExclusive(lock);
+    }
+    throw error;
+  } finally {
+    fs.rmSync(own, { force: true });
+  }
+}
+
+function tryCreateExclusive(lock: string): boolean {
   let fd: number;
   try {
     fd = fs.openSync(lock, fs.constants.O_WRONLY | fs.constants.O_CREAT | fs.constants.O_EXCL, 0o600);

@@ -35,10 +35,12 @@ import { titleKey } from './service/features/entries';
 import type { PaperSummary } from './service/workspaceIndex';
 import { foldForSearch, WorkspaceIndex } from './service/workspaceIndex';
 import { INTERESTS_FILE, NodeStateDisk, readInterestsFile, STATE_FOLDER } from './stateDisk';
+import { DEFAULT_MESSAGE_LANGUAGE, isMessageLanguageSetting, MessageLanguage, resolveMessageLanguage } from './service/messages';
 
 export const PAPERS_USAGE = `Usage: paper-digest papers [PATH...] [--unread] [--starred] [--new] [--filter TEXT]
                           [--tag TAG] [--sort rank|file]
                           [--format text|json|bibtex|csljson|ris|csv|markdown]
+                          [--lang both|en|zh-cn|auto]
 
 Lists the papers of the digests under PATH (default: the current folder) with their reading
 state, each paper once. State comes from .paper-digest/state.json of the folder given, the
@@ -50,13 +52,16 @@ ranking from its .paper-digest/interests.json.
   --sort ORDER       rank (default): highest score first; file: oldest digest first, file order
   --format FORMAT    text (default): one line per paper; json: one array of objects;
                      bibtex, csljson, ris, csv, markdown: the export
+  --lang LANGUAGE    the language of the summary line: both (default, English), en, zh-cn,
+                     or auto (Chinese when LC_ALL, LC_MESSAGES or LANG is Chinese)
   -h, --help         show this help
 
 Exit status: 0, or 2 on bad usage or when a file or the state file cannot be read.
 `;
 
 export const MARK_USAGE = `Usage: paper-digest mark read|unread|star|unstar|tag (--title TITLE | --id ID)
-                        [--tag TAG]... [--untag TAG]... [--note TEXT] [PATH]
+                        [--tag TAG]... [--untag TAG]... [--note TEXT]
+                        [--lang both|en|zh-cn|auto] [PATH]
 
 Changes the reading state of one paper in the state file of PATH (default: the current
 folder), .paper-digest/state.json, written atomically and merged with any change made to it
@@ -68,6 +73,7 @@ meanwhile.
   --id ID            the paper with this id (the "id" of papers --format json)
   --tag TAG          add a tag (repeatable); --untag TAG removes one
   --note TEXT        set the note ('' removes it)
+  --lang LANGUAGE    the language of what is said: both (default, English), en, zh-cn, auto
   -h, --help         show this help
 
 Exit status: 0, or 2 on bad usage, when no paper or more than one matches, or when the state
@@ -94,6 +100,14 @@ function optionValue(args: readonly string[], i: number, name: string): { value:
     throw new UsageError(`${name} needs a value`);
   }
   return { value: args[i + 1], next: i + 1 };
+}
+
+/** `--lang VALUE`: the language, resolved as `check` resolves it, or a usage error. */
+function languageValue(value: string): MessageLanguage {
+  if (!isMessageLanguageSetting(value)) {
+    throw new UsageError(`unknown language '${printable(value)}': use both, en, zh-cn or auto`);
+  }
+  return resolveMessageLanguage(value, process.env.LC_ALL || process.env.LC_MESSAGES || process.env.LANG);
 }
 
 function isOption(arg: string, name: string): boolean {
@@ -241,10 +255,11 @@ interface PapersOptions {
   readonly query: { -readonly [K in keyof PapersQuery]: PapersQuery[K] };
   sort: 'rank' | 'file';
   format: PapersFormat;
+  language: MessageLanguage;
 }
 
 function parsePapersArguments(args: readonly string[]): PapersOptions | 'help' {
-  const options: PapersOptions = { paths: [], query: {}, sort: 'rank', format: 'text' };
+  const options: PapersOptions = { paths: [], query: {}, sort: 'rank', format: 'text', language: DEFAULT_MESSAGE_LANGUAGE };
   let onlyPaths = false;
   for (let i = 0; i < args.length; i++) {
     const arg = args[i];
@@ -282,6 +297,10 @@ function parsePapersArguments(args: readonly string[]): PapersOptions | 'help' {
       }
       options.format = value as PapersFormat;
       i = next;
+    } else if (isOption(arg, '--lang')) {
+      const { value, next } = optionValue(args, i, '--lang');
+      options.language = languageValue(value);
+      i = next;
     } else {
       throw new UsageError(`unknown option '${printable(arg)}' for papers`);
     }
@@ -318,7 +337,7 @@ export function runPapers(args: readonly string[], out: Output, cwd: string): nu
   const fileOf = (uri: string): string => workspace.display(uri).split(path.sep).join('/');
   switch (options.format) {
     case 'text':
-      out.stdout(papersText(records, fileOf));
+      out.stdout(papersText(records, fileOf, options.language));
       break;
     case 'json':
       out.stdout(JSON.stringify(records.map((record) => paperJson(record, fileOf)), null, 2) + '\n');
@@ -364,8 +383,11 @@ export function paperJson(record: ExportRecord, fileOf: (uri: string) => string)
   };
 }
 
-/** One line per paper: state marks, score, place, titles, tags; then a count. */
-export function papersText(records: readonly ExportRecord[], fileOf: (uri: string) => string): string {
+/**
+ * One line per paper: state marks, score, place, titles, tags; then a count, in Chinese for
+ * `zh-cn` and in English otherwise (as `check`'s summary line).
+ */
+export function papersText(records: readonly ExportRecord[], fileOf: (uri: string) => string, language: MessageLanguage = DEFAULT_MESSAGE_LANGUAGE): string {
   const lines = records.map((record) => {
     const marks = `${record.read ? '✓' : '·'}${record.starred ? '★' : ' '}${record.isNew ? '+' : ' '}`;
     const score = String(record.score).padStart(5);
@@ -375,7 +397,11 @@ export function papersText(records: readonly ExportRecord[], fileOf: (uri: strin
   });
   const unread = records.filter((record) => !record.read).length;
   const starred = records.filter((record) => record.starred).length;
-  lines.push(`${records.length} ${records.length === 1 ? 'paper' : 'papers'} (${unread} unread, ${starred} starred). ✓ read, ★ starred, + new.`);
+  lines.push(
+    language === 'zh-cn'
+      ? `${records.length} 篇论文（${unread} 篇未读，${starred} 篇已加星标）。✓ 已读，★ 已加星标，+ 新论文。`
+      : `${records.length} ${records.length === 1 ? 'paper' : 'papers'} (${unread} unread, ${starred} starred). ✓ read, ★ starred, + new.`,
+  );
   return lines.join('\n') + '\n';
 }
 
@@ -392,11 +418,12 @@ interface MarkOptions {
   removeTags: string[];
   note?: string;
   path?: string;
+  language: MessageLanguage;
 }
 
 function parseMarkArguments(args: readonly string[]): MarkOptions | 'help' {
   let action: MarkAction | undefined;
-  const options: Omit<MarkOptions, 'action'> = { addTags: [], removeTags: [] };
+  const options: Omit<MarkOptions, 'action'> = { addTags: [], removeTags: [], language: DEFAULT_MESSAGE_LANGUAGE };
   let onlyPaths = false;
   for (let i = 0; i < args.length; i++) {
     const arg = args[i];
@@ -415,6 +442,10 @@ function parseMarkArguments(args: readonly string[]): MarkOptions | 'help' {
       onlyPaths = true;
     } else if (arg === '-h' || arg === '--help') {
       return 'help';
+    } else if (isOption(arg, '--lang')) {
+      const { value, next } = optionValue(args, i, '--lang');
+      options.language = languageValue(value);
+      i = next;
     } else if (isOption(arg, '--title') || isOption(arg, '--id') || isOption(arg, '--note') || isOption(arg, '--tag') || isOption(arg, '--untag')) {
       const name = arg.split('=')[0];
       const { value, next } = optionValue(args, i, name);
@@ -495,7 +526,8 @@ export function runMark(args: readonly string[], out: Output, cwd: string): numb
     return 2;
   }
   const shown = oneLine(match.title || match.key);
-  out.stdout(printable(result.changed.length > 0 ? `${describeChange(options)}: ${shown}` : `Unchanged (already so): ${shown}`) + '\n');
+  const zh = options.language === 'zh-cn';
+  out.stdout(printable(result.changed.length > 0 ? `${describeChange(options)}${zh ? '：' : ': '}${shown}` : zh ? `未改变（已是如此）：${shown}` : `Unchanged (already so): ${shown}`) + '\n');
   for (const problem of problems) {
     // Digests that could not be read do not stop a change of the state file; they are said.
     out.stderr(`paper-digest: ${printable(problem)}\n`);
@@ -511,6 +543,14 @@ function openStore(root: string, problems: string[]): StateStore {
 }
 
 function describeChange(options: MarkOptions): string {
+  if (options.language === 'zh-cn') {
+    const parts: string[] = [];
+    if (options.action !== 'tag') parts.push({ read: '已标记为已读', unread: '已标记为未读', star: '已加星标', unstar: '已取消星标' }[options.action]);
+    if (options.addTags.length > 0) parts.push(`已加标签 ${options.addTags.map((tag) => `#${oneLine(tag)}`).join(' ')}`);
+    if (options.removeTags.length > 0) parts.push(`已去掉标签 ${options.removeTags.map((tag) => `#${oneLine(tag)}`).join(' ')}`);
+    if (options.note !== undefined) parts.push(options.note === '' ? '已删除笔记' : '已设置笔记');
+    return parts.join('，');
+  }
   const parts: string[] = [];
   if (options.action !== 'tag') parts.push({ read: 'Marked read', unread: 'Marked unread', star: 'Starred', unstar: 'Unstarred' }[options.action]);
   if (options.addTags.length > 0) parts.push(`tagged ${options.addTags.map((tag) => `#${oneLine(tag)}`).join(' ')}`);
@@ -536,7 +576,9 @@ function findPaper(lookup: ModelLookup, store: StateStore, options: MarkOptions)
     if (paper) return { key: options.id, title: paper.englishTitle };
     const state = store.get(options.id);
     if (state) return { key: options.id, title: state.title ?? '' };
-    return `no paper has the id '${options.id}' (see 'paper-digest papers --format json')`;
+    return options.language === 'zh-cn'
+      ? `没有 id 为“${options.id}”的论文（见 'paper-digest papers --format json'）`
+      : `no paper has the id '${options.id}' (see 'paper-digest papers --format json')`;
   }
   const wanted = titleKey(options.title!);
   const exact = [...byKey].filter(([, paper]) => titleKey(paper.englishTitle) === wanted || titleKey(paper.chineseTitle) === wanted);
@@ -545,8 +587,11 @@ function findPaper(lookup: ModelLookup, store: StateStore, options: MarkOptions)
     return { key: candidates[0][0], title: candidates[0][1].englishTitle };
   }
   if (candidates.length === 0) {
-    return `no paper's title is or contains '${oneLine(options.title!)}'`;
+    return options.language === 'zh-cn' ? `没有标题是或包含“${oneLine(options.title!)}”的论文` : `no paper's title is or contains '${oneLine(options.title!)}'`;
   }
   const names = candidates.slice(0, 3).map(([, paper]) => `'${oneLine(paper.title)}'`);
+  if (options.language === 'zh-cn') {
+    return `${candidates.length} 篇论文与“${oneLine(options.title!)}”相符：${names.join('、')}${candidates.length > 3 ? '、…' : ''}；请写出更多标题，或用 --id`;
+  }
   return `${candidates.length} papers match '${oneLine(options.title!)}': ${names.join(', ')}${candidates.length > 3 ? ', …' : ''}; give more of the title, or --id`;
 }

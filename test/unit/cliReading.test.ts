@@ -115,6 +115,24 @@ describe('paper-digest papers', () => {
     assert.equal(lines[5], '5 papers (5 unread, 1 starred). ✓ read, ★ starred, + new.');
   });
 
+  test('Should word the count line in English for both and en, in Chinese for zh-cn (--lang)', () => {
+    run(['mark', 'star', '--title', SPARSE_PROBES[0]], work);
+    const last = (args: string[]): string => {
+      const result = run(['papers', ...args], work);
+      assert.equal(result.status, 0, result.stderr);
+      return result.stdout.trimEnd().split('\n').at(-1)!;
+    };
+    assert.equal(last([]), '5 papers (5 unread, 1 starred). ✓ read, ★ starred, + new.');
+    assert.equal(last(['--lang', 'both']), '5 papers (5 unread, 1 starred). ✓ read, ★ starred, + new.');
+    assert.equal(last(['--lang=en']), '5 papers (5 unread, 1 starred). ✓ read, ★ starred, + new.');
+    assert.equal(last(['--lang', 'zh-cn']), '5 篇论文（5 篇未读，1 篇已加星标）。✓ 已读，★ 已加星标，+ 新论文。');
+    // The papers' lines are the digests' text, the same in every language.
+    const lines = (lang: string): string[] => run(['papers', '--lang', lang], work).stdout.split('\n').slice(0, 5);
+    assert.deepEqual(lines('zh-cn'), lines('en'));
+    assertUsage(run(['papers', '--lang', 'fr'], work), /unknown language 'fr': use both, en, zh-cn or auto/);
+    assertUsage(run(['papers', '--lang'], work), /--lang needs a value/);
+  });
+
   test('Should export the listed papers in every format', () => {
     run(['mark', 'star', '--title', SPARSE_PROBES[0]], work);
     const bibtex = run(['papers', '--starred', '--format', 'bibtex'], work);
@@ -164,6 +182,21 @@ describe('paper-digest mark', () => {
     // Unstar, untag, remove the note: the paper has no state left and leaves the file.
     assert.equal(run(['mark', 'unstar', '--id', SPARSE, '--untag', 'circuits', '--note', ''], work).status, 0);
     assert.deepEqual(JSON.parse(fs.readFileSync(stateFile(), 'utf8')).papers, {});
+  });
+
+  test('Should say what it changed, or why it cannot, in English for both and en, in Chinese for zh-cn (--lang)', () => {
+    const star = run(['mark', 'star', '--lang', 'zh-cn', '--title', SPARSE_PROBES[0], '--tag', 'circuits', '--note', 'x'], work);
+    assert.equal(star.status, 0, star.stderr);
+    assert.equal(star.stdout, `已加星标，已加标签 #circuits，已设置笔记：${SPARSE_PROBES[0]}\n`);
+    assert.equal(run(['mark', 'star', '--lang', 'zh-cn', '--title', SPARSE_PROBES[0]], work).stdout, `未改变（已是如此）：${SPARSE_PROBES[0]}\n`);
+    assert.equal(run(['mark', 'star', '--lang', 'both', '--title', SPARSE_PROBES[0]], work).stdout, `Unchanged (already so): ${SPARSE_PROBES[0]}\n`);
+    assert.equal(run(['mark', 'unstar', '--lang', 'en', '--title', SPARSE_PROBES[0], '--untag', 'circuits', '--note', ''], work).stdout, `Unstarred, untagged #circuits, note removed: ${SPARSE_PROBES[0]}\n`);
+    assert.equal(run(['mark', 'read', '--lang=zh-cn', '--id', SPARSE], work).stdout, `已标记为已读：${SPARSE_PROBES[0]}\n`);
+    assertUsage(run(['mark', 'read', '--lang', 'zh-cn', '--title', 'no such paper'], work), /^paper-digest: 没有标题是或包含“no such paper”的论文\n$/);
+    assertUsage(run(['mark', 'read', '--lang', 'zh-cn', '--title', 'for'], work), /^paper-digest: 3 篇论文与“for”相符：'Sparse Probes[^']*'、'Self-Verifying[^']*'、'Graph Rewriting[^']*'；请写出更多标题，或用 --id\n$/);
+    assertUsage(run(['mark', 'read', '--lang', 'zh-cn', '--id', 'nope'], work), /没有 id 为“nope”的论文/);
+    assertUsage(run(['mark', 'read', '--lang', 'en', '--id', 'nope'], work), /no paper has the id 'nope'/);
+    assertUsage(run(['mark', 'read', '--lang', 'xx', '--id', 'nope'], work), /unknown language 'xx': use both, en, zh-cn or auto/);
   });
 
   test('Should find a paper by its Chinese title or by a unique part of a title, and by id', () => {

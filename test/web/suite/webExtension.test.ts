@@ -167,6 +167,12 @@ describe('Paper Digest as a web extension', () => {
     const seen = locations.map((l) => `${l.uri.path.split('/').pop()}:${l.range.start.line}:${l.range.start.character}`).sort();
     check(seen.includes('second.digest:6:0'), `references of Mei Tanaka: ${JSON.stringify(seen)}`);
     check(seen.includes('papers.digest:6:0'), `references of Mei Tanaka: ${JSON.stringify(seen)}`);
+    // Rename of an institution reaches it too: the edit changes the file that is not open (it is not applied here).
+    const institution = document.lineAt(8).text;
+    check(institution.startsWith('机构 * Kyoto University'), `line 9 of papers.digest: ${institution}`);
+    const edit = await vscode.commands.executeCommand<vscode.WorkspaceEdit>('vscode.executeDocumentRenameProvider', uri, new vscode.Position(8, 8), 'Kyoto University, Kyoto');
+    const renamed = edit.entries().map(([each, edits]) => `${each.path.split('/').pop()}:${edits.map((e) => `${e.range.start.line}:${e.newText}`).join(',')}`).sort();
+    check(renamed.some((each) => each.startsWith('second.digest:8:') && each.includes('Kyoto University, Kyoto')), `the rename's edits: ${JSON.stringify(renamed)}`);
     check(!isOpen(second), 'finding them opened no file');
   });
 

@@ -9,13 +9,25 @@ import * as vscode from 'vscode';
 import type { LanguageClient } from 'vscode-languageclient/node';
 import { DigestStatistics, LANGUAGE_ID, RollupRequest, StatisticsRequest } from '../../server/src/protocol';
 import type { PapersView } from './papersView';
+import { CHART_WORDS, chartWords } from '../../server/src/service/charts';
+import { MessageLanguage, resolveMessageLanguage } from '../../server/src/service/messages';
+
+/**
+ * The dashboard's language: the language server's, `paperDigest.messageLanguage` with `auto`
+ * resolved by the display language, so that the page reads as the problems and `stats --lang` do.
+ */
+export function dashboardLanguage(): MessageLanguage {
+  return resolveMessageLanguage(vscode.workspace.getConfiguration('paperDigest').get('messageLanguage'), vscode.env.language);
+}
 import { onIndexChanged } from './indexChanges';
 
 export const SHOW_STATISTICS_COMMAND = 'paperDigest.showStatistics';
 
 /** What the page reported it drew, for the tests: per chart, its clickable marks and SVG elements. */
 export interface RenderedCharts {
-  readonly charts: readonly { readonly id: string; readonly clickable: number; readonly svgElements: number }[];
+  /** The page's heading as drawn. */
+  readonly heading: string;
+  readonly charts: readonly { readonly id: string; readonly title: string; readonly clickable: number; readonly svgElements: number }[];
 }
 
 /**
@@ -46,6 +58,11 @@ export class StatisticsDashboard implements vscode.Disposable {
       this.renderedEmitter,
       onIndexChanged(client, () => {
         if (this.panel?.visible) {
+          void this.update();
+        }
+      }),
+      vscode.workspace.onDidChangeConfiguration((event) => {
+        if (event.affectsConfiguration('paperDigest.messageLanguage') && this.panel?.visible) {
           void this.update();
         }
       }),
@@ -119,7 +136,7 @@ export class StatisticsDashboard implements vscode.Disposable {
     const stats = await this.client.sendRequest(StatisticsRequest, uri ? { uri } : {});
     this.lastStatistics = stats;
     const scopeName = this.scope === 'file' && this.scopeUri ? vscode.workspace.asRelativePath(this.scopeUri) : '';
-    await panel.webview.postMessage({ type: 'statistics', stats, scope: this.scope, scopeName });
+    await panel.webview.postMessage({ type: 'statistics', stats, scope: this.scope, scopeName, language: dashboardLanguage() });
   }
 
   /** A message from the page: untrusted in shape, so every field is checked. */
@@ -160,12 +177,13 @@ export class StatisticsDashboard implements vscode.Disposable {
         return;
       }
       case 'rendered': {
-        const charts = (message as { charts?: unknown }).charts;
+        const { charts, heading } = message as { charts?: unknown; heading?: unknown };
         if (Array.isArray(charts)) {
           this.lastRendered = {
+            heading: typeof heading === 'string' ? heading : '',
             charts: charts
-              .filter((chart): chart is { id: string; clickable: number; svgElements: number } => !!chart && typeof chart.id === 'string')
-              .map((chart) => ({ id: chart.id, clickable: Number(chart.clickable) || 0, svgElements: Number(chart.svgElements) || 0 })),
+              .filter((chart): chart is { id: string; title?: unknown; clickable: number; svgElements: number } => !!chart && typeof chart.id === 'string')
+              .map((chart) => ({ id: chart.id, title: typeof chart.title === 'string' ? chart.title : '', clickable: Number(chart.clickable) || 0, svgElements: Number(chart.svgElements) || 0 })),
           };
           this.renderedEmitter.fire(this.lastRendered);
         }
@@ -178,22 +196,28 @@ export class StatisticsDashboard implements vscode.Disposable {
     const nonce = randomBytes(16).toString('base64');
     const script = webview.asWebviewUri(vscode.Uri.joinPath(root, 'stats.js'));
     const style = webview.asWebviewUri(vscode.Uri.joinPath(root, 'stats.css'));
+    const language = dashboardLanguage();
     const csp = [`default-src 'none'`, `img-src ${webview.cspSource}`, `style-src ${webview.cspSource}`, `font-src ${webview.cspSource}`, `script-src 'nonce-${nonce}'`].join('; ');
     return `<!DOCTYPE html>
-<html lang="en">
+<html lang="${language === 'en' ? 'en' : 'zh-CN'}">
 <head>
 <meta charset="UTF-8">
 <meta http-equiv="Content-Security-Policy" content="${csp}">
 <meta name="viewport" content="width=device-width, initial-scale=1.0">
 <link rel="stylesheet" href="${style}">
-<title>Paper Digest Statistics</title>
+<title>${escapeHtml(chartWords(CHART_WORDS.pageTitle, language))}</title>
 </head>
 <body>
-<main id="root"><p>Loading the statistics… 正在统计…</p></main>
+<main id="root"><p>${escapeHtml(chartWords(CHART_WORDS.loading, language))}</p></main>
 <script nonce="${nonce}" src="${script}"></script>
 </body>
 </html>`;
   }
+}
+
+/** Text for the page's markup (its own words only: the page draws document text as text nodes). */
+function escapeHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 }
 
 /** Registers the dashboard and its command. */

@@ -5,7 +5,7 @@ import { addDays, digestDateOf, isCalendarDate, isoWeekOf, monthOf } from '../..
 import { compilePaperFilter } from '../../server/src/service/paperFilter';
 import { digestStatistics } from '../../server/src/service/features/statistics';
 import { rollup } from '../../server/src/service/features/rollup';
-import { barChart, chartToSvg, dashboardCharts, displayText } from '../../server/src/service/charts';
+import { barChart, CHART_WORDS, chartToSvg, chartWords, dashboardCharts, dashboardSummary, displayText } from '../../server/src/service/charts';
 import { papersTree } from '../../server/src/service/features/tree';
 import { computeDiagnostics } from '../../server/src/service/features/diagnostics';
 import { parseDigest } from '../../server/src/service/parser';
@@ -228,5 +228,30 @@ describe('Charts', () => {
     assert.deepEqual(charts.map((chart) => chart.id), ['dates', 'trends', 'topics', 'keywords', 'categories', 'institutions', 'weeks', 'months']);
     const dates = charts[0];
     assert.equal(dates.marks.filter((mark) => mark.kind === 'circle').length, 3);
+  });
+
+  test('Should word every chart title, tooltip and the page in both languages, English alone or Chinese alone', () => {
+    const HAN = /[\u4e00-\u9fff]/;
+    const stats = digestStatistics(workspace().index);
+    const [both, en, zh] = (['both', 'en', 'zh-cn'] as const).map((language) => dashboardCharts(stats, 1000, language));
+    both.forEach((chart, i) => {
+      assert.equal(chart.title, `${en[i].title} · ${zh[i].title}`);
+      assert.doesNotMatch(en[i].title, HAN, en[i].title);
+      assert.match(zh[i].title, HAN, zh[i].title);
+      const tips = (charts: typeof both) => charts[i].marks.flatMap((mark) => ('tip' in mark && mark.tip ? [mark.tip] : []));
+      for (const tip of tips(zh)) assert.doesNotMatch(tip.replace(/^[^:]*:/, ''), /papers|this week/, tip);
+      for (const tip of tips(en)) assert.doesNotMatch(tip, / 篇|本周/, tip);
+    });
+    assert.equal(zh[2].title, '各专题论文数');
+    assert.equal(en[2].title, 'Papers per topic');
+    // Every word of the dashboard has its Chinese.
+    for (const [key, words] of Object.entries(CHART_WORDS)) {
+      assert.match(words.zh, HAN, key);
+      assert.doesNotMatch(words.en, HAN, key);
+      assert.equal(chartWords(words, 'both'), `${words.en} · ${words.zh}`);
+    }
+    assert.equal(dashboardSummary({ paperCount: 3, fileCount: 1, undatedFiles: 1 }, 'zh-cn'), '3 篇论文 — 1 期摘要 (1 个文件名无日期)');
+    assert.equal(dashboardSummary({ paperCount: 1, fileCount: 2, undatedFiles: 0 }, 'en'), '1 paper — 2 digests');
+    assert.equal(dashboardSummary({ paperCount: 3, fileCount: 2, undatedFiles: 0 }, 'both'), '3 papers · 3 篇论文 — 2 digests · 2 期摘要');
   });
 });

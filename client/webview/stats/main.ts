@@ -10,7 +10,8 @@
  */
 import './stats.css';
 import type { DigestStatistics, PeriodRow } from '../../../server/src/service/features/statistics';
-import { Chart, dashboardCharts, displayText, Mark } from '../../../server/src/service/charts';
+import { Chart, CHART_WORDS, chartWords, dashboardCharts, dashboardSummary, displayText, Mark } from '../../../server/src/service/charts';
+import type { MessageLanguage } from '../../../server/src/service/messages';
 
 interface VsCodeApi {
   postMessage(message: unknown): void;
@@ -19,12 +20,13 @@ declare function acquireVsCodeApi(): VsCodeApi;
 
 const vscode = acquireVsCodeApi();
 const SVG = 'http://www.w3.org/2000/svg';
-let current: { stats: DigestStatistics; scope: 'workspace' | 'file'; scopeName: string } | undefined;
+let current: { stats: DigestStatistics; scope: 'workspace' | 'file'; scopeName: string; language: MessageLanguage } | undefined;
 
 window.addEventListener('message', (event: MessageEvent) => {
-  const message = event.data as { type?: string; stats?: DigestStatistics; scope?: 'workspace' | 'file'; scopeName?: string };
+  const message = event.data as { type?: string; stats?: DigestStatistics; scope?: 'workspace' | 'file'; scopeName?: string; language?: unknown };
   if (message?.type === 'statistics' && message.stats) {
-    current = { stats: message.stats, scope: message.scope === 'file' ? 'file' : 'workspace', scopeName: String(message.scopeName ?? '') };
+    const language: MessageLanguage = message.language === 'en' || message.language === 'zh-cn' ? message.language : 'both';
+    current = { stats: message.stats, scope: message.scope === 'file' ? 'file' : 'workspace', scopeName: String(message.scopeName ?? ''), language };
     render();
   }
 });
@@ -41,17 +43,19 @@ function render(): void {
   if (!current) {
     return;
   }
-  const { stats, scope, scopeName } = current;
+  const { stats, scope, scopeName, language } = current;
+  const say = (words: { en: string; zh: string }): string => chartWords(words, language);
+  document.documentElement.lang = language === 'en' ? 'en' : 'zh-CN';
   const root = document.getElementById('root')!;
   root.replaceChildren();
 
   const header = element('header');
-  header.append(element('h1', `Paper Digest statistics · 论文摘要统计`));
-  const summary = `${stats.paperCount} papers · ${stats.paperCount} 篇论文 — ${stats.fileCount} digests · 期摘要${stats.undatedFiles > 0 ? ` (${stats.undatedFiles} without a date in the file name · 文件名无日期)` : ''}`;
-  header.append(element('p', summary));
+  const heading = say(CHART_WORDS.pageTitle);
+  header.append(element('h1', heading));
+  header.append(element('p', dashboardSummary(stats, language)));
   const scopes = element('div');
   scopes.className = 'scopes';
-  for (const [value, label] of [['workspace', 'Workspace · 工作区'], ['file', 'Active digest · 当前摘要']] as const) {
+  for (const [value, label] of [['workspace', say(CHART_WORDS.workspace)], ['file', say(CHART_WORDS.activeDigest)]] as const) {
     const button = element('button', label);
     button.setAttribute('aria-pressed', String(scope === value));
     button.addEventListener('click', () => vscode.postMessage({ type: 'scope', scope: value }));
@@ -64,7 +68,7 @@ function render(): void {
   root.append(header);
 
   const width = Math.max(320, Math.min(1400, document.body.clientWidth - 32));
-  const charts = dashboardCharts(stats, width);
+  const charts = dashboardCharts(stats, width, language);
   const grid = element('div');
   grid.className = 'charts';
   for (const chart of charts) {
@@ -73,11 +77,12 @@ function render(): void {
     grid.append(section);
   }
   root.append(grid);
-  root.append(rollupTable('Weekly roll-up · 每周汇总', stats.weeks), rollupTable('Monthly roll-up · 每月汇总', stats.months));
+  root.append(rollupTable(say(CHART_WORDS.weeklyRollup), stats.weeks, language), rollupTable(say(CHART_WORDS.monthlyRollup), stats.months, language));
 
   vscode.postMessage({
     type: 'rendered',
-    charts: charts.map((chart) => ({ id: chart.id, clickable: chart.marks.filter((mark) => 'filter' in mark && mark.filter).length, svgElements: document.querySelectorAll(`#chart-${chart.id} *`).length })),
+    heading,
+    charts: charts.map((chart) => ({ id: chart.id, title: chart.title, clickable: chart.marks.filter((mark) => 'filter' in mark && mark.filter).length, svgElements: document.querySelectorAll(`#chart-${chart.id} *`).length })),
   });
 }
 
@@ -135,18 +140,19 @@ function drawMark(mark: Mark): SVGElement {
   return node;
 }
 
-function rollupTable(title: string, periods: readonly PeriodRow[]): HTMLElement {
+function rollupTable(title: string, periods: readonly PeriodRow[], language: MessageLanguage): HTMLElement {
+  const say = (words: { en: string; zh: string }): string => chartWords(words, language);
   const section = element('section');
   section.className = 'rollup';
   section.append(element('h2', title));
   if (periods.length === 0) {
-    section.append(element('p', 'No dated digests · 无带日期的摘要'));
+    section.append(element('p', say(CHART_WORDS.noDatedDigests)));
     return section;
   }
   const table = element('table');
   const head = element('tr');
-  for (const name of ['Period · 时段', 'Dates · 日期', 'Papers · 论文', 'Topics · 专题', 'Export · 导出']) {
-    head.append(element('th', name));
+  for (const name of [CHART_WORDS.period, CHART_WORDS.dates, CHART_WORDS.papers, CHART_WORDS.topics, CHART_WORDS.export]) {
+    head.append(element('th', say(name)));
   }
   table.append(head);
   for (const period of [...periods].reverse()) {
@@ -163,7 +169,7 @@ function rollupTable(title: string, periods: readonly PeriodRow[]): HTMLElement 
     });
     row.append(topics);
     const exports = element('td');
-    for (const [format, label] of [['digest', 'Digest · 摘要文件'], ['markdown', 'Markdown']] as const) {
+    for (const [format, label] of [['digest', say(CHART_WORDS.digestFile)], ['markdown', 'Markdown']] as const) {
       const button = element('button', label);
       button.addEventListener('click', () => vscode.postMessage({ type: 'rollup', period: period.period, format }));
       exports.append(button);

@@ -36,7 +36,32 @@ export const CHART_WORDS = {
   topic: bilingual('topic', '专题'),
   keyword: bilingual('keyword', '关键词'),
   notInTaxonomy: bilingual('not in the arXiv taxonomy', '不在 arXiv 分类体系中'),
+  // The dashboard page's own words.
+  pageTitle: bilingual('Paper Digest statistics', '论文摘要统计'),
+  loading: bilingual('Loading the statistics…', '正在统计…'),
+  workspace: bilingual('Workspace', '工作区'),
+  activeDigest: bilingual('Active digest', '当前摘要'),
+  weeklyRollup: bilingual('Weekly roll-up', '每周汇总'),
+  monthlyRollup: bilingual('Monthly roll-up', '每月汇总'),
+  period: bilingual('Period', '时段'),
+  dates: bilingual('Dates', '日期'),
+  papers: bilingual('Papers', '论文'),
+  topics: bilingual('Topics', '专题'),
+  export: bilingual('Export', '导出'),
+  digestFile: bilingual('Digest', '摘要文件'),
 } as const;
+
+/**
+ * The dashboard's summary line: papers, digests, and the digests without a date.
+ *
+ * @example dashboardSummary({ paperCount: 3, fileCount: 2, undatedFiles: 0 }, 'zh-cn') // '3 篇论文 — 2 期摘要'
+ */
+export function dashboardSummary(stats: Pick<DigestStatistics, 'paperCount' | 'fileCount' | 'undatedFiles'>, language: MessageLanguage): string {
+  const papers = chartWords(bilingual(`${stats.paperCount} ${stats.paperCount === 1 ? 'paper' : 'papers'}`, `${stats.paperCount} 篇论文`), language);
+  const digests = chartWords(bilingual(`${stats.fileCount} ${stats.fileCount === 1 ? 'digest' : 'digests'}`, `${stats.fileCount} 期摘要`), language);
+  const undated = stats.undatedFiles > 0 ? ` (${chartWords(bilingual(`${stats.undatedFiles} without a date in the file name`, `${stats.undatedFiles} 个文件名无日期`), language)})` : '';
+  return `${papers} — ${digests}${undated}`;
+}
 
 /**
  * A row's detail as shown: a category the taxonomy does not know says so in the language; other

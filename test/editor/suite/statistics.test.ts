@@ -54,6 +54,28 @@ describe('The statistics dashboard', () => {
     assert.ok(topics.svgElements > topics.clickable);
     const tab = vscode.window.tabGroups.all.flatMap((group) => group.tabs).find((each) => each.label === 'Paper Digest Statistics');
     assert.ok(tab, 'the dashboard is open as an editor tab');
+    // The page's words in the message language: both by default.
+    assert.strictEqual(drawn.heading, 'Paper Digest statistics · 论文摘要统计');
+    assert.strictEqual(topics.title, 'Papers per topic · 各专题论文数');
+  });
+
+  it('Should draw its heading and chart titles in Chinese alone when the message language is zh-cn', async () => {
+    const config = vscode.workspace.getConfiguration('paperDigest');
+    const first = waitForEvent<any>(api.statistics.onDidRender, () => true, 'the dashboard to draw', 60_000);
+    await vscode.commands.executeCommand('paperDigest.showStatistics');
+    await first;
+    const chinese = waitForEvent<any>(api.statistics.onDidRender, (value) => value.heading === '论文摘要统计', 'the dashboard to draw in Chinese', 60_000);
+    await config.update('messageLanguage', 'zh-cn', vscode.ConfigurationTarget.Workspace);
+    try {
+      const drawn = await chinese.catch((error) => {
+        throw new Error(`${(error as Error).message}; last drawn: ${JSON.stringify(api.statistics.rendered)}`);
+      });
+      const titles = drawn.charts.map((chart: any) => chart.title);
+      assert.deepStrictEqual(titles.slice(2, 6), ['各专题论文数', '各关键词论文数', '各 arXiv 分类论文数', '论文最多的机构'], JSON.stringify(titles));
+      for (const title of titles) assert.doesNotMatch(title.replace('arXiv', ''), /[A-Za-z]{4,}/, title);
+    } finally {
+      await config.update('messageLanguage', undefined, vscode.ConfigurationTarget.Workspace);
+    }
   });
 
   it('Should draw again when a digest is added, with its date and topic', async () => {

@@ -32,6 +32,8 @@ import { ReadingModel } from './service/reading/model';
 import type { ModelLookup } from './service/reading/model';
 import { distinctPapers, papersInScope, rankPapers } from './service/reading/scope';
 import { StateStore } from './service/reading/stateStore';
+import { DEFAULT_MESSAGE_LANGUAGE, MessageLanguage } from './service/messages';
+import { localizedNode } from './service/treeLabels';
 import type { PaperSummary, WorkspaceIndex } from './service/workspaceIndex';
 import type { StateFileSource } from './clientStateDisk';
 import { ClientStateDisk, readClientInterests } from './clientStateDisk';
@@ -343,7 +345,8 @@ export class ReadingService {
     };
   }
 
-  rankedPapers(params: RankedPapersParams, token: Cancellation = NEVER_CANCELLED): RankedPapersResult {
+  /** The ranked papers, their reasons in `language`. */
+  rankedPapers(params: RankedPapersParams, token: Cancellation = NEVER_CANCELLED, language: MessageLanguage = DEFAULT_MESSAGE_LANGUAGE): RankedPapersResult {
     const lookup = this.lookup();
     const query = sanitiseScope(params);
     // The ranking of the last query is kept for its lookup (triage asks page after page).
@@ -359,7 +362,7 @@ export class ReadingService {
       generation: lookup.generation,
       total: ranked.length,
       papers: ranked.slice(offset, offset + limit).map((paper) => ({
-        ...standalonePaperNode(this.index, 'ranked', paper, lookup),
+        ...localizedNode(standalonePaperNode(this.index, 'ranked', paper, lookup), language),
         authors: paper.authors.slice(0, MAX_RANKED_AUTHORS),
         institutions: paper.institutions.slice(0, MAX_RANKED_INSTITUTIONS).map((institution) => (institution.translation ? { name: institution.name, nameZh: institution.translation } : { name: institution.name })),
       })),
@@ -388,14 +391,14 @@ export class ReadingService {
     return codeLenses(this.lookup(), uri, token);
   }
 
-  /** The hover of a title with the reading part added below what the digest hover says. */
-  hover(uri: string, position: Position, base: Hover | null): Hover | null {
+  /** The hover of a title with the reading part, in `language`, added below what the digest hover says. */
+  hover(uri: string, position: Position, base: Hover | null, language: MessageLanguage = DEFAULT_MESSAGE_LANGUAGE): Hover | null {
     const lookup = this.lookup();
     const paper = paperOnTitleLine(lookup, uri, position);
     if (!paper) {
       return base;
     }
-    const reading = readingHover(lookup.info(paper), (each) => this.relativePath(each));
+    const reading = readingHover(lookup.info(paper), (each) => this.relativePath(each), language);
     const baseText = base && typeof base.contents === 'object' && 'value' in base.contents ? base.contents.value : '';
     return {
       contents: { kind: 'markdown', value: baseText ? `${baseText}\n\n---\n\n${reading}` : reading },

@@ -341,7 +341,7 @@ connection.onHover(guarded('textDocument/hover', (params, token) => {
   }
   const base = hover(model, params.position, token, messageLanguage.current());
   workspaceDigests.flush();
-  return reading.hover(canonicalUri(params.textDocument.uri) ?? params.textDocument.uri, params.position, base);
+  return reading.hover(canonicalUri(params.textDocument.uri) ?? params.textDocument.uri, params.position, base, messageLanguage.current());
 }));
 
 // ---- The reading workflow: state, ranking, digests, export, CodeLens (reading.ts) ---------
@@ -355,7 +355,7 @@ async function readingReady(): Promise<void> {
 connection.onRequest(SetPaperStateRequest, guarded(SetPaperStateRequest.method, async (params, token) => (await readingReady(), reading.setPaperState(params, token))));
 connection.onRequest(StateInfoRequest, guarded(StateInfoRequest.method, async () => (await readingReady(), reading.stateInfo())));
 connection.onRequest(DigestsRequest, guarded(DigestsRequest.method, async () => (await readingReady(), reading.digests())));
-connection.onRequest(RankedPapersRequest, guarded(RankedPapersRequest.method, async (params, token) => (await readingReady(), reading.rankedPapers(params, token))));
+connection.onRequest(RankedPapersRequest, guarded(RankedPapersRequest.method, async (params, token) => (await readingReady(), await messageLanguage.ready(), reading.rankedPapers(params, token, messageLanguage.current()))));
 connection.onRequest(DocumentPapersRequest, guarded(DocumentPapersRequest.method, async (params) => (await readingReady(), reading.documentPapers(typeof params?.uri === 'string' ? canonicalUri(params.uri) ?? params.uri : ''))));
 connection.onRequest(ExportPapersRequest, guarded(ExportPapersRequest.method, async (params, token) => (await readingReady(), reading.exportPapers(params, token))));
 connection.onCodeLens(guarded('textDocument/codeLens', async (params, token) => {

@@ -1,6 +1,6 @@
 /**
  * The Papers tree's own words (the groups of papers without a value, the *For you* bands, the
- * pages of a big group) and the reading CodeLenses' titles in the message language. The tree is built in English (tree.ts); its
+ * pages of a big group, the reasons of a paper's score) and the reading CodeLenses' titles in the message language. The tree is built in English (tree.ts); its
  * nodes are put into the language as they are sent, so that one cached tree serves every
  * language. Document text (topics, institutions, file names) is never touched.
  */
@@ -8,6 +8,7 @@ import { bilingual, Bilingual, MessageLanguage, pick } from './messages';
 import type { PapersGroupKind, PapersGroupNode, PaperNode } from './features/tree';
 import type { CodeLens } from 'vscode-languageserver-types';
 import { LENS_COMMANDS } from './reading/documentFeatures';
+import { localizedReasons } from './reading/readingMessages';
 
 const MISSING: Partial<Record<PapersGroupKind, Bilingual>> = {
   topic: bilingual('(no topic)', '（无专题）'),
@@ -30,7 +31,12 @@ const BANDS: Record<string, { label: Bilingual; detail: Bilingual }> = {
  * @example localizedNode({ kind: 'group', groupKind: 'score', id: 'score:high', label: 'Recommended', ... }, 'zh-cn').label // '推荐'
  */
 export function localizedNode<T extends PapersGroupNode | PaperNode>(node: T, language: MessageLanguage): T {
-  if (node.kind !== 'group' || language !== 'zh-cn') {
+  if (node.kind === 'paper') {
+    // The reasons of its score, for the tooltip (reading/readingMessages.ts).
+    const paper = node as PaperNode;
+    return language === 'both' || !paper.reasons || paper.reasons.length === 0 ? node : { ...node, reasons: localizedReasons(paper.reasons, language) };
+  }
+  if (language !== 'zh-cn') {
     return node;
   }
   const group = node as PapersGroupNode;

@@ -10,6 +10,8 @@ import { escapeMarkdown } from '../text';
 import type { PaperSummary } from '../workspaceIndex';
 import type { ModelLookup } from './model';
 import type { PaperReadingInfo } from './paperInfo';
+import { DEFAULT_MESSAGE_LANGUAGE, Bilingual, MessageLanguage } from '../messages';
+import { localizedReasons, READING_WORDS, readingWord } from './readingMessages';
 
 /** The client commands of the lenses (`PAPER_COMMANDS` in the protocol). */
 export const LENS_COMMANDS = {
@@ -67,28 +69,34 @@ export function paperOnTitleLine(lookup: ModelLookup, uri: string, position: Pos
 
 /**
  * The reading part of a title's hover, as Markdown: state, tags, note, score and reasons, and
- * where a repeat was first seen. User and document text is escaped.
+ * where a repeat was first seen, in the message language (`both`: `Unread · 未读`, as it has
+ * always read). User and document text is escaped.
  *
  * @example
  * readingHover(info, (uri) => 'digests/2026-05-01.digest')
- * // '**Score 3** · 推荐分\n\n- keyword \\'reasoning\\' in the title ×2 ...\n\nUnread · 未读 · ☆ not starred ...'
+ * // 'Unread · 未读 · ☆ Not starred · 未加星标 · New · 新\n\n**Score 3** · 兴趣分\n\n- keyword \\'reasoning\\' in the title ×2 ...'
+ * readingHover(info, (uri) => 'digests/2026-05-01.digest', 'zh-cn')
+ * // '未读 · ☆ 未加星标 · 新\n\n**兴趣分 3**\n\n- 标题含关键词“reasoning” ×2 (+2)'
  */
-export function readingHover(info: PaperReadingInfo, fileLabel: (uri: string) => string = (uri) => uri): string {
+export function readingHover(info: PaperReadingInfo, fileLabel: (uri: string) => string = (uri) => uri, language: MessageLanguage = DEFAULT_MESSAGE_LANGUAGE): string {
+  const say = (word: Bilingual) => readingWord(word, language);
   const parts: string[] = [];
-  const state = [info.read ? 'Read · 已读' : 'Unread · 未读', info.starred ? '★ Starred · 已加星标' : '☆ Not starred · 未加星标', info.isNew ? 'New · 新' : 'Repeat · 重复'];
+  const state = [say(info.read ? READING_WORDS.read : READING_WORDS.unread), info.starred ? `★ ${say(READING_WORDS.starred)}` : `☆ ${say(READING_WORDS.notStarred)}`, say(info.isNew ? READING_WORDS.isNew : READING_WORDS.repeat)];
   parts.push(state.join(' · '));
   if (!info.isNew && info.firstSeen) {
-    parts.push(`First seen in ${escapeMarkdown(fileLabel(info.firstSeen.uri))}:${info.firstSeen.range.start.line + 1} · 首次出现`);
+    const where = `${escapeMarkdown(fileLabel(info.firstSeen.uri))}:${info.firstSeen.range.start.line + 1}`;
+    parts.push(language === 'both' ? `First seen in ${where} · 首次出现` : `${say(READING_WORDS.firstSeen)} ${where}`);
   }
   if (info.tags.length > 0) {
-    parts.push(`Tags · 标签: ${info.tags.map((tag) => `\`${tag.replace(/`/g, "'")}\``).join(', ')}`);
+    parts.push(`${say(READING_WORDS.tags)}${language === 'zh-cn' ? '：' : ': '}${info.tags.map((tag) => `\`${tag.replace(/`/g, "'")}\``).join(', ')}`);
   }
   if (info.note) {
-    parts.push(`Note · 笔记: ${escapeMarkdown(info.note)}`);
+    parts.push(`${say(READING_WORDS.note)}${language === 'zh-cn' ? '：' : ': '}${escapeMarkdown(info.note)}`);
   }
-  parts.push(`**Score ${info.score}** · 兴趣分${info.reasons.length > 0 ? '' : ' (no interest matched · 无匹配)'}`);
+  const none = info.reasons.length > 0 ? '' : language === 'both' ? ' (no interest matched · 无匹配)' : language === 'en' ? ` (${READING_WORDS.noInterest.en})` : `（${READING_WORDS.noInterest.zh}）`;
+  parts.push(language === 'both' ? `**Score ${info.score}** · 兴趣分${none}` : `**${language === 'en' ? READING_WORDS.score.en : READING_WORDS.score.zh} ${info.score}**${none}`);
   if (info.reasons.length > 0) {
-    parts.push(info.reasons.map((reason) => `- ${escapeMarkdown(reason)}`).join('\n'));
+    parts.push(localizedReasons(info.reasons, language).map((reason) => `- ${escapeMarkdown(reason)}`).join('\n'));
   }
   return parts.join('\n\n');
 }

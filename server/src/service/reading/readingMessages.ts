@@ -1,0 +1,79 @@
+/**
+ * The reading workflow's words in the message language (`paperDigest.messageLanguage`): the
+ * reading part of a title's hover (state, first seen, tags, note, score) and the reasons of a
+ * score, which the Papers tree's tooltips, the ranked list and the hover show.
+ *
+ * A reason is made once in both languages by `scorePaper` (`keyword 'x' in the title ×2 (+2) ·
+ * 标题含关键词`, reading/interests.ts), the form `both` shows, and is put into English or
+ * Chinese here as it is sent, so that one cached score serves every language. Document and user
+ * text inside a reason (a keyword, topic, category, author, institution) is kept as written.
+ */
+import { bilingual, Bilingual, MessageLanguage } from '../messages';
+
+/** The reading words, each in English and Chinese, with the form `both` shows today. */
+export const READING_WORDS = {
+  read: bilingual('Read', '已读'),
+  unread: bilingual('Unread', '未读'),
+  starred: bilingual('Starred', '已加星标'),
+  notStarred: bilingual('Not starred', '未加星标'),
+  isNew: bilingual('New', '新'),
+  repeat: bilingual('Repeat', '重复'),
+  firstSeen: bilingual('First seen in', '首次出现于'),
+  tags: bilingual('Tags', '标签'),
+  note: bilingual('Note', '笔记'),
+  score: bilingual('Score', '兴趣分'),
+  noInterest: bilingual('no interest matched', '无匹配的兴趣'),
+} satisfies Record<string, Bilingual>;
+
+/**
+ * A reading word as `language` shows it: `both` gives `English · 中文` (the form the hover has
+ * always had), `en` and `zh-cn` one language.
+ *
+ * @example readingWord(READING_WORDS.unread, 'both') // 'Unread · 未读'
+ */
+export function readingWord(word: Bilingual, language: MessageLanguage): string {
+  return language === 'en' ? word.en : language === 'zh-cn' ? word.zh : `${word.en} · ${word.zh}`;
+}
+
+/** The Chinese of each kind of reason, by its English form (fixed words around the matched text). */
+const REASON_FORMS: readonly { readonly pattern: RegExp; readonly zh: (what: string, points: string) => string }[] = [
+  { pattern: /^keyword '([\s\S]*)' in the title ×2 \(([+-]?[\d.]+)\) · 标题含关键词$/, zh: (what, points) => `标题含关键词“${what}” ×2 (${points})` },
+  { pattern: /^keyword '([\s\S]*)' in the summary or hits \(([+-]?[\d.]+)\) · 摘要或命中含关键词$/, zh: (what, points) => `摘要或命中含关键词“${what}” (${points})` },
+  { pattern: /^topic ([\s\S]*) \(([+-]?[\d.]+)\) · 专题$/, zh: (what, points) => `专题 ${what} (${points})` },
+  { pattern: /^category ([\s\S]*) \(([+-]?[\d.]+)\) · 分类$/, zh: (what, points) => `分类 ${what} (${points})` },
+  { pattern: /^author ([\s\S]*) \(([+-]?[\d.]+)\) · 作者$/, zh: (what, points) => `作者 ${what} (${points})` },
+];
+
+/** An institution's reason: `institution NAME (+1) · 机构` or `... · 机构 TRANSLATION`. */
+const INSTITUTION_REASON = /^institution ([\s\S]*?) \(([+-]?[\d.]+)\) · 机构(?: ([\s\S]*))?$/;
+
+/**
+ * A reason of a score in `language`: `both` as `scorePaper` made it, `en` its English part,
+ * `zh-cn` its Chinese (the matched text as written). A text that is not a reason is returned
+ * as it is.
+ *
+ * @example localizedReason("keyword 'rl' in the title ×2 (+2) · 标题含关键词", 'en')    // "keyword 'rl' in the title ×2 (+2)"
+ * @example localizedReason("keyword 'rl' in the title ×2 (+2) · 标题含关键词", 'zh-cn') // '标题含关键词“rl” ×2 (+2)'
+ */
+export function localizedReason(reason: string, language: MessageLanguage): string {
+  if (language === 'both') {
+    return reason;
+  }
+  for (const form of REASON_FORMS) {
+    const match = form.pattern.exec(reason);
+    if (match) {
+      return language === 'en' ? reason.slice(0, reason.lastIndexOf(' · ')) : form.zh(match[1], match[2]);
+    }
+  }
+  const institution = INSTITUTION_REASON.exec(reason);
+  if (institution) {
+    const [, name, points, translation] = institution;
+    return language === 'en' ? `institution ${name} (${points})` : `机构 ${translation || name} (${points})`;
+  }
+  return reason;
+}
+
+/** The reasons in `language`; the same array for `both`. */
+export function localizedReasons(reasons: readonly string[], language: MessageLanguage): readonly string[] {
+  return language === 'both' || reasons.length === 0 ? reasons : reasons.map((reason) => localizedReason(reason, language));
+}

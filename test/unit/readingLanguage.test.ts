@@ -1,0 +1,181 @@
+/**
+ * The reading workflow in the message language: the reading part of a title's hover (state,
+ * first seen, tags, note, score and reasons) and the reasons of the Papers tree's paper nodes,
+ * in both languages (today's text), English alone or Chinese alone, document text as written.
+ */
+import * as assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import { PapersTreeLookup, papersTree } from '../../server/src/service/features/tree';
+import type { PaperNode, PapersTreeItem } from '../../server/src/service/features/tree';
+import type { MessageLanguage } from '../../server/src/service/messages';
+import { readingHover } from '../../server/src/service/reading/documentFeatures';
+import { localizedReason, READING_WORDS } from '../../server/src/service/reading/readingMessages';
+import { escapeMarkdown } from '../../server/src/service/text';
+import { localizedNode } from '../../server/src/service/treeLabels';
+import { digest, entryLines } from '../support/fixtures';
+import { testWorkspace } from '../support/readingModel';
+
+const HAN = /[\u4e00-\u9fff]/;
+const DAY1 = 'file:///w/2026-05-01.digest';
+const DAY2 = 'file:///w/2026-05-02.digest';
+
+const RL = entryLines('RL', {
+  englishTitle: 'Reinforcement Learning for Theorem Proving',
+  chineseTitle: '用于定理证明的强化学习',
+  authors: 'Alice Smith, Bo Li',
+  institutions: '机构 * Tsinghua University（清华大学） 纠错',
+  topicHits: '专题命中 数学推理 ：theorem(title)；分类 cs.LG',
+  summary: 'AI总结 用强化学习训练定理证明器。',
+});
+const PROBES = entryLines('P', {
+  englishTitle: 'Sparse Probes for *Arithmetic* Circuits',
+  chineseTitle: '算术电路的稀疏探针',
+  authors: 'Mei Tanaka',
+  institutions: '机构 * Kyoto University（京都大学） 纠错',
+  topicHits: '专题命中 可解释性 ：probe(title)；分类 cs.CL',
+  summary: 'AI总结 本文借助强化学习的奖励信号定位电路。',
+});
+
+const INTERESTS = {
+  keywords: [{ term: 'reinforcement learning', weight: 2 }, '强化学习'],
+  authors: ['Alice Smith'],
+  institutions: ['清华大学', 'Kyoto University'],
+  categories: ['cs.LG'],
+  topics: [{ term: '数学推理', weight: 0.5 }],
+};
+
+function workspace() {
+  const w = testWorkspace({ [DAY1]: digest(RL, PROBES), [DAY2]: digest(PROBES) }, INTERESTS, { [DAY1]: 1, [DAY2]: 2 });
+  const papers = [...w.model.lookup().papers()];
+  const rl = papers.find((paper) => paper.title.startsWith('Reinforcement'))!;
+  const repeat = papers.find((paper) => paper.title.startsWith('Sparse') && paper.uri === DAY2)!;
+  const keyOf = (paper: typeof rl) => w.model.lookup().info(paper).paperKey;
+  w.store.change([keyOf(rl)], { starred: true, read: true, addTags: ['rl'], note: 'see **bold** [link](http://x)' });
+  w.model.invalidate();
+  return { w, rl, repeat };
+}
+
+describe('The reading hover in the message language', () => {
+  const { w, rl, repeat } = workspace();
+  const hoverOf = (paper: typeof rl, language: MessageLanguage) => readingHover(w.model.lookup().info(paper), (uri) => uri.slice('file:///w/'.length), language);
+  const note = escapeMarkdown('see **bold** [link](http://x)');
+  const list = (...reasons: string[]) => reasons.map((reason) => `- ${escapeMarkdown(reason)}`).join('\n');
+  const line = (hover: string) => /:(\d+)/.exec(hover)?.[1];
+
+  test('Should keep today’s bilingual reading hover for both', () => {
+    assert.equal(
+      hoverOf(rl, 'both'),
+      [
+        'Read · 已读 · ★ Starred · 已加星标 · New · 新',
+        'Tags · 标签: `rl`',
+        `Note · 笔记: ${note}`,
+        '**Score 9.5** · 兴趣分',
+        list(
+          "keyword 'reinforcement learning' in the title ×2 (+4) · 标题含关键词",
+          "keyword '强化学习' in the title ×2 (+2) · 标题含关键词",
+          'topic 数学推理 (+0.5) · 专题',
+          'category cs.LG (+1) · 分类',
+          'author Alice Smith (+1) · 作者',
+          'institution Tsinghua University (+1) · 机构 清华大学',
+        ),
+      ].join('\n\n'),
+    );
+    const second = hoverOf(repeat, 'both');
+    assert.ok(line(second), second);
+    assert.match(second, new RegExp(`^Unread · 未读 · ☆ Not starred · 未加星标 · Repeat · 重复\n\nFirst seen in ${escapeMarkdown('2026-05-01.digest').replace(/[\\.]/g, '\\$&')}:${line(second)} · 首次出现\n\n`));
+  });
+
+  test('Should give the reading hover in English alone for en', () => {
+    assert.equal(
+      hoverOf(rl, 'en'),
+      [
+        'Read · ★ Starred · New',
+        'Tags: `rl`',
+        `Note: ${note}`,
+        '**Score 9.5**',
+        list("keyword 'reinforcement learning' in the title ×2 (+4)", "keyword '强化学习' in the title ×2 (+2)", 'topic 数学推理 (+0.5)', 'category cs.LG (+1)', 'author Alice Smith (+1)', 'institution Tsinghua University (+1)'),
+      ].join('\n\n'),
+    );
+    const second = hoverOf(repeat, 'en');
+    assert.equal(
+      second,
+      ['Unread · ☆ Not starred · Repeat', `First seen in ${escapeMarkdown('2026-05-01.digest')}:${line(second)}`, '**Score 2**', list("keyword '强化学习' in the summary or hits (+1)", 'institution Kyoto University (+1)')].join('\n\n'),
+    );
+  });
+
+  test('Should give the reading hover in Chinese alone for zh-cn, the matched text as written', () => {
+    const zh = hoverOf(rl, 'zh-cn');
+    assert.equal(
+      zh,
+      [
+        '已读 · ★ 已加星标 · 新',
+        '标签：`rl`',
+        `笔记：${note}`,
+        '**兴趣分 9.5**',
+        list('标题含关键词“reinforcement learning” ×2 (+4)', '标题含关键词“强化学习” ×2 (+2)', '专题 数学推理 (+0.5)', '分类 cs.LG (+1)', '作者 Alice Smith (+1)', '机构 清华大学 (+1)'),
+      ].join('\n\n'),
+    );
+    const second = hoverOf(repeat, 'zh-cn');
+    assert.equal(second, ['未读 · ☆ 未加星标 · 重复', `首次出现于 ${escapeMarkdown('2026-05-01.digest')}:${line(second)}`, '**兴趣分 2**', list('摘要或命中含关键词“强化学习” (+1)', '机构 京都大学 (+1)')].join('\n\n'));
+  });
+
+  test('Should say that no interest matched in the language asked for', () => {
+    const plain = testWorkspace({ [DAY1]: digest(PROBES) });
+    const info = plain.model.lookup().info([...plain.model.lookup().papers()][0]);
+    assert.match(readingHover(info, undefined, 'both'), /\*\*Score 0\*\* · 兴趣分 \(no interest matched · 无匹配\)$/);
+    assert.match(readingHover(info, undefined, 'en'), /\*\*Score 0\*\* \(no interest matched\)$/);
+    assert.match(readingHover(info, undefined, 'zh-cn'), /\*\*兴趣分 0\*\*（无匹配的兴趣）$/);
+  });
+});
+
+describe('The reasons of a score in the message language', () => {
+  test('Should put every kind of reason into English or Chinese and leave other text alone', () => {
+    const cases: [string, string, string][] = [
+      ["keyword 'a · b' in the title ×2 (+4) · 标题含关键词", "keyword 'a · b' in the title ×2 (+4)", '标题含关键词“a · b” ×2 (+4)'],
+      ["keyword 'x' in the summary or hits (-1.5) · 摘要或命中含关键词", "keyword 'x' in the summary or hits (-1.5)", '摘要或命中含关键词“x” (-1.5)'],
+      ['topic 数学 · 推理 (+0.5) · 专题', 'topic 数学 · 推理 (+0.5)', '专题 数学 · 推理 (+0.5)'],
+      ['category q-bio.BM (-3) · 分类', 'category q-bio.BM (-3)', '分类 q-bio.BM (-3)'],
+      ['author 李 雷 (+1) · 作者', 'author 李 雷 (+1)', '作者 李 雷 (+1)'],
+      ['institution Kyoto University (+1) · 机构', 'institution Kyoto University (+1)', '机构 Kyoto University (+1)'],
+      ['institution Tsinghua University (+1) · 机构 清华大学', 'institution Tsinghua University (+1)', '机构 清华大学 (+1)'],
+      ['something else · 别的', 'something else · 别的', 'something else · 别的'],
+    ];
+    for (const [both, en, zh] of cases) {
+      assert.equal(localizedReason(both, 'both'), both);
+      assert.equal(localizedReason(both, 'en'), en);
+      assert.equal(localizedReason(both, 'zh-cn'), zh);
+    }
+  });
+
+  test('Should have every reading word in English and in Chinese', () => {
+    for (const [key, word] of Object.entries(READING_WORDS)) {
+      assert.ok(word.en && !HAN.test(word.en), `${key}: ${word.en}`);
+      assert.match(word.zh, HAN, `${key}: ${word.zh}`);
+    }
+  });
+
+  test('Should send the Papers tree’s paper nodes with their reasons in the language asked for', () => {
+    const { w } = workspace();
+    const lookup = new PapersTreeLookup(papersTree(w.index, 'forYou', { filter: '', reading: w.model.lookup() }));
+    const papers = (): PaperNode[] => {
+      const found: PaperNode[] = [];
+      const walk = (id: string | undefined) => {
+        for (const item of (lookup.childrenOf(id) ?? []) as PapersTreeItem[]) {
+          if (item.kind === 'paper') found.push(item);
+          else walk(item.id);
+        }
+      };
+      walk(undefined);
+      return found;
+    };
+    const rl = papers().find((node) => node.title.startsWith('Reinforcement'))!;
+    assert.ok(rl, 'the paper is in the tree');
+    assert.equal(localizedNode(rl, 'both'), rl);
+    assert.deepEqual(localizedNode(rl, 'en').reasons, rl.reasons.map((reason) => reason.slice(0, reason.lastIndexOf(' · '))));
+    const zh = localizedNode(rl, 'zh-cn');
+    assert.equal(zh.reasons.length, rl.reasons.length);
+    assert.equal(zh.reasons[0], '标题含关键词“reinforcement learning” ×2 (+4)');
+    assert.deepEqual({ ...zh, reasons: rl.reasons }, rl, 'nothing but the reasons changes');
+    assert.ok(rl.reasons[0].includes(' · 标题含关键词'), 'the cached node is left as it was');
+  });
+});

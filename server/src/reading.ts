@@ -230,7 +230,8 @@ export class ReadingService {
     if (name === STATE_FILE) {
       const store = this.stores.get(folder);
       if (store?.asynchronous) {
-        void this.loadAsync(store);
+        // Requests from now on wait for the reload (ready()).
+        this.storesLoading = Promise.all([this.storesLoading, this.loadAsync(store)]);
       } else if (store && store.load()) {
         if (store.status.problem) {
           this.host.log(`Paper Digest: ${store.status.problem}`);

@@ -12,6 +12,9 @@ import { parseState, serialiseState, applyChange, EMPTY_STATE } from '../../serv
 import { StateStore } from '../../server/src/service/reading/stateStore';
 import type { StateFs, StateFsStat, StateWriteHooks } from '../../server/src/stateFileAccess';
 import { readStateFile, writeStateFile } from '../../server/src/stateFileAccess';
+import { ReadingService } from '../../server/src/reading';
+import { WorkspaceIndex } from '../../server/src/service/workspaceIndex';
+import { digest, entryLines } from '../support/fixtures';
 
 const FOLDER = 'vscode-vfs://github/me/papers';
 const FILE = `${FOLDER}/.paper-digest/state.json`;
@@ -258,5 +261,46 @@ describe('client-backed state store', () => {
   test('Should refuse the synchronous load and change on a client-backed disk', () => {
     const store = new StateStore(new ClientStateDisk(FOLDER, source(new MemoryFs())));
     assert.throws(() => store.load(), /asynchronously/);
+  });
+});
+
+describe('reading service with its files through the client', () => {
+  test('Should take the interests from interests.json and write a state change to state.json through the client', async () => {
+    const fs = new MemoryFs();
+    fs.put(`${FOLDER}/.paper-digest/interests.json`, JSON.stringify({ keywords: [{ term: 'probes', weight: 3 }] }));
+    const index = new WorkspaceIndex();
+    const uri = `${FOLDER}/2026-05-01.digest`;
+    index.update(uri, digest(entryLines('A'), entryLines('B', { englishTitle: 'Unrelated Planning Work', chineseTitle: '无关的规划工作' })));
+    const service = new ReadingService(index, {
+      folders: () => [FOLDER],
+      mtimeOf: () => undefined,
+      configuration: async () => undefined,
+      notify: () => undefined,
+      log: () => undefined,
+      stateFiles: source(fs),
+    });
+    try {
+      await service.ready();
+      const before = service.stateInfo();
+      assert.equal(before.unreadCount, 2);
+      assert.equal(before.stateFiles[0]?.stateFile, FILE);
+      const ranked = service.rankedPapers({});
+      assert.equal(ranked.papers[0]?.title, 'A Sparse Probes for Arithmetic Circuits', JSON.stringify(ranked.papers.map((p) => [p.title, p.score])));
+      assert.ok((ranked.papers[0]?.score ?? 0) > (ranked.papers[1]?.score ?? 0), 'the interest raises the paper with the keyword');
+      const result = await service.setPaperState({ scope: { uri }, change: { read: true } });
+      assert.equal(result.changed, 2, JSON.stringify(result));
+      assert.equal(service.stateInfo().unreadCount, 0);
+      const onDisk = papers(fs);
+      assert.deepEqual(Object.values(onDisk).map((p) => p.read), [true, true]);
+      // Another window marks one unread: the file event's reload brings it in.
+      const other = await storeOn(source(fs));
+      fs.time++;
+      await other.changeAsync([Object.keys(onDisk)[0]], { read: false });
+      service.fileChanged(FILE);
+      await service.ready();
+      assert.equal(service.stateInfo().unreadCount, 1);
+    } finally {
+      service.dispose();
+    }
   });
 });

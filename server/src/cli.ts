@@ -1,7 +1,7 @@
 /**
  * The command-line checker, for CI over a folder of digests:
  *
- *     paper-digest check [--fix] [--format text|json|sarif] PATH...
+ *     paper-digest check [--fix] [--format text|json|sarif] [--lang both|en|zh-cn|auto] PATH...
  *     paper-digest stats [--format text|json|svg|html] [PATH...]   (see cliStats.ts)
  *     paper-digest papers [PATH...] [options] / mark CHANGE ...    (see cliReading.ts)
  *
@@ -15,7 +15,9 @@ import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { collectDigestFiles, displayPath, printable, readDigestFile } from './cliFiles';
 import { rulesDocsBase } from './docsBase';
-import { bilingual, DEFAULT_MESSAGE_LANGUAGE, isMessageLanguageSetting, MessageLanguage, resolveMessageLanguage, rulesDocsFor, say } from './service/messages';
+import { bilingual, DEFAULT_MESSAGE_LANGUAGE, MessageLanguage, rulesDocsFor, say } from './service/messages';
+import { CliUsageError, languageOption, requestedLanguage, usageError } from './cliLanguage';
+import { choices, cliHelp, cliText } from './service/cliMessages';
 import { applyEdits } from './service/edits';
 import { fixAll } from './service/features/codeActions';
 import { ALL_CODES, computeDiagnostics, DiagnosticOptions, DigestDiagnostic, PaperLocation, RULES } from './service/features/diagnostics';
@@ -27,32 +29,6 @@ import { describeSystemError, FileSnapshot, writeFileAtomicSync } from './fs/saf
 import { parseDigest } from './service/parser';
 import { runStats } from './cliStats';
 import { runMark, runPapers } from './cliReading';
-
-const USAGE = `Usage: paper-digest check [--fix] [--format text|json|sarif] [--lang both|en|zh-cn|auto] PATH...
-       paper-digest stats [--format text|json|svg|html] [PATH...]
-       paper-digest papers [PATH...] [--unread] [--starred] [--new] [--filter TEXT] [--tag TAG]
-                           [--sort rank|file] [--format text|json|bibtex|csljson|ris|csv|markdown]
-       paper-digest mark read|unread|star|unstar|tag (--title TITLE | --id ID) [--tag TAG]
-                         [--untag TAG] [--note TEXT] [PATH]
-
-Checks bilingual arXiv paper digests and reports their problems.
-
-  PATH               a digest file (any name), or a folder searched for *.digest and *.digest.txt
-  --fix              apply every safe fix to the files first, then report what remains
-  --format FORMAT    text (default): path:line:column: severity code message
-                     json: one JSON document; sarif: SARIF 2.1.0, for code-scanning services
-  --lang LANGUAGE    the language of the messages: both (default, "English — 中文"), en,
-                     zh-cn, or auto (Chinese when LC_ALL, LC_MESSAGES or LANG is Chinese)
-  -h, --help         show this help
-  -V, --version      show the version
-
-Only regular files of up to 32 MB are read; links out of a folder searched are not followed;
---fix replaces a file atomically, never through a link, and never over a change made since
-it was read.
-
-Exit status: 0 when no problem remains, 1 when problems remain, 2 on bad usage or when a file
-cannot be read or written.
-`;
 
 type Format = 'text' | 'json' | 'sarif';
 
@@ -82,8 +58,6 @@ interface CheckedFile {
   diagnostics: DigestDiagnostic[];
 }
 
-class UsageError extends Error {}
-
 /** Points where tests step in. */
 export interface CliHooks {
   /** Called with a file's path after its fixed text is written aside, just before it replaces the file. */
@@ -111,14 +85,13 @@ export function runCli(argv: readonly string[], out: CliOutput, cwd = process.cw
   try {
     options = parseArguments(argv);
   } catch (error) {
-    if (error instanceof UsageError) {
-      out.stderr(`paper-digest: ${error.message}\nRun 'paper-digest --help' for usage.\n`);
-      return 2;
+    if (error instanceof CliUsageError) {
+      return usageError(out, undefined, error, requestedLanguage(argv));
     }
     throw error;
   }
   if (options === 'help') {
-    out.stdout(USAGE);
+    out.stdout(cliHelp('helpCheck', requestedLanguage(argv)));
     return 0;
   }
   if (options === 'version') {
@@ -232,17 +205,14 @@ function parseArguments(argv: readonly string[]): Options | 'help' | 'version' {
       } else if (arg === '--format' || arg.startsWith('--format=')) {
         const value = arg === '--format' ? argv[++i] : arg.slice('--format='.length);
         if (value !== 'text' && value !== 'json' && value !== 'sarif') {
-          throw new UsageError(value === undefined ? '--format needs a value: text, json or sarif' : `unknown format '${value}': use text, json or sarif`);
+          const values = choices(['text', 'json', 'sarif']);
+          throw new CliUsageError(value === undefined ? cliText('needsValueOf', { option: '--format', values }) : cliText('unknownFormat', { value: printable(value), values }));
         }
         options.format = value;
       } else if (arg === '--lang' || arg.startsWith('--lang=')) {
-        const value = arg === '--lang' ? argv[++i] : arg.slice('--lang='.length);
-        if (!isMessageLanguageSetting(value)) {
-          throw new UsageError(value === undefined ? '--lang needs a value: both, en, zh-cn or auto' : `unknown language '${printable(value)}': use both, en, zh-cn or auto`);
-        }
-        options.language = resolveMessageLanguage(value, process.env.LC_ALL || process.env.LC_MESSAGES || process.env.LANG);
+        ({ language: options.language, next: i } = languageOption(argv, i)!);
       } else {
-        throw new UsageError(`unknown option '${arg}'`);
+        throw new CliUsageError(cliText('unknownOption', { option: printable(arg) }));
       }
     } else if (command === undefined) {
       command = arg;
@@ -250,14 +220,15 @@ function parseArguments(argv: readonly string[]): Options | 'help' | 'version' {
       options.paths.push(arg);
     }
   }
+  const commands = choices(['check', 'stats', 'papers', 'mark']);
   if (command === undefined) {
-    throw new UsageError('no command given: use check, stats, papers or mark');
+    throw new CliUsageError(cliText('noCommand', { commands }));
   }
   if (command !== 'check') {
-    throw new UsageError(`unknown command '${command}': use check, stats, papers or mark`);
+    throw new CliUsageError(cliText('unknownCommand', { command: printable(command), commands }));
   }
   if (options.paths.length === 0) {
-    throw new UsageError('check needs at least one file or folder');
+    throw new CliUsageError(cliText('checkNeedsPath'));
   }
   return options;
 }

@@ -3,8 +3,12 @@
  *
  *     paper-digest papers [PATH...] [--unread] [--starred] [--new] [--filter TEXT] [--tag TAG]
  *                         [--sort rank|file] [--format text|json|bibtex|csljson|ris|csv|markdown]
+ *                         [--lang both|en|zh-cn|auto]
  *     paper-digest mark read|unread|star|unstar|tag (--title TITLE | --id ID)
- *                       [--tag TAG]... [--untag TAG]... [--note TEXT] [PATH]
+ *                       [--tag TAG]... [--untag TAG]... [--note TEXT] [--lang LANGUAGE] [PATH]
+ *
+ * The text they print (help, usage errors, the summary line, what `mark` did) is in the
+ * language of `--lang` (cliLanguage.ts, service/cliMessages.ts); the data formats are not.
  *
  * The state of a digest is the state file `.paper-digest/state.json` of the folder given on
  * the command line that holds it (for a file named by itself: the nearest folder above it with
@@ -35,50 +39,9 @@ import { titleKey } from './service/features/entries';
 import type { PaperSummary } from './service/workspaceIndex';
 import { foldForSearch, WorkspaceIndex } from './service/workspaceIndex';
 import { INTERESTS_FILE, NodeStateDisk, readInterestsFile, STATE_FOLDER } from './stateDisk';
-import { DEFAULT_MESSAGE_LANGUAGE, isMessageLanguageSetting, MessageLanguage, resolveMessageLanguage } from './service/messages';
-
-export const PAPERS_USAGE = `Usage: paper-digest papers [PATH...] [--unread] [--starred] [--new] [--filter TEXT]
-                          [--tag TAG] [--sort rank|file]
-                          [--format text|json|bibtex|csljson|ris|csv|markdown]
-                          [--lang both|en|zh-cn|auto]
-
-Lists the papers of the digests under PATH (default: the current folder) with their reading
-state, each paper once. State comes from .paper-digest/state.json of the folder given, the
-ranking from its .paper-digest/interests.json.
-
-  --unread, --starred, --new   only unread, starred, or new papers (first seen in this digest)
-  --filter TEXT      only papers whose titles, authors or institutions contain TEXT
-  --tag TAG          only papers with this tag
-  --sort ORDER       rank (default): highest score first; file: oldest digest first, file order
-  --format FORMAT    text (default): one line per paper; json: one array of objects;
-                     bibtex, csljson, ris, csv, markdown: the export
-  --lang LANGUAGE    the language of the summary line: both (default, English), en, zh-cn,
-                     or auto (Chinese when LC_ALL, LC_MESSAGES or LANG is Chinese)
-  -h, --help         show this help
-
-Exit status: 0, or 2 on bad usage or when a file or the state file cannot be read.
-`;
-
-export const MARK_USAGE = `Usage: paper-digest mark read|unread|star|unstar|tag (--title TITLE | --id ID)
-                        [--tag TAG]... [--untag TAG]... [--note TEXT]
-                        [--lang both|en|zh-cn|auto] [PATH]
-
-Changes the reading state of one paper in the state file of PATH (default: the current
-folder), .paper-digest/state.json, written atomically and merged with any change made to it
-meanwhile.
-
-  read, unread, star, unstar   the change; tag: only the tags and the note below
-  --title TITLE      the paper whose English or Chinese title is TITLE (case and spaces
-                     ignored), else the one paper whose title contains it
-  --id ID            the paper with this id (the "id" of papers --format json)
-  --tag TAG          add a tag (repeatable); --untag TAG removes one
-  --note TEXT        set the note ('' removes it)
-  --lang LANGUAGE    the language of what is said: both (default, English), en, zh-cn, auto
-  -h, --help         show this help
-
-Exit status: 0, or 2 on bad usage, when no paper or more than one matches, or when the state
-file cannot be used or written (it is then left as it is).
-`;
+import { CliUsageError, languageOption, requestedLanguage, usageError } from './cliLanguage';
+import { choices, cliHelp, cliSay, cliSummary, cliText } from './service/cliMessages';
+import { Bilingual, bilingual, DEFAULT_MESSAGE_LANGUAGE, MessageLanguage, pick, say } from './service/messages';
 
 type PapersFormat = 'text' | 'json' | ExportFormat;
 const PAPERS_FORMATS: readonly PapersFormat[] = ['text', 'json', ...EXPORT_FORMATS];
@@ -88,8 +51,6 @@ interface Output {
   stderr(text: string): void;
 }
 
-class UsageError extends Error {}
-
 /** The argument after an option (`--x VALUE` or `--x=VALUE`), or a usage error. */
 function optionValue(args: readonly string[], i: number, name: string): { value: string; next: number } {
   const arg = args[i];
@@ -97,26 +58,13 @@ function optionValue(args: readonly string[], i: number, name: string): { value:
     return { value: arg.slice(name.length + 1), next: i };
   }
   if (i + 1 >= args.length) {
-    throw new UsageError(`${name} needs a value`);
+    throw new CliUsageError(cliText('needsValue', { option: name }));
   }
   return { value: args[i + 1], next: i + 1 };
 }
 
-/** `--lang VALUE`: the language, resolved as `check` resolves it, or a usage error. */
-function languageValue(value: string): MessageLanguage {
-  if (!isMessageLanguageSetting(value)) {
-    throw new UsageError(`unknown language '${printable(value)}': use both, en, zh-cn or auto`);
-  }
-  return resolveMessageLanguage(value, process.env.LC_ALL || process.env.LC_MESSAGES || process.env.LANG);
-}
-
 function isOption(arg: string, name: string): boolean {
   return arg === name || arg.startsWith(`${name}=`);
-}
-
-function usageLine(out: Output, command: string, message: string): number {
-  out.stderr(`paper-digest: ${message} (see 'paper-digest ${command} --help')\n`);
-  return 2;
 }
 
 // ---- The workspace the command line sees ------------------------------------------------
@@ -269,6 +217,8 @@ function parsePapersArguments(args: readonly string[]): PapersOptions | 'help' {
       onlyPaths = true;
     } else if (arg === '-h' || arg === '--help') {
       return 'help';
+    } else if (isOption(arg, '--lang')) {
+      ({ language: options.language, next: i } = languageOption(args, i)!);
     } else if (arg === '--unread') {
       options.query.unreadOnly = true;
     } else if (arg === '--starred') {
@@ -286,23 +236,19 @@ function parsePapersArguments(args: readonly string[]): PapersOptions | 'help' {
     } else if (isOption(arg, '--sort')) {
       const { value, next } = optionValue(args, i, '--sort');
       if (value !== 'rank' && value !== 'file') {
-        throw new UsageError(`unknown sort '${printable(value)}': use rank or file`);
+        throw new CliUsageError(cliText('unknownSort', { value: printable(value), values: choices(['rank', 'file']) }));
       }
       options.sort = value;
       i = next;
     } else if (isOption(arg, '--format')) {
       const { value, next } = optionValue(args, i, '--format');
       if (!(PAPERS_FORMATS as readonly string[]).includes(value)) {
-        throw new UsageError(`unknown format '${printable(value)}': use ${PAPERS_FORMATS.join(', ')}`);
+        throw new CliUsageError(cliText('unknownFormat', { value: printable(value), values: choices(PAPERS_FORMATS) }));
       }
       options.format = value as PapersFormat;
       i = next;
-    } else if (isOption(arg, '--lang')) {
-      const { value, next } = optionValue(args, i, '--lang');
-      options.language = languageValue(value);
-      i = next;
     } else {
-      throw new UsageError(`unknown option '${printable(arg)}' for papers`);
+      throw new CliUsageError(cliText('unknownOptionFor', { option: printable(arg), command: 'papers' }));
     }
   }
   return options;
@@ -314,11 +260,11 @@ export function runPapers(args: readonly string[], out: Output, cwd: string): nu
   try {
     options = parsePapersArguments(args);
   } catch (error) {
-    if (error instanceof UsageError) return usageLine(out, 'papers', error.message);
+    if (error instanceof CliUsageError) return usageError(out, 'papers', error, requestedLanguage(args));
     throw error;
   }
   if (options === 'help') {
-    out.stdout(PAPERS_USAGE);
+    out.stdout(cliHelp('helpPapers', requestedLanguage(args)));
     return 0;
   }
   let failed = false;
@@ -383,10 +329,7 @@ export function paperJson(record: ExportRecord, fileOf: (uri: string) => string)
   };
 }
 
-/**
- * One line per paper: state marks, score, place, titles, tags; then a count, in Chinese for
- * `zh-cn` and in English otherwise (as `check`'s summary line).
- */
+/** One line per paper: state marks, score, place, titles, tags; then a count, in Chinese for `zh-cn` and in English otherwise (as `check`'s summary line). */
 export function papersText(records: readonly ExportRecord[], fileOf: (uri: string) => string, language: MessageLanguage = DEFAULT_MESSAGE_LANGUAGE): string {
   const lines = records.map((record) => {
     const marks = `${record.read ? '✓' : '·'}${record.starred ? '★' : ' '}${record.isNew ? '+' : ' '}`;
@@ -397,11 +340,7 @@ export function papersText(records: readonly ExportRecord[], fileOf: (uri: strin
   });
   const unread = records.filter((record) => !record.read).length;
   const starred = records.filter((record) => record.starred).length;
-  lines.push(
-    language === 'zh-cn'
-      ? `${records.length} 篇论文（${unread} 篇未读，${starred} 篇已加星标）。✓ 已读，★ 已加星标，+ 新论文。`
-      : `${records.length} ${records.length === 1 ? 'paper' : 'papers'} (${unread} unread, ${starred} starred). ✓ read, ★ starred, + new.`,
-  );
+  lines.push(cliSummary('papersSummary', { count: records.length, unread, starred }, language));
   return lines.join('\n') + '\n';
 }
 
@@ -430,47 +369,45 @@ function parseMarkArguments(args: readonly string[]): MarkOptions | 'help' {
     if (onlyPaths || !arg.startsWith('-') || arg === '-') {
       if (action === undefined && !onlyPaths) {
         if (!(MARK_ACTIONS as readonly string[]).includes(arg)) {
-          throw new UsageError(`unknown change '${printable(arg)}': use ${MARK_ACTIONS.join(', ')}`);
+          throw new CliUsageError(cliText('unknownChange', { value: printable(arg), values: choices(MARK_ACTIONS) }));
         }
         action = arg as MarkAction;
       } else if (options.path === undefined) {
         options.path = arg;
       } else {
-        throw new UsageError('mark takes one folder');
+        throw new CliUsageError(cliText('markOneFolder'));
       }
     } else if (arg === '--') {
       onlyPaths = true;
     } else if (arg === '-h' || arg === '--help') {
       return 'help';
     } else if (isOption(arg, '--lang')) {
-      const { value, next } = optionValue(args, i, '--lang');
-      options.language = languageValue(value);
-      i = next;
+      ({ language: options.language, next: i } = languageOption(args, i)!);
     } else if (isOption(arg, '--title') || isOption(arg, '--id') || isOption(arg, '--note') || isOption(arg, '--tag') || isOption(arg, '--untag')) {
       const name = arg.split('=')[0];
       const { value, next } = optionValue(args, i, name);
       i = next;
       if (name === '--tag' || name === '--untag') {
-        if (value.trim() === '') throw new UsageError(`${name} needs a tag`);
+        if (value.trim() === '') throw new CliUsageError(cliText('needsTag', { option: name }));
         (name === '--tag' ? options.addTags : options.removeTags).push(value);
       } else {
         const field = name.slice(2) as 'title' | 'id' | 'note';
-        if (options[field] !== undefined) throw new UsageError(`${name} given twice`);
-        if (field !== 'note' && value.trim() === '') throw new UsageError(`${name} needs a value`);
+        if (options[field] !== undefined) throw new CliUsageError(cliText('givenTwice', { option: name }));
+        if (field !== 'note' && value.trim() === '') throw new CliUsageError(cliText('needsValue', { option: name }));
         options[field] = value;
       }
     } else {
-      throw new UsageError(`unknown option '${printable(arg)}' for mark`);
+      throw new CliUsageError(cliText('unknownOptionFor', { option: printable(arg), command: 'mark' }));
     }
   }
   if (action === undefined) {
-    throw new UsageError(`mark needs a change: ${MARK_ACTIONS.join(', ')}`);
+    throw new CliUsageError(cliText('markNeedsChange', { values: choices(MARK_ACTIONS) }));
   }
   if ((options.title === undefined) === (options.id === undefined)) {
-    throw new UsageError('mark needs one of --title TITLE or --id ID');
+    throw new CliUsageError(cliText('markNeedsPaper'));
   }
   if (action === 'tag' && options.addTags.length + options.removeTags.length === 0 && options.note === undefined) {
-    throw new UsageError('mark tag needs --tag, --untag or --note');
+    throw new CliUsageError(cliText('markTagNeeds'));
   }
   return { action, ...options };
 }
@@ -481,13 +418,14 @@ export function runMark(args: readonly string[], out: Output, cwd: string): numb
   try {
     options = parseMarkArguments(args);
   } catch (error) {
-    if (error instanceof UsageError) return usageLine(out, 'mark', error.message);
+    if (error instanceof CliUsageError) return usageError(out, 'mark', error, requestedLanguage(args));
     throw error;
   }
   if (options === 'help') {
-    out.stdout(MARK_USAGE);
+    out.stdout(cliHelp('helpMark', requestedLanguage(args)));
     return 0;
   }
+  const language = options.language;
   const given = options.path ?? '.';
   let isFolder = false;
   try {
@@ -496,7 +434,7 @@ export function runMark(args: readonly string[], out: Output, cwd: string): numb
     // Reported below.
   }
   if (!isFolder) {
-    out.stderr(`paper-digest: '${printable(given)}' is not a folder: mark changes the state file of a folder\n`);
+    out.stderr(`paper-digest: ${cliSay('notAFolder', { path: printable(given) }, language)}\n`);
     return 2;
   }
   const problems: string[] = [];
@@ -510,8 +448,8 @@ export function runMark(args: readonly string[], out: Output, cwd: string): numb
   }
   const lookup = workspace.model.lookup();
   const match = findPaper(lookup, store, options);
-  if (typeof match === 'string') {
-    out.stderr(`paper-digest: ${printable(match)}\n`);
+  if ('en' in match) {
+    out.stderr(`paper-digest: ${printable(say(match, language))}\n`);
     return 2;
   }
   const change: { -readonly [K in keyof StateChange]: StateChange[K] } = {};
@@ -526,8 +464,8 @@ export function runMark(args: readonly string[], out: Output, cwd: string): numb
     return 2;
   }
   const shown = oneLine(match.title || match.key);
-  const zh = options.language === 'zh-cn';
-  out.stdout(printable(result.changed.length > 0 ? `${describeChange(options)}${zh ? '：' : ': '}${shown}` : zh ? `未改变（已是如此）：${shown}` : `Unchanged (already so): ${shown}`) + '\n');
+  const done = result.changed.length > 0 ? describeChange(options) : sentence(cliText('unchanged'));
+  out.stdout(printable(`${pick(done, language)}${language === 'zh-cn' ? '：' : ': '}${shown}`) + '\n');
   for (const problem of problems) {
     // Digests that could not be read do not stop a change of the state file; they are said.
     out.stderr(`paper-digest: ${printable(problem)}\n`);
@@ -542,30 +480,28 @@ function openStore(root: string, problems: string[]): StateStore {
   return store;
 }
 
-function describeChange(options: MarkOptions): string {
-  if (options.language === 'zh-cn') {
-    const parts: string[] = [];
-    if (options.action !== 'tag') parts.push({ read: '已标记为已读', unread: '已标记为未读', star: '已加星标', unstar: '已取消星标' }[options.action]);
-    if (options.addTags.length > 0) parts.push(`已加标签 ${options.addTags.map((tag) => `#${oneLine(tag)}`).join(' ')}`);
-    if (options.removeTags.length > 0) parts.push(`已去掉标签 ${options.removeTags.map((tag) => `#${oneLine(tag)}`).join(' ')}`);
-    if (options.note !== undefined) parts.push(options.note === '' ? '已删除笔记' : '已设置笔记');
-    return parts.join('，');
-  }
-  const parts: string[] = [];
-  if (options.action !== 'tag') parts.push({ read: 'Marked read', unread: 'Marked unread', star: 'Starred', unstar: 'Unstarred' }[options.action]);
-  if (options.addTags.length > 0) parts.push(`tagged ${options.addTags.map((tag) => `#${oneLine(tag)}`).join(' ')}`);
-  if (options.removeTags.length > 0) parts.push(`untagged ${options.removeTags.map((tag) => `#${oneLine(tag)}`).join(' ')}`);
-  if (options.note !== undefined) parts.push(options.note === '' ? 'note removed' : 'note set');
-  const text = parts.join(', ');
-  return text.charAt(0).toUpperCase() + text.slice(1);
+/** What a change did, e.g. `Starred, tagged #circuits` and `已加星标，已加标签 #circuits`. */
+function describeChange(options: MarkOptions): Bilingual {
+  const parts: Bilingual[] = [];
+  if (options.action !== 'tag') parts.push(cliText(({ read: 'markedRead', unread: 'markedUnread', star: 'starred', unstar: 'unstarred' } as const)[options.action]));
+  const tags = (list: readonly string[]): string => list.map((tag) => `#${oneLine(tag)}`).join(' ');
+  if (options.addTags.length > 0) parts.push(cliText('tagged', { tags: tags(options.addTags) }));
+  if (options.removeTags.length > 0) parts.push(cliText('untagged', { tags: tags(options.removeTags) }));
+  if (options.note !== undefined) parts.push(cliText(options.note === '' ? 'noteRemoved' : 'noteSet'));
+  return sentence(bilingual(parts.map((part) => part.en).join(', '), parts.map((part) => part.zh).join('，')));
+}
+
+/** The English with a capital first letter. */
+function sentence(message: Bilingual): Bilingual {
+  return bilingual(message.en.charAt(0).toUpperCase() + message.en.slice(1), message.zh);
 }
 
 /**
  * The one paper `--title` or `--id` names: by id among the digests' papers and the state
  * file's; by title, the paper whose English or Chinese title is it (case and white space
- * ignored), else the one whose title contains it. A string says why none or several match.
+ * ignored), else the one whose title contains it. A message says why none or several match.
  */
-function findPaper(lookup: ModelLookup, store: StateStore, options: MarkOptions): { key: string; title: string } | string {
+function findPaper(lookup: ModelLookup, store: StateStore, options: MarkOptions): { key: string; title: string } | Bilingual {
   const byKey = new Map<string, PaperSummary>();
   for (const paper of lookup.papers()) {
     const key = lookup.info(paper).paperKey;
@@ -576,9 +512,7 @@ function findPaper(lookup: ModelLookup, store: StateStore, options: MarkOptions)
     if (paper) return { key: options.id, title: paper.englishTitle };
     const state = store.get(options.id);
     if (state) return { key: options.id, title: state.title ?? '' };
-    return options.language === 'zh-cn'
-      ? `没有 id 为“${options.id}”的论文（见 'paper-digest papers --format json'）`
-      : `no paper has the id '${options.id}' (see 'paper-digest papers --format json')`;
+    return cliText('noSuchId', { id: options.id });
   }
   const wanted = titleKey(options.title!);
   const exact = [...byKey].filter(([, paper]) => titleKey(paper.englishTitle) === wanted || titleKey(paper.chineseTitle) === wanted);
@@ -587,11 +521,8 @@ function findPaper(lookup: ModelLookup, store: StateStore, options: MarkOptions)
     return { key: candidates[0][0], title: candidates[0][1].englishTitle };
   }
   if (candidates.length === 0) {
-    return options.language === 'zh-cn' ? `没有标题是或包含“${oneLine(options.title!)}”的论文` : `no paper's title is or contains '${oneLine(options.title!)}'`;
+    return cliText('noSuchTitle', { title: oneLine(options.title!) });
   }
   const names = candidates.slice(0, 3).map(([, paper]) => `'${oneLine(paper.title)}'`);
-  if (options.language === 'zh-cn') {
-    return `${candidates.length} 篇论文与“${oneLine(options.title!)}”相符：${names.join('、')}${candidates.length > 3 ? '、…' : ''}；请写出更多标题，或用 --id`;
-  }
-  return `${candidates.length} papers match '${oneLine(options.title!)}': ${names.join(', ')}${candidates.length > 3 ? ', …' : ''}; give more of the title, or --id`;
+  return cliText('severalMatch', { count: candidates.length, title: oneLine(options.title!), names: bilingual(`${names.join(', ')}${candidates.length > 3 ? ', …' : ''}`, `${names.join('、')}${candidates.length > 3 ? '、…' : ''}`) });
 }

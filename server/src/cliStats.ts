@@ -9,24 +9,11 @@
 import { pathToFileURL } from 'node:url';
 import { collectDigestFiles, displayPath, printable, readDigestFile } from './cliFiles';
 import { barChart, CHART_WORDS, chartToSvg, chartWords, dashboardCharts, displayText, escapeXml, paperCountWords, rowDetail, STANDALONE_STYLE } from './service/charts';
-import { bilingual, DEFAULT_MESSAGE_LANGUAGE, isMessageLanguageSetting, MessageLanguage, resolveMessageLanguage } from './service/messages';
+import { DEFAULT_MESSAGE_LANGUAGE, MessageLanguage } from './service/messages';
+import { CliUsageError, languageOption, requestedLanguage, usageError } from './cliLanguage';
+import { choices, CLI_MESSAGES, cliHelp, cliSummary, cliText } from './service/cliMessages';
 import { CountRow, DigestStatistics, digestStatistics } from './service/features/statistics';
 import { WorkspaceIndex } from './service/workspaceIndex';
-
-export const STATS_USAGE = `Usage: paper-digest stats [--format text|json|svg|html] [--lang both|en|zh-cn|auto] [PATH...]
-
-Statistics of the digests under PATH (default: the current folder): papers per topic, keyword,
-arXiv category, institution and digest date, rising and falling topics, weekly and monthly
-roll-ups. A paper repeated by several digests counts once.
-
-  --format FORMAT    text (default): tables; json: the numbers;
-                     svg: a chart of papers per topic; html: one page with every chart
-  --lang LANGUAGE    the language of headings and charts: both (default), en, zh-cn, or
-                     auto (Chinese when LC_ALL, LC_MESSAGES or LANG is Chinese)
-  -h, --help         show this help
-
-Exit status: 0, or 2 on bad usage or when a file cannot be read.
-`;
 
 type StatsFormat = 'text' | 'json' | 'svg' | 'html';
 
@@ -37,37 +24,18 @@ interface Output {
 
 /** Runs `stats` with the arguments after the command's name; returns the exit status. */
 export function runStats(args: readonly string[], out: Output, cwd: string): number {
-  let format: StatsFormat = 'text';
-  let language: MessageLanguage = DEFAULT_MESSAGE_LANGUAGE;
-  const paths: string[] = [];
-  let onlyPaths = false;
-  for (let i = 0; i < args.length; i++) {
-    const arg = args[i];
-    if (!onlyPaths && arg.startsWith('-') && arg !== '-') {
-      if (arg === '--') {
-        onlyPaths = true;
-      } else if (arg === '-h' || arg === '--help') {
-        out.stdout(STATS_USAGE);
-        return 0;
-      } else if (arg === '--format' || arg.startsWith('--format=')) {
-        const value = arg === '--format' ? args[++i] : arg.slice('--format='.length);
-        if (value !== 'text' && value !== 'json' && value !== 'svg' && value !== 'html') {
-          return usage(out, value === undefined ? '--format needs a value: text, json, svg or html' : `unknown format '${printable(value)}': use text, json, svg or html`);
-        }
-        format = value;
-      } else if (arg === '--lang' || arg.startsWith('--lang=')) {
-        const value = arg === '--lang' ? args[++i] : arg.slice('--lang='.length);
-        if (!isMessageLanguageSetting(value)) {
-          return usage(out, value === undefined ? '--lang needs a value: both, en, zh-cn or auto' : `unknown language '${printable(value)}': use both, en, zh-cn or auto`);
-        }
-        language = resolveMessageLanguage(value, process.env.LC_ALL || process.env.LC_MESSAGES || process.env.LANG);
-      } else {
-        return usage(out, `unknown option '${printable(arg)}' for stats`);
-      }
-    } else {
-      paths.push(arg);
-    }
+  let options: StatsOptions | 'help';
+  try {
+    options = parseStatsArguments(args);
+  } catch (error) {
+    if (error instanceof CliUsageError) return usageError(out, 'stats', error, requestedLanguage(args));
+    throw error;
   }
+  if (options === 'help') {
+    out.stdout(cliHelp('helpStats', requestedLanguage(args)));
+    return 0;
+  }
+  const { format, paths, language } = options;
 
   let failed = false;
   const fail = (message: string): void => {
@@ -99,27 +67,58 @@ export function runStats(args: readonly string[], out: Output, cwd: string): num
   return failed ? 2 : 0;
 }
 
-function usage(out: Output, message: string): number {
-  out.stderr(`paper-digest: ${message}\nRun 'paper-digest stats --help' for usage.\n`);
-  return 2;
+interface StatsOptions {
+  format: StatsFormat;
+  paths: string[];
+  language: MessageLanguage;
 }
 
-/** The words of the text and HTML output, each in both languages. */
+const STATS_FORMATS: readonly StatsFormat[] = ['text', 'json', 'svg', 'html'];
+
+function parseStatsArguments(args: readonly string[]): StatsOptions | 'help' {
+  const options: StatsOptions = { format: 'text', paths: [], language: DEFAULT_MESSAGE_LANGUAGE };
+  let onlyPaths = false;
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i];
+    if (!onlyPaths && arg.startsWith('-') && arg !== '-') {
+      if (arg === '--') {
+        onlyPaths = true;
+      } else if (arg === '-h' || arg === '--help') {
+        return 'help';
+      } else if (arg === '--lang' || arg.startsWith('--lang=')) {
+        ({ language: options.language, next: i } = languageOption(args, i)!);
+      } else if (arg === '--format' || arg.startsWith('--format=')) {
+        const value = arg === '--format' ? args[++i] : arg.slice('--format='.length);
+        if (!(STATS_FORMATS as readonly (string | undefined)[]).includes(value)) {
+          const values = choices(STATS_FORMATS);
+          throw new CliUsageError(value === undefined ? cliText('needsValueOf', { option: '--format', values }) : cliText('unknownFormat', { value: printable(value), values }));
+        }
+        options.format = value as StatsFormat;
+      } else {
+        throw new CliUsageError(cliText('unknownOptionFor', { option: printable(arg), command: 'stats' }));
+      }
+    } else {
+      options.paths.push(arg);
+    }
+  }
+  return options;
+}
+
+/** The words of the text and HTML output, from the command line's table of messages. */
 const STATS_WORDS = {
-  topics: bilingual('Topics', '专题'),
-  keywords: bilingual('Keywords', '关键词'),
-  categories: bilingual('Categories', '分类'),
-  institutions: bilingual('Institutions', '机构'),
-  dates: bilingual('Papers per digest date', '每期论文数'),
-  trends: bilingual('Last 7 days against the 7 before', '近7天对比前7天'),
-  weeks: bilingual('Weeks', '每周'),
-  months: bilingual('Months', '每月'),
-  none: bilingual('(none)', '（无）'),
-  title: bilingual('Paper Digest statistics', '论文摘要统计'),
-  period: bilingual('period', '时段'),
-  datesColumn: bilingual('dates', '日期'),
-  papersColumn: bilingual('papers', '论文'),
-  topicsColumn: bilingual('topics', '专题'),
+  topics: CLI_MESSAGES.topics,
+  keywords: CLI_MESSAGES.keywords,
+  categories: CLI_MESSAGES.categories,
+  institutions: CLI_MESSAGES.institutions,
+  dates: CLI_MESSAGES.perDate,
+  trends: CLI_MESSAGES.trends,
+  weeks: CLI_MESSAGES.weeks,
+  months: CLI_MESSAGES.months,
+  title: CLI_MESSAGES.statsTitle,
+  period: CLI_MESSAGES.period,
+  datesColumn: CLI_MESSAGES.datesColumn,
+  papersColumn: CLI_MESSAGES.papersColumn,
+  topicsColumn: CLI_MESSAGES.topicsColumn,
 };
 
 /** A heading of the text tables: `both` keeps `English 中文`, as the tables were before there was a choice. */
@@ -127,12 +126,10 @@ function heading(words: { en: string; zh: string }, language: MessageLanguage): 
   return language === 'en' ? words.en : language === 'zh-cn' ? words.zh : `${words.en} ${words.zh}`;
 }
 
-/** The first line of the text tables. */
+/** The first line of the text tables (English for `both`, as before). */
 function summaryLine(stats: DigestStatistics, language: MessageLanguage): string {
-  if (language === 'zh-cn') {
-    return `${stats.fileCount} 个摘要文件中有 ${stats.paperCount} 篇论文（${stats.entryCount} 个条目）${stats.undatedFiles > 0 ? `，其中 ${stats.undatedFiles} 个文件名中没有日期` : ''}。`;
-  }
-  return `${stats.paperCount} papers (${stats.entryCount} entries) in ${stats.fileCount} digest files${stats.undatedFiles > 0 ? `, ${stats.undatedFiles} without a date in the name` : ''}.`;
+  const counts = { papers: stats.paperCount, entries: stats.entryCount, files: stats.fileCount, undated: stats.undatedFiles };
+  return cliSummary(stats.undatedFiles > 0 ? 'statsSummaryUndated' : 'statsSummary', counts, language);
 }
 
 /**
@@ -141,12 +138,11 @@ function summaryLine(stats: DigestStatistics, language: MessageLanguage): string
  * @example statsText(stats, 'zh-cn').split('\n')[2] // '专题 (12):'
  */
 export function statsText(stats: DigestStatistics, language: MessageLanguage = DEFAULT_MESSAGE_LANGUAGE): string {
-  const zh = language === 'zh-cn';
   const lines = [summaryLine(stats, language)];
   const table = (title: string, rows: readonly CountRow[], total: number, limit = 10): void => {
     lines.push('', `${title} (${total}):`);
     if (rows.length === 0) {
-      lines.push(`  ${zh ? STATS_WORDS.none.zh : STATS_WORDS.none.en}`);
+      lines.push(`  ${cliSummary('none', {}, language)}`);
     }
     const width = Math.max(...rows.slice(0, limit).map((row) => String(row.count).length), 1);
     for (const row of rows.slice(0, limit)) {
@@ -155,7 +151,7 @@ export function statsText(stats: DigestStatistics, language: MessageLanguage = D
     }
     if (total > limit) {
       const more = total - Math.min(limit, rows.length);
-      lines.push(zh ? `  … 另有 ${more} 个` : `  … ${more} more`);
+      lines.push(`  ${cliSummary('more', { count: more }, language)}`);
     }
   };
   table(heading(STATS_WORDS.topics, language), stats.topics, stats.totals.topics);
@@ -167,7 +163,7 @@ export function statsText(stats: DigestStatistics, language: MessageLanguage = D
     lines.push(`  ${point.date}  ${String(point.count).padStart(5)}  ${'#'.repeat(Math.min(60, point.count))}`);
   }
   if (stats.dates.length > 14) {
-    lines.push(zh ? `  （${stats.dates.length} 个日期中的最后 14 个）` : `  (the last 14 of ${stats.dates.length} dates)`);
+    lines.push(`  ${cliSummary('lastDates', { shown: 14, count: stats.dates.length }, language)}`);
   }
   if (stats.trends.length > 0) {
     lines.push('', `${heading(STATS_WORDS.trends, language)}:`);

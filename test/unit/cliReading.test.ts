@@ -104,7 +104,7 @@ describe('paper-digest papers', () => {
 
   test('Should print one plain line per paper with the state marks, control characters escaped', () => {
     run(['mark', 'star', '--title', SPARSE_PROBES[0], '--tag', 'to-read'], work);
-    const result = run(['papers'], work);
+    const result = run(['papers', '--lang', 'en'], work);
     assert.equal(result.status, 0, result.stderr);
     const lines = result.stdout.trimEnd().split('\n');
     assert.equal(lines.length, 6);
@@ -157,7 +157,7 @@ describe('paper-digest papers', () => {
   });
 
   test('Should refuse bad usage with exit 2 and one line', () => {
-    assertUsage(run(['papers', '--format', 'yaml'], work), /unknown format 'yaml': use text, json, bibtex, csljson, ris, csv, markdown/);
+    assertUsage(run(['papers', '--format', 'yaml'], work), /unknown format 'yaml': use text, json, bibtex, csljson, ris, csv or markdown/);
     assertUsage(run(['papers', '--sort'], work), /--sort needs a value/);
     assertUsage(run(['papers', '--sort', 'date'], work), /unknown sort 'date'/);
     assertUsage(run(['papers', '--bogus\u001b[31m'], work), /unknown option '--bogus\\x1b\[31m' for papers/);
@@ -168,7 +168,7 @@ describe('paper-digest papers', () => {
 
 describe('paper-digest mark', () => {
   test('Should star a paper by its title, ignoring case and spaces, writing a state file that validates', () => {
-    const result = run(['mark', 'star', '--title', '  sparse   PROBES for arithmetic circuits in small transformers', '--tag', 'circuits', '--note', 'Try on our model'], work);
+    const result = run(['mark', 'star', '--lang', 'en', '--title', '  sparse   PROBES for arithmetic circuits in small transformers', '--tag', 'circuits', '--note', 'Try on our model'], work);
     assert.equal(result.status, 0, result.stderr);
     assert.equal(result.stdout, 'Starred, tagged #circuits, note set: Sparse Probes for Arithmetic Circuits in Small Transformers\n');
     const state = JSON.parse(fs.readFileSync(stateFile(), 'utf8')) as { papers: Record<string, Record<string, unknown>> };
@@ -178,7 +178,7 @@ describe('paper-digest mark', () => {
     const listed = json(run(['papers', '--format', 'json', '--starred'], work));
     assert.deepEqual(listed.map((paper) => paper.id), [SPARSE]);
     // Again: nothing to change.
-    assert.equal(run(['mark', 'star', '--title', SPARSE_PROBES[0]], work).stdout, `Unchanged (already so): ${SPARSE_PROBES[0]}\n`);
+    assert.equal(run(['mark', 'star', '--title', SPARSE_PROBES[0], '--lang', 'en'], work).stdout, `Unchanged (already so): ${SPARSE_PROBES[0]}\n`);
     // Unstar, untag, remove the note: the paper has no state left and leaves the file.
     assert.equal(run(['mark', 'unstar', '--id', SPARSE, '--untag', 'circuits', '--note', ''], work).status, 0);
     assert.deepEqual(JSON.parse(fs.readFileSync(stateFile(), 'utf8')).papers, {});
@@ -213,11 +213,11 @@ describe('paper-digest mark', () => {
   test('Should refuse, with exit 2 and one line, no match, several matches and bad usage, writing nothing', () => {
     const before = fs.existsSync(stateFile());
     assertUsage(run(['mark', 'read', '--title', 'no such paper'], work), /no paper's title is or contains 'no such paper'/);
-    assertUsage(run(['mark', 'read', '--title', 'for'], work), /^paper-digest: 3 papers match 'for': 'Sparse Probes[^']*', 'Self-Verifying[^']*', 'Graph Rewriting[^']*'; give more of the title, or --id\n$/);
+    assertUsage(run(['mark', 'read', '--title', 'for', '--lang', 'en'], work), /^paper-digest: 3 papers match 'for': 'Sparse Probes[^']*', 'Self-Verifying[^']*', 'Graph Rewriting[^']*'; give more of the title, or --id\n$/);
     assertUsage(run(['mark', 'read', '--id', 'nope'], work), /no paper has the id 'nope'/);
     assertUsage(run(['mark', 'read'], work), /mark needs one of --title TITLE or --id ID/);
     assertUsage(run(['mark', 'read', '--title', 'a', '--id', 'b'], work), /mark needs one of --title TITLE or --id ID/);
-    assertUsage(run(['mark', 'burn', '--title', 'a'], work), /unknown change 'burn': use read, unread, star, unstar, tag/);
+    assertUsage(run(['mark', 'burn', '--title', 'a'], work), /unknown change 'burn': use read, unread, star, unstar or tag/);
     assertUsage(run(['mark', 'tag', '--title', 'protein'], work), /mark tag needs --tag, --untag or --note/);
     assertUsage(run(['mark', 'read', '--title'], work), /--title needs a value/);
     assertUsage(run(['mark', 'read', '--title', 'protein', 'a', 'b'], work), /mark takes one folder/);

@@ -116,13 +116,13 @@ describe('paper-digest stats', () => {
     assert.match(run(['stats', '--format', 'html', '.'], work).stdout, /<h1>Paper Digest statistics · 论文摘要统计<\/h1>[\s\S]*aria-label="Papers per digest date · 每期论文数"/);
     const bad = run(['stats', '--lang', 'fr', '.'], work);
     assert.equal(bad.status, 2);
-    assert.match(bad.stderr, /^paper-digest: unknown language 'fr': use both, en, zh-cn or auto\n/);
+    assert.match(bad.stderr, /^paper-digest: unknown language 'fr': use both, en, zh-cn or auto \(see 'paper-digest stats --help'\)[^\n]*\n$/);
   });
 
   test('Should exit 2 with one clear line on bad usage or an unreadable path', () => {
     const bad = run(['stats', '--format', 'pdf', '.'], work);
     assert.equal(bad.status, 2);
-    assert.match(bad.stderr, /^paper-digest: unknown format 'pdf': use text, json, svg or html\n/);
+    assert.match(bad.stderr, /^paper-digest: unknown format 'pdf': use text, json, svg or html \(see 'paper-digest stats --help'\)[^\n]*\n$/);
     const missing = run(['stats', 'nowhere'], work);
     assert.equal(missing.status, 2);
     assert.match(missing.stderr, /^paper-digest: cannot read 'nowhere'/);

@@ -1,0 +1,74 @@
+/**
+ * `--lang` for every command of the command line, parsed in one place: `both` (the default),
+ * `en`, `zh-cn`, or `auto` (Chinese when `LC_ALL`, `LC_MESSAGES` or `LANG` names a Chinese
+ * locale), the values of the setting `paperDigest.messageLanguage`. Usage errors carry their
+ * message in both languages and are printed as one line in the language asked for.
+ */
+import { printable } from './cliFiles';
+import { choices, cliText } from './service/cliMessages';
+import { Bilingual, DEFAULT_MESSAGE_LANGUAGE, isMessageLanguageSetting, MESSAGE_LANGUAGE_SETTINGS, MessageLanguage, resolveMessageLanguage, say } from './service/messages';
+
+/** Bad usage, with its message in both languages. */
+export class CliUsageError extends Error {
+  constructor(readonly text: Bilingual) {
+    super(text.en);
+  }
+}
+
+/** The display language of the environment, for `auto`. */
+export function environmentLocale(): string | undefined {
+  return process.env.LC_ALL || process.env.LC_MESSAGES || process.env.LANG;
+}
+
+/**
+ * `--lang VALUE` or `--lang=VALUE` at `args[i]`: the language and the index of the option's
+ * last argument; `undefined` when `args[i]` is another argument. A missing or unknown value
+ * throws a CliUsageError.
+ *
+ * @example languageOption(['--lang', 'zh-cn', 'a.digest'], 0) // { language: 'zh-cn', next: 1 }
+ */
+export function languageOption(args: readonly string[], i: number): { language: MessageLanguage; next: number } | undefined {
+  const arg = args[i];
+  if (arg !== '--lang' && !arg.startsWith('--lang=')) {
+    return undefined;
+  }
+  const value = arg === '--lang' ? args[i + 1] : arg.slice('--lang='.length);
+  const values = choices(MESSAGE_LANGUAGE_SETTINGS);
+  if (!isMessageLanguageSetting(value)) {
+    throw new CliUsageError(value === undefined ? cliText('needsValueOf', { option: '--lang', values }) : cliText('unknownLanguage', { value: printable(value), values }));
+  }
+  return { language: resolveMessageLanguage(value, environmentLocale()), next: arg === '--lang' ? i + 1 : i };
+}
+
+/**
+ * The language the arguments ask for, to word a usage error found before `--lang` was read:
+ * that of the last valid `--lang` before `--`, else the default.
+ */
+export function requestedLanguage(args: readonly string[]): MessageLanguage {
+  let language = DEFAULT_MESSAGE_LANGUAGE;
+  for (let i = 0; i < args.length && args[i] !== '--'; i++) {
+    try {
+      const found = languageOption(args, i);
+      if (found) {
+        language = found.language;
+        i = found.next;
+      }
+    } catch {
+      // An unknown value is the usage error itself; it is worded in the default.
+    }
+  }
+  return language;
+}
+
+/**
+ * Prints a usage error as one line on standard error, with where to read more (the help of
+ * `command`, or the general help), and returns the exit status 2.
+ *
+ * @example usageError(out, 'papers', error, 'zh-cn') // paper-digest: 未知排序 'date'：请用 rank 或 file（见 'paper-digest papers --help'）
+ */
+export function usageError(out: { stderr(text: string): void }, command: string | undefined, error: CliUsageError, language: MessageLanguage): number {
+  const see = command === undefined ? cliText('seeHelp') : cliText('seeCommandHelp', { command });
+  const line = { en: `${error.text.en} (${see.en})`, zh: `${error.text.zh}（${see.zh}）` };
+  out.stderr(`paper-digest: ${say(line, language)}\n`);
+  return 2;
+}

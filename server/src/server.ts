@@ -377,10 +377,10 @@ connection.languages.semanticTokens.on(guarded('textDocument/semanticTokens/full
 
 connection.onCompletion(guarded('textDocument/completion', (params, token) => {
   const model = checkedModel(documents.get(params.textDocument.uri));
-  return model ? completions(model, params.position, completionWorkspace, token) : null;
+  return model ? completions(model, params.position, completionWorkspace, token, messageLanguage.current()) : null;
 }));
 
-connection.onCompletionResolve(guarded('completionItem/resolve', (item, token) => resolveCompletion(item, completionWorkspace, token)));
+connection.onCompletionResolve(guarded('completionItem/resolve', (item, token) => resolveCompletion(item, completionWorkspace, token, messageLanguage.current())));
 
 connection.onDocumentLinks(guarded('textDocument/documentLink', (params, token) => {
   const model = checkedModel(documents.get(params.textDocument.uri));

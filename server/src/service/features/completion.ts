@@ -8,6 +8,7 @@
  * rendered as Markdown.
  */
 import { CompletionItemKind, InsertTextFormat, MarkupKind } from 'vscode-languageserver-types';
+import { DEFAULT_MESSAGE_LANGUAGE, MessageLanguage } from '../messages';
 import type { CompletionItem, CompletionList, Position, Range } from 'vscode-languageserver-types';
 import type { Cancellation } from '../cancellation';
 import { NEVER_CANCELLED } from '../cancellation';
@@ -66,7 +67,34 @@ const LABEL_INSERTS: readonly { readonly field: FieldKind; readonly text: string
  * // { label: 'Tsinghua University', detail: '清华大学 · 12 papers',
  * //   textEdit: { range, newText: 'Tsinghua University（清华大学）' }, ... }
  */
-export function completions(doc: DigestDocument, position: Position, workspace: CompletionWorkspace, token: Cancellation = NEVER_CANCELLED): CompletionList {
+export function completions(doc: DigestDocument, position: Position, workspace: CompletionWorkspace, token: Cancellation = NEVER_CANCELLED, messageLanguage: MessageLanguage = DEFAULT_MESSAGE_LANGUAGE): CompletionList {
+  const previous = language;
+  language = messageLanguage;
+  try {
+    return completionsAt(doc, position, workspace, token);
+  } finally {
+    language = previous;
+  }
+}
+
+/**
+ * The language of the items being made: set by `completions` and `resolveCompletion` for the
+ * length of one synchronous call, read by `w`. Document text (names, topics, keywords) and the
+ * labels inserted stay as written.
+ */
+let language: MessageLanguage = DEFAULT_MESSAGE_LANGUAGE;
+
+/** A phrase of an item: as it reads in both languages, in English, in Chinese. */
+function w(both: string, en: string, zh: string): string {
+  return language === 'en' ? en : language === 'zh-cn' ? zh : both;
+}
+
+/** A category's names in the language: `Machine Learning · 机器学习` for both. */
+function categoryNames(category: { readonly name: string; readonly nameZh: string }): string {
+  return w(`${category.name} · ${category.nameZh}`, category.name, category.nameZh);
+}
+
+function completionsAt(doc: DigestDocument, position: Position, workspace: CompletionWorkspace, token: Cancellation): CompletionList {
   if (token.isCancellationRequested || position.line < 0 || position.line >= doc.lines.length || position.character < 0) {
     return EMPTY;
   }
@@ -106,12 +134,19 @@ export function completions(doc: DigestDocument, position: Position, workspace: 
  * resolveCompletion(item, workspace).documentation
  * // { kind: 'markdown', value: '**Tsinghua University** · **清华大学**\n\nNamed by 12 papers of the workspace — 工作区中 12 篇论文' }
  */
-export function resolveCompletion(item: CompletionItem, workspace: CompletionWorkspace, token: Cancellation = NEVER_CANCELLED): CompletionItem {
+export function resolveCompletion(item: CompletionItem, workspace: CompletionWorkspace, token: Cancellation = NEVER_CANCELLED, messageLanguage: MessageLanguage = DEFAULT_MESSAGE_LANGUAGE): CompletionItem {
   const data = item.data as CompletionData | undefined;
   if (!data || typeof data !== 'object' || token.isCancellationRequested) {
     return item;
   }
-  const markdown = documentation(data, workspace);
+  const previous = language;
+  language = messageLanguage;
+  let markdown: string | undefined;
+  try {
+    markdown = documentation(data, workspace);
+  } finally {
+    language = previous;
+  }
   return markdown ? { ...item, documentation: { kind: MarkupKind.Markdown, value: markdown } } : item;
 }
 
@@ -124,11 +159,11 @@ function documentation(data: CompletionData, workspace: CompletionWorkspace): st
       }
       const name = mostUsed(stats.names) ?? data.key;
       const translations = rankedCounts(stats.translations);
-      const lines = [translations.length > 0 ? `**${escapeMarkdown(name)}** · **${escapeMarkdown(translations[0].text)}**` : `**${escapeMarkdown(name)}** · *no Chinese name given — 无中文名*`];
+      const lines = [translations.length > 0 ? `**${escapeMarkdown(name)}** · **${escapeMarkdown(translations[0].text)}**` : `**${escapeMarkdown(name)}** · *${w('no Chinese name given — 无中文名', 'no Chinese name given', '无中文名')}*`];
       if (translations.length > 1) {
-        lines.push(`Also translated — 其他译名: ${translations.slice(1, 6).map((t) => `${escapeMarkdown(t.text)} (${t.count})`).join(', ')}`);
+        lines.push(`${w('Also translated — 其他译名: ', 'Also translated: ', '其他译名：')}${translations.slice(1, 6).map((t) => `${escapeMarkdown(t.text)} (${t.count})`).join(w(', ', ', ', '、'))}`);
       }
-      lines.push(`Named by ${papers(stats.papers)} of the workspace — 工作区中 ${stats.papers} 篇论文`);
+      lines.push(w(`Named by ${papers(stats.papers)} of the workspace — 工作区中 ${stats.papers} 篇论文`, `Named by ${papers(stats.papers)} of the workspace`, `工作区中 ${stats.papers} 篇论文`));
       return lines.join('\n\n');
     }
     case 'category': {
@@ -137,23 +172,24 @@ function documentation(data: CompletionData, workspace: CompletionWorkspace): st
         return undefined;
       }
       const used = workspace.terms.categories.get(category.code) ?? 0;
-      return [`**${escapeMarkdown(category.code)}** · ${escapeMarkdown(category.name)} · ${escapeMarkdown(category.nameZh)}`, `Archive: ${escapeMarkdown(category.archive)}`, `Used ${used} times in the workspace — 工作区中使用 ${used} 次`].join('\n\n');
+      return [`**${escapeMarkdown(category.code)}** · ${escapeMarkdown(categoryNames(category))}`, `${w('Archive: ', 'Archive: ', '所属分组：')}${escapeMarkdown(category.archive)}`, w(`Used ${used} times in the workspace — 工作区中使用 ${used} 次`, `Used ${used} times in the workspace`, `工作区中使用 ${used} 次`)].join('\n\n');
     }
     case 'author': {
       const form = typeof data.key === 'string' ? mostUsed(workspace.terms.authors.get(data.key)?.forms ?? new Map()) : undefined;
       const name = typeof data.name === 'string' ? data.name : '';
-      return [form ? `**${escapeMarkdown(name)}** · **${escapeMarkdown(form)}**` : `**${escapeMarkdown(name)}**`, `Seen with this paper\u2019s institutions in ${papers(data.count)} — 与本文机构同现于 ${data.count} 篇论文`].join('\n\n');
+      return [form ? `**${escapeMarkdown(name)}** · **${escapeMarkdown(form)}**` : `**${escapeMarkdown(name)}**`, w(`Seen with this paper\u2019s institutions in ${papers(data.count)} — 与本文机构同现于 ${data.count} 篇论文`, `Seen with this paper\u2019s institutions in ${papers(data.count)}`, `与本文机构同现于 ${data.count} 篇论文`)].join('\n\n');
     }
     case 'topic':
     case 'keyword':
-      return `${data.kind === 'topic' ? 'Topic — 专题' : 'Keyword — 关键词'}: **${escapeMarkdown(String(data.text))}**\n\nUsed by ${papers(data.count)} of the workspace — 工作区中 ${data.count} 篇论文`;
+      return `${data.kind === 'topic' ? w('Topic — 专题: ', 'Topic: ', '专题：') : w('Keyword — 关键词: ', 'Keyword: ', '关键词：')}**${escapeMarkdown(String(data.text))}**\n\n${w(`Used by ${papers(data.count)} of the workspace — 工作区中 ${data.count} 篇论文`, `Used by ${papers(data.count)} of the workspace`, `工作区中 ${data.count} 篇论文`)}`;
     default:
       return undefined;
   }
 }
 
+/** `12 papers`, or `12 篇论文` in Chinese alone. */
 function papers(count: number): string {
-  return `${count} paper${count === 1 ? '' : 's'}`;
+  return language === 'zh-cn' ? `${count} 篇论文` : `${count} paper${count === 1 ? '' : 's'}`;
 }
 
 // ---- Labels at the start of a line --------------------------------------------------------
@@ -197,7 +233,7 @@ function labelCompletions(entry: Entry, field: Field | undefined, lineText: stri
     .map((label) => ({
       label: label.text.trimEnd(),
       kind: CompletionItemKind.Keyword,
-      detail: `${label.english} — missing from this paper, 本文缺少此项`,
+      detail: w(`${label.english} — missing from this paper, 本文缺少此项`, `${label.english} — missing from this paper`, '本文缺少此项'),
       sortText: String(FIELD_ORDER.indexOf(label.field)).padStart(2, '0'),
       filterText: label.text,
       textEdit: { range, newText: label.text },
@@ -353,7 +389,7 @@ function topicCompletions(field: TopicHitsField, lineText: string, position: Pos
   const items = ranked.slice(0, MAX_ITEMS).map((topic, rank): CompletionItem => ({
     label: topic.text,
     kind: CompletionItemKind.EnumMember,
-    detail: `Topic — 专题 · ${papers(topic.count)}`,
+    detail: `${w('Topic — 专题', 'Topic', '专题')} · ${papers(topic.count)}`,
     sortText: String(rank).padStart(4, '0'),
     textEdit: { range, newText: before + topic.text + after },
     data: { kind: 'topic', text: topic.text, count: topic.count } satisfies CompletionData,
@@ -416,7 +452,7 @@ function hitCompletions(field: TopicHitsField, lineText: string, position: Posit
     items.push({
       label: text,
       kind: CompletionItemKind.Text,
-      detail: `Keyword — 关键词 · ${papers(count)}`,
+      detail: `${w('Keyword — 关键词', 'Keyword', '关键词')} · ${papers(count)}`,
       sortText: '1' + String(rank).padStart(4, '0'),
       filterText: before ? typed : text,
       textEdit: { range, newText: before + text },
@@ -431,7 +467,7 @@ function fieldItems(range: Range, open: string, close: string): CompletionItem[]
   return HIT_FIELDS.map((meaning, rank) => ({
     label: `(${meaning.field})`,
     kind: CompletionItemKind.Property,
-    detail: `matched in ${meaning.english} — ${meaning.chinese}`,
+    detail: w(`matched in ${meaning.english} — ${meaning.chinese}`, `matched in ${meaning.english}`, `命中于${meaning.chinese}`),
     sortText: '0' + String(rank).padStart(4, '0'),
     filterText: open ? `(${meaning.field})` : meaning.field,
     textEdit: { range, newText: `${open}${meaning.field}${close}` },
@@ -479,9 +515,9 @@ function categoryCompletions(field: TopicHitsField, lineText: string, position: 
   candidates.sort((a, b) => used(b.code) - used(a.code) || order.get(a.code)! - order.get(b.code)!);
   const items = candidates.map((category, rank): CompletionItem => ({
     label: category.code,
-    labelDetails: { description: `${category.name} · ${category.nameZh}` },
+    labelDetails: { description: categoryNames(category) },
     kind: CompletionItemKind.EnumMember,
-    detail: `${category.name} · ${category.nameZh}${used(category.code) > 0 ? ` · used ${used(category.code)}×` : ''}`,
+    detail: `${categoryNames(category)}${used(category.code) > 0 ? w(` · used ${used(category.code)}×`, ` · used ${used(category.code)}×`, ` · 已用 ${used(category.code)} 次`) : ''}`,
     sortText: String(rank).padStart(4, '0'),
     filterText: before ? lineText.slice(start, ch) + category.code : category.code,
     textEdit: { range, newText: before + category.code },
@@ -553,7 +589,7 @@ function authorCompletions(doc: DigestDocument, entry: Entry, lineText: string, 
       label: name,
       labelDetails: form ? { description: form } : undefined,
       kind: CompletionItemKind.Reference,
-      detail: `${form ? form + ' · ' : ''}${papers(n)} with these institutions`,
+      detail: `${form ? form + ' · ' : ''}${w(`${papers(n)} with these institutions`, `${papers(n)} with these institutions`, `与这些机构同现于 ${n} 篇论文`)}`,
       sortText: String(rank).padStart(4, '0'),
       filterText: name,
       textEdit: { range, newText: before + name + after },

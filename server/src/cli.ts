@@ -32,6 +32,9 @@ import { runMark, runPapers } from './cliReading';
 
 type Format = 'text' | 'json' | 'sarif';
 
+/** The commands with their own module, by name. */
+const SUBCOMMANDS: Readonly<Record<string, (args: readonly string[], out: CliOutput, cwd: string) => number>> = { stats: runStats, papers: runPapers, mark: runMark };
+
 /** Where the command writes; tests pass their own. */
 export interface CliOutput {
   stdout(text: string): void;
@@ -72,14 +75,15 @@ export interface CliHooks {
  * // 1 when problems were found
  */
 export function runCli(argv: readonly string[], out: CliOutput, cwd = process.cwd(), hooks: CliHooks = {}): number {
-  if (argv[0] === 'stats') {
-    return runStats(argv.slice(1), out, cwd);
+  // `--lang` may stand before the command's name (`paper-digest --lang zh-cn papers`): it is
+  // the command's own.
+  let named = 0;
+  while (named < argv.length && (argv[named] === '--lang' || argv[named].startsWith('--lang='))) {
+    named += argv[named] === '--lang' ? 2 : 1;
   }
-  if (argv[0] === 'papers') {
-    return runPapers(argv.slice(1), out, cwd);
-  }
-  if (argv[0] === 'mark') {
-    return runMark(argv.slice(1), out, cwd);
+  const name = argv[named];
+  if (name !== undefined && Object.hasOwn(SUBCOMMANDS, name)) {
+    return SUBCOMMANDS[name]([...argv.slice(0, named), ...argv.slice(named + 1)], out, cwd);
   }
   let options: Options | 'help' | 'version';
   try {

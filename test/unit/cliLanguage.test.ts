@@ -193,4 +193,11 @@ describe('paper-digest check --lang, its usage errors and help', () => {
     assert.equal(usageLine(run(['check', '--fast', '.', '--lang', 'en'], work)), "unknown option '--fast' (see 'paper-digest --help')");
     assert.match(ok(run(['--help', '--lang', 'zh-cn'], work)), /^用法：paper-digest check[\s\S]*检查中英双语 arXiv 论文摘要/);
   });
+
+  test('Should take --lang before the name of the command too', () => {
+    assert.match(ok(run(['--lang', 'zh-cn', 'papers'], work)), /\n4 篇论文（/);
+    assert.match(ok(run(['--lang=en', 'stats'], work)), /^4 papers \(5 entries\)/);
+    assert.equal(usageLine(run(['--lang', 'zh-cn', 'mark', 'star'], work)), "mark 需要 --title TITLE 或 --id ID 之一（见 'paper-digest mark --help'）");
+    assert.equal(usageLine(run(['--lang', 'zh-cn'], work)), "没有给出命令：请用 check、stats、papers 或 mark（见 'paper-digest --help'）");
+  });
 });

@@ -32,7 +32,8 @@ import { ReadingModel } from './service/reading/model';
 import type { ModelLookup } from './service/reading/model';
 import { distinctPapers, papersInScope, rankPapers } from './service/reading/scope';
 import { StateStore } from './service/reading/stateStore';
-import { DEFAULT_MESSAGE_LANGUAGE, MessageLanguage } from './service/messages';
+import { DEFAULT_MESSAGE_LANGUAGE, MessageLanguage, pick } from './service/messages';
+import { CHANGE_MESSAGES, stateProblemIn } from './service/reading/readingMessages';
 import { localizedNode } from './service/treeLabels';
 import type { PaperSummary, WorkspaceIndex } from './service/workspaceIndex';
 import type { StateFileSource } from './clientStateDisk';
@@ -53,6 +54,8 @@ export interface ReadingHost {
    * once the scan has indexed every file, rather than again after each file it indexes.
    */
   settled?(): Promise<void>;
+  /** The language of the messages sent (the state file's problems, what a change says back); `both` when omitted. */
+  messageLanguage?(): MessageLanguage;
   /**
    * Where the state and interests files are reached through the client (the web extension's
    * server: stateFilesProtocol.ts); without it they are read and written on disk (stateDisk.ts).
@@ -251,7 +254,7 @@ export class ReadingService {
   async setPaperState(params: SetPaperStateParams, token: Cancellation = NEVER_CANCELLED): Promise<SetPaperStateResult> {
     const lookup = this.lookup();
     if (!params || typeof params !== 'object' || !params.change || typeof params.change !== 'object') {
-      return { changed: 0, readOnly: this.readOnly(), message: 'Nothing to change.' };
+      return { changed: 0, readOnly: this.readOnly(), message: pick(CHANGE_MESSAGES.nothingToChange, this.language()) };
     }
     const change = sanitiseChange(params.change);
     const papers = papersInScope(lookup, sanitiseScope(params.scope), this.trees, token);
@@ -283,14 +286,14 @@ export class ReadingService {
       changed += result.changed.length;
       readOnly ||= result.readOnly;
       if (result.message) {
-        messages.push(result.message);
+        messages.push(stateProblemIn(result.message, this.language()));
       }
     }
     if (outside > 0) {
-      messages.push(`${outside} ${outside === 1 ? 'paper is' : 'papers are'} outside the workspace folders, where no state file is kept.`);
+      messages.push(pick(CHANGE_MESSAGES.outside(outside), this.language()));
     }
     if (papers.length === 0) {
-      messages.push('No paper matched.');
+      messages.push(pick(CHANGE_MESSAGES.noPaperMatched, this.language()));
     }
     this.model.invalidate();
     this.scheduleNotify(true);
@@ -303,7 +306,7 @@ export class ReadingService {
       folderUri,
       stateFile: store.location,
       readOnly: store.status.readOnly,
-      ...(store.status.problem ? { problem: store.status.problem } : {}),
+      ...(store.status.problem ? { problem: stateProblemIn(store.status.problem, this.language()) } : {}),
     }));
     const tags = new Set<string>();
     for (const store of this.stores.values()) {
@@ -454,7 +457,12 @@ export class ReadingService {
       readOnly ||= store.status.readOnly;
       problem ??= store.status.problem;
     }
-    return problem ? { readOnly, problem } : { readOnly };
+    return problem ? { readOnly, problem: stateProblemIn(problem, this.language()) } : { readOnly };
+  }
+
+  /** The language of the messages sent to the client. */
+  private language(): MessageLanguage {
+    return this.host.messageLanguage?.() ?? DEFAULT_MESSAGE_LANGUAGE;
   }
 
   private readOnly(): boolean {

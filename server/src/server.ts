@@ -114,6 +114,7 @@ const reading = new ReadingService(workspaceIndex, {
   log: (message) => connection.console.log(message),
   settled: () => workspaceDigests.ready,
   stateFiles: createStateFileSource(connection),
+  messageLanguage: () => messageLanguage.current(),
 });
 /** The reading state, scores and digest order of the papers. */
 function readingLookup(): ReadingLookup {

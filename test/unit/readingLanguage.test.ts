@@ -1,15 +1,24 @@
 /**
  * The reading workflow in the message language: the reading part of a title's hover (state,
  * first seen, tags, note, score and reasons) and the reasons of the Papers tree's paper nodes,
- * in both languages (today's text), English alone or Chinese alone, document text as written.
+ * in both languages (today's text), English alone or Chinese alone, document text as written;
+ * and what the reading state says back (a change's answer, the state file's problems).
  */
 import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { describe, test } from 'node:test';
 import { PapersTreeLookup, papersTree } from '../../server/src/service/features/tree';
 import type { PaperNode, PapersTreeItem } from '../../server/src/service/features/tree';
 import type { MessageLanguage } from '../../server/src/service/messages';
 import { readingHover } from '../../server/src/service/reading/documentFeatures';
-import { localizedReason, READING_WORDS } from '../../server/src/service/reading/readingMessages';
+import { localizedReason, READING_WORDS, stateProblemIn } from '../../server/src/service/reading/readingMessages';
+import { describeProblem } from '../../server/src/service/reading/stateStore';
+import { WorkspaceIndex } from '../../server/src/service/workspaceIndex';
+import { ReadingService } from '../../server/src/reading';
+import { STATE_FILE, STATE_FOLDER } from '../../server/src/stateDisk';
 import { escapeMarkdown } from '../../server/src/service/text';
 import { localizedNode } from '../../server/src/service/treeLabels';
 import { digest, entryLines } from '../support/fixtures';
@@ -177,5 +186,62 @@ describe('The reasons of a score in the message language', () => {
     assert.equal(zh.reasons[0], '标题含关键词“reinforcement learning” ×2 (+4)');
     assert.deepEqual({ ...zh, reasons: rl.reasons }, rl, 'nothing but the reasons changes');
     assert.ok(rl.reasons[0].includes(' · 标题含关键词'), 'the cached node is left as it was');
+  });
+});
+
+describe('The reading state’s messages in the message language', () => {
+  test('Should word the state file’s problems in Chinese for zh-cn, keeping the location and the detail, and leave them for en and both', () => {
+    const cases: [string, string][] = [
+      ['/w/.paper-digest/state.json could not be written (EACCES: permission denied); nothing was changed', '/w/.paper-digest/state.json 无法写入（EACCES: permission denied）；未做任何更改'],
+      ['/w/.paper-digest/state.json kept changing while it was written; nothing was changed, try again', '/w/.paper-digest/state.json 在写入期间一直在变化；未做任何更改，请重试'],
+      ['/w/.paper-digest/state.json cannot be read (EISDIR); reading state is read-only', '/w/.paper-digest/state.json 无法读取（EISDIR）；阅读状态为只读'],
+      [describeProblem('/w/.paper-digest/state.json', { kind: 'corrupt', message: 'not valid JSON (Unexpected token; at 3)' }), '/w/.paper-digest/state.json 已损坏：not valid JSON (Unexpected token; at 3)；文件保持原样，修复之前阅读状态为只读'],
+      [describeProblem('/w/a b/state.json', { kind: 'unknown-version', message: 'its version 9 is not one this version of Paper Digest knows (1)' }), '/w/a b/state.json 无法使用：its version 9 is not one this version of Paper Digest knows (1)；文件保持原样，修复之前阅读状态为只读'],
+      ['something else', 'something else'],
+    ];
+    for (const [english, chinese] of cases) {
+      assert.equal(stateProblemIn(english, 'zh-cn'), chinese);
+      assert.equal(stateProblemIn(english, 'en'), english);
+      assert.equal(stateProblemIn(english, 'both'), english);
+    }
+  });
+
+  test('Should answer a change of the reading state and report a corrupt state file in the language asked for', async () => {
+    const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'paper-digest-reading-lang-'));
+    fs.mkdirSync(path.join(folder, STATE_FOLDER));
+    fs.writeFileSync(path.join(folder, STATE_FOLDER, STATE_FILE), '{ not json');
+    const folderUri = pathToFileURL(folder).href;
+    const index = new WorkspaceIndex();
+    index.update(`${folderUri}/2026-05-01.digest`, digest(RL));
+    index.update('file:///elsewhere/2026-05-02.digest', digest(PROBES));
+    let language: MessageLanguage = 'zh-cn';
+    const notified: string[] = [];
+    const service = new ReadingService(index, {
+      folders: () => [folderUri],
+      mtimeOf: () => undefined,
+      configuration: async () => undefined,
+      notify: (params) => void (params.problem && notified.push(params.problem)),
+      log: () => undefined,
+      messageLanguage: () => language,
+    });
+    try {
+      await service.ready();
+      const problem = service.stateInfo().stateFiles[0]?.problem ?? '';
+      assert.match(problem, /state\.json 已损坏：not valid JSON .*；文件保持原样，修复之前阅读状态为只读$/, problem);
+      assert.equal((await service.setPaperState({ scope: {}, change: undefined as never })).message, '没有要更改的内容。');
+      assert.equal((await service.setPaperState({ scope: { filter: 'no such paper anywhere' }, change: { read: true } })).message, '没有匹配的论文。');
+      const both = await service.setPaperState({ scope: {}, change: { read: true } });
+      assert.match(both.message ?? '', /^.*state\.json 已损坏：.*阅读状态为只读 1 篇论文在工作区文件夹之外，那里不保存状态文件。$/, both.message);
+      language = 'en';
+      assert.equal((await service.setPaperState({ scope: { filter: 'no such paper anywhere' }, change: { read: true } })).message, 'No paper matched.');
+      const english = await service.setPaperState({ scope: {}, change: { read: true } });
+      assert.match(english.message ?? '', /state\.json is corrupt: not valid JSON .*; it is left untouched and reading state is read-only until it is fixed 1 paper is outside the workspace folders, where no state file is kept\.$/, english.message);
+      language = 'both';
+      assert.match(service.stateInfo().stateFiles[0]?.problem ?? '', /is corrupt: not valid JSON/);
+      assert.equal((await service.setPaperState({ scope: {}, change: undefined as never })).message, 'Nothing to change.');
+    } finally {
+      service.dispose();
+      fs.rmSync(folder, { recursive: true, force: true });
+    }
   });
 });

@@ -77,3 +77,44 @@ export function localizedReason(reason: string, language: MessageLanguage): stri
 export function localizedReasons(reasons: readonly string[], language: MessageLanguage): readonly string[] {
   return language === 'both' || reasons.length === 0 ? reasons : reasons.map((reason) => localizedReason(reason, language));
 }
+
+/** What a change of the reading state says back, when it says anything (`setPaperState`). */
+export const CHANGE_MESSAGES = {
+  nothingToChange: bilingual('Nothing to change.', '没有要更改的内容。'),
+  noPaperMatched: bilingual('No paper matched.', '没有匹配的论文。'),
+  outside: (count: number): Bilingual =>
+    bilingual(`${count} ${count === 1 ? 'paper is' : 'papers are'} outside the workspace folders, where no state file is kept.`, `${count} 篇论文在工作区文件夹之外，那里不保存状态文件。`),
+} as const;
+
+/**
+ * The state file's problems as the state store words them (reading/stateStore.ts), with their
+ * Chinese: the file's location and the detail in parentheses or after the colon are kept.
+ */
+const STORE_PROBLEMS: readonly { readonly pattern: RegExp; readonly zh: (location: string, detail: string) => string }[] = [
+  { pattern: /^([\s\S]*?) could not be written \(([\s\S]*)\); nothing was changed$/, zh: (location, detail) => `${location} 无法写入（${detail}）；未做任何更改` },
+  { pattern: /^([\s\S]*?) kept changing while it was written; nothing was changed, try again()$/, zh: (location) => `${location} 在写入期间一直在变化；未做任何更改，请重试` },
+  { pattern: /^([\s\S]*?) cannot be read \(([\s\S]*)\); reading state is read-only$/, zh: (location, detail) => `${location} 无法读取（${detail}）；阅读状态为只读` },
+  { pattern: /^([\s\S]*?) is corrupt: ([\s\S]*); it is left untouched and reading state is read-only until it is fixed$/, zh: (location, detail) => `${location} 已损坏：${detail}；文件保持原样，修复之前阅读状态为只读` },
+  { pattern: /^([\s\S]*?) cannot be used: ([\s\S]*); it is left untouched and reading state is read-only until it is fixed$/, zh: (location, detail) => `${location} 无法使用：${detail}；文件保持原样，修复之前阅读状态为只读` },
+];
+
+/**
+ * A problem of the state file (or what a refused change says) in `language`: Chinese for
+ * `zh-cn`, else the English of today (a notification's sentence; `both` keeps it one line). The
+ * detail of a problem (what JSON.parse or the checks of the file found) stays as it was found.
+ *
+ * @example stateProblemIn('/w/.paper-digest/state.json cannot be read (EACCES); reading state is read-only', 'zh-cn')
+ * // '/w/.paper-digest/state.json 无法读取（EACCES）；阅读状态为只读'
+ */
+export function stateProblemIn(problem: string, language: MessageLanguage): string {
+  if (language !== 'zh-cn') {
+    return problem;
+  }
+  for (const form of STORE_PROBLEMS) {
+    const match = form.pattern.exec(problem);
+    if (match) {
+      return form.zh(match[1], match[2]);
+    }
+  }
+  return problem;
+}

@@ -14,7 +14,7 @@ import { PapersTreeLookup, papersTree } from '../../server/src/service/features/
 import type { PaperNode, PapersTreeItem } from '../../server/src/service/features/tree';
 import type { MessageLanguage } from '../../server/src/service/messages';
 import { readingHover } from '../../server/src/service/reading/documentFeatures';
-import { localizedReason, READING_WORDS, stateProblemIn } from '../../server/src/service/reading/readingMessages';
+import { CHANGE_MESSAGES, localizedReason, READING_WORDS, stateProblemIn } from '../../server/src/service/reading/readingMessages';
 import { describeProblem } from '../../server/src/service/reading/stateStore';
 import { WorkspaceIndex } from '../../server/src/service/workspaceIndex';
 import { ReadingService } from '../../server/src/reading';
@@ -156,8 +156,9 @@ describe('The reasons of a score in the message language', () => {
     }
   });
 
-  test('Should have every reading word in English and in Chinese', () => {
-    for (const [key, word] of Object.entries(READING_WORDS)) {
+  test('Should have every reading word and message in English and in Chinese', () => {
+    const messages = { ...READING_WORDS, nothingToChange: CHANGE_MESSAGES.nothingToChange, noPaperMatched: CHANGE_MESSAGES.noPaperMatched, outsideOne: CHANGE_MESSAGES.outside(1), outsideMany: CHANGE_MESSAGES.outside(3) };
+    for (const [key, word] of Object.entries(messages)) {
       assert.ok(word.en && !HAN.test(word.en), `${key}: ${word.en}`);
       assert.match(word.zh, HAN, `${key}: ${word.zh}`);
     }

@@ -1,7 +1,8 @@
 /**
  * The message language over stdio: the server reads `paperDigest.messageLanguage` with
  * `workspace/configuration`, resolves `auto` with the `locale` of `initialize`, and publishes
- * diagnostics, rule links and quick-fix titles in that language; a changed setting republishes.
+ * diagnostics, rule links, quick-fix titles, the reading part of a title's hover and completion
+ * details in that language; a changed setting republishes.
  */
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
@@ -61,6 +62,31 @@ describe('lsp: the message language', () => {
     const result = await client.request<{ contents: { value: string } }>('textDocument/hover', { textDocument: { uri }, position: { line, character: lines[line].indexOf('CS.ai') + 1 } });
     assert.match(result.contents.value, /按此写法不是 arXiv 代码/, result.contents.value);
     assert.doesNotMatch(result.contents.value, /case-sensitive/, result.contents.value);
+  });
+
+  test('Should give the reading part of a title’s hover and the completion details in the language of the setting', async () => {
+    const zh = await start('en', { value: 'zh-cn' });
+    const en = await start('zh-cn', { value: 'en' });
+    clients.push(zh, en);
+    const uri = 'file:///virtual/reading.digest';
+    const lines = TEXT.split('\n');
+    const title = lines.findIndex((l) => l.startsWith('Sparse Probes'));
+    const topicLine = lines.findIndex((l) => l.startsWith('专题命中'));
+    const answers = await Promise.all(
+      [zh, en].map(async (client) => {
+        client.openDocument(uri, TEXT);
+        await published(client, uri, (p) => p.version === 1);
+        const hover = await client.request<{ contents: { value: string } }>('textDocument/hover', { textDocument: { uri }, position: { line: title, character: 2 } });
+        const completion = await client.request<{ items: { label: string; detail?: string }[] }>('textDocument/completion', { textDocument: { uri }, position: { line: topicLine, character: '专题命中 数'.length } });
+        return { hover: hover.contents.value, details: completion.items.map((item) => item.detail ?? '') };
+      }),
+    );
+    const [inChinese, inEnglish] = answers;
+    assert.match(inChinese.hover, /\n\n---\n\n未读 · ☆ 未加星标 · 新\n\n\*\*兴趣分 0\*\*（无匹配的兴趣）$/, inChinese.hover);
+    assert.match(inEnglish.hover, /\n\n---\n\nUnread · ☆ Not starred · New\n\n\*\*Score 0\*\* \(no interest matched\)$/, inEnglish.hover);
+    assert.ok(inChinese.details.length > 0, 'topic completions');
+    assert.ok(inChinese.details.every((detail) => /^专题 · \d+ 篇论文$/.test(detail)), inChinese.details.join(' | '));
+    assert.ok(inEnglish.details.every((detail) => /^Topic · \d+ papers?$/.test(detail)), inEnglish.details.join(' | '));
   });
 
   test('Should give English alone for auto with another display language, and both by default', async () => {

@@ -10,6 +10,8 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { describe, test } from 'node:test';
+import { hover } from '../../server/src/service/features/hover';
+import { parseDigest } from '../../server/src/service/parser';
 import { PapersTreeLookup, papersTree } from '../../server/src/service/features/tree';
 import type { PaperNode, PapersTreeItem } from '../../server/src/service/features/tree';
 import type { MessageLanguage } from '../../server/src/service/messages';
@@ -244,5 +246,20 @@ describe('The reading state’s messages in the message language', () => {
       service.dispose();
       fs.rmSync(folder, { recursive: true, force: true });
     }
+  });
+});
+
+describe('A title’s hover with many categories in the message language', () => {
+  test('Should count the categories left out in the language asked for', () => {
+    const codes = ['cs.LG', 'cs.CL', 'cs.AI', 'cs.CV', 'cs.RO', 'cs.IR', 'cs.NE', 'cs.SE', 'cs.DB', 'cs.DC', 'cs.CR', 'cs.HC', 'cs.MA', 'stat.ML'];
+    const text = digest(entryLines('M', { topicHits: `专题命中 数学推理 ：reasoning(abstract)；分类 ${codes.join('、')}` }));
+    const doc = parseDigest(text);
+    const lines = text.split('\n');
+    const line = lines.findIndex((l) => l.startsWith('M Sparse Probes'));
+    const on = (language: MessageLanguage) => (hover(doc, { line, character: 1 }, undefined, language)!.contents as { value: string }).value;
+    assert.match(on('both'), /… 2 more/);
+    assert.match(on('en'), /… 2 more/);
+    assert.match(on('zh-cn'), /……另有 2 个/);
+    assert.doesNotMatch(on('zh-cn'), /more/);
   });
 });

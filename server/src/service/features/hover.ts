@@ -487,5 +487,6 @@ function summaryPreview(summary: string): string {
 /** Up to `MAX_LISTED` items rendered and joined, with a count of the rest. */
 function listed<T>(items: readonly T[], render: (item: T) => string): string {
   const shown = items.slice(0, MAX_LISTED).map(render).join('; ');
-  return items.length > MAX_LISTED ? `${shown}; … ${items.length - MAX_LISTED} more` : shown;
+  const more = items.length - MAX_LISTED;
+  return more > 0 ? `${shown}; ${w(`… ${more} more`, `… ${more} more`, `……另有 ${more} 个`)}` : shown;
 }

@@ -14,6 +14,7 @@ import { foldForSearch, searchIncludes, WorkspaceIndex } from '../../server/src/
 import { keep, KeptNames } from '../../server/src/service/keptStrings';
 import { generatedEntry } from '../bench/generate';
 import { digest, entryLines } from '../support/fixtures';
+import { noisyDigests } from '../support/noisyDigests';
 
 v8.setFlagsFromString('--expose-gc');
 const collect = vm.runInNewContext('gc') as () => void;
@@ -131,16 +132,8 @@ describe('workspaceIndex: the kept summaries equal the plain ones', () => {
   test('Should keep, for random digests, exactly what the papers say', () => {
     fc.assert(
       fc.property(
-        fc.array(fc.tuple(fc.nat(40), fc.array(fc.oneof(fc.constantFrom(...PIECES), fc.string({ maxLength: 4 })), { maxLength: 12 })), { minLength: 1, maxLength: 12 }),
-        (entries) => {
-          const paragraphs = ['大模型推理能力'];
-          for (const [seed, noise] of entries) {
-            const lines = generatedEntry(seed % 7);
-            // Noise on a random line: changes what the fields hold, or breaks them.
-            lines[seed % lines.length] += noise.join('');
-            paragraphs.push(...lines);
-          }
-          const text = paragraphs.join('\n\n') + '\n';
+        noisyDigests(PIECES),
+        (text) => {
           const index = new WorkspaceIndex();
           index.update('file:///w/r.digest', text);
           const kept = index.file('file:///w/r.digest')!.papers;

@@ -16,6 +16,7 @@ import { documentSymbols } from '../../server/src/service/features/symbols';
 import { semanticTokens } from '../../server/src/service/features/semanticTokens';
 import { EntryNode, partsKeptLimit, setPartsKeptLimit } from '../../server/src/service/nodes';
 import { describeModel } from '../support/describeModel';
+import { noisyDigests } from '../support/noisyDigests';
 
 v8.setFlagsFromString('--expose-gc');
 const collect = vm.runInNewContext('gc') as () => void;
@@ -66,15 +67,9 @@ describe('terms: the names kept with an entry', () => {
   test('Should equal, for random digests, the names the entries give', () => {
     fc.assert(
       fc.property(
-        fc.array(fc.tuple(fc.nat(40), fc.array(fc.oneof(fc.constantFrom(...PIECES), fc.string({ maxLength: 4 })), { maxLength: 12 })), { minLength: 1, maxLength: 12 }),
-        (entries) => {
-          const paragraphs = ['大模型推理能力'];
-          for (const [seed, noise] of entries) {
-            const lines = generatedEntry(seed % 7);
-            lines[seed % lines.length] += noise.join('');
-            paragraphs.push(...lines);
-          }
-          const doc = parseDigest(paragraphs.join('\n\n') + '\n');
+        noisyDigests(PIECES),
+        (text) => {
+          const doc = parseDigest(text);
           for (const entry of doc.entries) {
             assert.deepEqual(entryNames(entry), plainNames(entry));
           }

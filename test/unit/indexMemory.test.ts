@@ -4,8 +4,6 @@
  */
 import { describe, test } from 'node:test';
 import * as assert from 'node:assert/strict';
-import * as v8 from 'node:v8';
-import * as vm from 'node:vm';
 import * as fc from 'fast-check';
 import { parseDigest } from '../../server/src/service/parser';
 import { paperName, titleKey } from '../../server/src/service/features/entries';
@@ -14,16 +12,9 @@ import { foldForSearch, searchIncludes, WorkspaceIndex } from '../../server/src/
 import { keep, KeptNames } from '../../server/src/service/keptStrings';
 import { generatedEntry } from '../bench/generate';
 import { digest, entryLines } from '../support/fixtures';
+import { heapAfterCollection } from '../support/heap';
 import { noisyDigests } from '../support/noisyDigests';
 
-v8.setFlagsFromString('--expose-gc');
-const collect = vm.runInNewContext('gc') as () => void;
-
-function heapAfterCollection(): number {
-  collect();
-  collect();
-  return process.memoryUsage().heapUsed;
-}
 
 /** A digest whose papers each carry a long stray line (a line of no field), which the index does not keep. */
 function paddedDigest(papers: number, padding: number): string {

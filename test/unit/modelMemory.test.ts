@@ -4,8 +4,6 @@
  */
 import { describe, test } from 'node:test';
 import * as assert from 'node:assert/strict';
-import * as v8 from 'node:v8';
-import * as vm from 'node:vm';
 import * as fc from 'fast-check';
 import { parseDigest } from '../../server/src/service/parser';
 import type { Entry } from '../../server/src/service/model';
@@ -16,16 +14,9 @@ import { documentSymbols } from '../../server/src/service/features/symbols';
 import { semanticTokens } from '../../server/src/service/features/semanticTokens';
 import { EntryNode, partsKeptLimit, setPartsKeptLimit } from '../../server/src/service/nodes';
 import { describeModel } from '../support/describeModel';
+import { heapAfterCollection } from '../support/heap';
 import { noisyDigests } from '../support/noisyDigests';
 
-v8.setFlagsFromString('--expose-gc');
-const collect = vm.runInNewContext('gc') as () => void;
-
-function heapAfterCollection(): number {
-  collect();
-  collect();
-  return process.memoryUsage().heapUsed;
-}
 
 /** The names of an entry as terms.ts worked them out before it kept copies. */
 function plainNames(entry: Entry): EntryNames {

@@ -8,6 +8,7 @@ import { ReadingModel } from '../../server/src/service/reading/model';
 import type { StateDisk } from '../../server/src/service/reading/stateStore';
 import { StateStore } from '../../server/src/service/reading/stateStore';
 import { WorkspaceIndex } from '../../server/src/service/workspaceIndex';
+import { entryLines } from './fixtures';
 
 /** A state file held in memory, replaced only when it still holds what was read. */
 export class MemoryDisk implements StateDisk {
@@ -47,3 +48,13 @@ export function testWorkspace(files: Record<string, string>, interests?: Interes
   const model = new ReadingModel(index, { storeFor: () => store, interestsFor: () => parsed, mtimeOf: (uri) => mtimes[uri] });
   return { index, store, disk, model };
 }
+
+/** A paper on reinforcement learning that the interests of the reading tests score. */
+export const RL = entryLines('RL', {
+  englishTitle: 'Reinforcement Learning for Theorem Proving',
+  chineseTitle: '用于定理证明的强化学习',
+  authors: 'Alice Smith, Bo Li',
+  institutions: '机构 * Tsinghua University（清华大学） 纠错',
+  topicHits: '专题命中 数学推理 ：theorem(title)；分类 cs.LG',
+  summary: 'AI总结 用强化学习训练定理证明器。',
+});

@@ -11,19 +11,11 @@ import { parseInterests, scorePaper } from '../../server/src/service/reading/int
 import { rankPapers } from '../../server/src/service/reading/scope';
 import type { PaperSummary } from '../../server/src/service/workspaceIndex';
 import { digest, entryLines } from '../support/fixtures';
-import { testWorkspace } from '../support/readingModel';
+import { RL, testWorkspace } from '../support/readingModel';
 
 const DAY1 = 'file:///w/2026-05-01.digest';
 const DAY2 = 'file:///w/2026-05-02.digest.txt';
 
-const RL = entryLines('RL', {
-  englishTitle: 'Reinforcement Learning for Theorem Proving',
-  chineseTitle: '用于定理证明的强化学习',
-  authors: 'Alice Smith, Bo Li',
-  institutions: '机构 * Tsinghua University（清华大学） 纠错',
-  topicHits: '专题命中 数学推理 ：theorem(title)；分类 cs.LG',
-  summary: 'AI总结 用强化学习训练定理证明器。',
-});
 const PROBES = entryLines('P', {
   englishTitle: 'Sparse Probes for Arithmetic Circuits',
   chineseTitle: '算术电路的稀疏探针',

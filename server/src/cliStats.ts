@@ -8,7 +8,7 @@
  */
 import { pathToFileURL } from 'node:url';
 import { collectDigestFiles, displayPath, printable, readDigestFile } from './cliFiles';
-import { barChart, CHART_WORDS, chartToSvg, chartWords, dashboardCharts, displayText, escapeXml, paperCountWords, rowDetail, STANDALONE_STYLE } from './service/charts';
+import { barChart, CHART_WORDS, chartToSvg, chartWords, dashboardCharts, displayText, escapeXml, paperCountWords, rowDetail, STANDALONE_STYLE, topicLabel } from './service/charts';
 import { DEFAULT_MESSAGE_LANGUAGE, MessageLanguage } from './service/messages';
 import { CliUsageError, languageOption, requestedLanguage, usageError } from './cliLanguage';
 import { choices, CLI_MESSAGES, cliHelp, cliSummary, cliText } from './service/cliMessages';
@@ -176,7 +176,7 @@ export function statsText(stats: DigestStatistics, language: MessageLanguage = D
     if (periods.length > 0) {
       lines.push('', `${heading(title, language)}:`);
       for (const period of periods.slice(-12)) {
-        lines.push(`  ${period.period}  ${String(period.count).padStart(5)}  ${period.topics.slice(0, 3).map((topic) => `${displayText(topic.label, 40)} ${topic.count}`).join(', ')}`);
+        lines.push(`  ${period.period}  ${String(period.count).padStart(5)}  ${period.topics.slice(0, 3).map((topic) => `${displayText(topicLabel(topic, language), 40)} ${topic.count}`).join(', ')}`);
       }
     }
   }
@@ -201,7 +201,7 @@ export function statsHtml(stats: DigestStatistics, language: MessageLanguage = D
   const tables = rollups
     .filter(([, periods]) => periods.length > 0)
     .map(([title, periods]) => {
-      const rows = periods.map((period) => `<tr><td>${escapeXml(period.period)}</td><td>${escapeXml(period.first)} – ${escapeXml(period.last)}</td><td class="n">${period.count}</td><td>${period.topics.map((topic) => `${escapeXml(topic.label)} ${topic.count}`).join(', ')}</td></tr>`);
+      const rows = periods.map((period) => `<tr><td>${escapeXml(period.period)}</td><td>${escapeXml(period.first)} – ${escapeXml(period.last)}</td><td class="n">${period.count}</td><td>${period.topics.map((topic) => `${escapeXml(topicLabel(topic, language))} ${topic.count}`).join(', ')}</td></tr>`);
       return `<section><h2>${escapeXml(title)}</h2><table><thead><tr><th>${column(STATS_WORDS.period)}</th><th>${column(STATS_WORDS.datesColumn)}</th><th>${column(STATS_WORDS.papersColumn)}</th><th>${column(STATS_WORDS.topicsColumn)}</th></tr></thead><tbody>${rows.join('')}</tbody></table></section>`;
     });
   return `<!DOCTYPE html>

@@ -119,6 +119,20 @@ describe('paper-digest stats', () => {
     assert.match(bad.stderr, /^paper-digest: unknown language 'fr': use both, en, zh-cn or auto \(see 'paper-digest stats --help'\)[^\n]*\n$/);
   });
 
+  test('Should name the papers without a topic in the weekly and monthly roll-ups in the language of --lang', () => {
+    const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'paper-digest-stats-notopic-'));
+    try {
+      fs.writeFileSync(path.join(folder, '2026-05-01.digest'), digest(entryLines('N', { topicHits: null })));
+      const line = (language: string): string | undefined => run(['stats', '--lang', language, '.'], folder).stdout.split('\n').find((l) => l.startsWith('  2026-W18'));
+      assert.match(line('zh-cn') ?? '', /^ {2}2026-W18 +1 {2}（无专题） 1$/);
+      assert.match(line('en') ?? '', /^ {2}2026-W18 +1 {2}\(no topic\) 1$/);
+      assert.match(line('both') ?? '', /^ {2}2026-W18 +1 {2}\(no topic\) · （无专题） 1$/);
+      assert.match(run(['stats', '--format', 'html', '--lang', 'zh-cn', '.'], folder).stdout, /<td>（无专题） 1<\/td>/);
+    } finally {
+      fs.rmSync(folder, { recursive: true, force: true });
+    }
+  });
+
   test('Should exit 2 with one clear line on bad usage or an unreadable path', () => {
     const bad = run(['stats', '--format', 'pdf', '.'], work);
     assert.equal(bad.status, 2);

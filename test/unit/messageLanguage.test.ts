@@ -155,6 +155,26 @@ describe('Hovers in the message language', () => {
     // The language of one hover does not leak into the next.
     assert.match(on('Kyoto University', 'both'), /中文名 Chinese name/);
   });
+
+  test('Should say an empty name or keyword is empty in the message language', () => {
+    const lines = ['大模型推理能力', '', 'Sparse Probes', '', '稀疏探针', '', 'Mei Tanaka', '', '机构 * Kyoto University（ ） ； Tsinghua University（清华大学） 纠错', '', '专题命中 数学推理 ：(abstract)；分类 cs.LG', '', 'AI总结 本文。', ''];
+    const doc = parseDigest(lines.join('\n'));
+    const at = (needle: string, language: MessageLanguage): string => {
+      const line = lines.findIndex((l) => l.includes(needle));
+      const result = hover(doc, { line, character: lines[line].indexOf(needle) + 1 }, NEVER_CANCELLED, language);
+      assert.ok(result, `a hover on ${needle}`);
+      // The Markdown's escapes taken out, to read the text.
+      return (result.contents as { value: string }).value.replace(/\\(.)/g, '$1');
+    };
+    // The institution's translation is blank: its hover shows the translation as empty.
+    assert.match(at('Kyoto University', 'zh-cn'), /^\*（空）\* · 中文名/);
+    assert.match(at('Kyoto University', 'en'), /^\*\(empty\)\* · Chinese name/);
+    assert.match(at('Kyoto University', 'both'), /^\*\(empty\)\* · 中文名 Chinese name/);
+    // A topic hit without its keyword, in a title's hover.
+    assert.match(at('Sparse Probes', 'zh-cn'), /命中：（空） \(abstract/);
+    assert.doesNotMatch(at('Sparse Probes', 'zh-cn'), /empty/);
+    assert.match(at('Sparse Probes', 'en'), /hits: \(empty\) \(abstract/);
+  });
 });
 
 describe('paper-digest check --lang', () => {

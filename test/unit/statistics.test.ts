@@ -5,7 +5,7 @@ import { addDays, digestDateOf, isCalendarDate, isoWeekOf, monthOf } from '../..
 import { compilePaperFilter } from '../../server/src/service/paperFilter';
 import { digestStatistics } from '../../server/src/service/features/statistics';
 import { rollup } from '../../server/src/service/features/rollup';
-import { barChart, CHART_WORDS, chartToSvg, chartWords, dashboardCharts, dashboardSummary, displayText } from '../../server/src/service/charts';
+import { barChart, CHART_WORDS, chartToSvg, chartWords, dashboardCharts, dashboardSummary, displayText, periodChart, topicLabel } from '../../server/src/service/charts';
 import { papersTree } from '../../server/src/service/features/tree';
 import { computeDiagnostics } from '../../server/src/service/features/diagnostics';
 import { parseDigest } from '../../server/src/service/parser';
@@ -141,6 +141,24 @@ describe('Statistics', () => {
       ['数学推理', 4, 'week:2026-W18 topic:数学推理'],
       ['代码生成', 1, 'week:2026-W18 topic:代码生成'],
     ]);
+  });
+
+  test('Should word the roll-ups’ papers without a topic in the message language, and a topic as written', () => {
+    const index = new WorkspaceIndex();
+    index.update('file:///ws/2026-05-01.digest', digest(entryLines('N', { topicHits: null }), paper('T', '代码生成', ['x'], ['cs.CL']), entryLines('M', { topicHits: null })));
+    const week = digestStatistics(index).weeks[0];
+    assert.deepEqual(week.topics.map((row) => [row.label, row.count, row.filter, row.noTopic]), [
+      ['(no topic)', 2, 'week:2026-W18', true],
+      ['代码生成', 1, 'week:2026-W18 topic:代码生成', undefined],
+    ]);
+    assert.deepEqual(week.topics.map((row) => topicLabel(row, 'zh-cn')), ['（无专题）', '代码生成']);
+    assert.deepEqual(week.topics.map((row) => topicLabel(row, 'en')), ['(no topic)', '代码生成']);
+    assert.deepEqual(week.topics.map((row) => topicLabel(row, 'both')), ['(no topic) · （无专题）', '代码生成']);
+    // The weekly chart's bar labels say it too.
+    const detail = (language: 'both' | 'en' | 'zh-cn'): string[] => periodChart('weeks', [week], 600, language).marks.flatMap((mark) => [...(mark.kind === 'text' ? [mark.text] : []), ...('tip' in mark && mark.tip ? [mark.tip] : [])]);
+    assert.ok(detail('zh-cn').some((text) => text.includes('（无专题） 2')), detail('zh-cn').join(' | '));
+    assert.ok(!detail('en').some((text) => text.includes('无专题')), detail('en').join(' | '));
+    assert.ok(detail('both').some((text) => text.includes('(no topic) · （无专题） 2')), detail('both').join(' | '));
   });
 
   test('Should count a department under the institution its line names, as the Papers view groups it', () => {

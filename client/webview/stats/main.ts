@@ -10,7 +10,7 @@
  */
 import './stats.css';
 import type { DigestStatistics, PeriodRow } from '../../../server/src/service/features/statistics';
-import { Chart, CHART_WORDS, chartWords, dashboardCharts, dashboardSummary, displayText, Mark } from '../../../server/src/service/charts';
+import { Chart, CHART_WORDS, chartWords, dashboardCharts, dashboardSummary, displayText, Mark, topicLabel } from '../../../server/src/service/charts';
 import type { MessageLanguage } from '../../../server/src/service/messages';
 
 interface VsCodeApi {
@@ -165,7 +165,7 @@ function rollupTable(title: string, periods: readonly PeriodRow[], language: Mes
       if (i > 0) {
         topics.append(document.createTextNode(', '));
       }
-      topics.append(link(`${displayText(topic.label, 40)} ${topic.count}`, topic.filter));
+      topics.append(link(`${displayText(topicLabel(topic, language), 40)} ${topic.count}`, topic.filter));
     });
     row.append(topics);
     const exports = element('td');

@@ -36,6 +36,7 @@ export const CHART_WORDS = {
   topic: bilingual('topic', '专题'),
   keyword: bilingual('keyword', '关键词'),
   notInTaxonomy: bilingual('not in the arXiv taxonomy', '不在 arXiv 分类体系中'),
+  noTopic: bilingual('(no topic)', '（无专题）'),
   // The dashboard page's own words.
   pageTitle: bilingual('Paper Digest statistics', '论文摘要统计'),
   loading: bilingual('Loading the statistics…', '正在统计…'),
@@ -69,6 +70,16 @@ export function dashboardSummary(stats: Pick<DigestStatistics, 'paperCount' | 'f
  */
 export function rowDetail(row: CountRow, language: MessageLanguage): string {
   return row.known === false ? chartWords(CHART_WORDS.notInTaxonomy, language) : row.detail;
+}
+
+/**
+ * A topic of a period's roll-up as shown: the papers without a topic in the message language,
+ * a topic as the digests write it.
+ *
+ * @example topicLabel({ label: '(no topic)', noTopic: true, detail: '', count: 2, filter: 'week:2026-W18' }, 'zh-cn') // '（无专题）'
+ */
+export function topicLabel(row: CountRow, language: MessageLanguage): string {
+  return row.noTopic ? chartWords(CHART_WORDS.noTopic, language) : row.label;
 }
 
 /** `N papers` in the language (`both`: `N papers · N 篇`). */
@@ -242,7 +253,7 @@ export function periodChart(id: 'weeks' | 'months', periods: readonly PeriodRow[
   const title = chartWords(id === 'weeks' ? CHART_WORDS.weeksTitle : CHART_WORDS.monthsTitle, language);
   const rows: CountRow[] = periods.slice(-26).map((period) => ({
     label: period.period,
-    detail: period.topics.slice(0, 3).map((topic) => `${topic.label} ${topic.count}`).join(', '),
+    detail: period.topics.slice(0, 3).map((topic) => `${topicLabel(topic, language)} ${topic.count}`).join(', '),
     count: period.count,
     filter: period.filter,
   }));

@@ -245,7 +245,7 @@ function titleHover(entry: Entry, field: TitleField): string {
   if (topic) {
     const hits = listed(topic.hits, (hit) => {
       const where = hit.field ? hitFieldMeaning(hit.field.text) : undefined;
-      return `${hit.keyword.text || w('(empty)', '(empty)', '（空）')}${hit.field ? ` (${hit.field.text}${where ? ' ' + where.chinese : ''})` : ''}`;
+      return `${hit.keyword.text || emptyText()}${hit.field ? ` (${hit.field.text}${where ? ' ' + where.chinese : ''})` : ''}`;
     });
     const none = w('(none)', '(none)', '（无）');
     const topicText = topic.topic.text || none;
@@ -444,6 +444,11 @@ function normaliseName(name: string): string {
 
 // ---- Markdown ---------------------------------------------------------------------------
 
+/** What stands for a text that is empty, in the message language. */
+function emptyText(): string {
+  return w('(empty)', '(empty)', '（空）');
+}
+
 /** Plain text, escaped. */
 function text(plain: string): string {
   return escapeMarkdown(clip(plain, MAX_TEXT * 4));
@@ -452,12 +457,12 @@ function text(plain: string): string {
 /** Bold text, escaped; never empty (`****` would be a rule). */
 function strong(plain: string): string {
   const clipped = clip(plain.trim());
-  return clipped ? `**${escapeMarkdown(clipped)}**` : emphasis('(empty)');
+  return clipped ? `**${escapeMarkdown(clipped)}**` : emphasis(emptyText());
 }
 
 /** Italic text, escaped. */
 function emphasis(plain: string): string {
-  return `*${escapeMarkdown(clip(plain.trim(), MAX_TEXT * 4)) || escapeMarkdown('(empty)')}*`;
+  return `*${escapeMarkdown(clip(plain.trim(), MAX_TEXT * 4)) || escapeMarkdown(emptyText())}*`;
 }
 
 function paragraphs(...blocks: string[]): string {

@@ -28,6 +28,11 @@ export interface CountRow {
   readonly filter: string;
   /** For categories: whether the arXiv taxonomy knows the code. */
   readonly known?: boolean;
+  /**
+   * For the topics of a period: the row of the papers without a topic (its `label` is
+   * `(no topic)`; shown in the message language by `topicLabel`, charts.ts).
+   */
+  readonly noTopic?: true;
 }
 
 /** The papers of the digests of one day. */
@@ -96,7 +101,7 @@ export interface DigestStatistics {
 export const MAX_ROWS = 50;
 /** Trends are drawn for this many topics and this many keywords. */
 export const MAX_TRENDS = 6;
-/** The label of the papers of a period without a topic. */
+/** The label of the papers of a period without a topic (in the data; shown by `topicLabel`, charts.ts). */
 const NO_TOPIC = '(no topic)';
 /** Its key: no topic's key is empty, and the counters take no empty key. */
 const NO_TOPIC_KEY = '\u0000';
@@ -172,7 +177,7 @@ export function digestStatistics(index: WorkspaceIndex, options: { readonly uri?
       }
       for (const period of periods) {
         period.papers.add(ref);
-        period.topics.add(topicKey || NO_TOPIC_KEY, topicKey ? topic : NO_TOPIC, '', ref);
+        period.topics.add(topicKey || NO_TOPIC_KEY, topicKey ? topic : '', '', ref);
         const dayKeywords = period.keywords;
         if (dayKeywords) {
           for (let i = 0; i < keywordKeys.length; i++) {
@@ -417,7 +422,8 @@ function periodRows(field: 'week' | 'month', periods: ReadonlyMap<string, Period
       first: period.first,
       last: period.last,
       count: period.papers.count,
-      topics: period.topics.rows().slice(0, PERIOD_TOPICS).map((row) => ({ ...row, filter: row.label === NO_TOPIC ? fieldFilter(field, name) : `${fieldFilter(field, name)} ${row.filter}` })),
+      // Only the row without a topic has an empty label (a topic's key is never empty).
+      topics: period.topics.rows().slice(0, PERIOD_TOPICS).map((row) => (row.label === '' ? { ...row, label: NO_TOPIC, noTopic: true, filter: fieldFilter(field, name) } : { ...row, filter: `${fieldFilter(field, name)} ${row.filter}` })),
       filter: fieldFilter(field, name),
     }));
 }

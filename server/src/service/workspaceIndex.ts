@@ -10,7 +10,7 @@
 import type { Position, Range } from 'vscode-languageserver-types';
 import type { DigestDocument, Entry } from './model';
 import { parseDigest } from './parser';
-import { itemAtLine, paperName, titleKey } from './features/entries';
+import { entryTitleKey, itemAtLine, paperName, titleKey } from './features/entries';
 import { fileTerms, FileTerms } from './terms';
 import { documentTooLarge, parseWithinLimits } from './limits';
 import { keep, keepNarrow, KeptNames } from './keptStrings';
@@ -619,7 +619,7 @@ function partsKey(parts: readonly string[]): string {
 function paperContent(entry: Entry, names: KeptNames): PaperContent {
   const englishTitle = keep(entry.englishTitle?.value.text ?? '');
   const chineseTitle = keep(entry.chineseTitle?.value.text ?? '');
-  const key = keep(titleKey(englishTitle)); // the same copy as the diagnostics' title keys
+  const key = entryTitleKey(entry, false); // the diagnostics' copy when they worked it out
   const identity = key || (chineseTitle ? 'zh:' + titleKey(chineseTitle) : 'untitled');
   const authors = keptList(entry.authors?.names.map((name) => name.text).filter((name) => name.length > 0) ?? [], names);
   const institutions: InstitutionSummary[] = [];

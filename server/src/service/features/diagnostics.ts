@@ -14,11 +14,10 @@ import { NEVER_CANCELLED } from '../cancellation';
 import type { DigestDocument, Entry, FieldKind, InstitutionsField, Span, StructureProblem, TopicHitsField } from '../model';
 import { categoryByCode, categoryIgnoringCase, isCategoryLike, nearestCategories } from '../taxonomy';
 import { hasCjk } from '../text';
-import { entryAt, titleKey } from './entries';
+import { entryAt, entryTitleKey } from './entries';
 import { consistencyProblems, FormsElsewhere } from './consistency';
 import { documentTooLarge, TooLarge } from '../limits';
 import { entryNames } from '../terms';
-import { keep } from '../keptStrings';
 import { bilingual, MessageLanguage, say } from '../messages';
 
 /** The `source` of every diagnostic of Paper Digest. */
@@ -268,6 +267,7 @@ export function* diagnosticSteps(doc: DigestDocument, options: DiagnosticOptions
   }
   const key = optionsKey(options);
   const limit = options.maxDiagnostics ?? Infinity;
+  const names = consistencyChecked(options);
   if (limit === Infinity) {
     for (const problem of doc.problems) {
       checker.structureProblem(problem);
@@ -278,6 +278,9 @@ export function* diagnosticSteps(doc: DigestDocument, options: DiagnosticOptions
         if (token.isCancellationRequested) return [];
       }
       checker.entryOnce(doc.entries[i], key);
+      // The names the consistency rules count, while the entry's fields still keep the parts
+      // its checks split (a later pass would split them again: parts are let go past a thousand).
+      if (names) entryNames(doc.entries[i]);
     }
     yield;
     checker.duplicates(doc.entries.length);
@@ -306,6 +309,7 @@ export function* diagnosticSteps(doc: DigestDocument, options: DiagnosticOptions
       const entry = doc.entries[checked];
       for (const problem of byEntry.get(checked) ?? []) checker.structureProblem(problem);
       checker.entryOnce(entry, key);
+      if (names) entryNames(entry);
       checked++;
       lastLine = entry.range.end.line;
     }
@@ -325,6 +329,11 @@ export function* diagnosticSteps(doc: DigestDocument, options: DiagnosticOptions
     return [];
   }
   return checker.sorted();
+}
+
+/** Whether one of the consistency rules is on (they count the names of every entry). */
+function consistencyChecked(options: DiagnosticOptions): boolean {
+  return ruleSeverity(DiagnosticCode.InconsistentTranslation, options) !== undefined || ruleSeverity(DiagnosticCode.InconsistentAuthorName, options) !== undefined;
 }
 
 /** The severity a rule has under the options, or undefined when it is off. */
@@ -351,9 +360,6 @@ const MAX_RELATED_ELSEWHERE = 20;
 
 /** What most entries have: one shared empty list. */
 const NO_DIAGNOSTICS: DigestDiagnostic[] = [];
-
-/** The title keys of entries, kept the same way. */
-const TITLE_KEYS = new WeakMap<Entry, string>();
 
 /** What of the options the checks of an entry depend on. */
 function optionsKey(options: DiagnosticOptions): string {
@@ -728,7 +734,7 @@ class Checker {
   // ---- One translation for one name (consistency.ts) -------------------------------------
 
   *consistency(token: Cancellation): Generator<void, void, void> {
-    if (ruleSeverity(DiagnosticCode.InconsistentTranslation, this.options) === undefined && ruleSeverity(DiagnosticCode.InconsistentAuthorName, this.options) === undefined) {
+    if (!consistencyChecked(this.options)) {
       return;
     }
     // The names of each entry, split in steps (they are kept with the entry); then the counts.
@@ -757,12 +763,8 @@ class Checker {
       if (!title) {
         continue;
       }
-      let key = TITLE_KEYS.get(entry);
-      if (key === undefined) {
-        // Kept as the index keeps its title keys (keptStrings.ts): one copy of each for both.
-        key = keep(titleKey(title.value.text));
-        TITLE_KEYS.set(entry, key);
-      }
+      // Kept with the entry, the same copy the index summary of an open document takes.
+      const key = entryTitleKey(entry);
       if (key.length === 0) {
         continue;
       }

@@ -4,6 +4,7 @@
  */
 import type { Position, Range } from 'vscode-languageserver-types';
 import type { DigestDocument, Entry, Field } from '../model';
+import { keep } from '../keptStrings';
 
 /**
  * The entry whose lines contain the position, by binary search over the entries' ranges.
@@ -66,8 +67,46 @@ export function paperName(entry: Entry): string {
  * titleKey('  Sparse  Probes for ARITHMETIC Circuits ') // 'sparse probes for arithmetic circuits'
  */
 export function titleKey(title: string): string {
+  if (isPlainAscii(title)) {
+    // Printable ASCII, single spaces, none at the ends: only the case to fold.
+    return title.toLowerCase();
+  }
   // ASCII is its own NFKC form: normalising it is the most of the time otherwise.
   return (ASCII_ONLY.test(title) ? title : title.normalize('NFKC')).toLowerCase().replace(/\s+/g, ' ').trim();
 }
 
 const ASCII_ONLY = /^[\u0000-\u007f]*$/;
+
+/** Whether a text is printable ASCII with single spaces between words and none at its ends. */
+function isPlainAscii(text: string): boolean {
+  const last = text.length - 1;
+  for (let i = 0; i <= last; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 0x20) {
+      if (i === 0 || i === last || text.charCodeAt(i + 1) === 0x20) return false;
+    } else if (c < 0x21 || c > 0x7e) {
+      return false;
+    }
+  }
+  return true;
+}
+
+/** The title keys of entries, kept with the entry objects (an edit elsewhere keeps an entry). */
+const TITLE_KEYS = new WeakMap<Entry, string>();
+
+/**
+ * `titleKey` of an entry's English title ('' without one), as a copy that holds no reference to
+ * the document's text (keptStrings.ts). With `remember` (the default) it is kept with the entry,
+ * so that the duplicate diagnostics and the index summary of an open document work it out once
+ * per entry; without, a key kept before is still used.
+ *
+ * @example entryTitleKey(entry) // 'sparse probes for arithmetic circuits'
+ */
+export function entryTitleKey(entry: Entry, remember = true): string {
+  let key = TITLE_KEYS.get(entry);
+  if (key === undefined) {
+    key = keep(titleKey(entry.englishTitle?.value.text ?? ''));
+    if (remember) TITLE_KEYS.set(entry, key);
+  }
+  return key;
+}

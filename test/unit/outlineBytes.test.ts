@@ -9,7 +9,7 @@ import * as path from 'node:path';
 import { describe, test } from 'node:test';
 import * as fc from 'fast-check';
 import { TextDocument } from 'vscode-languageserver-textdocument';
-import type { DocumentSymbol } from 'vscode-languageserver-types';
+import type { DocumentSymbol, SymbolKind } from 'vscode-languageserver-types';
 import { OutlineBytes } from '../../server/src/outlineBytes';
 import { documentSymbols } from '../../server/src/service/features/symbols';
 import { updateDigest } from '../../server/src/service/incremental';
@@ -85,6 +85,24 @@ describe('OutlineBytes', () => {
     outlines.delete(uri);
     outlines.encode(uri, outline);
     assert.deepEqual(outlines.lastStatistics, { encoded: 500, copied: 0 });
+  });
+
+  test('Should write any names and details as ASCII JSON that parses to the same strings', () => {
+    const range = { start: { line: 3, character: 0 }, end: { line: 120000, character: 81 } };
+    const text = fc.string({ unit: fc.oneof(fc.constantFrom('"', '\\', '\n', '\u0000', '\u007f', '\u2028', '中', '·', '\ud83d', '\ude00', '😀', '\ufeff'), fc.string({ unit: 'binary', minLength: 1, maxLength: 1 })), maxLength: 30 });
+    fc.assert(
+      fc.property(fc.array(fc.record({ name: text, detail: fc.option(text, { nil: undefined }), kind: fc.integer({ min: 1, max: 26 }) as fc.Arbitrary<SymbolKind> }), { maxLength: 6 }), text, (papers, heading) => {
+        const outlines = new OutlineBytes();
+        const symbols: DocumentSymbol[] = papers.map((paper) => ({ ...paper, range, selectionRange: { start: range.start, end: { line: 3, character: 7 } } }));
+        const outline: DocumentSymbol[] = [{ name: heading, detail: '10 papers', kind: 3, range, selectionRange: range, children: symbols }];
+        const bytes = outlines.encode('u', outline);
+        assert.ok(bytes.every((byte) => byte < 0x80), `not ASCII: ${bytes.toString('latin1')}`);
+        assertSameOutline(bytes, outline, 'with the heading');
+        assert.deepEqual(outlines.lastStatistics, { encoded: symbols.length, copied: 0 }, 'written member by member, not by the fallback');
+        assertSameOutline(outlines.encode('v', symbols), symbols, 'the papers alone');
+      }),
+      { numRuns: 300 },
+    );
   });
 
   test('Should encode symbols of any other shape whole, as JSON.stringify does', () => {

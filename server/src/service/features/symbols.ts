@@ -11,6 +11,7 @@ import type { Cancellation } from '../cancellation';
 import { NEVER_CANCELLED } from '../cancellation';
 import type { DigestDocument, Entry } from '../model';
 import { isTruncated } from '../limits';
+import { EntryNode } from '../nodes';
 import { paperName } from './entries';
 
 /** Between the English and the Chinese title in a paper's symbol name. */
@@ -89,16 +90,36 @@ export function documentSymbols(doc: DigestDocument, options: SymbolOptions = {}
 const PAPER_SYMBOLS = new WeakMap<Entry, { readonly index: number; readonly symbol: DocumentSymbol }>();
 
 function paperSymbol(entry: Entry): DocumentSymbol {
-  const range = entry.range;
   const cached = PAPER_SYMBOLS.get(entry);
-  if (cached && cached.index === entry.index && sameRange(cached.symbol.range, range)) {
+  if (cached && cached.index === entry.index && inPlace(cached.symbol.range, entry)) {
     return cached.symbol;
   }
-  const title = entry.englishTitle ?? entry.chineseTitle;
-  const selectionRange = title ? title.value.range : entry.fields[0]?.range ?? range;
-  const symbol: DocumentSymbol = { name: shorten(paperSymbolName(entry), MAX_NAME_LENGTH), kind: SymbolKind.Class, range, selectionRange };
+  const range = entry.range;
+  const english = entry.englishTitle?.value;
+  const chinese = entry.chineseTitle?.value;
+  const title = english ?? chinese;
+  const selectionRange = title ? title.range : entry.fields[0]?.range ?? range;
+  const symbol: DocumentSymbol = { name: shorten(symbolName(entry, english?.text ?? '', chinese?.text ?? ''), MAX_NAME_LENGTH), kind: SymbolKind.Class, range, selectionRange };
   PAPER_SYMBOLS.set(entry, { index: entry.index, symbol });
   return symbol;
+}
+
+/**
+ * Whether an entry still spans `range`. The parser's entries are read without making their
+ * range: after a keystroke this is asked of every paper, and 10,000 ranges made only to be
+ * compared are a few milliseconds of allocation and of collection.
+ */
+function inPlace(range: Range, entry: Entry): boolean {
+  if (entry instanceof EntryNode) {
+    const line = entry.line;
+    return (
+      range.start.line === line &&
+      range.end.line === line + entry.lastRel &&
+      range.end.character === entry.lastEnd &&
+      range.start.character === (line === 0 && entry.src.bom ? 1 : 0)
+    );
+  }
+  return sameRange(range, entry.range);
 }
 
 function sameRange(a: Range, b: Range): boolean {
@@ -112,8 +133,10 @@ function sameRange(a: Range, b: Range): boolean {
  * paperSymbolName(entry) // 'Sparse Probes for Arithmetic Circuits · 算术电路的稀疏探针'
  */
 export function paperSymbolName(entry: Entry): string {
-  const english = entry.englishTitle?.value.text ?? '';
-  const chinese = entry.chineseTitle?.value.text ?? '';
+  return symbolName(entry, entry.englishTitle?.value.text ?? '', entry.chineseTitle?.value.text ?? '');
+}
+
+function symbolName(entry: Entry, english: string, chinese: string): string {
   return english.trim() && chinese.trim() ? english + TITLE_SEPARATOR + chinese : paperName(entry);
 }
 

@@ -11,6 +11,9 @@
  * | `author:Mei Tanaka` | with that author |
  * | `date:2026-05-01`, `week:2026-W18`, `month:2026-05` | of a digest of that day, ISO week or month (the date in the file name) |
  *
+ * An empty value keeps the papers without one: `topic:` those without a topic, `date:` those
+ * of digests whose file name carries no date.
+ *
  * Several terms keep the papers that pass all of them: `week:2026-W18 topic:数学推理`.
  * Values are compared as the groups of the Papers tree and the statistics compare them: case,
  * compatibility forms and runs of white space folded. The statistics dashboard puts these
@@ -80,18 +83,21 @@ const FIELD_START = new RegExp(`\\s+(?=(?:${FILTER_FIELDS.join('|')}):)`, 'i');
 function fieldTerms(filter: string): [FilterField, string][] | undefined {
   const terms: [FilterField, string][] = [];
   for (const part of filter.split(FIELD_START)) {
-    const match = /^([a-z]+):\s*(.*\S)$/is.exec(part);
+    const match = /^([a-z]+):(?:\s*(.*\S))?\s*$/is.exec(part);
     const field = match?.[1].toLowerCase();
     if (!match || !field || !(FILTER_FIELDS as readonly string[]).includes(field)) {
       return undefined;
     }
-    terms.push([field as FilterField, match[2]]);
+    terms.push([field as FilterField, match[2] ?? '']);
   }
   return terms;
 }
 
 function fieldPredicate(field: FilterField, value: string): PaperPredicate {
   const key = groupKey(value);
+  if (!key) {
+    return missingPredicate(field);
+  }
   switch (field) {
     case 'topic':
       return (paper) => groupKey(paper.topic) === key;
@@ -114,14 +120,35 @@ function fieldPredicate(field: FilterField, value: string): PaperPredicate {
   }
 }
 
+/** The papers without a value of the field (`topic:` with nothing after it), as the Papers view's `(no topic)` group holds them. */
+function missingPredicate(field: FilterField): PaperPredicate {
+  const blank = (value: string | undefined): boolean => value === undefined || groupKey(value) === '';
+  switch (field) {
+    case 'topic':
+      return (paper) => blank(paper.topic);
+    case 'keyword':
+      return (paper) => paper.keywords.every(blank);
+    case 'category':
+      return (paper) => paper.categories.every(blank);
+    case 'institution':
+      return (paper) => paper.institutions.every((each) => blank(each.name) && blank(each.translation));
+    case 'author':
+      return (paper) => paper.authors.every(blank);
+    case 'date':
+    case 'week':
+    case 'month':
+      return datePredicate(() => false, true);
+  }
+}
+
 /** A predicate on the date of the paper's digest, asked once per file. */
-function datePredicate(test: (date: string) => boolean): PaperPredicate {
+function datePredicate(test: (date: string) => boolean, undated = false): PaperPredicate {
   const byUri = new Map<string, boolean>();
   return (paper) => {
     let passes = byUri.get(paper.uri);
     if (passes === undefined) {
       const date = digestDateOf(paper.uri);
-      passes = date !== undefined && test(date);
+      passes = date === undefined ? undated : test(date);
       byUri.set(paper.uri, passes);
     }
     return passes;

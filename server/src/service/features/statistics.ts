@@ -423,7 +423,7 @@ function periodRows(field: 'week' | 'month', periods: ReadonlyMap<string, Period
       last: period.last,
       count: period.papers.count,
       // Only the row without a topic has an empty label (a topic's key is never empty).
-      topics: period.topics.rows().slice(0, PERIOD_TOPICS).map((row) => (row.label === '' ? { ...row, label: NO_TOPIC, noTopic: true, filter: fieldFilter(field, name) } : { ...row, filter: `${fieldFilter(field, name)} ${row.filter}` })),
+      topics: period.topics.rows().slice(0, PERIOD_TOPICS).map((row) => ({ ...row, ...(row.label === '' ? { label: NO_TOPIC, noTopic: true as const } : {}), filter: `${fieldFilter(field, name)} ${row.filter}` })),
       filter: fieldFilter(field, name),
     }));
 }

@@ -8,6 +8,9 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
+import type { TextEdit } from 'vscode-languageserver-types';
+import { applyEdits } from '../../server/src/service/edits';
+import { DOCUMENT_LIMITS } from '../../server/src/service/limits';
 import { digest, entryLines } from '../support/fixtures';
 import { LspClient, SERVER_BUNDLE } from '../support/lspClient';
 
@@ -198,5 +201,103 @@ describe('lsp: references, highlights and rename over stdio', () => {
     assert.equal(nothing, null);
     const past = await client.request('textDocument/rename', { textDocument: { uri: uri('open.digest') }, position: { line: 999, character: 1 }, newName: 'x' });
     assert.equal(past, null);
+  });
+
+  test('Should take a file that is open with unsaved changes from its text, at its version, and not also from the disk', async () => {
+    // disk.digest names Fudan on line 8; its open, unsaved text names it on lines 24 and 40 instead.
+    const unsaved = digest(entryLines('B'), fudan('A', 'Fudan University'), fudan('F', 'FUDAN UNIVERSITY'));
+    client.openDocument(uri('disk.digest'), unsaved, 'paper-digest', 7);
+    try {
+      const at = { textDocument: { uri: uri('open.digest') }, position: { line: 8, character: 8 } };
+      const locations = await client.request('textDocument/references', { ...at, context: { includeDeclaration: true } });
+      assert.deepEqual(locations.filter((l: { uri: string }) => l.uri === uri('disk.digest')).map((l: { range: { start: { line: number } } }) => l.range.start.line), [24, 40]);
+      const edit = await client.request('textDocument/rename', { ...at, newName: 'Fudan University, Shanghai' });
+      const changes = (edit.documentChanges as { textDocument: { uri: string; version: number | null }; edits: TextEdit[] }[]).filter((c) => c.textDocument.uri === uri('disk.digest'));
+      assert.deepEqual(changes.map((c) => c.textDocument.version), [7], 'one change of the open document, at its version');
+      const renamed = applyEdits(unsaved, changes[0].edits);
+      assert.deepEqual(renamed.split('\n').filter((line) => line.startsWith('机构 * ') && line.includes('Shanghai')), ['机构 * Fudan University, Shanghai（复旦大学） 纠错', '机构 * Fudan University, Shanghai（复旦大学） 纠错']);
+      assert.ok(!/fudan university（/i.test(renamed), renamed);
+    } finally {
+      client.closeDocument(uri('disk.digest'));
+    }
+  });
+});
+
+describe('lsp: the editing help on bad input over stdio', () => {
+  let root: string;
+  let client: LspClient;
+  const uri = (name: string): string => pathToFileURL(path.join(root, name)).href;
+  /** A 机构 line of 27,500 characters that ends in `Tsi`: long, but within the limits. */
+  const longLine = '机构 * ' + 'Kyoto University（京都大学） ； '.repeat(1_100) + 'Tsi';
+  /** A document past the limits: a line longer than the longest the server reads. */
+  const tooLong = '机构 * ' + 'Lab ； '.repeat(DOCUMENT_LIMITS.maxLineLength / 6 + 1);
+  const BROKEN = '大模型推理能力\n\n标题\n机构 * （（（ ；；Fud\n专题命中 ：：(((；分类 、、\n\nAI总结\n\n机构 Fudan） ；（ 纠错 纠错\n';
+
+  /** Every position request of the editing help at one position, answered (an error rejects). */
+  const ask = (name: string, position: { line: number; character: number }) => {
+    const textDocument = { uri: uri(name) };
+    return Promise.all([
+      client.request('textDocument/completion', { textDocument, position }),
+      client.request('textDocument/selectionRange', { textDocument, positions: [position] }),
+      client.request('textDocument/references', { textDocument, position, context: { includeDeclaration: true } }),
+      client.request('textDocument/documentHighlight', { textDocument, position }),
+      client.request('textDocument/prepareRename', { textDocument, position }),
+      client.request('textDocument/rename', { textDocument, position, newName: 'Fudan University' }),
+    ]).then(([completion, selection, references, highlights, prepared, rename]) => ({ completion, selection, references, highlights, prepared, rename }));
+  };
+
+  before(async () => {
+    root = fs.mkdtempSync(path.join(os.tmpdir(), 'paper-digest-bad-input-'));
+    fs.writeFileSync(path.join(root, 'disk.digest'), DISK_DIGEST);
+    client = await LspClient.start({ rootUri: pathToFileURL(root).href });
+    await client.request('paperDigest/rescanWorkspace');
+    client.openDocument(uri('good.digest'), DISK_DIGEST);
+    client.openDocument(uri('broken.digest'), BROKEN);
+    client.openDocument(uri('long-line.digest'), digest(entryLines('L', { institutions: longLine })));
+    client.openDocument(uri('too-large.digest'), digest(entryLines('A'), entryLines('B', { institutions: tooLong })));
+  });
+
+  after(async () => {
+    await client?.shutdown();
+    fs.rmSync(root, { recursive: true, force: true });
+  });
+
+  test('Should answer every request past the end of the text, or of a line, with an empty answer', async () => {
+    const lines = DISK_DIGEST.split('\n');
+    for (const position of [{ line: lines.length + 5, character: 0 }, { line: 9_999_999, character: 9_999_999 }, { line: 8, character: lines[8].length + 1 }, { line: 0, character: 500 }]) {
+      const answers = await ask('good.digest', position);
+      assert.deepEqual(answers, { completion: { isIncomplete: false, items: [] }, selection: [], references: [], highlights: [], prepared: null, rename: null }, JSON.stringify(position));
+    }
+  });
+
+  test('Should answer every request at every position of a broken entry, never with an error', async () => {
+    const lines = BROKEN.split('\n');
+    for (let line = 0; line < lines.length; line++) {
+      for (let character = 0; character <= lines[line].length; character++) {
+        const { completion, selection, references, highlights } = await ask('broken.digest', { line, character });
+        const where = `${line}:${character}`;
+        assert.ok(Array.isArray(completion.items) && Array.isArray(references) && Array.isArray(highlights), where);
+        assert.equal(selection.length, 1, where);
+        for (const item of completion.items as { textEdit: TextEdit }[]) {
+          const { start, end } = item.textEdit.range;
+          assert.ok(start.line === line && end.line === line && start.character <= character && character <= end.character && end.character <= lines[line].length, `${where}: ${JSON.stringify(item.textEdit)}`);
+        }
+      }
+    }
+  });
+
+  test('Should answer an empty completion on a line of more than 20,000 characters, and nothing in a document past the limits', async () => {
+    const long = await client.request('textDocument/completion', { textDocument: { uri: uri('long-line.digest') }, position: { line: 8, character: longLine.length } });
+    assert.deepEqual(long, { isIncomplete: false, items: [] });
+    for (const position of [{ line: 24, character: 10 }, { line: 8, character: 8 }]) {
+      assert.deepEqual(await ask('too-large.digest', position), { completion: null, selection: null, references: [], highlights: [], prepared: null, rename: null }, JSON.stringify(position));
+    }
+    assert.equal(await client.request('textDocument/documentLink', { textDocument: { uri: uri('too-large.digest') } }), null);
+  });
+
+  test('Should resolve an item it did not make, or one with bad data, to itself', async () => {
+    for (const item of [{ label: 'x' }, { label: 'x', data: 'junk' }, { label: 'x', data: { kind: 'institution', key: 5 } }, { label: 'x', data: { kind: 'category', code: 'xx.YY' } }, { label: 'x', data: { kind: 'nothing' } }, { label: 'x', data: null }]) {
+      assert.deepEqual(await client.request('completionItem/resolve', item), item);
+    }
   });
 });

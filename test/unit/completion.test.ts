@@ -4,6 +4,8 @@ import type { CompletionItem, TextEdit } from 'vscode-languageserver-types';
 import { completions, resolveCompletion } from '../../server/src/service/features/completion';
 import { parseDigest } from '../../server/src/service/parser';
 import { applyEdits } from '../../server/src/service/edits';
+import { ALL_CATEGORIES, categoryByCode } from '../../server/src/service/taxonomy';
+import { hasCjk } from '../../server/src/service/text';
 import { digest, entryLines } from '../support/fixtures';
 import { cursor, testWorkspace } from '../support/workspaceTerms';
 
@@ -98,6 +100,16 @@ describe('completion: categories, topics, keywords and fields', () => {
     assert.match(accept(text, list.items[0]), /分类 cs\.LG、cs\.CL\n/);
   });
 
+  test('Should name every code of the taxonomy in English and Chinese', () => {
+    const { list } = at(hits('专题命中 数学推理 ：reasoning(abstract)；分类 |'));
+    assert.deepEqual(list.items.map((item) => item.label).sort(), ALL_CATEGORIES.map((category) => category.code).sort());
+    for (const item of list.items) {
+      const category = categoryByCode(String(item.label))!;
+      assert.equal(item.labelDetails?.description, `${category.name} · ${category.nameZh}`);
+      assert.ok(/[A-Za-z]/.test(category.name) && hasCjk(category.nameZh), `${category.code}: ${item.labelDetails?.description}`);
+    }
+  });
+
   test('Should filter codes by the prefix typed after 、', () => {
     const { labels } = at(hits('专题命中 数学推理 ：reasoning(abstract)；分类 cs.LG、stat|'));
     assert.deepEqual(labels, ['stat.AP', 'stat.CO', 'stat.ME', 'stat.ML', 'stat.OT', 'stat.TH']);
@@ -142,6 +154,9 @@ describe('completion: labels at the start of a line', () => {
     const text = digest(entryLines('X', { institutions: null, comments: null, journalRef: null })) + '\n|';
     const { labels } = at(text);
     assert.deepEqual(labels, ['机构 *', 'Comments', 'Journal ref']);
+    const bare = digest(entryLines('X', { institutions: null, topicHits: null, summary: null, comments: null, journalRef: null })) + '\n|';
+    assert.deepEqual(at(bare).labels, ['机构 *', '专题命中', 'AI总结', 'Comments', 'Journal ref']);
+    assert.deepEqual(at(bare).list.items.map((item) => (item.textEdit as TextEdit).newText), ['机构 * ', '专题命中 ', 'AI总结 ', 'Comments ', 'Journal ref ']);
   });
 
   test('Should filter the labels by what the line starts with, and insert the whole label', () => {

@@ -47,6 +47,12 @@ describe('links: arXiv identifiers and Comments URLs', () => {
     assert.equal(validUrl('HTTPS://example.org/x'), 'https://example.org/x');
   });
 
+  test('Should give no target for a URL of any scheme but http and https', () => {
+    for (const text of ['command:workbench.action.quit', 'command:paperDigest.markRead?%5B%5D', 'javascript:alert(1)', 'file:///etc/passwd', 'vscode://ms-vscode.test', 'data:text/html,x', 'ftp://example.org/a', 'http:/example.org', 'https:example.org']) {
+      assert.equal(validUrl(text), undefined, text);
+    }
+  });
+
   test('Should answer no links for a digest without entries or with a broken one', () => {
     assert.deepEqual(documentLinks(parseDigest('')), []);
     assert.doesNotThrow(() => documentLinks(parseDigest('题\n\nComments arXiv:2507.07996 （（（\n')));

@@ -62,4 +62,24 @@ describe('documentHighlights: the other occurrences in the file', () => {
     assert.deepEqual(documentHighlights(doc, { line: 0, character: 1 }), []);
     assert.deepEqual(documentHighlights(doc, { line: 10_000, character: 1 }), []);
   });
+
+  test('Should highlight an author, a translation, a topic, a keyword and a category in the file', () => {
+    const text = digest(
+      entryLines('A', { authors: 'Mei Tanaka, Wei Zhang', institutions: '机构 * Kyoto University（京都大学） 纠错', topicHits: '专题命中 数学推理 ：reasoning(abstract)；分类 cs.LG、cs.AI' }),
+      entryLines('B', { authors: 'Lin Qiu', institutions: '机构 * MEI  TANAKA, Lin Qiu（田中芽衣、邱林） 纠错', topicHits: '专题命中 智能体 ：agents(title)；分类 cs.AI' }),
+      entryLines('C', { authors: 'Omar Haddad', institutions: '机构 * KYOTO university（京都大学） ； Fudan University（复旦大学） 纠错', topicHits: '专题命中 数学推理 ：Reasoning(title)；分类 CS.lg' }),
+    );
+    const doc = parseDigest(text);
+    const highlighted = (line: number, typed: string): string[] => {
+      const character = doc.lines[line].text.indexOf(typed) + 1;
+      assert.ok(character > 0, `${typed} is not on line ${line}`);
+      return documentHighlights(doc, { line, character }).map((h) => `${h.range.start.line}:${doc.lines[h.range.start.line].text.slice(h.range.start.character, h.range.end.character)}`);
+    };
+    assert.deepEqual(highlighted(6, 'Mei Tanaka'), ['6:Mei Tanaka', '24:MEI  TANAKA']);
+    assert.deepEqual(highlighted(8, '京都大学'), ['8:京都大学', '40:京都大学']);
+    assert.deepEqual(highlighted(10, '数学推理'), ['10:数学推理', '42:数学推理']);
+    assert.deepEqual(highlighted(10, 'reasoning'), ['10:reasoning', '42:Reasoning']);
+    assert.deepEqual(highlighted(10, 'cs.LG'), ['10:cs.LG', '42:CS.lg']);
+    assert.deepEqual(highlighted(26, 'cs.AI'), ['10:cs.AI', '26:cs.AI']);
+  });
 });

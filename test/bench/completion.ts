@@ -110,7 +110,9 @@ export function runCompletionBenchmark(size: BenchSize = benchSize()): void {
   at('机构: English prefix "Uni"', 3, '机构 * Uni');
   at('机构: Chinese prefix "清华"', 3, '机构 * 清华');
   at('分类: every category', 4, '专题命中 数学推理0 ：reasoning(abstract)；分类 cs.LG、');
+  at('专题命中: topics before ：', 4, '专题命中 数');
   at('专题命中: keywords after ：', 4, '专题命中 数学推理0 ：');
+  at('专题命中: fields after a keyword', 4, '专题命中 数学推理0 ：reasoning');
   at('authors: with the paper\u2019s institutions', 2, 'Wei Zhang, ');
   at('labels at the start of a line', 5, '');
   console.log(`${'baseline: one pass over the index\u2019s papers'.padEnd(46)}${baseline.toFixed(2).padStart(9)} ms`);
@@ -124,4 +126,9 @@ export function runCompletionBenchmark(size: BenchSize = benchSize()): void {
     console.log(`${name.padEnd(46)}${wall.toFixed(2).padStart(9)} ms  ${(wall / baseline).toFixed(2).padStart(6)}× baseline  ${String(items).padStart(4)} items  (target ≤ ${TARGET_MS} ms: ${met ? 'met' : 'MISSED'})`);
   }
   console.log(missed === 0 ? 'completion: every target met' : `completion: ${missed} target(s) missed (reported, not an error)`);
+}
+
+if (require.main === module) {
+  // Alone: `node --expose-gc out/test/bench/completion.js [--size small]`.
+  runCompletionBenchmark();
 }

@@ -16,8 +16,8 @@ import { pathToFileURL } from 'node:url';
 import { collectDigestFiles, displayPath, printable, readDigestFile } from './cliFiles';
 import { rulesDocsBase } from './docsBase';
 import { bilingual, DEFAULT_MESSAGE_LANGUAGE, MessageLanguage, rulesDocsFor, say } from './service/messages';
-import { CliUsageError, languageOption, requestedLanguage, usageError } from './cliLanguage';
-import { choices, cliHelp, cliText } from './service/cliMessages';
+import { CliUsageError, languageOption, problemText, requestedLanguage, usageError } from './cliLanguage';
+import { choices, cliHelp, cliText, message, MessageRef, reasonOf } from './service/cliMessages';
 import { applyEdits } from './service/edits';
 import { fixAll } from './service/features/codeActions';
 import { ALL_CODES, computeDiagnostics, DiagnosticOptions, DigestDiagnostic, PaperLocation, RULES } from './service/features/diagnostics';
@@ -25,7 +25,7 @@ import { termsOf } from './service/features/consistency';
 import { WorkspaceTerms } from './service/workspaceTerms';
 import { titleKey } from './service/features/entries';
 import type { DigestDocument } from './service/model';
-import { describeSystemError, FileSnapshot, writeFileAtomicSync } from './fs/safeFile';
+import { FileSnapshot, writeFileAtomicSync } from './fs/safeFile';
 import { parseDigest } from './service/parser';
 import { runStats } from './cliStats';
 import { runMark, runPapers } from './cliReading';
@@ -102,10 +102,11 @@ export function runCli(argv: readonly string[], out: CliOutput, cwd = process.cw
     out.stdout(`${packageVersion()}\n`);
     return 0;
   }
+  const language = options.language;
   let failed = false;
-  const fail = (message: string): void => {
+  const fail = (problem: MessageRef): void => {
     failed = true;
-    out.stderr(`paper-digest: ${message}\n`);
+    out.stderr(`paper-digest: ${problemText(problem, language)}\n`);
   };
 
   const files: CheckedFile[] = [];
@@ -140,7 +141,7 @@ export function runCli(argv: readonly string[], out: CliOutput, cwd = process.cw
       try {
         writeFileAtomicSync(file.absolute, text, { expected: file.snapshot, beforeCommit: hooks.beforeReplace && (() => hooks.beforeReplace!(file.absolute)) });
       } catch (error) {
-        fail(`cannot write '${printable(file.display)}': ${describeSystemError(error)}; it was left as it is`);
+        fail(message('cannotWriteLeft', { path: printable(file.display), reason: reasonOf(error) }));
         continue;
       }
       file.doc = parseDigest(text);
@@ -161,7 +162,6 @@ export function runCli(argv: readonly string[], out: CliOutput, cwd = process.cw
       }
     }
   }
-  const language = options.language;
   const docsBase = rulesDocsFor(rulesDocsBase(__dirname), language);
   for (const file of files) {
     file.diagnostics = computeDiagnostics(file.doc, {

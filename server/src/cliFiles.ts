@@ -7,7 +7,8 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { isInside, realPathSync } from './fs/contained';
-import { describeSystemError, FileSnapshot, readFileSnapshotSync } from './fs/safeFile';
+import { FileSnapshot, readFileSnapshotSync } from './fs/safeFile';
+import { message, MessageRef, reasonOf } from './service/cliMessages';
 
 /** Folders never searched. */
 const SKIPPED_FOLDERS = new Set(['node_modules', '.git']);
@@ -27,14 +28,15 @@ export interface FoundFile {
 
 /**
  * The files to check, each real file once, in the order given (folders sorted by name).
- * Everything that cannot be checked is reported through `fail`, one line each.
+ * Everything that cannot be checked is reported through `fail`, one message each (shown in the
+ * language of `--lang` by the caller).
  *
  * In a folder: sub-folders are searched except `node_modules` and `.git`; links to folders are
  * not followed (a target inside the folder is searched on its own); a digest-named link is
  * checked when its real file is inside the folder and reported otherwise. A file named on the
  * command line is checked wherever it is.
  */
-export function collectDigestFiles(paths: readonly string[], cwd: string, fail: (message: string) => void): FoundFile[] {
+export function collectDigestFiles(paths: readonly string[], cwd: string, fail: (problem: MessageRef) => void): FoundFile[] {
   const result: FoundFile[] = [];
   const byReal = new Map<string, number>();
   const add = (file: string, link: boolean): void => {
@@ -54,7 +56,7 @@ export function collectDigestFiles(paths: readonly string[], cwd: string, fail: 
     try {
       entries = fs.readdirSync(folder, { withFileTypes: true });
     } catch (error) {
-      fail(`cannot read folder '${show(folder)}': ${describeSystemError(error)}`);
+      fail(message('cannotReadFolder', { path: show(folder), reason: reasonOf(error) }));
       return;
     }
     entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
@@ -69,7 +71,7 @@ export function collectDigestFiles(paths: readonly string[], cwd: string, fail: 
       } else if (entry.isSymbolicLink()) {
         const real = realPathSync(full);
         if (real !== undefined && !isInside(realRoot, real)) {
-          fail(`cannot read '${show(full)}': it is a symbolic link to outside '${rootShown}'`);
+          fail(message('cannotRead', { path: show(full), reason: message('linkOutsideRoot', { root: rootShown }) }));
         } else {
           // A dangling link is reported when it is read.
           add(full, true);
@@ -86,7 +88,7 @@ export function collectDigestFiles(paths: readonly string[], cwd: string, fail: 
       try {
         absolute = fileURLToPath(given);
       } catch (error) {
-        fail(`cannot read '${printable(given)}': it is not a file URL of this machine (${error instanceof Error ? error.message : String(error)})`);
+        fail(message('cannotRead', { path: printable(given), reason: message('notFileUrl', { detail: error instanceof Error ? error.message : String(error) }) }));
         continue;
       }
     } else {
@@ -96,7 +98,7 @@ export function collectDigestFiles(paths: readonly string[], cwd: string, fail: 
     try {
       stat = fs.statSync(absolute);
     } catch (error) {
-      fail(`cannot read '${printable(given)}': ${describeSystemError(error)}`);
+      fail(message('cannotRead', { path: printable(given), reason: reasonOf(error) }));
       continue;
     }
     if (stat.isDirectory()) {
@@ -115,20 +117,20 @@ export function collectDigestFiles(paths: readonly string[], cwd: string, fail: 
 }
 
 /** A file's text and the snapshot it was read as; undefined (and reported) when it cannot be read. */
-export function readDigestFile(file: string, show: string, fail: (message: string) => void): { text: string; snapshot: FileSnapshot } | undefined {
+export function readDigestFile(file: string, show: string, fail: (problem: MessageRef) => void): { text: string; snapshot: FileSnapshot } | undefined {
   let bytes: Buffer;
   let snapshot: FileSnapshot;
   try {
     ({ bytes, snapshot } = readFileSnapshotSync(file));
   } catch (error) {
-    fail(`cannot read '${show}': ${describeSystemError(error)}`);
+    fail(message('cannotRead', { path: show, reason: reasonOf(error) }));
     return undefined;
   }
   try {
     // A BOM is kept: the parser handles it.
     return { text: new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(bytes), snapshot };
   } catch {
-    fail(`cannot read '${show}': it is not UTF-8 text`);
+    fail(message('cannotRead', { path: show, reason: message('notUtf8') }));
     return undefined;
   }
 }

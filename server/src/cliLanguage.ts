@@ -5,8 +5,8 @@
  * message in both languages and are printed as one line in the language asked for.
  */
 import { printable } from './cliFiles';
-import { choices, cliText } from './service/cliMessages';
-import { Bilingual, DEFAULT_MESSAGE_LANGUAGE, isMessageLanguageSetting, MESSAGE_LANGUAGE_SETTINGS, MessageLanguage, resolveMessageLanguage, say } from './service/messages';
+import { choices, cliText, MessageRef, messageText } from './service/cliMessages';
+import { Bilingual, DEFAULT_MESSAGE_LANGUAGE, isMessageLanguageSetting, MESSAGE_LANGUAGE_SETTINGS, MessageLanguage, pick, resolveMessageLanguage, say } from './service/messages';
 
 /** Bad usage, with its message in both languages. */
 export class CliUsageError extends Error {
@@ -71,4 +71,16 @@ export function usageError(out: { stderr(text: string): void }, command: string 
   const line = { en: `${error.text.en} (${see.en})`, zh: `${error.text.zh}（${see.zh}）` };
   out.stderr(`paper-digest: ${say(line, language)}\n`);
   return 2;
+}
+
+/**
+ * A file's or the state file's problem as the command line prints it after `paper-digest: `:
+ * Chinese for `zh-cn`, English for `en` and `both` (a sentence with a path in it, kept to one
+ * language as `check`'s summary line and as the editor's notifications are). What is data in it
+ * (paths, a system error's own text, JSON.parse's message) is as found.
+ *
+ * @example problemText(message('cannotRead', { path: 'a.digest', reason: message('systemMissing') }), 'zh-cn') // "无法读取 'a.digest'：没有这个文件或文件夹"
+ */
+export function problemText(problem: MessageRef, language: MessageLanguage): string {
+  return pick(messageText(problem), language);
 }

@@ -39,8 +39,8 @@ import { titleKey } from './service/features/entries';
 import type { PaperSummary } from './service/workspaceIndex';
 import { foldForSearch, WorkspaceIndex } from './service/workspaceIndex';
 import { INTERESTS_FILE, NodeStateDisk, readInterestsFile, STATE_FOLDER } from './stateDisk';
-import { CliUsageError, languageOption, requestedLanguage, usageError } from './cliLanguage';
-import { choices, cliHelp, cliSay, cliSummary, cliText } from './service/cliMessages';
+import { CliUsageError, languageOption, problemText, requestedLanguage, usageError } from './cliLanguage';
+import { choices, cliHelp, cliSay, cliSummary, cliText, message, MessageRef } from './service/cliMessages';
 import { Bilingual, bilingual, DEFAULT_MESSAGE_LANGUAGE, MessageLanguage, pick, say } from './service/messages';
 
 type PapersFormat = 'text' | 'json' | ExportFormat;
@@ -86,7 +86,7 @@ interface CliWorkspace {
  * Reads the digests under the paths and opens the state of each state root. Problems (files
  * that cannot be read, state files that cannot be used) go through `fail`.
  */
-function openWorkspace(paths: readonly string[], cwd: string, fail: (message: string) => void): CliWorkspace {
+function openWorkspace(paths: readonly string[], cwd: string, fail: (problem: MessageRef) => void): CliWorkspace {
   const index = new WorkspaceIndex();
   const rootOf = new Map<string, string>();
   const mtimes = new Map<string, number>();
@@ -142,8 +142,8 @@ function openWorkspace(paths: readonly string[], cwd: string, fail: (message: st
   for (const root of roots) {
     const store = new StateStore(new NodeStateDisk(root));
     store.load();
-    if (store.status.problem) {
-      fail(store.status.problem);
+    if (store.status.problemRef) {
+      fail(store.status.problemRef);
     }
     stores.set(root, store);
     interests.set(root, interestsOf(root, fail));
@@ -177,21 +177,22 @@ function stateRootOfFile(file: string): string {
   }
 }
 
-function interestsOf(root: string, fail: (message: string) => void): Interests {
+function interestsOf(root: string, fail: (problem: MessageRef) => void): Interests {
   const text = readInterestsFile(root);
   if (text === undefined) {
     return NO_INTERESTS;
   }
+  const file = path.join(root, STATE_FOLDER, INTERESTS_FILE);
   let value: unknown;
   try {
     value = JSON.parse(text);
-  } catch {
-    fail(`${path.join(root, STATE_FOLDER, INTERESTS_FILE)} is not valid JSON; papers are not ranked by it`);
+  } catch (error) {
+    fail(message('interestsFileNotJson', { path: file, detail: error instanceof Error ? error.message : String(error) }));
     return NO_INTERESTS;
   }
   const interests = parseInterests(value);
   for (const problem of interests.problems) {
-    fail(`${path.join(root, STATE_FOLDER, INTERESTS_FILE)}: ${problem}`);
+    fail(message('interestsFileProblem', { path: file, problem }));
   }
   return interests;
 }
@@ -268,9 +269,10 @@ export function runPapers(args: readonly string[], out: Output, cwd: string): nu
     return 0;
   }
   let failed = false;
-  const fail = (message: string): void => {
+  const language = options.language;
+  const fail = (problem: MessageRef): void => {
     failed = true;
-    out.stderr(`paper-digest: ${printable(message)}\n`);
+    out.stderr(`paper-digest: ${printable(problemText(problem, language))}\n`);
   };
   const workspace = openWorkspace(options.paths.length > 0 ? options.paths : ['.'], cwd, fail);
   const lookup = workspace.model.lookup();
@@ -437,13 +439,13 @@ export function runMark(args: readonly string[], out: Output, cwd: string): numb
     out.stderr(`paper-digest: ${cliSay('notAFolder', { path: printable(given) }, language)}\n`);
     return 2;
   }
-  const problems: string[] = [];
-  const workspace = openWorkspace([given], cwd, (message) => problems.push(message));
+  const problems: MessageRef[] = [];
+  const workspace = openWorkspace([given], cwd, (problem) => problems.push(problem));
   const root = path.resolve(cwd, given);
   const store = workspace.stores.get(root) ?? openStore(root, problems);
-  if (store.status.problem) {
+  if (store.status.problemRef) {
     // A corrupt or unreadable state file: report it, change nothing.
-    out.stderr(`paper-digest: ${printable(store.status.problem)}\n`);
+    out.stderr(`paper-digest: ${printable(problemText(store.status.problemRef, language))}\n`);
     return 2;
   }
   const lookup = workspace.model.lookup();
@@ -459,8 +461,8 @@ export function runMark(args: readonly string[], out: Output, cwd: string): numb
   if (options.removeTags.length > 0) change.removeTags = options.removeTags;
   if (options.note !== undefined) change.note = options.note === '' ? null : options.note;
   const result = store.change([match.key], change, match.title ? new Map([[match.key, match.title]]) : undefined);
-  if (result.message) {
-    out.stderr(`paper-digest: ${printable(result.message)}\n`);
+  if (result.messageRef) {
+    out.stderr(`paper-digest: ${printable(problemText(result.messageRef, language))}\n`);
     return 2;
   }
   const shown = oneLine(match.title || match.key);
@@ -468,15 +470,15 @@ export function runMark(args: readonly string[], out: Output, cwd: string): numb
   out.stdout(printable(`${pick(done, language)}${language === 'zh-cn' ? '：' : ': '}${shown}`) + '\n');
   for (const problem of problems) {
     // Digests that could not be read do not stop a change of the state file; they are said.
-    out.stderr(`paper-digest: ${printable(problem)}\n`);
+    out.stderr(`paper-digest: ${printable(problemText(problem, language))}\n`);
   }
   return problems.length > 0 ? 2 : 0;
 }
 
-function openStore(root: string, problems: string[]): StateStore {
+function openStore(root: string, problems: MessageRef[]): StateStore {
   const store = new StateStore(new NodeStateDisk(root));
   store.load();
-  if (store.status.problem) problems.push(store.status.problem);
+  if (store.status.problemRef) problems.push(store.status.problemRef);
   return store;
 }
 

@@ -10,8 +10,8 @@ import { pathToFileURL } from 'node:url';
 import { collectDigestFiles, displayPath, printable, readDigestFile } from './cliFiles';
 import { barChart, CHART_WORDS, chartToSvg, chartWords, dashboardCharts, displayText, escapeXml, paperCountWords, rowDetail, STANDALONE_STYLE, topicLabel } from './service/charts';
 import { DEFAULT_MESSAGE_LANGUAGE, MessageLanguage } from './service/messages';
-import { CliUsageError, languageOption, requestedLanguage, usageError } from './cliLanguage';
-import { choices, CLI_MESSAGES, cliHelp, cliSummary, cliText } from './service/cliMessages';
+import { CliUsageError, languageOption, problemText, requestedLanguage, usageError } from './cliLanguage';
+import { choices, CLI_MESSAGES, cliHelp, cliSummary, cliText, MessageRef } from './service/cliMessages';
 import { CountRow, DigestStatistics, digestStatistics } from './service/features/statistics';
 import { WorkspaceIndex } from './service/workspaceIndex';
 
@@ -38,9 +38,9 @@ export function runStats(args: readonly string[], out: Output, cwd: string): num
   const { format, paths, language } = options;
 
   let failed = false;
-  const fail = (message: string): void => {
+  const fail = (problem: MessageRef): void => {
     failed = true;
-    out.stderr(`paper-digest: ${message}\n`);
+    out.stderr(`paper-digest: ${problemText(problem, language)}\n`);
   };
   const index = new WorkspaceIndex();
   for (const found of collectDigestFiles(paths.length > 0 ? paths : ['.'], cwd, fail)) {

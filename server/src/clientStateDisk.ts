@@ -5,8 +5,9 @@
  * replaces: the client refuses it when the file changed meanwhile, and the store then reads,
  * merges and tries again (stateStore.ts). Nothing is ever written over a change it has not read.
  */
+import { message, MessageError, MessageRef } from './service/cliMessages';
 import type { AsyncStateDisk } from './service/reading/stateStore';
-import type { ReadStateFileResult, StateFileVersion, WriteStateFileResult } from './stateFilesProtocol';
+import type { ReadStateFileResult, StateFileProblemResult, StateFileVersion, WriteStateFileResult } from './stateFilesProtocol';
 
 /** The two requests, or a test's own file. */
 export interface StateFileSource {
@@ -69,7 +70,7 @@ export class ClientStateDisk implements AsyncStateDisk {
     if ('changed' in result) {
       return false;
     }
-    throw new Error(result.message);
+    throw new MessageError(problemReason(result, this.location));
   }
 
   private async readNow(): Promise<{ text: string; version: StateFileVersion } | undefined> {
@@ -78,9 +79,30 @@ export class ClientStateDisk implements AsyncStateDisk {
       return undefined;
     }
     if ('problem' in result) {
-      throw new Error(result.message);
+      throw new MessageError(problemReason(result, this.location));
     }
     return { text: result.text, version: result.version };
+  }
+}
+
+/**
+ * Why the client did not read or write the file, as a message of the table, so that the store
+ * words it in the message language: by the kind of problem and the URI the client names (an
+ * older client that names none: the state file), the file system's own text kept as it is.
+ */
+export function problemReason(result: StateFileProblemResult, location: string): MessageRef {
+  const at = typeof result.at === 'string' ? result.at : location;
+  switch (result.problem) {
+    case 'outside':
+      return message('notAStateFile', { path: at });
+    case 'link':
+      return message('linkNotFollowed', { path: at });
+    case 'not-file':
+      return message(/\/\.paper-digest\/?$/.test(at) ? 'notAFolderPath' : 'notARegularFile', { path: at });
+    case 'too-big':
+      return message('biggerThanBytes', { path: at, max: MAX_STATE_BYTES });
+    default:
+      return message('systemOther', { detail: typeof result.detail === 'string' ? result.detail : String(result.message) });
   }
 }
 

@@ -32,6 +32,7 @@ import { ReadingModel } from './service/reading/model';
 import type { ModelLookup } from './service/reading/model';
 import { distinctPapers, papersInScope, rankPapers } from './service/reading/scope';
 import { StateStore } from './service/reading/stateStore';
+import { message, MessageRef } from './service/cliMessages';
 import { DEFAULT_MESSAGE_LANGUAGE, MessageLanguage, pick } from './service/messages';
 import { CHANGE_MESSAGES, stateProblemIn } from './service/reading/readingMessages';
 import { localizedNode } from './service/treeLabels';
@@ -138,8 +139,8 @@ export class ReadingService {
       }
       const store = new StateStore(new NodeStateDisk(root));
       store.load();
-      if (store.status.problem) {
-        this.host.log(`Paper Digest: ${store.status.problem}`);
+      if (store.status.problemRef) {
+        this.host.log(`Paper Digest: ${stateProblemIn(store.status.problemRef, this.language())}`);
       }
       this.stores.set(folder, store);
     }
@@ -158,8 +159,8 @@ export class ReadingService {
   private async loadAsync(store: StateStore): Promise<void> {
     try {
       if (await store.loadAsync()) {
-        if (store.status.problem) {
-          this.host.log(`Paper Digest: ${store.status.problem}`);
+        if (store.status.problemRef) {
+          this.host.log(`Paper Digest: ${stateProblemIn(store.status.problemRef, this.language())}`);
         }
         this.model.invalidate();
         this.scheduleNotify(true);
@@ -208,7 +209,7 @@ export class ReadingService {
           interests = this.host.stateFiles ? interestsFromText(await readClientInterests(folder, this.host.stateFiles)) : interestsFromFile(folder);
         }
         for (const problem of interests.problems) {
-          this.host.log(`Paper Digest: paperDigest.interests of ${folder}: ${problem}`);
+          this.host.log(`Paper Digest: paperDigest.interests of ${folder}: ${stateProblemIn(problem, this.language())}`);
         }
         return interests;
       }),
@@ -236,8 +237,8 @@ export class ReadingService {
         // Requests from now on wait for the reload (ready()).
         this.storesLoading = Promise.all([this.storesLoading, this.loadAsync(store)]);
       } else if (store && store.load()) {
-        if (store.status.problem) {
-          this.host.log(`Paper Digest: ${store.status.problem}`);
+        if (store.status.problemRef) {
+          this.host.log(`Paper Digest: ${stateProblemIn(store.status.problemRef, this.language())}`);
         }
         this.model.invalidate();
         this.scheduleNotify(true);
@@ -285,8 +286,8 @@ export class ReadingService {
       const result = store.asynchronous ? await store.changeAsync(keys, change, titles) : store.change(keys, change, titles);
       changed += result.changed.length;
       readOnly ||= result.readOnly;
-      if (result.message) {
-        messages.push(stateProblemIn(result.message, this.language()));
+      if (result.messageRef) {
+        messages.push(stateProblemIn(result.messageRef, this.language()));
       }
     }
     if (outside > 0) {
@@ -306,7 +307,7 @@ export class ReadingService {
       folderUri,
       stateFile: store.location,
       readOnly: store.status.readOnly,
-      ...(store.status.problem ? { problem: stateProblemIn(store.status.problem, this.language()) } : {}),
+      ...(store.status.problemRef ? { problem: stateProblemIn(store.status.problemRef, this.language()) } : {}),
     }));
     const tags = new Set<string>();
     for (const store of this.stores.values()) {
@@ -452,10 +453,10 @@ export class ReadingService {
 
   private storeProblems(): { readOnly: boolean; problem?: string } {
     let readOnly = false;
-    let problem: string | undefined;
+    let problem: MessageRef | undefined;
     for (const store of this.stores.values()) {
       readOnly ||= store.status.readOnly;
-      problem ??= store.status.problem;
+      problem ??= store.status.problemRef;
     }
     return problem ? { readOnly, problem: stateProblemIn(problem, this.language()) } : { readOnly };
   }
@@ -514,11 +515,13 @@ function interestsFromText(text: string | undefined): Interests {
   if (text === undefined) {
     return NO_INTERESTS;
   }
+  let value: unknown;
   try {
-    return parseInterests(JSON.parse(text));
-  } catch {
-    return { list: [], problems: [`${INTERESTS_FILE} is not valid JSON`] };
+    value = JSON.parse(text);
+  } catch (error) {
+    return { list: [], problems: [message('interestsFileNotJson', { path: INTERESTS_FILE, detail: error instanceof Error ? error.message : String(error) })] };
   }
+  return parseInterests(value);
 }
 
 /** A scope with only well-typed parts (a client may send anything). */

@@ -16,6 +16,7 @@ import type { LockOptions } from './fs/lockFile';
 import { withFileLockSync } from './fs/lockFile';
 import type { FileSnapshot } from './fs/safeFile';
 import { readFileSnapshotSync, SafeFileError, writeFileAtomicSync } from './fs/safeFile';
+import { message } from './service/cliMessages';
 import type { StateDisk } from './service/reading/stateStore';
 
 export const STATE_FOLDER = '.paper-digest';
@@ -154,15 +155,15 @@ export class NodeStateDisk implements StateDisk {
       return;
     }
     if (stat.isSymbolicLink()) {
-      throw new SafeFileError('symlink', `${this.folder} is a symbolic link, which Paper Digest does not follow`);
+      throw new SafeFileError('symlink', message('linkNotFollowed', { path: this.folder }));
     }
     if (!stat.isDirectory()) {
-      throw new SafeFileError('not-regular', `${this.folder} is not a folder`);
+      throw new SafeFileError('not-regular', message('notAFolderPath', { path: this.folder }));
     }
     const root = realPathSync(this.root);
     const folder = realPathSync(this.folder);
     if (!root || !folder || !isInside(root, folder)) {
-      throw new SafeFileError('symlink', `${this.folder} lies outside ${this.root}`);
+      throw new SafeFileError('symlink', message('liesOutside', { path: this.folder, root: this.root }));
     }
   }
 }

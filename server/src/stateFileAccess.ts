@@ -7,7 +7,7 @@
  * temporary file in the same folder renamed over it (a direct write of the whole file where the
  * file system cannot rename), checked again just before the rename.
  */
-import type { ReadStateFileResult, StateFileProblem, StateFileVersion, WriteStateFileResult } from './stateFilesProtocol';
+import type { ReadStateFileResult, StateFileProblemResult, StateFileVersion, WriteStateFileResult } from './stateFilesProtocol';
 import { textHash } from './stateFilesProtocol';
 
 export interface StateFsStat {
@@ -43,36 +43,36 @@ function stateFileParts(uri: unknown): { folder: string; name: string } | undefi
   return match && NAMES.has(match[2]) ? { folder: match[1], name: match[2] } : undefined;
 }
 
-type Current = { readonly missing: true } | { readonly text: string; readonly version: StateFileVersion } | { readonly problem: StateFileProblem; readonly message: string };
+type Current = { readonly missing: true } | { readonly text: string; readonly version: StateFileVersion } | StateFileProblemResult;
 
 async function readCurrent(fs: StateFs, uri: string, maxBytes: number): Promise<Current> {
   const parts = stateFileParts(uri);
   if (!parts || !fs.inWorkspace(uri)) {
-    return { problem: 'outside', message: `${String(uri)} is not a state file of a workspace folder` };
+    return { problem: 'outside', message: `${String(uri)} is not a state file of a workspace folder`, at: String(uri) };
   }
   const folder = await fs.stat(parts.folder);
   if (folder?.kind === 'link') {
-    return { problem: 'link', message: `${parts.folder} is a symbolic link, which Paper Digest does not follow` };
+    return { problem: 'link', message: `${parts.folder} is a symbolic link, which Paper Digest does not follow`, at: parts.folder };
   }
   if (folder && folder.kind !== 'folder') {
-    return { problem: 'not-file', message: `${parts.folder} is not a folder` };
+    return { problem: 'not-file', message: `${parts.folder} is not a folder`, at: parts.folder };
   }
   const stat = folder ? await fs.stat(uri) : undefined;
   if (!stat) {
     return { missing: true };
   }
   if (stat.kind === 'link') {
-    return { problem: 'link', message: `${uri} is a symbolic link, which Paper Digest does not follow` };
+    return { problem: 'link', message: `${uri} is a symbolic link, which Paper Digest does not follow`, at: uri };
   }
   if (stat.kind !== 'file') {
-    return { problem: 'not-file', message: `${uri} is not a regular file` };
+    return { problem: 'not-file', message: `${uri} is not a regular file`, at: uri };
   }
   if (stat.size > maxBytes) {
-    return { problem: 'too-big', message: `${uri} is bigger than ${maxBytes} bytes` };
+    return { problem: 'too-big', message: `${uri} is bigger than ${maxBytes} bytes`, at: uri };
   }
   const bytes = await fs.readFile(uri);
   if (bytes.byteLength > maxBytes) {
-    return { problem: 'too-big', message: `${uri} is bigger than ${maxBytes} bytes` };
+    return { problem: 'too-big', message: `${uri} is bigger than ${maxBytes} bytes`, at: uri };
   }
   const text = decoder.decode(bytes);
   return { text, version: { mtime: stat.mtime, size: stat.size, hash: textHash(text) } };
@@ -86,7 +86,7 @@ export async function readStateFile(fs: StateFs, uri: string, maxBytes: number):
   try {
     return await readCurrent(fs, uri, maxBytes);
   } catch (error) {
-    return { problem: 'unreadable', message: `${String(uri)} cannot be read (${describe(error)})` };
+    return { problem: 'unreadable', message: `${String(uri)} cannot be read (${describe(error)})`, at: String(uri), detail: describe(error) };
   }
 }
 
@@ -116,16 +116,16 @@ let temporaryCount = 0;
 export async function writeStateFile(fs: StateFs, uri: string, text: string, expected: StateFileVersion | null, hooks: StateWriteHooks = {}): Promise<WriteStateFileResult> {
   const parts = stateFileParts(uri);
   if (!parts || parts.name !== 'state.json' || typeof text !== 'string') {
-    return { written: false, problem: 'outside', message: `${String(uri)} is not a state file Paper Digest writes` };
+    return { written: false, problem: 'outside', message: `${String(uri)} is not a state file Paper Digest writes`, at: String(uri) };
   }
   let current: Current;
   try {
     current = await readCurrent(fs, uri, Number.MAX_SAFE_INTEGER);
   } catch (error) {
-    return { written: false, problem: 'unreadable', message: `${uri} cannot be read (${describe(error)})` };
+    return { written: false, problem: 'unreadable', message: `${uri} cannot be read (${describe(error)})`, at: uri, detail: describe(error) };
   }
   if ('problem' in current) {
-    return { written: false, problem: current.problem, message: current.message };
+    return { written: false, ...current };
   }
   if (!sameVersion(current, expected)) {
     return { written: false, changed: true };
@@ -139,7 +139,7 @@ export async function writeStateFile(fs: StateFs, uri: string, text: string, exp
     await fs.writeFile(temporary, bytes);
   } catch (error) {
     await fs.delete(temporary).catch(() => undefined);
-    return { written: false, problem: 'unwritable', message: `${uri} could not be written (${describe(error)})` };
+    return { written: false, problem: 'unwritable', message: `${uri} could not be written (${describe(error)})`, at: uri, detail: describe(error) };
   }
   try {
     await hooks.beforeCommit?.();
@@ -161,6 +161,6 @@ export async function writeStateFile(fs: StateFs, uri: string, text: string, exp
     return { written: true, version: { mtime: stat?.mtime ?? 0, size: stat?.size ?? bytes.byteLength, hash: textHash(text) } };
   } catch (error) {
     await fs.delete(temporary).catch(() => undefined);
-    return { written: false, problem: 'unwritable', message: `${uri} could not be written (${describe(error)})` };
+    return { written: false, problem: 'unwritable', message: `${uri} could not be written (${describe(error)})`, at: uri, detail: describe(error) };
   }
 }

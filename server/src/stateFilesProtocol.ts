@@ -28,10 +28,19 @@ export interface ReadStateFileParams {
   readonly maxBytes: number;
 }
 
-export type ReadStateFileResult =
-  | { readonly missing: true }
-  | { readonly text: string; readonly version: StateFileVersion }
-  | { readonly problem: StateFileProblem; readonly message: string };
+/**
+ * Why a file was not read or written: the kind, one English line, and for the server to word it
+ * in its message language, the URI that is the problem (the file or its `.paper-digest` folder)
+ * and, for `unreadable` and `unwritable`, the file system's own error text.
+ */
+export interface StateFileProblemResult {
+  readonly problem: StateFileProblem;
+  readonly message: string;
+  readonly at?: string;
+  readonly detail?: string;
+}
+
+export type ReadStateFileResult = { readonly missing: true } | { readonly text: string; readonly version: StateFileVersion } | StateFileProblemResult;
 
 /**
  * `paperDigest/workspace/readStateFile`, server → client.
@@ -52,7 +61,7 @@ export interface WriteStateFileParams {
 export type WriteStateFileResult =
   | { readonly written: true; readonly version: StateFileVersion }
   | { readonly written: false; readonly changed: true }
-  | { readonly written: false; readonly problem: StateFileProblem; readonly message: string };
+  | ({ readonly written: false } & StateFileProblemResult);
 
 /**
  * `paperDigest/workspace/writeStateFile`, server → client: replaces the whole file (by a

@@ -10,6 +10,7 @@ import { describe, test } from 'node:test';
 import { ClientStateDisk, StateFileSource } from '../../server/src/clientStateDisk';
 import { parseState, serialiseState, applyChange, EMPTY_STATE } from '../../server/src/service/reading/stateFile';
 import { StateStore } from '../../server/src/service/reading/stateStore';
+import { stateProblemIn } from '../../server/src/service/reading/readingMessages';
 import type { StateFs, StateFsStat, StateWriteHooks } from '../../server/src/stateFileAccess';
 import { readStateFile, writeStateFile } from '../../server/src/stateFileAccess';
 import { ReadingService } from '../../server/src/reading';
@@ -216,6 +217,7 @@ describe('client-backed state store', () => {
     const store = await storeOn(files);
     assert.equal(store.status.readOnly, true);
     assert.match(store.status.problem ?? '', /state\.json is corrupt/);
+    assert.match(store.status.problemRef ? stateProblemIn(store.status.problemRef, 'zh-cn') : '', /state\.json 已损坏：不是有效的 JSON（.+）；文件保持原样，修复之前阅读状态为只读$/);
     const result = await store.changeAsync(['p'], { read: true });
     assert.deepEqual(result.changed, []);
     assert.equal(result.readOnly, true);
@@ -234,6 +236,9 @@ describe('client-backed state store', () => {
     const store = await storeOn(source(fs));
     assert.equal(store.status.readOnly, true);
     assert.match(store.status.problem ?? '', /symbolic link/);
+    // Worded by the server in its message language, from the kind and the URI the client names.
+    assert.equal(store.status.problemRef && stateProblemIn(store.status.problemRef, 'zh-cn'), `${FILE} 无法读取（${FOLDER}/.paper-digest 是符号链接，Paper Digest 不跟随符号链接）；阅读状态为只读`);
+    assert.equal(store.status.problem, `${FILE} cannot be read (${FOLDER}/.paper-digest is a symbolic link, which Paper Digest does not follow); reading state is read-only`);
     assert.deepEqual((await store.changeAsync(['p'], { read: true })).changed, []);
 
     const other = new MemoryFs();

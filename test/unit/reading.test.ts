@@ -6,6 +6,7 @@
 import * as assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { dateInFileName } from '../../server/src/service/reading/digestOrder';
+import { MessageRef, messageText } from '../../server/src/service/cliMessages';
 import type { InterestsInput } from '../../server/src/service/reading/interests';
 import { parseInterests, scorePaper } from '../../server/src/service/reading/interests';
 import { rankPapers } from '../../server/src/service/reading/scope';
@@ -135,8 +136,14 @@ describe('reading: interest ranking', () => {
   test('Should name malformed interests and use the rest', () => {
     const interests = parseInterests({ keywords: ['ok', { term: 'bad', weight: 'heavy' }, { weight: 2 }, 42], colours: ['red'], hideBelow: 'low', authors: 'Alice' });
     assert.deepEqual(interests.list.map((each) => each.term), ['ok']);
-    assert.deepEqual(interests.problems, ['the weight of "bad" is not a number', 'an item of "keywords" has no term', 'an item of "keywords" has no term', '"authors" is not a list', 'unknown field "colours"', '"hideBelow" is not a number']);
-    assert.deepEqual(parseInterests('reinforcement').problems, ['the interests are not an object']);
+    const english = (problems: readonly MessageRef[]): string[] => problems.map((problem) => messageText(problem).en);
+    assert.deepEqual(english(interests.problems), ['the weight of "bad" is not a number', 'an item of "keywords" has no term', 'an item of "keywords" has no term', '"authors" is not a list', 'unknown field "colours"', '"hideBelow" is not a number']);
+    assert.deepEqual(english(parseInterests('reinforcement').problems), ['the interests are not an object']);
+    assert.deepEqual(
+      interests.problems.map((problem) => messageText(problem).zh),
+      ['"bad" 的 weight 不是数字', '"keywords" 中有一项没有 term', '"keywords" 中有一项没有 term', '"authors" 不是列表', '未知字段 "colours"', '"hideBelow" 不是数字'],
+      'the same problems in Chinese, the names as written',
+    );
   });
 
   test('Should score hostile terms and titles as plain text (no regular-expression injection)', () => {

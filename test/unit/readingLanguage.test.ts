@@ -17,7 +17,8 @@ import type { PaperNode, PapersTreeItem } from '../../server/src/service/feature
 import type { MessageLanguage } from '../../server/src/service/messages';
 import { readingHover } from '../../server/src/service/reading/documentFeatures';
 import { CHANGE_MESSAGES, localizedReason, READING_WORDS, stateProblemIn } from '../../server/src/service/reading/readingMessages';
-import { describeProblem } from '../../server/src/service/reading/stateStore';
+import { describeProblem, problemMessage } from '../../server/src/service/reading/stateStore';
+import { message, MessageRef, reasonOf } from '../../server/src/service/cliMessages';
 import { WorkspaceIndex } from '../../server/src/service/workspaceIndex';
 import { ReadingService } from '../../server/src/reading';
 import { STATE_FILE, STATE_FOLDER } from '../../server/src/stateDisk';
@@ -185,20 +186,37 @@ describe('The reasons of a score in the message language', () => {
 });
 
 describe('The reading state’s messages in the message language', () => {
-  test('Should word the state file’s problems in Chinese for zh-cn, keeping the location and the detail, and leave them for en and both', () => {
-    const cases: [string, string][] = [
-      ['/w/.paper-digest/state.json could not be written (EACCES: permission denied); nothing was changed', '/w/.paper-digest/state.json 无法写入（EACCES: permission denied）；未做任何更改'],
-      ['/w/.paper-digest/state.json kept changing while it was written; nothing was changed, try again', '/w/.paper-digest/state.json 在写入期间一直在变化；未做任何更改，请重试'],
-      ['/w/.paper-digest/state.json cannot be read (EISDIR); reading state is read-only', '/w/.paper-digest/state.json 无法读取（EISDIR）；阅读状态为只读'],
-      [describeProblem('/w/.paper-digest/state.json', { kind: 'corrupt', message: 'not valid JSON (Unexpected token; at 3)' }), '/w/.paper-digest/state.json 已损坏：not valid JSON (Unexpected token; at 3)；文件保持原样，修复之前阅读状态为只读'],
-      [describeProblem('/w/a b/state.json', { kind: 'unknown-version', message: 'its version 9 is not one this version of Paper Digest knows (1)' }), '/w/a b/state.json 无法使用：its version 9 is not one this version of Paper Digest knows (1)；文件保持原样，修复之前阅读状态为只读'],
-      ['something else', 'something else'],
+  test('Should word the state file’s problems in Chinese for zh-cn, keeping the location and what is data, and in English for en and both', () => {
+    const location = '/w/.paper-digest/state.json';
+    const cases: [MessageRef, string, string][] = [
+      [
+        message('stateNotWritten', { location, reason: reasonOf(Object.assign(new Error('EACCES: permission denied'), { code: 'EACCES' })) }),
+        '/w/.paper-digest/state.json could not be written (permission denied); nothing was changed',
+        '/w/.paper-digest/state.json 无法写入（权限不足）；未做任何更改',
+      ],
+      [message('stateKeptChanging', { location }), '/w/.paper-digest/state.json kept changing while it was written; nothing was changed, try again', '/w/.paper-digest/state.json 在写入期间一直在变化；未做任何更改，请重试'],
+      [
+        message('stateCannotRead', { location, reason: reasonOf(new Error('EIO: i/o error, read')) }),
+        '/w/.paper-digest/state.json cannot be read (EIO: i/o error, read); reading state is read-only',
+        '/w/.paper-digest/state.json 无法读取（系统错误：EIO: i/o error, read）；阅读状态为只读',
+      ],
+      [
+        problemMessage(location, { kind: 'corrupt', reason: message('notJson', { detail: 'Unexpected token; at 3' }) }),
+        '/w/.paper-digest/state.json is corrupt: not valid JSON (Unexpected token; at 3); it is left untouched and reading state is read-only until it is fixed',
+        '/w/.paper-digest/state.json 已损坏：不是有效的 JSON（Unexpected token; at 3）；文件保持原样，修复之前阅读状态为只读',
+      ],
+      [
+        problemMessage('/w/a b/state.json', { kind: 'unknown-version', reason: message('unknownVersion', { version: '9', known: 1 }) }),
+        '/w/a b/state.json cannot be used: its version 9 is not one this version of Paper Digest knows (1); it is left untouched and reading state is read-only until it is fixed',
+        '/w/a b/state.json 无法使用：其版本 9 不是此版本 Paper Digest 认识的版本（1）；文件保持原样，修复之前阅读状态为只读',
+      ],
     ];
-    for (const [english, chinese] of cases) {
-      assert.equal(stateProblemIn(english, 'zh-cn'), chinese);
-      assert.equal(stateProblemIn(english, 'en'), english);
-      assert.equal(stateProblemIn(english, 'both'), english);
+    for (const [problem, english, chinese] of cases) {
+      assert.equal(stateProblemIn(problem, 'zh-cn'), chinese);
+      assert.equal(stateProblemIn(problem, 'en'), english);
+      assert.equal(stateProblemIn(problem, 'both'), english);
     }
+    assert.equal(describeProblem('/w/a b/state.json', { kind: 'corrupt', reason: message('noVersion') }), '/w/a b/state.json is corrupt: it has no "version" field; it is left untouched and reading state is read-only until it is fixed');
   });
 
   test('Should answer a change of the reading state and report a corrupt state file in the language asked for', async () => {
@@ -222,7 +240,7 @@ describe('The reading state’s messages in the message language', () => {
     try {
       await service.ready();
       const problem = service.stateInfo().stateFiles[0]?.problem ?? '';
-      assert.match(problem, /state\.json 已损坏：not valid JSON .*；文件保持原样，修复之前阅读状态为只读$/, problem);
+      assert.match(problem, /state\.json 已损坏：不是有效的 JSON（.*）；文件保持原样，修复之前阅读状态为只读$/, problem);
       assert.equal((await service.setPaperState({ scope: {}, change: undefined as never })).message, '没有要更改的内容。');
       assert.equal((await service.setPaperState({ scope: { filter: 'no such paper anywhere' }, change: { read: true } })).message, '没有匹配的论文。');
       const both = await service.setPaperState({ scope: {}, change: { read: true } });

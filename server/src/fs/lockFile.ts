@@ -9,6 +9,7 @@
  * between attempts, up to `waitMs`, then a `SafeFileError` (code `io`) saying the file is locked.
  */
 import * as fs from 'node:fs';
+import { message } from '../service/cliMessages';
 import { SafeFileError } from './safeFile';
 
 export interface LockOptions {
@@ -46,7 +47,7 @@ export function withFileLockSync<T>(file: string, work: () => T, options: LockOp
       continue;
     }
     if (Date.now() >= deadline) {
-      throw new SafeFileError('io', `${file} is being written by another process (${lock} is held); nothing was written`);
+      throw new SafeFileError('io', message('lockHeld', { path: file, lock }));
     }
     sleepSync(pause);
     pause = Math.min(pause * 2, 20);

@@ -12,8 +12,9 @@
  *   write that fails midway leaves the target as it was; a target someone changed meanwhile is
  *   left alone; a target that is a symbolic link is never written through.
  *
- * Every failure is a `SafeFileError` with a `code` and a message that reads well after
- * "cannot read 'x': " or "cannot write 'x': ".
+ * Every failure is a `SafeFileError` with a `code` and a message of the message table
+ * (`ref`, service/fileMessages.ts) that reads well after "cannot read 'x': " or "cannot write
+ * 'x': " in English and in Chinese; its `message` is the English.
  *
  * @example
  * const { bytes, snapshot } = readFileSnapshotSync('/w/a.digest');
@@ -24,6 +25,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as fsp from 'node:fs/promises';
 import * as path from 'node:path';
+import { CliMessageKey, message, MessageError, MessageRef, reasonOf } from '../service/cliMessages';
 
 /** The size above which a digest is not read: 32 MB. */
 export const MAX_DIGEST_BYTES = 32 * 1024 * 1024;
@@ -42,14 +44,14 @@ export type SafeFileErrorCode =
   /** Any other failure of the system: permissions, a full disk, a file-size limit. */
   | 'io';
 
-export class SafeFileError extends Error {
+export class SafeFileError extends MessageError {
   constructor(
     readonly code: SafeFileErrorCode,
-    message: string,
+    reason: MessageRef,
     /** The system error behind an `io` or `missing` failure. */
     readonly errno?: NodeJS.ErrnoException,
   ) {
-    super(message);
+    super(reason);
     this.name = 'SafeFileError';
   }
 }
@@ -94,37 +96,16 @@ export interface WriteOptions {
   readonly beforeCommit?: () => void;
 }
 
-/** Names for what a non-regular file is, for messages. */
-export function describeKind(stat: fs.Stats): string {
-  if (stat.isDirectory()) return 'a folder';
-  if (stat.isFIFO()) return 'a FIFO';
-  if (stat.isSocket()) return 'a socket';
-  if (stat.isCharacterDevice()) return 'a character device';
-  if (stat.isBlockDevice()) return 'a block device';
-  if (stat.isSymbolicLink()) return 'a symbolic link';
-  return 'not a regular file';
-}
-
-/** A short reason for a system error, as the command line prints it. */
-export function describeSystemError(error: unknown): string {
-  if (error instanceof SafeFileError) {
-    return error.message;
-  }
-  const code = (error as NodeJS.ErrnoException | undefined)?.code;
-  const messages: Record<string, string> = {
-    ENOENT: 'no such file or folder',
-    ENOTDIR: 'no such file or folder',
-    EACCES: 'permission denied',
-    EPERM: 'permission denied',
-    EISDIR: 'it is a folder',
-    EROFS: 'read-only file system',
-    ENOSPC: 'no space left on the device',
-    EDQUOT: 'disk quota exceeded',
-    EFBIG: 'the file is bigger than the file-size limit',
-    ELOOP: 'too many levels of symbolic links',
-    ENAMETOOLONG: 'the name is too long',
-  };
-  return (code && messages[code]) ?? (error instanceof Error ? error.message : String(error));
+/** What a non-regular file is, as a message (`a FIFO`, `FIFO（命名管道）`). */
+export function describeKind(stat: fs.Stats): MessageRef {
+  let key: CliMessageKey = 'kindOther';
+  if (stat.isDirectory()) key = 'kindFolder';
+  else if (stat.isFIFO()) key = 'kindFifo';
+  else if (stat.isSocket()) key = 'kindSocket';
+  else if (stat.isCharacterDevice()) key = 'kindCharacterDevice';
+  else if (stat.isBlockDevice()) key = 'kindBlockDevice';
+  else if (stat.isSymbolicLink()) key = 'kindLink';
+  return message(key);
 }
 
 function systemError(error: unknown): SafeFileError {
@@ -133,7 +114,7 @@ function systemError(error: unknown): SafeFileError {
   }
   const errno = error as NodeJS.ErrnoException;
   const code = errno?.code === 'ENOENT' || errno?.code === 'ENOTDIR' ? 'missing' : 'io';
-  return new SafeFileError(code, describeSystemError(error), errno);
+  return new SafeFileError(code, reasonOf(error), errno);
 }
 
 function megabytes(bytes: number): string {
@@ -143,15 +124,15 @@ function megabytes(bytes: number): string {
 /** The checks made on the path before it is opened: regular, not too big, link allowed. */
 function checkBeforeOpen(link: fs.Stats, target: fs.Stats | undefined, options: ReadOptions): fs.Stats {
   if (link.isSymbolicLink() && options.followSymlinks === false) {
-    throw new SafeFileError('symlink', 'it is a symbolic link');
+    throw new SafeFileError('symlink', message('isLink'));
   }
   const stat = target ?? link;
   if (!stat.isFile()) {
-    throw new SafeFileError('not-regular', link.isSymbolicLink() ? `it is a symbolic link to ${describeKind(stat)}` : `it is ${describeKind(stat)}, not a regular file`);
+    throw new SafeFileError('not-regular', link.isSymbolicLink() ? message('linkTo', { kind: describeKind(stat) }) : message('notRegular', { kind: describeKind(stat) }));
   }
   const max = options.maxBytes ?? MAX_DIGEST_BYTES;
   if (stat.size > max) {
-    throw new SafeFileError('too-big', `it is bigger than ${megabytes(max)} (${megabytes(stat.size)})`);
+    throw new SafeFileError('too-big', message('tooBig', { max: megabytes(max), size: megabytes(stat.size) }));
   }
   return stat;
 }
@@ -159,10 +140,10 @@ function checkBeforeOpen(link: fs.Stats, target: fs.Stats | undefined, options: 
 /** The checks made on the open descriptor: still the same regular file. */
 function checkOpened(stat: fs.Stats, opened: fs.Stats): void {
   if (!opened.isFile()) {
-    throw new SafeFileError('not-regular', `it is ${describeKind(opened)}, not a regular file`);
+    throw new SafeFileError('not-regular', message('notRegular', { kind: describeKind(opened) }));
   }
   if (opened.dev !== stat.dev || opened.ino !== stat.ino) {
-    throw new SafeFileError('changed', 'it was replaced while it was being opened');
+    throw new SafeFileError('changed', message('replacedWhileOpened'));
   }
 }
 
@@ -184,7 +165,7 @@ function snapshotOf(file: string, stat: fs.Stats, bytes: Buffer): FileSnapshot {
 }
 
 function tooBigWhileReading(max: number): SafeFileError {
-  return new SafeFileError('too-big', `it grew bigger than ${megabytes(max)} while it was read`);
+  return new SafeFileError('too-big', message('grewTooBig', { max: megabytes(max) }));
 }
 
 /**
@@ -192,7 +173,7 @@ function tooBigWhileReading(max: number): SafeFileError {
  * but a regular file, never reads more than the cap.
  *
  * @example
- * readFileSnapshotSync('/w/fifo.digest') // throws SafeFileError { code: 'not-regular', message: 'it is a FIFO, not a regular file' }
+ * readFileSnapshotSync('/w/fifo.digest') // throws SafeFileError { code: 'not-regular', message: 'it is a FIFO, not a regular file', ref: { key: 'notRegular', ... } }
  */
 export function readFileSnapshotSync(file: string, options: ReadOptions = {}): ReadResult {
   const max = options.maxBytes ?? MAX_DIGEST_BYTES;
@@ -259,37 +240,37 @@ function temporaryPath(file: string): string {
 /** The cheap checks before anything is written: a regular file or none, as expected. */
 function checkTarget(current: fs.Stats | undefined, expected: FileSnapshot | null | undefined): void {
   if (current?.isSymbolicLink()) {
-    throw new SafeFileError('symlink', 'it is a symbolic link: links are never written through');
+    throw new SafeFileError('symlink', message('neverThroughLink'));
   }
   if (current && !current.isFile()) {
-    throw new SafeFileError('not-regular', `it is ${describeKind(current)}, not a regular file`);
+    throw new SafeFileError('not-regular', message('notRegular', { kind: describeKind(current) }));
   }
   if (expected === null && current) {
-    throw new SafeFileError('changed', 'it was created by someone else meanwhile');
+    throw new SafeFileError('changed', message('createdMeanwhile'));
   }
   if (expected && !current) {
-    throw new SafeFileError('changed', 'it was deleted or moved since it was read');
+    throw new SafeFileError('changed', message('deletedMeanwhile'));
   }
 }
 
 /** Whether the target still is what `expected` says; throws `changed` or `symlink` if not. */
 function checkUnchanged(expected: FileSnapshot | null | undefined, current: fs.Stats | undefined, readAgain: () => Buffer): void {
   if (current?.isSymbolicLink()) {
-    throw new SafeFileError('symlink', 'it is a symbolic link: links are never written through');
+    throw new SafeFileError('symlink', message('neverThroughLink'));
   }
   if (expected === undefined) {
     return;
   }
   if (expected === null) {
-    if (current) throw new SafeFileError('changed', 'it was created by someone else meanwhile');
+    if (current) throw new SafeFileError('changed', message('createdMeanwhile'));
     return;
   }
   if (!current) {
-    throw new SafeFileError('changed', 'it was deleted or moved since it was read');
+    throw new SafeFileError('changed', message('deletedMeanwhile'));
   }
   const same = current.dev === expected.dev && current.ino === expected.ino && current.size === expected.size && current.mtimeMs === expected.mtimeMs;
   if (!same || createHash('sha256').update(readAgain()).digest('hex') !== expected.sha256) {
-    throw new SafeFileError('changed', 'it changed since it was read');
+    throw new SafeFileError('changed', message('changedMeanwhile'));
   }
 }
 

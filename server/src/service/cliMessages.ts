@@ -7,6 +7,7 @@
  * when `count` is 1, else the plural (English needs it, Chinese does not). Both languages of a
  * message name the same values (a unit test holds every key to it).
  */
+import { FILE_MESSAGES } from './fileMessages';
 import { Bilingual, bilingual, MessageLanguage, pick, say } from './messages';
 
 const HELP_CHECK_EN = `Usage: paper-digest check [--fix] [--format text|json|sarif] [--lang both|en|zh-cn|auto] PATH...
@@ -256,12 +257,73 @@ export const CLI_MESSAGES = {
 
   // Lists of choices.
   or: bilingual('{first} or {last}', '{first} 或 {last}'),
+
+  // Files and state files that cannot be read, written or used (fileMessages.ts).
+  ...FILE_MESSAGES,
 } satisfies Record<string, Bilingual>;
 
 export type CliMessageKey = keyof typeof CLI_MESSAGES;
 
-/** A value put into a message: the same in both languages, or its own in each. */
-export type CliValue = string | number | Bilingual;
+/** A value put into a message: the same in both languages, its own in each, or another message of the table. */
+export type CliValue = string | number | Bilingual | MessageRef;
+
+/**
+ * A message of the table with its values, kept so until it is shown: a problem found far from
+ * where it is said (a file read, a state file parsed) carries this, and whoever shows it puts it
+ * into the language asked for.
+ *
+ * @example { key: 'cannotRead', values: { path: 'a.digest', reason: { key: 'systemMissing' } } }
+ */
+export interface MessageRef {
+  readonly key: CliMessageKey;
+  readonly values?: Readonly<Record<string, CliValue>>;
+}
+
+/** A message of the table and its values, e.g. `message('notRegular', { kind: message('kindFifo') })`. */
+export function message(key: CliMessageKey, values?: Readonly<Record<string, CliValue>>): MessageRef {
+  return values === undefined ? { key } : { key, values };
+}
+
+/** An error whose message is a message of the table (`message` is its English). */
+export class MessageError extends Error {
+  constructor(readonly ref: MessageRef) {
+    super(messageText(ref).en);
+  }
+}
+
+const SYSTEM_ERRORS: Readonly<Record<string, CliMessageKey>> = {
+  ENOENT: 'systemMissing',
+  ENOTDIR: 'systemMissing',
+  EACCES: 'systemPermission',
+  EPERM: 'systemPermission',
+  EISDIR: 'systemIsFolder',
+  EROFS: 'systemReadOnly',
+  ENOSPC: 'systemNoSpace',
+  EDQUOT: 'systemQuota',
+  EFBIG: 'systemFileSize',
+  ELOOP: 'systemLoop',
+  ENAMETOOLONG: 'systemNameTooLong',
+};
+
+/**
+ * Why something failed, as a message of the table: a `MessageError`'s own, a system error's by
+ * its code, else the error's text as it is (`systemOther`).
+ *
+ * @example reasonOf(Object.assign(new Error('ENOENT: no such file'), { code: 'ENOENT' })) // { key: 'systemMissing' }
+ * @example reasonOf(new Error('EIO: i/o error, read'))                                      // { key: 'systemOther', values: { detail: 'EIO: i/o error, read' } }
+ */
+export function reasonOf(error: unknown): MessageRef {
+  if (error instanceof MessageError) {
+    return error.ref;
+  }
+  const code = (error as { code?: unknown } | undefined)?.code;
+  const key = typeof code === 'string' && Object.prototype.hasOwnProperty.call(SYSTEM_ERRORS, code) ? SYSTEM_ERRORS[code] : undefined;
+  return key ? message(key) : message('systemOther', { detail: error instanceof Error ? error.message : String(error) });
+}
+
+function isMessageRef(value: CliValue): value is MessageRef {
+  return typeof value === 'object' && 'key' in value;
+}
 
 const PLACEHOLDER = /\{(\w+)(?::([^|{}]*)\|([^{}]*))?\}/g;
 
@@ -274,8 +336,20 @@ function fill(template: string, values: Readonly<Record<string, CliValue>>, side
     if (singular !== undefined) {
       return value === 1 ? singular : plural!;
     }
-    return typeof value === 'object' ? value[side] : String(value);
+    if (typeof value !== 'object') {
+      return String(value);
+    }
+    return isMessageRef(value) ? fill(CLI_MESSAGES[value.key][side], value.values ?? {}, side) : value[side];
   });
+}
+
+/**
+ * A message of the table with its values (messages among them filled in too), in both languages.
+ *
+ * @example messageText(message('cannotRead', { path: 'a.digest', reason: message('systemMissing') })).zh // "无法读取 'a.digest'：没有这个文件或文件夹"
+ */
+export function messageText(ref: MessageRef): Bilingual {
+  return cliText(ref.key, ref.values);
 }
 
 /**

@@ -14,6 +14,7 @@
  * Latin terms match whole words (so `RL` does not match `world`), ignoring case and width;
  * terms with Chinese characters match as substrings.
  */
+import { message, MessageRef } from '../cliMessages';
 import { categoryIgnoringCase } from '../taxonomy';
 import type { PaperSummary } from '../workspaceIndex';
 
@@ -63,8 +64,8 @@ interface Interest {
 export interface Interests {
   readonly list: readonly Interest[];
   readonly hideBelow?: number;
-  /** Problems found in the input (unknown fields, bad weights), one line each. */
-  readonly problems: readonly string[];
+  /** Problems found in the input (unknown fields, bad weights), one message each. */
+  readonly problems: readonly MessageRef[];
 }
 
 export const NO_INTERESTS: Interests = { list: [], problems: [] };
@@ -89,33 +90,33 @@ export function parseInterests(value: unknown): Interests {
     return NO_INTERESTS;
   }
   if (typeof value !== 'object' || Array.isArray(value)) {
-    return { list: [], problems: ['the interests are not an object'] };
+    return { list: [], problems: [message('interestsNotObject')] };
   }
   const input = value as Record<string, unknown>;
   const list: Interest[] = [];
-  const problems: string[] = [];
+  const problems: MessageRef[] = [];
   for (const [field, kind] of KINDS) {
     const items = input[field];
     if (items === undefined) {
       continue;
     }
     if (!Array.isArray(items)) {
-      problems.push(`"${field}" is not a list`);
+      problems.push(message('interestsNotList', { field }));
       continue;
     }
     for (const item of items) {
       const term = typeof item === 'string' ? item : item && typeof item === 'object' ? (item as { term?: unknown }).term : undefined;
       const weightValue = item && typeof item === 'object' ? (item as { weight?: unknown }).weight : undefined;
       if (typeof term !== 'string' || term.trim() === '') {
-        problems.push(`an item of "${field}" has no term`);
+        problems.push(message('interestsNoTerm', { field }));
         continue;
       }
       if (weightValue !== undefined && (typeof weightValue !== 'number' || !Number.isFinite(weightValue))) {
-        problems.push(`the weight of ${JSON.stringify(term.slice(0, 60))} is not a number`);
+        problems.push(message('interestsBadWeight', { term: JSON.stringify(term.slice(0, 60)) }));
         continue;
       }
       if (list.length >= MAX_INTERESTS) {
-        problems.push(`more than ${MAX_INTERESTS} interests: the rest is ignored`);
+        problems.push(message('interestsTooMany', { max: MAX_INTERESTS }));
         break;
       }
       list.push(makeInterest(kind, term.trim().slice(0, 200), (weightValue as number | undefined) ?? 1));
@@ -123,7 +124,7 @@ export function parseInterests(value: unknown): Interests {
   }
   for (const key of Object.keys(input)) {
     if (key !== 'hideBelow' && !KINDS.some(([field]) => field === key)) {
-      problems.push(`unknown field "${key}"`);
+      problems.push(message('interestsUnknownField', { field: key }));
     }
   }
   let hideBelow: number | undefined;
@@ -131,7 +132,7 @@ export function parseInterests(value: unknown): Interests {
     if (typeof input.hideBelow === 'number' && Number.isFinite(input.hideBelow)) {
       hideBelow = input.hideBelow;
     } else {
-      problems.push('"hideBelow" is not a number');
+      problems.push(message('interestsHideBelow'));
     }
   }
   return hideBelow === undefined ? { list, problems } : { list, hideBelow, problems };

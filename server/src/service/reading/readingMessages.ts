@@ -8,7 +8,8 @@
  * Chinese here as it is sent, so that one cached score serves every language. Document and user
  * text inside a reason (a keyword, topic, category, author, institution) is kept as written.
  */
-import { bilingual, Bilingual, MessageLanguage } from '../messages';
+import { MessageRef, messageText } from '../cliMessages';
+import { bilingual, Bilingual, MessageLanguage, pick } from '../messages';
 
 /** The reading words, each in English and Chinese, with the form `both` shows today. */
 export const READING_WORDS = {
@@ -87,34 +88,15 @@ export const CHANGE_MESSAGES = {
 } as const;
 
 /**
- * The state file's problems as the state store words them (reading/stateStore.ts), with their
- * Chinese: the file's location and the detail in parentheses or after the colon are kept.
- */
-const STORE_PROBLEMS: readonly { readonly pattern: RegExp; readonly zh: (location: string, detail: string) => string }[] = [
-  { pattern: /^([\s\S]*?) could not be written \(([\s\S]*)\); nothing was changed$/, zh: (location, detail) => `${location} 无法写入（${detail}）；未做任何更改` },
-  { pattern: /^([\s\S]*?) kept changing while it was written; nothing was changed, try again()$/, zh: (location) => `${location} 在写入期间一直在变化；未做任何更改，请重试` },
-  { pattern: /^([\s\S]*?) cannot be read \(([\s\S]*)\); reading state is read-only$/, zh: (location, detail) => `${location} 无法读取（${detail}）；阅读状态为只读` },
-  { pattern: /^([\s\S]*?) is corrupt: ([\s\S]*); it is left untouched and reading state is read-only until it is fixed$/, zh: (location, detail) => `${location} 已损坏：${detail}；文件保持原样，修复之前阅读状态为只读` },
-  { pattern: /^([\s\S]*?) cannot be used: ([\s\S]*); it is left untouched and reading state is read-only until it is fixed$/, zh: (location, detail) => `${location} 无法使用：${detail}；文件保持原样，修复之前阅读状态为只读` },
-];
-
-/**
  * A problem of the state file (or what a refused change says) in `language`: Chinese for
- * `zh-cn`, else the English of today (a notification's sentence; `both` keeps it one line). The
- * detail of a problem (what JSON.parse or the checks of the file found) stays as it was found.
+ * `zh-cn`, else English (a notification's sentence; `both` keeps it one line). Both come from
+ * the message table (service/fileMessages.ts), the detail too (`not valid JSON (…)`, `已损坏：不是有效的
+ * JSON（…）`); what is data in it (the location, JSON.parse's message, a system error's own text)
+ * stays as it was found.
  *
- * @example stateProblemIn('/w/.paper-digest/state.json cannot be read (EACCES); reading state is read-only', 'zh-cn')
- * // '/w/.paper-digest/state.json 无法读取（EACCES）；阅读状态为只读'
+ * @example stateProblemIn(message('stateCannotRead', { location: '/w/.paper-digest/state.json', reason: message('systemPermission') }), 'zh-cn')
+ * // '/w/.paper-digest/state.json 无法读取（权限不足）；阅读状态为只读'
  */
-export function stateProblemIn(problem: string, language: MessageLanguage): string {
-  if (language !== 'zh-cn') {
-    return problem;
-  }
-  for (const form of STORE_PROBLEMS) {
-    const match = form.pattern.exec(problem);
-    if (match) {
-      return form.zh(match[1], match[2]);
-    }
-  }
-  return problem;
+export function stateProblemIn(problem: MessageRef, language: MessageLanguage): string {
+  return pick(messageText(problem), language);
 }

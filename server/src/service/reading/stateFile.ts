@@ -14,6 +14,7 @@
  *       }
  *     }
  */
+import { message, MessageRef } from '../cliMessages';
 
 /** The version this code reads and writes. */
 export const STATE_VERSION = 1;
@@ -49,8 +50,11 @@ export const EMPTY_STATE: ReadingState = { version: STATE_VERSION, papers: new M
 /** Why a state file cannot be used; the file is then left untouched and the state read-only. */
 export interface StateProblem {
   readonly kind: 'corrupt' | 'unknown-version';
-  /** One line for the user, e.g. `not valid JSON: Unexpected token } in JSON at position 12`. */
-  readonly message: string;
+  /**
+   * What is wrong, as a message of the table (service/fileMessages.ts), e.g. `not valid JSON
+   * (Unexpected token } in JSON at position 12)`, JSON.parse's own text kept as it is.
+   */
+  readonly reason: MessageRef;
 }
 
 export type ParsedState = { readonly state: ReadingState } | { readonly problem: StateProblem };
@@ -72,26 +76,26 @@ export function parseState(text: string): ParsedState {
   try {
     value = JSON.parse(body);
   } catch (error) {
-    return corrupt(`not valid JSON (${error instanceof Error ? error.message : String(error)})`);
+    return corrupt(message('notJson', { detail: error instanceof Error ? error.message : String(error) }));
   }
   if (!isObject(value)) {
-    return corrupt('the top level is not a JSON object');
+    return corrupt(message('topNotObject'));
   }
   if (!('version' in value)) {
-    return corrupt('it has no "version" field');
+    return corrupt(message('noVersion'));
   }
   if (value.version !== STATE_VERSION) {
     const shown = JSON.stringify(value.version) ?? String(value.version);
-    return { problem: { kind: 'unknown-version', message: `its version ${shown.slice(0, 40)} is not one this version of Paper Digest knows (${STATE_VERSION})` } };
+    return { problem: { kind: 'unknown-version', reason: message('unknownVersion', { version: shown.slice(0, 40), known: STATE_VERSION }) } };
   }
   const papersValue = value.papers ?? {};
   if (!isObject(papersValue)) {
-    return corrupt('"papers" is not an object');
+    return corrupt(message('papersNotObject'));
   }
   const papers = new Map<string, PaperState>();
   for (const [key, entry] of Object.entries(papersValue)) {
     const checked = checkPaper(key, entry);
-    if (typeof checked === 'string') {
+    if ('key' in checked) {
       return corrupt(checked);
     }
     papers.set(key, checked);
@@ -105,8 +109,8 @@ export function parseState(text: string): ParsedState {
   return { state: Object.keys(extra).length > 0 ? { version: STATE_VERSION, papers, extra } : { version: STATE_VERSION, papers } };
 }
 
-function corrupt(message: string): ParsedState {
-  return { problem: { kind: 'corrupt', message } };
+function corrupt(reason: MessageRef): ParsedState {
+  return { problem: { kind: 'corrupt', reason } };
 }
 
 function isObject(value: unknown): value is Record<string, unknown> {
@@ -114,13 +118,13 @@ function isObject(value: unknown): value is Record<string, unknown> {
 }
 
 /** The paper's state, or what is wrong with it. */
-function checkPaper(key: string, entry: unknown): PaperState | string {
-  const where = `paper ${JSON.stringify(key.slice(0, 60))}`;
+function checkPaper(key: string, entry: unknown): PaperState | MessageRef {
+  const paper = message('paperNamed', { key: JSON.stringify(key.slice(0, 60)) });
   if (key.length === 0) {
-    return 'a paper has an empty key';
+    return message('emptyPaperKey');
   }
   if (!isObject(entry)) {
-    return `${where} is not an object`;
+    return message('paperNotObject', { paper });
   }
   const result: { -readonly [K in keyof PaperState]: PaperState[K] } = {};
   for (const [field, value] of Object.entries(entry)) {
@@ -129,23 +133,23 @@ function checkPaper(key: string, entry: unknown): PaperState | string {
       case 'note':
       case 'updated':
         if (typeof value !== 'string') {
-          return `${where}: "${field}" is not a string`;
+          return message('fieldNotString', { paper, field });
         }
         if (field === 'updated' && Number.isNaN(Date.parse(value))) {
-          return `${where}: "updated" is not a date`;
+          return message('fieldNotDate', { paper, field });
         }
         result[field] = value;
         break;
       case 'read':
       case 'starred':
         if (typeof value !== 'boolean') {
-          return `${where}: "${field}" is not true or false`;
+          return message('fieldNotBoolean', { paper, field });
         }
         result[field] = value;
         break;
       case 'tags':
         if (!Array.isArray(value) || !value.every((tag) => typeof tag === 'string')) {
-          return `${where}: "tags" is not a list of strings`;
+          return message('fieldNotStrings', { paper, field });
         }
         result.tags = normaliseTags(value as string[]);
         break;

@@ -11,6 +11,7 @@
  * clientStateDisk.ts), an `AsyncStateDisk` takes its place and `loadAsync` / `changeAsync` do
  * the same steps: both ways run one sequence of reads and writes (`loadSteps`, `changeSteps`).
  */
+import { message, MessageRef, messageText, reasonOf } from '../cliMessages';
 import type { ParsedState, PaperState, ReadingState, StateChange, StateProblem } from './stateFile';
 import { applyChange, EMPTY_STATE, isEmptyPaperState, mergeStates, parseState, serialiseState } from './stateFile';
 
@@ -83,8 +84,10 @@ async function runAsync<T>(steps: Steps<T>, disk: AsyncStateDisk): Promise<T> {
 /** The store's health. */
 export interface StoreStatus {
   readonly readOnly: boolean;
-  /** One line for the user when something is wrong. */
+  /** One line for the user when something is wrong, in English. */
   readonly problem?: string;
+  /** The same as a message of the table, to be shown in the language asked for. */
+  readonly problemRef?: MessageRef;
 }
 
 /** Result of `StateStore.change`. */
@@ -92,7 +95,10 @@ export interface StoreChangeResult {
   /** The keys whose state changed. */
   readonly changed: readonly string[];
   readonly readOnly: boolean;
+  /** Why nothing was changed, in English. */
   readonly message?: string;
+  /** The same as a message of the table. */
+  readonly messageRef?: MessageRef;
 }
 
 /** How many times a write is retried when the file keeps changing under it. */
@@ -112,7 +118,9 @@ export class StateStore {
   private current: ReadingState = EMPTY_STATE;
   /** The disk text `base` came from (undefined: no file). */
   private baseText: string | undefined;
-  private problem: string | undefined;
+  private problem: MessageRef | undefined;
+  /** The English of `problem`, to tell a new problem from the same one again. */
+  private problemEnglish: string | undefined;
   private generationValue = 0;
   /** The asynchronous operation under way: the next waits for it, so that they never interleave. */
   private queue: Promise<unknown> = Promise.resolve();
@@ -128,7 +136,7 @@ export class StateStore {
   }
 
   get status(): StoreStatus {
-    return this.problem ? { readOnly: true, problem: this.problem } : { readOnly: false };
+    return this.problem ? { readOnly: true, problem: this.problemEnglish, problemRef: this.problem } : { readOnly: false };
   }
 
   get location(): string {
@@ -168,7 +176,7 @@ export class StateStore {
     try {
       return disk.exclusive(() => runSync(this.changeSteps(keys, change, titles), disk));
     } catch (error) {
-      return { changed: [], readOnly: false, message: `${this.disk.location} could not be written (${error instanceof Error ? error.message : String(error)}); nothing was changed` };
+      return refused(message('stateNotWritten', { location: this.disk.location, reason: reasonOf(error) }), false);
     }
   }
 
@@ -205,7 +213,7 @@ export class StateStore {
       return this.setProblem(read.problem);
     }
     const hadProblem = this.problem !== undefined;
-    this.problem = undefined;
+    this.clearProblem();
     if (read.text === this.baseText && !hadProblem) {
       return false;
     }
@@ -220,9 +228,9 @@ export class StateStore {
       const read = yield* this.readDisk();
       if ('problem' in read) {
         this.setProblem(read.problem);
-        return { changed: [], readOnly: true, message: this.problem };
+        return refused(read.problem, true);
       }
-      this.problem = undefined;
+      this.clearProblem();
       // What is on disk now, with what this store has and the file lacks merged in.
       const onDisk = read.state === this.base ? this.current : mergeStates(this.base, this.current, read.state);
       const { state: next, changed } = applyChange(onDisk, keys, change, this.now(), titles);
@@ -237,8 +245,7 @@ export class StateStore {
       try {
         replaced = (yield { op: 'write', text, expected: read.text }) as boolean;
       } catch (error) {
-        const message = `${this.disk.location} could not be written (${error instanceof Error ? error.message : String(error)}); nothing was changed`;
-        return { changed: [], readOnly: false, message };
+        return refused(message('stateNotWritten', { location: this.disk.location, reason: reasonOf(error) }), false);
       }
       if (replaced) {
         // What was written, as a later read of the file will see it (cleared papers gone).
@@ -250,15 +257,15 @@ export class StateStore {
         return { changed, readOnly: false };
       }
     }
-    return { changed: [], readOnly: false, message: `${this.disk.location} kept changing while it was written; nothing was changed, try again` };
+    return refused(message('stateKeptChanging', { location: this.disk.location }), false);
   }
 
-  private *readDisk(): Steps<{ text: string | undefined; state: ReadingState } | { problem: string }> {
+  private *readDisk(): Steps<{ text: string | undefined; state: ReadingState } | { problem: MessageRef }> {
     let text: string | undefined;
     try {
       text = (yield { op: 'read' }) as string | undefined;
     } catch (error) {
-      return { problem: `${this.disk.location} cannot be read (${error instanceof Error ? error.message : String(error)}); reading state is read-only` };
+      return { problem: message('stateCannotRead', { location: this.disk.location, reason: reasonOf(error) }) };
     }
     if (text === undefined) {
       return { text, state: EMPTY_STATE };
@@ -269,18 +276,25 @@ export class StateStore {
     }
     const parsed: ParsedState = parseState(text);
     if ('problem' in parsed) {
-      return { problem: describeProblem(this.disk.location, parsed.problem) };
+      return { problem: problemMessage(this.disk.location, parsed.problem) };
     }
     return { text, state: parsed.state };
   }
 
-  private setProblem(problem: string): boolean {
-    const changed = this.problem !== problem;
+  private setProblem(problem: MessageRef): boolean {
+    const english = messageText(problem).en;
+    const changed = this.problemEnglish !== english;
     this.problem = problem;
+    this.problemEnglish = english;
     if (changed) {
       this.generationValue++;
     }
     return changed;
+  }
+
+  private clearProblem(): void {
+    this.problem = undefined;
+    this.problemEnglish = undefined;
   }
 
   private use(state: ReadingState): boolean {
@@ -294,10 +308,22 @@ export class StateStore {
   }
 }
 
-/** The message of a problem, e.g. `/w/.paper-digest/state.json is corrupt: not valid JSON (...): left untouched; reading state is read-only`. */
+/** A refused change: nothing changed, and why, in English and as a message of the table. */
+function refused(reason: MessageRef, readOnly: boolean): StoreChangeResult {
+  return { changed: [], readOnly, message: messageText(reason).en, messageRef: reason };
+}
+
+/**
+ * The message of a problem, e.g. `/w/.paper-digest/state.json is corrupt: not valid JSON (...);
+ * it is left untouched and reading state is read-only until it is fixed`.
+ */
+export function problemMessage(location: string, problem: StateProblem): MessageRef {
+  return message(problem.kind === 'corrupt' ? 'stateCorrupt' : 'stateUnusable', { location, reason: problem.reason });
+}
+
+/** `problemMessage` in English. */
 export function describeProblem(location: string, problem: StateProblem): string {
-  const what = problem.kind === 'corrupt' ? `is corrupt: ${problem.message}` : `cannot be used: ${problem.message}`;
-  return `${location} ${what}; it is left untouched and reading state is read-only until it is fixed`;
+  return messageText(problemMessage(location, problem)).en;
 }
 
 function withoutEmptyPapers(state: ReadingState): ReadingState {

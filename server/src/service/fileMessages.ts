@@ -1,0 +1,100 @@
+/**
+ * The words of file and state-file problems, each in English and Chinese: why a file cannot be
+ * read or written (fs/safeFile.ts, fs/lockFile.ts, the command line's search for digests), what
+ * is wrong in a state file (reading/stateFile.ts) or in interests (reading/interests.ts), and
+ * the state store's sentences around them (reading/stateStore.ts). Part of the command line's
+ * table (cliMessages.ts); the language server shows the same messages in the editor.
+ *
+ * What is data stays as found and is passed as a value: paths, a system error's own text for a
+ * code not named here (`EIO: i/o error, read`), JSON.parse's message with its position, a
+ * field's name, a version as written.
+ */
+import { bilingual } from './messages';
+
+export const FILE_MESSAGES = {
+  // Why a file cannot be read or written (after "cannot read 'x': ").
+  cannotRead: bilingual("cannot read '{path}': {reason}", "无法读取 '{path}'：{reason}"),
+  cannotReadFolder: bilingual("cannot read folder '{path}': {reason}", "无法读取文件夹 '{path}'：{reason}"),
+  cannotWriteLeft: bilingual("cannot write '{path}': {reason}; it was left as it is", "无法写入 '{path}'：{reason}；文件保持原样"),
+  linkOutsideRoot: bilingual("it is a symbolic link to outside '{root}'", "它是指向 '{root}' 之外的符号链接"),
+  notFileUrl: bilingual('it is not a file URL of this machine ({detail})', '它不是本机的文件 URL（{detail}）'),
+  notUtf8: bilingual('it is not UTF-8 text', '它不是 UTF-8 文本'),
+  isLink: bilingual('it is a symbolic link', '它是符号链接'),
+  linkTo: bilingual('it is a symbolic link to {kind}', '它是指向{kind}的符号链接'),
+  notRegular: bilingual('it is {kind}, not a regular file', '它是{kind}，不是普通文件'),
+  tooBig: bilingual('it is bigger than {max} ({size})', '它大于 {max}（{size}）'),
+  grewTooBig: bilingual('it grew bigger than {max} while it was read', '读取期间它变得大于 {max}'),
+  replacedWhileOpened: bilingual('it was replaced while it was being opened', '打开期间它被替换了'),
+  neverThroughLink: bilingual('it is a symbolic link: links are never written through', '它是符号链接：从不经由链接写入'),
+  createdMeanwhile: bilingual('it was created by someone else meanwhile', '此间它已被他人创建'),
+  deletedMeanwhile: bilingual('it was deleted or moved since it was read', '读取之后它被删除或移动了'),
+  changedMeanwhile: bilingual('it changed since it was read', '读取之后它被改动了'),
+
+  // What a non-regular file is.
+  kindFolder: bilingual('a folder', '文件夹'),
+  kindFifo: bilingual('a FIFO', '命名管道（FIFO）'),
+  kindSocket: bilingual('a socket', '套接字'),
+  kindCharacterDevice: bilingual('a character device', '字符设备'),
+  kindBlockDevice: bilingual('a block device', '块设备'),
+  kindLink: bilingual('a symbolic link', '符号链接'),
+  kindOther: bilingual('not a regular file', '非普通文件'),
+
+  // System errors, by code; another code's own text is kept (`systemOther`).
+  systemMissing: bilingual('no such file or folder', '没有这个文件或文件夹'),
+  systemPermission: bilingual('permission denied', '权限不足'),
+  systemIsFolder: bilingual('it is a folder', '它是文件夹'),
+  systemReadOnly: bilingual('read-only file system', '只读文件系统'),
+  systemNoSpace: bilingual('no space left on the device', '设备上没有剩余空间'),
+  systemQuota: bilingual('disk quota exceeded', '超出磁盘配额'),
+  systemFileSize: bilingual('the file is bigger than the file-size limit', '文件超出文件大小限制'),
+  systemLoop: bilingual('too many levels of symbolic links', '符号链接层数过多'),
+  systemNameTooLong: bilingual('the name is too long', '名称过长'),
+  systemOther: bilingual('{detail}', '系统错误：{detail}'),
+
+  // The state folder and its lock (stateDisk.ts, fs/lockFile.ts, the web client's file access).
+  linkNotFollowed: bilingual('{path} is a symbolic link, which Paper Digest does not follow', '{path} 是符号链接，Paper Digest 不跟随符号链接'),
+  notAFolderPath: bilingual('{path} is not a folder', '{path} 不是文件夹'),
+  notARegularFile: bilingual('{path} is not a regular file', '{path} 不是普通文件'),
+  liesOutside: bilingual('{path} lies outside {root}', '{path} 位于 {root} 之外'),
+  biggerThanBytes: bilingual('{path} is bigger than {max} bytes', '{path} 大于 {max} 字节'),
+  notAStateFile: bilingual('{path} is not a state file of a workspace folder', '{path} 不是工作区文件夹的状态文件'),
+  lockHeld: bilingual('{path} is being written by another process ({lock} is held); nothing was written', '{path} 正被另一个进程写入（{lock} 被占用）；未写入任何内容'),
+
+  // The state store's sentences (the reason in parentheses or after the colon is one of the above).
+  stateCannotRead: bilingual('{location} cannot be read ({reason}); reading state is read-only', '{location} 无法读取（{reason}）；阅读状态为只读'),
+  stateCorrupt: bilingual(
+    '{location} is corrupt: {reason}; it is left untouched and reading state is read-only until it is fixed',
+    '{location} 已损坏：{reason}；文件保持原样，修复之前阅读状态为只读',
+  ),
+  stateUnusable: bilingual(
+    '{location} cannot be used: {reason}; it is left untouched and reading state is read-only until it is fixed',
+    '{location} 无法使用：{reason}；文件保持原样，修复之前阅读状态为只读',
+  ),
+  stateNotWritten: bilingual('{location} could not be written ({reason}); nothing was changed', '{location} 无法写入（{reason}）；未做任何更改'),
+  stateKeptChanging: bilingual('{location} kept changing while it was written; nothing was changed, try again', '{location} 在写入期间一直在变化；未做任何更改，请重试'),
+
+  // What is wrong in a state file (reading/stateFile.ts).
+  notJson: bilingual('not valid JSON ({detail})', '不是有效的 JSON（{detail}）'),
+  topNotObject: bilingual('the top level is not a JSON object', '顶层不是 JSON 对象'),
+  noVersion: bilingual('it has no "version" field', '没有 "version" 字段'),
+  unknownVersion: bilingual('its version {version} is not one this version of Paper Digest knows ({known})', '其版本 {version} 不是此版本 Paper Digest 认识的版本（{known}）'),
+  papersNotObject: bilingual('"papers" is not an object', '"papers" 不是对象'),
+  emptyPaperKey: bilingual('a paper has an empty key', '有一篇论文的键为空'),
+  paperNamed: bilingual('paper {key}', '论文 {key}'),
+  paperNotObject: bilingual('{paper} is not an object', '{paper} 不是对象'),
+  fieldNotString: bilingual('{paper}: "{field}" is not a string', '{paper}："{field}" 不是字符串'),
+  fieldNotDate: bilingual('{paper}: "{field}" is not a date', '{paper}："{field}" 不是日期'),
+  fieldNotBoolean: bilingual('{paper}: "{field}" is not true or false', '{paper}："{field}" 不是 true 或 false'),
+  fieldNotStrings: bilingual('{paper}: "{field}" is not a list of strings', '{paper}："{field}" 不是字符串列表'),
+
+  // Interests (reading/interests.ts) and interests.json.
+  interestsNotObject: bilingual('the interests are not an object', '兴趣设置不是对象'),
+  interestsNotList: bilingual('"{field}" is not a list', '"{field}" 不是列表'),
+  interestsNoTerm: bilingual('an item of "{field}" has no term', '"{field}" 中有一项没有 term'),
+  interestsBadWeight: bilingual('the weight of {term} is not a number', '{term} 的 weight 不是数字'),
+  interestsTooMany: bilingual('more than {max} interests: the rest is ignored', '兴趣超过 {max} 个：其余的被忽略'),
+  interestsUnknownField: bilingual('unknown field "{field}"', '未知字段 "{field}"'),
+  interestsHideBelow: bilingual('"hideBelow" is not a number', '"hideBelow" 不是数字'),
+  interestsFileNotJson: bilingual('{path} is not valid JSON ({detail}); papers are not ranked by it', '{path} 不是有效的 JSON（{detail}）；不按它给论文排序'),
+  interestsFileProblem: bilingual('{path}: {problem}', '{path} 有误：{problem}'),
+} as const;

@@ -30,6 +30,24 @@ export interface RenderedCharts {
   readonly charts: readonly { readonly id: string; readonly title: string; readonly clickable: number; readonly svgElements: number }[];
 }
 
+/** What the page holds, as it answers `probe` (for the tests). */
+export interface PageProbe {
+  /** The local names of every element of the page. */
+  readonly elements: readonly string[];
+  /** Every script, VS Code's own (`_vscodeApiScript`, which it puts into every webview) included. */
+  readonly scripts: readonly { readonly id: string; readonly src: string; readonly nonce: boolean; readonly inline: boolean }[];
+  readonly styles: readonly { readonly rel: string; readonly href: string }[];
+  readonly csp: string;
+  /** The own text of every chart label and table link, and of every tooltip. */
+  readonly labels: readonly string[];
+  readonly tooltips: readonly string[];
+  /** `vscode-light`, `vscode-dark`, `vscode-high-contrast` or `vscode-high-contrast-light`. */
+  readonly themeKind: string;
+  /** The computed fill of a chart label and stroke of a bar. */
+  readonly labelFill: string;
+  readonly barStroke: string;
+}
+
 /**
  * Opens (or shows) the dashboard and keeps it current while it is open.
  *
@@ -48,6 +66,8 @@ export class StatisticsDashboard implements vscode.Disposable {
   private lastRendered: RenderedCharts | undefined;
   private lastStatistics: DigestStatistics | undefined;
   private readonly disposables: vscode.Disposable[] = [];
+  private readonly probes = new Map<number, (probe: PageProbe) => void>();
+  private probeId = 0;
 
   constructor(
     private readonly extensionUri: vscode.Uri,
@@ -77,6 +97,29 @@ export class StatisticsDashboard implements vscode.Disposable {
   /** The statistics the page was sent last. */
   get statistics(): DigestStatistics | undefined {
     return this.lastStatistics;
+  }
+
+  /**
+   * Asks the page what it holds (for the tests); undefined when the dashboard is closed or the
+   * page does not answer within `timeoutMs`.
+   */
+  probe(timeoutMs = 10_000): Promise<PageProbe | undefined> {
+    const panel = this.panel;
+    if (!panel) {
+      return Promise.resolve(undefined);
+    }
+    const id = ++this.probeId;
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => {
+        this.probes.delete(id);
+        resolve(undefined);
+      }, timeoutMs);
+      this.probes.set(id, (probe) => {
+        clearTimeout(timer);
+        resolve(probe);
+      });
+      void panel.webview.postMessage({ type: 'probe', id });
+    });
   }
 
   /** Opens the dashboard, of the workspace or of the active digest. */
@@ -173,6 +216,15 @@ export class StatisticsDashboard implements vscode.Disposable {
           }
           const document = await vscode.workspace.openTextDocument({ content: result.text, language: format === 'digest' ? LANGUAGE_ID : 'markdown' });
           await vscode.window.showTextDocument(document, vscode.ViewColumn.Beside);
+        }
+        return;
+      }
+      case 'probed': {
+        const { id } = message as { id?: unknown };
+        const answer = typeof id === 'number' ? this.probes.get(id) : undefined;
+        if (answer) {
+          this.probes.delete(id as number);
+          answer(message as unknown as PageProbe);
         }
         return;
       }

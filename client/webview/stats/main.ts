@@ -5,8 +5,8 @@
  *
  * Messages from the extension: `{ type: 'statistics', stats, scope, scopeName }`.
  * Messages to the extension: `ready`, `filter` (a bar or point was clicked: its Papers filter),
- * `rollup` (export a week or month), `scope` (workspace or the active digest), and `rendered`
- * (what was drawn, for the tests).
+ * `rollup` (export a week or month), `scope` (workspace or the active digest), and, for the
+ * tests, `rendered` (what was drawn) and `probed` (what the page holds, asked by `probe`).
  */
 import './stats.css';
 import type { DigestStatistics, PeriodRow } from '../../../server/src/service/features/statistics';
@@ -23,13 +23,40 @@ const SVG = 'http://www.w3.org/2000/svg';
 let current: { stats: DigestStatistics; scope: 'workspace' | 'file'; scopeName: string; language: MessageLanguage } | undefined;
 
 window.addEventListener('message', (event: MessageEvent) => {
-  const message = event.data as { type?: string; stats?: DigestStatistics; scope?: 'workspace' | 'file'; scopeName?: string; language?: unknown };
+  const message = event.data as { type?: string; stats?: DigestStatistics; scope?: 'workspace' | 'file'; scopeName?: string; language?: unknown; id?: unknown };
   if (message?.type === 'statistics' && message.stats) {
     const language: MessageLanguage = message.language === 'en' || message.language === 'zh-cn' ? message.language : 'both';
     current = { stats: message.stats, scope: message.scope === 'file' ? 'file' : 'workspace', scopeName: String(message.scopeName ?? ''), language };
     render();
+  } else if (message?.type === 'probe') {
+    vscode.postMessage({ type: 'probed', id: message.id, ...probe() });
   }
 });
+
+/**
+ * What the page holds, for the tests: its elements' names, scripts and style sheets, its Content
+ * Security Policy, the texts of the charts' labels and tooltips as the DOM has them, and the
+ * theme's colours as drawn.
+ */
+function probe(): Record<string, unknown> {
+  const all = Array.from(document.querySelectorAll('*'));
+  const fill = (selector: string, property: 'fill' | 'stroke'): string => {
+    const node = document.querySelector(selector);
+    return node ? getComputedStyle(node)[property] : '';
+  };
+  const ownText = (node: Element): string => Array.from(node.childNodes).filter((child) => child.nodeType === Node.TEXT_NODE).map((child) => child.textContent).join('');
+  return {
+    elements: [...new Set(all.map((node) => node.localName))].sort(),
+    scripts: Array.from(document.scripts).map((script) => ({ id: script.id, src: script.src, nonce: script.nonce !== '', inline: script.textContent !== '' })),
+    styles: Array.from(document.querySelectorAll('link')).map((link) => ({ rel: link.rel, href: link.href })),
+    csp: document.querySelector('meta[http-equiv="Content-Security-Policy"]')?.getAttribute('content') ?? '',
+    labels: Array.from(document.querySelectorAll('#root svg text, #root a')).map(ownText),
+    tooltips: Array.from(document.querySelectorAll('#root svg title')).map((title) => title.textContent ?? ''),
+    themeKind: document.body.getAttribute('data-vscode-theme-kind') ?? document.body.className,
+    labelFill: fill('#root text.pd-label', 'fill'),
+    barStroke: fill('#root rect.pd-bar', 'stroke'),
+  };
+}
 
 let resizeTimer: number | undefined;
 window.addEventListener('resize', () => {

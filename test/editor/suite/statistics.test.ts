@@ -25,6 +25,26 @@ const ADDED_TEXT = [
   'AI总结 用于检验仪表板随摘要变化而更新的论文。',
 ].join('\n\n') + '\n';
 
+/** A digest of hostile text: markup, quotes and a bidirectional override in its topic, keyword and institution. */
+function hostileDigest(): vscode.Uri {
+  const folder = vscode.workspace.workspaceFolders?.[0];
+  assert.ok(folder, 'the tests need a workspace folder');
+  return vscode.Uri.joinPath(folder.uri, '2031-01-03.digest');
+}
+const HOSTILE_TOPIC = '</svg><script>alert(1)</script>"&\'\u202E坏';
+const HOSTILE_INSTITUTION = 'Evil </svg><script>alert(2)</script> "Lab" \u202Egnp.exe';
+const HOSTILE_TEXT = [
+  '大模型推理能力',
+  'Hostile <img src=x onerror=alert(3)> Paper',
+  '恶意标题的论文',
+  'Mei Tanaka',
+  `机构 * ${HOSTILE_INSTITUTION}（<b>坏</b>） 纠错`,
+  `专题命中 ${HOSTILE_TOPIC} ：<iframe src=x>(title)；分类 cs.LO`,
+  'AI总结 检验仪表板把摘要里的文字当作文字。',
+].join('\n\n') + '\n';
+/** What charts.ts's displayText makes of a text: the override replaced by U+FFFD. */
+const shown = (text: string): string => text.replace(/\u202E/g, '\uFFFD');
+
 describe('The statistics dashboard', () => {
   let api: any;
 
@@ -36,6 +56,7 @@ describe('The statistics dashboard', () => {
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
     api?.papersView.setFilter('');
     await vscode.workspace.fs.delete(addedDigest(), { useTrash: false }).then(undefined, () => undefined);
+    await vscode.workspace.fs.delete(hostileDigest(), { useTrash: false }).then(undefined, () => undefined);
   });
 
   it('Should open from the command and draw every chart from the server numbers', async () => {
@@ -124,5 +145,82 @@ describe('The statistics dashboard', () => {
     };
     await collect(groups[0]);
     assert.strictEqual(titles.size, topic.count);
+  });
+
+  it('Should show the active digest alone with the file scope, and the workspace again without it', async () => {
+    const document = await vscode.workspace.openTextDocument(addedDigest());
+    await vscode.window.showTextDocument(document);
+    const uri = document.uri.toString();
+    const ofFile = waitForEvent<any>(api.statistics.onDidRender, () => api.statistics.statistics?.uri === uri, 'the dashboard of the active digest', 60_000);
+    await vscode.commands.executeCommand('paperDigest.showStatistics', 'file');
+    await ofFile;
+    const stats = api.statistics.statistics;
+    assert.deepStrictEqual([stats.fileCount, stats.paperCount, stats.topics.map((row: any) => row.label)], [1, 1, ['格推理']]);
+    const ofWorkspace = waitForEvent<any>(api.statistics.onDidRender, () => api.statistics.statistics?.uri === undefined, 'the dashboard of the workspace', 60_000);
+    await vscode.commands.executeCommand('paperDigest.showStatistics');
+    await ofWorkspace;
+    assert.ok(api.statistics.statistics.fileCount > 1);
+  });
+
+  it('Should draw hostile digest text as text, under a strict Content Security Policy with its own script by nonce', async () => {
+    const drawn = waitForEvent<any>(
+      api.statistics.onDidRender,
+      () => api.statistics.statistics?.topics.some((row: any) => row.label === HOSTILE_TOPIC) === true,
+      'the dashboard to draw the hostile digest',
+      60_000,
+    );
+    await vscode.workspace.fs.writeFile(hostileDigest(), Buffer.from(HOSTILE_TEXT, 'utf8'));
+    await drawn;
+    const probe = await waitUntil(() => api.statistics.probe(), 'the page to answer a probe', []);
+    // Only the page's own elements: no script, image, frame or bold from the digest.
+    assert.deepStrictEqual(
+      probe.elements.filter((name: string) => !['html', 'head', 'meta', 'link', 'style', 'title', 'body', 'main', 'header', 'h1', 'h2', 'p', 'div', 'span', 'button', 'section', 'table', 'tr', 'th', 'td', 'a', 'svg', 'text', 'rect', 'circle', 'polyline', 'script'].includes(name)),
+      [],
+    );
+    // The page's one script, by nonce, beside the one VS Code puts into every webview (acquireVsCodeApi).
+    const scripts = probe.scripts.filter((script: any) => script.id !== '_vscodeApiScript');
+    assert.strictEqual(scripts.length, 1, JSON.stringify(probe.scripts));
+    assert.ok(scripts[0].nonce && !scripts[0].inline && scripts[0].src.endsWith('/dist/webview/stats.js'), JSON.stringify(probe.scripts));
+    assert.deepStrictEqual(probe.styles.map((style: any) => [style.rel, style.href.endsWith('/dist/webview/stats.css')]), [['stylesheet', true]]);
+    const csp = new Map<string, string>(probe.csp.split(';').map((part: string) => part.trim().split(/\s+/)).map(([name, ...values]: string[]) => [name, values.join(' ')]));
+    assert.strictEqual(csp.get('default-src'), "'none'", probe.csp);
+    assert.match(csp.get('script-src') ?? '', /^'nonce-[A-Za-z0-9+/=]{16,}'$/, probe.csp);
+    assert.doesNotMatch(probe.csp, /unsafe|https?:\/\/(?!\S*vscode-cdn\.net)|\*(?!\.vscode-cdn\.net)/, probe.csp);
+    // The hostile words are there, as text: the whole of each in its tooltip, the labels cut to fit.
+    const tips = probe.tooltips.join('\n');
+    assert.ok(tips.includes(`${shown(HOSTILE_TOPIC)}: 1 paper · 1 篇`), tips);
+    assert.ok(tips.includes(`${shown(HOSTILE_INSTITUTION)} (<b>坏</b>): 1 paper · 1 篇`), tips);
+    assert.ok(tips.includes('<iframe src=x>: 1 paper · 1 篇'), tips);
+    assert.ok(probe.labels.some((label: string) => label.startsWith('</svg><script>')), probe.labels.join(' | '));
+    assert.ok(!probe.labels.concat(probe.tooltips).some((text: string) => text.includes('\u202E')), 'no bidirectional override is drawn');
+  });
+
+  it('Should follow the colour theme: light, dark and high contrast', async () => {
+    const workbench = vscode.workspace.getConfiguration('workbench');
+    const themes = [['Default Light Modern', 'vscode-light'], ['Default Dark Modern', 'vscode-dark'], ['Default High Contrast', 'vscode-high-contrast']];
+    const seen = new Map<string, any>();
+    try {
+      for (const [theme, kind] of themes) {
+        await workbench.update('colorTheme', theme, vscode.ConfigurationTarget.Global);
+        const probe = await waitUntil(
+          async () => {
+            const answer = await api.statistics.probe();
+            return answer?.themeKind === kind && answer.labelFill ? answer : undefined;
+          },
+          `the dashboard in ${theme}`,
+          [],
+          30_000,
+        );
+        seen.set(kind, probe);
+      }
+    } finally {
+      await workbench.update('colorTheme', undefined, vscode.ConfigurationTarget.Global);
+    }
+    // A label is drawn in each theme's foreground: three different colours.
+    const fills = themes.map(([, kind]) => seen.get(kind).labelFill);
+    assert.strictEqual(new Set(fills).size, 3, fills.join(', '));
+    // High contrast outlines the bars with its contrast border; the others do not.
+    assert.match(seen.get('vscode-high-contrast').barStroke, /^rgb/, seen.get('vscode-high-contrast').barStroke);
+    assert.strictEqual(seen.get('vscode-light').barStroke, 'none');
   });
 });

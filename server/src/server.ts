@@ -385,7 +385,7 @@ connection.onCompletionResolve(guarded('completionItem/resolve', (item, token) =
 
 connection.onDocumentLinks(guarded('textDocument/documentLink', (params, token) => {
   const model = checkedModel(documents.get(params.textDocument.uri));
-  return model ? documentLinks(model, token) : null;
+  return model ? documentLinks(model, token, messageLanguage.current()) : null;
 }));
 
 connection.onSelectionRanges(guarded('textDocument/selectionRange', (params, token) => {
@@ -431,7 +431,7 @@ connection.onRenameRequest(guarded('textDocument/rename', async (params, token) 
   }
   await workspaceDigests.ready;
   const sources = await sourcesNaming({ documents, cache, index: workspaceIndex, terms: workspaceTerms, isCancelled: () => token.isCancellationRequested, readText: namesReader }, name);
-  const result = renameEdits(sources, name, params.newName, token);
+  const result = renameEdits(sources, name, params.newName, token, messageLanguage.current());
   if ('error' in result) {
     throw new ResponseError(ErrorCodes.InvalidParams, result.error);
   }

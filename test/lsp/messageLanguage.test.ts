@@ -1,13 +1,14 @@
 /**
  * The message language over stdio: the server reads `paperDigest.messageLanguage` with
  * `workspace/configuration`, resolves `auto` with the `locale` of `initialize`, and publishes
- * diagnostics, rule links, quick-fix titles, the reading part of a title's hover and completion
- * details in that language; a changed setting republishes.
+ * diagnostics, rule links, quick-fix titles, the reading part of a title's hover, completion
+ * details, the tooltips of arXiv links and rename refusals in that language; a changed setting
+ * republishes.
  */
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import { after, describe, test } from 'node:test';
-import { readFixture } from '../support/fixtures';
+import { digest, entryLines, readFixture } from '../support/fixtures';
 import { LspClient, SERVER_BUNDLE } from '../support/lspClient';
 
 interface Published {
@@ -87,6 +88,30 @@ describe('lsp: the message language', () => {
     assert.ok(inChinese.details.length > 0, 'topic completions');
     assert.ok(inChinese.details.every((detail) => /^专题 · \d+ 篇论文$/.test(detail)), inChinese.details.join(' | '));
     assert.ok(inEnglish.details.every((detail) => /^Topic · \d+ papers?$/.test(detail)), inEnglish.details.join(' | '));
+  });
+
+  test('Should refuse a rename and title the links of arXiv identifiers in the language of the setting', async () => {
+    const zh = await start('en', { value: 'zh-cn' });
+    const en = await start('zh-cn', { value: 'en' });
+    clients.push(zh, en);
+    const uri = 'file:///virtual/rename.digest';
+    const text = digest(entryLines('X', { comments: 'Comments Extends arXiv:2507.07996.' }));
+    const [inChinese, inEnglish] = await Promise.all(
+      [zh, en].map(async (client) => {
+        client.openDocument(uri, text);
+        await published(client, uri, (p) => p.version === 1);
+        const refusal = await client.request('textDocument/rename', { textDocument: { uri }, position: { line: 8, character: 7 }, newName: 'Kyoto（京都）' }).then(
+          () => 'accepted',
+          (error: Error) => error.message,
+        );
+        const links = await client.request<{ target: string; tooltip?: string }[]>('textDocument/documentLink', { textDocument: { uri } });
+        return { refusal, tooltips: links.filter((link) => link.target.startsWith('https://arxiv.org/')).map((link) => link.tooltip) };
+      }),
+    );
+    assert.equal(inChinese.refusal, '新的机构名不能包含“；”“;”“（”“）”或“纠错”');
+    assert.equal(inEnglish.refusal, "A new institution name cannot contain '；', ';', '（', '）' or '纠错'");
+    assert.deepEqual(inChinese.tooltips, ['2507.07996 的 arXiv 摘要页']);
+    assert.deepEqual(inEnglish.tooltips, ['arXiv abstract page of 2507.07996']);
   });
 
   test('Should give English alone for auto with another display language, and both by default', async () => {

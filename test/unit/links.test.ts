@@ -1,6 +1,7 @@
 import { describe, test } from 'node:test';
 import * as assert from 'node:assert/strict';
 import { documentLinks, validUrl } from '../../server/src/service/features/links';
+import type { MessageLanguage } from '../../server/src/service/messages';
 import { parseDigest } from '../../server/src/service/parser';
 import { digest, entryLines } from '../support/fixtures';
 
@@ -51,6 +52,14 @@ describe('links: arXiv identifiers and Comments URLs', () => {
     for (const text of ['command:workbench.action.quit', 'command:paperDigest.markRead?%5B%5D', 'javascript:alert(1)', 'file:///etc/passwd', 'vscode://ms-vscode.test', 'data:text/html,x', 'ftp://example.org/a', 'http:/example.org', 'https:example.org']) {
       assert.equal(validUrl(text), undefined, text);
     }
+  });
+
+  test('Should title an identifier\u2019s link in the message language', () => {
+    const doc = parseDigest(digest(entryLines('X', { comments: 'Comments See arXiv:2507.07996.' })));
+    const tooltips = (language?: MessageLanguage) => documentLinks(doc, undefined, language).filter((link) => link.target!.startsWith('https://arxiv.org/')).map((link) => link.tooltip);
+    assert.deepEqual(tooltips('en'), ['arXiv abstract page of 2507.07996']);
+    assert.deepEqual(tooltips('zh-cn'), ['2507.07996 的 arXiv 摘要页']);
+    assert.deepEqual(tooltips(), ['arXiv abstract page of 2507.07996 — 2507.07996 的 arXiv 摘要页']);
   });
 
   test('Should answer no links for a digest without entries or with a broken one', () => {

@@ -3,6 +3,8 @@ import * as assert from 'node:assert/strict';
 import type { TextDocumentEdit, TextEdit } from 'vscode-languageserver-types';
 import { checkNewName, prepareRename, renamableAt, renameEdits } from '../../server/src/service/features/rename';
 import { applyEdits } from '../../server/src/service/edits';
+import type { MessageLanguage } from '../../server/src/service/messages';
+import type { NameKind } from '../../server/src/service/names';
 import { parseDigest } from '../../server/src/service/parser';
 import { digest, entryLines } from '../support/fixtures';
 import { cursor } from '../support/workspaceTerms';
@@ -67,6 +69,31 @@ describe('rename: across every digest of the workspace', () => {
     assert.equal(checkNewName('institution', 'Fudan University'), undefined);
     const doc = parseDigest(digest(entryLines('X')));
     const name = renamableAt(doc, { line: 8, character: 7 })!;
-    assert.deepEqual(renameEdits([{ uri: A, doc }], name, 'X ； Y'), { error: "A new institution name cannot contain '；', ';', '（', '）' or '纠错'" });
+    assert.deepEqual(renameEdits([{ uri: A, doc }], name, 'X ； Y'), { error: "A new institution name cannot contain '；', ';', '（', '）' or '纠错' — 新的机构名不能包含“；”“;”“（”“）”或“纠错”" });
+  });
+
+  test('Should refuse in the message language: both, English or Chinese', () => {
+    const doc = parseDigest(digest(entryLines('X')));
+    const institution = renamableAt(doc, { line: 8, character: 7 })!;
+    const refusal = (language: MessageLanguage, kind: NameKind, newName: string) => {
+      const edit = renameEdits([{ uri: A, doc }], { ...institution, kind }, newName, undefined, language);
+      return 'error' in edit ? edit.error : '';
+    };
+    const cases: [NameKind, string, string, string][] = [
+      ['institution', '  ', 'The new name is empty', '新名称为空'],
+      ['translation', '甲\n乙', 'The new name cannot contain line breaks or control characters', '新名称不能包含换行符或控制字符'],
+      ['topic', 'x'.repeat(501), 'The new name is longer than 500 characters', '新名称超过 500 个字符'],
+      ['institution', 'A（甲）', "A new institution name cannot contain '；', ';', '（', '）' or '纠错'", '新的机构名不能包含“；”“;”“（”“）”或“纠错”'],
+      ['translation', '甲；乙', "A new translation name cannot contain '；', ';', '（' or '）'", '新的译名不能包含“；”“;”“（”或“）”'],
+      ['topic', 'a：b', "A new topic name cannot contain '：', ':', '；' or ';'", '新的专题名不能包含“：”“:”“；”或“;”'],
+      ['keyword', 'x(title)', "A new keyword name cannot contain '；', ';', brackets or '分类'", '新的关键词不能包含“；”“;”、括号或“分类”'],
+      ['author', 'Wei Zhang', 'An author cannot be renamed', '作者名不能重命名'],
+      ['category', 'cs.AI', 'A category cannot be renamed', '分类不能重命名'],
+    ];
+    for (const [kind, newName, en, zh] of cases) {
+      assert.equal(refusal('en', kind, newName), en);
+      assert.equal(refusal('zh-cn', kind, newName), zh);
+      assert.equal(refusal('both', kind, newName), `${en} — ${zh}`);
+    }
   });
 });

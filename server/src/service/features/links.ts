@@ -12,6 +12,7 @@ import type { Cancellation } from '../cancellation';
 import { NEVER_CANCELLED } from '../cancellation';
 import type { DigestDocument, Span, TextField } from '../model';
 import { archives } from '../taxonomy';
+import { bilingual, DEFAULT_MESSAGE_LANGUAGE, MessageLanguage, say } from '../messages';
 
 /** The most links one document gets: the first ones, in document order. */
 export const MAX_LINKS = 10_000;
@@ -19,16 +20,21 @@ export const MAX_LINKS = 10_000;
 /** New-style `YYMM.NNNNN` and old-style `archive(.XX)/YYMMNNN` identifiers, with an optional `arXiv:`. */
 const ARXIV_ID = /(?<![\w./:-])(?:arXiv:\s?)?(?:(\d{2})(\d{2})\.(\d{4,5})|([a-z]+(?:-[a-z]+)?)(?:\.[A-Z]{2})?\/(\d{2})(\d{2})\d{3})(?:v\d{1,3})?(?![\w/-]|\.\d)/gi;
 
+/** The tooltip of an identifier's link, in both languages. */
+export function arxivTooltip(id: string): { en: string; zh: string } {
+  return bilingual(`arXiv abstract page of ${id}`, `${id} 的 arXiv 摘要页`);
+}
+
 /**
- * The links of a digest, in document order.
+ * The links of a digest, in document order; the identifiers' tooltips in the message language.
  *
  * @example
  * // `Comments 12 pages. Code: https://example.org/probes, see arXiv:2405.09673`
- * documentLinks(doc)
+ * documentLinks(doc, NEVER_CANCELLED, 'en')
  * // [{ range: <https://example.org/probes>, target: 'https://example.org/probes' },
  * //  { range: <arXiv:2405.09673>, target: 'https://arxiv.org/abs/2405.09673', tooltip: 'arXiv abstract page of 2405.09673' }]
  */
-export function documentLinks(doc: DigestDocument, token: Cancellation = NEVER_CANCELLED): DocumentLink[] {
+export function documentLinks(doc: DigestDocument, token: Cancellation = NEVER_CANCELLED, language: MessageLanguage = DEFAULT_MESSAGE_LANGUAGE): DocumentLink[] {
   const links: DocumentLink[] = [];
   for (let i = 0; i < doc.entries.length && links.length < MAX_LINKS; i++) {
     if ((i & 255) === 0 && token.isCancellationRequested) {
@@ -37,14 +43,14 @@ export function documentLinks(doc: DigestDocument, token: Cancellation = NEVER_C
     const entry = doc.entries[i];
     for (const field of [entry.summary, entry.comments, entry.journalRef]) {
       if (field) {
-        fieldLinks(field, links);
+        fieldLinks(field, links, language);
       }
     }
   }
   return links.length > MAX_LINKS ? links.slice(0, MAX_LINKS) : links;
 }
 
-function fieldLinks(field: TextField, into: DocumentLink[]): void {
+function fieldLinks(field: TextField, into: DocumentLink[], language: MessageLanguage): void {
   const urls: Range[] = [];
   const found: DocumentLink[] = [];
   if (field.kind === 'comments') {
@@ -61,7 +67,7 @@ function fieldLinks(field: TextField, into: DocumentLink[]): void {
   for (const id of arxivIdentifiers(field.value)) {
     // An identifier inside a URL is the URL's.
     if (!urls.some((url) => url.start.character <= id.range.start.character && id.range.end.character <= url.end.character)) {
-      found.push({ range: id.range, target: `https://arxiv.org/abs/${id.id}`, tooltip: `arXiv abstract page of ${id.id}` });
+      found.push({ range: id.range, target: `https://arxiv.org/abs/${id.id}`, tooltip: say(arxivTooltip(id.id), language) });
     }
   }
   found.sort((a, b) => a.range.start.character - b.range.start.character);

@@ -10,6 +10,7 @@ import type { Cancellation } from '../cancellation';
 import { NEVER_CANCELLED } from '../cancellation';
 import type { DigestDocument } from '../model';
 import { nameAt, NameKind, NameTarget, occurrences } from '../names';
+import { bilingual, Bilingual, DEFAULT_MESSAGE_LANGUAGE, MessageLanguage, say } from '../messages';
 
 /** The kinds of name that can be renamed. */
 const RENAMABLE: ReadonlySet<NameKind> = new Set(['institution', 'translation', 'topic', 'keyword']);
@@ -45,31 +46,53 @@ const FORBIDDEN: Readonly<Record<string, RegExp>> = {
   keyword: /[；;()（）]|分类/,
 };
 
+/** A kind of name as the refusals call it. */
+const KIND_NAMES: Readonly<Record<NameKind, Bilingual>> = {
+  institution: bilingual('institution', '机构名'),
+  translation: bilingual('translation', '译名'),
+  author: bilingual('author', '作者名'),
+  topic: bilingual('topic', '专题名'),
+  keyword: bilingual('keyword', '关键词'),
+  category: bilingual('category', '分类'),
+};
+
+/** The marks `FORBIDDEN` refuses, by kind, as the refusals list them. */
+const FORBIDDEN_MARKS: Readonly<Record<string, Bilingual>> = {
+  institution: bilingual("'；', ';', '（', '）' or '纠错'", '“；”“;”“（”“）”或“纠错”'),
+  translation: bilingual("'；', ';', '（' or '）'", '“；”“;”“（”或“）”'),
+  topic: bilingual("'：', ':', '；' or ';'", '“：”“:”“；”或“;”'),
+  keyword: bilingual("'；', ';', brackets or '分类'", '“；”“;”、括号或“分类”'),
+};
+
+/** Why a rename is refused, in both languages. */
+export const RENAME_MESSAGES = {
+  empty: bilingual('The new name is empty', '新名称为空'),
+  lineBreaks: bilingual('The new name cannot contain line breaks or control characters', '新名称不能包含换行符或控制字符'),
+  tooLong: bilingual('The new name is longer than 500 characters', '新名称超过 500 个字符'),
+  forbidden: (kind: NameKind): Bilingual => bilingual(`A new ${KIND_NAMES[kind].en} name cannot contain ${FORBIDDEN_MARKS[kind].en}`, `新的${KIND_NAMES[kind].zh}不能包含${FORBIDDEN_MARKS[kind].zh}`),
+  notRenamed: (kind: NameKind): Bilingual => bilingual(`A${/^[aeiou]/.test(KIND_NAMES[kind].en) ? 'n' : ''} ${KIND_NAMES[kind].en} cannot be renamed`, `${KIND_NAMES[kind].zh}不能重命名`),
+};
+
 /**
- * Why a new name cannot be used, or undefined when it can.
+ * Why a new name cannot be used, in the message language, or undefined when it can.
  *
- * @example checkNewName('institution', 'Fudan（复旦）') // "A new institution name cannot contain '；', ';', '（', '）' or '纠错'"
+ * @example checkNewName('institution', 'Fudan（复旦）', 'en') // "A new institution name cannot contain '；', ';', '（', '）' or '纠错'"
+ * @example checkNewName('institution', 'Fudan（复旦）', 'zh-cn') // '新的机构名不能包含“；”“;”“（”“）”或“纠错”'
  */
-export function checkNewName(kind: NameKind, newName: string): string | undefined {
+export function checkNewName(kind: NameKind, newName: string, language: MessageLanguage = DEFAULT_MESSAGE_LANGUAGE): string | undefined {
   const trimmed = newName.trim();
   if (!trimmed) {
-    return 'The new name is empty';
+    return say(RENAME_MESSAGES.empty, language);
   }
   if (/[\r\n\u2028\u2029\u0000-\u001f\u007f\u202a-\u202e\u2066-\u2069]/.test(newName)) {
-    return 'The new name cannot contain line breaks or control characters';
+    return say(RENAME_MESSAGES.lineBreaks, language);
   }
   if (trimmed.length > 500) {
-    return 'The new name is longer than 500 characters';
+    return say(RENAME_MESSAGES.tooLong, language);
   }
   const forbidden = FORBIDDEN[kind];
   if (forbidden?.test(trimmed)) {
-    const marks: Record<string, string> = {
-      institution: "'；', ';', '（', '）' or '纠错'",
-      translation: "'；', ';', '（' or '）'",
-      topic: "'：', ':', '；' or ';'",
-      keyword: "'；', ';', brackets or '分类'",
-    };
-    return `A new ${kind} name cannot contain ${marks[kind]}`;
+    return say(RENAME_MESSAGES.forbidden(kind), language);
   }
   return undefined;
 }
@@ -81,8 +104,8 @@ export function checkNewName(kind: NameKind, newName: string): string | undefine
  * renameEdits([{ uri, doc, version: 3 }, { uri: other, doc: otherDoc }], name, 'Fudan University')
  * // { documentChanges: [{ textDocument: { uri, version: 3 }, edits }, { textDocument: { uri: other, version: null }, edits }] }
  */
-export function renameEdits(sources: Iterable<RenameSource>, name: Pick<NameTarget, 'kind' | 'key'>, newName: string, token: Cancellation = NEVER_CANCELLED): WorkspaceEdit | { error: string } {
-  const problem = RENAMABLE.has(name.kind) ? checkNewName(name.kind, newName) : `A ${name.kind} cannot be renamed`;
+export function renameEdits(sources: Iterable<RenameSource>, name: Pick<NameTarget, 'kind' | 'key'>, newName: string, token: Cancellation = NEVER_CANCELLED, language: MessageLanguage = DEFAULT_MESSAGE_LANGUAGE): WorkspaceEdit | { error: string } {
+  const problem = RENAMABLE.has(name.kind) ? checkNewName(name.kind, newName, language) : say(RENAME_MESSAGES.notRenamed(name.kind), language);
   if (problem) {
     return { error: problem };
   }

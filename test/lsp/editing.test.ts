@@ -203,6 +203,27 @@ describe('lsp: references, highlights and rename over stdio', () => {
     assert.equal(past, null);
   });
 
+  test('Should find and rename a translation, a topic and a keyword, and find a category, in the files on disk that name them', async () => {
+    const lines = digest(fudan('D', 'Fudan University')).split('\n');
+    const at = (line: number, text: string) => ({ line, character: lines[line].indexOf(text) + 1 });
+    const everywhere = [uri('disk.digest'), uri('open.digest'), uri('unrelated.digest'), UNTITLED].sort();
+    const cases: [string, { line: number; character: number }, string[], string | undefined][] = [
+      ['translation', at(8, '复旦大学'), [uri('disk.digest'), uri('open.digest'), UNTITLED].sort(), '复旦'],
+      ['topic', at(10, '数学推理'), everywhere, '数学推理能力'],
+      ['keyword', at(10, 'math reasoning'), everywhere, 'mathematical reasoning'],
+      ['category', at(10, 'cs.CL'), everywhere, undefined],
+    ];
+    for (const [kind, position, uris, newName] of cases) {
+      const textDocument = { uri: uri('open.digest') };
+      const locations = await client.request('textDocument/references', { textDocument, position, context: { includeDeclaration: true } });
+      assert.deepEqual([...new Set(locations.map((l: { uri: string }) => l.uri))].sort(), uris, kind);
+      if (newName) {
+        const edit = await client.request('textDocument/rename', { textDocument, position, newName });
+        assert.deepEqual(edit.documentChanges.map((c: { textDocument: { uri: string } }) => c.textDocument.uri).sort(), uris, kind);
+      }
+    }
+  });
+
   test('Should take a file that is open with unsaved changes from its text, at its version, and not also from the disk', async () => {
     // disk.digest names Fudan on line 8; its open, unsaved text names it on lines 24 and 40 instead.
     const unsaved = digest(entryLines('B'), fudan('A', 'Fudan University'), fudan('F', 'FUDAN UNIVERSITY'));

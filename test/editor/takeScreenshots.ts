@@ -1,7 +1,7 @@
 /**
  * Drives the extension through the real VS Code workbench (code-server + Chromium) on the example
  * workspace and takes the README's screenshots: the outline, a hover translation, the Papers view,
- * a quick fix, the Problems panel and the statistics dashboard (whose topic bar it then clicks). Each step waits for what it shows to be on screen, so a missing feature fails.
+ * a quick fix, the Problems panel and the statistics dashboard (whose topic bar it then clicks, and whose first week it exports as a digest and as Markdown). Each step waits for what it shows to be on screen, so a missing feature fails.
  *
  *   node out/test/editor/takeScreenshots.js --vsix paper-digest.vsix --out images
  */
@@ -266,6 +266,13 @@ async function main(): Promise<void> {
       await dashboard.locator('section.rollup button >> text=Digest').first().click();
       // The roll-up opens beside the dashboard as a new digest document, headed by its week.
       await waitForText(page, '.editor-instance .view-lines', '2026-W49', 'the exported roll-up');
+    });
+
+    await step('export a week of the roll-up as Markdown', async () => {
+      const dashboard = page.frameLocator('iframe.webview.ready').frameLocator('#active-frame');
+      await dashboard.locator('section.rollup button >> text=Markdown').first().click();
+      // A bilingual reading list, its count line `N papers · N 篇论文` (no digest says 篇论文).
+      await waitForText(page, '.editor-instance .view-lines', '篇论文', 'the roll-up exported as Markdown');
     });
     console.log(`screenshots: ${taken.length} taken in ${out}`);
   } finally {

@@ -78,6 +78,10 @@ describe('paper-digest stats', () => {
     assert.doesNotMatch(html, /<script|src=|href=|url\(|@import/i, 'nothing to load, nothing to run');
     assert.match(html, /Content-Security-Policy" content="default-src 'none'/);
     assert.doesNotMatch(html, /<b>坏/);
+    // The hostile topic and institution are texts of the page, read back through an XML parser.
+    const tips = xmllint(html, '--xpath', '//*[local-name()="rect"]/*[local-name()="title"]/text()').output;
+    assert.match(tips, /^&lt;\/svg&gt;&lt;script&gt;alert\(1\)&lt;\/script&gt;(&quot;|")&amp;'\uFFFD坏: 1 paper · 1 篇$/m, tips);
+    assert.match(tips, /^Evil &lt;\/svg&gt;&lt;script&gt;alert\(1\)&lt;\/script&gt; (&quot;|")quoted(&quot;|") &amp; 'single' \uFFFDgnp\.exe \(&lt;b&gt;坏&lt;\/b&gt;\): 1 paper · 1 篇$/m, tips);
   });
 
   test('Should word the tables, the charts and the page in English, in Chinese or in both with --lang', () => {

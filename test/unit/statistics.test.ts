@@ -243,6 +243,17 @@ describe('Charts', () => {
     assert.deepEqual(charts.map((chart) => chart.id), ['dates', 'trends', 'topics', 'keywords', 'categories', 'institutions', 'weeks', 'months']);
     const dates = charts[0];
     assert.equal(dates.marks.filter((mark) => mark.kind === 'circle').length, 3);
+    // Every bar, point and row label is clickable: it carries the filter of what it counts. (A
+    // trend's end point lies under its row's clickable band.)
+    for (const chart of charts) {
+      for (const mark of chart.marks) {
+        const clickable = mark.kind === 'rect' || (mark.kind === 'circle' && chart.id !== 'trends') || (mark.kind === 'text' && mark.tone === 'label');
+        if (clickable) {
+          assert.ok('filter' in mark && mark.filter, `${chart.id}: ${JSON.stringify(mark)}`);
+        }
+      }
+      assert.ok(chart.marks.some((mark) => 'filter' in mark && mark.filter), chart.id);
+    }
   });
 
   test('Should word every chart title, tooltip and the page in both languages, English alone or Chinese alone', () => {

@@ -3,7 +3,9 @@ import { describe, test } from 'node:test';
 import * as fc from 'fast-check';
 import type { Hover, MarkupContent, Position, Range } from 'vscode-languageserver-types';
 import { hover } from '../../server/src/service/features/hover';
-import { HIT_FIELDS, LABEL_MEANINGS, labelMeaning, hitFieldMeaning } from '../../server/src/service/features/labels';
+import { HEADING_MEANING, HIT_FIELDS, LABEL_MEANINGS, LabelMeaning, labelMeaning, hitFieldMeaning, TOPIC_MEANING } from '../../server/src/service/features/labels';
+import { NEVER_CANCELLED } from '../../server/src/service/cancellation';
+import type { MessageLanguage } from '../../server/src/service/messages';
 import type { DigestDocument } from '../../server/src/service/model';
 import { parseDigest } from '../../server/src/service/parser';
 import { ALL_CATEGORIES, categoryByCode, nearestCategories } from '../../server/src/service/taxonomy';
@@ -368,6 +370,27 @@ describe('hover: labels', () => {
       assertInert(value);
     });
   }
+
+  test('Should explain each label, the heading and a topic in the message language: English for en and both, Chinese for zh-cn', () => {
+    const inLanguage = (needle: string, language: MessageLanguage, occurrence = 0, offset = 0): string =>
+      markdown(hover(ENTRIES.doc, positionIn(ENTRIES.text, needle, occurrence, offset), NEVER_CANCELLED, language));
+    const explained: [string, LabelMeaning, number, number][] = [
+      ...cases.map(([label, name, occurrence]): [string, LabelMeaning, number, number] => [label, LABEL_MEANINGS[name], occurrence, 0]),
+      ['大模型推理能力', HEADING_MEANING, 0, 0],
+      ['数学推理', TOPIC_MEANING, 0, 1],
+    ];
+    for (const [needle, meaning, occurrence, offset] of explained) {
+      assert.ok(hasCjk(meaning.explanationZh), `${needle}: a Chinese explanation`);
+      for (const language of ['both', 'en'] as const) {
+        const value = inLanguage(needle, language, occurrence, offset);
+        assertShows(value, meaning.explanation);
+        assert.ok(!value.includes(escapeMarkdown(meaning.explanationZh)), `${needle} (${language}): no Chinese explanation`);
+      }
+      const zh = inLanguage(needle, 'zh-cn', occurrence, offset);
+      assertShows(zh, meaning.explanationZh);
+      assert.ok(!zh.includes(escapeMarkdown(meaning.explanation)), `${needle} (zh-cn): no English explanation:\n${zh}`);
+    }
+  });
 
   test('Should explain `AI 总结` written with a space', () => {
     const loaded = load(digest(entryLines('A', { summary: 'AI 总结 一段总结。' })));

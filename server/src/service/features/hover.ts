@@ -226,7 +226,7 @@ function textFieldParts(field: TextField): Part[] {
 function headingHover(doc: DigestDocument): string {
   return paragraphs(
     `${strong(HEADING_MEANING.chinese)} · ${text(HEADING_MEANING.english)}`,
-    text(HEADING_MEANING.explanation),
+    text(w(HEADING_MEANING.explanation, HEADING_MEANING.explanation, HEADING_MEANING.explanationZh)),
     text(w(`${doc.entries.length} ${doc.entries.length === 1 ? 'paper' : 'papers'} in this file.`, `${doc.entries.length} ${doc.entries.length === 1 ? 'paper' : 'papers'} in this file.`, `本文件中有 ${doc.entries.length} 篇论文。`)),
   );
 }
@@ -293,7 +293,7 @@ function labelHover(meaning: LabelMeaning): string {
   } else {
     subtitle = `${meaning.chinese} · ${meaning.english}`;
   }
-  return paragraphs(`${strong(meaning.label)} · ${text(subtitle)}`, text(meaning.explanation));
+  return paragraphs(`${strong(meaning.label)} · ${text(subtitle)}`, text(w(meaning.explanation, meaning.explanation, meaning.explanationZh)));
 }
 
 function topicHover(doc: DigestDocument, topic: string, token: Cancellation): string | null {
@@ -305,7 +305,7 @@ function topicHover(doc: DigestDocument, topic: string, token: Cancellation): st
   const count = counts.get(topic) ?? 0;
   return paragraphs(
     `${strong(TOPIC_MEANING.chinese)} · ${text(TOPIC_MEANING.english)}`,
-    text(TOPIC_MEANING.explanation),
+    text(w(TOPIC_MEANING.explanation, TOPIC_MEANING.explanation, TOPIC_MEANING.explanationZh)),
     text(subject + w(`${count} of ${doc.entries.length} papers in this file have the topic “${clip(topic)}”.`, `${count} of ${doc.entries.length} papers in this file have the topic “${clip(topic)}”.`, `本文件 ${doc.entries.length} 篇论文中有 ${count} 篇的专题为“${clip(topic)}”。`)),
   );
 }

@@ -18,6 +18,8 @@ export interface LabelMeaning {
   readonly chinese: string;
   /** One or two sentences on what follows the label. */
   readonly explanation: string;
+  /** The same in Chinese, for the message language `zh-cn`. */
+  readonly explanationZh: string;
 }
 
 /** The star after `机构`. Not in `LABELS`: it is punctuation, not a word. */
@@ -35,6 +37,7 @@ export const LABEL_MEANINGS = {
     chinese: LABELS.institutions,
     explanation:
       'The authors\u2019 institutions, separated by \u201c ； \u201d, each as \u201cEnglish name（中文名）\u201d or an English name alone. Some services list the authors here instead, as \u201cA, B（甲、乙）\u201d.',
+    explanationZh: '作者所在的机构，以“ ； ”分隔，每项写作“English name（中文名）”或只写英文名。有些服务在这里列出的是作者，写作“A, B（甲、乙）”。',
   },
   topicHits: {
     label: LABELS.topicHits,
@@ -42,30 +45,35 @@ export const LABEL_MEANINGS = {
     chinese: LABELS.topicHits,
     explanation:
       'Why the paper is in this digest: the sub-topic it matched, then each keyword that matched with the part of the paper it matched in, then the arXiv categories after 分类.',
+    explanationZh: '论文为何收入本期摘要：它命中的子专题，然后是每个命中的关键词及其命中的论文部分，最后是“分类”之后的 arXiv 分类。',
   },
   categories: {
     label: LABELS.categories,
     english: 'Categories',
     chinese: LABELS.categories,
     explanation: 'The paper\u2019s arXiv categories, separated by \u201c、\u201d, primary category first.',
+    explanationZh: '论文的 arXiv 分类，以“、”分隔，主分类在前。',
   },
   summary: {
     label: LABELS.summary,
     english: 'AI summary',
     chinese: LABELS.summary,
     explanation: 'A one-paragraph summary of the paper in Chinese, written by the digest service\u2019s language model, not by the authors.',
+    explanationZh: '论文的一段中文总结，由摘要服务的语言模型撰写，而非作者所写。',
   },
   comments: {
     label: LABELS.comments,
     english: 'Comments',
     chinese: '备注',
     explanation: 'The arXiv comments field as the authors wrote it: pages, figures, venue, links and references to other arXiv papers.',
+    explanationZh: '作者所写的 arXiv 备注字段：页数、图表、发表场合、链接以及对其他 arXiv 论文的引用。',
   },
   journalRef: {
     label: LABELS.journalRef,
     english: 'Journal reference',
     chinese: '期刊引用',
     explanation: 'Where the paper has been published (journal or proceedings), from arXiv\u2019s journal-ref field.',
+    explanationZh: '论文已发表之处（期刊或会议论文集），取自 arXiv 的 journal-ref 字段。',
   },
   reportMarker: {
     label: LABELS.reportMarker,
@@ -73,12 +81,14 @@ export const LABEL_MEANINGS = {
     chinese: LABELS.reportMarker,
     explanation:
       'A link text left over from the web page the digest was copied from (\u201creport an error\u201d). It closes the 机构 line and carries no information.',
+    explanationZh: '复制摘要时从网页上留下的链接文字（“纠错”）。它结束“机构”一行，不带任何信息。',
   },
   star: {
     label: STAR,
     english: 'Institutions marker',
     chinese: '机构标记',
     explanation: 'Part of the canonical opening \u201c机构 * \u201d of the institutions line, copied from the web page; it carries no information.',
+    explanationZh: '机构行规范开头“机构 * ”的一部分，从网页上复制而来；不带任何信息。',
   },
 } as const satisfies Record<string, LabelMeaning>;
 
@@ -111,6 +121,7 @@ export const HEADING_MEANING: LabelMeaning = {
   english: 'Digest subject',
   chinese: '订阅主题',
   explanation: 'The subject this digest follows; every paper below was selected for it.',
+  explanationZh: '本摘要集所关注的主题；下面的每篇论文都是为它挑选的。',
 };
 
 /** What the word after `专题命中` is. */
@@ -119,6 +130,7 @@ export const TOPIC_MEANING: LabelMeaning = {
   english: 'Topic',
   chinese: '专题',
   explanation: 'The sub-topic of the digest under which this paper was selected; the hits after \u201c：\u201d say which keywords matched where.',
+  explanationZh: '本论文入选时所属的摘要集子专题；“：”之后的命中说明哪些关键词在哪里命中。',
 };
 
 /** The name of each kind of field in both languages. */

@@ -327,7 +327,10 @@ connection.onWorkspaceSymbol(guarded('workspace/symbol', async (params, token) =
 
 connection.onDocumentSymbol(guarded('textDocument/documentSymbol', (params, token) => {
   const document = documents.get(params.textDocument.uri);
-  return document ? answers.get(document.uri, document.version, 'outline', () => serialiseOutline(document.uri, documentSymbols(cache.get(document), {}, token)), token) : null;
+  const language = messageLanguage.current();
+  // One answer per language: the outline's own words (the heading's count of papers) follow the setting.
+  const feature = language === 'zh-cn' ? 'outline.zh-cn' : 'outline';
+  return document ? answers.get(document.uri, document.version, feature, () => serialiseOutline(document.uri, documentSymbols(cache.get(document), { language }, token)), token) : null;
 }));
 
 connection.onFoldingRanges(guarded('textDocument/foldingRange', (params, token) => {

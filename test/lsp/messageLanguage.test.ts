@@ -63,6 +63,9 @@ describe('lsp: the message language', () => {
     const result = await client.request<{ contents: { value: string } }>('textDocument/hover', { textDocument: { uri }, position: { line, character: lines[line].indexOf('CS.ai') + 1 } });
     assert.match(result.contents.value, /按此写法不是 arXiv 代码/, result.contents.value);
     assert.doesNotMatch(result.contents.value, /case-sensitive/, result.contents.value);
+    // The outline's own words (the heading's count of papers), the titles as written.
+    const outline = await client.request<{ name: string; detail?: string }[]>('textDocument/documentSymbol', { textDocument: { uri } });
+    assert.match(outline[0].detail ?? '', /^\d+ 篇论文$/, JSON.stringify(outline[0]));
   });
 
   test('Should give the reading part of a title’s hover and the completion details in the language of the setting', async () => {

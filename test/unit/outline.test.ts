@@ -74,6 +74,17 @@ describe('outline', () => {
     assert.equal(root.children?.[10].name, '… 2 more papers');
   });
 
+  test('Should give the outline’s own words in the message language: English for en and both, Chinese for zh-cn', () => {
+    const doc = parseDigest(digest(...Array.from({ length: 12 }, (_, i) => entryLines(`P${i}`))));
+    for (const language of [undefined, 'both', 'en'] as const) {
+      const [root] = documentSymbols(doc, { maxPapers: 10, language });
+      assert.deepEqual([root.detail, root.children?.[10].name, root.children?.[10].detail], ['12 papers', '… 2 more papers', 'the outline shows the first 10'], String(language));
+    }
+    const [zh] = documentSymbols(doc, { maxPapers: 10, language: 'zh-cn' });
+    assert.deepEqual([zh.name, zh.detail, zh.children?.[10].name, zh.children?.[10].detail], ['大模型推理能力', '12 篇论文', '… 另有 2 篇论文', '大纲只显示前 10 篇']);
+    assert.equal(zh.children?.[0].name, 'P0 Sparse Probes for Arithmetic Circuits · P0 算术电路的稀疏探针', 'titles as written');
+  });
+
   test('Should return no symbols once cancelled', () => {
     assert.deepEqual(documentSymbols(parseDigest(digest(entryLines('A'))), {}, { isCancellationRequested: true }), []);
   });

@@ -11,6 +11,7 @@ import type { Cancellation } from '../cancellation';
 import { NEVER_CANCELLED } from '../cancellation';
 import type { DigestDocument, Entry } from '../model';
 import { isTruncated } from '../limits';
+import type { MessageLanguage } from '../messages';
 import { EntryNode } from '../nodes';
 import { paperName } from './entries';
 
@@ -24,6 +25,11 @@ export interface SymbolOptions {
    * The rest are summarised by one last symbol.
    */
   readonly maxPapers?: number;
+  /**
+   * The language of the outline's own words (the heading's count of papers, the summary of the
+   * papers not shown): Chinese for `zh-cn`, English otherwise. Titles are the document's.
+   */
+  readonly language?: MessageLanguage;
 }
 
 /** Names and details of papers are cut to this many characters. */
@@ -51,14 +57,17 @@ export function documentSymbols(doc: DigestDocument, options: SymbolOptions = {}
     papers.push(paperSymbol(doc.entries[i]));
   }
   // Of a document past the limits only the first lines were read (limits.ts).
-  const within = isTruncated(doc) ? ` in the first ${doc.lines.length - 1} lines` : '';
+  const zh = options.language === 'zh-cn';
+  const lines = doc.lines.length - 1;
+  const within = isTruncated(doc) ? (zh ? `（在前 ${lines} 行中）` : ` in the first ${lines} lines`) : '';
   if (doc.entries.length > maxPapers) {
     const first = doc.entries[maxPapers];
     const last = doc.entries[doc.entries.length - 1];
     const range = { start: first.range.start, end: last.range.end };
+    const more = doc.entries.length - maxPapers;
     papers.push({
-      name: `… ${doc.entries.length - maxPapers} more papers${within}`,
-      detail: 'the outline shows the first ' + maxPapers,
+      name: zh ? `… 另有 ${more} 篇论文${within}` : `… ${more} more papers${within}`,
+      detail: zh ? `大纲只显示前 ${maxPapers} 篇` : 'the outline shows the first ' + maxPapers,
       kind: SymbolKind.Namespace,
       range,
       selectionRange: { start: first.range.start, end: first.range.start },
@@ -72,8 +81,8 @@ export function documentSymbols(doc: DigestDocument, options: SymbolOptions = {}
   return [
     {
       // A heading of ideographic spaces only is empty once trimmed: a client refuses an empty name.
-      name: doc.heading.text.trim().length > 0 ? shorten(doc.heading.text, MAX_NAME_LENGTH) : '(untitled digest)',
-      detail: within ? `${doc.entries.length} papers${within}, the rest not read: the document is too large` : `${doc.entries.length} papers`,
+      name: doc.heading.text.trim().length > 0 ? shorten(doc.heading.text, MAX_NAME_LENGTH) : zh ? '（无标题的摘要集）' : '(untitled digest)',
+      detail: headingDetail(doc.entries.length, within, zh),
       kind: SymbolKind.Namespace,
       range: { start: { line: headingRange.start.line, character: 0 }, end: { line: lastLine.line, character: lastLine.text.length + (lastLine.line === 0 && doc.hasBom ? 1 : 0) } },
       selectionRange: headingRange,
@@ -138,6 +147,14 @@ export function paperSymbolName(entry: Entry): string {
 
 function symbolName(entry: Entry, english: string, chinese: string): string {
   return english.trim() && chinese.trim() ? english + TITLE_SEPARATOR + chinese : paperName(entry);
+}
+
+/** The heading's detail: `12 papers`, `12 篇论文`, and for a document too large, that the rest was not read. */
+function headingDetail(count: number, within: string, zh: boolean): string {
+  if (zh) {
+    return within ? `${count} 篇论文${within}，其余未读取：文档过大` : `${count} 篇论文`;
+  }
+  return within ? `${count} papers${within}, the rest not read: the document is too large` : `${count} papers`;
 }
 
 function shorten(text: string, max: number): string {

@@ -5,7 +5,13 @@
 import { describe, test } from 'node:test';
 import * as assert from 'node:assert/strict';
 import * as fc from 'fast-check';
+import type { Range } from 'vscode-languageserver-types';
 import { titleKey } from '../../server/src/service/features/entries';
+import { computeDiagnostics, DiagnosticCode, DigestDiagnostic } from '../../server/src/service/features/diagnostics';
+import type { Span } from '../../server/src/service/model';
+import { parseDigest } from '../../server/src/service/parser';
+import { entryNames, termKey } from '../../server/src/service/terms';
+import { digest, entryLines } from '../support/fixtures';
 
 /** `titleKey` as the format defines it, with no shortcut. */
 function plainTitleKey(title: string): string {
@@ -27,3 +33,98 @@ describe('titleKey: the shortcut for plain ASCII titles', () => {
     }
   });
 });
+
+/** The separators of a line with a mark of `marks` in them, each with the range its diagnostic has. */
+function separatorsWithMark(separators: readonly Span[], marks: string): Range[] {
+  const found: Range[] = [];
+  for (const separator of separators) {
+    const at = [...separator.text].findIndex((c) => marks.includes(c));
+    if (at >= 0) found.push(separator.range);
+  }
+  return found;
+}
+
+function sorted(ranges: readonly Range[]): string[] {
+  return ranges.map((r) => `${r.start.line}:${r.start.character}-${r.end.line}:${r.end.character}`).sort();
+}
+
+describe('diagnostics: the separators of a line without the mark are not split', () => {
+  test('Should report exactly the separators that hold a wrong mark, on lines with and without one', () => {
+    const name = fc.constantFrom('Mei Tanaka', 'Omar Haddad', 'Lin Qiu', '王伟', 'K. R. Rao', '');
+    const nameSeparator = fc.constantFrom(', ', ',', '，', '、', '；', ';', ' ； ', ',  ');
+    const institution = fc.constantFrom('Kyoto University（京都大学）', 'ExampleLab', 'Lab (X; Y)', 'Fudan University（复旦；大学）', '');
+    const institutionSeparator = fc.constantFrom(' ； ', '；', ';', '; ', ' ;');
+    const hit = fc.constantFrom('reasoning(abstract)', 'math reasoning(title)', 'x（title）', 'y', '');
+    const hitSeparator = fc.constantFrom('；', ';', '; ', ' ； ');
+    const joined = (part: fc.Arbitrary<string>, separator: fc.Arbitrary<string>) =>
+      fc.array(fc.tuple(part, separator), { minLength: 1, maxLength: 5 }).map((pairs) => pairs.map(([p, s], i) => (i < pairs.length - 1 ? p + s : p)).join(''));
+    const entry = fc.record({ authors: joined(name, nameSeparator), institutions: joined(institution, institutionSeparator), hits: joined(hit, hitSeparator) });
+    fc.assert(
+      fc.property(fc.array(entry, { minLength: 1, maxLength: 4 }), (entries) => {
+        const text = digest(
+          ...entries.map((e, i) =>
+            entryLines(`P${i}`, { authors: e.authors || 'Mei Tanaka', institutions: `机构 * ${e.institutions} 纠错`, topicHits: `专题命中 数学推理 ：${e.hits}；分类 cs.LG` }),
+          ),
+        );
+        const diagnostics = computeDiagnostics(parseDigest(text));
+        const model = parseDigest(text);
+        const fullWidth: Range[] = [];
+        const halfWidth: Range[] = [];
+        for (const each of model.entries) {
+          if (each.authors) fullWidth.push(...separatorsWithMark(each.authors.separators, '，、；'));
+          if (each.institutions) halfWidth.push(...separatorsWithMark(each.institutions.separators, ';'));
+          if (each.topicHits) {
+            // A topic hit's is reported at the mark itself.
+            for (const separator of each.topicHits.separators) {
+              const at = separator.text.indexOf(';');
+              if (at >= 0) {
+                const start = { line: separator.range.start.line, character: separator.range.start.character + at };
+                halfWidth.push({ start, end: { line: start.line, character: start.character + 1 } });
+              }
+            }
+          }
+        }
+        const lines = new Set(model.entries.flatMap((e) => [e.authors?.line, e.institutions?.line, e.topicHits?.line]));
+        const onLines = (code: DiagnosticCode, separatorsOnly: (d: DigestDiagnostic) => boolean) =>
+          sorted(diagnostics.filter((d) => d.code === code && lines.has(d.range.start.line) && separatorsOnly(d)).map((d) => d.range));
+        // Separator diagnostics carry one mark whose range is the diagnostic's own.
+        const isSeparator = (d: DigestDiagnostic) => d.data.marks?.length === 1 && sameRange(d.data.marks[0].range, d.range);
+        assert.deepEqual(onLines(DiagnosticCode.FullWidthPunctuation, isSeparator), sorted(fullWidth), text);
+        assert.deepEqual(onLines(DiagnosticCode.HalfWidthPunctuation, (d) => isSeparator(d) && !/[：:]/.test(d.data.marks![0].expected) && d.data.marks![0].expected.trim() !== '、'), sorted(halfWidth), text);
+      }),
+      { numRuns: 300 },
+    );
+  });
+});
+
+describe('entryNames: the keys of names seen before', () => {
+  test('Should key every name as termKey does, however the names repeat in case and spacing', () => {
+    const institution = fc.constantFrom('Kyoto University', 'KYOTO University', 'kyoto  university', 'Ｋｙｏｔｏ University', 'Tsinghua University', 'ExampleLab', 'EXAMPLELAB');
+    const keyword = fc.constantFrom('reasoning', 'Reasoning', 'REASONING', 'math  reasoning', 'Math Reasoning', 'ｍａｔｈ');
+    fc.assert(
+      fc.property(fc.array(fc.tuple(fc.array(institution, { minLength: 1, maxLength: 3 }), fc.array(keyword, { minLength: 1, maxLength: 3 })), { minLength: 1, maxLength: 6 }), (entries) => {
+        const text = digest(
+          ...entries.map(([names, keywords], i) =>
+            entryLines(`P${i}`, { institutions: `机构 * ${names.map((n) => `${n}（京都大学）`).join(' ； ')} 纠错`, topicHits: `专题命中 数学推理 ：${keywords.map((k) => `${k}(abstract)`).join('；')}；分类 cs.LG` }),
+          ),
+        );
+        for (const entry of parseDigest(text).entries) {
+          const names = entryNames(entry);
+          assert.deepEqual(
+            names.institutions.map((n) => [n.name, n.key]),
+            entry.institutions!.items.map((item) => [item.name.text, termKey(item.name.text)]),
+          );
+          assert.deepEqual(
+            names.keywords.map((k) => [k.text, k.key]),
+            entry.topicHits!.hits.map((hit) => [hit.keyword.text, termKey(hit.keyword.text)]),
+          );
+        }
+      }),
+      { numRuns: 300 },
+    );
+  });
+});
+
+function sameRange(a: Range, b: Range): boolean {
+  return a.start.line === b.start.line && a.start.character === b.start.character && a.end.line === b.end.line && a.end.character === b.end.character;
+}

@@ -141,6 +141,26 @@ const recentlyKept = new Map<string, string>();
 const MAX_RECENT = 4096;
 const MAX_RECENT_LENGTH = 200;
 
+/**
+ * `kept(termKey(name))` of a name as `kept` gives it: the keys of the names seen last are looked
+ * up (a kept name's hash is known), not worked out again for every entry that names them.
+ */
+function keyOfKept(name: string): string {
+  const known = recentKeys.get(name);
+  if (known !== undefined) {
+    return known;
+  }
+  const key = kept(termKey(name));
+  if (name.length <= MAX_RECENT_LENGTH) {
+    if (recentKeys.size >= MAX_RECENT) recentKeys.clear();
+    recentKeys.set(name, key);
+  }
+  return key;
+}
+
+/** The keys `keyOfKept` worked out last, by name, as many as `recentlyKept` holds. */
+const recentKeys = new Map<string, string>();
+
 /** The internalised copy of a text (see `kept`). */
 function internalised(text: string): string {
   holder[text] = 0;
@@ -174,20 +194,20 @@ function computeEntryNames(entry: Entry): EntryNames {
     const pairs = field.authorPairs;
     if (pairs) {
       pairs.forEach((pair, index) => {
-        const name = pair.english.text;
+        const name = kept(pair.english.text);
         const form = pair.chinese?.text;
-        const key = termKey(name);
+        const key = keyOfKept(name);
         if (key && form) {
-          authors.push({ pair: index, key: kept(key), name: kept(name), form: kept(form) });
+          authors.push({ pair: index, key, name, form: kept(form) });
         }
       });
     } else {
       field.items.forEach((item, index) => {
-        const name = item.name.text;
-        const key = termKey(name);
+        const name = kept(item.name.text);
+        const key = keyOfKept(name);
         if (key) {
           const translation = item.translation?.text.trim();
-          institutions.push(translation ? { item: index, key: kept(key), name: kept(name), translation: kept(translation) } : { item: index, key: kept(key), name: kept(name) });
+          institutions.push(translation ? { item: index, key, name, translation: kept(translation) } : { item: index, key, name });
         }
       });
     }
@@ -197,10 +217,10 @@ function computeEntryNames(entry: Entry): EntryNames {
   const categories: string[] = [];
   if (hits) {
     for (const hit of hits.hits) {
-      const text = hit.keyword.text;
-      const key = termKey(text);
+      const text = kept(hit.keyword.text);
+      const key = keyOfKept(text);
       if (key) {
-        keywords.push({ key: kept(key), text: kept(text) });
+        keywords.push({ key, text });
       }
     }
     for (const category of hits.categories) {

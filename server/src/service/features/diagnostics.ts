@@ -551,11 +551,13 @@ class Checker {
 
   private authors(entry: Entry): void {
     const authors = entry.authors;
-    if (!authors) {
+    // A separator is a part of the line: without one of the marks in the line, none has one
+    // (and the separators need not be split out).
+    if (!authors || !hasAnyOf(authors.text, FULL_WIDTH_NAME_MARKS)) {
       return;
     }
     for (const separator of authors.separators) {
-      const mark = firstOf(separator, '，、；');
+      const mark = firstOf(separator, FULL_WIDTH_NAME_MARKS);
       if (mark) {
         this.add(
           DiagnosticCode.FullWidthPunctuation,
@@ -580,7 +582,7 @@ class Checker {
     if (!field.marker) {
       this.add(DiagnosticCode.InstitutionsMissingMarker, lastCharacter(field), 'The 机构 line lacks its trailing 纠错', '机构行末尾缺少“纠错”', { entry: entry.index });
     }
-    for (const separator of field.separators) {
+    for (const separator of field.text.includes(';') ? field.separators : NO_SPANS) {
       const mark = firstOf(separator, ';');
       if (mark) {
         this.add(
@@ -633,7 +635,7 @@ class Checker {
         marks: [{ range: field.colon.range, expected: '：' }],
       });
     }
-    for (const separator of field.separators) {
+    for (const separator of field.text.includes(';') ? field.separators : NO_SPANS) {
       const mark = firstOf(separator, ';');
       if (mark) {
         this.add(DiagnosticCode.HalfWidthPunctuation, mark.range, "Half-width ';' between topic hits, where the format uses '；'", '命中词之间应使用全角“；”而非半角“;”', {
@@ -818,13 +820,29 @@ function suggestionsFor(code: string): string[] {
 
 /** The first character of a span that is one of `marks`, as a span of its own. */
 function firstOf(span: Span, marks: string): Span | undefined {
-  for (let i = 0; i < span.text.length; i++) {
-    if (marks.includes(span.text[i])) {
+  // A span's text is cut from the document each time it is asked for: once here.
+  const text = span.text;
+  for (let i = 0; i < text.length; i++) {
+    if (marks.includes(text[i])) {
       const start = { line: span.range.start.line, character: span.range.start.character + i };
-      return { text: span.text[i], range: { start, end: { line: start.line, character: start.character + 1 } } };
+      return { text: text[i], range: { start, end: { line: start.line, character: start.character + 1 } } };
     }
   }
   return undefined;
+}
+
+/** The full-width marks that do not belong between author names. */
+const FULL_WIDTH_NAME_MARKS = '，、；';
+
+/** No separators: for a line whose separators cannot hold the mark looked for. */
+const NO_SPANS: readonly Span[] = [];
+
+/** Whether `text` has one of the characters of `marks`. */
+function hasAnyOf(text: string, marks: string): boolean {
+  for (let i = 0; i < marks.length; i++) {
+    if (text.includes(marks[i])) return true;
+  }
+  return false;
 }
 
 /**

@@ -248,6 +248,106 @@ export function fileTerms(doc: DigestDocument): FileTerms {
 }
 
 /**
+ * The counts of a file after some of its entries changed: `terms` (not changed) with the names
+ * of each changed entry taken out and its new names counted in, at the same entry index. Equal
+ * to `fileTerms` of the changed document, but for the order the maps hold their keys in; linear
+ * in the names the file uses and the changed entries, not in its entries.
+ *
+ * @example
+ * // entry 7 of the document was edited:
+ * reviseTerms(terms, [{ index: 7, before: namesBefore, after: entryNames(model.entries[7]) }])
+ */
+export function reviseTerms(terms: FileTerms, changes: readonly { readonly index: number; readonly before: EntryNames; readonly after: EntryNames }[]): FileTerms {
+  const revised = copyTerms(terms);
+  for (const { index, before } of changes) {
+    removeEntry(revised, index, before);
+  }
+  for (const { index, after } of changes) {
+    addEntry(revised, index, after);
+  }
+  return revised;
+}
+
+function copyTerms(terms: FileTerms): FileTerms {
+  const institutions = new Map<string, InstitutionTerm>();
+  for (const [key, each] of terms.institutions) {
+    institutions.set(key, { names: new Map(each.names), translations: new Map(each.translations), papers: each.papers.slice() });
+  }
+  const authors = new Map<string, AuthorTerm>();
+  for (const [key, each] of terms.authors) {
+    authors.set(key, { names: new Map(each.names), forms: new Map(each.forms) });
+  }
+  const keywords = new Map<string, Counts>();
+  for (const [key, forms] of terms.keywords) {
+    keywords.set(key, new Map(forms));
+  }
+  return { institutions, authors, topics: new Map(terms.topics), keywords, categories: new Map(terms.categories) };
+}
+
+/** Takes one use of `text` out of the counts; drops it at zero. */
+function uncount(counts: Counts, text: string): void {
+  addCount(counts, text, -1);
+}
+
+/** The reverse of `addEntry`: the names of entry `index` no longer counted. */
+function removeEntry(terms: FileTerms, index: number, names: EntryNames): void {
+  for (const { key, name, form } of names.authors) {
+    const author = terms.authors.get(key);
+    if (!author) continue;
+    uncount(author.names, name);
+    uncount(author.forms, form);
+    if (author.names.size === 0 && author.forms.size === 0) terms.authors.delete(key);
+  }
+  for (const { key, name, translation } of names.institutions) {
+    const institution = terms.institutions.get(key);
+    if (!institution) continue;
+    uncount(institution.names, name);
+    if (translation) uncount(institution.translations, translation);
+    // The paper is listed once however many of its items name the institution.
+    const at = sortedIndexOf(institution.papers, index);
+    if (at >= 0) institution.papers.splice(at, 1);
+    if (institution.names.size === 0) terms.institutions.delete(key);
+  }
+  if (names.topic) uncount(terms.topics, names.topic);
+  for (const { key, text } of names.keywords) {
+    const forms = terms.keywords.get(key);
+    if (!forms) continue;
+    uncount(forms, text);
+    if (forms.size === 0) terms.keywords.delete(key);
+  }
+  for (const code of names.categories) uncount(terms.categories, code);
+}
+
+/** Where `value` is in an ascending list, or -1. */
+function sortedIndexOf(list: readonly number[], value: number): number {
+  let low = 0;
+  let high = list.length;
+  while (low < high) {
+    const middle = (low + high) >>> 1;
+    if (list[middle] < value) low = middle + 1;
+    else high = middle;
+  }
+  return low < list.length && list[low] === value ? low : -1;
+}
+
+/** Puts `value` into an ascending list of distinct numbers, where it belongs, unless it is there. */
+function insertSorted(list: number[], value: number): void {
+  // The common case of a whole file counted in order: at the end.
+  if (list.length === 0 || list[list.length - 1] < value) {
+    list.push(value);
+    return;
+  }
+  let low = 0;
+  let high = list.length;
+  while (low < high) {
+    const middle = (low + high) >>> 1;
+    if (list[middle] < value) low = middle + 1;
+    else high = middle;
+  }
+  if (list[low] !== value) list.splice(low, 0, value);
+}
+
+/**
  * `addCount` of one more use, the text kept as a copy (keptStrings.ts) when it is new: the index
  * keeps these counts after the document's text is gone.
  */
@@ -277,9 +377,7 @@ function addEntry(terms: FileTerms, index: number, names: EntryNames): void {
     if (translation) {
       countKept(institution.translations, translation);
     }
-    if (institution.papers[institution.papers.length - 1] !== index) {
-      institution.papers.push(index);
-    }
+    insertSorted(institution.papers, index);
   }
   if (names.topic) {
     countKept(terms.topics, names.topic);

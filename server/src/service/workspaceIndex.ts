@@ -11,7 +11,8 @@ import type { Position, Range } from 'vscode-languageserver-types';
 import type { DigestDocument, Entry } from './model';
 import { parseDigest } from './parser';
 import { entryTitleKey, itemAtLine, paperName, titleKey } from './features/entries';
-import { fileTerms, FileTerms } from './terms';
+import { entryNames, EntryNames, fileTerms, FileTerms, reviseTerms } from './terms';
+import { EntryNode } from './nodes';
 import { documentTooLarge, parseWithinLimits } from './limits';
 import { keep, keepNarrow, KeptNames } from './keptStrings';
 
@@ -174,9 +175,22 @@ export class WorkspaceIndex {
     }
   }
 
-  /** Sets the content of an open document, which overrides the disk content until closed. */
+  /**
+   * Sets the content of an open document, which overrides the disk content until closed. After
+   * an edit (a model that kept the entries the edit did not touch, incremental.ts) the summary
+   * is revised: only the papers whose entries changed or moved are summarised again, and only
+   * their names recounted (`reviseOpenSummary`).
+   */
   updateOpen(uri: string, content: DigestContent): void {
-    const summary = summariseDigest(uri, this.model(content), 'open');
+    const doc = this.model(content);
+    const previous = this.open.get(uri);
+    const revision = previous && this.effective.get(uri) === previous ? reviseOpenSummary(previous, doc) : undefined;
+    if (previous && revision) {
+      this.open.set(uri, revision.summary);
+      this.applyRevision(uri, previous, revision);
+      return;
+    }
+    const summary = summariseDigest(uri, doc, 'open');
     this.open.set(uri, summary);
     this.apply([uri], () => this.setEffective(uri, summary));
   }
@@ -422,6 +436,84 @@ export class WorkspaceIndex {
   }
 
   /**
+   * `apply` of a revised open summary: the title map loses the papers that were replaced and
+   * gains their replacements, and the files affected are those that share their titles.
+   */
+  private applyRevision(uri: string, previous: FileSummary, revision: OpenRevision): void {
+    const keys = new Set<string>();
+    for (const at of revision.changed) {
+      const before = previous.papers[at];
+      const after = revision.summary.papers[at];
+      if (before.titleKey) keys.add(before.titleKey);
+      if (after.titleKey) keys.add(after.titleKey);
+      this.removeTitle(before);
+    }
+    for (const at of revision.changed) {
+      this.addTitle(revision.summary.papers[at], true);
+    }
+    this.effective.set(uri, revision.summary);
+    this.generationValue++;
+    this.sorted = undefined;
+    const affected = new Set<string>();
+    for (const key of keys) {
+      const copies = this.byTitle.get(key);
+      for (const each of copies instanceof TitleCopies ? copies.uris : copies ? [copies.uri] : []) {
+        if (each !== uri) affected.add(each);
+      }
+    }
+    const event: IndexChange = { generation: this.generationValue, uris: [uri], affectedUris: [...affected].sort() };
+    for (const listener of [...this.listeners]) {
+      listener(event);
+    }
+  }
+
+  /** Takes one paper out of the title map. */
+  private removeTitle(paper: PaperSummary): void {
+    const key = paper.titleKey;
+    const copies = key ? this.byTitle.get(key) : undefined;
+    if (!copies) {
+      return;
+    }
+    if (!(copies instanceof TitleCopies)) {
+      if (copies === paper) this.byTitle.delete(key);
+      return;
+    }
+    if (!copies.remove(paper)) {
+      return;
+    }
+    if (copies.count === 1) {
+      this.byTitle.set(key, copies.lists[0][0]);
+    } else if (copies.count === 0) {
+      this.byTitle.delete(key);
+    }
+    if (copies.count <= 1) {
+      this.repeated.delete(key);
+    }
+  }
+
+  /** Puts one paper into the title map; `inOrder`: among its file's papers by entry index, not last. */
+  private addTitle(paper: PaperSummary, inOrder = false): void {
+    const key = paper.titleKey;
+    if (!key) {
+      return;
+    }
+    const copies = this.byTitle.get(key);
+    if (!copies) {
+      this.byTitle.set(key, paper);
+      return;
+    }
+    this.repeated.add(key);
+    if (copies instanceof TitleCopies) {
+      copies.add(paper, inOrder);
+    } else {
+      const both = new TitleCopies();
+      both.add(copies);
+      both.add(paper, inOrder);
+      this.byTitle.set(key, both);
+    }
+  }
+
+  /**
    * Replaces the effective summary of a URI and keeps the title map and counts in step: linear
    * in the papers of the old and the new summary, however many copies of a title there are.
    */
@@ -467,24 +559,7 @@ export class WorkspaceIndex {
     this.effective.set(uri, summary);
     this.papers += summary.papers.length;
     for (const paper of summary.papers) {
-      const key = paper.titleKey;
-      if (!key) {
-        continue;
-      }
-      const copies = this.byTitle.get(key);
-      if (!copies) {
-        this.byTitle.set(key, paper);
-        continue;
-      }
-      this.repeated.add(key);
-      if (copies instanceof TitleCopies) {
-        copies.add(paper);
-      } else {
-        const both = new TitleCopies();
-        both.add(copies);
-        both.add(paper);
-        this.byTitle.set(key, both);
-      }
+      this.addTitle(paper);
     }
   }
 }
@@ -500,19 +575,45 @@ class TitleCopies {
   /** All of them, made when asked and dropped when they change. */
   all: PaperSummary[] | undefined;
 
-  /** Adds a paper: linear in the files that have the key, not in the papers. */
-  add(paper: PaperSummary): void {
+  /**
+   * Adds a paper: linear in the files that have the key, not in the papers. `inOrder`: among
+   * the file's papers with the key by entry index (a revised paper), else after them.
+   */
+  add(paper: PaperSummary, inOrder = false): void {
     const last = this.uris.length - 1;
     // The papers of one file come one after the other.
     const at = last >= 0 && this.uris[last] === paper.uri ? last : this.uris.indexOf(paper.uri);
     if (at >= 0) {
-      this.lists[at].push(paper);
+      const list = this.lists[at];
+      let place = list.length;
+      if (inOrder) {
+        while (place > 0 && list[place - 1].entryIndex > paper.entryIndex) place--;
+      }
+      list.splice(place, 0, paper);
     } else {
       this.uris.push(paper.uri);
       this.lists.push([paper]);
     }
     this.count++;
     this.all = undefined;
+  }
+
+  /** Takes a paper out; false when it is not here. */
+  remove(paper: PaperSummary): boolean {
+    const at = this.uris.indexOf(paper.uri);
+    const list = at >= 0 ? this.lists[at] : undefined;
+    const place = list ? list.indexOf(paper) : -1;
+    if (!list || place < 0) {
+      return false;
+    }
+    list.splice(place, 1);
+    if (list.length === 0) {
+      this.uris.splice(at, 1);
+      this.lists.splice(at, 1);
+    }
+    this.count--;
+    this.all = undefined;
+    return true;
   }
 }
 
@@ -534,7 +635,129 @@ export function summariseDigest(uri: string, doc: DigestDocument, source: 'disk'
   const names = new KeptNames();
   const papers = doc.entries.map((entry) => summarisePaper(uri, entry, occurrences, reuse, names));
   const heading = doc.heading?.text;
-  return { uri, heading: heading === undefined ? undefined : keep(heading), papers, source, terms: fileTerms(doc) };
+  const summary: FileSummary = { uri, heading: heading === undefined ? undefined : keep(heading), papers, source, terms: fileTerms(doc) };
+  if (reuse) {
+    OPEN_SOURCES.set(summary, { entries: doc.entries.slice(), names: doc.entries.map(entryNames) });
+  }
+  return summary;
+}
+
+/** What an open document's summary was made from: its entries and the names counted of each. */
+interface OpenSource {
+  readonly entries: readonly Entry[];
+  readonly names: readonly EntryNames[];
+}
+
+/** The source of each summary of an open document, for `reviseOpenSummary`. */
+const OPEN_SOURCES = new WeakMap<FileSummary, OpenSource>();
+
+/** A revised summary of an open document, and the indices of its papers that are new objects. */
+interface OpenRevision {
+  readonly summary: FileSummary;
+  readonly changed: readonly number[];
+}
+
+/**
+ * The summary of an open document's new model made from the summary of its model before an
+ * edit: the papers of the entries the edit kept in place are the same objects, the others are
+ * summarised again, and the names of the changed entries are recounted (`reviseTerms`). The
+ * result equals `summariseDigest(uri, doc, 'open')` (the unit tests check it after random
+ * edits). Undefined when the edit added or removed papers, or changed the identity of a paper
+ * (its title) to or from one that another paper has (the occurrence keys of the papers after it
+ * may change): the caller summarises the whole document.
+ */
+export function reviseOpenSummary(previous: FileSummary, doc: DigestDocument): OpenRevision | undefined {
+  const source = OPEN_SOURCES.get(previous);
+  const entries = doc.entries;
+  if (!source || previous.source !== 'open' || documentTooLarge(doc) || entries.length !== source.entries.length || entries.length !== previous.papers.length) {
+    return undefined;
+  }
+  const papers = previous.papers.slice();
+  const names = source.names.slice();
+  const changed: number[] = [];
+  // The names the papers summarised again share (those of the others were kept for them).
+  const keptNames = new KeptNames();
+  const renamed: { at: number; before: string; content: PaperContent }[] = [];
+  const recounted: { index: number; before: EntryNames; after: EntryNames }[] = [];
+  for (let i = 0; i < entries.length; i++) {
+    const entry = entries[i];
+    const before = papers[i];
+    const kept = entry === source.entries[i];
+    if (kept && before.entryIndex === entry.index && spansRange(entry, before.range)) {
+      continue;
+    }
+    const content = contentOf(entry, keptNames);
+    // The key counts the papers of the same identity before this one: it stays while the
+    // identity does (a paper whose identity changed is looked at below).
+    if (hasIdentity(before.key, content.identity)) {
+      papers[i] = paperSummary(previous.uri, entry, content, before.key);
+    } else {
+      renamed.push({ at: i, before: before.key.slice(0, before.key.lastIndexOf('#')), content });
+    }
+    changed.push(i);
+    if (!kept) {
+      const after = entryNames(entry);
+      if (!sameNames(names[i], after)) recounted.push({ index: i, before: names[i], after });
+      names[i] = after;
+    }
+  }
+  // A paper whose title changed (typing in it): the keys of the others stay when no other paper
+  // had its identity before or has its new one; it is then the first of its identity.
+  for (const { before } of renamed) {
+    if (papersWithIdentity(previous.papers, before) !== 1) return undefined;
+  }
+  for (const { at, content } of renamed) {
+    papers[at] = paperSummary(previous.uri, entries[at], content, `${content.identity}#0`);
+  }
+  for (const { content } of renamed) {
+    if (papersWithIdentity(papers, content.identity) !== 1) return undefined;
+  }
+  const heading = doc.heading?.text;
+  const terms = recounted.length === 0 ? previous.terms : reviseTerms(previous.terms, recounted);
+  const summary: FileSummary = { uri: previous.uri, heading: heading === undefined ? undefined : keep(heading), papers, source: 'open', terms };
+  OPEN_SOURCES.set(summary, { entries: entries.slice(), names });
+  return { summary, changed };
+}
+
+/** Whether a paper key (`identity#occurrence`) is of this identity. */
+function hasIdentity(key: string, identity: string): boolean {
+  return key.lastIndexOf('#') === identity.length && key.startsWith(identity);
+}
+
+/** How many of the papers have the identity (by their keys). */
+function papersWithIdentity(papers: readonly PaperSummary[], identity: string): number {
+  let count = 0;
+  for (const paper of papers) {
+    if (hasIdentity(paper.key, identity)) count++;
+  }
+  return count;
+}
+
+/** Whether two entries name the same institutions, authors, topic, keywords and categories (a typo in a summary does not). */
+function sameNames(a: EntryNames, b: EntryNames): boolean {
+  const sameList = <T>(x: readonly T[], y: readonly T[], same: (p: T, q: T) => boolean): boolean => x.length === y.length && x.every((each, i) => same(each, y[i]));
+  return (
+    a.topic === b.topic &&
+    sameList(a.institutions, b.institutions, (p, q) => p.item === q.item && p.key === q.key && p.name === q.name && p.translation === q.translation) &&
+    sameList(a.authors, b.authors, (p, q) => p.pair === q.pair && p.key === q.key && p.name === q.name && p.form === q.form) &&
+    sameList(a.keywords, b.keywords, (p, q) => p.key === q.key && p.text === q.text) &&
+    sameList(a.categories, b.categories, (p, q) => p === q)
+  );
+}
+
+/** Whether an entry spans `range`, without making the entry's range for a parser's entry. */
+function spansRange(entry: Entry, range: Range): boolean {
+  if (entry instanceof EntryNode) {
+    const line = entry.line;
+    return (
+      range.start.line === line &&
+      range.end.line === line + entry.lastRel &&
+      range.end.character === entry.lastEnd &&
+      range.start.character === (line === 0 && entry.src.bom ? 1 : 0)
+    );
+  }
+  const other = entry.range;
+  return range.start.line === other.start.line && range.start.character === other.start.character && range.end.line === other.end.line && range.end.character === other.end.character;
 }
 
 /** What the index keeps of a paper that does not depend on where its entry is. */
@@ -553,21 +776,29 @@ type PaperContent = Pick<
 const contentOfEntry = new WeakMap<Entry, PaperContent>();
 
 function summarisePaper(uri: string, entry: Entry, occurrences: Map<string, number>, reuse: boolean, names: KeptNames): PaperSummary {
-  let content = reuse ? contentOfEntry.get(entry) : undefined;
-  if (!content) {
-    content = paperContent(entry, names);
-    if (reuse) {
-      contentOfEntry.set(entry, content);
-    }
-  }
+  const content = reuse ? contentOf(entry, names) : paperContent(entry, names);
   const identity = content.identity;
   const occurrence = occurrences.get(identity) ?? 0;
   occurrences.set(identity, occurrence + 1);
+  return paperSummary(uri, entry, content, `${identity}#${occurrence}`);
+}
+
+/** The content of an open document's entry, worked out once per entry object. */
+function contentOf(entry: Entry, names: KeptNames): PaperContent {
+  let content = contentOfEntry.get(entry);
+  if (!content) {
+    content = paperContent(entry, names);
+    contentOfEntry.set(entry, content);
+  }
+  return content;
+}
+
+function paperSummary(uri: string, entry: Entry, content: PaperContent, key: string): PaperSummary {
   const selectionRange = (entry.englishTitle ?? entry.chineseTitle)?.value.range ?? entry.fields[0]?.range ?? entry.range;
   return {
     uri,
     entryIndex: entry.index,
-    key: `${identity}#${occurrence}`,
+    key,
     range: entry.range,
     selectionRange,
     englishTitle: content.englishTitle,

@@ -7,7 +7,9 @@
  * biggest answer, and the memory left after close. The target: every input answered within 2 s,
  * with a peak under 10× its size. It reports; it never fails the run.
  *
- * HOSTILE_SCALE=0.1 runs the inputs at a tenth of their size.
+ * HOSTILE_SCALE=0.1 runs the inputs at a tenth of their size; HOSTILE_ONLY=lines runs only the
+ * inputs whose name contains `lines`; `BENCH_SERVER=path/to/server.js` runs another build (an
+ * older one, to compare).
  */
 import * as fs from 'node:fs';
 import type { ServerMemoryResult } from '../../server/src/protocol';
@@ -18,6 +20,8 @@ const SCALE = Number(process.env.HOSTILE_SCALE ?? 1);
 const TARGET_MS = 2_000;
 const TARGET_RATIO = 10;
 const GUARD_MS = 600_000;
+const ONLY = process.env.HOSTILE_ONLY || undefined;
+const OUR_SERVER = process.env.BENCH_SERVER || undefined;
 
 /** The inputs, built lazily: each is a few tens of MB. */
 const INPUTS: Record<string, () => string> = {
@@ -58,7 +62,7 @@ interface Outcome {
 }
 
 async function runOne(name: string, text: string): Promise<Outcome> {
-  const client = await LspClient.start({ rootUri: null, execArgv: ['--max-semi-space-size=64', '--expose-gc'], timeoutMs: GUARD_MS });
+  const client = await LspClient.start({ rootUri: null, execArgv: ['--max-semi-space-size=64', '--expose-gc'], serverModule: OUR_SERVER, timeoutMs: GUARD_MS });
   try {
     const idle = await client.request<ServerMemoryResult>('paperDigest/serverMemory', { collect: true });
     const uri = `file:///virtual/${name.replace(/\W+/g, '-')}.digest`;
@@ -128,8 +132,11 @@ export async function runHostile(): Promise<void> {
     console.log('hostile inputs: dist/server.js is missing; run `node esbuild.mjs` first');
     return;
   }
-  console.log(`\nhostile inputs over stdio (fresh ${SERVER_BUNDLE.split('/').slice(-2).join('/')} each; target: answered ≤ ${TARGET_MS} ms, peak memory < ${TARGET_RATIO}× the input)`);
+  console.log(`\nhostile inputs over stdio (fresh ${(OUR_SERVER ?? SERVER_BUNDLE).split('/').slice(-2).join('/')} each; target: answered ≤ ${TARGET_MS} ms, peak memory < ${TARGET_RATIO}× the input)`);
   for (const [name, build] of Object.entries(INPUTS)) {
+    if (ONLY !== undefined && !name.includes(ONLY)) {
+      continue;
+    }
     try {
       const outcome = await runOne(name, build());
       const met = outcome.answeredMs <= TARGET_MS && outcome.peakAboveIdle < TARGET_RATIO * outcome.size;

@@ -26,13 +26,22 @@ describe('limits', () => {
     assert.equal(documentTooLarge(parseDigest(('x'.repeat(99_999) + '\n').repeat(DOCUMENT_LIMITS.maxCharacters / 100_000 + 1)))?.limit, 'characters');
   });
 
-  test('Should parse only the lines within the limits of a longer text, and know its real size', () => {
+  test('Should parse only the first 50,000 lines of a longer text, and know its real size', () => {
     const lines = Array.from({ length: 1_000_000 }, (_, i) => (i % 3 === 0 ? 'Mei Tanaka, Lin Qiu' : i % 3 === 1 ? '标题' : `Title ${i}`));
     const text = lines.join('\n');
     const model = parseWithinLimits(text);
     assert.ok(isTruncated(model));
-    assert.equal(model.lines.length, DOCUMENT_LIMITS.maxLines + 1);
-    assert.equal(model.lines[DOCUMENT_LIMITS.maxLines - 1].text, lines[DOCUMENT_LIMITS.maxLines - 1]);
+    // A sixth of the lines limit: the model of a million short lines is that of 50,000.
+    assert.equal(DOCUMENT_LIMITS.parsedLines, 50_000);
+    assert.equal(model.lines.length, DOCUMENT_LIMITS.parsedLines + 1);
+    assert.equal(model.lines[DOCUMENT_LIMITS.parsedLines - 1].text, lines[DOCUMENT_LIMITS.parsedLines - 1]);
+    const [root] = documentSymbols(model, { maxPapers: 1_000 });
+    assert.equal(root.children?.[1_000].name, `… ${model.entries.length - 1_000} more papers in the first 50000 lines`);
+    // Just past the lines limit: the same first lines.
+    const justPast = parseWithinLimits(lines.slice(0, DOCUMENT_LIMITS.maxLines + 1).join('\n'));
+    assert.ok(isTruncated(justPast));
+    assert.equal(justPast.lines.length, DOCUMENT_LIMITS.parsedLines + 1);
+    assert.ok(!isTruncated(parseWithinLimits(lines.slice(0, DOCUMENT_LIMITS.maxLines).join('\n'))));
     const verdict = documentTooLarge(model);
     assert.deepEqual([verdict?.limit, verdict?.size], ['lines', 1_000_000]);
     assert.match(computeDiagnostics(model)[0].message, /1,000,000 lines, more than the 300,000/);

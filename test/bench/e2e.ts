@@ -63,7 +63,8 @@ const SIZES: Record<BenchSize, { documents: number[]; files: number; papersPerFi
   full: { documents: [1000, 10000], files: 100, papersPerFile: 1000, rounds: 3, keystrokes: 5 },
 };
 
-const SERVER_FLAGS = ['--max-semi-space-size=64'];
+/** The flags the extension starts the server with; `BENCH_FLAGS='--max-semi-space-size=16'` measures others. */
+const SERVER_FLAGS = (process.env.BENCH_FLAGS ?? '--max-semi-space-size=64').split(' ').filter((f) => f.length > 0);
 const PEER_MODULE = path.join(REPO_ROOT, 'node_modules', 'vscode-markdown-languageserver', 'dist', 'node', 'workerMain.js');
 const TYPING_PAUSE_MS = 400;
 const PEER = process.env.BENCH_PEER !== '0';

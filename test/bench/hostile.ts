@@ -9,7 +9,8 @@
  *
  * HOSTILE_SCALE=0.1 runs the inputs at a tenth of their size; HOSTILE_ONLY=lines runs only the
  * inputs whose name contains `lines`; `BENCH_SERVER=path/to/server.js` runs another build (an
- * older one, to compare).
+ * older one, to compare); `BENCH_FLAGS='--max-semi-space-size=16'` starts it with other node flags
+ * than the extension's (`--expose-gc` is always added).
  */
 import * as fs from 'node:fs';
 import type { ServerMemoryResult } from '../../server/src/protocol';
@@ -22,6 +23,8 @@ const TARGET_RATIO = 10;
 const GUARD_MS = 600_000;
 const ONLY = process.env.HOSTILE_ONLY || undefined;
 const OUR_SERVER = process.env.BENCH_SERVER || undefined;
+/** The extension's flags for the server (client/src/extension.ts), unless BENCH_FLAGS says others. */
+const SERVER_FLAGS = (process.env.BENCH_FLAGS ?? '--max-semi-space-size=64').split(' ').filter((f) => f.length > 0);
 
 /** The inputs, built lazily: each is a few tens of MB. */
 const INPUTS: Record<string, () => string> = {
@@ -62,7 +65,7 @@ interface Outcome {
 }
 
 async function runOne(name: string, text: string): Promise<Outcome> {
-  const client = await LspClient.start({ rootUri: null, execArgv: ['--max-semi-space-size=64', '--expose-gc'], serverModule: OUR_SERVER, timeoutMs: GUARD_MS });
+  const client = await LspClient.start({ rootUri: null, execArgv: [...SERVER_FLAGS, '--expose-gc'], serverModule: OUR_SERVER, timeoutMs: GUARD_MS });
   try {
     const idle = await client.request<ServerMemoryResult>('paperDigest/serverMemory', { collect: true });
     const uri = `file:///virtual/${name.replace(/\W+/g, '-')}.digest`;
@@ -132,7 +135,7 @@ export async function runHostile(): Promise<void> {
     console.log('hostile inputs: dist/server.js is missing; run `node esbuild.mjs` first');
     return;
   }
-  console.log(`\nhostile inputs over stdio (fresh ${(OUR_SERVER ?? SERVER_BUNDLE).split('/').slice(-2).join('/')} each; target: answered ≤ ${TARGET_MS} ms, peak memory < ${TARGET_RATIO}× the input)`);
+  console.log(`\nhostile inputs over stdio (fresh node ${SERVER_FLAGS.join(' ')} ${(OUR_SERVER ?? SERVER_BUNDLE).split('/').slice(-2).join('/')} each; target: answered ≤ ${TARGET_MS} ms, peak memory < ${TARGET_RATIO}× the input)`);
   for (const [name, build] of Object.entries(INPUTS)) {
     if (ONLY !== undefined && !name.includes(ONLY)) {
       continue;

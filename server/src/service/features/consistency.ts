@@ -91,6 +91,11 @@ export function consistencyProblems(doc: DigestDocument, options: ConsistencyOpt
   }
   const translations = verdicts((key) => ownTranslations.get(key), options.translationsElsewhere);
   const forms = verdicts((key) => ownForms.get(key), options.authorFormsElsewhere);
+  // A place is a problem only where its name has two forms or more (`isProblem`), and every
+  // place's name is a key of this document's counts: without such a key, no entry is read again.
+  if (!anyContested(ownTranslations, translations) && !anyContested(ownForms, forms)) {
+    return [];
+  }
   const problems: ConsistencyProblem[] = [];
   for (const entry of doc.entries) {
     const names = entryNames(entry);
@@ -127,6 +132,14 @@ function verdicts(own: (key: string) => Counts | undefined, elsewhere: FormsElse
     }
     return ranked;
   };
+}
+
+/** Whether one of the keys has two forms or more, with the other files' counts. */
+function anyContested(own: Map<string, Counts>, ranked: (key: string) => readonly { text: string; count: number }[]): boolean {
+  for (const key of own.keys()) {
+    if (ranked(key).length >= 2) return true;
+  }
+  return false;
 }
 
 /** Whether a place using `written` is reported: its form is not the one most used. */

@@ -35,7 +35,7 @@ import type { PapersQuery } from './service/reading/scope';
 import { distinctPapers, papersInScope, rankPapers } from './service/reading/scope';
 import type { StateChange } from './service/reading/stateFile';
 import { StateStore } from './service/reading/stateStore';
-import { titleKey } from './service/features/entries';
+import { titleKey, untitledPaperName, untitledPaperNumber } from './service/features/entries';
 import type { PaperSummary } from './service/workspaceIndex';
 import { foldForSearch, WorkspaceIndex } from './service/workspaceIndex';
 import { INTERESTS_FILE, NodeStateDisk, readInterestsFile, STATE_FOLDER } from './stateDisk';
@@ -331,12 +331,21 @@ export function paperJson(record: ExportRecord, fileOf: (uri: string) => string)
   };
 }
 
+/**
+ * The title a record is listed by: a paper without either title is named by its place
+ * (`(untitled paper 3)`, `（无题论文 3）` for `zh-cn`); the exports and `--format json` keep the English name.
+ */
+function recordName(record: ExportRecord, language: MessageLanguage): string {
+  const number = record.paperKey.startsWith('untitled:') ? untitledPaperNumber(record.title) : undefined;
+  return number === undefined ? record.title : untitledPaperName(number, language);
+}
+
 /** One line per paper: state marks, score, place, titles, tags; then a count, in Chinese for `zh-cn` and in English otherwise (as `check`'s summary line). */
 export function papersText(records: readonly ExportRecord[], fileOf: (uri: string) => string, language: MessageLanguage = DEFAULT_MESSAGE_LANGUAGE): string {
   const lines = records.map((record) => {
     const marks = `${record.read ? '✓' : '·'}${record.starred ? '★' : ' '}${record.isNew ? '+' : ' '}`;
     const score = String(record.score).padStart(5);
-    const titles = record.titleZh ? `${record.title} · ${record.titleZh}` : record.title;
+    const titles = record.titleZh ? `${record.title} · ${record.titleZh}` : recordName(record, language);
     const tags = oneLine(record.tags.map((tag) => `#${tag}`).join(' '));
     return printable(`${marks} ${score}  ${fileOf(record.uri)}:${record.line}  ${oneLine(titles)}${tags ? `  ${tags}` : ''}`);
   });

@@ -247,7 +247,8 @@ connection.onRequest(PaperAtRequest, guarded(PaperAtRequest.method, async (param
   workspaceDigests.flush();
   const paper = paperAt(workspaceIndex, canonicalUri(params.uri) ?? params.uri, params.position);
   const path = paper ? papersTrees.get(workspaceIndex, params.grouping, treeOptions(params), token).pathToPaper(paper) : undefined;
-  return path ? { path } : null;
+  const language = messageLanguage.current();
+  return path ? { path: path.map((node) => localizedNode(node, language)) } : null;
 }));
 
 connection.onRequest(RescanWorkspaceRequest, guarded(RescanWorkspaceRequest.method, async () => {

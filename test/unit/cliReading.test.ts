@@ -9,7 +9,7 @@ import * as path from 'node:path';
 import { after, beforeEach, describe, test } from 'node:test';
 import Ajv from 'ajv';
 import { GRAPH_REWRITING, PROTEIN, readingWorkspace, SELF_VERIFYING, SPARSE_PROBES, digestText } from '../support/readingFixtures';
-import { REPO_ROOT } from '../support/fixtures';
+import { digest, entryLines, REPO_ROOT } from '../support/fixtures';
 import { run, Run, runAsync } from '../support/builtCli';
 
 const validateState = new Ajv({ strict: true }).compile(JSON.parse(fs.readFileSync(path.join(REPO_ROOT, 'schemas', 'state-file.schema.json'), 'utf8')));
@@ -113,6 +113,15 @@ describe('paper-digest papers', () => {
     assert.doesNotMatch(result.stdout, /\u202E/);
     assert.match(result.stdout, /Evil\\u202egnp\.exe <\/script> "q", =cmd \{x\}/);
     assert.equal(lines[5], '5 papers (5 unread, 1 starred). ✓ read, ★ starred, + new.');
+  });
+
+  test('Should name a paper without either title by its place in the --lang language, and in English in the JSON', () => {
+    fs.writeFileSync(path.join(work, 'untitled.digest'), digest(entryLines('U', { englishTitle: null, chineseTitle: null, authors: null })));
+    const line = (lang: string): string | undefined => run(['papers', 'untitled.digest', '--lang', lang], work).stdout.split('\n')[0];
+    assert.match(line('en')!, /untitled\.digest:\d+ {2}\(untitled paper 1\)$/);
+    assert.equal(line('both'), line('en'));
+    assert.match(line('zh-cn')!, /untitled\.digest:\d+ {2}（无题论文 1）$/);
+    assert.deepEqual(json(run(['papers', 'untitled.digest', '--format', 'json'], work)).map((paper) => paper.title), ['(untitled paper 1)']);
   });
 
   test('Should word the count line in English for both and en, in Chinese for zh-cn (--lang)', () => {

@@ -4,6 +4,7 @@ import type { DocumentSymbol } from 'vscode-languageserver-types';
 import { foldingRanges } from '../../server/src/service/features/folding';
 import { semanticTokens } from '../../server/src/service/features/semanticTokens';
 import { documentSymbols } from '../../server/src/service/features/symbols';
+import type { MessageLanguage } from '../../server/src/service/messages';
 import { parseDigest } from '../../server/src/service/parser';
 import { assertGolden, digest, entryLines, readFixture } from '../support/fixtures';
 
@@ -65,6 +66,15 @@ describe('outline', () => {
   test('Should name a paper without an English title by its Chinese title', () => {
     const [root] = documentSymbols(parseDigest(digest(entryLines('A', { englishTitle: null }))));
     assert.equal(root.children?.[0].name, 'A 算术电路的稀疏探针');
+  });
+
+  test('Should name a paper without either title by its place in the message language: Chinese for zh-cn, English for en and both', () => {
+    const doc = parseDigest(digest(entryLines('A'), entryLines('B', { englishTitle: null, chineseTitle: null, authors: null })));
+    const name = (language?: MessageLanguage): string | undefined => documentSymbols(doc, { language })[0].children?.[1].name;
+    assert.deepEqual([name(), name('en'), name('both')], ['(untitled paper 2)', '(untitled paper 2)', '(untitled paper 2)']);
+    assert.equal(name('zh-cn'), '（无题论文 2）');
+    // Each symbol is kept with its entry: asked again in English, the answer is English again.
+    assert.equal(name('en'), '(untitled paper 2)');
   });
 
   test('Should cap the outline and summarise the papers left out', () => {

@@ -19,6 +19,8 @@ import {
   paperAt,
   papersTree,
 } from '../../server/src/service/features/tree';
+import type { MessageLanguage } from '../../server/src/service/messages';
+import { localizedNode } from '../../server/src/service/treeLabels';
 import { assertGolden, digest, entryLines, FIXTURES } from '../support/fixtures';
 import { derive } from '../support/derive';
 
@@ -406,5 +408,24 @@ describe('tree: institutions of departments', () => {
     const departments = roots.filter((node) => node.label === 'Department of Computer Science and Engineering');
     assert.deepEqual(departments.map((node) => node.count), [1, 1]);
     assert.equal(new Set(departments.map((node) => node.id)).size, 2);
+  });
+});
+
+describe('tree: a paper without either title', () => {
+  test('Should name a paper without either title in the message language where the tree is sent, and not find it by that name', () => {
+    const index = new WorkspaceIndex();
+    const uri = `${ROOT}/untitled.digest`;
+    index.update(uri, digest(entryLines('A'), entryLines('B', { englishTitle: null, chineseTitle: null, authors: null }), entryLines('C', { englishTitle: '(untitled paper 3)', chineseTitle: null })));
+    const lookup = new PapersTreeLookup(papersTree(index, 'file', ''));
+    const [file] = lookup.childrenOf(undefined)!;
+    const titles = (language: MessageLanguage): string[] => lookup.childrenOf(file.id)!.map((node) => (localizedNode(node, language) as PaperNode).title);
+    assert.deepEqual(titles('en'), ['A Sparse Probes for Arithmetic Circuits', '(untitled paper 2)', '(untitled paper 3)']);
+    assert.deepEqual(titles('both'), titles('en'));
+    // The third is an English title written that way: the document's text, kept.
+    assert.deepEqual(titles('zh-cn'), ['A Sparse Probes for Arithmetic Circuits', '（无题论文 2）', '(untitled paper 3)']);
+    // The filter looks in the titles as written: the name given to an untitled paper matches in no language.
+    for (const filter of ['untitled paper 2', '无题论文']) {
+      assert.equal(papersTree(index, 'file', filter).paperCount, 0, filter);
+    }
   });
 });

@@ -1,6 +1,6 @@
 /**
  * The Papers tree's own words (the groups of papers without a value, the *For you* bands, the
- * pages of a big group, the reasons of a paper's score) and the reading CodeLenses' titles in the message language. The tree is built in English (tree.ts); its
+ * pages of a big group, the reasons of a paper's score, the name of a paper without a title) and the reading CodeLenses' titles in the message language. The tree is built in English (tree.ts); its
  * nodes are put into the language as they are sent, so that one cached tree serves every
  * language. Document text (topics, institutions, file names) is never touched.
  */
@@ -9,6 +9,7 @@ import type { PapersGroupKind, PapersGroupNode, PaperNode } from './features/tre
 import type { CodeLens } from 'vscode-languageserver-types';
 import { LENS_COMMANDS } from './reading/documentFeatures';
 import { localizedReasons } from './reading/readingMessages';
+import { untitledPaperName, untitledPaperNumber } from './features/entries';
 
 const MISSING: Partial<Record<PapersGroupKind, Bilingual>> = {
   topic: bilingual('(no topic)', '（无专题）'),
@@ -34,7 +35,10 @@ export function localizedNode<T extends PapersGroupNode | PaperNode>(node: T, la
   if (node.kind === 'paper') {
     // The reasons of its score, for the tooltip (reading/readingMessages.ts).
     const paper = node as PaperNode;
-    return language === 'both' || !paper.reasons || paper.reasons.length === 0 ? node : { ...node, reasons: localizedReasons(paper.reasons, language) };
+    const localized = language === 'both' || !paper.reasons || paper.reasons.length === 0 ? node : { ...node, reasons: localizedReasons(paper.reasons, language) };
+    // A paper without either title is named by its place, in English in the index.
+    const number = language === 'zh-cn' ? untitledNumber(paper) : undefined;
+    return number === undefined ? localized : { ...localized, title: untitledPaperName(number, language) };
   }
   if (language !== 'zh-cn') {
     return node;
@@ -53,6 +57,16 @@ export function localizedNode<T extends PapersGroupNode | PaperNode>(node: T, la
   }
   return node;
 }
+
+/**
+ * The number of a paper that has neither title (the index names it `(untitled paper N)` and keys
+ * it `untitled`, workspaceIndex.ts), else undefined: a title written that way is kept as written.
+ */
+function untitledNumber(paper: PaperNode): number | undefined {
+  return paper.chineseTitle === '' && UNTITLED_ID.test(paper.id) ? untitledPaperNumber(paper.title) : undefined;
+}
+
+const UNTITLED_ID = /#untitled#\d+$/;
 
 /** The CodeLens titles above each paper, by the command they run. */
 const LENS_TITLES: Record<string, Bilingual> = {

@@ -5,6 +5,7 @@
 import type { Position, Range } from 'vscode-languageserver-types';
 import type { DigestDocument, Entry, Field } from '../model';
 import { keep } from '../keptStrings';
+import type { MessageLanguage } from '../messages';
 
 /**
  * The entry whose lines contain the position, by binary search over the entries' ranges.
@@ -46,15 +47,37 @@ export function fieldAt(entry: Entry, position: Position): Field | undefined {
 }
 
 /**
- * The name a paper goes by: its English title, else its Chinese title, else its position.
- * Never empty.
+ * The name a paper goes by: its English title, else its Chinese title, else its position
+ * (`untitledPaperName`) in `language`. Never empty.
  *
  * @example
  * paperName(entry) // 'Sparse Probes for Arithmetic Circuits in Small Transformers'
  */
-export function paperName(entry: Entry): string {
+export function paperName(entry: Entry, language: MessageLanguage = 'en'): string {
   const title = entry.englishTitle?.value.text || entry.chineseTitle?.value.text;
-  return title && title.trim().length > 0 ? title : `(untitled paper ${entry.index + 1})`;
+  return title && title.trim().length > 0 ? title : untitledPaperName(entry.index + 1, language);
+}
+
+/**
+ * The name of the `number`th paper of a file, which has neither title: Chinese for `zh-cn`,
+ * English otherwise (`both` too, as the outline's and the tree's other words). The workspace index
+ * keeps the English name; it is put into the language where it is shown (treeLabels.ts).
+ *
+ * @example untitledPaperName(3, 'en')    // '(untitled paper 3)'
+ * @example untitledPaperName(3, 'zh-cn') // '（无题论文 3）'
+ */
+export function untitledPaperName(number: number, language: MessageLanguage = 'en'): string {
+  return language === 'zh-cn' ? `（无题论文 ${number}）` : `(untitled paper ${number})`;
+}
+
+/**
+ * The number of an untitled paper from its English name (`untitledPaperName`), else undefined.
+ *
+ * @example untitledPaperNumber('(untitled paper 3)') // 3
+ */
+export function untitledPaperNumber(name: string): number | undefined {
+  const match = /^\(untitled paper (\d+)\)$/.exec(name);
+  return match ? Number(match[1]) : undefined;
 }
 
 /**

@@ -27,7 +27,8 @@ export interface SymbolOptions {
   readonly maxPapers?: number;
   /**
    * The language of the outline's own words (the heading's count of papers, the summary of the
-   * papers not shown): Chinese for `zh-cn`, English otherwise. Titles are the document's.
+   * papers not shown, the name of a paper without a title): Chinese for `zh-cn`, English
+   * otherwise. Titles are the document's.
    */
   readonly language?: MessageLanguage;
 }
@@ -54,7 +55,7 @@ export function documentSymbols(doc: DigestDocument, options: SymbolOptions = {}
     if ((i & 1023) === 0 && token.isCancellationRequested) {
       return [];
     }
-    papers.push(paperSymbol(doc.entries[i]));
+    papers.push(paperSymbol(doc.entries[i], options.language));
   }
   // Of a document past the limits only the first lines were read (limits.ts).
   const zh = options.language === 'zh-cn';
@@ -96,11 +97,13 @@ export function documentSymbols(doc: DigestDocument, options: SymbolOptions = {}
  * untitled paper is named by it): an edit keeps the entries it did not touch (incremental.ts),
  * so the outline of the next version makes only the symbols of the entries that changed or moved.
  */
-const PAPER_SYMBOLS = new WeakMap<Entry, { readonly index: number; readonly symbol: DocumentSymbol }>();
+const PAPER_SYMBOLS = new WeakMap<Entry, { readonly index: number; readonly zh: boolean; readonly symbol: DocumentSymbol }>();
 
-function paperSymbol(entry: Entry): DocumentSymbol {
+function paperSymbol(entry: Entry, language: MessageLanguage | undefined): DocumentSymbol {
   const cached = PAPER_SYMBOLS.get(entry);
-  if (cached && cached.index === entry.index && inPlace(cached.symbol.range, entry)) {
+  // The name of an untitled paper is in the message language: Chinese for zh-cn, else English.
+  const zh = language === 'zh-cn';
+  if (cached && cached.index === entry.index && cached.zh === zh && inPlace(cached.symbol.range, entry)) {
     return cached.symbol;
   }
   const range = entry.range;
@@ -108,8 +111,8 @@ function paperSymbol(entry: Entry): DocumentSymbol {
   const chinese = entry.chineseTitle?.value;
   const title = english ?? chinese;
   const selectionRange = title ? title.range : entry.fields[0]?.range ?? range;
-  const symbol: DocumentSymbol = { name: shorten(symbolName(entry, english?.text ?? '', chinese?.text ?? ''), MAX_NAME_LENGTH), kind: SymbolKind.Class, range, selectionRange };
-  PAPER_SYMBOLS.set(entry, { index: entry.index, symbol });
+  const symbol: DocumentSymbol = { name: shorten(symbolName(entry, english?.text ?? '', chinese?.text ?? '', language), MAX_NAME_LENGTH), kind: SymbolKind.Class, range, selectionRange };
+  PAPER_SYMBOLS.set(entry, { index: entry.index, zh, symbol });
   return symbol;
 }
 
@@ -141,12 +144,12 @@ function sameRange(a: Range, b: Range): boolean {
  * @example
  * paperSymbolName(entry) // 'Sparse Probes for Arithmetic Circuits · 算术电路的稀疏探针'
  */
-export function paperSymbolName(entry: Entry): string {
-  return symbolName(entry, entry.englishTitle?.value.text ?? '', entry.chineseTitle?.value.text ?? '');
+export function paperSymbolName(entry: Entry, language?: MessageLanguage): string {
+  return symbolName(entry, entry.englishTitle?.value.text ?? '', entry.chineseTitle?.value.text ?? '', language);
 }
 
-function symbolName(entry: Entry, english: string, chinese: string): string {
-  return english.trim() && chinese.trim() ? english + TITLE_SEPARATOR + chinese : paperName(entry);
+function symbolName(entry: Entry, english: string, chinese: string, language: MessageLanguage | undefined): string {
+  return english.trim() && chinese.trim() ? english + TITLE_SEPARATOR + chinese : paperName(entry, language);
 }
 
 /** The heading's detail: `12 papers`, `12 篇论文`, and for a document too large, that the rest was not read. */

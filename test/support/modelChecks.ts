@@ -4,11 +4,13 @@
  */
 import * as assert from 'node:assert/strict';
 import * as fc from 'fast-check';
+import { TextDocument } from 'vscode-languageserver-textdocument';
 import type { DocumentSymbol, Position, Range } from 'vscode-languageserver-types';
 import { codeActions, fixAll } from '../../server/src/service/features/codeActions';
 import { computeDiagnostics } from '../../server/src/service/features/diagnostics';
 import { foldingRanges } from '../../server/src/service/features/folding';
 import { hover } from '../../server/src/service/features/hover';
+import type { ContentChange } from '../../server/src/service/incremental';
 import { semanticTokens } from '../../server/src/service/features/semanticTokens';
 import { documentSymbols } from '../../server/src/service/features/symbols';
 import type { DigestDocument, Field, Span } from '../../server/src/service/model';
@@ -176,3 +178,19 @@ export function checkFeatures(text: string, doc: DigestDocument): void {
   }
 }
 
+
+/**
+ * Applies a random edit to a document: `at` is where it starts as a fraction of the text, `remove`
+ * how many characters it removes there, `insert` what it puts in their place. Returns the document
+ * after it and the change as an editor sends it over LSP.
+ *
+ * @example
+ * applyEdit(TextDocument.create('file:///a.digest', 'paper-digest', 1, 'ab'), { at: 0.5, remove: 1, insert: 'x' }).document.getText() // 'ax'
+ */
+export function applyEdit(document: TextDocument, e: { at: number; remove: number; insert: string }): { document: TextDocument; change: ContentChange } {
+  const length = document.getText().length;
+  const start = Math.min(length, Math.floor(e.at * (length + 1)));
+  const end = Math.min(length, start + e.remove);
+  const change = { range: { start: document.positionAt(start), end: document.positionAt(end) }, text: e.insert };
+  return { document: TextDocument.update(document, [change], document.version + 1), change };
+}

@@ -14,7 +14,7 @@ import { setPartsKeptLimit } from '../../server/src/service/nodes';
 import { generatedDigest } from '../bench/generate';
 import { describeModel } from '../support/describeModel';
 import { digest, entryLines, FIXTURES } from '../support/fixtures';
-import { DIGEST_MATERIAL } from '../support/modelChecks';
+import { applyEdit, DIGEST_MATERIAL } from '../support/modelChecks';
 
 /** Every digest fixture of the parser and diagnostics tests: well-formed files and every mistake. */
 const BASES = ['parser', 'diagnostics']
@@ -38,14 +38,6 @@ const edit = fc.record({
   insert: fc.oneof(fc.constant(''), fc.constantFrom(...DIGEST_MATERIAL), fc.array(fc.constantFrom(...DIGEST_MATERIAL), { maxLength: 8 }).map((parts) => parts.join(''))),
 });
 
-/** Applies an edit to a document; returns the document after it and the change as LSP sends it. */
-function applyEdit(document: TextDocument, e: { at: number; remove: number; insert: string }): { document: TextDocument; change: ContentChange } {
-  const length = document.getText().length;
-  const start = Math.min(length, Math.floor(e.at * (length + 1)));
-  const end = Math.min(length, start + e.remove);
-  const change = { range: { start: document.positionAt(start), end: document.positionAt(end) }, text: e.insert };
-  return { document: TextDocument.update(document, [change], document.version + 1), change };
-}
 
 /** Runs `run` with at most `limit` entries of a text keeping their split parts. */
 function withPartsLimit(limit: number, run: () => void): void {

@@ -17,7 +17,7 @@ import { IndexChange, reviseOpenSummary, summariseDigest, WorkspaceIndex } from 
 import { WorkspaceTerms } from '../../server/src/service/workspaceTerms';
 import { generatedDigest } from '../bench/generate';
 import { FIXTURES } from '../support/fixtures';
-import { DIGEST_MATERIAL } from '../support/modelChecks';
+import { applyEdit, DIGEST_MATERIAL } from '../support/modelChecks';
 
 const OPEN = 'file:///w/open.digest';
 const OTHER = 'file:///w/other.digest';
@@ -43,13 +43,6 @@ const edit = fc.record({
   ),
 });
 
-function applyEdit(document: TextDocument, e: { at: number; remove: number; insert: string }): { document: TextDocument; change: ContentChange } {
-  const length = document.getText().length;
-  const start = Math.min(length, Math.floor(e.at * (length + 1)));
-  const end = Math.min(length, start + e.remove);
-  const change = { range: { start: document.positionAt(start), end: document.positionAt(end) }, text: e.insert };
-  return { document: TextDocument.update(document, [change], document.version + 1), change };
-}
 
 /** What the index and the workspace's names say, in an order that does not depend on history. */
 function stateOf(index: WorkspaceIndex, terms: WorkspaceTerms): unknown {

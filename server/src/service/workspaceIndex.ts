@@ -10,9 +10,8 @@
 import type { Position, Range } from 'vscode-languageserver-types';
 import type { DigestDocument, Entry } from './model';
 import { parseDigest } from './parser';
-import { entryTitleKey, itemAtLine, paperName, titleKey } from './features/entries';
+import { entrySpans, entryTitleKey, itemAtLine, paperName, titleKey } from './features/entries';
 import { entryNames, EntryNames, fileTerms, FileTerms, reviseTerms } from './terms';
-import { EntryNode } from './nodes';
 import { documentTooLarge, parseWithinLimits } from './limits';
 import { keep, keepNarrow, KeptNames } from './keptStrings';
 
@@ -683,7 +682,7 @@ export function reviseOpenSummary(previous: FileSummary, doc: DigestDocument): O
     const entry = entries[i];
     const before = papers[i];
     const kept = entry === source.entries[i];
-    if (kept && before.entryIndex === entry.index && spansRange(entry, before.range)) {
+    if (kept && before.entryIndex === entry.index && entrySpans(entry, before.range)) {
       continue;
     }
     const content = contentOf(entry, keptNames);
@@ -745,20 +744,6 @@ function sameNames(a: EntryNames, b: EntryNames): boolean {
   );
 }
 
-/** Whether an entry spans `range`, without making the entry's range for a parser's entry. */
-function spansRange(entry: Entry, range: Range): boolean {
-  if (entry instanceof EntryNode) {
-    const line = entry.line;
-    return (
-      range.start.line === line &&
-      range.end.line === line + entry.lastRel &&
-      range.end.character === entry.lastEnd &&
-      range.start.character === (line === 0 && entry.src.bom ? 1 : 0)
-    );
-  }
-  const other = entry.range;
-  return range.start.line === other.start.line && range.start.character === other.start.character && range.end.line === other.end.line && range.end.character === other.end.character;
-}
 
 /** What the index keeps of a paper that does not depend on where its entry is. */
 type PaperContent = Pick<

@@ -6,6 +6,7 @@ import type { Position, Range } from 'vscode-languageserver-types';
 import type { DigestDocument, Entry, Field } from '../model';
 import { keep } from '../keptStrings';
 import type { MessageLanguage } from '../messages';
+import { EntryNode } from '../nodes';
 
 /**
  * The entry whose lines contain the position, by binary search over the entries' ranges.
@@ -132,4 +133,26 @@ export function entryTitleKey(entry: Entry, remember = true): string {
     if (remember) TITLE_KEYS.set(entry, key);
   }
   return key;
+}
+
+/**
+ * Whether an entry spans `range`. The parser's entries are read without making their range:
+ * after a keystroke this is asked of every paper (by the outline and by the index), and 10,000
+ * ranges made only to be compared are a few milliseconds of allocation and of collection.
+ *
+ * @example
+ * entrySpans(entry, cachedSymbol.range) // true while the entry has not moved or changed length
+ */
+export function entrySpans(entry: Entry, range: Range): boolean {
+  if (entry instanceof EntryNode) {
+    const line = entry.line;
+    return (
+      range.start.line === line &&
+      range.end.line === line + entry.lastRel &&
+      range.end.character === entry.lastEnd &&
+      range.start.character === (line === 0 && entry.src.bom ? 1 : 0)
+    );
+  }
+  const other = entry.range;
+  return range.start.line === other.start.line && range.start.character === other.start.character && range.end.line === other.end.line && range.end.character === other.end.character;
 }

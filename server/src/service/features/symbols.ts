@@ -6,14 +6,12 @@
  * seven times as big and opened it flooded with fields.
  */
 import { DocumentSymbol, SymbolKind } from 'vscode-languageserver-types';
-import type { Range } from 'vscode-languageserver-types';
 import type { Cancellation } from '../cancellation';
 import { NEVER_CANCELLED } from '../cancellation';
 import type { DigestDocument, Entry } from '../model';
 import { isTruncated } from '../limits';
 import type { MessageLanguage } from '../messages';
-import { EntryNode } from '../nodes';
-import { paperName } from './entries';
+import { entrySpans, paperName } from './entries';
 
 /** Between the English and the Chinese title in a paper's symbol name. */
 export const TITLE_SEPARATOR = ' · ';
@@ -103,7 +101,7 @@ function paperSymbol(entry: Entry, language: MessageLanguage | undefined): Docum
   const cached = PAPER_SYMBOLS.get(entry);
   // The name of an untitled paper is in the message language: Chinese for zh-cn, else English.
   const zh = language === 'zh-cn';
-  if (cached && cached.index === entry.index && cached.zh === zh && inPlace(cached.symbol.range, entry)) {
+  if (cached && cached.index === entry.index && cached.zh === zh && entrySpans(entry, cached.symbol.range)) {
     return cached.symbol;
   }
   const range = entry.range;
@@ -116,27 +114,6 @@ function paperSymbol(entry: Entry, language: MessageLanguage | undefined): Docum
   return symbol;
 }
 
-/**
- * Whether an entry still spans `range`. The parser's entries are read without making their
- * range: after a keystroke this is asked of every paper, and 10,000 ranges made only to be
- * compared are a few milliseconds of allocation and of collection.
- */
-function inPlace(range: Range, entry: Entry): boolean {
-  if (entry instanceof EntryNode) {
-    const line = entry.line;
-    return (
-      range.start.line === line &&
-      range.end.line === line + entry.lastRel &&
-      range.end.character === entry.lastEnd &&
-      range.start.character === (line === 0 && entry.src.bom ? 1 : 0)
-    );
-  }
-  return sameRange(range, entry.range);
-}
-
-function sameRange(a: Range, b: Range): boolean {
-  return a.start.line === b.start.line && a.start.character === b.start.character && a.end.line === b.end.line && a.end.character === b.end.character;
-}
 
 /**
  * The name of a paper's symbol: both titles when it has both, else the name it goes by.

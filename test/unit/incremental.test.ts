@@ -57,6 +57,29 @@ describe('incremental updates', () => {
   test('Should give the same when every entry but the last lets its split parts go', () => {
     withPartsLimit(1, () => editSequences(60));
   });
+
+  test('Should keep the parts of a reopened entry when the entry it was copied from lets its parts go', () => {
+    // A sequence fast-check found (base 21, duplicate-paper.digest): the entry an edit reopens takes the old entry's fields over,
+    // and the old entry, still listed as keeping parts, let them go while a field of the copy was
+    // splitting its line.
+    const events = [[{ at: 0, remove: 232 }, { at: 0, remove: 273 }, { at: 0, remove: 1 }], [{ at: 0, insert: '\n' }], [{ at: 0.6491862567811935, insert: '\n' }], [{ at: 0 }]];
+    withPartsLimit(1, () => {
+      const base = fs.readFileSync(path.join(FIXTURES, 'diagnostics', 'duplicate-paper.digest'), 'utf8');
+      let document = TextDocument.create('file:///w/a.digest', 'paper-digest', 1, base);
+      let model = parseDigest(document.getText());
+      computeDiagnostics(model, { uri: 'file:///w/a.digest', docsBase: 'file:///docs/' });
+      for (const [k, edits] of events.entries()) {
+        const changes: ContentChange[] = [];
+        for (const e of edits) {
+          const applied = applyEdit(document, { remove: 0, insert: '', ...e });
+          document = applied.document;
+          changes.push(applied.change);
+        }
+        model = updateDigest(model, changes, document.getText());
+        assertSameAsFresh(model, document.getText(), `after event ${k}`);
+      }
+    });
+  });
 });
 
 /** Random sequences of edits, each event checked against a fresh parse (model, diagnostics, outline). */

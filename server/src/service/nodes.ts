@@ -62,6 +62,21 @@ export class Source {
       }
     }
   }
+
+  /**
+   * Puts `copy` in the place of `entry` among the entries keeping parts, for a copy that took the
+   * entry's fields over (`EntryNode.reopen`): the parts are the copy's now, and letting them go
+   * is its turn, not the old entry's (which would let the copy's parts go from under it).
+   */
+  replaceParts(entry: EntryNode, copy: EntryNode): void {
+    const kept = this.partsKept;
+    for (let k = kept.length - 1; k >= this.partsHead; k--) {
+      if (kept[k] === entry) {
+        kept[k] = copy;
+        return;
+      }
+    }
+  }
 }
 
 /** How many entries of one text keep their split parts (`Source.keepParts`). */
@@ -335,6 +350,12 @@ export class EntryNode implements Entry, Frame {
     }
     copy.lastRel = this.lastRel;
     copy.lastEnd = this.lastEnd;
+    if (this.partsKept) {
+      // The fields keep their parts: the copy keeps them in the entry's place.
+      this.partsKept = false;
+      copy.partsKept = true;
+      this.src.replaceParts(this, copy);
+    }
     return copy;
   }
 

@@ -268,7 +268,8 @@ class DistinctCount {
 class Keys {
   private readonly keys = new Map<string, string>();
   private readonly categories = new Map<string, { key: string; label: string; detail: string; known: boolean }>();
-  private readonly groups = new Map<string, InstitutionGroup>();
+  /** By name, then by translation ('' for none): the index's own strings, whose hashes V8 keeps, where a key made per item would be hashed anew each time. */
+  private readonly groups = new Map<string, Map<string, InstitutionGroup>>();
 
   of(value: string): string {
     let key = this.keys.get(value);
@@ -287,11 +288,17 @@ class Keys {
     }
     const groups = new Array<InstitutionGroup>(items.length);
     for (let i = 0; i < items.length; i++) {
-      const cacheKey = `${items[i].name}\u0000${items[i].translation ?? ''}`;
-      let group = this.groups.get(cacheKey);
+      const item = items[i];
+      let byTranslation = this.groups.get(item.name);
+      if (!byTranslation) {
+        byTranslation = new Map();
+        this.groups.set(item.name, byTranslation);
+      }
+      const translation = item.translation ?? '';
+      let group = byTranslation.get(translation);
       if (!group) {
-        group = institutionGroup(items[i]);
-        this.groups.set(cacheKey, group);
+        group = institutionGroup(item);
+        byTranslation.set(translation, group);
       }
       if (group.departmentOnly) {
         // A department named alone is grouped with the rest of its line.

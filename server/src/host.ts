@@ -10,6 +10,7 @@ import type { ConnectionOptions } from 'vscode-languageserver/node';
 import type { StateFileSource } from './clientStateDisk';
 import type { WorkspaceFiles } from './clientWorkspace';
 import { rulesDocsBase } from './docsBase';
+import { decodeUtf8 } from './fs/utf8Text';
 import type { WorkspaceIndex } from './service/workspaceIndex';
 import { WorkspaceDigests } from './workspace';
 
@@ -26,7 +27,7 @@ export function createWorkspaceFiles(
   _connection: ServerConnection,
   options: { readonly log?: (message: string) => void; readonly idle?: () => Promise<void> },
 ): WorkspaceFiles {
-  return new WorkspaceDigests(index, options);
+  return new WorkspaceDigests(index, { ...options, decode: decodeUtf8 });
 }
 
 /** The docs/rules/ folder shipped beside the bundle, for the diagnostics' links. */

@@ -43,6 +43,8 @@ describe('keptStrings: copies that do not keep their text alive', () => {
     for (const [start, end] of [[0, 5], [3, 40], [10, 500], [0, text.length]]) {
       assert.equal(keep(text.slice(start, end)), text.slice(start, end));
     }
+    const surrogates = 'a lone \ud800 high and \udc00 low surrogate, a pair 😀, 中文';
+    assert.equal(keep(surrogates.slice(1)), surrogates.slice(1));
     const names = new KeptNames();
     assert.equal(names.keep(text.slice(2, 30)), text.slice(2, 30));
     assert.equal(names.shared('k', () => ['a']), names.shared('k', () => ['b']), 'the first value made for a key is shared');
@@ -54,6 +56,20 @@ describe('keptStrings: copies that do not keep their text alive', () => {
     const grown = heapAfterCollection() - before;
     assert.equal(kept.length, 100);
     assert.ok(grown < 2_000_000, `the 8 MB text is gone, the heap grew by ${grown} bytes`);
+  });
+
+  test('Should keep English cut from a text with Chinese one byte a character', () => {
+    const text = '中' + 'English title of a paper, '.repeat(400_000);
+    assert.equal(text.slice(1, 20).length, 19); // made flat (two bytes a character) before the heap is measured
+    const before = heapAfterCollection();
+    const kept: string[] = [];
+    for (let at = 1; at + 1_000 < text.length; at += 1_000) {
+      kept.push(keep(text.slice(at, at + 1_000)));
+    }
+    const grown = heapAfterCollection() - before;
+    assert.equal(kept.join(''), text.slice(1, 1 + kept.length * 1_000));
+    // 10.4 million characters: two bytes each would be 20.8 MB.
+    assert.ok(grown < 13_000_000, `the copies take ${grown} bytes`);
   });
 });
 

@@ -114,7 +114,7 @@ export function entryNames(entry: Entry): EntryNames {
 const holder: Record<string, 0> = Object.create(null) as Record<string, 0>;
 
 /**
- * A name as kept with an entry: the internalised copy `keep` makes, for short names too (V8
+ * A name as kept with an entry: an internalised copy (V8's string table), for short names too (V8
  * copies those anew for each entry, and the same categories, topics and keywords come back in
  * every entry). V8's string table holds them weakly: a name no entry keeps any more is collected.
  */

@@ -631,7 +631,7 @@ export function summariseDigest(uri: string, doc: DigestDocument, source: 'disk'
   // An open document is summarised again after each pause in typing; its model keeps the
   // entries an edit did not touch (incremental.ts), and their contents are reused here.
   const reuse = source === 'open';
-  const names = new KeptNames();
+  const names = new FoldedNames();
   const papers = doc.entries.map((entry) => summarisePaper(uri, entry, occurrences, reuse, names));
   const heading = doc.heading?.text;
   const summary: FileSummary = { uri, heading: heading === undefined ? undefined : keep(heading), papers, source, terms: fileTerms(doc) };
@@ -675,7 +675,7 @@ export function reviseOpenSummary(previous: FileSummary, doc: DigestDocument): O
   const names = source.names.slice();
   const changed: number[] = [];
   // The names the papers summarised again share (those of the others were kept for them).
-  const keptNames = new KeptNames();
+  const keptNames = new FoldedNames();
   const renamed: { at: number; before: string; content: PaperContent }[] = [];
   const recounted: { index: number; before: EntryNames; after: EntryNames }[] = [];
   for (let i = 0; i < entries.length; i++) {
@@ -760,7 +760,7 @@ type PaperContent = Pick<
  */
 const contentOfEntry = new WeakMap<Entry, PaperContent>();
 
-function summarisePaper(uri: string, entry: Entry, occurrences: Map<string, number>, reuse: boolean, names: KeptNames): PaperSummary {
+function summarisePaper(uri: string, entry: Entry, occurrences: Map<string, number>, reuse: boolean, names: FoldedNames): PaperSummary {
   const content = reuse ? contentOf(entry, names) : paperContent(entry, names);
   const identity = content.identity;
   const occurrence = occurrences.get(identity) ?? 0;
@@ -769,7 +769,7 @@ function summarisePaper(uri: string, entry: Entry, occurrences: Map<string, numb
 }
 
 /** The content of an open document's entry, worked out once per entry object. */
-function contentOf(entry: Entry, names: KeptNames): PaperContent {
+function contentOf(entry: Entry, names: FoldedNames): PaperContent {
   let content = contentOfEntry.get(entry);
   if (!content) {
     content = paperContent(entry, names);
@@ -805,6 +805,20 @@ function paperSummary(uri: string, entry: Entry, content: PaperContent, key: str
   };
 }
 
+/** The names of one file as kept (`KeptNames`) and folded for search (`foldForSearch`), each once. */
+class FoldedNames extends KeptNames {
+  private readonly folds = new Map<string, string>();
+
+  folded(text: string): string {
+    let result = this.folds.get(text);
+    if (result === undefined) {
+      result = foldForSearch(text);
+      this.folds.set(text, result);
+    }
+    return result;
+  }
+}
+
 /** Shared by every paper that has none, instead of an empty array each. */
 const NONE: readonly never[] = Object.freeze([]);
 
@@ -832,7 +846,7 @@ function partsKey(parts: readonly string[]): string {
  * (keptStrings.ts), so that the index does not keep whole file texts alive; the names that repeat
  * are kept once per file (`names`).
  */
-function paperContent(entry: Entry, names: KeptNames): PaperContent {
+function paperContent(entry: Entry, names: FoldedNames): PaperContent {
   const englishTitle = keep(entry.englishTitle?.value.text ?? '');
   const chineseTitle = keep(entry.chineseTitle?.value.text ?? '');
   const key = entryTitleKey(entry, false); // the diagnostics' copy when they worked it out
@@ -849,18 +863,22 @@ function paperContent(entry: Entry, names: KeptNames): PaperContent {
   const hits = entry.topicHits;
   const keywords = hits ? sharedList(hits.hits.map((hit) => hit.keyword.text).filter((keyword) => keyword.length > 0), names) : NONE;
   const categories = hits ? sharedList(hits.categories.map((category) => category.text).filter((code) => code.length > 0), names) : NONE;
-  const searchParts = [englishTitle, chineseTitle, ...authors];
+  // The titles, then the names (which repeat from paper to paper: folded once per file).
+  const searchParts = [foldForSearch(englishTitle), foldForSearch(chineseTitle)];
+  for (const author of authors) {
+    searchParts.push(names.folded(author));
+  }
   for (const institution of institutions) {
-    searchParts.push(institution.name);
+    searchParts.push(names.folded(institution.name));
     if (institution.translation) {
-      searchParts.push(institution.translation);
+      searchParts.push(names.folded(institution.translation));
     }
   }
   // Authors given on the 机构 line, `A, B（甲、乙）`: their Chinese names are found only there.
   for (const pair of entry.institutions?.authorPairs ?? []) {
-    searchParts.push(pair.english.text);
+    searchParts.push(names.folded(pair.english.text));
     if (pair.chinese) {
-      searchParts.push(pair.chinese.text);
+      searchParts.push(names.folded(pair.chinese.text));
     }
   }
   const hitList = hits ? hits.hits.filter((hit) => hit.keyword.text.length > 0) : [];
@@ -912,12 +930,11 @@ const WIDE = /[^\u0000-\u00ff]/;
  * The folded parts split by width: the narrow ones in one byte a character (a text with one
  * Chinese character would take two bytes for every character of all of them).
  */
-function searchTexts(parts: readonly string[]): { searchNarrow: string; searchWide: string } {
+function searchTexts(folded: readonly string[]): { searchNarrow: string; searchWide: string } {
   const narrow: string[] = [];
   const wide: string[] = [];
-  for (const part of parts) {
-    const folded = foldForSearch(part);
-    (WIDE.test(folded) ? wide : narrow).push(folded);
+  for (const part of folded) {
+    (WIDE.test(part) ? wide : narrow).push(part);
   }
   return { searchNarrow: keepNarrow(narrow.join('\u0000')), searchWide: wide.join('\u0000') };
 }

@@ -1,0 +1,58 @@
+/**
+ * The memory of a server that has indexed a workspace goes back to the system once it is idle:
+ * the scan grows V8's young generation, and the collection the server runs once idle after the
+ * scan shrinks it again (server.ts, `collectOnceIdle`).
+ */
+import { after, before, describe, test } from 'node:test';
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { generatedEntry } from '../bench/generate';
+import { LspClient } from '../support/lspClient';
+
+const FILES = 20;
+const PAPERS_PER_FILE = 1_000;
+/** How long the test waits for the young generation to shrink: the server waits for twice six idle seconds, late on a busy machine. */
+const SHRINK_DEADLINE_MS = 90_000;
+
+describe('workspace memory once idle (LSP)', () => {
+  let root: string;
+
+  before(() => {
+    root = fs.mkdtempSync(path.join(os.tmpdir(), 'paper-digest-memory-'));
+    for (let f = 0; f < FILES; f++) {
+      const paragraphs = ['大模型推理能力'];
+      for (let i = f * PAPERS_PER_FILE; i < (f + 1) * PAPERS_PER_FILE; i++) paragraphs.push(...generatedEntry(i));
+      fs.writeFileSync(path.join(root, `day-${String(f).padStart(2, '0')}.digest`), paragraphs.join('\n\n') + '\n');
+    }
+  });
+
+  after(() => fs.rmSync(root, { recursive: true, force: true }));
+
+  test('Should shrink the heap the workspace scan grew, once idle, without being asked', async () => {
+    // Started as the extension starts it (client/src/extension.ts).
+    const client = await LspClient.start({ rootUri: pathToFileURL(root).href, timeoutMs: 120_000, execArgv: ['--max-semi-space-size=64', '--expose-gc'] });
+    try {
+      await client.request('paperDigest/papersTree', { grouping: 'topic', filter: '' });
+      const mb = (n: number): string => `${(n / 1e6).toFixed(0)} MB`;
+      const scanned = await client.request<{ heapTotal: number; heapUsed: number }>('paperDigest/serverMemory', {});
+      const seen = [mb(scanned.heapTotal)];
+      const deadline = Date.now() + SHRINK_DEADLINE_MS;
+      for (;;) {
+        // Seldom: a server asked all the time is not idle.
+        await new Promise((resolve) => setTimeout(resolve, 2_000));
+        // Without `collect`: the server collects by itself.
+        const now = await client.request<{ heapTotal: number }>('paperDigest/serverMemory', {});
+        seen.push(mb(now.heapTotal));
+        if (scanned.heapTotal - now.heapTotal > 30e6) {
+          break;
+        }
+        assert.ok(Date.now() < deadline, `the heap did not shrink once idle: ${seen.join(', ')}`);
+      }
+    } finally {
+      await client.shutdown();
+    }
+  });
+});

@@ -191,7 +191,7 @@ export function papersTree(index: WorkspaceIndex, grouping: PapersGrouping, filt
   const filter = options.filter;
   const reading = options.reading ?? NO_READING;
   const keep = compilePaperFilter(filter);
-  const root = new GroupBuilder('', 'topic', '', '', false);
+  const root = new GroupBuilder(index.repeatedTitleKeys(), '', 'topic', '', '', false);
   const base = { grouping, filter, queryKey: queryKeyOf(options), generation: index.generation, stateGeneration: reading.generation };
   let paperCount = 0;
   let seen = 0;
@@ -218,10 +218,10 @@ export function papersTree(index: WorkspaceIndex, grouping: PapersGrouping, filt
     }
     matching.sort((a, b) => scores.get(b.paper)! - scores.get(a.paper)!);
   }
-  const distinct = new Set<string>();
+  const distinct = new DistinctPapers(index.repeatedTitleKeys());
   for (const { paper, heading } of matching) {
     paperCount++;
-    distinct.add(paperIdentity(paper));
+    distinct.add(paper);
     placePaper(root, grouping, paper, heading, reading);
   }
   const byCount = grouping !== 'file' && grouping !== 'unread' && grouping !== 'starred' && grouping !== 'new' && grouping !== 'forYou';
@@ -533,17 +533,47 @@ function placePaper(root: GroupBuilder, grouping: PapersGrouping, paper: PaperSu
   }
 }
 
+/**
+ * Counts distinct papers (`paperIdentity`), each summary added at most once: a paper whose title
+ * key no other paper of the workspace has is counted without a set of 100,000 keys.
+ */
+class DistinctPapers {
+  private unique = 0;
+  private readonly shared = new Set<string>();
+
+  /** `repeated`: the index's `repeatedTitleKeys`. */
+  constructor(private readonly repeated: ReadonlySet<string>) {}
+
+  add(paper: PaperSummary): void {
+    if (paper.titleKey && this.repeated.has(paper.titleKey)) {
+      this.shared.add(paper.titleKey);
+    } else {
+      // No other paper has the key, or it has none: its identity is its place, its own.
+      this.unique++;
+    }
+  }
+
+  get size(): number {
+    return this.unique + this.shared.size;
+  }
+}
+
 /** Collects the papers and subgroups of one group while the tree is built. */
 class GroupBuilder {
   private readonly groups = new Map<string, GroupBuilder>();
   /** Papers placed directly in the group, in order, each once. */
   private readonly papers: PaperSummary[] = [];
   /** Every distinct paper below the group, for the count: copies of a paper in several places count once. */
-  private readonly counted = new Set<string>();
-  /** The summaries placed, each once. */
-  private readonly placed = new Set<PaperSummary>();
+  private readonly counted: DistinctPapers;
+  /**
+   * The summary placed last. Each paper is placed in one go (`placePaper`), one after another:
+   * a paper placed twice in a group (two keywords of one key) is placed twice in a row.
+   */
+  private lastPlaced: PaperSummary | undefined;
 
   constructor(
+    /** The index's `repeatedTitleKeys`. */
+    private readonly repeated: ReadonlySet<string>,
     readonly id: string,
     readonly kind: PapersGroupKind,
     readonly label: string,
@@ -552,7 +582,9 @@ class GroupBuilder {
     readonly missing: boolean,
     /** Groups with a lower order come first, before the other sort keys. */
     readonly order = 0,
-  ) {}
+  ) {
+    this.counted = new DistinctPapers(repeated);
+  }
 
   /** The subgroup with the key, created with the label and detail of its first paper. */
   group(kind: PapersGroupKind, key: string, label: string, detail: string, order = 0): GroupBuilder {
@@ -560,7 +592,7 @@ class GroupBuilder {
     if (!group) {
       const missing = key === '';
       const id = (this.id ? this.id + '/' : kind + ':') + (missing ? '%00' : encodeIdPart(key));
-      group = new GroupBuilder(id, kind, missing ? MISSING_LABELS[kind] : label, detail, missing, order);
+      group = new GroupBuilder(this.repeated, id, kind, missing ? MISSING_LABELS[kind] : label, detail, missing, order);
       this.groups.set(key, group);
     } else if (group.detail === '' && detail !== '') {
       group.detail = detail;
@@ -570,11 +602,11 @@ class GroupBuilder {
 
   /** Adds a paper to the group (as a child when `asChild`), counting it once. */
   add(paper: PaperSummary, asChild = true): void {
-    if (this.placed.has(paper)) {
+    if (this.lastPlaced === paper) {
       return;
     }
-    this.placed.add(paper);
-    this.counted.add(paperIdentity(paper));
+    this.lastPlaced = paper;
+    this.counted.add(paper);
     if (asChild) {
       this.papers.push(paper);
     }
@@ -773,7 +805,7 @@ function fileNameOf(uri: string): string {
  * fileGroupNode(index, reading, uri, '2026-05-01.digest', '大模型推理能力', 3, unreadPapers).count
  */
 export function fileGroupNode(index: WorkspaceIndex, reading: ReadingLookup, uri: string, label: string, heading: string, rank: number, papers: readonly PaperSummary[]): PapersGroup {
-  const group = new GroupBuilder('', 'topic', '', '', false).group('file', uri, label, heading, -rank);
+  const group = new GroupBuilder(index.repeatedTitleKeys(), '', 'topic', '', '', false).group('file', uri, label, heading, -rank);
   for (const paper of papers) {
     group.add(paper);
   }

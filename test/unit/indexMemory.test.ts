@@ -48,6 +48,11 @@ describe('keptStrings: copies that do not keep their text alive', () => {
     const names = new KeptNames();
     assert.equal(names.keep(text.slice(2, 30)), text.slice(2, 30));
     assert.equal(names.shared('k', () => ['a']), names.shared('k', () => ['b']), 'the first value made for a key is shared');
+    const list = (parts: string[]): string[] => names.sharedBy('list', parts, () => parts.slice());
+    assert.equal(list(['a', 'b']), list(['a', 'b']), 'equal parts share one value');
+    const distinct = [['a'], ['a', 'b'], ['a', 'b', ''], ['ab'], ['b', 'a'], [''], []].map(list);
+    assert.equal(new Set(distinct).size, distinct.length, 'parts that differ, in length or order, do not');
+    assert.notEqual(names.sharedBy('other', ['a', 'b'], () => ['a', 'b']), list(['a', 'b']), 'nor do kinds');
   });
 
   test('Should let a big text go once only a kept part of it is referenced', () => {

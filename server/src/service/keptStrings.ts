@@ -96,6 +96,8 @@ export function keepAll(texts: readonly string[]): string[] {
 export class KeptNames {
   private readonly kept = new Map<string, string>();
   private readonly values = new Map<string, unknown>();
+  /** The values of `sharedBy`: a tree of the parts, one per kind. */
+  private readonly byParts = new Map<string, PartsNode>();
 
   keep(text: string): string {
     let result = this.kept.get(text);
@@ -119,6 +121,36 @@ export class KeptNames {
     return value;
   }
 
+  /**
+   * `shared` for a key made of parts (a list of keywords, of institutions and translations),
+   * looked up part by part instead of by a key joined of them all: no joined key is made, hashed
+   * and kept for each paper. Lists of different lengths or with different parts never share.
+   *
+   * @example
+   * names.sharedBy('keywords', ['reasoning', 'math'], () => names.keepAll(['reasoning', 'math']))
+   */
+  sharedBy<T>(kind: string, parts: readonly string[], make: () => T): T {
+    let node = this.byParts.get(kind);
+    if (!node) {
+      node = {};
+      this.byParts.set(kind, node);
+    }
+    for (const part of parts) {
+      node.next ??= new Map();
+      let next: PartsNode | undefined = node.next.get(part);
+      if (!next) {
+        next = {};
+        node.next.set(this.keep(part), next);
+      }
+      node = next;
+    }
+    if (!node.made) {
+      node.value = make();
+      node.made = true;
+    }
+    return node.value as T;
+  }
+
   /** `keep` for every string of a list, in a new array of exactly its length. */
   keepAll(texts: readonly string[]): string[] {
     const result = new Array<string>(texts.length);
@@ -127,4 +159,11 @@ export class KeptNames {
     }
     return result;
   }
+}
+
+/** A node of `KeptNames.sharedBy`'s tree: the value of the parts up to here, and the nodes after it. */
+interface PartsNode {
+  next?: Map<string, PartsNode>;
+  value?: unknown;
+  made?: boolean;
 }

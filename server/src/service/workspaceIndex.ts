@@ -829,16 +829,7 @@ function keptList(texts: readonly string[], names: KeptNames): readonly string[]
 
 /** `keptList` shared by the papers of a file that have the same list. */
 function sharedList(texts: readonly string[], names: KeptNames): readonly string[] {
-  return texts.length === 0 ? NONE : names.shared('l' + partsKey(texts), () => names.keepAll(texts));
-}
-
-/** A key of a list of strings that no other list has, whatever characters they contain. */
-function partsKey(parts: readonly string[]): string {
-  let key = '';
-  for (const part of parts) {
-    key += `${part.length}:${part}`;
-  }
-  return key;
+  return texts.length === 0 ? NONE : names.sharedBy('list', texts, () => names.keepAll(texts));
 }
 
 /**
@@ -885,7 +876,7 @@ function paperContent(entry: Entry, names: FoldedNames): PaperContent {
   const keptHits =
     hitList.length === 0
       ? NONE
-      : names.shared('h' + partsKey(hitList.flatMap((hit) => [hit.keyword.text, hit.field?.text ?? ''])), () =>
+      : names.sharedBy('hits', hitList.flatMap((hit) => [hit.keyword.text, hit.field?.text ?? '']), () =>
           hitList.map((hit) => ({ keyword: names.keep(hit.keyword.text), field: names.keep(hit.field?.text ?? '') })),
         );
   const authorsZh = (entry.institutions?.authorPairs ?? []).filter((pair) => pair.chinese?.text).map((pair) => ({ name: names.keep(pair.english.text), nameZh: names.keep(pair.chinese!.text) }));
@@ -896,7 +887,7 @@ function paperContent(entry: Entry, names: FoldedNames): PaperContent {
     identity,
     authors,
     institutions:
-      institutions.length === 0 ? NONE : names.shared('i' + partsKey(institutions.flatMap((each) => [each.name, each.translation ?? ''])), () => institutions.slice()),
+      institutions.length === 0 ? NONE : names.sharedBy('institutions', institutions.flatMap((each) => [each.name, each.translation ?? '']), () => institutions.slice()),
     topic: names.keep(hits?.topic.text ?? ''),
     keywords,
     categories,

@@ -252,6 +252,9 @@ async function main(): Promise<void> {
       const dashboard = page.frameLocator('iframe.webview.ready').frameLocator('#active-frame');
       await dashboard.locator('#chart-dates circle.clickable').first().waitFor({ state: 'visible', timeout: 60_000 });
       await dashboard.locator('#chart-topics rect.clickable').first().waitFor({ state: 'visible', timeout: 60_000 });
+      // The toasts of earlier steps (papers marked read) would cover the charts.
+      await runCommand(page, 'Notifications: Clear All Notifications');
+      await page.locator('.notifications-toasts .notification-toast').first().waitFor({ state: 'hidden', timeout: 20_000 });
     });
     taken.push(await screenshot(page, path.join(out, 'statistics.png')));
 

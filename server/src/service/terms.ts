@@ -320,6 +320,12 @@ function removeEntry(terms: FileTerms, index: number, names: EntryNames): void {
 
 /** Where `value` is in an ascending list, or -1. */
 function sortedIndexOf(list: readonly number[], value: number): number {
+  const low = lowerBound(list, value);
+  return low < list.length && list[low] === value ? low : -1;
+}
+
+/** The first place in an ascending list whose number is not below `value` (the list's length if none is). */
+function lowerBound(list: readonly number[], value: number): number {
   let low = 0;
   let high = list.length;
   while (low < high) {
@@ -327,7 +333,7 @@ function sortedIndexOf(list: readonly number[], value: number): number {
     if (list[middle] < value) low = middle + 1;
     else high = middle;
   }
-  return low < list.length && list[low] === value ? low : -1;
+  return low;
 }
 
 /** Puts `value` into an ascending list of distinct numbers, where it belongs, unless it is there. */
@@ -337,13 +343,7 @@ function insertSorted(list: number[], value: number): void {
     list.push(value);
     return;
   }
-  let low = 0;
-  let high = list.length;
-  while (low < high) {
-    const middle = (low + high) >>> 1;
-    if (list[middle] < value) low = middle + 1;
-    else high = middle;
-  }
+  const low = lowerBound(list, value);
   if (list[low] !== value) list.splice(low, 0, value);
 }
 

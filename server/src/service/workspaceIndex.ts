@@ -480,6 +480,14 @@ export class WorkspaceIndex {
     if (!copies.remove(paper)) {
       return;
     }
+    this.copiesShrank(key, copies);
+  }
+
+  /**
+   * After copies of a title went away: a title left with one copy is kept by that paper alone,
+   * one left with none leaves the map, and neither is repeated any more.
+   */
+  private copiesShrank(key: string, copies: TitleCopies): void {
     if (copies.count === 1) {
       this.byTitle.set(key, copies.lists[0][0]);
     } else if (copies.count === 0) {
@@ -541,14 +549,7 @@ export class WorkspaceIndex {
         copies.uris.splice(at, 1);
         copies.lists.splice(at, 1);
         copies.all = undefined;
-        if (copies.count === 1) {
-          this.byTitle.set(key, copies.lists[0][0]);
-        } else if (copies.count === 0) {
-          this.byTitle.delete(key);
-        }
-        if (copies.count <= 1) {
-          this.repeated.delete(key);
-        }
+        this.copiesShrank(key, copies);
       }
     }
     if (!summary) {

@@ -194,3 +194,17 @@ export function applyEdit(document: TextDocument, e: { at: number; remove: numbe
   const change = { range: { start: document.positionAt(start), end: document.positionAt(end) }, text: e.insert };
   return { document: TextDocument.update(document, [change], document.version + 1), change };
 }
+
+/**
+ * Applies the edits of one event in turn, as a multi-cursor edit sends them: each change's range
+ * is in the text after the changes before it. Returns the document after them and the changes.
+ */
+export function applyEvent(document: TextDocument, edits: readonly { at: number; remove: number; insert: string }[]): { document: TextDocument; changes: ContentChange[] } {
+  const changes: ContentChange[] = [];
+  for (const e of edits) {
+    const applied = applyEdit(document, e);
+    document = applied.document;
+    changes.push(applied.change);
+  }
+  return { document, changes };
+}

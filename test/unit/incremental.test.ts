@@ -14,7 +14,7 @@ import { setPartsKeptLimit } from '../../server/src/service/nodes';
 import { generatedDigest } from '../bench/generate';
 import { describeModel } from '../support/describeModel';
 import { digest, entryLines, FIXTURES } from '../support/fixtures';
-import { applyEdit, DIGEST_MATERIAL } from '../support/modelChecks';
+import { applyEdit, applyEvent, DIGEST_MATERIAL } from '../support/modelChecks';
 
 /** Every digest fixture of the parser and diagnostics tests: well-formed files and every mistake. */
 const BASES = ['parser', 'diagnostics']
@@ -92,12 +92,9 @@ function editSequences(numRuns: number): void {
       for (const [k, edits] of events.entries()) {
         // An event of several changes, as multi-cursor edits send them: each change's range is in
         // the text after the changes before it.
-        const changes: ContentChange[] = [];
-        for (const e of edits) {
-          const applied = applyEdit(document, e);
-          document = applied.document;
-          changes.push(applied.change);
-        }
+        const event = applyEvent(document, edits);
+        document = event.document;
+        const changes = event.changes;
         model = updateDigest(model, changes, document.getText());
         assertSameAsFresh(model, document.getText(), `after event ${k}`);
       }

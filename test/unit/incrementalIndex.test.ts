@@ -10,14 +10,14 @@ import { describe, test } from 'node:test';
 import * as fc from 'fast-check';
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import { computeDiagnostics } from '../../server/src/service/features/diagnostics';
-import { ContentChange, updateDigest } from '../../server/src/service/incremental';
+import { updateDigest } from '../../server/src/service/incremental';
 import type { DigestDocument } from '../../server/src/service/model';
 import { parseDigest } from '../../server/src/service/parser';
 import { IndexChange, reviseOpenSummary, summariseDigest, WorkspaceIndex } from '../../server/src/service/workspaceIndex';
 import { WorkspaceTerms } from '../../server/src/service/workspaceTerms';
 import { generatedDigest } from '../bench/generate';
 import { FIXTURES } from '../support/fixtures';
-import { applyEdit, DIGEST_MATERIAL } from '../support/modelChecks';
+import { applyEdit, applyEvent, DIGEST_MATERIAL } from '../support/modelChecks';
 
 const OPEN = 'file:///w/open.digest';
 const OTHER = 'file:///w/other.digest';
@@ -81,12 +81,9 @@ describe('the index summary of an open document, revised per changed paper', () 
         computeDiagnostics(model, { uri: OPEN });
         const { index, terms } = indexWith(model, BASES[other]);
         for (const [k, edits] of events.entries()) {
-          const changes: ContentChange[] = [];
-          for (const e of edits) {
-            const applied = applyEdit(document, e);
-            document = applied.document;
-            changes.push(applied.change);
-          }
+          const event = applyEvent(document, edits);
+          document = event.document;
+          const changes = event.changes;
           const previous = index.file(OPEN)!;
           model = updateDigest(model, changes, document.getText());
           if (reviseOpenSummary(previous, model)) revised++;

@@ -8,7 +8,7 @@
  */
 import type { DigestDocument, Entry } from './model';
 import { titleKey } from './features/entries';
-import { keep } from './keptStrings';
+import { internalised, keep } from './keptStrings';
 
 /** How often each written form is used. */
 export type Counts = Map<string, number>;
@@ -110,9 +110,6 @@ export function entryNames(entry: Entry): EntryNames {
   return names;
 }
 
-/** Empty between calls of `kept`. */
-const holder: Record<string, 0> = Object.create(null) as Record<string, 0>;
-
 /**
  * A name as kept with an entry: an internalised copy (V8's string table), for short names too (V8
  * copies those anew for each entry, and the same categories, topics and keywords come back in
@@ -129,10 +126,7 @@ function kept(text: string): string {
     return known;
   }
   const result = internalised(text);
-  if (text.length <= MAX_RECENT_LENGTH) {
-    if (recentlyKept.size >= MAX_RECENT) recentlyKept.clear();
-    recentlyKept.set(result, result);
-  }
+  remember(recentlyKept, result, result);
   return result;
 }
 
@@ -151,27 +145,24 @@ function keyOfKept(name: string): string {
     return known;
   }
   const key = kept(termKey(name));
-  if (name.length <= MAX_RECENT_LENGTH) {
-    if (recentKeys.size >= MAX_RECENT) recentKeys.clear();
-    recentKeys.set(name, key);
-  }
+  remember(recentKeys, name, key);
   return key;
 }
 
 /** The keys `keyOfKept` worked out last, by name, as many as `recentlyKept` holds. */
 const recentKeys = new Map<string, string>();
 
-/** The internalised copy of a text (see `kept`). */
-function internalised(text: string): string {
-  holder[text] = 0;
-  let result = text;
-  for (const name in holder) {
-    result = name;
-    break;
+/**
+ * Keeps `value` for a name of at most `MAX_RECENT_LENGTH` characters in a table of the recent
+ * ones, which starts again empty once it holds `MAX_RECENT`.
+ */
+function remember(recent: Map<string, string>, name: string, value: string): void {
+  if (name.length <= MAX_RECENT_LENGTH) {
+    if (recent.size >= MAX_RECENT) recent.clear();
+    recent.set(name, value);
   }
-  delete holder[text];
-  return result;
 }
+
 
 /** One empty list for every entry without names of a kind (never changed: the lists are read-only). */
 const NONE: readonly never[] = Object.freeze([]);

@@ -415,11 +415,18 @@ export class WorkspaceIndex {
     collectKeys();
     change();
     collectKeys();
+    this.announce(new Set(uris), keys);
+  }
+
+  /**
+   * After a change of the files `changed`: a new generation, and the listeners told of it with
+   * the other files that have one of the titles `keys` (linear in the files that have the
+   * titles, not in their copies).
+   */
+  private announce(changed: ReadonlySet<string>, keys: ReadonlySet<string>): void {
     this.generationValue++;
     this.sorted = undefined;
-    const changed = new Set(uris);
     const affected = new Set<string>();
-    // Linear in the files that have the titles, not in their copies.
     for (const key of keys) {
       const copies = this.byTitle.get(key);
       for (const uri of copies instanceof TitleCopies ? copies.uris : copies ? [copies.uri] : []) {
@@ -451,19 +458,7 @@ export class WorkspaceIndex {
       this.addTitle(revision.summary.papers[at], true);
     }
     this.effective.set(uri, revision.summary);
-    this.generationValue++;
-    this.sorted = undefined;
-    const affected = new Set<string>();
-    for (const key of keys) {
-      const copies = this.byTitle.get(key);
-      for (const each of copies instanceof TitleCopies ? copies.uris : copies ? [copies.uri] : []) {
-        if (each !== uri) affected.add(each);
-      }
-    }
-    const event: IndexChange = { generation: this.generationValue, uris: [uri], affectedUris: [...affected].sort() };
-    for (const listener of [...this.listeners]) {
-      listener(event);
-    }
+    this.announce(new Set([uri]), keys);
   }
 
   /** Takes one paper out of the title map. */
@@ -744,7 +739,6 @@ function sameNames(a: EntryNames, b: EntryNames): boolean {
     sameList(a.categories, b.categories, (p, q) => p === q)
   );
 }
-
 
 /** What the index keeps of a paper that does not depend on where its entry is. */
 type PaperContent = Pick<

@@ -273,9 +273,14 @@ registerStatisticsRequests({
  * document live before it closed; the second starts afresh.
  */
 function fullCollection(): void {
-  const gc = (globalThis as { gc?: () => void }).gc;
+  const gc = exposedGc();
   gc?.();
   gc?.();
+}
+
+/** V8's `gc`, when node runs with `--expose-gc`. */
+function exposedGc(): ((options?: { type: 'minor' | 'major' }) => void) | undefined {
+  return (globalThis as { gc?: (options?: { type: 'minor' | 'major' }) => void }).gc;
 }
 
 /** Closed documents of at least this many characters are followed by a full collection. */
@@ -291,8 +296,7 @@ function collectAfterClose(characters: number): void {
   // V8 keeps the subject of the last regular-expression match (for RegExp.$1 and lastMatch): a
   // slice of a closed document would keep all its text alive. A match on a short string lets go.
   /x/.exec('x');
-  const gc = (globalThis as { gc?: () => void }).gc;
-  if (!gc || characters < COLLECT_AFTER_CLOSE_CHARS) {
+  if (!exposedGc() || characters < COLLECT_AFTER_CLOSE_CHARS) {
     return;
   }
   clearTimeout(collectTimer);
@@ -325,7 +329,7 @@ const IDLE_UTILISATION = 0.02;
  * generation still as big after the collection, it waits and tries again.
  */
 function collectOnceIdle(): void {
-  const gc = (globalThis as { gc?: (options?: { type: 'minor' | 'major' }) => void }).gc;
+  const gc = exposedGc();
   const performance = (globalThis as { performance?: { eventLoopUtilization?(since?: unknown): { utilization: number } } }).performance;
   if (!gc || !performance?.eventLoopUtilization || typeof process.memoryUsage !== 'function') {
     return;

@@ -9,6 +9,7 @@
 import type { DigestDocument, Entry } from './model';
 import { titleKey } from './features/entries';
 import { internalised, keep } from './keptStrings';
+import { RecentMap } from './recentMap';
 
 /** How often each written form is used. */
 export type Counts = Map<string, number>;
@@ -126,14 +127,11 @@ function kept(text: string): string {
     return known;
   }
   const result = internalised(text);
-  remember(recentlyKept, result, result);
-  return result;
+  return recentlyKept.remember(result, result);
 }
 
-/** The names `kept` made last (each its own key), at most `MAX_RECENT` of at most `MAX_RECENT_LENGTH` characters. */
-const recentlyKept = new Map<string, string>();
-const MAX_RECENT = 4096;
-const MAX_RECENT_LENGTH = 200;
+/** The names `kept` made last (each its own key), at most 4,096 of at most 200 characters. */
+const recentlyKept = new RecentMap<string>(4096, 200);
 
 /**
  * `kept(termKey(name))` of a name as `kept` gives it: the keys of the names seen last are looked
@@ -144,24 +142,11 @@ function keyOfKept(name: string): string {
   if (known !== undefined) {
     return known;
   }
-  const key = kept(termKey(name));
-  remember(recentKeys, name, key);
-  return key;
+  return recentKeys.remember(name, kept(termKey(name)));
 }
 
 /** The keys `keyOfKept` worked out last, by name, as many as `recentlyKept` holds. */
-const recentKeys = new Map<string, string>();
-
-/**
- * Keeps `value` for a name of at most `MAX_RECENT_LENGTH` characters in a table of the recent
- * ones, which starts again empty once it holds `MAX_RECENT`.
- */
-function remember(recent: Map<string, string>, name: string, value: string): void {
-  if (name.length <= MAX_RECENT_LENGTH) {
-    if (recent.size >= MAX_RECENT) recent.clear();
-    recent.set(name, value);
-  }
-}
+const recentKeys = new RecentMap<string>(4096, 200);
 
 
 /** One empty list for every entry without names of a kind (never changed: the lists are read-only). */

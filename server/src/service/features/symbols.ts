@@ -114,7 +114,6 @@ function paperSymbol(entry: Entry, language: MessageLanguage | undefined): Docum
   return symbol;
 }
 
-
 /**
  * The name of a paper's symbol: both titles when it has both, else the name it goes by.
  *

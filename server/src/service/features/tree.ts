@@ -12,6 +12,7 @@ import { plainLabel } from '../text';
 import { categoryIgnoringCase } from '../taxonomy';
 import type { IndexLocation, PaperSummary, WorkspaceIndex } from '../workspaceIndex';
 import { foldForSearch } from '../workspaceIndex';
+import { RecentMap } from '../recentMap';
 import type { PaperReadingInfo, ReadingLookup } from '../reading/paperInfo';
 import { NO_READING } from '../reading/paperInfo';
 import { isReadingGrouping, ReadingTrees } from './readingTree';
@@ -468,20 +469,13 @@ const SUMMARY_OF_NODE = new WeakMap<PaperNode, PaperSummary>();
 /**
  * The group key of a keyword: folded, runs of white space as one space. The same keywords come
  * back in paper after paper (about 200,000 of them in a tree of 100,000 papers): each is folded
- * once, until `MAX_KEYWORD_KEYS` different ones are known.
+ * once, in a table of the last 4,096 different ones.
  */
 function keywordKey(keyword: string): string {
-  let key = keywordKeys.get(keyword);
-  if (key === undefined) {
-    key = foldForSearch(keyword).replace(/\s+/g, ' ');
-    if (keywordKeys.size >= MAX_KEYWORD_KEYS) keywordKeys.clear();
-    keywordKeys.set(keyword, key);
-  }
-  return key;
+  return keywordKeys.get(keyword) ?? keywordKeys.remember(keyword, foldForSearch(keyword).replace(/\s+/g, ' '));
 }
 
-const keywordKeys = new Map<string, string>();
-const MAX_KEYWORD_KEYS = 4096;
+const keywordKeys = new RecentMap<string>(4096);
 
 function placePaper(root: GroupBuilder, grouping: PapersGrouping, paper: PaperSummary, heading: string, reading: ReadingLookup): void {
   switch (grouping) {

@@ -7,22 +7,20 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { after, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import { CLI_MESSAGES, CliMessageKey, placeholdersOf } from '../../server/src/service/cliMessages';
 import { readingWorkspace, SPARSE_PROBES } from '../support/readingFixtures';
 import { run, Run } from '../support/builtCli';
+import { temporaryFolders } from '../support/tempFolders';
 
 const HAN = /[\u4e00-\u9fff]/;
 /** Han characters, outside the digests' own text and the examples of the both language. */
 const hanOutside = (text: string, ...allowed: string[]): boolean => HAN.test(allowed.reduce((rest, part) => rest.split(part).join(''), text).replace(/English — 中文/g, ''));
 
-const roots: string[] = [];
-after(() => roots.forEach((root) => fs.rmSync(root, { recursive: true, force: true })));
+const temp = temporaryFolders();
 
 function workspace(): string {
-  const root = readingWorkspace();
-  roots.push(root);
-  return root;
+  return temp.keep(readingWorkspace());
 }
 
 function ok(result: Run): string {

@@ -10,9 +10,8 @@
 import * as assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
-import { after, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import { messageText } from '../../server/src/service/cliMessages';
 import { stateProblemIn } from '../../server/src/service/reading/readingMessages';
 import { StateStore } from '../../server/src/service/reading/stateStore';
@@ -20,20 +19,16 @@ import { NodeStateDisk } from '../../server/src/stateDisk';
 import { run, Run } from '../support/builtCli';
 import { digest, entryLines, readFixture } from '../support/fixtures';
 import { readingWorkspace } from '../support/readingFixtures';
+import { temporaryFolders } from '../support/tempFolders';
 
-const roots: string[] = [];
-after(() => roots.forEach((root) => fs.rmSync(root, { recursive: true, force: true })));
+const temp = temporaryFolders();
 
 function folder(): string {
-  const root = fs.mkdtempSync(path.join(os.tmpdir(), 'paper-digest-problems-'));
-  roots.push(root);
-  return root;
+  return temp.make('paper-digest-problems-');
 }
 
 function workspace(): string {
-  const root = readingWorkspace();
-  roots.push(root);
-  return root;
+  return temp.keep(readingWorkspace());
 }
 
 /** The lines on stderr, each without its `paper-digest: `. */

@@ -4,13 +4,13 @@
  */
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
-import { after, beforeEach, describe, test } from 'node:test';
+import { beforeEach, describe, test } from 'node:test';
 import Ajv from 'ajv';
 import { GRAPH_REWRITING, PROTEIN, readingWorkspace, SELF_VERIFYING, SPARSE_PROBES, digestText } from '../support/readingFixtures';
 import { digest, entryLines, REPO_ROOT } from '../support/fixtures';
 import { run, Run, runAsync } from '../support/builtCli';
+import { temporaryFolders } from '../support/tempFolders';
 
 const validateState = new Ajv({ strict: true }).compile(JSON.parse(fs.readFileSync(path.join(REPO_ROOT, 'schemas', 'state-file.schema.json'), 'utf8')));
 
@@ -30,15 +30,13 @@ function assertUsage(result: Run, pattern: RegExp): void {
   assert.match(result.stderr, pattern);
 }
 
-const roots: string[] = [];
-after(() => roots.forEach((root) => fs.rmSync(root, { recursive: true, force: true })));
+const temp = temporaryFolders();
 
 let work: string;
 const stateFile = (): string => path.join(work, '.paper-digest', 'state.json');
 
 beforeEach(() => {
-  work = readingWorkspace();
-  roots.push(work);
+  work = temp.keep(readingWorkspace());
   fs.mkdirSync(path.join(work, '.paper-digest'));
   fs.writeFileSync(
     path.join(work, '.paper-digest', 'interests.json'),
@@ -245,8 +243,7 @@ describe('paper-digest mark', () => {
   });
 
   test('Should never write through a state folder that links out of the folder', () => {
-    const outside = fs.mkdtempSync(path.join(os.tmpdir(), 'paper-digest-outside-'));
-    roots.push(outside);
+    const outside = temp.make('paper-digest-outside-');
     fs.renameSync(path.join(work, '.paper-digest', 'interests.json'), path.join(outside, 'interests.json'));
     fs.rmSync(path.join(work, '.paper-digest'), { recursive: true });
     fs.symlinkSync(outside, path.join(work, '.paper-digest'));

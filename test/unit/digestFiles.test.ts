@@ -5,15 +5,15 @@
  */
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
-import { after, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import { ClientWorkspaceDigests, DigestFileSource } from '../../server/src/clientWorkspace';
 import { DIGEST_FILE_GLOB, isDigestFileName, isInFolders } from '../../server/src/digestFiles';
 import { WorkspaceIndex } from '../../server/src/service/workspaceIndex';
 import { fileUri, WorkspaceDigests } from '../../server/src/workspace';
 import type { ReadDigestFile } from '../../server/src/workspaceFilesProtocol';
 import { digest, entryLines } from '../support/fixtures';
+import { temporaryFolders } from '../support/tempFolders';
 
 /**
  * A regular expression for the part of VS Code's glob syntax the client's globs use: `**` + `/`
@@ -65,8 +65,7 @@ const NAMES = [
   'k.DIGEST.md',
 ];
 
-const roots: string[] = [];
-after(() => roots.forEach((root) => fs.rmSync(root, { recursive: true, force: true })));
+const temp = temporaryFolders();
 
 describe('Digest file names', () => {
   test('Should take the endings in any case and nothing else', () => {
@@ -98,8 +97,7 @@ describe('Digest file names', () => {
   });
 
   test('Should index the same files in the browser as the desktop scan of the same folder', async () => {
-    const root = fs.mkdtempSync(path.join(os.tmpdir(), 'paper-digest-names-'));
-    roots.push(root);
+    const root = temp.make('paper-digest-names-');
     const texts = new Map<string, string>();
     NAMES.forEach((name, i) => {
       const text = digest(entryLines(`P${i}`));

@@ -1,18 +1,15 @@
 import * as assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
-import { after, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import { readFileSnapshot, readFileSnapshotSync, SafeFileError, writeFileAtomic, writeFileAtomicSync } from '../../server/src/fs/safeFile';
+import { temporaryFolders } from '../support/tempFolders';
 
-const roots: string[] = [];
-after(() => roots.forEach((root) => fs.rmSync(root, { recursive: true, force: true })));
+const temp = temporaryFolders();
 
 function scratch(): string {
-  const root = fs.mkdtempSync(path.join(os.tmpdir(), 'paper-digest-safefile-'));
-  roots.push(root);
-  return root;
+  return temp.make('paper-digest-safefile-');
 }
 
 /** Asserts that `run` throws a SafeFileError with the code, and returns its message. */

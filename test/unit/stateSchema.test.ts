@@ -5,20 +5,19 @@
  */
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
-import { after, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import Ajv from 'ajv';
 import { MAX_NOTE_LENGTH, MAX_TAG_LENGTH, MAX_TAGS_PER_PAPER, parseState } from '../../server/src/service/reading/stateFile';
 import { StateStore } from '../../server/src/service/reading/stateStore';
 import { NodeStateDisk, STATE_FILE, STATE_FOLDER } from '../../server/src/stateDisk';
 import { REPO_ROOT } from '../support/fixtures';
+import { temporaryFolders } from '../support/tempFolders';
 
 const SCHEMA = JSON.parse(fs.readFileSync(path.join(REPO_ROOT, 'schemas', 'state-file.schema.json'), 'utf8'));
 const validate = new Ajv({ allErrors: true, strict: true }).compile(SCHEMA);
 
-const roots: string[] = [];
-after(() => roots.forEach((root) => fs.rmSync(root, { recursive: true, force: true })));
+const temp = temporaryFolders();
 
 function assertValid(value: unknown, what: string): void {
   assert.ok(validate(value), `${what} does not validate: ${JSON.stringify(validate.errors, null, 2)}\n${JSON.stringify(value).slice(0, 2000)}`);
@@ -26,8 +25,7 @@ function assertValid(value: unknown, what: string): void {
 
 describe('state file schema', () => {
   test('Should validate the state files the store writes, hostile and at the limits', () => {
-    const root = fs.mkdtempSync(path.join(os.tmpdir(), 'paper-digest-schema-'));
-    roots.push(root);
+    const root = temp.make('paper-digest-schema-');
     const store = new StateStore(new NodeStateDisk(root));
     store.load();
     const file = path.join(root, STATE_FOLDER, STATE_FILE);

@@ -7,20 +7,17 @@
 import * as assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
-import { after, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import { mergeStates, parseState } from '../../server/src/service/reading/stateFile';
 import { StateStore } from '../../server/src/service/reading/stateStore';
 import { NodeStateDisk, STATE_FILE, STATE_FOLDER } from '../../server/src/stateDisk';
+import { temporaryFolders } from '../support/tempFolders';
 
-const roots: string[] = [];
-after(() => roots.forEach((root) => fs.rmSync(root, { recursive: true, force: true })));
+const temp = temporaryFolders();
 
 function scratch(): string {
-  const root = fs.mkdtempSync(path.join(os.tmpdir(), 'paper-digest-state-'));
-  roots.push(root);
-  return root;
+  return temp.make('paper-digest-state-');
 }
 
 function lockFile(root: string): string {

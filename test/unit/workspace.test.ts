@@ -1,24 +1,22 @@
-import { after, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import * as assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import { canonicalUri, DEFAULT_SCAN_LIMITS, fileUri, isDigestFileName, WorkspaceDigests } from '../../server/src/workspace';
 import { parseDigest } from '../../server/src/service/parser';
 import { WorkspaceIndex } from '../../server/src/service/workspaceIndex';
 import { digest, entryLines } from '../support/fixtures';
+import { temporaryFolders } from '../support/tempFolders';
 
 const CREATED = 1 as const;
 const DELETED = 3 as const;
 
-const roots: string[] = [];
-after(() => roots.forEach((root) => fs.rmSync(root, { recursive: true, force: true })));
+const temp = temporaryFolders();
 
 /** A temporary folder with the given files (relative path → text). */
 function folder(files: Record<string, string>): string {
-  const root = fs.mkdtempSync(path.join(os.tmpdir(), 'paper-digest-scan-'));
-  roots.push(root);
+  const root = temp.make('paper-digest-scan-');
   for (const [relative, text] of Object.entries(files)) {
     fs.mkdirSync(path.dirname(path.join(root, relative)), { recursive: true });
     fs.writeFileSync(path.join(root, relative), text);

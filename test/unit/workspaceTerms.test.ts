@@ -1,10 +1,13 @@
 import { describe, test } from 'node:test';
 import * as assert from 'node:assert/strict';
-import { fileTerms } from '../../server/src/service/terms';
+import * as fc from 'fast-check';
+import { entryNames, fileTerms, forgetSharedNames } from '../../server/src/service/terms';
 import { parseDigest } from '../../server/src/service/parser';
 import { WorkspaceIndex } from '../../server/src/service/workspaceIndex';
 import { WorkspaceTerms } from '../../server/src/service/workspaceTerms';
 import { digest, entryLines } from '../support/fixtures';
+import { digestText } from '../support/modelChecks';
+import { digestMutant } from '../support/mutants';
 
 const A = 'file:///w/a.digest';
 const B = 'file:///w/b.digest';
@@ -57,5 +60,29 @@ describe('workspaceTerms: the workspace\u2019s names, kept with the index', () =
     const current = fileTerms(parseDigest(fudan('复旦大学')));
     assert.deepEqual([...terms.translationsWith('fudan university', B, current)], [['复旦大学', 2]]);
     assert.deepEqual([...terms.translationsWith('fudan university', 'untitled:1', current)].sort(), [['复旦', 1], ['复旦大学', 2]]);
+  });
+
+  test('Should share one list and one names object among entries naming the same', () => {
+    const doc = parseDigest(digest(entryLines('A'), entryLines('B'), entryLines('C', { institutions: '机构 * Fudan University（复旦大学） 纠错' })));
+    const [a, b, c] = doc.entries.map(entryNames);
+    assert.equal(a, b);
+    assert.notEqual(a.institutions, c.institutions);
+    assert.equal(a.keywords, c.keywords);
+    assert.equal(a.categories, c.categories);
+  });
+
+  test('Should give every entry the names it would have if none had been shared (random and mutated digests)', () => {
+    const text = fc.oneof(digestMutant, digestText);
+    fc.assert(
+      fc.property(fc.array(text, { minLength: 1, maxLength: 4 }), (texts) => {
+        // The names of each digest in turn, the lists shared with those of the digests before it.
+        const shared = texts.map((each) => parseDigest(each).entries.map(entryNames));
+        texts.forEach((each, i) => {
+          forgetSharedNames();
+          assert.deepStrictEqual(shared[i], parseDigest(each).entries.map(entryNames));
+        });
+      }),
+      { numRuns: 300 },
+    );
   });
 });

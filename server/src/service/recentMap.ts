@@ -25,4 +25,9 @@ export class RecentMap<V> {
     }
     return value;
   }
+
+  /** Forgets every key. */
+  clear(): void {
+    this.values.clear();
+  }
 }

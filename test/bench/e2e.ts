@@ -90,7 +90,9 @@ const LABELS: Record<string, string> = {
   floor: 'line scan of the text (floor)',
   firstOutline: 'didOpen → outline answered',
   repeatOutline: 'same outline again, unchanged',
+  repeatOutlineFirstByte: '  of it, to the first byte',
   keystrokeOutline: 'one keystroke → outline',
+  keystrokeOutlineFirstByte: '  of it, to the first byte',
   keystrokeDiagnostics: 'one keystroke → diagnostics',
   firstDiagnostics: 'didOpen → first diagnostics',
   keystrokeCpu: 'server CPU per keystroke',
@@ -327,12 +329,16 @@ async function documentRound(server: Server, text: string, count: number, round:
   });
   await Promise.all([outline, diagnostics]);
 
+  // The first byte of an answer arrives once the server has done all its work for it; the rest
+  // of the time is the pipe and this client decoding the answer.
   let start = now();
-  await client.request('textDocument/documentSymbol', { textDocument });
+  const repeat = await client.timedRequest('textDocument/documentSymbol', { textDocument });
   sample.repeatOutline = now() - start;
+  sample.repeatOutlineFirstByte = repeat.firstByteAt - start;
 
   const at = keystrokePosition(count);
   const outlineTimes: number[] = [];
+  const outlineFirstBytes: number[] = [];
   const diagnosticTimes: number[] = [];
   const cpuBefore = cpuOf(client.pid);
   for (let i = 0; i < keystrokes; i++) {
@@ -344,7 +350,10 @@ async function documentRound(server: Server, text: string, count: number, round:
     start = now();
     client.notify('textDocument/didChange', { textDocument: { uri, version }, contentChanges: [change] });
     await Promise.all([
-      client.request('textDocument/documentSymbol', { textDocument }).then(() => outlineTimes.push(now() - start)),
+      client.timedRequest('textDocument/documentSymbol', { textDocument }).then(({ firstByteAt }) => {
+        outlineTimes.push(now() - start);
+        outlineFirstBytes.push(firstByteAt - start);
+      }),
       waitDiagnostics().then(() => diagnosticTimes.push(now() - start)),
     ]);
     // A pause in typing: the server's delayed work (diagnostics, the workspace index) runs now.
@@ -352,6 +361,7 @@ async function documentRound(server: Server, text: string, count: number, round:
   }
   const cpuAfter = cpuOf(client.pid);
   sample.keystrokeOutline = median(outlineTimes);
+  sample.keystrokeOutlineFirstByte = median(outlineFirstBytes);
   sample.keystrokeDiagnostics = median(diagnosticTimes);
   sample.keystrokeCpu = cpuBefore !== undefined && cpuAfter !== undefined ? (cpuAfter - cpuBefore) / keystrokes : undefined;
 
@@ -395,7 +405,9 @@ async function documentBenchmark(count: number, rounds: number, keystrokes: numb
   printTable(`${count.toLocaleString('en')} papers in one digest (${mb} MB; as Markdown for the peer)`, count, floor, ours, peer, [
     'firstOutline',
     'repeatOutline',
+    'repeatOutlineFirstByte',
     'keystrokeOutline',
+    'keystrokeOutlineFirstByte',
     'firstDiagnostics',
     'keystrokeDiagnostics',
     'keystrokeCpu',

@@ -56,6 +56,16 @@ describe('dist/server.js over stdio', () => {
     assert.equal(after['outline.cached'], (before['outline.cached'] ?? 0) + 1, JSON.stringify({ before, after }));
   });
 
+  test('Should tell when the first byte of an answer arrived: after the request was sent, before it was decoded', async () => {
+    // The support client's hook behind the benchmark row of what the server spends on an answer.
+    const textDocument = { uri };
+    const sent = Number(process.hrtime.bigint()) / 1e6;
+    const { result, firstByteAt } = await client.timedRequest('textDocument/documentSymbol', { textDocument });
+    const resolved = Number(process.hrtime.bigint()) / 1e6;
+    assert.deepEqual(result, await client.request('textDocument/documentSymbol', { textDocument }));
+    assert.ok(sent <= firstByteAt && firstByteAt <= resolved, JSON.stringify({ sent, firstByteAt, resolved }));
+  });
+
   test('Should answer folding ranges, one per entry', async () => {
     const ranges = (await client.request('textDocument/foldingRange', { textDocument: { uri } })) as { startLine: number; endLine: number }[];
     assert.deepEqual(ranges.map((r) => r.startLine), [2, 18, 30, 44]);

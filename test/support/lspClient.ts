@@ -88,7 +88,9 @@ export class LspClient {
   private chunks: Buffer[] = [];
   private received = 0;
   private awaited = 0;
-  private readonly pending = new Map<number, { resolve: (value: unknown) => void; reject: (error: Error) => void; method: string }>();
+  private readonly pending = new Map<number, { resolve: (value: unknown, firstByteAt: number) => void; reject: (error: Error) => void; method: string }>();
+  /** When the first byte of the message at the head of `buffer` arrived (`process.hrtime`, ms). */
+  private messageStartedAt = 0;
   private readonly waiters = new Set<NotificationWaiter>();
   /** Every notification received, in order, for tests that look back. */
   readonly notifications: { method: string; params: any }[] = [];
@@ -163,18 +165,26 @@ export class LspClient {
   }
 
   /** Sends a request and resolves with its result; rejects on an error response or timeout. */
-  request<R = any>(method: string, params?: unknown, timeoutMs = this.timeoutMs): Promise<R> {
+  async request<R = any>(method: string, params?: unknown, timeoutMs = this.timeoutMs): Promise<R> {
+    return (await this.timedRequest<R>(method, params, timeoutMs)).result;
+  }
+
+  /**
+   * Like `request`, and also tells when the first byte of the answer arrived (milliseconds of
+   * `process.hrtime`): what the server spent, apart from this client's decoding of the answer.
+   */
+  timedRequest<R = any>(method: string, params?: unknown, timeoutMs = this.timeoutMs): Promise<{ result: R; firstByteAt: number }> {
     const id = this.nextId++;
-    return new Promise<R>((resolve, reject) => {
+    return new Promise((resolve, reject) => {
       const timer = setTimeout(() => {
         this.pending.delete(id);
         reject(new Error(`no answer to ${method} within ${timeoutMs} ms\n${this.stderr}`));
       }, timeoutMs);
       this.pending.set(id, {
         method,
-        resolve: (value) => {
+        resolve: (value, firstByteAt) => {
           clearTimeout(timer);
-          resolve(value as R);
+          resolve({ result: value as R, firstByteAt });
         },
         reject: (error) => {
           clearTimeout(timer);
@@ -276,6 +286,10 @@ export class LspClient {
   private receive(chunk: Buffer): void {
     // Chunks are joined only once the message they complete has fully arrived: joining each
     // chunk as it comes copies a 20 MB answer hundreds of times.
+    const arrivedAt = Number(process.hrtime.bigint()) / 1e6;
+    if (this.received === 0) {
+      this.messageStartedAt = arrivedAt;
+    }
     this.chunks.push(chunk);
     this.received += chunk.length;
     if (this.received < this.awaited) {
@@ -307,11 +321,14 @@ export class LspClient {
       }
       this.buffer = this.buffer.subarray(start + length);
       this.received = this.buffer.length;
-      this.dispatch(message);
+      const startedAt = this.messageStartedAt;
+      // The next message began in the last chunk at the latest.
+      this.messageStartedAt = arrivedAt;
+      this.dispatch(message, startedAt);
     }
   }
 
-  private dispatch(message: Message): void {
+  private dispatch(message: Message, startedAt: number): void {
     if (message.method !== undefined && message.id !== undefined && message.id !== null) {
       // A request from the server.
       let result: unknown = null;
@@ -341,7 +358,7 @@ export class LspClient {
     if (message.error) {
       pending.reject(new ResponseError(message.error.code, message.error.message, message.error.data));
     } else {
-      pending.resolve(message.result);
+      pending.resolve(message.result, startedAt);
     }
   }
 }

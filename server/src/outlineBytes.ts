@@ -44,8 +44,12 @@ export class OutlineBytes {
   /** For tests: how many paper symbols the last `encode` wrote and how many it copied. */
   lastStatistics = { encoded: 0, copied: 0 };
 
-  /** The JSON (ASCII, so UTF-8 too) of an outline of `uri`: `JSON.parse` gives what `JSON.stringify(outline)` would. */
-  encode(uri: string, outline: readonly DocumentSymbol[]): Buffer {
+  /**
+   * The JSON (ASCII, so UTF-8 too) of an outline of `uri`: `JSON.parse` gives what
+   * `JSON.stringify(outline)` would. With `head` and `tail` (the JSON-RPC response around
+   * the outline), the buffer holds them too, so that the answer is not copied again to be sent.
+   */
+  encode(uri: string, outline: readonly DocumentSymbol[], head: Uint8Array = NOTHING, tail: Uint8Array = NOTHING): Buffer {
     // The outline is the heading's symbol with the papers as children, or the papers alone.
     const root = outline.length === 1 && Array.isArray(outline[0].children) ? outline[0] : undefined;
     const papers = root ? root.children! : outline;
@@ -53,7 +57,7 @@ export class OutlineBytes {
       // Not an outline of papers without children: not this encoder's to split.
       this.last.delete(uri);
       this.lastStatistics = { encoded: papers.length, copied: 0 };
-      return Buffer.from(JSON.stringify(outline), 'utf8');
+      return around(head, Buffer.from(JSON.stringify(outline), 'utf8'), tail);
     }
     let open = '[';
     let close = ']';
@@ -87,7 +91,7 @@ export class OutlineBytes {
     const sizes = new Int32Array(middleEnd - prefix);
     const whole = new Map<number, string>();
     // The commas between symbols, but for those inside the copied bytes.
-    let size = openBytes.length + closeBytes.length + Math.max(0, count - 1);
+    let size = head.length + openBytes.length + closeBytes.length + tail.length + Math.max(0, count - 1);
     if (prefixBytes) size += prefixBytes.length - (prefix - 1);
     if (suffixBytes) size += suffixBytes.length - (suffix - 1);
     for (let i = prefix; i < middleEnd; i++) {
@@ -106,7 +110,8 @@ export class OutlineBytes {
 
     const answer = Buffer.allocUnsafe(size);
     const starts = new Int32Array(count + 1);
-    let at = openBytes.copy(answer, 0);
+    answer.set(head, 0);
+    let at = head.length + openBytes.copy(answer, head.length);
     const papersStart = at;
     if (prefixBytes && before) {
       answer.set(prefixBytes, at);
@@ -119,7 +124,7 @@ export class OutlineBytes {
       const json = whole.size > 0 ? whole.get(i) : undefined;
       const end = json !== undefined ? at + answer.write(json, at, 'latin1') : writePlainSymbol(answer, at, papers[i]);
       if (end !== at + sizes[i - prefix]) {
-        return this.fallback(uri, outline);
+        return this.fallback(uri, outline, head, tail);
       }
       at = end;
     }
@@ -133,8 +138,10 @@ export class OutlineBytes {
     const papersEnd = at;
     closeBytes.copy(answer, at);
     at += closeBytes.length;
+    answer.set(tail, at);
+    at += tail.length;
     if (at !== size) {
-      return this.fallback(uri, outline);
+      return this.fallback(uri, outline, head, tail);
     }
     // The papers' bytes are a view of the answer: kept for the next one, not copied.
     const bytes = answer.subarray(papersStart, papersEnd);
@@ -148,16 +155,23 @@ export class OutlineBytes {
    * The whole outline by JSON.stringify, and nothing kept for the next: cannot happen (the sizes
    * are those written), but were a size wrong, the answer is still right.
    */
-  private fallback(uri: string, outline: readonly DocumentSymbol[]): Buffer {
+  private fallback(uri: string, outline: readonly DocumentSymbol[], head: Uint8Array, tail: Uint8Array): Buffer {
     this.last.delete(uri);
     this.lastStatistics = { encoded: outline.length, copied: 0 };
-    return Buffer.from(JSON.stringify(outline), 'utf8');
+    return around(head, Buffer.from(JSON.stringify(outline), 'utf8'), tail);
   }
 
   /** Forgets a document's last outline (it was closed). */
   delete(uri: string): void {
     this.last.delete(uri);
   }
+}
+
+const NOTHING = new Uint8Array(0);
+
+/** `head`, then `json`, then `tail`, in one buffer. */
+function around(head: Uint8Array, json: Buffer, tail: Uint8Array): Buffer {
+  return head.length === 0 && tail.length === 0 ? json : Buffer.concat([head, json, tail]);
 }
 
 // ---- Writing one symbol ----------------------------------------------------------------------
@@ -169,6 +183,12 @@ function isPlainSymbol(symbol: DocumentSymbol): boolean {
   }
   if (symbol.detail !== undefined && typeof symbol.detail !== 'string') {
     return false;
+  }
+  // The members symbols.ts gives a paper, in its order, are told at once (a `for…in` per symbol
+  // costs more than all the rest while the code is new); any others are looked at one by one.
+  const keys = Object.keys(symbol);
+  if (keys.length === 4 && keys[0] === 'name' && keys[1] === 'kind' && keys[2] === 'range' && keys[3] === 'selectionRange') {
+    return Object.getPrototypeOf(symbol) === Object.prototype;
   }
   for (const key in symbol) {
     if (key !== 'name' && key !== 'kind' && key !== 'range' && key !== 'selectionRange' && key !== 'detail' && (symbol as unknown as Record<string, unknown>)[key] !== undefined) {
@@ -222,10 +242,24 @@ function charSize(c: number): number {
   return c >= 0x20 && c < 0x7f ? (c === 0x22 || c === 0x5c ? 2 : 1) : 6;
 }
 
+/** A character that a JSON string does not hold as itself in ASCII: `"`, `\`, a control character, or one outside ASCII. */
+const ESCAPED = /[^\x20\x21\x23-\x5b\x5d-\x7e]/;
+
+/**
+ * How many characters a string starts with that are written as they are (its English title,
+ * before the separator): found by a regular expression and written by Buffer's latin1 encoder,
+ * not character by character in script, which is slow while the code is new (the first outline).
+ */
+function plainPrefix(text: string): number {
+  const at = text.search(ESCAPED);
+  return at < 0 ? text.length : at;
+}
+
 /** The size of a string written as ASCII JSON, quotes included. */
 function stringSize(text: string): number {
-  let size = 2;
-  for (let i = 0; i < text.length; i++) size += charSize(text.charCodeAt(i));
+  const plain = plainPrefix(text);
+  let size = 2 + plain;
+  for (let i = plain; i < text.length; i++) size += charSize(text.charCodeAt(i));
   return size;
 }
 
@@ -234,7 +268,9 @@ const HEX = Buffer.from('0123456789abcdef', 'latin1');
 /** Writes a string as ASCII JSON at `at`; returns where it ends. */
 function writeString(out: Buffer, at: number, text: string): number {
   out[at++] = 0x22;
-  for (let i = 0; i < text.length; i++) {
+  const plain = plainPrefix(text);
+  if (plain > 0) at += out.write(text, at, plain, 'latin1');
+  for (let i = plain; i < text.length; i++) {
     const c = text.charCodeAt(i);
     if (c >= 0x20 && c < 0x7f) {
       if (c === 0x22 || c === 0x5c) out[at++] = 0x5c;

@@ -20,8 +20,14 @@ import type { DocumentSymbol } from 'vscode-languageserver-types';
 import { OutlineBytes } from './outlineBytes';
 import { noteMessage } from './slices';
 
+/**
+ * Writes an answer's JSON between `head` and `tail` (the JSON-RPC response around it) into one
+ * buffer: `head`, the JSON, `tail`.
+ */
+type Encoder<T> = (answer: T, head: Uint8Array, tail: Uint8Array) => Buffer;
+
 /** Answers marked for reuse, with their encoded bytes once they have been sent (or their own encoder until then). */
-const encoded = new WeakMap<object, Buffer | ((answer: never) => Buffer) | null>();
+const encoded = new WeakMap<object, Buffer | Encoder<never> | null>();
 const CLOSE = Buffer.from('}', 'utf8');
 
 /** Messages from this size on are decoded by transcoding (below it the usual decoder is as fast). */
@@ -29,14 +35,15 @@ const TRANSCODE_BYTES = 64 * 1024;
 
 /**
  * Marks an answer whose JSON may be reused: it must not change afterwards. With `encode`, its
- * JSON (UTF-8) is what `encode(answer)` gives.
+ * JSON (UTF-8) is what `encode(answer, head, tail)` writes between the response's `head` and
+ * `tail` the first time it is sent.
  *
  * @example
  * return answers.get(uri, version, 'folding', () => serialiseOnce(foldingRanges(model)));
  */
-export function serialiseOnce<T>(answer: T, encode?: (answer: T) => Buffer): T {
+export function serialiseOnce<T>(answer: T, encode?: Encoder<T>): T {
   if (answer !== null && typeof answer === 'object' && !encoded.has(answer)) {
-    encoded.set(answer, (encode as ((answer: never) => Buffer) | undefined) ?? null);
+    encoded.set(answer, (encode as Encoder<never> | undefined) ?? null);
   }
   return answer;
 }
@@ -52,7 +59,7 @@ const outlines = new OutlineBytes();
  * return answers.get(uri, version, 'outline', () => serialiseOutline(uri, documentSymbols(model)));
  */
 export function serialiseOutline(uri: string, outline: DocumentSymbol[]): DocumentSymbol[] {
-  return serialiseOnce(outline, (answer) => outlines.encode(uri, answer));
+  return serialiseOnce(outline, (answer, head, tail) => outlines.encode(uri, answer, head, tail));
 }
 
 /** Forgets the last outline of a document (it was closed). */
@@ -97,13 +104,20 @@ export function installSerialisedAnswers(): void {
         return fallback.encode(message, options);
       }
       try {
-        let body = encoded.get(result);
-        if (!(body instanceof Buffer)) {
-          body = typeof body === 'function' ? (body as (answer: unknown) => Buffer)(result) : Buffer.from(JSON.stringify(result), 'utf8');
-          encoded.set(result, body);
-        }
         const head = Buffer.from(`{"jsonrpc":"2.0","id":${JSON.stringify(response.id)},"result":`, 'utf8');
-        return Promise.resolve(Buffer.concat([head, body, CLOSE]));
+        const body = encoded.get(result);
+        if (body instanceof Buffer) {
+          return Promise.resolve(Buffer.concat([head, body, CLOSE]));
+        }
+        if (typeof body === 'function') {
+          // Sent for the first time: written with the response around it, and its JSON kept (a view).
+          const message = (body as Encoder<unknown>)(result, head, CLOSE);
+          encoded.set(result, message.subarray(head.length, message.length - CLOSE.length));
+          return Promise.resolve(message);
+        }
+        const json = Buffer.from(JSON.stringify(result), 'utf8');
+        encoded.set(result, json);
+        return Promise.resolve(Buffer.concat([head, json, CLOSE]));
       } catch (error) {
         return Promise.reject(error);
       }

@@ -11,7 +11,7 @@ import * as fc from 'fast-check';
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import type { DocumentSymbol, SymbolKind } from 'vscode-languageserver-types';
 import { OutlineBytes } from '../../server/src/outlineBytes';
-import { documentSymbols } from '../../server/src/service/features/symbols';
+import { documentSymbols, SymbolOptions } from '../../server/src/service/features/symbols';
 import { updateDigest } from '../../server/src/service/incremental';
 import { parseDigest } from '../../server/src/service/parser';
 import { generatedDigest } from '../bench/generate';
@@ -33,6 +33,22 @@ function assertSameOutline(bytes: Buffer, outline: DocumentSymbol[], context: st
   assert.deepEqual(JSON.parse(bytes.toString('utf8')), JSON.parse(JSON.stringify(outline)), context);
 }
 
+/** The JSON-RPC response around an outline, as the server writes it into the outline's buffer. */
+const HEAD = Buffer.from('{"jsonrpc":"2.0","id":17,"result":');
+const TAIL = Buffer.from('}');
+
+/** Encodes with the response around the outline or without it, in turns; gives the outline's bytes alone. */
+function encodeInTurns(outlines: OutlineBytes, uri: string, outline: DocumentSymbol[], turn: number): Buffer {
+  if (turn % 2 === 0) {
+    return outlines.encode(uri, outline);
+  }
+  const message = outlines.encode(uri, outline, HEAD, TAIL);
+  assert.deepEqual(message.subarray(0, HEAD.length), HEAD, 'the head first');
+  assert.deepEqual(message.subarray(message.length - TAIL.length), TAIL, 'the tail last');
+  assert.equal(JSON.parse(message.toString('utf8')).id, 17);
+  return message.subarray(HEAD.length, message.length - TAIL.length);
+}
+
 describe('OutlineBytes', () => {
   test('Should give, after any sequence of edits, the bytes of exactly that version\'s outline', () => {
     fc.assert(
@@ -41,17 +57,20 @@ describe('OutlineBytes', () => {
         const uri = 'file:///w/a.digest';
         let document = TextDocument.create(uri, 'paper-digest', 1, BASES[base]);
         let model = parseDigest(document.getText());
-        // A small cap now and then: the "… more papers" symbol comes and goes.
-        const options = maxPapers === 0 ? { maxPapers: 3 } : {};
+        // A small cap now and then: the "… more papers" symbol comes and goes; and the
+        // outline's language (untitled papers are named in it) changes now and then.
+        const capped = maxPapers === 0 ? { maxPapers: 3 } : {};
+        let options: SymbolOptions = capped;
         assertSameOutline(outlines.encode(uri, documentSymbols(model, options)), documentSymbols(model, options), 'the first outline');
         for (const [k, e] of edits.entries()) {
+          options = k % 5 === 4 ? { ...capped, language: 'zh-cn' } : capped;
           const length = document.getText().length;
           const start = Math.min(length, Math.floor(e.at * (length + 1)));
           const change = { range: { start: document.positionAt(start), end: document.positionAt(Math.min(length, start + e.remove)) }, text: e.insert };
           document = TextDocument.update(document, [change], document.version + 1);
           model = updateDigest(model, [change], document.getText());
           const outline = documentSymbols(model, options);
-          const bytes = outlines.encode(uri, outline);
+          const bytes = encodeInTurns(outlines, uri, outline, k);
           assertSameOutline(bytes, outline, `after edit ${k}`);
           // And the outline of a fresh parse: the reused symbols are the right ones.
           assertSameOutline(bytes, documentSymbols(parseDigest(document.getText()), options), `after edit ${k}, against a fresh parse`);
@@ -97,6 +116,7 @@ describe('OutlineBytes', () => {
         const outline: DocumentSymbol[] = [{ name: heading, detail: '10 papers', kind: 3, range, selectionRange: range, children: symbols }];
         const bytes = outlines.encode('u', outline);
         assert.ok(bytes.every((byte) => byte < 0x80), `not ASCII: ${bytes.toString('latin1')}`);
+        assert.deepEqual(outlines.encode('w', outline, HEAD, TAIL), Buffer.concat([HEAD, bytes, TAIL]), 'the same bytes inside the response');
         assertSameOutline(bytes, outline, 'with the heading');
         assert.deepEqual(outlines.lastStatistics, { encoded: symbols.length, copied: 0 }, 'written member by member, not by the fallback');
         assertSameOutline(outlines.encode('v', symbols), symbols, 'the papers alone');
@@ -110,6 +130,7 @@ describe('OutlineBytes', () => {
     const range = { start: { line: 0, character: 0 }, end: { line: 1, character: 2 } };
     const nested: DocumentSymbol[] = [{ name: 'a', kind: 5, range, selectionRange: range, children: [{ name: 'b', kind: 5, range, selectionRange: range, children: [] }] }];
     assertSameOutline(outlines.encode('u', nested), nested, 'nested');
+    assert.deepEqual(outlines.encode('u', nested, HEAD, TAIL), Buffer.concat([HEAD, Buffer.from(JSON.stringify(nested)), TAIL]), 'nested, inside the response');
     // Names holding what separates symbols in the bytes.
     const tricky: DocumentSymbol[] = ['x",{"name":"y', '},{"name":', '\\', '"'].map((name) => ({ name, kind: 5, range, selectionRange: range }));
     assertSameOutline(outlines.encode('u', tricky), tricky, 'tricky names');

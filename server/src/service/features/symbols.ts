@@ -8,6 +8,7 @@
 import { DocumentSymbol, SymbolKind } from 'vscode-languageserver-types';
 import type { Cancellation } from '../cancellation';
 import { NEVER_CANCELLED } from '../cancellation';
+import { DigestModel } from '../document';
 import type { DigestDocument, Entry } from '../model';
 import { isTruncated } from '../limits';
 import type { MessageLanguage } from '../messages';
@@ -48,15 +49,25 @@ export const DEFAULT_MAX_PAPERS = 20000;
 export function documentSymbols(doc: DigestDocument, options: SymbolOptions = {}, token: Cancellation = NEVER_CANCELLED): DocumentSymbol[] {
   const maxPapers = options.maxPapers ?? DEFAULT_MAX_PAPERS;
   const papers: DocumentSymbol[] = [];
-  const count = Math.min(doc.entries.length, maxPapers);
+  const entries = doc.entries;
+  const count = Math.min(entries.length, maxPapers);
+  // The name of an untitled paper is in the message language: Chinese for zh-cn, else English.
+  const zh = options.language === 'zh-cn';
+  const text = doc instanceof DigestModel ? doc.src : undefined;
+  const last = text && LAST_PAPERS.get(text);
+  const kept = last && last.zh === zh ? last : undefined;
   for (let i = 0; i < count; i++) {
     if ((i & 1023) === 0 && token.isCancellationRequested) {
       return [];
     }
-    papers.push(paperSymbol(doc.entries[i], options.language));
+    const entry = entries[i];
+    const symbol = kept && i < kept.entries.length && kept.entries[i] === entry ? kept.symbols[i] : undefined;
+    papers.push(symbol && entry.index === i && entrySpans(entry, symbol.range) ? symbol : paperSymbol(entry, options.language));
+  }
+  if (text) {
+    LAST_PAPERS.set(text, { entries: entries.slice(0, count), symbols: papers.slice(), zh });
   }
   // Of a document past the limits only the first lines were read (limits.ts).
-  const zh = options.language === 'zh-cn';
   const lines = doc.lines.length - 1;
   const within = isTruncated(doc) ? (zh ? `（在前 ${lines} 行中）` : ` in the first ${lines} lines`) : '';
   if (doc.entries.length > maxPapers) {
@@ -91,27 +102,21 @@ export function documentSymbols(doc: DigestDocument, options: SymbolOptions = {}
 }
 
 /**
- * The symbol of each entry, kept with the entry while it stays in place and keeps its number (an
- * untitled paper is named by it): an edit keeps the entries it did not touch (incremental.ts),
- * so the outline of the next version makes only the symbols of the entries that changed or moved.
+ * The paper symbols of a text's last outline, with the entries they were made for, by the
+ * parsed text (an edit keeps it, and the entries it did not touch: incremental.ts). An entry
+ * still in the same place, with the same number (an untitled paper is named by it) and the same
+ * lines, keeps its symbol, so the outline after a keystroke makes only the symbols of the
+ * entries that changed or moved, and finds the others by one comparison each.
  */
-const PAPER_SYMBOLS = new WeakMap<Entry, { readonly index: number; readonly zh: boolean; readonly symbol: DocumentSymbol }>();
+const LAST_PAPERS = new WeakMap<object, { readonly entries: readonly Entry[]; readonly symbols: readonly DocumentSymbol[]; readonly zh: boolean }>();
 
 function paperSymbol(entry: Entry, language: MessageLanguage | undefined): DocumentSymbol {
-  const cached = PAPER_SYMBOLS.get(entry);
-  // The name of an untitled paper is in the message language: Chinese for zh-cn, else English.
-  const zh = language === 'zh-cn';
-  if (cached && cached.index === entry.index && cached.zh === zh && entrySpans(entry, cached.symbol.range)) {
-    return cached.symbol;
-  }
   const range = entry.range;
   const english = entry.englishTitle?.value;
   const chinese = entry.chineseTitle?.value;
   const title = english ?? chinese;
   const selectionRange = title ? title.range : entry.fields[0]?.range ?? range;
-  const symbol: DocumentSymbol = { name: shorten(symbolName(entry, english?.text ?? '', chinese?.text ?? '', language), MAX_NAME_LENGTH), kind: SymbolKind.Class, range, selectionRange };
-  PAPER_SYMBOLS.set(entry, { index: entry.index, zh, symbol });
-  return symbol;
+  return { name: shorten(symbolName(entry, english?.text ?? '', chinese?.text ?? '', language), MAX_NAME_LENGTH), kind: SymbolKind.Class, range, selectionRange };
 }
 
 /**

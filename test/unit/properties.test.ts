@@ -16,7 +16,8 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { describe, test } from 'node:test';
 import * as fc from 'fast-check';
-import { parseDigest, plainLineVerdict } from '../../server/src/service/parser';
+import { isCommentsTitle, parseDigest, plainLineVerdict, setReadingsKept, splitLines } from '../../server/src/service/parser';
+import { describeModel } from '../support/describeModel';
 import { authorListLikeness, hasCjk } from '../../server/src/service/text';
 import { FIXTURES } from '../support/fixtures';
 import { checkFeatures, checkModel, digestText } from '../support/modelChecks';
@@ -90,6 +91,47 @@ describe('properties: any text', () => {
         assert.equal(plainLineVerdict(text), hasCjk(trimmed) ? 'cjk' : authorListLikeness(trimmed));
       }),
       { numRuns: 3000 },
+    );
+  });
+
+  test('Should tell a title that starts with Comments as the line pattern does, from the line start in the whole text', () => {
+    const pattern = /^\s*Comments\s+(?:on|about|regarding|upon|concerning)\s/i;
+    const piece = fc.constantFrom('Comments', 'comments', 'COMMENTS', 'Comment', ' ', '\t', '\u3000', '\u00a0', '\u2028', '\n', '\r\n', '\r', 'on', 'ON', 'about', 'Regarding', 'upon', 'concerning', 'onto', 'x', '\ufeff');
+    const text = fc.oneof(fc.array(piece, { maxLength: 12 }).map((parts) => parts.join('')), digestText);
+    fc.assert(
+      fc.property(text, (t) => {
+        for (const line of splitLines(t).lines) {
+          assert.equal(isCommentsTitle(t, line.offset), pattern.test(line.text), JSON.stringify(line.text));
+        }
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
+  test('Should read runs of plain lines the same whether their readings are looked up or worked out', () => {
+    const base = fs.readFileSync(path.join(FIXTURES, 'parser', 'well-formed.digest'), 'utf8');
+    const spliced = fc.array(fc.tuple(fc.nat(base.length), fc.nat(30), digestText), { maxLength: 6 }).map((splices) => {
+      let text = base + base;
+      for (const [at, remove, insert] of splices) {
+        const start = at % (text.length + 1);
+        text = text.slice(0, start) + insert + text.slice(start + remove);
+      }
+      return text;
+    });
+    fc.assert(
+      fc.property(fc.oneof(digestText, spliced), (text) => {
+        const before = setReadingsKept(0);
+        let workedOut: string;
+        try {
+          workedOut = describeModel(parseDigest(text));
+        } finally {
+          setReadingsKept(before);
+        }
+        // Twice: the second parse finds the readings the first kept.
+        assert.equal(describeModel(parseDigest(text)), workedOut);
+        assert.equal(describeModel(parseDigest(text)), workedOut);
+      }),
+      { numRuns: 300 },
     );
   });
 });

@@ -243,6 +243,8 @@ export class EntryNode implements Entry, Frame {
   declare index: number;
   /** Whether the entry is among those of its text that keep split parts (`Source.keepParts`). */
   declare partsKept: boolean;
+  /** Which kinds of field the entry has, one bit per position in FIELD_ORDER (`FIELD_BIT`). */
+  declare kindMask: number;
 
   constructor(src: Source, line: number, offset: number, index: number) {
     this.src = src;
@@ -250,6 +252,7 @@ export class EntryNode implements Entry, Frame {
     this.offset = offset;
     this.index = index;
     this.partsKept = false;
+    this.kindMask = 0;
     // Assigned here, all of them, so that every entry has the same shape from the start.
     this.englishTitle = undefined;
     this.chineseTitle = undefined;
@@ -270,42 +273,41 @@ export class EntryNode implements Entry, Frame {
     return { start: { line: this.line, character: first }, end: { line: this.line + this.lastRel, character: this.lastEnd } };
   }
 
-  /** Which kinds of field the entry has, one bit per position in FIELD_ORDER. */
-  get kindMask(): number {
-    let mask = 0;
-    for (const field of this.fields) {
-      mask |= FIELD_BIT[field.kind];
-    }
-    return mask;
-  }
-
   addField(node: AnyFieldNode): void {
     const field = node as unknown as Field;
     this.fields.push(field);
     switch (field.kind) {
       case 'englishTitle':
         this.englishTitle = field;
+        this.kindMask |= FIELD_BIT.englishTitle;
         break;
       case 'chineseTitle':
         this.chineseTitle = field;
+        this.kindMask |= FIELD_BIT.chineseTitle;
         break;
       case 'authors':
         this.authors = field;
+        this.kindMask |= FIELD_BIT.authors;
         break;
       case 'institutions':
         this.institutions = field;
+        this.kindMask |= FIELD_BIT.institutions;
         break;
       case 'topicHits':
         this.topicHits = field;
+        this.kindMask |= FIELD_BIT.topicHits;
         break;
       case 'summary':
         this.summary = field;
+        this.kindMask |= FIELD_BIT.summary;
         break;
       case 'comments':
         this.comments = field;
+        this.kindMask |= FIELD_BIT.comments;
         break;
       case 'journalRef':
         this.journalRef = field;
+        this.kindMask |= FIELD_BIT.journalRef;
         break;
     }
   }

@@ -131,9 +131,6 @@ export function scanLines(text: string, from: number, stopAfter: number, into?: 
   return table;
 }
 
-/** A title that starts with the word `Comments`: `Comments on Attention Sinks`, `Comments About ...`. */
-const COMMENTS_TITLE = /^\s*Comments\s+(?:on|about|regarding|upon|concerning)\s/i;
-
 /**
  * Classifies lines `from..to` of the table (their kinds are written in place). A comments line
  * looks ahead to the next non-blank line, which may lie beyond `to`: its kind must be known.
@@ -141,25 +138,26 @@ const COMMENTS_TITLE = /^\s*Comments\s+(?:on|about|regarding|upon|concerning)\s/
 export function classifyLines(src: Source, table: LineTable, from: number, to: number): void {
   const text = src.text;
   const { starts, ends, kinds } = table;
+  let comments = false;
   for (let i = from; i < to; i++) {
-    const start = starts[i] + (i === 0 && src.bom ? 1 : 0);
     const end = ends[i];
-    let blank = true;
-    for (let k = start; k < end; k++) {
-      const c = text.charCodeAt(k);
-      if (c !== 0x20 && c !== 0x09) {
-        blank = false;
-        break;
-      }
-    }
-    kinds[i] = blank ? LineCode.Blank : classifyLine(text, skipSpaces(text, start, end), end);
+    let k = starts[i] + (i === 0 && src.bom ? 1 : 0);
+    let c = 0;
+    // The first character that is not a space or a tab decides blank lines and labels.
+    while (k < end && ((c = text.charCodeAt(k)) === 0x20 || c === 0x09)) k++;
+    const code = k === end ? LineCode.Blank : classifyLine(text, c === 0x3000 ? skipSpaces(text, k, end) : k, end);
+    kinds[i] = code;
+    if (code === LineCode.Comments) comments = true;
+  }
+  if (!comments) {
+    return;
   }
   // `Comments on ...` may be an English title: a comments line is followed by the next
   // entry's English title or by a journal ref, never directly by a Chinese title. Only a line
   // that reads like a title is taken for one: a real comments line followed by a Chinese title
   // is the comments of a paper whose successor lacks its English title.
   for (let i = from; i < to; i++) {
-    if (kinds[i] !== LineCode.Comments || !COMMENTS_TITLE.test(lineText(src, table, i))) {
+    if (kinds[i] !== LineCode.Comments || !isCommentsTitle(text, starts[i] + (i === 0 && src.bom ? 1 : 0))) {
       continue;
     }
     let next = i + 1;
@@ -173,19 +171,43 @@ export function classifyLines(src: Source, table: LineTable, from: number, to: n
   }
 }
 
+/**
+ * A title that starts with the word `Comments`: `Comments on Attention Sinks`, `Comments About ...`.
+ * Sticky, and run on the whole text from a line's start: its white space is `\s` without the line
+ * ends, so a match never leaves the line (the line is not sliced out to be tested).
+ */
+const COMMENTS_TITLE = /[^\S\r\n]*Comments[^\S\r\n]+(?:on|about|regarding|upon|concerning)[^\S\r\n]/iy;
+
+/** Whether the line starting at `start` reads like a title that starts with `Comments`. */
+export function isCommentsTitle(text: string, start: number): boolean {
+  COMMENTS_TITLE.lastIndex = start;
+  return COMMENTS_TITLE.test(text);
+}
+
 /** The text of a line, without its line end (and without the BOM on line 0). */
 function lineText(src: Source, table: LineTable, line: number): string {
   return src.text.slice(table.starts[line] + (line === 0 && src.bom ? 1 : 0), table.ends[line]);
 }
 
-/** Classifies a non-blank line by its label; `start` is its first non-space character. */
+/**
+ * Classifies a non-blank line by its label; `start` is its first non-space character. The first
+ * character picks the one label the line may start with.
+ */
 function classifyLine(text: string, start: number, end: number): LineCode {
-  if (text.startsWith(LABELS.institutions, start)) return LineCode.Institutions;
-  if (text.startsWith(LABELS.topicHits, start)) return LineCode.TopicHits;
-  if (text.startsWith(LABELS.summary, start) || text.startsWith('AI 总结', start)) return LineCode.Summary;
-  if (startsWithWord(text, start, end, LABELS.comments)) return LineCode.Comments;
-  if (startsWithWord(text, start, end, LABELS.journalRef)) return LineCode.JournalRef;
-  return LineCode.Text;
+  switch (text.charCodeAt(start)) {
+    case 0x673a: // 机
+      return text.startsWith(LABELS.institutions, start) ? LineCode.Institutions : LineCode.Text;
+    case 0x4e13: // 专
+      return text.startsWith(LABELS.topicHits, start) ? LineCode.TopicHits : LineCode.Text;
+    case 0x41: // A
+      return text.startsWith(LABELS.summary, start) || text.startsWith('AI 总结', start) ? LineCode.Summary : LineCode.Text;
+    case 0x43: // C
+      return startsWithWord(text, start, end, LABELS.comments) ? LineCode.Comments : LineCode.Text;
+    case 0x4a: // J
+      return startsWithWord(text, start, end, LABELS.journalRef) ? LineCode.JournalRef : LineCode.Text;
+    default:
+      return LineCode.Text;
+  }
 }
 
 /** Whether `word` stands at `start`, followed by a space, a colon or the end of the line. */
@@ -230,8 +252,8 @@ const COST = {
   noHeading: 3,
 } as const;
 
-/** The labelled kind of each line code. */
-const LABELLED_KIND = ['', 'institutions', 'topicHits', 'summary', 'comments', 'journalRef'] as const;
+/** The `EntryNode.kindMask` bit of each labelled line code's field. */
+const LABELLED_BIT = [0, FIELD_BIT.institutions, FIELD_BIT.topicHits, FIELD_BIT.summary, FIELD_BIT.comments, FIELD_BIT.journalRef];
 
 /** The parse state at a line where the pass may start: the entry open there, if any. */
 export interface PassStart {
@@ -347,9 +369,8 @@ export class StructurePass {
         j++;
       }
       // Whether the labelled line after the run opens a new entry even if the run opens none.
-      const closedAfter = j < count && (!this.current || this.current[LABELLED_KIND[kinds[j] as 1 | 2 | 3 | 4 | 5]] !== undefined);
-      const roles = this.assignRun(n, this.firstContent, closedAfter);
-      strayEntriesThatCannotStart(roles, this.scratch.costs, n, j < count);
+      const closedAfter = j < count && (!this.current || (this.current.kindMask & LABELLED_BIT[kinds[j]]) !== 0);
+      const roles = this.assignRun(n, this.firstContent, closedAfter, j < count);
       this.firstContent = false;
       const run = this.scratch.run;
       for (let k = 0; k < n; k++) {
@@ -366,38 +387,54 @@ export class StructurePass {
    * each line's role (with bit 3 set when it starts an entry). At the start of the document the
    * first line may be the heading: the readings with and without it are compared.
    */
-  private assignRun(n: number, atDocumentStart: boolean, closedAfter: boolean): Uint8Array {
-    const prev = this.current;
+  private assignRun(n: number, atDocumentStart: boolean, closedAfter: boolean, labelledAfter: boolean): Uint8Array {
     // Which plain fields the current entry lacks: those may be filled out of order.
-    let lacking = 0;
-    if (prev) {
-      if (!prev.englishTitle) lacking |= roleBit(Role.English);
-      if (!prev.chineseTitle) lacking |= roleBit(Role.Chinese);
-      if (!prev.authors) lacking |= roleBit(Role.Authors);
-    }
+    const lacking = this.current ? ~this.current.kindMask & (roleBit(Role.English) | roleBit(Role.Chinese) | roleBit(Role.Authors)) : 0;
     const scratch = this.scratch;
     const costs = scratch.costs;
     const text = this.src.text;
     const { starts, ends } = this.table;
+    // The reading depends on the lines' classes, `lacking` and what follows the run only: short
+    // runs are looked up by those (most runs of a digest are alike), the rest are worked out.
+    let key = n <= READING_MAX_LINES && !atDocumentStart && readingsKept > 0 ? n | (lacking << 3) | (closedAfter ? 64 : 0) | (labelledAfter ? 128 : 0) : -1;
     for (let k = 0; k < n; k++) {
       const line = scratch.run[k];
-      plainLineCosts(text, starts[line] + (line === 0 && this.src.bom ? 1 : 0), ends[line], costs, k * 4);
+      const lineClass = plainLineCosts(text, starts[line] + (line === 0 && this.src.bom ? 1 : 0), ends[line], costs, k * 4);
+      if (key >= 0) key += lineClass << (8 + 3 * k);
+    }
+    if (key >= 0) {
+      const known = READINGS.get(key);
+      if (known !== undefined) {
+        for (let k = 0; k < n; k++) scratch.roles[k] = (known >> (4 * k)) & 15;
+        return scratch.roles;
+      }
     }
     scratch.reserveChoice(n);
+    let roles: Uint8Array;
     if (!atDocumentStart) {
       cheapestReading(costs, 0, n, lacking, closedAfter, scratch.choice, scratch.roles);
-      return scratch.roles;
+      roles = scratch.roles;
+    } else {
+      // With the heading: the reading of the lines after the first, written from index 1.
+      const withHeading = cheapestReading(costs, 1, n - 1, lacking, closedAfter, scratch.choice, scratch.rolesAlt.subarray(1));
+      const without = cheapestReading(costs, 0, n, lacking, closedAfter, scratch.choice, scratch.roles);
+      const headingCost = hasCjk(lineText(this.src, this.table, scratch.run[0])) ? 0 : COST.latinHeading;
+      if (withHeading + headingCost <= without + COST.noHeading) {
+        scratch.rolesAlt[0] = Role.Heading;
+        roles = scratch.rolesAlt;
+      } else {
+        this.missingHeadingLine = scratch.run[0];
+        roles = scratch.roles;
+      }
     }
-    // With the heading: the reading of the lines after the first, written from index 1.
-    const withHeading = cheapestReading(costs, 1, n - 1, lacking, closedAfter, scratch.choice, scratch.rolesAlt.subarray(1));
-    const without = cheapestReading(costs, 0, n, lacking, closedAfter, scratch.choice, scratch.roles);
-    const headingCost = hasCjk(lineText(this.src, this.table, scratch.run[0])) ? 0 : COST.latinHeading;
-    if (withHeading + headingCost <= without + COST.noHeading) {
-      scratch.rolesAlt[0] = Role.Heading;
-      return scratch.rolesAlt;
+    strayEntriesThatCannotStart(roles, costs, n, labelledAfter);
+    if (key >= 0) {
+      let packed = 0;
+      for (let k = 0; k < n; k++) packed |= roles[k] << (4 * k);
+      if (READINGS.size >= readingsKept) READINGS.clear();
+      READINGS.set(key, packed);
     }
-    this.missingHeadingLine = scratch.run[0];
-    return scratch.roles;
+    return roles;
   }
 
   /** The span of a line's text with surrounding white space trimmed, placed in `frame`. */
@@ -434,23 +471,22 @@ export class StructurePass {
   }
 
   private addLabelledLine(line: number, code: number): void {
-    const kind = LABELLED_KIND[code as 1 | 2 | 3 | 4 | 5];
     let entry = this.current;
-    if (!entry || entry[kind] !== undefined) {
+    if (!entry || (entry.kindMask & LABELLED_BIT[code]) !== 0) {
       entry = this.startEntry(line);
     }
     const rel = line - entry.line;
     const rawRel = this.table.starts[line] - entry.offset;
     const end = this.table.ends[line] - this.table.starts[line];
-    switch (kind) {
-      case 'institutions':
+    switch (code) {
+      case LineCode.Institutions:
         entry.addField(new InstitutionsFieldNode(entry, rel, rawRel, end));
         break;
-      case 'topicHits':
+      case LineCode.TopicHits:
         entry.addField(new TopicHitsFieldNode(entry, rel, rawRel, end));
         break;
       default:
-        entry.addField(new TextFieldNode(entry, rel, rawRel, end, kind));
+        entry.addField(new TextFieldNode(entry, rel, rawRel, end, code === LineCode.Summary ? 'summary' : code === LineCode.Comments ? 'comments' : 'journalRef'));
         break;
     }
     this.extend(entry, line);
@@ -472,6 +508,27 @@ export class StructurePass {
 
 /** Bit of a role byte: the line starts an entry. */
 const STARTS_ENTRY = 8;
+
+/** The longest run whose reading is looked up (`READINGS`): its key takes 8 + 3 bits a line. */
+const READING_MAX_LINES = 7;
+
+/**
+ * Readings of short runs worked out before, by key (`StructurePass.assignRun`): four bits a
+ * line, the role and `STARTS_ENTRY`. Cleared when it holds `readingsKept`.
+ */
+const READINGS = new Map<number, number>();
+let readingsKept = 4096;
+
+/**
+ * Sets how many readings of short runs are kept (0: none, every run is worked out, as tests
+ * compare); returns the number before.
+ */
+export function setReadingsKept(count: number): number {
+  const before = readingsKept;
+  readingsKept = Math.max(0, Math.floor(count));
+  READINGS.clear();
+  return before;
+}
 
 /**
  * Turns into stray lines the entries a run's reading opens that cannot start an entry: those that
@@ -604,23 +661,26 @@ function roleBit(role: Role): number {
 
 /**
  * How well a plain line, `text[start..end)`, fits each role: writes the English, Chinese,
- * authors and stray costs at `at`.
+ * authors and stray costs at `at`, and returns the line's class, which they are made of (its
+ * verdict, shifted left by one, and whether it is an obvious stray line).
  *
  * This is `authorListLikeness`, `hasCjk` and `isObviousStray` on the trimmed line, computed
  * without slicing or splitting for the lines that decide quickly (the unit tests check that the
  * answers are the same); the rest are handed to those functions.
  */
-function plainLineCosts(text: string, start: number, end: number, costs: Uint8Array, at: number): void {
+function plainLineCosts(text: string, start: number, end: number, costs: Uint8Array, at: number): number {
   let s = start;
   let e = end;
   while (s < e && isJsSpace(text.charCodeAt(s))) s++;
   while (e > s && isJsSpace(text.charCodeAt(e - 1))) e--;
   const verdict = lineVerdict(text, s, e);
+  const obvious = isObviousStrayBetween(text, s, e);
   const cjk = verdict === CJK;
   costs[at] = cjk ? 4 : verdict === STRONG ? 2 : 0;
   costs[at + 1] = cjk ? 0 : 4;
   costs[at + 2] = cjk ? 5 : verdict === STRONG ? 0 : verdict === WEAK ? 1 : 3;
-  costs[at + 3] = isObviousStrayBetween(text, s, e) ? COST.obviousStray : COST.stray;
+  costs[at + 3] = obvious ? COST.obviousStray : COST.stray;
+  return (verdict << 1) | (obvious ? 1 : 0);
 }
 
 /** `authorListLikeness` of a line without CJK ideographs, or CJK: a line with them is never an author list. */

@@ -7,7 +7,8 @@ import * as assert from 'node:assert/strict';
 import * as fc from 'fast-check';
 import type { Range } from 'vscode-languageserver-types';
 import { titleKey } from '../../server/src/service/features/entries';
-import { computeDiagnostics, DiagnosticCode, DigestDiagnostic } from '../../server/src/service/features/diagnostics';
+import { computeDiagnostics, DiagnosticCode, DigestDiagnostic, notAnInstitutionName } from '../../server/src/service/features/diagnostics';
+import { categoryIgnoringCase, isCategoryLike } from '../../server/src/service/taxonomy';
 import type { Span } from '../../server/src/service/model';
 import { parseDigest } from '../../server/src/service/parser';
 import { entryNames, termKey } from '../../server/src/service/terms';
@@ -119,6 +120,57 @@ describe('entryNames: the keys of names seen before', () => {
             entry.topicHits!.hits.map((hit) => [hit.keyword.text, termKey(hit.keyword.text)]),
           );
         }
+      }),
+      { numRuns: 300 },
+    );
+  });
+});
+
+/** Which of the three reasons `notAnInstitutionName` gives, tried in order with no shortcut. */
+function plainReason(name: string): string | undefined {
+  if (/^\[[^\]]*\]$/.test(name)) return 'tag';
+  if (isCategoryLike(name) && categoryIgnoringCase(name)) return 'category';
+  if (name.length > 0 && !/[\p{L}]/u.test(name)) return 'no letter';
+  return undefined;
+}
+
+describe('diagnostics: the shortcuts for names and brackets', () => {
+  test('Should find an institution name not one exactly when the plain patterns do', () => {
+    const unit = fc.oneof(fc.constantFrom(...'[]csAIL.-09 _（）a中·'), fc.string({ minLength: 1, maxLength: 1 }));
+    const names = fc.oneof(fc.string({ unit, minLength: 1, maxLength: 10 }), fc.constantFrom('cs.AI', 'CS.lg', 'math.CO', 'q-bio.NC', 'cs', '[cs.AI]', '[]', '123', '-', 'Kyoto University', 'A.B.C', 'cs.AI-'));
+    fc.assert(
+      fc.property(names, (name) => {
+        const reason = notAnInstitutionName(name);
+        const kind = reason === undefined ? undefined : reason[0].includes('bracketed') ? 'tag' : reason[0].includes('arXiv category') ? 'category' : 'no letter';
+        assert.equal(kind, plainReason(name), JSON.stringify(name));
+      }),
+      { numRuns: 3000 },
+    );
+  });
+
+  test('Should report the wrong brackets of items and hits as the plain comparison of each bracket does', () => {
+    const bracket = fc.constantFrom('(', ')', '（', '）', '');
+    const item = fc.tuple(fc.constantFrom('Kyoto University', 'Lab', ''), bracket, fc.constantFrom('京都大学', 'x', ''), bracket);
+    const hit = fc.tuple(fc.constantFrom('reasoning', 'x', ''), bracket, fc.constantFrom('title', 'abstract', ''), bracket);
+    const joined = (parts: [string, string, string, string][], separator: string) => parts.map((p) => p.join('')).join(separator);
+    fc.assert(
+      fc.property(fc.array(fc.tuple(fc.array(item, { minLength: 1, maxLength: 3 }), fc.array(hit, { minLength: 1, maxLength: 3 })), { minLength: 1, maxLength: 3 }), (entries) => {
+        const text = digest(...entries.map(([items, hits], i) => entryLines(`P${i}`, { institutions: `机构 * ${joined(items, ' ； ')} 纠错`, topicHits: `专题命中 数学推理 ：${joined(hits, '；')}；分类 cs.LG` })));
+        const model = parseDigest(text);
+        const expected: string[] = [];
+        for (const entry of model.entries) {
+          for (const each of entry.institutions?.items ?? []) {
+            if (each.unbalanced !== 0 && each.unbalancedAt) continue;
+            if (each.open && each.close && (each.open.text === '(' || each.close.text === ')')) expected.push(`half ${sorted([{ start: each.open.range.start, end: each.close.range.end }])}`);
+          }
+          for (const each of entry.topicHits?.hits ?? []) {
+            if (each.open && each.close && (each.open.text === '（' || each.close.text === '）')) expected.push(`full ${sorted([{ start: each.open.range.start, end: each.close.range.end }])}`);
+          }
+        }
+        const found = computeDiagnostics(parseDigest(text))
+          .filter((d) => (d.code === DiagnosticCode.HalfWidthPunctuation && /[（）]/.test(d.data.marks?.[0].expected ?? '')) || (d.code === DiagnosticCode.FullWidthPunctuation && /[()]/.test(d.data.marks?.[0].expected ?? '')))
+          .map((d) => `${d.code === DiagnosticCode.HalfWidthPunctuation ? 'half' : 'full'} ${sorted([d.range])}`);
+        assert.deepEqual(found.sort(), expected.sort(), text);
       }),
       { numRuns: 300 },
     );

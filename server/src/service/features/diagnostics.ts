@@ -11,10 +11,10 @@ import { Diagnostic, DiagnosticRelatedInformation, DiagnosticSeverity } from 'vs
 import type { Range } from 'vscode-languageserver-types';
 import type { Cancellation } from '../cancellation';
 import { NEVER_CANCELLED } from '../cancellation';
-import type { DigestDocument, Entry, FieldKind, InstitutionsField, Span, StructureProblem, TopicHitsField } from '../model';
+import type { DigestDocument, Entry, FieldKind, InstitutionItem, InstitutionsField, Span, StructureProblem, TopicHitsField } from '../model';
 import { categoryByCode, categoryIgnoringCase, isCategoryLike, nearestCategories } from '../taxonomy';
 import { hasCjk } from '../text';
-import { entryAt, entryTitleKey } from './entries';
+import { entryAt, entryLine, entryTitleKey } from './entries';
 import { consistencyProblems, FormsElsewhere } from './consistency';
 import { documentTooLarge, TooLarge } from '../limits';
 import { entryNames } from '../terms';
@@ -300,22 +300,20 @@ export function* diagnosticSteps(doc: DigestDocument, options: DiagnosticOptions
       }
     }
     let checked = 0;
-    let lastLine = doc.lines.length;
     while (checked < doc.entries.length && checker.count < limit) {
       if (checked % ENTRIES_PER_STEP === 0) {
         if (checked > 0) yield;
         if (token.isCancellationRequested) return [];
       }
       const entry = doc.entries[checked];
-      for (const problem of byEntry.get(checked) ?? []) checker.structureProblem(problem);
+      const problems = byEntry.get(checked);
+      if (problems) for (const problem of problems) checker.structureProblem(problem);
       checker.entryOnce(entry, key);
       if (names) entryNames(entry);
       checked++;
-      lastLine = entry.range.end.line;
     }
-    if (checked === doc.entries.length) {
-      lastLine = doc.lines.length;
-    }
+    // The last line checked: the end of the document, or of the last entry checked.
+    const lastLine = checked === doc.entries.length || checked === 0 ? doc.lines.length : doc.entries[checked - 1].range.end.line;
     for (const problem of outside) {
       if (problem.range.start.line <= lastLine) checker.structureProblem(problem);
     }
@@ -358,8 +356,20 @@ const ENTRY_DIAGNOSTICS = new WeakMap<Entry, { key: string; line: number; index:
 /** At most this many places in other files are related to a duplicate: the first ones, in file order. */
 const MAX_RELATED_ELSEWHERE = 20;
 
+/** No places in other files. */
+const NO_LOCATIONS: readonly PaperLocation[] = [];
+
 /** What most entries have: one shared empty list. */
 const NO_DIAGNOSTICS: DigestDiagnostic[] = [];
+
+/** The record of the entries without problems under the options key checked last (never changed: its list is empty). */
+let clean: { key: string; line: number; index: number; diagnostics: DigestDiagnostic[] } = { key: '', line: 0, index: 0, diagnostics: NO_DIAGNOSTICS };
+
+/** The record shared by the entries that have no problem under `key`. */
+function cleanRecord(key: string): typeof clean {
+  if (clean.key !== key) clean = { key, line: 0, index: 0, diagnostics: NO_DIAGNOSTICS };
+  return clean;
+}
 
 /** What of the options the checks of an entry depend on. */
 function optionsKey(options: DiagnosticOptions): string {
@@ -499,9 +509,13 @@ class Checker {
 
   /** The checks of an entry, or what they found when the entry was checked before under the same options. */
   entryOnce(entry: Entry, key: string): void {
-    const line = entry.range.start.line;
     const cached = ENTRY_DIAGNOSTICS.get(entry);
     if (cached && cached.key === key) {
+      if (cached.diagnostics.length === 0) {
+        // Nothing found: nothing to move either.
+        return;
+      }
+      const line = entryLine(entry);
       if (cached.line !== line || cached.index !== entry.index) {
         cached.diagnostics = moved(cached.diagnostics, line - cached.line, entry.index);
         cached.line = line;
@@ -514,7 +528,8 @@ class Checker {
     }
     const start = this.result.length;
     this.entry(entry);
-    ENTRY_DIAGNOSTICS.set(entry, { key, line, index: entry.index, diagnostics: this.result.length > start ? this.result.slice(start) : NO_DIAGNOSTICS });
+    // Most entries have no problem: they share one record per options key.
+    ENTRY_DIAGNOSTICS.set(entry, this.result.length > start ? { key, line: entryLine(entry), index: entry.index, diagnostics: this.result.slice(start) } : cleanRecord(key));
   }
 
   entry(entry: Entry): void {
@@ -582,7 +597,9 @@ class Checker {
     if (!field.marker) {
       this.add(DiagnosticCode.InstitutionsMissingMarker, lastCharacter(field), 'The 机构 line lacks its trailing 纠错', '机构行末尾缺少“纠错”', { entry: entry.index });
     }
-    for (const separator of field.text.includes(';') ? field.separators : NO_SPANS) {
+    // The line's text, cut once: a part holds a mark only when the line does.
+    const text = field.text;
+    for (const separator of text.includes(';') ? field.separators : NO_SPANS) {
       const mark = firstOf(separator, ';');
       if (mark) {
         this.add(
@@ -595,37 +612,47 @@ class Checker {
       }
     }
     const listsAuthors = field.authorPairs !== undefined;
-    field.items.forEach((item, index) => {
-      if (item.unbalanced !== 0 && item.unbalancedAt) {
-        const opening = item.unbalanced > 0;
-        this.add(
-          DiagnosticCode.UnbalancedBrackets,
-          item.unbalancedAt,
-          opening ? 'This bracket is never closed' : 'This bracket closes nothing',
-          opening ? '此括号没有对应的右括号' : '此括号没有对应的左括号',
-          { entry: entry.index, item: index },
-        );
-        return;
+    const halfWidthBrackets = text.includes('(') || text.includes(')');
+    const items = field.items;
+    for (let index = 0; index < items.length; index++) {
+      const item = items[index];
+      if (item.unbalanced !== 0) {
+        const at = item.unbalancedAt;
+        if (at) {
+          const opening = item.unbalanced > 0;
+          this.add(
+            DiagnosticCode.UnbalancedBrackets,
+            at,
+            opening ? 'This bracket is never closed' : 'This bracket closes nothing',
+            opening ? '此括号没有对应的右括号' : '此括号没有对应的左括号',
+            { entry: entry.index, item: index },
+          );
+          continue;
+        }
       }
-      const marks: { range: Range; expected: string }[] = [];
-      if (item.open?.text === '(') marks.push({ range: item.open.range, expected: '（' });
-      if (item.close?.text === ')') marks.push({ range: item.close.range, expected: '）' });
-      if (marks.length > 0 && item.open && item.close) {
-        this.add(
-          DiagnosticCode.HalfWidthPunctuation,
-          { start: item.open.range.start, end: item.close.range.end },
-          "Half-width '()' around a translation, where the format uses '（）'",
-          '译名应使用全角括号“（）”而非半角“()”',
-          { entry: entry.index, marks },
-        );
+      if (halfWidthBrackets) {
+        this.brackets(DiagnosticCode.HalfWidthPunctuation, item, entry.index, "Half-width '()' around a translation, where the format uses '（）'", '译名应使用全角括号“（）”而非半角“()”');
       }
       if (!listsAuthors) {
-        const reason = notAnInstitution(item.name.text, item.translation?.text ?? '');
+        const reason = notAnInstitution(item);
         if (reason) {
           this.add(DiagnosticCode.NotAnInstitution, item.text.length > 0 ? item.range : widen(item.range), reason[0], reason[1], { entry: entry.index, item: index });
         }
       }
-    });
+    }
+  }
+
+  /**
+   * The brackets of an item or a hit written half-width (`HalfWidthPunctuation`, where the format
+   * uses `（）`) or full-width (`FullWidthPunctuation`, where it uses `()`): one diagnostic from
+   * the one to the other, with a mark for each wrong one.
+   */
+  private brackets(code: DiagnosticCode.HalfWidthPunctuation | DiagnosticCode.FullWidthPunctuation, part: { readonly open?: Span; readonly close?: Span }, entry: number, english: string, chinese: string): void {
+    const half = code === DiagnosticCode.HalfWidthPunctuation;
+    const marks = half ? bracketMarks(part.open, part.close, '(', ')', '（', '）') : bracketMarks(part.open, part.close, '（', '）', '(', ')');
+    if (marks) {
+      this.add(code, marks.range, english, chinese, { entry, marks: marks.marks });
+    }
   }
 
   private topicHits(entry: Entry, field: TopicHitsField): void {
@@ -635,7 +662,9 @@ class Checker {
         marks: [{ range: field.colon.range, expected: '：' }],
       });
     }
-    for (const separator of field.text.includes(';') ? field.separators : NO_SPANS) {
+    // The line's text, cut once: a part holds a mark only when the line does.
+    const text = field.text;
+    for (const separator of text.includes(';') ? field.separators : NO_SPANS) {
       const mark = firstOf(separator, ';');
       if (mark) {
         this.add(DiagnosticCode.HalfWidthPunctuation, mark.range, "Half-width ';' between topic hits, where the format uses '；'", '命中词之间应使用全角“；”而非半角“;”', {
@@ -645,50 +674,45 @@ class Checker {
       }
     }
     // Categories written without their label read as a last hit without a field.
-    const lastHit = field.hits[field.hits.length - 1];
-    const unlabelled = !field.categoriesLabel && lastHit !== undefined && !lastHit.open && looksLikeCategoryList(lastHit.keyword.text);
-    field.hits.forEach((hit, index) => {
-      if (unlabelled && index === field.hits.length - 1) {
-        return;
-      }
-      if (hit.keyword.text.length === 0) {
+    const hits = field.hits;
+    const categoriesLabel = field.categoriesLabel;
+    const lastHit = hits[hits.length - 1];
+    const unlabelled = !categoriesLabel && lastHit !== undefined && !lastHit.open && looksLikeCategoryList(lastHit.keyword.text);
+    const fullWidthBrackets = text.includes('（') || text.includes('）');
+    const checked = unlabelled ? hits.length - 1 : hits.length;
+    for (let index = 0; index < checked; index++) {
+      const hit = hits[index];
+      const keyword = hit.keyword.text;
+      const hitField = hit.field;
+      if (keyword.length === 0) {
         this.add(
           DiagnosticCode.EmptyKeyword,
           hit.text.length > 0 ? hit.range : widen(hit.range),
-          hit.field ? 'This topic hit names a field but no keyword' : 'An empty topic hit between two separators',
-          hit.field ? '此命中只有字段，没有命中词' : '两个分隔符之间的命中为空',
+          hitField ? 'This topic hit names a field but no keyword' : 'An empty topic hit between two separators',
+          hitField ? '此命中只有字段，没有命中词' : '两个分隔符之间的命中为空',
           { entry: entry.index, item: index },
         );
-      } else if (!hit.field || hit.field.text.length === 0) {
-        this.add(DiagnosticCode.HitMissingField, hit.range, `The topic hit ${quote(hit.keyword.text)} does not say where it matched, as in 'keyword(abstract)'`, `命中词${quote(hit.keyword.text)}缺少“(字段)”，如“keyword(abstract)”`, {
+      } else if (!hitField || hitField.text.length === 0) {
+        this.add(DiagnosticCode.HitMissingField, hit.range, `The topic hit ${quote(keyword)} does not say where it matched, as in 'keyword(abstract)'`, `命中词${quote(keyword)}缺少“(字段)”，如“keyword(abstract)”`, {
           entry: entry.index,
           item: index,
         });
       }
-      const marks: { range: Range; expected: string }[] = [];
-      if (hit.open?.text === '（') marks.push({ range: hit.open.range, expected: '(' });
-      if (hit.close?.text === '）') marks.push({ range: hit.close.range, expected: ')' });
-      if (marks.length > 0 && hit.open && hit.close) {
-        this.add(
-          DiagnosticCode.FullWidthPunctuation,
-          { start: hit.open.range.start, end: hit.close.range.end },
-          "Full-width '（）' around the field of a topic hit, where the format uses '()'",
-          '命中字段应使用半角括号“()”而非全角“（）”',
-          { entry: entry.index, marks },
-        );
+      if (fullWidthBrackets) {
+        this.brackets(DiagnosticCode.FullWidthPunctuation, hit, entry.index, "Full-width '（）' around the field of a topic hit, where the format uses '()'", '命中字段应使用半角括号“()”而非全角“（）”');
       }
-    });
+    }
     if (unlabelled) {
       this.add(DiagnosticCode.MissingCategories, lastHit.range, 'These categories lack their 分类 label', '这些分类缺少“分类”标签', { entry: entry.index, unlabelled: true });
       return;
     }
-    if (!field.categoriesLabel) {
+    if (!categoriesLabel) {
       const end = lastHit ? lastHit.range : field.label.range;
       this.add(DiagnosticCode.MissingCategories, end, 'The topic hits lack 分类 and the paper\u2019s categories', '专题命中缺少“分类”及论文的分类', { entry: entry.index });
       return;
     }
     if (field.categories.length === 0) {
-      this.add(DiagnosticCode.MissingCategories, field.categoriesLabel.range, 'No categories follow 分类', '“分类”之后没有分类代码', { entry: entry.index });
+      this.add(DiagnosticCode.MissingCategories, categoriesLabel.range, 'No categories follow 分类', '“分类”之后没有分类代码', { entry: entry.index });
       return;
     }
     for (const separator of field.categorySeparators) {
@@ -757,8 +781,11 @@ class Checker {
 
   /** The duplicates among the first `count` entries. */
   duplicates(count: number): void {
+    // The first entry of each title, and the copies elsewhere of the titles that have some: one
+    // look-up for most papers (a title seen once, in this file only).
     const first = new Map<string, Entry>();
     const elsewhereByKey = new Map<string, readonly PaperLocation[]>();
+    const lookup = this.options.duplicatesElsewhere;
     for (let i = 0; i < count; i++) {
       const entry = this.doc.entries[i];
       const title = entry.englishTitle;
@@ -770,15 +797,19 @@ class Checker {
       if (key.length === 0) {
         continue;
       }
-      let elsewhere = elsewhereByKey.get(key);
-      if (elsewhere === undefined) {
-        // Asked once per title: a file may hold the same title many times.
-        elsewhere = (this.options.duplicatesElsewhere?.(key) ?? []).slice(0, MAX_RELATED_ELSEWHERE);
-        elsewhereByKey.set(key, elsewhere);
-      }
       const original = first.get(key);
+      let elsewhere: readonly PaperLocation[];
       if (!original) {
         first.set(key, entry);
+        // Asked once per title: a file may hold the same title many times.
+        const found = lookup?.(key);
+        elsewhere = found && found.length > 0 ? found.slice(0, MAX_RELATED_ELSEWHERE) : NO_LOCATIONS;
+        if (elsewhere.length === 0) {
+          continue;
+        }
+        elsewhereByKey.set(key, elsewhere);
+      } else {
+        elsewhere = elsewhereByKey.get(key) ?? NO_LOCATIONS;
       }
       // One diagnostic per paper: the first copy in the workspace (by file URI, then line) is
       // the paper, each later copy is reported once, relating all the others.
@@ -870,20 +901,70 @@ function widen(range: Range): Range {
 }
 
 /** Why an institution item is not an institution, in both languages, or undefined when it is one. */
-function notAnInstitution(name: string, translation: string): readonly [string, string] | undefined {
-  if (name.length === 0 && translation.length === 0) {
-    return ['An empty institution between two separators', '两个分隔符之间的机构为空'];
+function notAnInstitution(item: InstitutionItem): readonly [string, string] | undefined {
+  const name = item.name.text;
+  if (name.length === 0) {
+    // The translation is cut from the text only for an item without a name.
+    if ((item.translation?.text ?? '').length === 0) {
+      return ['An empty institution between two separators', '两个分隔符之间的机构为空'];
+    }
+    return undefined;
   }
-  if (/^\[[^\]]*\]$/.test(name)) {
+  return notAnInstitutionName(name);
+}
+
+/**
+ * Why a (non-empty) institution name is not one, or undefined. The patterns are tried only on
+ * names that may match them: most names are words of letters with spaces between them.
+ *
+ * @example notAnInstitutionName('cs.AI') // ["'cs.AI' is an arXiv category, not an institution", …]
+ */
+export function notAnInstitutionName(name: string): readonly [string, string] | undefined {
+  if (name.charCodeAt(0) === 0x5b /* [ */ && /^\[[^\]]*\]$/.test(name)) {
     return [`${quote(name)} is a bracketed tag, not an institution`, `${quote(name)}是方括号标记，不是机构`];
   }
-  if (isCategoryLike(name) && categoryIgnoringCase(name)) {
+  if (onlyCodeCharacters(name) && isCategoryLike(name) && categoryIgnoringCase(name)) {
     return [`${quote(name)} is an arXiv category, not an institution`, `${quote(name)}是 arXiv 分类，不是机构`];
   }
-  if (name.length > 0 && !/[\p{L}]/u.test(name)) {
+  if (!isAsciiLetter(name.charCodeAt(0)) && !/[\p{L}]/u.test(name)) {
     return [`${quote(name)} is not the name of an institution`, `${quote(name)}不是机构名称`];
   }
   return undefined;
+}
+
+function isAsciiLetter(code: number): boolean {
+  return (code >= 0x41 && code <= 0x5a) || (code >= 0x61 && code <= 0x7a);
+}
+
+/** Whether a text has only the characters of a category code (ASCII letters and digits, `.`, `-`): `isCategoryLike` needs them. */
+function onlyCodeCharacters(text: string): boolean {
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (!(isAsciiLetter(c) || (c >= 0x30 && c <= 0x39) || c === 0x2e || c === 0x2d)) return false;
+  }
+  return true;
+}
+
+/**
+ * The marks of a pair of brackets written `wrongOpen` `wrongClose` (either or both) where the
+ * format uses `expectedOpen` `expectedClose`, with the range from the one to the other; undefined
+ * when neither is wrong or one is missing.
+ */
+function bracketMarks(open: Span | undefined, close: Span | undefined, wrongOpen: string, wrongClose: string, expectedOpen: string, expectedClose: string): { range: Range; marks: { range: Range; expected: string }[] } | undefined {
+  if (!open || !close) {
+    return undefined;
+  }
+  const openWrong = open.text === wrongOpen;
+  const closeWrong = close.text === wrongClose;
+  if (!openWrong && !closeWrong) {
+    return undefined;
+  }
+  const openRange = open.range;
+  const closeRange = close.range;
+  const marks: { range: Range; expected: string }[] = [];
+  if (openWrong) marks.push({ range: openRange, expected: expectedOpen });
+  if (closeWrong) marks.push({ range: closeRange, expected: expectedClose });
+  return { range: { start: openRange.start, end: closeRange.end }, marks };
 }
 
 /** Whether a hit's text is really a list of category codes: `cs.CL、cs.AI`. */

@@ -136,6 +136,15 @@ export function entryTitleKey(entry: Entry, remember = true): string {
 }
 
 /**
+ * The first line of an entry, read without making its range.
+ *
+ * @example entryLine(doc.entries[0]) // 2
+ */
+export function entryLine(entry: Entry): number {
+  return entry instanceof EntryNode ? entry.line : entry.range.start.line;
+}
+
+/**
  * Whether an entry spans `range`. The parser's entries are read without making their range:
  * after a keystroke this is asked of every paper (by the outline and by the index), and 10,000
  * ranges made only to be compared are a few milliseconds of allocation and of collection.

@@ -12,7 +12,8 @@ import {
   InitializeResult,
   InitializeParams,
 } from 'vscode-languageserver/node';
-import { TextDocument } from 'vscode-languageserver-textdocument';
+import type { TextDocument } from 'vscode-languageserver-textdocument';
+import { OpenDocument } from './openDocument';
 import type { Diagnostic, Range } from 'vscode-languageserver-types';
 import { DigestCache } from './service/cache';
 import { documentTooLarge } from './service/limits';
@@ -97,9 +98,9 @@ const cache = new DigestCache();
 /** The outline, folding and semantic tokens of each open document's latest version. */
 const answers = new AnswerCache();
 // Each edit brings the document's cached model along incrementally.
-const documents = new TextDocuments<TextDocument>({
-  create: TextDocument.create,
-  update: (document, changes, version) => cache.change(document, changes, () => TextDocument.update(document, changes, version)),
+const documents = new TextDocuments<OpenDocument>({
+  create: OpenDocument.create,
+  update: (document, changes, version) => cache.change(document, changes, () => OpenDocument.update(document, changes, version)),
 });
 /** Every paper of every digest file of the workspace folders; open documents override the disk. */
 const workspaceIndex = new WorkspaceIndex();

@@ -18,6 +18,10 @@ import { describe, test } from 'node:test';
 import * as fc from 'fast-check';
 import { isCommentsTitle, parseDigest, plainLineVerdict, setReadingsKept, splitLines } from '../../server/src/service/parser';
 import { describeModel } from '../support/describeModel';
+import { TextDocument } from 'vscode-languageserver-textdocument';
+import { updateDigest } from '../../server/src/service/incremental';
+import { DigestDocument, FIELD_ORDER } from '../../server/src/service/model';
+import { applyEdit } from '../support/modelChecks';
 import { authorListLikeness, hasCjk } from '../../server/src/service/text';
 import { FIXTURES } from '../support/fixtures';
 import { checkFeatures, checkModel, digestText } from '../support/modelChecks';
@@ -132,6 +136,43 @@ describe('properties: any text', () => {
         assert.equal(describeModel(parseDigest(text)), workedOut);
       }),
       { numRuns: 300 },
+    );
+  });
+
+  test('Should name each field the entry lists, and read each field line from the line table as the text has it, fresh and after edits', () => {
+    /** Each kind once at most; the named field is the one listed; a field's text, line and range are its line's. */
+    const check = (text: string, doc: DigestDocument): void => {
+      const lines = splitLines(text).lines;
+      for (const entry of doc.entries) {
+        for (const kind of FIELD_ORDER) {
+          const listed = entry.fields.filter((field) => field.kind === kind);
+          assert.ok(listed.length <= 1, `entry ${entry.index} has ${listed.length} fields ${kind}`);
+          assert.equal(entry[kind], listed[0], `entry ${entry.index}: ${kind}`);
+        }
+        for (const field of entry.fields) {
+          // splitLines keeps the BOM on line 0; a field's text leaves it out, its range counts it.
+          const line = lines[field.line];
+          const first = field.line === 0 && doc.hasBom ? 1 : 0;
+          assert.equal(field.text, line.text.slice(first));
+          assert.deepEqual(field.range, { start: { line: field.line, character: first }, end: { line: field.line, character: line.text.length } });
+        }
+      }
+    };
+    const base = fs.readFileSync(path.join(FIXTURES, 'parser', 'well-formed.digest'), 'utf8');
+    const edit = fc.record({ at: fc.double({ min: 0, max: 1, noNaN: true }), remove: fc.nat(40), insert: fc.oneof(digestText, fc.constantFrom('\n', '\n\n', 'Comments on x\n', '机构 A\n\n')) });
+    fc.assert(
+      fc.property(fc.oneof(digestText, fc.constant(base)), fc.array(edit, { maxLength: 8 }), (start, edits) => {
+        let document = TextDocument.create('file:///a.digest', 'paper-digest', 1, start);
+        let model = parseDigest(start);
+        check(start, model);
+        for (const e of edits) {
+          const applied = applyEdit(document, e);
+          document = applied.document;
+          model = updateDigest(model, [applied.change], document.getText());
+          check(document.getText(), model);
+        }
+      }),
+      { numRuns: 200 },
     );
   });
 });

@@ -233,6 +233,7 @@ function update(previous: DigestModel, region: Region, text: string): DigestDocu
   table.lf = lf;
   src.text = text;
   src.bom = text.charCodeAt(0) === 0xfeff;
+  src.table = table;
   classifyLines(src, table, changedFrom, windowEnd);
   /** The kind a line of the previous text had. */
   const oldKind = (line: number): number => (line < changedFrom ? table.kinds[line] : line < oldAfter ? oldKinds[line - changedFrom] : table.kinds[line + lineDelta]);

@@ -20,6 +20,7 @@
  * which field of which entry), the nodes split a field's line when its parts are wanted.
  */
 import type { Range } from 'vscode-languageserver-types';
+import type { LineTable } from './document';
 import type { AuthorPair, AuthorsField, Entry, Field, FieldKind, InstitutionItem, InstitutionsField, Link, Span, TextField, TitleField, TopicHit, TopicHitsField } from './model';
 import { LABELS } from './model';
 import { authorListLikeness, skipSpaces, trimEndIndex } from './text';
@@ -31,13 +32,19 @@ import { authorListLikeness, skipSpaces, trimEndIndex } from './text';
 export class Source {
   declare text: string;
   declare bom: boolean;
+  /**
+   * The lines of the text: fields read their line's start and end here rather than keep them
+   * (an incremental update moves the table's lines with the text).
+   */
+  declare table: LineTable;
   /** The entries whose fields keep split parts, oldest first from `partsHead` on (see `keepParts`). */
   declare private partsKept: (EntryNode | undefined)[];
   declare private partsHead: number;
 
-  constructor(text: string, bom: boolean) {
+  constructor(text: string, bom: boolean, table: LineTable) {
     this.text = text;
     this.bom = bom;
+    this.table = table;
     this.partsKept = [];
     this.partsHead = 0;
   }
@@ -222,14 +229,6 @@ export class LinkNode extends PartSpan implements Link {
 
 /** One paper: a frame for its fields and stray lines. */
 export class EntryNode implements Entry, Frame {
-  declare englishTitle: TitleField | undefined;
-  declare chineseTitle: TitleField | undefined;
-  declare authors: AuthorsField | undefined;
-  declare institutions: InstitutionsField | undefined;
-  declare topicHits: TopicHitsField | undefined;
-  declare summary: TextField | undefined;
-  declare comments: TextField | undefined;
-  declare journalRef: TextField | undefined;
   declare fields: Field[];
   declare strayLines: FramedSpan[];
   /** The last line, relative to `line`. */
@@ -245,6 +244,12 @@ export class EntryNode implements Entry, Frame {
   declare partsKept: boolean;
   /** Which kinds of field the entry has, one bit per position in FIELD_ORDER (`FIELD_BIT`). */
   declare kindMask: number;
+  /**
+   * Where each kind of field is in `fields`, three bits per position in FIELD_ORDER (an entry
+   * has each kind once at most, so eight fields at most): the named fields are read through it
+   * rather than kept in eight slots of their own.
+   */
+  declare positions: number;
 
   constructor(src: Source, line: number, offset: number, index: number) {
     this.src = src;
@@ -253,15 +258,8 @@ export class EntryNode implements Entry, Frame {
     this.index = index;
     this.partsKept = false;
     this.kindMask = 0;
+    this.positions = 0;
     // Assigned here, all of them, so that every entry has the same shape from the start.
-    this.englishTitle = undefined;
-    this.chineseTitle = undefined;
-    this.authors = undefined;
-    this.institutions = undefined;
-    this.topicHits = undefined;
-    this.summary = undefined;
-    this.comments = undefined;
-    this.journalRef = undefined;
     this.fields = [];
     this.strayLines = EMPTY as never[];
     this.lastRel = 0;
@@ -273,43 +271,50 @@ export class EntryNode implements Entry, Frame {
     return { start: { line: this.line, character: first }, end: { line: this.line + this.lastRel, character: this.lastEnd } };
   }
 
+  get englishTitle(): TitleField | undefined {
+    return this.fieldAt(0) as TitleField | undefined;
+  }
+
+  get chineseTitle(): TitleField | undefined {
+    return this.fieldAt(1) as TitleField | undefined;
+  }
+
+  get authors(): AuthorsField | undefined {
+    return this.fieldAt(2) as AuthorsField | undefined;
+  }
+
+  get institutions(): InstitutionsField | undefined {
+    return this.fieldAt(3) as InstitutionsField | undefined;
+  }
+
+  get topicHits(): TopicHitsField | undefined {
+    return this.fieldAt(4) as TopicHitsField | undefined;
+  }
+
+  get summary(): TextField | undefined {
+    return this.fieldAt(5) as TextField | undefined;
+  }
+
+  get comments(): TextField | undefined {
+    return this.fieldAt(6) as TextField | undefined;
+  }
+
+  get journalRef(): TextField | undefined {
+    return this.fieldAt(7) as TextField | undefined;
+  }
+
+  /** The field of the kind at `order` in FIELD_ORDER, if the entry has one. */
+  private fieldAt(order: number): Field | undefined {
+    return (this.kindMask & (1 << order)) === 0 ? undefined : this.fields[(this.positions >> (3 * order)) & 7];
+  }
+
   addField(node: AnyFieldNode): void {
     const field = node as unknown as Field;
+    const order = fieldOrder(field.kind);
+    // A second field of a kind (which the parser never makes) would be the one named.
+    this.positions = (this.positions & ~(7 << (3 * order))) | ((this.fields.length & 7) << (3 * order));
+    this.kindMask |= 1 << order;
     this.fields.push(field);
-    switch (field.kind) {
-      case 'englishTitle':
-        this.englishTitle = field;
-        this.kindMask |= FIELD_BIT.englishTitle;
-        break;
-      case 'chineseTitle':
-        this.chineseTitle = field;
-        this.kindMask |= FIELD_BIT.chineseTitle;
-        break;
-      case 'authors':
-        this.authors = field;
-        this.kindMask |= FIELD_BIT.authors;
-        break;
-      case 'institutions':
-        this.institutions = field;
-        this.kindMask |= FIELD_BIT.institutions;
-        break;
-      case 'topicHits':
-        this.topicHits = field;
-        this.kindMask |= FIELD_BIT.topicHits;
-        break;
-      case 'summary':
-        this.summary = field;
-        this.kindMask |= FIELD_BIT.summary;
-        break;
-      case 'comments':
-        this.comments = field;
-        this.kindMask |= FIELD_BIT.comments;
-        break;
-      case 'journalRef':
-        this.journalRef = field;
-        this.kindMask |= FIELD_BIT.journalRef;
-        break;
-    }
   }
 
   /** Called when the entry gets no more fields: its lists keep no room to spare. */
@@ -366,6 +371,28 @@ export class EntryNode implements Entry, Frame {
   }
 }
 
+/** The position of a field kind in FIELD_ORDER. */
+function fieldOrder(kind: FieldKind): number {
+  switch (kind) {
+    case 'englishTitle':
+      return 0;
+    case 'chineseTitle':
+      return 1;
+    case 'authors':
+      return 2;
+    case 'institutions':
+      return 3;
+    case 'topicHits':
+      return 4;
+    case 'summary':
+      return 5;
+    case 'comments':
+      return 6;
+    default:
+      return 7;
+  }
+}
+
 /** The bit of each field kind in `EntryNode.kindMask`. */
 export const FIELD_BIT: Readonly<Record<FieldKind, number>> = {
   englishTitle: 1,
@@ -380,23 +407,20 @@ export const FIELD_BIT: Readonly<Record<FieldKind, number>> = {
 
 // ---- Fields ----------------------------------------------------------------------------------
 
-/** What every field node knows: its entry, and its line relative to the entry. */
+/**
+ * What every field node knows: its entry, and its line relative to the entry. The line's start
+ * and end are read from the line table (`Source.table`), not kept.
+ */
 export abstract class FieldNode {
   declare entry: EntryNode;
   /** The line, relative to the entry's first line. */
   declare readonly lineRel: number;
-  /** The line's start offset, relative to the entry's. */
-  declare readonly rawRel: number;
-  /** The end character of the line (its length, plus one on line 0 after a BOM). */
-  declare readonly endCharacter: number;
 
   // Fields are assigned, not declared with initialisers: defining class fields on instances of
   // five subclasses makes the definitions megamorphic, and 70,000 fields felt it.
-  constructor(entry: EntryNode, lineRel: number, rawRel: number, endCharacter: number) {
+  constructor(entry: EntryNode, lineRel: number) {
     this.entry = entry;
     this.lineRel = lineRel;
-    this.rawRel = rawRel;
-    this.endCharacter = endCharacter;
   }
 
   get line(): number {
@@ -405,7 +429,14 @@ export abstract class FieldNode {
 
   /** Offset in the text of the line's start. */
   get rawStart(): number {
-    return this.entry.offset + this.rawRel;
+    return this.entry.src.table.starts[this.entry.line + this.lineRel];
+  }
+
+  /** The end character of the line (its length, plus one on line 0 after a BOM). */
+  get endCharacter(): number {
+    const table = this.entry.src.table;
+    const line = this.entry.line + this.lineRel;
+    return table.ends[line] - table.starts[line];
   }
 
   /** The first character of the line's text: 1 on line 0 after a BOM, else 0. */
@@ -414,8 +445,9 @@ export abstract class FieldNode {
   }
 
   get text(): string {
-    const raw = this.rawStart;
-    return this.entry.src.text.slice(raw + this.firstCharacter, raw + this.endCharacter);
+    const src = this.entry.src;
+    const line = this.entry.line + this.lineRel;
+    return src.text.slice(src.table.starts[line] + (line === 0 && src.bom ? 1 : 0), src.table.ends[line]);
   }
 
   get range(): Range {
@@ -471,38 +503,42 @@ export type AnyFieldNode = PlainFieldNode | InstitutionsFieldNode | TopicHitsFie
  */
 export class PlainFieldNode extends FieldNode {
   declare readonly kind: 'englishTitle' | 'chineseTitle' | 'authors';
-  private declare namesList: readonly Span[] | undefined;
-  private declare separatorsList: readonly Span[] | undefined;
+  /** The parts split so far, made when a feature first asks for some. */
+  private declare parts: PlainParts | undefined;
 
-  constructor(entry: EntryNode, lineRel: number, rawRel: number, end: number, kind: 'englishTitle' | 'chineseTitle' | 'authors') {
-    super(entry, lineRel, rawRel, end);
+  constructor(entry: EntryNode, lineRel: number, kind: 'englishTitle' | 'chineseTitle' | 'authors') {
+    super(entry, lineRel);
     this.kind = kind;
-    this.namesList = undefined;
-    this.separatorsList = undefined;
+    this.parts = undefined;
+  }
+
+  private own(): PlainParts {
+    return (this.parts ??= new PlainParts());
   }
 
   /** The line trimmed (the title, for a title field). */
   get value(): Span {
     // Trimmed in place, without slicing the line.
-    const raw = this.rawStart;
-    const text = this.entry.src.text;
-    const s = skipSpaces(text, raw + this.firstCharacter, raw + this.endCharacter);
-    return this.span(s - raw, trimEndIndex(text, s, raw + this.endCharacter) - raw);
+    const src = this.entry.src;
+    const line = this.entry.line + this.lineRel;
+    const raw = src.table.starts[line];
+    const end = src.table.ends[line];
+    const s = skipSpaces(src.text, raw + (line === 0 && src.bom ? 1 : 0), end);
+    return this.span(s - raw, trimEndIndex(src.text, s, end) - raw);
   }
 
   /** The author names, for an authors field. */
   get names(): readonly Span[] {
-    return (this.namesList ??= this.kind === 'authors' ? this.split(NAMES) : EMPTY);
+    return this.kind === 'authors' ? (this.own().namesList ??= this.split(NAMES)) : EMPTY;
   }
 
   releaseParts(): void {
-    this.namesList = undefined;
-    this.separatorsList = undefined;
+    this.parts = undefined;
   }
 
   /** The separators between names, as written (`, ` canonically; `，` or `,` are mistakes). */
   get separators(): readonly Span[] {
-    return (this.separatorsList ??= this.kind === 'authors' ? this.split(SEPARATORS) : EMPTY);
+    return this.kind === 'authors' ? (this.own().separatorsList ??= this.split(SEPARATORS)) : EMPTY;
   }
 
   private split(want: number): readonly Span[] {
@@ -535,6 +571,12 @@ export class PlainFieldNode extends FieldNode {
 
 const NAMES = 1;
 const SEPARATORS = 2;
+
+/** What an authors field split, kept while its entry keeps parts. */
+class PlainParts {
+  namesList: readonly Span[] | undefined = undefined;
+  separatorsList: readonly Span[] | undefined = undefined;
+}
 
 /** `English name（中文名）` or a name alone, as offsets into its field's line. */
 export class ItemNode implements InstitutionItem {
@@ -605,37 +647,42 @@ interface InstitutionsLayout {
   readonly markerAt: number;
 }
 
+/** What an institutions field split, kept while its entry keeps parts. */
+class InstitutionsParts {
+  itemsList: readonly InstitutionItem[] | undefined = undefined;
+  separatorsList: readonly Span[] | undefined = undefined;
+  pairs: readonly AuthorPair[] | null | undefined = undefined;
+  /** The line's layout, found on first use. */
+  layoutFound: InstitutionsLayout | undefined = undefined;
+}
+
 /** The `机构` line. */
 export class InstitutionsFieldNode extends FieldNode implements InstitutionsField {
   declare readonly kind: 'institutions';
-  private declare itemsList: readonly InstitutionItem[] | undefined;
-  private declare separatorsList: readonly Span[] | undefined;
-  private declare pairs: readonly AuthorPair[] | null | undefined;
-  /** The line's layout, found on first use. */
-  private declare layoutFound: InstitutionsLayout | undefined;
+  /** The parts split so far, made when a feature first asks for some. */
+  private declare parts: InstitutionsParts | undefined;
 
-  constructor(entry: EntryNode, lineRel: number, rawRel: number, end: number) {
-    super(entry, lineRel, rawRel, end);
+  constructor(entry: EntryNode, lineRel: number) {
+    super(entry, lineRel);
     this.kind = 'institutions';
-    this.itemsList = undefined;
-    this.separatorsList = undefined;
-    this.pairs = undefined;
-    this.layoutFound = undefined;
+    this.parts = undefined;
+  }
+
+  private own(): InstitutionsParts {
+    return (this.parts ??= new InstitutionsParts());
   }
 
   private layout(text: string): InstitutionsLayout {
-    if (this.layoutFound === undefined) {
-      this.layoutFound = this.findLayout(text);
+    const parts = this.own();
+    if (parts.layoutFound === undefined) {
+      parts.layoutFound = this.findLayout(text);
       this.noteParts();
     }
-    return this.layoutFound;
+    return parts.layoutFound;
   }
 
   releaseParts(): void {
-    this.itemsList = undefined;
-    this.separatorsList = undefined;
-    this.pairs = undefined;
-    this.layoutFound = undefined;
+    this.parts = undefined;
   }
 
   private findLayout(text: string): InstitutionsLayout {
@@ -677,19 +724,20 @@ export class InstitutionsFieldNode extends FieldNode implements InstitutionsFiel
   }
 
   get items(): readonly InstitutionItem[] {
-    return (this.itemsList ??= this.split(ITEMS) as InstitutionItem[]);
+    return (this.own().itemsList ??= this.split(ITEMS) as InstitutionItem[]);
   }
 
   get separators(): readonly Span[] {
-    return (this.separatorsList ??= this.split(ITEM_SEPARATORS) as Span[]);
+    return (this.own().separatorsList ??= this.split(ITEM_SEPARATORS) as Span[]);
   }
 
   get authorPairs(): readonly AuthorPair[] | undefined {
-    if (this.pairs === undefined) {
-      this.pairs = this.findAuthorPairs() ?? null;
+    const parts = this.own();
+    if (parts.pairs === undefined) {
+      parts.pairs = this.findAuthorPairs() ?? null;
       this.noteParts();
     }
-    return this.pairs ?? undefined;
+    return parts.pairs ?? undefined;
   }
 
   private split(want: number): readonly (InstitutionItem | Span)[] {
@@ -889,40 +937,43 @@ interface TopicHitsLayout {
   readonly categoriesAt: number;
 }
 
+/** What a topic hits field split, kept while its entry keeps parts. */
+class TopicHitsParts {
+  hitsList: readonly TopicHit[] | undefined = undefined;
+  separatorsList: readonly Span[] | undefined = undefined;
+  categoriesList: readonly Span[] | undefined = undefined;
+  categorySeparatorsList: readonly Span[] | undefined = undefined;
+  /** The line's layout, found on first use. */
+  layoutFound: TopicHitsLayout | undefined = undefined;
+}
+
 /** The `专题命中` line. */
 export class TopicHitsFieldNode extends FieldNode implements TopicHitsField {
   declare readonly kind: 'topicHits';
-  private declare hitsList: readonly TopicHit[] | undefined;
-  private declare separatorsList: readonly Span[] | undefined;
-  private declare categoriesList: readonly Span[] | undefined;
-  private declare categorySeparatorsList: readonly Span[] | undefined;
-  /** The line's layout, found on first use. */
-  private declare layoutFound: TopicHitsLayout | undefined;
+  /** The parts split so far, made when a feature first asks for some. */
+  private declare parts: TopicHitsParts | undefined;
 
-  constructor(entry: EntryNode, lineRel: number, rawRel: number, end: number) {
-    super(entry, lineRel, rawRel, end);
+  constructor(entry: EntryNode, lineRel: number) {
+    super(entry, lineRel);
     this.kind = 'topicHits';
-    this.hitsList = undefined;
-    this.separatorsList = undefined;
-    this.categoriesList = undefined;
-    this.categorySeparatorsList = undefined;
-    this.layoutFound = undefined;
+    this.parts = undefined;
+  }
+
+  private own(): TopicHitsParts {
+    return (this.parts ??= new TopicHitsParts());
   }
 
   private layout(text: string): TopicHitsLayout {
-    if (this.layoutFound === undefined) {
-      this.layoutFound = this.findLayout(text);
+    const parts = this.own();
+    if (parts.layoutFound === undefined) {
+      parts.layoutFound = this.findLayout(text);
       this.noteParts();
     }
-    return this.layoutFound;
+    return parts.layoutFound;
   }
 
   releaseParts(): void {
-    this.hitsList = undefined;
-    this.separatorsList = undefined;
-    this.categoriesList = undefined;
-    this.categorySeparatorsList = undefined;
-    this.layoutFound = undefined;
+    this.parts = undefined;
   }
 
   private findLayout(text: string): TopicHitsLayout {
@@ -1070,43 +1121,47 @@ export class TopicHitsFieldNode extends FieldNode implements TopicHitsField {
   }
 
   get hits(): readonly TopicHit[] {
-    if (!this.hitsList) {
+    const parts = this.own();
+    if (!parts.hitsList) {
       const text = this.text;
       const { rest, end } = this.layout(text);
       const result: TopicHit[] = [];
       this.scanHits(text, rest, end, HITS, result);
-      this.hitsList = kept(result);
+      parts.hitsList = kept(result);
       this.noteParts();
     }
-    return this.hitsList;
+    return parts.hitsList;
   }
 
   get separators(): readonly Span[] {
-    if (!this.separatorsList) {
+    const parts = this.own();
+    if (!parts.separatorsList) {
       const text = this.text;
       const { rest, end } = this.layout(text);
       const result: Span[] = [];
       this.scanHits(text, rest, end, HIT_SEPARATORS, result);
-      this.separatorsList = kept(result);
+      parts.separatorsList = kept(result);
       this.noteParts();
     }
-    return this.separatorsList;
+    return parts.separatorsList;
   }
 
   get categories(): readonly Span[] {
-    if (this.categoriesList === undefined) {
-      this.categoriesList = this.splitCategories(this.text, CATEGORIES);
+    const parts = this.own();
+    if (parts.categoriesList === undefined) {
+      parts.categoriesList = this.splitCategories(this.text, CATEGORIES);
       this.noteParts();
     }
-    return this.categoriesList;
+    return parts.categoriesList;
   }
 
   get categorySeparators(): readonly Span[] {
-    if (this.categorySeparatorsList === undefined) {
-      this.categorySeparatorsList = this.splitCategories(this.text, CATEGORY_SEPARATORS);
+    const parts = this.own();
+    if (parts.categorySeparatorsList === undefined) {
+      parts.categorySeparatorsList = this.splitCategories(this.text, CATEGORY_SEPARATORS);
       this.noteParts();
     }
-    return this.categorySeparatorsList;
+    return parts.categorySeparatorsList;
   }
 }
 
@@ -1118,8 +1173,8 @@ export class TextFieldNode extends FieldNode implements TextField {
   declare readonly kind: 'summary' | 'comments' | 'journalRef';
   private declare linksList: readonly Link[] | undefined;
 
-  constructor(entry: EntryNode, lineRel: number, rawRel: number, end: number, kind: 'summary' | 'comments' | 'journalRef') {
-    super(entry, lineRel, rawRel, end);
+  constructor(entry: EntryNode, lineRel: number, kind: 'summary' | 'comments' | 'journalRef') {
+    super(entry, lineRel);
     this.kind = kind;
     this.linksList = undefined;
   }

@@ -27,8 +27,8 @@ import { hasCjk, looksLikeName, NAME_PARTICLES, skipSpaces, trimEndIndex } from 
  * doc.entries[0].englishTitle?.value.text; // 'A Title'
  */
 export function parseDigest(text: string): DigestDocument {
-  const src = new Source(text, text.charCodeAt(0) === 0xfeff);
   const table = scanLines(text, 0, -1);
+  const src = new Source(text, text.charCodeAt(0) === 0xfeff, table);
   classifyLines(src, table, 0, table.count);
   const pass = new StructurePass(src, table, { current: undefined, firstContent: true, nextIndex: 0 });
   pass.run(0);
@@ -464,9 +464,7 @@ export class StructurePass {
     }
     const entry = (assignment & STARTS_ENTRY) !== 0 || !current ? this.startEntry(line) : current;
     const rel = line - entry.line;
-    const rawRel = this.table.starts[line] - entry.offset;
-    const end = this.table.ends[line] - this.table.starts[line];
-    entry.addField(new PlainFieldNode(entry, rel, rawRel, end, role === Role.English ? 'englishTitle' : role === Role.Chinese ? 'chineseTitle' : 'authors'));
+    entry.addField(new PlainFieldNode(entry, rel, role === Role.English ? 'englishTitle' : role === Role.Chinese ? 'chineseTitle' : 'authors'));
     this.extend(entry, line);
   }
 
@@ -476,17 +474,15 @@ export class StructurePass {
       entry = this.startEntry(line);
     }
     const rel = line - entry.line;
-    const rawRel = this.table.starts[line] - entry.offset;
-    const end = this.table.ends[line] - this.table.starts[line];
     switch (code) {
       case LineCode.Institutions:
-        entry.addField(new InstitutionsFieldNode(entry, rel, rawRel, end));
+        entry.addField(new InstitutionsFieldNode(entry, rel));
         break;
       case LineCode.TopicHits:
-        entry.addField(new TopicHitsFieldNode(entry, rel, rawRel, end));
+        entry.addField(new TopicHitsFieldNode(entry, rel));
         break;
       default:
-        entry.addField(new TextFieldNode(entry, rel, rawRel, end, code === LineCode.Summary ? 'summary' : code === LineCode.Comments ? 'comments' : 'journalRef'));
+        entry.addField(new TextFieldNode(entry, rel, code === LineCode.Summary ? 'summary' : code === LineCode.Comments ? 'comments' : 'journalRef'));
         break;
     }
     this.extend(entry, line);

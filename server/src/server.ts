@@ -811,7 +811,8 @@ connection.onExecuteCommand(guarded('workspace/executeCommand', async (params): 
   if (!document) {
     return { applied: false, edits: 0 };
   }
-  const edits = fixAll(cache.get(document), { rules: settings.rules as Record<string, RuleSetting> | undefined, ...formsElsewhere(uri) });
+  // The options code actions check with, so that the checks they (and the published diagnostics) made are reused.
+  const edits = fixAll(cache.get(document), diagnosticOptions(uri, settings));
   if (edits.length === 0) {
     return { applied: false, edits: 0 };
   }

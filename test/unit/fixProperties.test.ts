@@ -94,6 +94,14 @@ function checkFixes(text: string): void {
   // The fix-all code action carries the same edits.
   const [action] = codeActions(doc, { uri: URI }, { range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } }, diagnostics: [], only: [FIX_ALL_KIND] });
   assert.deepEqual(action?.edit?.changes?.[URI] ?? [], all);
+  // With the options the server checks with (another language, rule pages, the URI), after code
+  // actions and the published diagnostics checked the model: the same edits.
+  const served = parseDigest(text);
+  const options = { uri: URI, docsBase: 'file:///ext/docs/rules/', language: 'zh-cn' as const };
+  computeDiagnostics(served, { ...options, maxDiagnostics: 3 });
+  codeActions(served, { uri: URI }, { range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } }, diagnostics: [] }, options);
+  assert.deepEqual(fixAll(served, options), all, 'fix-all with the server\'s options');
+  assert.deepEqual(fixAll(served, options), all, 'fix-all asked again');
 }
 
 function savedMutants(): { name: string; text: string }[] {

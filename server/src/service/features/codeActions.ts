@@ -239,11 +239,22 @@ function diagnosticsOf(doc: DigestDocument, options: DiagnosticOptions, token: C
   if (cached && cached.key === key) {
     return cached.diagnostics;
   }
-  const diagnostics = computeDiagnostics(doc, { ...options, duplicatesElsewhere: undefined }, token);
+  const diagnostics = computeDiagnostics(doc, checkedOptions(options), token);
   if (!token.isCancellationRequested) {
     diagnosticsByModel.set(doc, { key, diagnostics });
   }
   return diagnostics;
+}
+
+/**
+ * The options code actions and fix-all check a document with: every problem (no cap), and no
+ * duplicates in other files (removing a paper because another file has it is not a fix). The
+ * message language, the rule pages and the URI only change the diagnostics' texts and related
+ * locations, never their codes, ranges or data; kept, they let the checks of entries the
+ * published diagnostics already made be reused (diagnostics.ts keeps them per entry, by those).
+ */
+function checkedOptions(options: DiagnosticOptions): DiagnosticOptions {
+  return { ...options, duplicatesElsewhere: undefined, maxDiagnostics: undefined };
 }
 
 /** At most this many rounds of fix, parse, fix again: fixes that touch wait for the next round. */
@@ -253,25 +264,27 @@ const MAX_ROUNDS = 8;
  * The edits of every safe fix, together, against the document's text: non-overlapping, and
  * idempotent (running fix-all on the result changes nothing). Fixes that touch the same text
  * are applied in rounds, parsing in between, and the rounds are composed into one set of edits.
- * Rules that are off are not fixed.
+ * Rules that are off are not fixed. The document's own diagnostics are those its code actions
+ * use (kept per model), and each model of a round is checked once.
  *
  * @example
  * applyEdits(doc.text, fixAll(doc)) // the text with every safe fix applied
  */
 export function fixAll(doc: DigestDocument, options: DiagnosticOptions = {}, token: Cancellation = NEVER_CANCELLED): TextEdit[] {
-  const checkOptions: DiagnosticOptions = { rules: options.rules, translationsElsewhere: options.translationsElsewhere, authorFormsElsewhere: options.authorFormsElsewhere };
-  const before = problemCounts(computeDiagnostics(doc, checkOptions, token));
+  const checkOptions = checkedOptions(options);
+  const first = diagnosticsOf(doc, checkOptions, token);
+  const before = problemCounts(first);
   // Entries whose fixes raised a new problem are left alone, and fix-all runs again without them.
   const excluded = new Set<number>();
   for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
-    const { edits, result } = fixAllRounds(doc, checkOptions, excluded, token);
+    const { edits, result, resultDiagnostics } = fixAllRounds(doc, first, checkOptions, excluded, token);
     if (token.isCancellationRequested) {
       return [];
     }
     if (edits.length === 0) {
       return [];
     }
-    const worse = newProblems(before, problemCounts(computeDiagnostics(result, checkOptions, token)));
+    const worse = newProblems(before, problemCounts(resultDiagnostics ?? computeDiagnostics(result, checkOptions, token)));
     if (worse.length === 0) {
       return toTextEdits(doc.text, edits);
     }
@@ -283,18 +296,30 @@ export function fixAll(doc: DigestDocument, options: DiagnosticOptions = {}, tok
 /** At most this many runs of fix-all, each leaving out the entries where the run before made things worse. */
 const MAX_ATTEMPTS = 4;
 
-/** The rounds of fix-all, composed into edits against the original text, and the model of the result. */
-function fixAllRounds(doc: DigestDocument, options: DiagnosticOptions, excluded: ReadonlySet<number>, token: Cancellation): { edits: OffsetEdit[]; result: DigestDocument } {
+/**
+ * The rounds of fix-all, composed into edits against the original text, the model of the result
+ * and, when the rounds stopped because it had nothing left to fix, its diagnostics.
+ */
+function fixAllRounds(
+  doc: DigestDocument,
+  diagnostics: readonly DigestDiagnostic[],
+  options: DiagnosticOptions,
+  excluded: ReadonlySet<number>,
+  token: Cancellation,
+): { edits: OffsetEdit[]; result: DigestDocument; resultDiagnostics?: readonly DigestDiagnostic[] } {
   const original = doc.text;
   let current = doc;
+  let checked: readonly DigestDiagnostic[] | undefined = diagnostics;
   let composed: OffsetEdit[] = [];
   for (let round = 0; round < MAX_ROUNDS; round++) {
-    const edits = safeEditsOf(current, options, excluded, token);
+    checked ??= computeDiagnostics(current, options, token);
+    const edits = safeEditsOf(current, checked, excluded, token);
     if (token.isCancellationRequested || edits.length === 0) {
-      break;
+      return { edits: composed, result: current, resultDiagnostics: checked };
     }
     composed = round === 0 ? edits : composeEdits(original, composed, edits);
     current = parseDigest(applyOffsetEdits(current.text, edits));
+    checked = undefined;
   }
   return { edits: composed, result: current };
 }
@@ -402,11 +427,14 @@ function onCodePointsOf(doc: DigestDocument, edits: readonly TextEdit[]): TextEd
 }
 
 /** One round of fix-all: the safe fixes that do not conflict with one another, as offset edits. */
-function safeEditsOf(doc: DigestDocument, options: DiagnosticOptions, excluded: ReadonlySet<number>, token: Cancellation): OffsetEdit[] {
+function safeEditsOf(doc: DigestDocument, diagnostics: readonly DigestDiagnostic[], excluded: ReadonlySet<number>, token: Cancellation): OffsetEdit[] {
   const index = new LineIndex(doc.text);
   const accepted: OffsetEdit[] = [];
   const seen = new Set<string>();
-  for (const diagnostic of computeDiagnostics(doc, options, token)) {
+  for (const diagnostic of diagnostics) {
+    if (token.isCancellationRequested) {
+      return [];
+    }
     if (excluded.size > 0 && excluded.has(diagnostic.data?.entry ?? -1)) {
       continue;
     }

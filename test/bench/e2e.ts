@@ -318,10 +318,10 @@ async function documentRound(server: Server, text: string, count: number, round:
   const diagnosticsWait = diagnosticsOf(server, uri, 1);
   const opened = now();
   client.openDocument(uri, text, server.languageId);
-  const outline = client.request('textDocument/documentSymbol', { textDocument }).then((symbols) => {
+  const outline = client.timedRequest('textDocument/documentSymbol', { textDocument }).then(({ result: symbols, bytes }) => {
     sample.firstOutline = now() - opened;
-    // The answer's size as JSON (not lastResponseBytes: a pulled diagnostics answer may come in the same chunk).
-    sample.outlineMB = Buffer.byteLength(JSON.stringify(symbols), 'utf8') / 1e6;
+    // The whole response message as sent (our server writes characters outside ASCII as escapes).
+    sample.outlineMB = bytes / 1e6;
     sample.outlineSymbols = countSymbols(symbols);
   });
   const diagnostics = diagnosticsWait().then(() => {

@@ -88,7 +88,7 @@ export class LspClient {
   private chunks: Buffer[] = [];
   private received = 0;
   private awaited = 0;
-  private readonly pending = new Map<number, { resolve: (value: unknown, firstByteAt: number) => void; reject: (error: Error) => void; method: string }>();
+  private readonly pending = new Map<number, { resolve: (value: unknown, firstByteAt: number, bytes: number) => void; reject: (error: Error) => void; method: string }>();
   /** When the first byte of the message at the head of `buffer` arrived (`process.hrtime`, ms). */
   private messageStartedAt = 0;
   private readonly waiters = new Set<NotificationWaiter>();
@@ -171,9 +171,10 @@ export class LspClient {
 
   /**
    * Like `request`, and also tells when the first byte of the answer arrived (milliseconds of
-   * `process.hrtime`): what the server spent, apart from this client's decoding of the answer.
+   * `process.hrtime`): what the server spent, apart from this client's decoding of the answer;
+   * and the answer's size as sent (its JSON's bytes, without the header).
    */
-  timedRequest<R = any>(method: string, params?: unknown, timeoutMs = this.timeoutMs): Promise<{ result: R; firstByteAt: number }> {
+  timedRequest<R = any>(method: string, params?: unknown, timeoutMs = this.timeoutMs): Promise<{ result: R; firstByteAt: number; bytes: number }> {
     const id = this.nextId++;
     return new Promise((resolve, reject) => {
       const timer = setTimeout(() => {
@@ -182,9 +183,9 @@ export class LspClient {
       }, timeoutMs);
       this.pending.set(id, {
         method,
-        resolve: (value, firstByteAt) => {
+        resolve: (value, firstByteAt, bytes) => {
           clearTimeout(timer);
-          resolve({ result: value as R, firstByteAt });
+          resolve({ result: value as R, firstByteAt, bytes });
         },
         reject: (error) => {
           clearTimeout(timer);
@@ -324,11 +325,11 @@ export class LspClient {
       const startedAt = this.messageStartedAt;
       // The next message began in the last chunk at the latest.
       this.messageStartedAt = arrivedAt;
-      this.dispatch(message, startedAt);
+      this.dispatch(message, startedAt, length);
     }
   }
 
-  private dispatch(message: Message, startedAt: number): void {
+  private dispatch(message: Message, startedAt: number, bytes: number): void {
     if (message.method !== undefined && message.id !== undefined && message.id !== null) {
       // A request from the server.
       let result: unknown = null;
@@ -358,7 +359,7 @@ export class LspClient {
     if (message.error) {
       pending.reject(new ResponseError(message.error.code, message.error.message, message.error.data));
     } else {
-      pending.resolve(message.result, startedAt);
+      pending.resolve(message.result, startedAt, bytes);
     }
   }
 }

@@ -2,7 +2,7 @@ import { describe, test } from 'node:test';
 import * as assert from 'node:assert/strict';
 import { parseDigest } from '../../server/src/service/parser';
 import { titleKey } from '../../server/src/service/features/entries';
-import { IndexChange, WorkspaceIndex } from '../../server/src/service/workspaceIndex';
+import { IndexChange, PaperSummary, WorkspaceIndex } from '../../server/src/service/workspaceIndex';
 import { digest, entryLines } from '../support/fixtures';
 
 const A = 'file:///w/a.digest';
@@ -11,6 +11,12 @@ const B = 'file:///w/b.digest';
 /** The titles of a file's papers, in order. */
 function titles(index: WorkspaceIndex, uri: string): string[] | undefined {
   return index.file(uri)?.papers.map((paper) => paper.title);
+}
+
+/** Every member of a paper's summary, as a plain object. */
+function plainPaper(paper: PaperSummary): Record<string, unknown> & { range?: unknown; selectionRange?: unknown } {
+  const keys: (keyof PaperSummary)[] = ['uri', 'entryIndex', 'key', 'range', 'selectionRange', 'englishTitle', 'title', 'chineseTitle', 'titleKey', 'authors', 'institutions', 'topic', 'keywords', 'categories', 'summary', 'hits', 'authorsZh', 'comments', 'journalRef', 'searchNarrow', 'searchWide'];
+  return Object.fromEntries(keys.map((key) => [key, paper[key]]));
 }
 
 describe('workspaceIndex: what it keeps of a paper', () => {
@@ -117,6 +123,22 @@ describe('workspaceIndex: file changes', () => {
     index.rename('file:///w/old', 'file:///w/new');
     assert.deepEqual(index.files().map((file) => file.uri), [B, 'file:///w/new/x.digest']);
     assert.equal(index.paperCount, 2);
+  });
+
+  test('Should move a renamed file\'s papers with everything the index kept of them, ranges included', () => {
+    const index = new WorkspaceIndex();
+    const text = digest(entryLines('A'), entryLines('B'));
+    index.update(A, text);
+    const before = index.file(A)!.papers.map(plainPaper);
+    index.rename(A, B);
+    const after = index.file(B)!.papers.map(plainPaper);
+    assert.deepEqual(
+      after,
+      before.map((paper) => ({ ...paper, uri: B })),
+    );
+    const second = parseDigest(text).entries[1];
+    assert.deepEqual(after[1].range, second.range);
+    assert.deepEqual(after[1].selectionRange, second.englishTitle!.value.range);
   });
 
   test('Should keep paper keys when a paper is inserted before them', () => {

@@ -10,7 +10,7 @@
 import type { Position, Range } from 'vscode-languageserver-types';
 import type { DigestDocument, Entry } from './model';
 import { parseDigest } from './parser';
-import { entrySpans, entryTitleKey, itemAtLine, paperName, titleKey } from './features/entries';
+import { entrySpans, entrySpansAt, entryTitleKey, itemAtLine, paperName, titleKey } from './features/entries';
 import { entryNames, EntryNames, fileTerms, FileTerms, reviseTerms } from './terms';
 import { documentTooLarge, parseWithinLimits } from './limits';
 import { keep, keepNarrow, KeptNames } from './keptStrings';
@@ -678,7 +678,7 @@ export function reviseOpenSummary(previous: FileSummary, doc: DigestDocument): O
     const entry = entries[i];
     const before = papers[i];
     const kept = entry === source.entries[i];
-    if (kept && before.entryIndex === entry.index && entrySpans(entry, before.range)) {
+    if (kept && before.entryIndex === entry.index && paperSpans(before, entry)) {
       continue;
     }
     const content = contentOf(entry, keptNames);
@@ -774,30 +774,117 @@ function contentOf(entry: Entry, names: FoldedNames): PaperContent {
 }
 
 function paperSummary(uri: string, entry: Entry, content: PaperContent, key: string): PaperSummary {
-  const selectionRange = (entry.englishTitle ?? entry.chineseTitle)?.value.range ?? entry.fields[0]?.range ?? entry.range;
-  return {
-    uri,
-    entryIndex: entry.index,
-    key,
-    range: entry.range,
-    selectionRange,
-    englishTitle: content.englishTitle,
-    title: content.englishTitle.trim() ? content.englishTitle : keep(paperName(entry)),
-    chineseTitle: content.chineseTitle,
-    titleKey: content.titleKey,
-    authors: content.authors,
-    institutions: content.institutions,
-    topic: content.topic,
-    keywords: content.keywords,
-    categories: content.categories,
-    summary: content.summary,
-    hits: content.hits,
-    authorsZh: content.authorsZh,
-    comments: content.comments,
-    journalRef: content.journalRef,
-    searchNarrow: content.searchNarrow,
-    searchWide: content.searchWide,
-  };
+  const range = entry.range;
+  const selectionRange = (entry.englishTitle ?? entry.chineseTitle)?.value.range ?? entry.fields[0]?.range ?? range;
+  const title = content.englishTitle.trim() ? content.englishTitle : keep(paperName(entry));
+  return new IndexedPaper(uri, entry.index, key, title, content, range, selectionRange);
+}
+
+/**
+ * A paper as the index keeps it: what its entry holds read through from its content (which an
+ * open document's entry keeps too, `contentOfEntry`, and a file on disk has only here), and its
+ * two ranges as eight numbers, made into objects when read: a range is three objects, and two
+ * of them per paper were a third of what the index held of an open document of 10,000 papers.
+ * Its own fields are those of a summary that are not its content's, so that `{ ...paper }` is
+ * never how a summary is copied (`moved`).
+ */
+class IndexedPaper implements PaperSummary {
+  private readonly startLine: number;
+  private readonly startCharacter: number;
+  private readonly endLine: number;
+  private readonly endCharacter: number;
+  private readonly titleStartLine: number;
+  private readonly titleStartCharacter: number;
+  private readonly titleEndLine: number;
+  private readonly titleEndCharacter: number;
+
+  constructor(
+    readonly uri: string,
+    readonly entryIndex: number,
+    readonly key: string,
+    readonly title: string,
+    private readonly content: PaperContent,
+    range: Range,
+    selectionRange: Range,
+  ) {
+    this.startLine = range.start.line;
+    this.startCharacter = range.start.character;
+    this.endLine = range.end.line;
+    this.endCharacter = range.end.character;
+    this.titleStartLine = selectionRange.start.line;
+    this.titleStartCharacter = selectionRange.start.character;
+    this.titleEndLine = selectionRange.end.line;
+    this.titleEndCharacter = selectionRange.end.character;
+  }
+
+  get range(): Range {
+    return { start: { line: this.startLine, character: this.startCharacter }, end: { line: this.endLine, character: this.endCharacter } };
+  }
+
+  get selectionRange(): Range {
+    return { start: { line: this.titleStartLine, character: this.titleStartCharacter }, end: { line: this.titleEndLine, character: this.titleEndCharacter } };
+  }
+
+  /** Whether the paper's range is the entry's (`entrySpans`), without making the range. */
+  spans(entry: Entry): boolean {
+    return entrySpansAt(entry, this.startLine, this.startCharacter, this.endLine, this.endCharacter);
+  }
+
+  /** The same paper in a file of another URI (a rename). */
+  moved(uri: string): IndexedPaper {
+    return new IndexedPaper(uri, this.entryIndex, this.key, this.title, this.content, this.range, this.selectionRange);
+  }
+
+  get englishTitle(): string {
+    return this.content.englishTitle;
+  }
+  get chineseTitle(): string {
+    return this.content.chineseTitle;
+  }
+  get titleKey(): string {
+    return this.content.titleKey;
+  }
+  get authors(): readonly string[] {
+    return this.content.authors;
+  }
+  get institutions(): readonly InstitutionSummary[] {
+    return this.content.institutions;
+  }
+  get topic(): string {
+    return this.content.topic;
+  }
+  get keywords(): readonly string[] {
+    return this.content.keywords;
+  }
+  get categories(): readonly string[] {
+    return this.content.categories;
+  }
+  get summary(): string {
+    return this.content.summary;
+  }
+  get hits(): PaperSummary['hits'] {
+    return this.content.hits;
+  }
+  get authorsZh(): PaperSummary['authorsZh'] {
+    return this.content.authorsZh;
+  }
+  get comments(): string {
+    return this.content.comments;
+  }
+  get journalRef(): string {
+    return this.content.journalRef;
+  }
+  get searchNarrow(): string {
+    return this.content.searchNarrow;
+  }
+  get searchWide(): string {
+    return this.content.searchWide;
+  }
+}
+
+/** Whether a paper of the index spans an entry's range (`entrySpans`). */
+function paperSpans(paper: PaperSummary, entry: Entry): boolean {
+  return paper instanceof IndexedPaper ? paper.spans(entry) : entrySpans(entry, paper.range);
 }
 
 /** The names of one file as kept (`KeptNames`) and folded for search (`foldForSearch`), each once. */
@@ -926,7 +1013,7 @@ function searchTexts(folded: readonly string[]): { searchNarrow: string; searchW
 }
 
 function moveSummary(summary: FileSummary, uri: string): FileSummary {
-  return { ...summary, uri, papers: summary.papers.map((paper) => ({ ...paper, uri })) };
+  return { ...summary, uri, papers: summary.papers.map((paper) => (paper instanceof IndexedPaper ? paper.moved(uri) : { ...paper, uri })) };
 }
 
 function compareLocations(a: IndexLocation, b: IndexLocation): number {

@@ -153,15 +153,15 @@ export function entryLine(entry: Entry): number {
  * entrySpans(entry, cachedSymbol.range) // true while the entry has not moved or changed length
  */
 export function entrySpans(entry: Entry, range: Range): boolean {
+  return entrySpansAt(entry, range.start.line, range.start.character, range.end.line, range.end.character);
+}
+
+/** `entrySpans` of the range from line `startLine`, character `startCharacter` to `endLine`, `endCharacter`. */
+export function entrySpansAt(entry: Entry, startLine: number, startCharacter: number, endLine: number, endCharacter: number): boolean {
   if (entry instanceof EntryNode) {
     const line = entry.line;
-    return (
-      range.start.line === line &&
-      range.end.line === line + entry.lastRel &&
-      range.end.character === entry.lastEnd &&
-      range.start.character === (line === 0 && entry.src.bom ? 1 : 0)
-    );
+    return startLine === line && endLine === line + entry.lastRel && endCharacter === entry.lastEnd && startCharacter === (line === 0 && entry.src.bom ? 1 : 0);
   }
   const other = entry.range;
-  return range.start.line === other.start.line && range.start.character === other.start.character && range.end.line === other.end.line && range.end.character === other.end.character;
+  return startLine === other.start.line && startCharacter === other.start.character && endLine === other.end.line && endCharacter === other.end.character;
 }

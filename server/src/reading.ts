@@ -36,6 +36,7 @@ import { message, MessageRef } from './service/cliMessages';
 import { DEFAULT_MESSAGE_LANGUAGE, MessageLanguage, pick } from './service/messages';
 import { CHANGE_MESSAGES, stateProblemIn } from './service/reading/readingMessages';
 import { localizedNode } from './service/treeLabels';
+import { decodeUriText } from './service/text';
 import type { PaperSummary, WorkspaceIndex } from './service/workspaceIndex';
 import type { StateFileSource } from './clientStateDisk';
 import { ClientStateDisk, readClientInterests } from './clientStateDisk';
@@ -496,7 +497,7 @@ export class ReadingService {
     } catch {
       // Not a file: URI (a virtual file system in the browser): the part below the folder.
       const prefix = folder?.replace(/\/+$/, '') + '/';
-      return folder && uri.startsWith(prefix) ? decodeURIComponent(uri.slice(prefix.length)) : uri;
+      return folder && uri.startsWith(prefix) ? decodeUriText(uri.slice(prefix.length)) : uri;
     }
   }
 }

@@ -15,6 +15,7 @@ import { isDigestFileName, isDigestUri, isInFolder, isInFolders } from './digest
 import { PendingDocuments } from './pendingDocuments';
 import type { DigestDocument } from './service/model';
 import type { WorkspaceIndex } from './service/workspaceIndex';
+import { wellFormed } from './service/text';
 
 /** Limits of the scan, so that a huge or deep workspace cannot stall the server. */
 export interface ScanLimits {
@@ -436,7 +437,7 @@ export function fileUri(filePath: string): string {
   if (!p.startsWith('/')) {
     p = '/' + p;
   }
-  return 'file://' + p.replace(/[^A-Za-z0-9\-._~/]+/g, (run) => encodeURIComponent(run).replace(/[!'()*:]/g, (c) => '%' + c.charCodeAt(0).toString(16).toUpperCase()));
+  return 'file://' + p.replace(/[^A-Za-z0-9\-._~/]+/g, (run) => encodeURIComponent(wellFormed(run)).replace(/[!'()*:]/g, (c) => '%' + c.charCodeAt(0).toString(16).toUpperCase()));
 }
 
 /** A `file:` URI in the encoding of `fileUri`; other URIs as they are; undefined if unreadable. */

@@ -8,7 +8,8 @@ import * as assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { paperTooltipMarkdown } from '../../client/src/tooltip';
 import { MAX_LABEL_LENGTH, MAX_SUMMARY_LENGTH, MAX_TITLE_LENGTH, PAPERS_GROUPINGS, PapersTreeNode, PaperNode, papersTree } from '../../server/src/service/features/tree';
-import { plainLabel } from '../../server/src/service/text';
+import { plainLabel, wellFormed } from '../../server/src/service/text';
+import { arxivSearchUrl } from '../../server/src/service/reading/paperInfo';
 import { WorkspaceIndex } from '../../server/src/service/workspaceIndex';
 import { digest, entryLines } from '../support/fixtures';
 
@@ -16,7 +17,7 @@ type Renderer = { render(markdown: string): string };
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const GFM: Renderer = (require('markdown-it') as (options: object) => Renderer)({ html: true, linkify: true });
 
-const BIDI_OR_CONTROL = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069\u2028\u2029]/;
+const BIDI_OR_CONTROL = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069\u2028\u2029]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
 const HOSTILE_LINKS = 'see https://evil.example/x, www.evil.example, name@example.com, <https://evil.example/y>, [x](command:workbench.action.terminal.new), ![i](https://evil.example/i.png), <img src=x onerror=alert(1)>, $(zap) `code`';
 
 /** A workspace with one hostile paper among canonical ones. */
@@ -24,10 +25,10 @@ function hostileIndex(): WorkspaceIndex {
   const index = new WorkspaceIndex();
   const long = 'Sparse '.repeat(90_000 / 7);
   const hostile = entryLines('H', {
-    englishTitle: `Evil \u202Egnp.exe\u2066 title ${HOSTILE_LINKS} ${long}`,
-    chineseTitle: `恶意\u202E标题\u200F ${HOSTILE_LINKS} ${'标题'.repeat(45_000)}`,
+    englishTitle: `Evil \u202Egnp.exe\u2066 title \ud800 lone ${HOSTILE_LINKS} ${long}`,
+    chineseTitle: `恶意\u202E标题\u200F\udc00 ${HOSTILE_LINKS} ${'标题'.repeat(45_000)}`,
     institutions: `机构 * Evil Lab \u202Ebal\u202C（恶意\u2067实验室） ； ${'Huge Lab '.repeat(10_000)}（巨大） 纠错`,
-    topicHits: `专题命中 推理\u202E ${'话题'.repeat(20_000)} ：www.evil.example(abstract)；分类 cs.LG`,
+    topicHits: `专题命中 推理\u202E ${'话题'.repeat(20_000)} ：www.evil.example(abstract)；lone\ud800(title)；分类 cs.LG`,
     summary: `AI总结 ${HOSTILE_LINKS} \u202E${'总结'.repeat(45_000)}`,
   });
   index.update('file:///ws/a.digest', digest(entryLines('A'), hostile, entryLines('B')));
@@ -95,8 +96,20 @@ describe('Papers view: output safety', () => {
     }
   });
 
+  test('Should give every paper of a title with a lone surrogate its arXiv search, encoded as U+FFFD', () => {
+    const papers: PaperNode[] = [];
+    walk(papersTree(hostileIndex(), 'file', '').roots, (node) => {
+      if (node.kind === 'paper') papers.push(node);
+    });
+    const evil = papers.find((node) => node.title.startsWith('Evil'));
+    assert.ok(evil?.arxivSearchUrl?.includes('%EF%BF%BD%20lone'), evil?.arxivSearchUrl?.slice(0, 200));
+    assert.equal(arxivSearchUrl('a\udc00b \ud83d\ude00'), 'https://arxiv.org/search/?query=a%EF%BF%BDb%20%F0%9F%98%80&searchtype=title');
+    assert.equal(wellFormed('\ud800\ud83d\ude00\udc00x'), '\ufffd\ud83d\ude00\ufffdx');
+  });
+
   test('Should replace bidi and control characters and cut long text on a code-point boundary', () => {
     assert.equal(plainLabel('evil\u202Etxt.exe\nnext', 80), 'evil\ufffdtxt.exe\ufffdnext');
+    assert.equal(plainLabel('lone \ud800 and \udc00', 80), 'lone \ufffd and \ufffd');
     assert.equal(plainLabel('x'.repeat(100_000), 5), 'xxxx…');
     assert.equal(plainLabel('abc😀def', 5), 'abc…', 'the emoji is not split');
   });

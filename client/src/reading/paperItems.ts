@@ -6,6 +6,7 @@
  */
 import * as vscode from 'vscode';
 import type { PaperNode, PapersGrouping } from '../../../server/src/protocol';
+import { wellFormed } from '../../../server/src/service/text';
 
 /** The URI scheme of the Papers view's paper items, for the decoration that dims repeats. */
 export const PAPER_ITEM_SCHEME = 'paper-digest-paper';
@@ -54,8 +55,9 @@ export function decoratePaperItem(item: vscode.TreeItem, node: PaperNode, groupi
   ].filter((part) => part);
   item.description = parts.join(' · ');
   item.contextValue = paperContextValue(node);
-  // Repeats are dimmed by the decoration provider; the URI names nothing on disk.
-  item.resourceUri = vscode.Uri.from({ scheme: PAPER_ITEM_SCHEME, path: `/${node.isNew ? 'new' : 'repeat'}/${encodeURIComponent(node.id)}` });
+  // Repeats are dimmed by the decoration provider; the URI names nothing on disk. An id may hold
+  // a lone surrogate of the document's text, which encodeURIComponent cannot encode.
+  item.resourceUri = vscode.Uri.from({ scheme: PAPER_ITEM_SCHEME, path: `/${node.isNew ? 'new' : 'repeat'}/${encodeURIComponent(wellFormed(node.id))}` });
   const tooltip = item.tooltip instanceof vscode.MarkdownString ? item.tooltip : new vscode.MarkdownString();
   tooltip.appendMarkdown('\n\n---\n\n');
   tooltip.appendText(stateWords(node).join(' · ') + (node.tags.length > 0 ? ` · ${vscode.l10n.t('tags: {0}', node.tags.join(', '))}` : ''));

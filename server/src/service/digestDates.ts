@@ -3,6 +3,7 @@
  * `llm-2026-05-01.digest`), and the statistics and the Papers filter group papers by that day,
  * its ISO week and its month.
  */
+import { decodeUriText } from './text';
 
 /** A calendar date as `YYYY-MM-DD`. */
 export type IsoDate = string;
@@ -18,7 +19,7 @@ export type IsoDate = string;
  * digestDateOf('file:///w/notes.digest')           // undefined
  */
 export function digestDateOf(uriOrPath: string): IsoDate | undefined {
-  const name = safeDecode(uriOrPath.slice(Math.max(uriOrPath.lastIndexOf('/'), uriOrPath.lastIndexOf('\\')) + 1));
+  const name = decodeUriText(uriOrPath.slice(Math.max(uriOrPath.lastIndexOf('/'), uriOrPath.lastIndexOf('\\')) + 1));
   const matches = [...name.matchAll(/(?<!\d)(\d{4})-?(\d{2})-?(\d{2})(?!\d)/g)];
   for (let i = matches.length - 1; i >= 0; i--) {
     const [, year, month, day] = matches[i];
@@ -74,10 +75,3 @@ function toUtc(date: IsoDate): Date {
   return new Date(`${date}T00:00:00Z`);
 }
 
-function safeDecode(text: string): string {
-  try {
-    return decodeURIComponent(text);
-  } catch {
-    return text;
-  }
-}

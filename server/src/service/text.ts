@@ -152,15 +152,43 @@ export function clip(plain: string, max: number): string {
 }
 
 /**
- * Control characters (line ends and tabs included) and the bidirectional marks, embeddings,
- * overrides and isolates: in a one-line label they break the line or make it read differently
- * from the text.
+ * A URI's percent-encoded text decoded, or as it is when it is not valid percent-encoding
+ * (`decodeURIComponent` throws on `%zz` or on the bytes of no character).
+ *
+ * @example decodeUriText('May%201.digest') // 'May 1.digest'
+ * @example decodeUriText('100%.digest')    // '100%.digest'
  */
-const LABEL_UNSAFE = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069\u2028\u2029]/g;
+export function decodeUriText(text: string): string {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return text;
+  }
+}
+
+/** A lone surrogate: a high one not followed by a low one, or a low one not after a high one. */
+const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
+
+/**
+ * Text with each lone surrogate replaced by U+FFFD, as UTF-8 holds it: what `encodeURIComponent`
+ * can encode (it throws a URIError on a lone surrogate, which a document's text may hold).
+ *
+ * @example encodeURIComponent(wellFormed('a\ud800b')) // 'a%EF%BF%BDb'
+ */
+export function wellFormed(text: string): string {
+  return text.replace(LONE_SURROGATE, '\ufffd');
+}
+
+/**
+ * Control characters (line ends and tabs included), the bidirectional marks, embeddings,
+ * overrides and isolates, and lone surrogates: in a one-line label they break the line, make it
+ * read differently from the text, or are no character at all.
+ */
+const LABEL_UNSAFE = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069\u2028\u2029]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
 
 /**
  * Document text made safe for a one-line plain-text label (a tree item's label, description or
- * tooltip): control and bidirectional characters replaced by U+FFFD, white space runs kept, and
+ * tooltip): control and bidirectional characters and lone surrogates replaced by U+FFFD, white space runs kept, and
  * at most `max` characters (cut with `…`, never inside a surrogate pair). The result is still
  * plain text: escape it (`escapeMarkdown`) before putting it into Markdown.
  *

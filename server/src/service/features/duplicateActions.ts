@@ -10,6 +10,7 @@ import type { CodeAction, Diagnostic, Range } from 'vscode-languageserver-types'
 import { CodeActionKind } from 'vscode-languageserver-types';
 import { DIAGNOSTIC_SOURCE, DiagnosticCode, PaperLocation } from './diagnostics';
 import { bilingual, MessageLanguage, say } from '../messages';
+import { decodeUriText } from '../text';
 
 /** The client command that opens a document at a range: arguments `[uri: string, range: Range]`. */
 export const OPEN_LOCATION_COMMAND = 'paperDigest.openLocation';
@@ -74,9 +75,5 @@ function isRange(value: unknown): value is Range {
 /** The last path segment of a URI, decoded. */
 function fileName(uri: string): string {
   const segment = uri.replace(/[?#].*$/, '').split('/').pop() ?? uri;
-  try {
-    return decodeURIComponent(segment);
-  } catch {
-    return segment;
-  }
+  return decodeUriText(segment);
 }

@@ -8,7 +8,7 @@
 import type { Position, Range } from 'vscode-languageserver-types';
 import type { Cancellation } from '../cancellation';
 import { NEVER_CANCELLED } from '../cancellation';
-import { plainLabel } from '../text';
+import { decodeUriText, plainLabel } from '../text';
 import { categoryIgnoringCase } from '../taxonomy';
 import type { IndexLocation, PaperSummary, WorkspaceIndex } from '../workspaceIndex';
 import { foldForSearch } from '../workspaceIndex';
@@ -785,11 +785,7 @@ export function fileName(uri: string): string {
 function fileNameOf(uri: string): string {
   const path = uri.replace(/[?#].*$/, '');
   const segment = path.slice(path.lastIndexOf('/') + 1);
-  try {
-    return decodeURIComponent(segment);
-  } catch {
-    return segment;
-  }
+  return decodeUriText(segment);
 }
 
 /**

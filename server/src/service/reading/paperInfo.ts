@@ -5,6 +5,7 @@
  */
 import type { Range } from 'vscode-languageserver-types';
 import type { PaperSummary } from '../workspaceIndex';
+import { wellFormed } from '../text';
 
 /** The reading part of a paper, as the tree, the ranked list and the CLI show it. */
 export interface PaperReadingInfo {
@@ -71,13 +72,15 @@ export function paperKeyOf(paper: PaperSummary): string {
 }
 
 /**
- * The arXiv search URL of a title, every character of the title percent-encoded.
+ * The arXiv search URL of a title, every character of the title percent-encoded (a lone
+ * surrogate as U+FFFD).
  *
  * @example
  * arxivSearchUrl('Sparse Probes & Circuits') // 'https://arxiv.org/search/?query=Sparse%20Probes%20%26%20Circuits&searchtype=title'
  */
 export function arxivSearchUrl(title: string): string {
-  const query = encodeURIComponent(title.replace(/\s+/g, ' ').trim()).replace(/[!'()*]/g, (c) => '%' + c.charCodeAt(0).toString(16).toUpperCase());
+  // A lone surrogate (document text may hold one) is encoded as U+FFFD: encodeURIComponent throws on it.
+  const query = encodeURIComponent(wellFormed(title.replace(/\s+/g, ' ').trim())).replace(/[!'()*]/g, (c) => '%' + c.charCodeAt(0).toString(16).toUpperCase());
   return `https://arxiv.org/search/?query=${query}&searchtype=title`;
 }
 

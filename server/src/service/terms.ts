@@ -279,6 +279,65 @@ export function fileTerms(doc: DigestDocument): FileTerms {
   return terms;
 }
 
+/** What `summaryTerms` needs of a paper: its names as the workspace index summarises them. */
+export interface SummarisedNames {
+  readonly entryIndex: number;
+  /** The `机构` items with a name (none on a line that lists authors), translations as written. */
+  readonly institutions: readonly { readonly name: string; readonly translation?: string }[];
+  /** The authors a `机构` line names with a Chinese form. */
+  readonly authorsZh: readonly { readonly name: string; readonly nameZh: string }[];
+  readonly topic: string;
+  /** The keywords of the hits, empty ones left out. */
+  readonly keywords: readonly string[];
+  /** The category codes, empty ones left out. */
+  readonly categories: readonly string[];
+}
+
+/**
+ * `fileTerms` of a document worked out from the summaries of its papers (workspaceIndex.ts),
+ * which hold the same names: equal to `fileTerms(doc)`, without the document.
+ *
+ * @example
+ * summaryTerms(summariseDigest(uri, doc, 'disk').papers) // deep-equals fileTerms(doc)
+ */
+export function summaryTerms(papers: readonly SummarisedNames[]): FileTerms {
+  const terms: FileTerms = { institutions: new Map(), authors: new Map(), topics: new Map(), keywords: new Map(), categories: new Map() };
+  // One names object for every paper in turn: addEntry keeps none of its lists.
+  const institutions: { item: number; key: string; name: string; translation?: string }[] = [];
+  const authors: { pair: number; key: string; name: string; form: string }[] = [];
+  const keywords: { key: string; text: string }[] = [];
+  const names = { institutions, authors, topic: '', keywords, categories: [] as readonly string[] };
+  for (const paper of papers) {
+    institutions.length = 0;
+    authors.length = 0;
+    keywords.length = 0;
+    // As computeEntryNames: names without a key are not counted, translations trimmed.
+    paper.institutions.forEach((institution, item) => {
+      const key = keyOfKept(institution.name);
+      if (key) {
+        const translation = institution.translation?.trim();
+        institutions.push(translation ? { item, key, name: institution.name, translation } : { item, key, name: institution.name });
+      }
+    });
+    paper.authorsZh.forEach((pair, index) => {
+      const key = keyOfKept(pair.name);
+      if (key) {
+        authors.push({ pair: index, key, name: pair.name, form: pair.nameZh });
+      }
+    });
+    for (const text of paper.keywords) {
+      const key = keyOfKept(text);
+      if (key) {
+        keywords.push({ key, text });
+      }
+    }
+    names.topic = paper.topic;
+    names.categories = paper.categories;
+    addEntry(terms, paper.entryIndex, names);
+  }
+  return terms;
+}
+
 /**
  * The counts of a file after some of its entries changed: `terms` (not changed) with the names
  * of each changed entry taken out and its new names counted in, at the same entry index. Equal

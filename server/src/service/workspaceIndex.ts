@@ -11,7 +11,7 @@ import type { Position, Range } from 'vscode-languageserver-types';
 import type { DigestDocument, Entry } from './model';
 import { parseDigest } from './parser';
 import { entrySpans, entrySpansAt, entryTitleKey, itemAtLine, paperName, titleKey } from './features/entries';
-import { entryNames, EntryNames, fileTerms, FileTerms, reviseTerms } from './terms';
+import { entryNames, EntryNames, fileTerms, FileTerms, reviseTerms, summaryTerms } from './terms';
 import { documentTooLarge, parseWithinLimits } from './limits';
 import { keep, keepNarrow, KeptNames } from './keptStrings';
 
@@ -96,7 +96,7 @@ export interface FileSummary {
   readonly papers: readonly PaperSummary[];
   /** Where the content came from: the file on disk or the open document. */
   readonly source: 'disk' | 'open';
-  /** The names the file uses, counted (`terms.ts`), for completion, rename and consistency. */
+  /** The names the file uses, counted (`terms.ts`), for completion, rename and consistency (of a file on disk, counted when first asked). */
   readonly terms: FileTerms;
 }
 
@@ -630,11 +630,30 @@ export function summariseDigest(uri: string, doc: DigestDocument, source: 'disk'
   const names = new FoldedNames();
   const papers = doc.entries.map((entry) => summarisePaper(uri, entry, occurrences, reuse, names));
   const heading = doc.heading?.text;
-  const summary: FileSummary = { uri, heading: heading === undefined ? undefined : keep(heading), papers, source, terms: fileTerms(doc) };
-  if (reuse) {
-    OPEN_SOURCES.set(summary, { entries: doc.entries.slice(), names: doc.entries.map(entryNames) });
+  if (!reuse) {
+    return diskSummary(uri, heading === undefined ? undefined : keep(heading), papers);
   }
+  const summary: FileSummary = { uri, heading: heading === undefined ? undefined : keep(heading), papers, source, terms: fileTerms(doc) };
+  OPEN_SOURCES.set(summary, { entries: doc.entries.slice(), names: doc.entries.map(entryNames) });
   return summary;
+}
+
+/**
+ * The summary of a file on disk, whose names are counted from its papers when first asked
+ * (`summaryTerms`, equal to `fileTerms` of its model): the Papers tree, which needs none of
+ * them, is not held up by counting them for every file of the workspace scan.
+ */
+function diskSummary(uri: string, heading: string | undefined, papers: readonly PaperSummary[]): FileSummary {
+  let terms: FileTerms | undefined;
+  return {
+    uri,
+    heading,
+    papers,
+    source: 'disk',
+    get terms(): FileTerms {
+      return (terms ??= summaryTerms(papers));
+    },
+  };
 }
 
 /** What an open document's summary was made from: its entries and the names counted of each. */

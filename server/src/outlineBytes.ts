@@ -1,32 +1,48 @@
 /**
- * The outline's JSON bytes, written straight from the symbols and made from the previous
- * version's: after a keystroke the outline keeps the symbols of every paper the edit did not
- * touch or move (symbols.ts keeps one symbol object per entry), so the bytes of the papers before
- * the first changed symbol and after the last are copied from the last answer and only the
- * symbols in between are written.
+ * The outline's JSON bytes, written straight from the model's entries, with no symbol object
+ * made for a paper (symbols.ts makes the same outline as objects, for the web worker and the
+ * tests), and made from the previous version's: after a keystroke every paper the edit did not
+ * touch or move is the same entry object with the same range, and its bytes are copied from the
+ * last answer (runs of such papers in one copy); only the papers in between are written.
  *
- * A paper symbol is written member by member into one buffer of exactly the answer's size
- * (`name`, `detail`, `kind`, `range`, `selectionRange`, the members LSP gives a DocumentSymbol
- * without children), as ASCII (below), so that where each symbol starts is known as it is
- * written: no `JSON.stringify` of 3 MB, no UTF-16 string of it to encode as UTF-8, no search for
- * the symbols' starts. A symbol of any other shape (children, tags, a member LSP does not know)
- * is written by `JSON.stringify`, and an outline whose papers have children is encoded whole.
+ * A paper is written member by member (`name`, `kind`, `range`, `selectionRange`, as symbols.ts
+ * makes a paper's symbol) into one buffer of exactly the answer's size, as ASCII (below), so that
+ * where each paper starts is known as it is written: no `JSON.stringify` of 3 MB, no UTF-16 string
+ * of it to encode as UTF-8, no search for the papers' starts. The heading's symbol and the symbol
+ * counting the papers not shown are written by `JSON.stringify` (made ASCII).
  *
- * Exact by construction: a symbol object never changes once made (a changed paper gets a new
- * symbol), so the same object gives the same bytes (the unit tests check the bytes against
- * `JSON.stringify` of the outline after random edit sequences, and against fresh parses).
+ * What is kept of a document's last outline: its bytes (those of the answer, `PreEncoded`), and per
+ * paper its entry object, its range and where its bytes are: about 36 bytes a paper, where the
+ * symbols of 10,000 papers with their ranges and names were 4 MB.
+ *
+ * Exact by construction: an entry's bytes depend only on its titles, its number, its range and its
+ * title's range, and an entry object keeps its fields (an edit makes new entries for what it
+ * touched; incremental.ts moves the others, changing their range). The unit tests check the
+ * bytes against `JSON.stringify(documentSymbols(model))` after random edit sequences and against
+ * fresh parses.
  *
  * Node only (Buffer); the web worker's server sends objects (browser/serialised.ts).
  */
-import type { DocumentSymbol, Range } from 'vscode-languageserver-types';
+import type { Range } from 'vscode-languageserver-types';
+import { SymbolKind } from 'vscode-languageserver-types';
+import type { Cancellation } from './service/cancellation';
+import { NEVER_CANCELLED } from './service/cancellation';
+import type { DigestDocument, Entry } from './service/model';
+import { EntryNode } from './service/nodes';
+import { documentSymbols, outlineFrame, paperSelectionRange, paperSymbolLabel, SymbolOptions } from './service/features/symbols';
+import { HEAD_ROOM, PreEncoded } from './preEncoded';
 
-/** The papers of one encoded outline: the symbols, their bytes and where each one starts. */
+/** The papers of one encoded outline: their entries and ranges, and where their bytes are. */
 interface EncodedPapers {
-  readonly symbols: readonly DocumentSymbol[];
-  /** `symbol₀,symbol₁,…` as JSON: a view of the answer they were sent in. */
+  readonly entries: readonly Entry[];
+  /** Whether the untitled papers were named in Chinese. */
+  readonly zh: boolean;
+  /** Per paper: start line, start character, end line, end character of its range. */
+  readonly ranges: Int32Array;
   readonly bytes: Buffer;
-  /** Where symbol i starts in `bytes`; entry n is `bytes.length + 1` (past a comma that is not there). */
+  /** Where paper i starts in `bytes`, and where it ends. */
   readonly starts: Int32Array;
+  readonly ends: Int32Array;
 }
 
 const COMMA = 0x2c;
@@ -36,129 +52,99 @@ const COMMA = 0x2c;
  *
  * @example
  * const outlines = new OutlineBytes();
- * outlines.encode(uri, documentSymbols(model));     // the whole outline written
- * outlines.encode(uri, documentSymbols(nextModel)); // the kept papers' bytes copied
+ * outlines.encode(uri, model);     // the whole outline written
+ * outlines.encode(uri, nextModel); // the kept papers' bytes copied
  */
 export class OutlineBytes {
   private readonly last = new Map<string, EncodedPapers>();
-  /** For tests: how many paper symbols the last `encode` wrote and how many it copied. */
+  /** For tests: how many papers the last `encode` wrote and how many it copied. */
   lastStatistics = { encoded: 0, copied: 0 };
 
   /**
-   * The JSON (ASCII, so UTF-8 too) of an outline of `uri`: `JSON.parse` gives what
-   * `JSON.stringify(outline)` would. With `head` and `tail` (the JSON-RPC response around
-   * the outline), the buffer holds them too, so that the answer is not copied again to be sent.
+   * The outline of a model (`documentSymbols(doc, options)`) as ASCII JSON, with room around it
+   * for the JSON-RPC response; undefined when cancelled meanwhile.
    */
-  encode(uri: string, outline: readonly DocumentSymbol[], head: Uint8Array = NOTHING, tail: Uint8Array = NOTHING): Buffer {
-    // The outline is the heading's symbol with the papers as children, or the papers alone.
-    const root = outline.length === 1 && Array.isArray(outline[0].children) ? outline[0] : undefined;
-    const papers = root ? root.children! : outline;
-    if (papers.some((paper) => paper.children !== undefined)) {
-      // Not an outline of papers without children: not this encoder's to split.
-      this.last.delete(uri);
-      this.lastStatistics = { encoded: papers.length, copied: 0 };
-      return around(head, Buffer.from(JSON.stringify(outline), 'utf8'), tail);
-    }
+  encode(uri: string, doc: DigestDocument, options: SymbolOptions = {}, token: Cancellation = NEVER_CANCELLED): PreEncoded | undefined {
+    const frame = outlineFrame(doc, options);
+    const zh = options.language === 'zh-cn';
+    const count = frame.count;
+    const entries = doc.entries;
     let open = '[';
     let close = ']';
-    if (root) {
-      const { children: _children, ...rest } = root;
-      const head = JSON.stringify(rest);
+    if (frame.root) {
       // `{…}` without its closing brace, then the children.
-      open = '[' + head.slice(0, -1) + (head.length > 2 ? ',' : '') + '"children":[';
+      open = '[' + asciiJson(JSON.stringify(frame.root)).slice(0, -1) + ',"children":[';
       close = ']}]';
     }
-    const openBytes = Buffer.from(asciiJson(open), 'latin1');
-    const closeBytes = Buffer.from(close, 'latin1');
+    const more = frame.more ? asciiJson(JSON.stringify(frame.more)) : '';
 
-    // What is kept from the last outline: a prefix and a suffix of the same symbol objects.
+    // Which papers are kept (the same entry, at the same place, with the same range, named in the
+    // same language), and the name, range and size of the others.
     const before = this.last.get(uri);
-    let prefix = 0;
-    let suffix = 0;
-    if (before) {
-      const old = before.symbols;
-      const limit = Math.min(old.length, papers.length);
-      while (prefix < limit && old[prefix] === papers[prefix]) prefix++;
-      while (suffix < limit - prefix && old[old.length - 1 - suffix] === papers[papers.length - 1 - suffix]) suffix++;
-    }
-    const count = papers.length;
-    const middleEnd = count - suffix;
-    const prefixBytes = before && prefix > 0 ? before.bytes.subarray(0, before.starts[prefix] - 1) : undefined;
-    const suffixBytes = before && suffix > 0 ? before.bytes.subarray(before.starts[before.symbols.length - suffix]) : undefined;
-
-    // The size of each new symbol as written, and the answer's exact size. A symbol that is not
-    // of the shape written member by member is written as JSON.stringify gives it.
-    const sizes = new Int32Array(middleEnd - prefix);
-    const whole = new Map<number, string>();
-    // The commas between symbols, but for those inside the copied bytes.
-    let size = head.length + openBytes.length + closeBytes.length + tail.length + Math.max(0, count - 1);
-    if (prefixBytes) size += prefixBytes.length - (prefix - 1);
-    if (suffixBytes) size += suffixBytes.length - (suffix - 1);
-    for (let i = prefix; i < middleEnd; i++) {
-      const symbol = papers[i];
-      let symbolSize: number;
-      if (isPlainSymbol(symbol)) {
-        symbolSize = plainSymbolSize(symbol);
-      } else {
-        const json = asciiJson(JSON.stringify(symbol));
-        whole.set(i, json);
-        symbolSize = json.length;
+    const old = before && before.zh === zh ? before : undefined;
+    const ranges = new Int32Array(count * 4);
+    const written: (PaperWritten | undefined)[] = new Array(count);
+    let size = HEAD_ROOM + open.length + close.length + 1 + Math.max(0, count - 1) + (more ? more.length + (count > 0 ? 1 : 0) : 0);
+    let encoded = 0;
+    for (let i = 0; i < count; i++) {
+      if ((i & 1023) === 0 && token.isCancellationRequested) {
+        return undefined;
       }
-      sizes[i - prefix] = symbolSize;
-      size += symbolSize;
+      const entry = entries[i];
+      rangeOf(entry, ranges, i * 4);
+      if (old && i < old.entries.length && old.entries[i] === entry && entry.index === i && sameRange(old.ranges, ranges, i * 4)) {
+        size += old.ends[i] - old.starts[i];
+        continue;
+      }
+      const paper = { name: paperSymbolLabel(entry, options.language), selection: paperSelectionRange(entry) };
+      written[i] = paper;
+      size += paperSize(paper, ranges, i * 4);
+      encoded++;
     }
 
     const answer = Buffer.allocUnsafe(size);
-    const starts = new Int32Array(count + 1);
-    answer.set(head, 0);
-    let at = head.length + openBytes.copy(answer, head.length);
-    const papersStart = at;
-    if (prefixBytes && before) {
-      answer.set(prefixBytes, at);
-      starts.set(before.starts.subarray(0, prefix));
-      at += prefixBytes.length;
-    }
-    for (let i = prefix; i < middleEnd; i++) {
+    const starts = new Int32Array(count);
+    const ends = new Int32Array(count);
+    let at = HEAD_ROOM;
+    at += answer.write(open, at, 'latin1');
+    const jsonStart = HEAD_ROOM;
+    for (let i = 0; i < count; ) {
       if (i > 0) answer[at++] = COMMA;
-      starts[i] = at - papersStart;
-      const json = whole.size > 0 ? whole.get(i) : undefined;
-      const end = json !== undefined ? at + answer.write(json, at, 'latin1') : writePlainSymbol(answer, at, papers[i]);
-      if (end !== at + sizes[i - prefix]) {
-        return this.fallback(uri, outline, head, tail);
+      const paper = written[i];
+      if (paper) {
+        starts[i] = at;
+        at = writePaper(answer, at, paper, ranges, i * 4);
+        ends[i] = at;
+        i++;
+        continue;
       }
-      at = end;
+      // A run of kept papers, copied at once (with the commas between them).
+      let last = i;
+      while (last + 1 < count && written[last + 1] === undefined) last++;
+      const from = old!.starts[i];
+      const shift = at - from;
+      old!.bytes.copy(answer, at, from, old!.ends[last]);
+      for (let k = i; k <= last; k++) {
+        starts[k] = old!.starts[k] + shift;
+        ends[k] = old!.ends[k] + shift;
+      }
+      at += old!.ends[last] - from;
+      i = last + 1;
     }
-    if (suffixBytes && before) {
-      if (middleEnd > 0) answer[at++] = COMMA;
-      const shift = at - papersStart - before.starts[before.symbols.length - suffix];
-      for (let i = 0; i < suffix; i++) starts[middleEnd + i] = before.starts[before.symbols.length - suffix + i] + shift;
-      answer.set(suffixBytes, at);
-      at += suffixBytes.length;
+    if (more) {
+      if (count > 0) answer[at++] = COMMA;
+      at += answer.write(more, at, 'latin1');
     }
-    const papersEnd = at;
-    closeBytes.copy(answer, at);
-    at += closeBytes.length;
-    answer.set(tail, at);
-    at += tail.length;
-    if (at !== size) {
-      return this.fallback(uri, outline, head, tail);
+    at += answer.write(close, at, 'latin1');
+    if (at + 1 !== size) {
+      // Cannot happen (the sizes are those written); were one wrong, the answer is still right.
+      this.last.delete(uri);
+      this.lastStatistics = { encoded: count, copied: 0 };
+      return PreEncoded.of(documentSymbols(doc, options));
     }
-    // The papers' bytes are a view of the answer: kept for the next one, not copied.
-    const bytes = answer.subarray(papersStart, papersEnd);
-    starts[count] = bytes.length + 1;
-    this.last.set(uri, { symbols: papers.slice(), bytes, starts });
-    this.lastStatistics = { encoded: middleEnd - prefix, copied: prefix + suffix };
-    return answer;
-  }
-
-  /**
-   * The whole outline by JSON.stringify, and nothing kept for the next: cannot happen (the sizes
-   * are those written), but were a size wrong, the answer is still right.
-   */
-  private fallback(uri: string, outline: readonly DocumentSymbol[], head: Uint8Array, tail: Uint8Array): Buffer {
-    this.last.delete(uri);
-    this.lastStatistics = { encoded: outline.length, copied: 0 };
-    return around(head, Buffer.from(JSON.stringify(outline), 'utf8'), tail);
+    this.last.set(uri, { entries: entries.slice(0, count), zh, ranges, bytes: answer, starts, ends });
+    this.lastStatistics = { encoded, copied: count - encoded };
+    return new PreEncoded(answer, jsonStart, at);
   }
 
   /** Forgets a document's last outline (it was closed). */
@@ -167,57 +153,34 @@ export class OutlineBytes {
   }
 }
 
-const NOTHING = new Uint8Array(0);
+/** What is written of a paper that is not copied: its symbol's name and selection range. */
+interface PaperWritten {
+  readonly name: string;
+  readonly selection: Range;
+}
 
-/** `head`, then `json`, then `tail`, in one buffer. */
-function around(head: Uint8Array, json: Buffer, tail: Uint8Array): Buffer {
-  return head.length === 0 && tail.length === 0 ? json : Buffer.concat([head, json, tail]);
+/** Puts an entry's range into `out` at `at` (four numbers), without making the range for an entry of the parser's. */
+function rangeOf(entry: Entry, out: Int32Array, at: number): void {
+  if (entry instanceof EntryNode) {
+    const line = entry.line;
+    out[at] = line;
+    out[at + 1] = line === 0 && entry.src.bom ? 1 : 0;
+    out[at + 2] = line + entry.lastRel;
+    out[at + 3] = entry.lastEnd;
+    return;
+  }
+  const range = entry.range;
+  out[at] = range.start.line;
+  out[at + 1] = range.start.character;
+  out[at + 2] = range.end.line;
+  out[at + 3] = range.end.character;
+}
+
+function sameRange(a: Int32Array, b: Int32Array, at: number): boolean {
+  return a[at] === b[at] && a[at + 1] === b[at + 1] && a[at + 2] === b[at + 2] && a[at + 3] === b[at + 3];
 }
 
 // ---- Writing one symbol ----------------------------------------------------------------------
-
-/** Whether a symbol has only the members written one by one (`name`, `detail`, `kind`, the ranges). */
-function isPlainSymbol(symbol: DocumentSymbol): boolean {
-  if (typeof symbol.name !== 'string' || !isCount(symbol.kind) || !isPlainRange(symbol.range) || !isPlainRange(symbol.selectionRange)) {
-    return false;
-  }
-  if (symbol.detail !== undefined && typeof symbol.detail !== 'string') {
-    return false;
-  }
-  // The members symbols.ts gives a paper, in its order, are told at once (a `for…in` per symbol
-  // costs more than all the rest while the code is new); any others are looked at one by one.
-  const keys = Object.keys(symbol);
-  if (keys.length === 4 && keys[0] === 'name' && keys[1] === 'kind' && keys[2] === 'range' && keys[3] === 'selectionRange') {
-    return Object.getPrototypeOf(symbol) === Object.prototype;
-  }
-  for (const key in symbol) {
-    if (key !== 'name' && key !== 'kind' && key !== 'range' && key !== 'selectionRange' && key !== 'detail' && (symbol as unknown as Record<string, unknown>)[key] !== undefined) {
-      return false;
-    }
-  }
-  return true;
-}
-
-/** A range whose four numbers are counts, as the outline's ranges are. */
-function isPlainRange(range: Range | undefined): boolean {
-  return (
-    range !== null &&
-    typeof range === 'object' &&
-    range.start !== null &&
-    typeof range.start === 'object' &&
-    range.end !== null &&
-    typeof range.end === 'object' &&
-    isCount(range.start.line) &&
-    isCount(range.start.character) &&
-    isCount(range.end.line) &&
-    isCount(range.end.character) &&
-    typeof (range as unknown as { toJSON?: unknown }).toJSON !== 'function'
-  );
-}
-
-function isCount(value: unknown): value is number {
-  return typeof value === 'number' && value >= 0 && value <= 0x7fffffff && Math.floor(value) === value;
-}
 
 /** How many decimal digits a count has. */
 function digits(n: number): number {
@@ -297,16 +260,16 @@ function asciiJson(json: string): string {
 
 // ---- Writing one symbol ----------------------------------------------------------------------
 
-// The fixed parts of a symbol, in the order JSON.stringify writes a symbol made as symbols.ts makes it.
+// The fixed parts of a paper's symbol, in the order JSON.stringify writes one made by symbols.ts.
 const NAME = Buffer.from('{"name":', 'latin1');
-const DETAIL = Buffer.from(',"detail":', 'latin1');
-const KIND = Buffer.from(',"kind":', 'latin1');
+const KIND = Buffer.from(`,"kind":${SymbolKind.Class}`, 'latin1');
 const RANGE = Buffer.from(',"range":', 'latin1');
 const SELECTION_RANGE = Buffer.from(',"selectionRange":', 'latin1');
 const START_LINE = Buffer.from('{"start":{"line":', 'latin1');
 const CHARACTER = Buffer.from(',"character":', 'latin1');
 const END_LINE = Buffer.from('},"end":{"line":', 'latin1');
 const RANGE_CLOSE = Buffer.from('}}', 'latin1');
+const RANGE_FIXED = START_LINE.length + 2 * CHARACTER.length + END_LINE.length + RANGE_CLOSE.length;
 
 /** Writes a few ASCII bytes at `at` (a loop: `set` costs more for a dozen bytes); returns where they end. */
 function put(out: Buffer, at: number, bytes: Buffer): number {
@@ -314,63 +277,52 @@ function put(out: Buffer, at: number, bytes: Buffer): number {
   return at + bytes.length;
 }
 
-function rangeSize(range: Range): number {
-  return (
-    START_LINE.length +
-    digits(range.start.line) +
-    CHARACTER.length +
-    digits(range.start.character) +
-    END_LINE.length +
-    digits(range.end.line) +
-    CHARACTER.length +
-    digits(range.end.character) +
-    RANGE_CLOSE.length
-  );
-}
-
-/** The size of a plain symbol as `writePlainSymbol` writes it. */
-function plainSymbolSize(symbol: DocumentSymbol): number {
+/** The size of a paper's symbol as `writePaper` writes it; its range is `ranges[at…at+3]`. */
+function paperSize(paper: PaperWritten, ranges: Int32Array, at: number): number {
+  const selection = paper.selection;
   return (
     NAME.length +
-    stringSize(symbol.name) +
-    (symbol.detail === undefined ? 0 : DETAIL.length + stringSize(symbol.detail)) +
+    stringSize(paper.name) +
     KIND.length +
-    digits(symbol.kind) +
     RANGE.length +
-    rangeSize(symbol.range) +
+    RANGE_FIXED +
+    digits(ranges[at]) +
+    digits(ranges[at + 1]) +
+    digits(ranges[at + 2]) +
+    digits(ranges[at + 3]) +
     SELECTION_RANGE.length +
-    rangeSize(symbol.selectionRange) +
+    RANGE_FIXED +
+    digits(selection.start.line) +
+    digits(selection.start.character) +
+    digits(selection.end.line) +
+    digits(selection.end.character) +
     1
   );
 }
 
-/** Writes a plain symbol at `at`; returns where it ends. */
-function writePlainSymbol(out: Buffer, at: number, symbol: DocumentSymbol): number {
+/** Writes a paper's symbol at `at`; returns where it ends. */
+function writePaper(out: Buffer, at: number, paper: PaperWritten, ranges: Int32Array, from: number): number {
   at = put(out, at, NAME);
-  at = writeString(out, at, symbol.name);
-  if (symbol.detail !== undefined) {
-    at = put(out, at, DETAIL);
-    at = writeString(out, at, symbol.detail);
-  }
+  at = writeString(out, at, paper.name);
   at = put(out, at, KIND);
-  at = writeCount(out, at, symbol.kind);
   at = put(out, at, RANGE);
-  at = writeRange(out, at, symbol.range);
+  at = writeRange(out, at, ranges[from], ranges[from + 1], ranges[from + 2], ranges[from + 3]);
   at = put(out, at, SELECTION_RANGE);
-  at = writeRange(out, at, symbol.selectionRange);
+  const selection = paper.selection;
+  at = writeRange(out, at, selection.start.line, selection.start.character, selection.end.line, selection.end.character);
   out[at++] = 0x7d;
   return at;
 }
 
-function writeRange(out: Buffer, at: number, range: Range): number {
+function writeRange(out: Buffer, at: number, startLine: number, startCharacter: number, endLine: number, endCharacter: number): number {
   at = put(out, at, START_LINE);
-  at = writeCount(out, at, range.start.line);
+  at = writeCount(out, at, startLine);
   at = put(out, at, CHARACTER);
-  at = writeCount(out, at, range.start.character);
+  at = writeCount(out, at, startCharacter);
   at = put(out, at, END_LINE);
-  at = writeCount(out, at, range.end.line);
+  at = writeCount(out, at, endLine);
   at = put(out, at, CHARACTER);
-  at = writeCount(out, at, range.end.character);
+  at = writeCount(out, at, endCharacter);
   out[at++] = 0x7d;
   out[at++] = 0x7d;
   return at;

@@ -1,7 +1,7 @@
 /**
- * Answers sent over stdio as JSON once: a cached answer (the outline of an unchanged version)
- * is encoded the first time it is sent and its bytes are reused when it is sent again, instead
- * of JSON-encoding megabytes on every request.
+ * Answers kept as their JSON bytes (preEncoded.ts): the outline, folding ranges and semantic
+ * tokens of a document version are encoded once, when made, and only their bytes are kept and
+ * sent, again and again, instead of the objects and a JSON encoding of megabytes per request.
  *
  * Big messages from the client (the didOpen of an 8 MB digest) are decoded the fast way: valid
  * UTF-8 is transcoded to UTF-16 (simdutf, a few milliseconds) and read as such, instead of by
@@ -11,55 +11,46 @@
  * It works through vscode-jsonrpc's runtime layer: `installSerialisedAnswers()`, called before
  * the connection is created, wraps the `application/json` encoder the stream writer uses and the
  * decoder the reader uses. Each message read or written is noted (slices.ts `noteMessage`):
- * low-priority work waits until they stop for a moment. Over
- * node IPC (`--node-ipc`) node serialises messages itself and nothing changes.
+ * low-priority work waits until they stop for a moment. Over node IPC (`--node-ipc`) node
+ * serialises messages itself, and a kept answer gives it its value through `toJSON`.
  */
 import * as buffer from 'node:buffer';
 import { RAL } from 'vscode-languageserver/node';
 import type { DocumentSymbol } from 'vscode-languageserver-types';
 import { OutlineBytes } from './outlineBytes';
+import { PreEncoded } from './preEncoded';
+import type { Cancellation } from './service/cancellation';
+import type { SymbolOptions } from './service/features/symbols';
+import type { DigestDocument } from './service/model';
 import { noteMessage } from './slices';
 
-/**
- * Writes an answer's JSON between `head` and `tail` (the JSON-RPC response around it) into one
- * buffer: `head`, the JSON, `tail`.
- */
-type Encoder<T> = (answer: T, head: Uint8Array, tail: Uint8Array) => Buffer;
-
-/** Answers marked for reuse, with their encoded bytes once they have been sent (or their own encoder until then). */
-const encoded = new WeakMap<object, Buffer | Encoder<never> | null>();
 const CLOSE = Buffer.from('}', 'utf8');
 
 /** Messages from this size on are decoded by transcoding (below it the usual decoder is as fast). */
 const TRANSCODE_BYTES = 64 * 1024;
 
 /**
- * Marks an answer whose JSON may be reused: it must not change afterwards. With `encode`, its
- * JSON (UTF-8) is what `encode(answer, head, tail)` writes between the response's `head` and
- * `tail` the first time it is sent.
+ * An answer that is kept as its JSON bytes (`PreEncoded`): it must not change afterwards.
  *
  * @example
- * return answers.get(uri, version, 'folding', () => serialiseOnce(foldingRanges(model)));
+ * return answers.get(uri, version, 'folding', () => encodedAnswer(foldingRanges(model)));
  */
-export function serialiseOnce<T>(answer: T, encode?: Encoder<T>): T {
-  if (answer !== null && typeof answer === 'object' && !encoded.has(answer)) {
-    encoded.set(answer, (encode as Encoder<never> | undefined) ?? null);
-  }
-  return answer;
+export function encodedAnswer<T>(answer: T): T {
+  return PreEncoded.of(answer) as unknown as T;
 }
 
 /** The outlines' bytes, each made from the document's last (outlineBytes.ts). */
 const outlines = new OutlineBytes();
 
 /**
- * Marks an outline of a document for reuse (as `serialiseOnce`): its bytes are made from the
- * bytes of the document's last outline sent, copying those of the papers it kept.
+ * The outline of a document's model (`documentSymbols`) as its JSON bytes, made from the bytes of
+ * the document's last outline, copying those of the papers it kept; `[]` when cancelled.
  *
  * @example
- * return answers.get(uri, version, 'outline', () => serialiseOutline(uri, documentSymbols(model)));
+ * return answers.get(uri, version, 'outline', () => outlineAnswer(uri, model, { language }, token));
  */
-export function serialiseOutline(uri: string, outline: DocumentSymbol[]): DocumentSymbol[] {
-  return serialiseOnce(outline, (answer, head, tail) => outlines.encode(uri, answer, head, tail));
+export function outlineAnswer(uri: string, doc: DigestDocument, options: SymbolOptions, token: Cancellation): DocumentSymbol[] {
+  return (outlines.encode(uri, doc, options, token) as unknown as DocumentSymbol[] | undefined) ?? [];
 }
 
 /** Forgets the last outline of a document (it was closed). */
@@ -100,24 +91,12 @@ export function installSerialisedAnswers(): void {
       noteMessage();
       const response = message as ResponseLike;
       const result = response.result;
-      if (result === null || typeof result !== 'object' || !encoded.has(result) || !/^utf-?8$/i.test(options.charset) || Object.keys(response).length !== 3 || response.jsonrpc !== '2.0') {
+      if (!(result instanceof PreEncoded) || !/^utf-?8$/i.test(options.charset) || Object.keys(response).length !== 3 || response.jsonrpc !== '2.0') {
         return fallback.encode(message, options);
       }
       try {
         const head = Buffer.from(`{"jsonrpc":"2.0","id":${JSON.stringify(response.id)},"result":`, 'utf8');
-        const body = encoded.get(result);
-        if (body instanceof Buffer) {
-          return Promise.resolve(Buffer.concat([head, body, CLOSE]));
-        }
-        if (typeof body === 'function') {
-          // Sent for the first time: written with the response around it, and its JSON kept (a view).
-          const message = (body as Encoder<unknown>)(result, head, CLOSE);
-          encoded.set(result, message.subarray(head.length, message.length - CLOSE.length));
-          return Promise.resolve(message);
-        }
-        const json = Buffer.from(JSON.stringify(result), 'utf8');
-        encoded.set(result, json);
-        return Promise.resolve(Buffer.concat([head, json, CLOSE]));
+        return Promise.resolve(result.message(head, CLOSE));
       } catch (error) {
         return Promise.reject(error);
       }

@@ -18,7 +18,6 @@ import type { Diagnostic, Range } from 'vscode-languageserver-types';
 import { DigestCache } from './service/cache';
 import { documentTooLarge } from './service/limits';
 import type { DigestDocument } from './service/model';
-import { documentSymbols } from './service/features/symbols';
 import { foldingRanges } from './service/features/folding';
 import { semanticTokens, SEMANTIC_TOKEN_MODIFIERS, SEMANTIC_TOKEN_TYPES } from './service/features/semanticTokens';
 import { WorkspaceIndex } from './service/workspaceIndex';
@@ -59,7 +58,7 @@ import { nameAt } from './service/names';
 import { sourcesNaming } from './workspaceNames';
 import { registerStatisticsRequests } from './statisticsRequests';
 import { AnswerCache } from './service/answers';
-import { forgetOutline, installSerialisedAnswers, serialiseOnce, serialiseOutline } from './serialised';
+import { encodedAnswer, forgetOutline, installSerialisedAnswers, outlineAnswer } from './serialised';
 import { Lifecycle } from './lifecycle';
 import { ServerMessageLanguage } from './messageLanguage';
 import { localizedLenses, localizedNode } from './service/treeLabels';
@@ -395,12 +394,12 @@ connection.onDocumentSymbol(guarded('textDocument/documentSymbol', (params, toke
   const language = messageLanguage.current();
   // One answer per language: the outline's own words (the heading's count of papers) follow the setting.
   const feature = language === 'zh-cn' ? 'outline.zh-cn' : 'outline';
-  return document ? answers.get(document.uri, document.version, feature, () => serialiseOutline(document.uri, documentSymbols(cache.get(document), { language }, token)), token) : null;
+  return document ? answers.get(document.uri, document.version, feature, () => outlineAnswer(document.uri, cache.get(document), { language }, token), token) : null;
 }));
 
 connection.onFoldingRanges(guarded('textDocument/foldingRange', (params, token) => {
   const document = documents.get(params.textDocument.uri);
-  return document ? answers.get(document.uri, document.version, 'folding', () => serialiseOnce(foldingRanges(cache.get(document), token)), token) : null;
+  return document ? answers.get(document.uri, document.version, 'folding', () => encodedAnswer(foldingRanges(cache.get(document), token)), token) : null;
 }));
 
 connection.onHover(guarded('textDocument/hover', (params, token) => {
@@ -439,7 +438,7 @@ connection.onCodeLens(guarded('textDocument/codeLens', async (params, token) => 
 connection.languages.semanticTokens.on(guarded('textDocument/semanticTokens/full', (params, token) => {
   const document = documents.get(params.textDocument.uri);
   const model = checkedModel(document);
-  return document && model ? answers.get(document.uri, document.version, 'semanticTokens', () => serialiseOnce(semanticTokens(model, token)), token) : { data: [] };
+  return document && model ? answers.get(document.uri, document.version, 'semanticTokens', () => encodedAnswer(semanticTokens(model, token)), token) : { data: [] };
 }));
 
 // ---- Editing help: completion, links, selection ranges -------------------------------------

@@ -1,7 +1,8 @@
 /**
- * The outline's bytes made from the last outline's (server/src/outlineBytes.ts): after any
- * sequence of edits they parse to exactly the outline of that version, and a keystroke copies
- * the bytes of the papers it did not touch instead of encoding them again.
+ * The outline's bytes written from the model (server/src/outlineBytes.ts) and made from the last
+ * outline's: after any sequence of edits they parse to exactly the outline of that version
+ * (`documentSymbols`), and a keystroke copies the bytes of the papers it did not touch instead of
+ * writing them again. And the kept answers' bytes (server/src/preEncoded.ts).
  */
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
@@ -9,14 +10,16 @@ import * as path from 'node:path';
 import { describe, test } from 'node:test';
 import * as fc from 'fast-check';
 import { TextDocument } from 'vscode-languageserver-textdocument';
-import type { DocumentSymbol, SymbolKind } from 'vscode-languageserver-types';
+import type { DocumentSymbol } from 'vscode-languageserver-types';
 import { OutlineBytes } from '../../server/src/outlineBytes';
+import { PreEncoded } from '../../server/src/preEncoded';
 import { documentSymbols, SymbolOptions } from '../../server/src/service/features/symbols';
 import { updateDigest } from '../../server/src/service/incremental';
 import { parseDigest } from '../../server/src/service/parser';
+import type { DigestDocument } from '../../server/src/service/model';
 import { generatedDigest } from '../bench/generate';
 import { FIXTURES } from '../support/fixtures';
-import { DIGEST_MATERIAL } from '../support/modelChecks';
+import { DIGEST_MATERIAL, digestText } from '../support/modelChecks';
 
 const BASES = ['parser', 'diagnostics']
   .flatMap((folder) => fs.readdirSync(path.join(FIXTURES, folder)).filter((name) => name.endsWith('.digest')).map((name) => path.join(FIXTURES, folder, name)))
@@ -33,16 +36,18 @@ function assertSameOutline(bytes: Buffer, outline: DocumentSymbol[], context: st
   assert.deepEqual(JSON.parse(bytes.toString('utf8')), JSON.parse(JSON.stringify(outline)), context);
 }
 
-/** The JSON-RPC response around an outline, as the server writes it into the outline's buffer. */
+/** The JSON-RPC response around an outline, as the server writes it. */
 const HEAD = Buffer.from('{"jsonrpc":"2.0","id":17,"result":');
 const TAIL = Buffer.from('}');
 
-/** Encodes with the response around the outline or without it, in turns; gives the outline's bytes alone. */
-function encodeInTurns(outlines: OutlineBytes, uri: string, outline: DocumentSymbol[], turn: number): Buffer {
+/** The bytes of a model's outline; every other time they are taken from the response written around them. */
+function encodeInTurns(outlines: OutlineBytes, uri: string, model: DigestDocument, options: SymbolOptions, turn: number): Buffer {
+  const answer = outlines.encode(uri, model, options);
+  assert.ok(answer, 'not cancelled');
   if (turn % 2 === 0) {
-    return outlines.encode(uri, outline);
+    return answer.json;
   }
-  const message = outlines.encode(uri, outline, HEAD, TAIL);
+  const message = answer.message(HEAD, TAIL);
   assert.deepEqual(message.subarray(0, HEAD.length), HEAD, 'the head first');
   assert.deepEqual(message.subarray(message.length - TAIL.length), TAIL, 'the tail last');
   assert.equal(JSON.parse(message.toString('utf8')).id, 17);
@@ -61,7 +66,7 @@ describe('OutlineBytes', () => {
         // outline's language (untitled papers are named in it) changes now and then.
         const capped = maxPapers === 0 ? { maxPapers: 3 } : {};
         let options: SymbolOptions = capped;
-        assertSameOutline(outlines.encode(uri, documentSymbols(model, options)), documentSymbols(model, options), 'the first outline');
+        assertSameOutline(encodeInTurns(outlines, uri, model, options, 0), documentSymbols(model, options), 'the first outline');
         for (const [k, e] of edits.entries()) {
           options = k % 5 === 4 ? { ...capped, language: 'zh-cn' } : capped;
           const length = document.getText().length;
@@ -69,10 +74,9 @@ describe('OutlineBytes', () => {
           const change = { range: { start: document.positionAt(start), end: document.positionAt(Math.min(length, start + e.remove)) }, text: e.insert };
           document = TextDocument.update(document, [change], document.version + 1);
           model = updateDigest(model, [change], document.getText());
-          const outline = documentSymbols(model, options);
-          const bytes = encodeInTurns(outlines, uri, outline, k);
-          assertSameOutline(bytes, outline, `after edit ${k}`);
-          // And the outline of a fresh parse: the reused symbols are the right ones.
+          const bytes = encodeInTurns(outlines, uri, model, options, k + 1);
+          assertSameOutline(bytes, documentSymbols(model, options), `after edit ${k}`);
+          // And the outline of a fresh parse: the kept papers' bytes are the right ones.
           assertSameOutline(bytes, documentSymbols(parseDigest(document.getText()), options), `after edit ${k}, against a fresh parse`);
         }
       }),
@@ -80,66 +84,89 @@ describe('OutlineBytes', () => {
     );
   });
 
-  test('Should copy the papers a keystroke did not touch, and encode only those it did', () => {
+  test('Should copy the papers a keystroke did not touch, and write only those it did', () => {
     const outlines = new OutlineBytes();
     const uri = 'file:///w/g.digest';
     let document = TextDocument.create(uri, 'paper-digest', 1, generatedDigest(500));
     let model = parseDigest(document.getText());
-    outlines.encode(uri, documentSymbols(model));
+    outlines.encode(uri, model);
     assert.deepEqual(outlines.lastStatistics, { encoded: 500, copied: 0 });
     const title = model.entries[250].englishTitle!.value.range.end;
     const change = { range: { start: title, end: title }, text: 'X' };
     document = TextDocument.update(document, [change], 2);
     model = updateDigest(model, [change], document.getText());
-    const outline = documentSymbols(model);
-    const bytes = outlines.encode(uri, outline);
-    // The entries re-parsed around the edit (at most three) get new symbols; the rest are copied.
+    const bytes = outlines.encode(uri, model)!.json;
+    // The entries re-parsed around the edit (at most three) are written again; the rest are copied.
     const { encoded, copied } = outlines.lastStatistics;
     assert.ok(encoded >= 1 && encoded <= 3 && encoded + copied === 500, JSON.stringify(outlines.lastStatistics));
-    assertSameOutline(bytes, outline, 'after the keystroke');
-    assert.match(JSON.parse(bytes.toString()) [0].children[250].name, /X · /);
+    assertSameOutline(bytes, documentSymbols(model), 'after the keystroke');
+    assert.match(JSON.parse(bytes.toString())[0].children[250].name, /X · /);
+    // A line break moves every paper after it: those are written again, the ones before copied.
+    const end = model.entries[100].summary!.value.range.end;
+    const lineBreak = { range: { start: end, end }, text: '\n\nComments a new line' };
+    document = TextDocument.update(document, [lineBreak], 3);
+    model = updateDigest(model, [lineBreak], document.getText());
+    assertSameOutline(outlines.encode(uri, model)!.json, documentSymbols(model), 'after the line break');
+    assert.ok(outlines.lastStatistics.copied >= 99 && outlines.lastStatistics.copied <= 101, JSON.stringify(outlines.lastStatistics));
+    // The outline in the other language writes every paper again (an untitled paper's name is in it).
+    const papers = model.entries.length;
+    outlines.encode(uri, model, { language: 'zh-cn' });
+    assert.deepEqual(outlines.lastStatistics, { encoded: papers, copied: 0 });
     // A second document starts from nothing; a closed one too.
-    outlines.encode('file:///w/other.digest', outline);
-    assert.deepEqual(outlines.lastStatistics, { encoded: 500, copied: 0 });
+    outlines.encode('file:///w/other.digest', model);
+    assert.deepEqual(outlines.lastStatistics, { encoded: papers, copied: 0 });
     outlines.delete(uri);
-    outlines.encode(uri, outline);
-    assert.deepEqual(outlines.lastStatistics, { encoded: 500, copied: 0 });
+    outlines.encode(uri, model);
+    assert.deepEqual(outlines.lastStatistics, { encoded: papers, copied: 0 });
   });
 
-  test('Should write any names and details as ASCII JSON that parses to the same strings', () => {
-    const range = { start: { line: 3, character: 0 }, end: { line: 120000, character: 81 } };
-    const text = fc.string({ unit: fc.oneof(fc.constantFrom('"', '\\', '\n', '\u0000', '\u007f', '\u2028', '中', '·', '\ud83d', '\ude00', '😀', '\ufeff'), fc.string({ unit: 'binary', minLength: 1, maxLength: 1 })), maxLength: 30 });
+  test('Should write any titles and headings as ASCII JSON that parses to the same strings', () => {
+    const hostile = fc.string({ unit: fc.oneof(fc.constantFrom('"', '\\', '\u0000', '\u007f', '\u2028', '中', '·', '\ud83d', '\ude00', '😀', '\ufeff', '\u202e'), fc.string({ unit: 'binary', minLength: 1, maxLength: 1 })), maxLength: 30 });
+    const line = hostile.map((text) => text.replace(/[\r\n]/g, ' '));
     fc.assert(
-      fc.property(fc.array(fc.record({ name: text, detail: fc.option(text, { nil: undefined }), kind: fc.integer({ min: 1, max: 26 }) as fc.Arbitrary<SymbolKind> }), { maxLength: 6 }), text, (papers, heading) => {
-        const outlines = new OutlineBytes();
-        const symbols: DocumentSymbol[] = papers.map((paper) => ({ ...paper, range, selectionRange: { start: range.start, end: { line: 3, character: 7 } } }));
-        const outline: DocumentSymbol[] = [{ name: heading, detail: '10 papers', kind: 3, range, selectionRange: range, children: symbols }];
-        const bytes = outlines.encode('u', outline);
+      fc.property(fc.array(fc.tuple(line, line), { maxLength: 5 }), line, fc.boolean(), (titles, heading, bom) => {
+        const text = (bom ? '\ufeff' : '') + ['大模型' + heading, ...titles.flatMap(([english, chinese]) => [english, '标题' + chinese, 'Mei Tanaka', 'AI总结 总结'])].join('\n\n');
+        const model = parseDigest(text);
+        const answer = new OutlineBytes().encode('u', model);
+        assert.ok(answer);
+        const bytes = answer.json;
         assert.ok(bytes.every((byte) => byte < 0x80), `not ASCII: ${bytes.toString('latin1')}`);
-        assert.deepEqual(outlines.encode('w', outline, HEAD, TAIL), Buffer.concat([HEAD, bytes, TAIL]), 'the same bytes inside the response');
-        assertSameOutline(bytes, outline, 'with the heading');
-        assert.deepEqual(outlines.lastStatistics, { encoded: symbols.length, copied: 0 }, 'written member by member, not by the fallback');
-        assertSameOutline(outlines.encode('v', symbols), symbols, 'the papers alone');
+        assertSameOutline(bytes, documentSymbols(model), 'the outline');
+        assert.deepEqual(JSON.parse(JSON.stringify(answer)), JSON.parse(JSON.stringify(documentSymbols(model))), 'toJSON gives the same value');
       }),
       { numRuns: 300 },
     );
   });
 
-  test('Should encode symbols of any other shape whole, as JSON.stringify does', () => {
-    const outlines = new OutlineBytes();
-    const range = { start: { line: 0, character: 0 }, end: { line: 1, character: 2 } };
-    const nested: DocumentSymbol[] = [{ name: 'a', kind: 5, range, selectionRange: range, children: [{ name: 'b', kind: 5, range, selectionRange: range, children: [] }] }];
-    assertSameOutline(outlines.encode('u', nested), nested, 'nested');
-    assert.deepEqual(outlines.encode('u', nested, HEAD, TAIL), Buffer.concat([HEAD, Buffer.from(JSON.stringify(nested)), TAIL]), 'nested, inside the response');
-    // Names holding what separates symbols in the bytes.
-    const tricky: DocumentSymbol[] = ['x",{"name":"y', '},{"name":', '\\', '"'].map((name) => ({ name, kind: 5, range, selectionRange: range }));
-    assertSameOutline(outlines.encode('u', tricky), tricky, 'tricky names');
-    const again = [tricky[0], { name: 'new', kind: 5, range, selectionRange: range }, ...tricky.slice(2)] as DocumentSymbol[];
-    assertSameOutline(outlines.encode('u', again), again, 'tricky names, one replaced');
-    assert.deepEqual(outlines.lastStatistics, { encoded: 1, copied: 3 });
-    const noName = [{ kind: 5, range, selectionRange: range, name: 'z' }, { kind: 5, range, selectionRange: range, name: 'w' }] as DocumentSymbol[];
-    assertSameOutline(outlines.encode('u', noName), noName, 'symbols that do not start with their name');
-    assertSameOutline(outlines.encode('u', [noName[0]]), [noName[0]], 'again');
-    assertSameOutline(outlines.encode('u', []), [], 'empty');
+  test('Should give the outline of any text, and nothing once cancelled', () => {
+    fc.assert(
+      fc.property(digestText, fc.nat(4), (text, maxPapers) => {
+        const model = parseDigest(text);
+        const options = maxPapers === 0 ? {} : { maxPapers };
+        assertSameOutline(new OutlineBytes().encode('u', model, options)!.json, documentSymbols(model, options), 'the outline');
+      }),
+      { numRuns: 300 },
+    );
+    assert.equal(new OutlineBytes().encode('u', parseDigest(generatedDigest(3)), {}, { isCancellationRequested: true }), undefined);
+  });
+});
+
+describe('PreEncoded', () => {
+  test('Should write the response around the JSON in place the first time, and copy it afterwards', () => {
+    const value = { data: [0, 1, 2, 3, 4], text: '标题 "quoted"' };
+    const answer = PreEncoded.of(value);
+    assert.equal(answer.json.toString('utf8'), JSON.stringify(value));
+    assert.equal(JSON.stringify(answer), JSON.stringify(value), 'toJSON');
+    const first = answer.message(HEAD, TAIL);
+    const second = answer.message(Buffer.from('{"jsonrpc":"2.0","id":"a much longer string id","result":'), TAIL);
+    assert.deepEqual(JSON.parse(first.toString('utf8')), { jsonrpc: '2.0', id: 17, result: value });
+    const sharesMemory = (a: Buffer, b: Buffer): boolean => a.buffer === b.buffer && a.byteOffset < b.byteOffset + b.length && b.byteOffset < a.byteOffset + a.length;
+    assert.ok(sharesMemory(first, answer.json), 'the first response is written around the answer\'s bytes');
+    assert.ok(!sharesMemory(second, answer.json), 'the second is a copy');
+    assert.deepEqual(JSON.parse(second.toString('utf8')), { jsonrpc: '2.0', id: 'a much longer string id', result: value });
+    assert.deepEqual(JSON.parse(first.toString('utf8')).result, value, 'the first response is unchanged by the second');
+    const long = PreEncoded.of([1]);
+    const head = Buffer.from(`{"jsonrpc":"2.0","id":"${'x'.repeat(80)}","result":`);
+    assert.deepEqual(JSON.parse(long.message(head, TAIL).toString('utf8')).result, [1], 'a head longer than the room before the JSON');
   });
 });

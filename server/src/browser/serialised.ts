@@ -1,13 +1,15 @@
 /**
  * The web worker's side of serialised.ts, put in its place by the browser bundle: messages go
- * to the client as objects (postMessage), so there are no JSON bytes to reuse.
+ * to the client as objects (postMessage), so there are no JSON bytes to keep: the answers are
+ * kept as objects.
  */
 import type * as NodeSerialised from '../serialised';
+import { documentSymbols } from '../service/features/symbols';
 
-export const serialiseOnce: typeof NodeSerialised.serialiseOnce = (answer) => answer;
+export const encodedAnswer: typeof NodeSerialised.encodedAnswer = (answer) => answer;
 
 export const installSerialisedAnswers: typeof NodeSerialised.installSerialisedAnswers = () => undefined;
 
-export const serialiseOutline: typeof NodeSerialised.serialiseOutline = (_uri, outline) => outline;
+export const outlineAnswer: typeof NodeSerialised.outlineAnswer = (_uri, doc, options, token) => documentSymbols(doc, options, token);
 
 export const forgetOutline: typeof NodeSerialised.forgetOutline = () => undefined;

@@ -5,7 +5,7 @@
  * fold or a hover away, and seven children per paper made the outline of a year of digests
  * seven times as big and opened it flooded with fields.
  */
-import { DocumentSymbol, SymbolKind } from 'vscode-languageserver-types';
+import { DocumentSymbol, Range, SymbolKind } from 'vscode-languageserver-types';
 import type { Cancellation } from '../cancellation';
 import { NEVER_CANCELLED } from '../cancellation';
 import { DigestModel } from '../document';
@@ -47,11 +47,10 @@ export const DEFAULT_MAX_PAPERS = 20000;
  * root.children[0].children // undefined: fields are not in the outline
  */
 export function documentSymbols(doc: DigestDocument, options: SymbolOptions = {}, token: Cancellation = NEVER_CANCELLED): DocumentSymbol[] {
-  const maxPapers = options.maxPapers ?? DEFAULT_MAX_PAPERS;
+  const frame = outlineFrame(doc, options);
   const papers: DocumentSymbol[] = [];
   const entries = doc.entries;
-  const count = Math.min(entries.length, maxPapers);
-  // The name of an untitled paper is in the message language: Chinese for zh-cn, else English.
+  const count = frame.count;
   const zh = options.language === 'zh-cn';
   const text = doc instanceof DigestModel ? doc.src : undefined;
   const last = text && LAST_PAPERS.get(text);
@@ -67,38 +66,67 @@ export function documentSymbols(doc: DigestDocument, options: SymbolOptions = {}
   if (text) {
     LAST_PAPERS.set(text, { entries: entries.slice(0, count), symbols: papers.slice(), zh });
   }
+  if (frame.more) {
+    papers.push(frame.more);
+  }
+  return frame.root ? [{ ...frame.root, children: papers }] : papers;
+}
+
+/**
+ * What an outline holds besides its papers' symbols: the heading's symbol (without its
+ * children), how many papers it shows, and the symbol that counts the papers it does not show.
+ * `documentSymbols` puts the papers between them, and so does the server's writer of the
+ * outline's bytes (outlineBytes.ts), which makes no symbol objects for the papers.
+ */
+export interface OutlineFrame {
+  /** The heading's symbol, without `children`; undefined for a digest without a heading. */
+  readonly root?: Omit<DocumentSymbol, 'children'>;
+  /** How many papers the outline lists, the first ones. */
+  readonly count: number;
+  /** The last symbol, counting the papers past `count`, when there are any. */
+  readonly more?: DocumentSymbol;
+}
+
+/** The heading's symbol, the number of papers shown and the symbol of the rest (`OutlineFrame`). */
+export function outlineFrame(doc: DigestDocument, options: SymbolOptions = {}): OutlineFrame {
+  const maxPapers = options.maxPapers ?? DEFAULT_MAX_PAPERS;
+  const count = Math.min(doc.entries.length, maxPapers);
+  // The name of an untitled paper is in the message language: Chinese for zh-cn, else English.
+  const zh = options.language === 'zh-cn';
   // Of a document past the limits only the first lines were read (limits.ts).
   const lines = doc.lines.length - 1;
   const within = isTruncated(doc) ? (zh ? `（在前 ${lines} 行中）` : ` in the first ${lines} lines`) : '';
+  let more: DocumentSymbol | undefined;
   if (doc.entries.length > maxPapers) {
     const first = doc.entries[maxPapers];
     const last = doc.entries[doc.entries.length - 1];
     const range = { start: first.range.start, end: last.range.end };
-    const more = doc.entries.length - maxPapers;
-    papers.push({
-      name: zh ? `… 另有 ${more} 篇论文${within}` : `… ${more} more papers${within}`,
+    const rest = doc.entries.length - maxPapers;
+    more = {
+      name: zh ? `… 另有 ${rest} 篇论文${within}` : `… ${rest} more papers${within}`,
       detail: zh ? `大纲只显示前 ${maxPapers} 篇` : 'the outline shows the first ' + maxPapers,
       kind: SymbolKind.Namespace,
       range,
       selectionRange: { start: first.range.start, end: first.range.start },
-    });
+    };
   }
   if (!doc.heading) {
-    return papers;
+    return { count, more };
   }
   const lastLine = doc.lines[doc.lines.length - 1];
   const headingRange = doc.heading.range;
-  return [
-    {
+  return {
+    count,
+    more,
+    root: {
       // A heading of ideographic spaces only is empty once trimmed: a client refuses an empty name.
       name: doc.heading.text.trim().length > 0 ? shorten(doc.heading.text, MAX_NAME_LENGTH) : zh ? '（无标题的摘要集）' : '(untitled digest)',
       detail: headingDetail(doc.entries.length, within, zh),
       kind: SymbolKind.Namespace,
       range: { start: { line: headingRange.start.line, character: 0 }, end: { line: lastLine.line, character: lastLine.text.length + (lastLine.line === 0 && doc.hasBom ? 1 : 0) } },
       selectionRange: headingRange,
-      children: papers,
     },
-  ];
+  };
 }
 
 /**
@@ -111,12 +139,18 @@ export function documentSymbols(doc: DigestDocument, options: SymbolOptions = {}
 const LAST_PAPERS = new WeakMap<object, { readonly entries: readonly Entry[]; readonly symbols: readonly DocumentSymbol[]; readonly zh: boolean }>();
 
 function paperSymbol(entry: Entry, language: MessageLanguage | undefined): DocumentSymbol {
-  const range = entry.range;
-  const english = entry.englishTitle?.value;
-  const chinese = entry.chineseTitle?.value;
-  const title = english ?? chinese;
-  const selectionRange = title ? title.range : entry.fields[0]?.range ?? range;
-  return { name: shorten(symbolName(entry, english?.text ?? '', chinese?.text ?? '', language), MAX_NAME_LENGTH), kind: SymbolKind.Class, range, selectionRange };
+  return { name: paperSymbolLabel(entry, language), kind: SymbolKind.Class, range: entry.range, selectionRange: paperSelectionRange(entry) };
+}
+
+/** The name of a paper's symbol as the outline shows it: both titles (`paperSymbolName`), cut at 500 characters. */
+export function paperSymbolLabel(entry: Entry, language: MessageLanguage | undefined): string {
+  return shorten(symbolName(entry, entry.englishTitle?.value.text ?? '', entry.chineseTitle?.value.text ?? '', language), MAX_NAME_LENGTH);
+}
+
+/** The selection range of a paper's symbol: its English title, else its Chinese title, else its first field. */
+export function paperSelectionRange(entry: Entry): Range {
+  const title = entry.englishTitle?.value ?? entry.chineseTitle?.value;
+  return title ? title.range : entry.fields[0]?.range ?? entry.range;
 }
 
 /**

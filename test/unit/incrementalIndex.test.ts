@@ -18,6 +18,7 @@ import { WorkspaceTerms } from '../../server/src/service/workspaceTerms';
 import { generatedDigest } from '../bench/generate';
 import { FIXTURES } from '../support/fixtures';
 import { applyEdit, applyEvent, DIGEST_MATERIAL } from '../support/modelChecks';
+import { summaryValue } from '../support/summaries';
 
 const OPEN = 'file:///w/open.digest';
 const OTHER = 'file:///w/other.digest';
@@ -49,7 +50,7 @@ function stateOf(index: WorkspaceIndex, terms: WorkspaceTerms): unknown {
   const keys = new Set(index.files().flatMap((file) => file.papers.map((paper) => paper.titleKey)));
   const sortedMap = (map: Map<string, unknown>) => [...map].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
   return {
-    files: index.files(),
+    files: index.files().map(summaryValue),
     paperCount: index.paperCount,
     repeated: [...index.repeatedTitleKeys()].sort(),
     duplicates: [...keys].sort().map((key) => [key, index.duplicatesOf(key, OPEN), index.papersWithTitle(key).map((paper) => `${paper.uri}#${paper.entryIndex}`).sort()]),
@@ -74,7 +75,7 @@ describe('the index summary of an open document, revised per changed paper', () 
   test('Should equal the summary made from scratch after any sequence of edits, with the title map, duplicates and names', () => {
     let revised = 0;
     fc.assert(
-      fc.property(fc.nat(BASES.length - 1), fc.nat(BASES.length - 1), fc.array(fc.array(edit, { minLength: 1, maxLength: 2 }), { minLength: 1, maxLength: 10 }), (base, other, events) => {
+      fc.property(fc.nat(BASES.length - 1), fc.nat(BASES.length - 1), fc.array(fc.array(edit, { minLength: 1, maxLength: 2 }), { minLength: 1, maxLength: 10 }), fc.boolean(), (base, other, events, readEach) => {
         let document = TextDocument.create(OPEN, 'paper-digest', 1, BASES[base]);
         let model = parseDigest(document.getText());
         // As in the server: the diagnostics have taken the names before the index does.
@@ -88,8 +89,11 @@ describe('the index summary of an open document, revised per changed paper', () 
           model = updateDigest(model, changes, document.getText());
           if (reviseOpenSummary(previous, model)) revised++;
           index.updateOpen(OPEN, model);
+          // Read after every event, or only at the end: the papers of an open document work their
+          // content out when first read, and a revision keeps the papers not read yet as they are.
+          if (!readEach && k < events.length - 1) continue;
           const fresh = indexWith(parseDigest(document.getText()), BASES[other]);
-          assert.deepEqual(index.file(OPEN), summariseDigest(OPEN, parseDigest(document.getText()), 'open'), `after event ${k}: the summary`);
+          assert.deepEqual(summaryValue(index.file(OPEN)), summaryValue(summariseDigest(OPEN, parseDigest(document.getText()), 'open')), `after event ${k}: the summary`);
           assert.deepEqual(stateOf(index, terms), stateOf(fresh.index, fresh.terms), `after event ${k}: the index`);
         }
       }),
@@ -133,7 +137,7 @@ describe('the index summary of an open document, revised per changed paper', () 
     // Paper 3 is also in the other file; paper 20, in two other files, did not change.
     assert.deepEqual(changes.map((change) => [change.uris, change.affectedUris]), [[[OPEN], [OTHER]]]);
     assert.deepEqual(index.duplicatesOf(after.papers[3].titleKey, OTHER), [{ uri: OPEN, range: after.papers[3].selectionRange }]);
-    assert.deepEqual(index.file(OPEN), summariseDigest(OPEN, parseDigest(document.getText()), 'open'));
+    assert.deepEqual(summaryValue(index.file(OPEN)), summaryValue(summariseDigest(OPEN, parseDigest(document.getText()), 'open')));
   });
 
   test('Should revise the paper whose title a keystroke changed, unless another paper had its title before or has it now', () => {
@@ -150,7 +154,7 @@ describe('the index summary of an open document, revised per changed paper', () 
       model = updateDigest(model, [applied.change], document.getText());
       const revision = reviseOpenSummary(before, model);
       index.updateOpen(OPEN, model);
-      assert.deepEqual(index.file(OPEN), summariseDigest(OPEN, parseDigest(document.getText()), 'open'));
+      assert.deepEqual(summaryValue(index.file(OPEN)), summaryValue(summariseDigest(OPEN, parseDigest(document.getText()), 'open')));
       return revision;
     };
     // Paper 2's English title gains a letter: its identity is its own, before and after.
@@ -177,6 +181,6 @@ describe('the index summary of an open document, revised per changed paper', () 
     assert.equal(reviseOpenSummary(before, model), undefined);
     index.updateOpen(OPEN, model);
     assert.equal(index.file(OPEN)!.papers.length, 5);
-    assert.deepEqual(index.file(OPEN), summariseDigest(OPEN, parseDigest(document.getText()), 'open'));
+    assert.deepEqual(summaryValue(index.file(OPEN)), summaryValue(summariseDigest(OPEN, parseDigest(document.getText()), 'open')));
   });
 });

@@ -691,7 +691,7 @@ export function reviseOpenSummary(previous: FileSummary, doc: DigestDocument): O
   const changed: number[] = [];
   // The names the papers summarised again share (those of the others were kept for them).
   const keptNames = new FoldedNames();
-  const renamed: { at: number; before: string; content: PaperContent }[] = [];
+  const renamed: { at: number; before: string; identity: PaperIdentity }[] = [];
   const recounted: { index: number; before: EntryNames; after: EntryNames }[] = [];
   for (let i = 0; i < entries.length; i++) {
     const entry = entries[i];
@@ -700,13 +700,13 @@ export function reviseOpenSummary(previous: FileSummary, doc: DigestDocument): O
     if (kept && before.entryIndex === entry.index && paperSpans(before, entry)) {
       continue;
     }
-    const content = contentOf(entry, keptNames);
+    const identity = identityOf(entry);
     // The key counts the papers of the same identity before this one: it stays while the
     // identity does (a paper whose identity changed is looked at below).
-    if (hasIdentity(before.key, content.identity)) {
-      papers[i] = paperSummary(previous.uri, entry, content, before.key);
+    if (hasIdentity(before.key, identity.identity)) {
+      papers[i] = openPaper(previous.uri, entry, identity, before.key, keptNames);
     } else {
-      renamed.push({ at: i, before: before.key.slice(0, before.key.lastIndexOf('#')), content });
+      renamed.push({ at: i, before: before.key.slice(0, before.key.lastIndexOf('#')), identity });
     }
     changed.push(i);
     if (!kept) {
@@ -720,11 +720,11 @@ export function reviseOpenSummary(previous: FileSummary, doc: DigestDocument): O
   for (const { before } of renamed) {
     if (papersWithIdentity(previous.papers, before) !== 1) return undefined;
   }
-  for (const { at, content } of renamed) {
-    papers[at] = paperSummary(previous.uri, entries[at], content, `${content.identity}#0`);
+  for (const { at, identity } of renamed) {
+    papers[at] = openPaper(previous.uri, entries[at], identity, `${identity.identity}#0`, keptNames);
   }
-  for (const { content } of renamed) {
-    if (papersWithIdentity(papers, content.identity) !== 1) return undefined;
+  for (const { identity } of renamed) {
+    if (papersWithIdentity(papers, identity.identity) !== 1) return undefined;
   }
   const heading = doc.heading?.text;
   const terms = recounted.length === 0 ? previous.terms : reviseTerms(previous.terms, recounted);
@@ -774,12 +774,32 @@ type PaperContent = Pick<
  */
 const contentOfEntry = new WeakMap<Entry, PaperContent>();
 
-function summarisePaper(uri: string, entry: Entry, occurrences: Map<string, number>, reuse: boolean, names: FoldedNames): PaperSummary {
-  const content = reuse ? contentOf(entry, names) : paperContent(entry, names);
-  const identity = content.identity;
-  const occurrence = occurrences.get(identity) ?? 0;
-  occurrences.set(identity, occurrence + 1);
-  return paperSummary(uri, entry, content, `${identity}#${occurrence}`);
+/** What the index must know of a paper at once, to put it in the title map and give it its key. */
+interface PaperIdentity {
+  /** `titleKey(englishTitle)`; empty without an English title. */
+  readonly titleKey: string;
+  /** The title key, else `zh:` and the Chinese title's key, else `untitled` (as `PaperContent.identity`). */
+  readonly identity: string;
+}
+
+/** The title key and identity of an entry's paper, without the rest of its content. */
+function identityOf(entry: Entry): PaperIdentity {
+  const key = entryTitleKey(entry, false); // the diagnostics' copy when they worked it out
+  if (key) {
+    return { titleKey: key, identity: key };
+  }
+  const chinese = entry.chineseTitle?.value.text ?? '';
+  return { titleKey: '', identity: chinese ? 'zh:' + titleKey(chinese) : 'untitled' };
+}
+
+function summarisePaper(uri: string, entry: Entry, occurrences: Map<string, number>, open: boolean, names: FoldedNames): PaperSummary {
+  // A paper of an open document gets its content when first read (`IndexedPaper`).
+  const content = open ? undefined : paperContent(entry, names);
+  const identity = content ?? identityOf(entry);
+  const occurrence = occurrences.get(identity.identity) ?? 0;
+  occurrences.set(identity.identity, occurrence + 1);
+  const key = `${identity.identity}#${occurrence}`;
+  return content ? paperSummary(uri, entry, content, key) : openPaper(uri, entry, identity, key, names);
 }
 
 /** The content of an open document's entry, worked out once per entry object. */
@@ -792,18 +812,35 @@ function contentOf(entry: Entry, names: FoldedNames): PaperContent {
   return content;
 }
 
+/** The name a paper goes by in the index (`PaperSummary.title`), of its content and entry. */
+function titleOf(entry: Entry, content: PaperContent): string {
+  return content.englishTitle.trim() ? content.englishTitle : keep(paperName(entry));
+}
+
 function paperSummary(uri: string, entry: Entry, content: PaperContent, key: string): PaperSummary {
-  const range = entry.range;
-  const selectionRange = (entry.englishTitle ?? entry.chineseTitle)?.value.range ?? entry.fields[0]?.range ?? range;
-  const title = content.englishTitle.trim() ? content.englishTitle : keep(paperName(entry));
-  return new IndexedPaper(uri, entry.index, key, title, content, range, selectionRange);
+  return new IndexedPaper(uri, entry.index, key, content.titleKey, entry.range, paperSelection(entry), content, titleOf(entry, content));
+}
+
+/**
+ * A paper of an open document, whose content (titles, names, summary, search texts) is worked
+ * out from its entry when first read: a document of 16,000 papers is indexed at once for its title
+ * keys, and the rest costs nothing until the Papers view, a search or a statistic reads it.
+ */
+function openPaper(uri: string, entry: Entry, identity: PaperIdentity, key: string, names: FoldedNames): PaperSummary {
+  return new IndexedPaper(uri, entry.index, key, identity.titleKey, entry.range, paperSelection(entry), undefined, undefined, { entry, names });
+}
+
+/** The range of a paper's English title, else of its Chinese title, else of its first field, else of the entry. */
+function paperSelection(entry: Entry): Range {
+  return (entry.englishTitle ?? entry.chineseTitle)?.value.range ?? entry.fields[0]?.range ?? entry.range;
 }
 
 /**
  * A paper as the index keeps it: what its entry holds read through from its content (which an
- * open document's entry keeps too, `contentOfEntry`, and a file on disk has only here), and its
- * two ranges as eight numbers, made into objects when read: a range is three objects, and two
- * of them per paper were a third of what the index held of an open document of 10,000 papers.
+ * open document's entry keeps too, `contentOfEntry`, and a file on disk has only here; a paper
+ * of an open document works it out when first read), its title key, and its two ranges as eight
+ * numbers, made into objects when read: a range is three objects, and two of them per paper were
+ * a third of what the index held of an open document of 10,000 papers.
  * Its own fields are those of a summary that are not its content's, so that `{ ...paper }` is
  * never how a summary is copied (`moved`).
  */
@@ -817,14 +854,21 @@ class IndexedPaper implements PaperSummary {
   private readonly titleEndLine: number;
   private readonly titleEndCharacter: number;
 
+  /**
+   * @param contentValue what the entry holds, or undefined until first read: then `source` is
+   *   the entry (of an open document) and the names of its file it is worked out with
+   * @param titleValue the name the paper goes by, with `contentValue`
+   */
   constructor(
     readonly uri: string,
     readonly entryIndex: number,
     readonly key: string,
-    readonly title: string,
-    private readonly content: PaperContent,
+    readonly titleKey: string,
     range: Range,
     selectionRange: Range,
+    private contentValue: PaperContent | undefined,
+    private titleValue: string | undefined,
+    private source?: { readonly entry: Entry; readonly names: FoldedNames },
   ) {
     this.startLine = range.start.line;
     this.startCharacter = range.start.character;
@@ -851,17 +895,28 @@ class IndexedPaper implements PaperSummary {
 
   /** The same paper in a file of another URI (a rename). */
   moved(uri: string): IndexedPaper {
-    return new IndexedPaper(uri, this.entryIndex, this.key, this.title, this.content, this.range, this.selectionRange);
+    return new IndexedPaper(uri, this.entryIndex, this.key, this.titleKey, this.range, this.selectionRange, this.content, this.title);
   }
 
+  /** What the entry holds, worked out now if it was not yet (a paper of an open document). */
+  private get content(): PaperContent {
+    if (this.contentValue === undefined) {
+      const { entry, names } = this.source!;
+      this.contentValue = contentOf(entry, names);
+      this.titleValue = titleOf(entry, this.contentValue);
+      this.source = undefined;
+    }
+    return this.contentValue;
+  }
+
+  get title(): string {
+    return this.titleValue ?? (this.content, this.titleValue!);
+  }
   get englishTitle(): string {
     return this.content.englishTitle;
   }
   get chineseTitle(): string {
     return this.content.chineseTitle;
-  }
-  get titleKey(): string {
-    return this.content.titleKey;
   }
   get authors(): readonly string[] {
     return this.content.authors;

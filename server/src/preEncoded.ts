@@ -68,3 +68,71 @@ export class PreEncoded {
     return new PreEncoded(buffer, HEAD_ROOM, HEAD_ROOM + size);
   }
 }
+
+/**
+ * Writes an answer's JSON (ASCII) straight into bytes, growing them as needed, for answers made of
+ * many numbers (the semantic tokens of 16,000 papers are 800,000 of them: as a number array 8 MB
+ * of heap, kept long enough while it grows to be copied into the old generation).
+ *
+ * @example
+ * const writer = new JsonWriter(1024);
+ * writer.ascii('{"data":['); writer.count(3); writer.ascii(']}');
+ * writer.finish() // PreEncoded of {"data":[3]}
+ */
+export class JsonWriter {
+  private buffer: Buffer;
+  private at = HEAD_ROOM;
+
+  constructor(expectedBytes: number) {
+    this.buffer = Buffer.allocUnsafe(HEAD_ROOM + Math.max(64, expectedBytes) + 1);
+  }
+
+  /** Writes ASCII text as it is (JSON punctuation, member names). */
+  ascii(text: string): void {
+    this.room(text.length);
+    this.at += this.buffer.write(text, this.at, 'latin1');
+  }
+
+  /** Writes a comma. */
+  comma(): void {
+    this.room(1);
+    this.buffer[this.at++] = 0x2c;
+  }
+
+  /** Writes a count (a whole number from 0) in decimal. */
+  count(n: number): void {
+    this.room(32);
+    if (n < 0 || n > 0x7fffffff || Math.floor(n) !== n) {
+      this.at += this.buffer.write(JSON.stringify(n), this.at, 'latin1');
+      return;
+    }
+    let digits = 1;
+    for (let rest = n; rest >= 10; rest = (rest / 10) | 0) digits++;
+    let i = this.at + digits;
+    this.at = i;
+    do {
+      const rest = (n / 10) | 0;
+      this.buffer[--i] = 0x30 + n - rest * 10;
+      n = rest;
+    } while (n > 0);
+  }
+
+  /** The answer written, in bytes of its size (and room for the response around it). */
+  finish(): PreEncoded {
+    const size = this.at + 1;
+    if (size < this.buffer.length * 0.75) {
+      const exact = Buffer.allocUnsafe(size);
+      this.buffer.copy(exact, HEAD_ROOM, HEAD_ROOM, this.at);
+      this.buffer = exact;
+    }
+    return new PreEncoded(this.buffer, HEAD_ROOM, this.at);
+  }
+
+  private room(bytes: number): void {
+    if (this.at + bytes + 1 > this.buffer.length) {
+      const grown = Buffer.allocUnsafe(Math.max(this.buffer.length * 2, this.at + bytes + 1));
+      this.buffer.copy(grown, HEAD_ROOM, HEAD_ROOM, this.at);
+      this.buffer = grown;
+    }
+  }
+}

@@ -18,7 +18,8 @@ import * as buffer from 'node:buffer';
 import { RAL } from 'vscode-languageserver/node';
 import type { DocumentSymbol } from 'vscode-languageserver-types';
 import { OutlineBytes } from './outlineBytes';
-import { PreEncoded } from './preEncoded';
+import { JsonWriter, PreEncoded } from './preEncoded';
+import { forEachSemanticToken } from './service/features/semanticTokens';
 import type { Cancellation } from './service/cancellation';
 import type { SymbolOptions } from './service/features/symbols';
 import type { DigestDocument } from './service/model';
@@ -51,6 +52,38 @@ const outlines = new OutlineBytes();
  */
 export function outlineAnswer(uri: string, doc: DigestDocument, options: SymbolOptions, token: Cancellation): DocumentSymbol[] {
   return (outlines.encode(uri, doc, options, token) as unknown as DocumentSymbol[] | undefined) ?? [];
+}
+
+/**
+ * The semantic tokens of a model (`semanticTokens`) written straight into their JSON, with no
+ * number array made; `{ data: [] }` when cancelled.
+ *
+ * @example
+ * return answers.get(uri, version, 'semanticTokens', () => semanticTokensAnswer(model, token));
+ */
+export function semanticTokensAnswer(doc: DigestDocument, token: Cancellation): { data: number[] } {
+  // About ten tokens a paper, fifteen bytes each.
+  const writer = new JsonWriter(doc.entries.length * 160 + 64);
+  writer.ascii('{"data":[');
+  let first = true;
+  const complete = forEachSemanticToken(
+    doc,
+    (deltaLine, deltaCharacter, length, type) => {
+      if (!first) writer.comma();
+      first = false;
+      writer.count(deltaLine);
+      writer.comma();
+      writer.count(deltaCharacter);
+      writer.comma();
+      writer.count(length);
+      writer.comma();
+      writer.count(type);
+      writer.ascii(',0');
+    },
+    token,
+  );
+  writer.ascii(']}');
+  return complete ? (writer.finish() as unknown as { data: number[] }) : { data: [] };
 }
 
 /** Forgets the last outline of a document (it was closed). */

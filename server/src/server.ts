@@ -19,7 +19,7 @@ import { DigestCache } from './service/cache';
 import { documentTooLarge } from './service/limits';
 import type { DigestDocument } from './service/model';
 import { foldingRanges } from './service/features/folding';
-import { semanticTokens, SEMANTIC_TOKEN_MODIFIERS, SEMANTIC_TOKEN_TYPES } from './service/features/semanticTokens';
+import { SEMANTIC_TOKEN_MODIFIERS, SEMANTIC_TOKEN_TYPES } from './service/features/semanticTokens';
 import { WorkspaceIndex } from './service/workspaceIndex';
 import { PapersTreeCache, PapersTreeOptions, paperAt } from './service/features/tree';
 import type { PapersQuery } from './protocol';
@@ -58,7 +58,7 @@ import { nameAt } from './service/names';
 import { sourcesNaming } from './workspaceNames';
 import { registerStatisticsRequests } from './statisticsRequests';
 import { AnswerCache } from './service/answers';
-import { encodedAnswer, forgetOutline, installSerialisedAnswers, outlineAnswer } from './serialised';
+import { encodedAnswer, forgetOutline, installSerialisedAnswers, outlineAnswer, semanticTokensAnswer } from './serialised';
 import { Lifecycle } from './lifecycle';
 import { ServerMessageLanguage } from './messageLanguage';
 import { localizedLenses, localizedNode } from './service/treeLabels';
@@ -438,7 +438,7 @@ connection.onCodeLens(guarded('textDocument/codeLens', async (params, token) => 
 connection.languages.semanticTokens.on(guarded('textDocument/semanticTokens/full', (params, token) => {
   const document = documents.get(params.textDocument.uri);
   const model = checkedModel(document);
-  return document && model ? answers.get(document.uri, document.version, 'semanticTokens', () => encodedAnswer(semanticTokens(model, token)), token) : { data: [] };
+  return document && model ? answers.get(document.uri, document.version, 'semanticTokens', () => semanticTokensAnswer(model, token), token) : { data: [] };
 }));
 
 // ---- Editing help: completion, links, selection ranges -------------------------------------

@@ -6,7 +6,13 @@
 import * as assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import fc from 'fast-check';
-import { decodeUtf8Json } from '../../server/src/serialised';
+import { JsonWriter } from '../../server/src/preEncoded';
+import { decodeUtf8Json, semanticTokensAnswer } from '../../server/src/serialised';
+import { semanticTokens } from '../../server/src/service/features/semanticTokens';
+import { NEVER_CANCELLED } from '../../server/src/service/cancellation';
+import { parseDigest } from '../../server/src/service/parser';
+import { generatedDigest } from '../bench/generate';
+import { digestText } from '../support/modelChecks';
 
 function usual(body: Buffer): unknown {
   return JSON.parse(body.toString('utf8'));
@@ -40,5 +46,37 @@ describe('decodeUtf8Json', () => {
 
   test('Should throw on a body that is not JSON, as the usual decoder does', () => {
     assert.throws(() => decodeUtf8Json(Buffer.from('{"text": 标题')), SyntaxError);
+  });
+});
+
+describe('semanticTokensAnswer', () => {
+  test('Should write the JSON of exactly the semantic tokens of any text, with room for the response', () => {
+    fc.assert(
+      fc.property(digestText, (text) => {
+        const model = parseDigest(text);
+        assert.equal(JSON.stringify(semanticTokensAnswer(model, NEVER_CANCELLED)), JSON.stringify(semanticTokens(model)));
+      }),
+      { numRuns: 300 },
+    );
+    // Big enough to grow the bytes several times, with authors out of order now and then.
+    const text = generatedDigest(300).replace(/\n\nMei Tanaka/g, '\n\nAI总结 先写总结\n\nMei Tanaka');
+    const model = parseDigest(text);
+    assert.deepEqual(JSON.parse(JSON.stringify(semanticTokensAnswer(model, NEVER_CANCELLED))), semanticTokens(model));
+    assert.deepEqual(semanticTokensAnswer(model, { isCancellationRequested: true }), { data: [] });
+  });
+
+  test('Should write numbers of any size and grow from a small guess', () => {
+    fc.assert(
+      fc.property(fc.array(fc.oneof(fc.nat(), fc.integer({ min: 0, max: 0x7fffffff }), fc.double({ noNaN: true, noDefaultInfinity: true })), { maxLength: 300 }), (numbers) => {
+        const writer = new JsonWriter(1);
+        writer.ascii('[');
+        numbers.forEach((n, i) => {
+          if (i > 0) writer.comma();
+          writer.count(n);
+        });
+        writer.ascii(']');
+        assert.equal(writer.finish().json.toString('latin1'), JSON.stringify(numbers.map((n) => (Object.is(n, -0) ? 0 : n))));
+      }),
+    );
   });
 });

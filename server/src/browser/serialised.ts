@@ -4,6 +4,7 @@
  * kept as objects.
  */
 import type * as NodeSerialised from '../serialised';
+import { semanticTokens } from '../service/features/semanticTokens';
 import { documentSymbols } from '../service/features/symbols';
 
 export const encodedAnswer: typeof NodeSerialised.encodedAnswer = (answer) => answer;
@@ -11,5 +12,7 @@ export const encodedAnswer: typeof NodeSerialised.encodedAnswer = (answer) => an
 export const installSerialisedAnswers: typeof NodeSerialised.installSerialisedAnswers = () => undefined;
 
 export const outlineAnswer: typeof NodeSerialised.outlineAnswer = (_uri, doc, options, token) => documentSymbols(doc, options, token);
+
+export const semanticTokensAnswer: typeof NodeSerialised.semanticTokensAnswer = (doc, token) => semanticTokens(doc, token);
 
 export const forgetOutline: typeof NodeSerialised.forgetOutline = () => undefined;

@@ -827,7 +827,7 @@ function paperSummary(uri: string, entry: Entry, content: PaperContent, key: str
  * keys, and the rest costs nothing until the Papers view, a search or a statistic reads it.
  */
 function openPaper(uri: string, entry: Entry, identity: PaperIdentity, key: string, names: FoldedNames): PaperSummary {
-  return new IndexedPaper(uri, entry.index, key, identity.titleKey, entry.range, paperSelection(entry), undefined, undefined, { entry, names });
+  return new IndexedPaper(uri, entry.index, key, identity.titleKey, entry.range, paperSelection(entry), undefined, undefined, entry, names);
 }
 
 /** The range of a paper's English title, else of its Chinese title, else of its first field, else of the entry. */
@@ -855,8 +855,8 @@ class IndexedPaper implements PaperSummary {
   private readonly titleEndCharacter: number;
 
   /**
-   * @param contentValue what the entry holds, or undefined until first read: then `source` is
-   *   the entry (of an open document) and the names of its file it is worked out with
+   * @param contentValue what the entry holds, or undefined until first read: then it is worked
+   *   out from `sourceEntry` (of an open document) with the names of its file, `sourceNames`
    * @param titleValue the name the paper goes by, with `contentValue`
    */
   constructor(
@@ -868,7 +868,8 @@ class IndexedPaper implements PaperSummary {
     selectionRange: Range,
     private contentValue: PaperContent | undefined,
     private titleValue: string | undefined,
-    private source?: { readonly entry: Entry; readonly names: FoldedNames },
+    private sourceEntry?: Entry,
+    private sourceNames?: FoldedNames,
   ) {
     this.startLine = range.start.line;
     this.startCharacter = range.start.character;
@@ -901,10 +902,11 @@ class IndexedPaper implements PaperSummary {
   /** What the entry holds, worked out now if it was not yet (a paper of an open document). */
   private get content(): PaperContent {
     if (this.contentValue === undefined) {
-      const { entry, names } = this.source!;
-      this.contentValue = contentOf(entry, names);
+      const entry = this.sourceEntry!;
+      this.contentValue = contentOf(entry, this.sourceNames!);
       this.titleValue = titleOf(entry, this.contentValue);
-      this.source = undefined;
+      this.sourceEntry = undefined;
+      this.sourceNames = undefined;
     }
     return this.contentValue;
   }

@@ -19,6 +19,8 @@ import { consistencyProblems, FormsElsewhere } from './consistency';
 import { documentTooLarge, TooLarge } from '../limits';
 import { entryNames } from '../terms';
 import { bilingual, MessageLanguage, say } from '../messages';
+import { RecentMap } from '../recentMap';
+import { keep } from '../keptStrings';
 
 /** The `source` of every diagnostic of Paper Digest. */
 export const DIAGNOSTIC_SOURCE = 'paper-digest';
@@ -381,6 +383,10 @@ function optionsKey(options: DiagnosticOptions): string {
  * insert at) and its entry index replaced.
  */
 function moved<T>(value: T, lineDelta: number, index: number): T {
+  if (value !== null && typeof value === 'object' && Object.isFrozen(value)) {
+    // Shared and holding no line (a rule's link).
+    return value;
+  }
   if (Array.isArray(value)) {
     return value.map((item: unknown) => moved(item, lineDelta, index)) as T;
   }
@@ -399,6 +405,12 @@ function moved<T>(value: T, lineDelta: number, index: number): T {
   }
   return copy as T;
 }
+
+/** The messages made recently, by language and texts (`Checker.say`). */
+const MESSAGES = new RecentMap<string>(4096, 2000);
+
+/** The links to the rules' pages, by URL (`Checker.codeDescription`). */
+const RULE_LINKS = new RecentMap<Readonly<{ href: string }>>(256);
 
 class Checker {
   private readonly result: DigestDiagnostic[] = [];
@@ -430,9 +442,25 @@ class Checker {
     );
   }
 
-  /** A message in the language of the options. */
+  /**
+   * A message in the language of the options: one string for the diagnostics that say the same
+   * (the 16,000 papers of a digest without topic hits would each keep their own copy, joined of
+   * five parts).
+   */
   private say(english: string, chinese: string): string {
-    return say(bilingual(english, chinese), this.options.language);
+    const language = this.options.language ?? '';
+    const key = `${language}\u0000${english}\u0000${chinese}`;
+    return MESSAGES.get(key) ?? MESSAGES.remember(key, keep(say(bilingual(english, chinese), this.options.language)));
+  }
+
+  /** The link to a rule's page, one object per rule and pages folder (clients do not change it). */
+  private codeDescription(code: DiagnosticCode): { readonly href: string } | undefined {
+    const base = this.options.docsBase;
+    if (!base) {
+      return undefined;
+    }
+    const key = `${base}${code}.md`;
+    return RULE_LINKS.get(key) ?? RULE_LINKS.remember(key, Object.freeze({ href: keep(key) }));
   }
 
   private add(code: DiagnosticCode, range: Range, english: string, chinese: string, data: DiagnosticData = {}, related?: DiagnosticRelatedInformation[]): void {
@@ -447,7 +475,7 @@ class Checker {
       code,
       message: this.say(english, chinese),
       data,
-      ...(this.options.docsBase ? { codeDescription: { href: `${this.options.docsBase}${code}.md` } } : {}),
+      ...(this.options.docsBase ? { codeDescription: this.codeDescription(code) } : {}),
       ...(related && related.length > 0 ? { relatedInformation: related } : {}),
     };
     this.result.push(diagnostic);

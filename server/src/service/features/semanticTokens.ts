@@ -19,35 +19,58 @@ export const SEMANTIC_TOKEN_MODIFIERS: string[] = [];
  */
 export function semanticTokens(doc: DigestDocument, token: Cancellation = NEVER_CANCELLED): { data: number[] } {
   const data: number[] = [];
+  const complete = forEachSemanticToken(doc, (deltaLine, deltaCharacter, length, type) => data.push(deltaLine, deltaCharacter, length, type, 0), token);
+  return { data: complete ? data : [] };
+}
+
+/**
+ * Calls `emit` with each token's group of LSP's encoding (the line and character relative to
+ * the token before, its length, its type; no modifiers), in document order; false when
+ * cancelled meanwhile. The server writes the groups straight into the answer's JSON.
+ */
+export function forEachSemanticToken(doc: DigestDocument, emit: (deltaLine: number, deltaCharacter: number, length: number, type: number) => void, token: Cancellation = NEVER_CANCELLED): boolean {
   let lastLine = 0;
   let lastChar = 0;
-  const push = (span: Span, type: number): void => {
-    const { start, end } = span.range;
-    const length = end.character - start.character;
+  const push = (line: number, character: number, length: number, type: number): void => {
     if (length <= 0) {
       return;
     }
-    const deltaLine = start.line - lastLine;
-    data.push(deltaLine, deltaLine === 0 ? start.character - lastChar : start.character, length, type, 0);
-    lastLine = start.line;
-    lastChar = start.character;
+    const deltaLine = line - lastLine;
+    emit(deltaLine, deltaLine === 0 ? character - lastChar : character, length, type);
+    lastLine = line;
+    lastChar = character;
   };
   if (doc.heading) {
-    push(doc.heading, 0);
+    const { start, end } = doc.heading.range;
+    push(start.line, start.character, end.character - start.character, 0);
   }
+  // Per token of an entry: its line, character, length and type, each range read once.
+  const tokens: number[] = [];
+  const add = (span: Span, type: number): void => {
+    const { start, end } = span.range;
+    tokens.push(start.line, start.character, end.character - start.character, type);
+  };
   for (const entry of doc.entries) {
     if (token.isCancellationRequested) {
-      return { data: [] };
+      return false;
     }
+    tokens.length = 0;
+    if (entry.englishTitle) add(entry.englishTitle.value, 1);
+    if (entry.chineseTitle) add(entry.chineseTitle.value, 2);
+    if (entry.authors) for (const name of entry.authors.names) add(name, 3);
     // Fields are in document order except when out of order; tokens must be sorted.
-    const spans: [Span, number][] = [];
-    if (entry.englishTitle) spans.push([entry.englishTitle.value, 1]);
-    if (entry.chineseTitle) spans.push([entry.chineseTitle.value, 2]);
-    if (entry.authors) for (const name of entry.authors.names) spans.push([name, 3]);
-    spans.sort((a, b) => a[0].range.start.line - b[0].range.start.line || a[0].range.start.character - b[0].range.start.character);
-    for (const [span, type] of spans) {
-      push(span, type);
+    let sorted = true;
+    for (let i = 4; i < tokens.length && sorted; i += 4) {
+      sorted = tokens[i - 4] < tokens[i] || (tokens[i - 4] === tokens[i] && tokens[i - 3] <= tokens[i + 1]);
+    }
+    if (sorted) {
+      for (let at = 0; at < tokens.length; at += 4) push(tokens[at], tokens[at + 1], tokens[at + 2], tokens[at + 3]);
+      continue;
+    }
+    const order = Array.from({ length: tokens.length / 4 }, (_, k) => k * 4).sort((a, b) => tokens[a] - tokens[b] || tokens[a + 1] - tokens[b + 1]);
+    for (const at of order) {
+      push(tokens[at], tokens[at + 1], tokens[at + 2], tokens[at + 3]);
     }
   }
-  return { data };
+  return true;
 }

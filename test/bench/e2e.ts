@@ -1,6 +1,6 @@
 /**
  * The end-to-end part of `npm run bench`: the bundled server (`dist/server.js`) in a separate
- * process over stdio, driven the way an editor drives it, with the `--max-semi-space-size=64`
+ * process over stdio, driven the way an editor drives it, with the node options
  * the extension starts it with. Side by side in each round: the line-scan floor on the same
  * text (in this process) and vscode-markdown-languageserver on the same papers written as
  * Markdown (`## English title` per paper), asked the same requests. Ratios are taken within a
@@ -28,6 +28,7 @@ import { TextDocument } from 'vscode-languageserver-textdocument';
 import { REPO_ROOT } from '../support/fixtures';
 import { LspClient, SERVER_BUNDLE } from '../support/lspClient';
 import { generatedEntry } from './generate';
+import { SERVER_NODE_OPTIONS } from '../../server/src/nodeOptions';
 
 // markdown-it has no types in this project; the benchmark only calls parse().
 // eslint-disable-next-line @typescript-eslint/no-require-imports
@@ -63,8 +64,8 @@ const SIZES: Record<BenchSize, { documents: number[]; files: number; papersPerFi
   full: { documents: [1000, 10000], files: 100, papersPerFile: 1000, rounds: 3, keystrokes: 5 },
 };
 
-/** The flags the extension starts the server with; `BENCH_FLAGS='--max-semi-space-size=16'` measures others. */
-const SERVER_FLAGS = (process.env.BENCH_FLAGS ?? '--max-semi-space-size=64').split(' ').filter((f) => f.length > 0);
+/** The node options the extension starts the server with (nodeOptions.ts); `BENCH_FLAGS='--max-semi-space-size=16'` measures others. */
+const SERVER_FLAGS = process.env.BENCH_FLAGS !== undefined ? process.env.BENCH_FLAGS.split(' ').filter((f) => f.length > 0) : SERVER_NODE_OPTIONS.filter((f) => f !== '--expose-gc');
 const PEER_MODULE = path.join(REPO_ROOT, 'node_modules', 'vscode-markdown-languageserver', 'dist', 'node', 'workerMain.js');
 const TYPING_PAUSE_MS = 400;
 const PEER = process.env.BENCH_PEER !== '0';

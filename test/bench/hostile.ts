@@ -16,6 +16,7 @@ import * as fs from 'node:fs';
 import type { ServerMemoryResult } from '../../server/src/protocol';
 import { LspClient, SERVER_BUNDLE } from '../support/lspClient';
 import { generatedDigest, generatedEntry } from './generate';
+import { SERVER_NODE_OPTIONS } from '../../server/src/nodeOptions';
 
 const SCALE = Number(process.env.HOSTILE_SCALE ?? 1);
 const TARGET_MS = 2_000;
@@ -23,8 +24,8 @@ const TARGET_RATIO = 10;
 const GUARD_MS = 600_000;
 const ONLY = process.env.HOSTILE_ONLY || undefined;
 const OUR_SERVER = process.env.BENCH_SERVER || undefined;
-/** The extension's flags for the server (client/src/extension.ts), unless BENCH_FLAGS says others. */
-const SERVER_FLAGS = (process.env.BENCH_FLAGS ?? '--max-semi-space-size=64').split(' ').filter((f) => f.length > 0);
+/** The node options the extension starts the server with (nodeOptions.ts), unless BENCH_FLAGS says others. */
+const SERVER_FLAGS = process.env.BENCH_FLAGS !== undefined ? process.env.BENCH_FLAGS.split(' ').filter((f) => f.length > 0) : SERVER_NODE_OPTIONS.filter((f) => f !== '--expose-gc');
 
 /** The inputs, built lazily: each is a few tens of MB. */
 const INPUTS: Record<string, () => string> = {

@@ -29,6 +29,7 @@ import { NodeStateDisk } from '../../server/src/stateDisk';
 import { LspClient, SERVER_BUNDLE } from '../support/lspClient';
 import type { BenchSize } from './e2e';
 import { generatedEntry } from './generate';
+import { SERVER_NODE_OPTIONS } from '../../server/src/nodeOptions';
 
 const SIZES: Record<BenchSize, { files: number; papersPerFile: number; states: number; rounds: number }> = {
   small: { files: 10, papersPerFile: 100, states: 100, rounds: 3 },
@@ -176,7 +177,7 @@ export async function runReadingBench(size: BenchSize): Promise<void> {
     const setState: number[] = [];
     const reflected: number[] = [];
     let bytes = 0;
-    const client = await LspClient.start({ rootUri: pathToFileURL(root).href, timeoutMs: 600_000, execArgv: ['--max-semi-space-size=64', ...serverProfileArgs()] });
+    const client = await LspClient.start({ rootUri: pathToFileURL(root).href, timeoutMs: 600_000, execArgv: [...SERVER_NODE_OPTIONS, ...serverProfileArgs()] });
     try {
       // The first answer waits for the scan of the folder.
       let tree = await client.request<{ nodes: { count?: number }[]; paperCount: number }>('paperDigest/papersTree', { grouping: 'unread', filter: '' });

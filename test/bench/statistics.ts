@@ -17,6 +17,7 @@ import { WorkspaceIndex } from '../../server/src/service/workspaceIndex';
 import { LspClient, SERVER_BUNDLE } from '../support/lspClient';
 import type { BenchSize } from './e2e';
 import { generatedEntry } from './generate';
+import { SERVER_NODE_OPTIONS } from '../../server/src/nodeOptions';
 
 const SIZES: Record<BenchSize, { files: number; papersPerFile: number; rounds: number }> = {
   small: { files: 20, papersPerFile: 100, rounds: 3 },
@@ -119,7 +120,7 @@ export async function runStatisticsBench(size: BenchSize): Promise<void> {
     const repeat: number[] = [];
     let bytes = 0;
     for (let round = 0; round < rounds; round++) {
-      const client = await LspClient.start({ rootUri: pathToFileURL(root).href, timeoutMs: 600_000, execArgv: ['--max-semi-space-size=64'] });
+      const client = await LspClient.start({ rootUri: pathToFileURL(root).href, timeoutMs: 600_000, execArgv: SERVER_NODE_OPTIONS });
       try {
         // The first answer waits for the scan of the folder; take the time after it.
         await client.request('paperDigest/papersTree', { grouping: 'file', filter: '' });

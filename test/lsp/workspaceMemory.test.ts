@@ -11,6 +11,7 @@ import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { generatedEntry } from '../bench/generate';
 import { LspClient } from '../support/lspClient';
+import { SERVER_NODE_OPTIONS } from '../../server/src/nodeOptions';
 
 const FILES = 20;
 const PAPERS_PER_FILE = 1_000;
@@ -33,7 +34,7 @@ describe('workspace memory once idle (LSP)', () => {
 
   test('Should shrink the heap the workspace scan grew, once idle, without being asked', async () => {
     // Started as the extension starts it (client/src/extension.ts).
-    const client = await LspClient.start({ rootUri: pathToFileURL(root).href, timeoutMs: 120_000, execArgv: ['--max-semi-space-size=64', '--expose-gc'] });
+    const client = await LspClient.start({ rootUri: pathToFileURL(root).href, timeoutMs: 120_000, execArgv: SERVER_NODE_OPTIONS });
     try {
       await client.request('paperDigest/papersTree', { grouping: 'topic', filter: '' });
       const mb = (n: number): string => `${(n / 1e6).toFixed(0)} MB`;

@@ -35,6 +35,9 @@ const INPUTS: Record<string, () => string> = {
   '20 MB 专题命中 line': () => '专题命中 x ：' + 'k(title)；（；'.repeat(1_500_000 * SCALE) + '分类 ' + 'cs.AI、'.repeat(500_000 * SCALE),
   '32 MB digest (37,000 entries)': () => generatedDigest(Math.round(37_000 * SCALE)),
   '30 MB of one summary line': () => 'AI总结 ' + 'https://example.org/a?b=c arXiv:2401.00001 '.repeat(700_000 * SCALE),
+  // Digests within the limits get every feature: a year of daily digests, and twice as much.
+  '10,000 papers (a year of digests)': () => generatedDigest(Math.round(10_000 * SCALE)),
+  '20,000 papers': () => generatedDigest(Math.round(20_000 * SCALE)),
   '16,000 entries without 专题命中': () =>
     ['大模型推理能力', ...Array.from({ length: 16_000 * SCALE }, (_, i) => generatedEntry(i).filter((line) => !line.startsWith('专题命中')))].flat().join('\n\n') + '\n',
 };

@@ -67,6 +67,8 @@ const SIZES: Record<BenchSize, { documents: number[]; files: number; papersPerFi
 /** The node options the extension starts the server with (nodeOptions.ts); `BENCH_FLAGS='--max-semi-space-size=16'` measures others. */
 const SERVER_FLAGS = process.env.BENCH_FLAGS !== undefined ? process.env.BENCH_FLAGS.split(' ').filter((f) => f.length > 0) : SERVER_NODE_OPTIONS.filter((f) => f !== '--expose-gc');
 const PEER_MODULE = path.join(REPO_ROOT, 'node_modules', 'vscode-markdown-languageserver', 'dist', 'node', 'workerMain.js');
+/** The stand-in server of the transport floor, compiled beside this file. */
+const TRANSPORT_FLOOR = path.join(__dirname, 'transportFloor.js');
 const TYPING_PAUSE_MS = 400;
 const PEER = process.env.BENCH_PEER !== '0';
 /** `BENCH_SERVER=path/to/server.js`: another build of our server (an older one, to compare). */
@@ -227,6 +229,19 @@ async function startOurs(rootUri: string | null): Promise<Server> {
   return { name: 'paper-digest', languageId: 'paper-digest', extension: '.digest', client, pullDiagnostics, texts: new Map() };
 }
 
+/** The transport floor (transportFloor.ts): a stand-in server answering the outline with `answerFile`'s bytes. */
+async function startTransportFloor(answerFile: string): Promise<Server> {
+  const client = await LspClient.start({
+    rootUri: null,
+    timeoutMs: TIMEOUT_MS,
+    serverModule: TRANSPORT_FLOOR,
+    execArgv: SERVER_FLAGS,
+    args: [answerFile],
+    capabilities: { textDocument: { diagnostic: { dynamicRegistration: false }, documentSymbol: { hierarchicalDocumentSymbolSupport: true } } },
+  });
+  return { name: 'transport floor', languageId: 'paper-digest', extension: '.digest', client, pullDiagnostics: true, texts: new Map() };
+}
+
 async function startPeer(rootUri: string | null, texts: Map<string, string> = new Map()): Promise<Server> {
   const markdown = new MarkdownIt();
   const client = await LspClient.start({
@@ -307,7 +322,7 @@ async function warmUp(server: Server, text: string): Promise<void> {
 }
 
 /** One round on one server: open, outline, diagnostics, the outline again, keystrokes, memory. */
-async function documentRound(server: Server, text: string, count: number, round: number, keystrokes: number): Promise<Sample> {
+async function documentRound(server: Server, text: string, count: number, round: number, keystrokes: number, onOutline?: (outline: unknown) => void): Promise<Sample> {
   const client = server.client;
   const textDocument = { uri: `file:///bench/open/papers-${count}-${round}${server.extension}` };
   const uri = textDocument.uri;
@@ -324,6 +339,7 @@ async function documentRound(server: Server, text: string, count: number, round:
     // The whole response message as sent (our server writes characters outside ASCII as escapes).
     sample.outlineMB = bytes / 1e6;
     sample.outlineSymbols = countSymbols(symbols);
+    onOutline?.(symbols);
   });
   const diagnostics = diagnosticsWait().then(() => {
     sample.firstDiagnostics = now() - opened;
@@ -383,6 +399,9 @@ async function documentBenchmark(count: number, rounds: number, keystrokes: numb
   const floor: Side = { samples: [] };
   const ours: Side = { samples: [] };
   const peer: Side = { samples: [] };
+  const transport: Side = { samples: [] };
+  const answerFolder = fs.mkdtempSync(path.join(os.tmpdir(), 'paper-digest-floor-'));
+  const answerFile = path.join(answerFolder, 'outline.json');
   for (let round = 0; round < rounds; round++) {
     const scans: number[] = [];
     for (let i = 0; i < 5; i++) {
@@ -393,8 +412,15 @@ async function documentBenchmark(count: number, rounds: number, keystrokes: numb
     floor.samples.push({ floor: median(scans) });
     await onServer(ours, () => startOurs(null), async (server) => {
       await warmUp(server, warmText);
-      return documentRound(server, text, count, round, keystrokes);
+      // Our outline's JSON as our server writes it (ASCII), for the transport floor to answer with.
+      return documentRound(server, text, count, round, keystrokes, (outline) => fs.writeFileSync(answerFile, asciiJson(JSON.stringify(outline))));
     });
+    if (fs.existsSync(answerFile)) {
+      await onServer(transport, () => startTransportFloor(answerFile), async (server) => {
+        await warmUp(server, warmText);
+        return documentRound(server, text, count, round, keystrokes);
+      });
+    }
     if (!peer.failure && PEER) {
       await onServer(peer, () => startPeer(null), async (server) => {
         await warmUp(server, warmMarkdown);
@@ -402,6 +428,7 @@ async function documentBenchmark(count: number, rounds: number, keystrokes: numb
       });
     }
   }
+  fs.rmSync(answerFolder, { recursive: true, force: true });
   const mb = (Buffer.byteLength(text, 'utf8') / 1e6).toFixed(2);
   printTable(`${count.toLocaleString('en')} papers in one digest (${mb} MB; as Markdown for the peer)`, count, floor, ours, peer, [
     'firstOutline',
@@ -416,7 +443,13 @@ async function documentBenchmark(count: number, rounds: number, keystrokes: numb
     'outlineSymbols',
     'heapRatio',
     'rssRatio',
-  ]);
+  ], transport);
+}
+
+/** JSON made ASCII, as our server writes its outline: the characters outside ASCII escaped. */
+function asciiJson(json: string): string {
+  // eslint-disable-next-line no-control-regex
+  return json.replace(/[^\x00-\x7f]/g, (c) => '\\u' + c.charCodeAt(0).toString(16).padStart(4, '0'));
 }
 
 async function workspaceBenchmark(files: number, papersPerFile: number, rounds: number): Promise<void> {
@@ -557,9 +590,11 @@ function ratio(a: readonly Sample[], metric: string, b: readonly Sample[], other
   return (r >= 10 ? Math.round(r).toLocaleString('en') : r.toFixed(r >= 1 ? 1 : 2)) + '×';
 }
 
-function printTable(title: string, papers: number, floor: Side, ours: Side, peer: Side, metrics: readonly string[]): void {
+function printTable(title: string, papers: number, floor: Side, ours: Side, peer: Side, metrics: readonly string[], transport?: Side): void {
   console.log(`\n${title}`);
-  const header = ['what'.padEnd(32), 'paper-digest'.padEnd(20), 'target'.padEnd(18), '× floor'.padEnd(9), 'markdown server'.padEnd(20), 'peer ÷ ours'];
+  const header = ['what'.padEnd(32), 'paper-digest'.padEnd(20), 'target'.padEnd(18), '× floor'.padEnd(9)];
+  if (transport) header.push('transport floor'.padEnd(18), '× transport'.padEnd(12));
+  header.push('markdown server'.padEnd(20), 'peer ÷ ours');
   console.log(header.join(' '));
   if (floor.samples.length > 0) {
     console.log([LABELS.floor.padEnd(32), minMedian('floor', floor.samples).padEnd(20)].join(' '));
@@ -575,17 +610,16 @@ function printTable(title: string, papers: number, floor: Side, ours: Side, peer
       targetText = `< ${target.max} ${target.unit}`.replace(' ×', '×') + (applies ? (met ? ': met' : ': MISSED') : '');
     }
     const isTime = !/MB|Ratio|Symbols|Cpu/.test(metric) && floor.samples.length > 0;
-    console.log(
-      [
-        LABELS[metric].padEnd(32),
-        minMedian(metric, ours.samples).padEnd(20),
-        targetText.padEnd(18),
-        (isTime ? ratio(ours.samples, metric, floor.samples, 'floor') : '').padEnd(9),
-        (peer.failure ? 'failed' : minMedian(metric, peer.samples)).padEnd(20),
-        peer.failure ? '' : ratio(peer.samples, metric, ours.samples, metric),
-      ].join(' '),
-    );
+    const row = [LABELS[metric].padEnd(32), minMedian(metric, ours.samples).padEnd(20), targetText.padEnd(18), (isTime ? ratio(ours.samples, metric, floor.samples, 'floor') : '').padEnd(9)];
+    if (transport) {
+      // The stand-in's own numbers where they say something (times, the answer's size).
+      const shown = isTime || metric === 'outlineMB';
+      row.push((transport.failure ? 'failed' : shown ? minMedian(metric, transport.samples) : '').padEnd(18), (shown && isTime ? ratio(ours.samples, metric, transport.samples, metric) : '').padEnd(12));
+    }
+    row.push((peer.failure ? 'failed' : minMedian(metric, peer.samples)).padEnd(20), peer.failure ? '' : ratio(peer.samples, metric, ours.samples, metric));
+    console.log(row.join(' '));
   }
+  if (transport?.failure) console.log(`  transport floor failed: ${transport.failure}`);
   if (peer.failure) console.log(`  markdown server failed: ${peer.failure}`);
 }
 

@@ -18,7 +18,7 @@ import {
 } from '../../server/src/protocol';
 import { PapersExpansion } from './papersExpansion';
 import { decoratePaperItem } from './reading/paperItems';
-import { paperTooltipMarkdown } from './tooltip';
+import { fileGroupTooltip, paperDescription, paperTooltipMarkdown } from './tooltip';
 import { onIndexChanged } from './indexChanges';
 import { escapeMarkdown } from '../../server/src/service/text';
 
@@ -351,7 +351,7 @@ function groupItem(node: PapersGroupNode, state: vscode.TreeItemCollapsibleState
   if (node.groupKind === 'file' && node.uri) {
     item.resourceUri = vscode.Uri.parse(node.uri);
     item.iconPath = vscode.ThemeIcon.File;
-    item.tooltip = `${vscode.workspace.asRelativePath(item.resourceUri)} — ${papersText(node.count)}`;
+    item.tooltip = fileGroupTooltip(vscode.workspace.asRelativePath(item.resourceUri), papersText(node.count));
   } else {
     item.iconPath = new vscode.ThemeIcon(node.missing ? 'question' : GROUP_ICONS[node.groupKind]);
     item.tooltip = `${node.label}${node.detail ? ` (${node.detail})` : ''} — ${papersText(node.count)}`;
@@ -374,7 +374,7 @@ function inFileGroup(element: PapersElement): boolean {
 function paperItem(node: PaperNode, showFile: boolean): vscode.TreeItem {
   const item = new vscode.TreeItem(node.title, vscode.TreeItemCollapsibleState.None);
   item.id = node.id;
-  item.description = [node.chineseTitle, showFile ? fileName(node.uri) : '', node.duplicate ? duplicateText(node) : ''].filter((part) => part).join(' · ');
+  item.description = paperDescription(node, showFile ? vscode.Uri.parse(node.uri).path : undefined, node.duplicate ? duplicateText(node) : undefined);
   item.iconPath = node.duplicate ? new vscode.ThemeIcon('warning', new vscode.ThemeColor('list.warningForeground')) : new vscode.ThemeIcon('book');
   item.contextValue = node.duplicate ? 'paperDigest.paper.duplicate' : 'paperDigest.paper';
   item.tooltip = paperTooltip(node);
@@ -402,12 +402,6 @@ export function paperTooltip(node: PaperNode): vscode.MarkdownString {
   // Where the paper is: its file and line.
   markdown.appendMarkdown(`\n\n---\n\n${escapeMarkdown(`${vscode.workspace.asRelativePath(vscode.Uri.parse(node.uri))}:${node.range.start.line + 1}`)}`);
   return markdown;
-}
-
-/** The last segment of a URI's path: the name of a paper's file. */
-function fileName(uri: string): string {
-  const path = vscode.Uri.parse(uri).path;
-  return path.slice(path.lastIndexOf('/') + 1);
 }
 
 function duplicateText(node: PaperNode): string {

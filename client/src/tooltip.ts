@@ -9,7 +9,8 @@
  * `<` as they are.
  */
 import type { PaperNode } from '../../server/src/protocol';
-import { escapeMarkdown } from '../../server/src/service/text';
+import { MAX_LABEL_LENGTH } from '../../server/src/service/features/tree';
+import { escapeMarkdown, plainLabel } from '../../server/src/service/text';
 
 /**
  * The tooltip: both titles, the summary, and where the duplicates are (`placeOf` names a
@@ -34,4 +35,27 @@ export function paperTooltipMarkdown(node: Pick<PaperNode, 'title' | 'chineseTit
 
 function englishAlsoAt(places: string, more: number): string {
   return `Same English title also at ${places}${more > 0 ? ` and ${more} more` : ''}`;
+}
+
+/**
+ * The name of a paper's file as a row shows it: the last segment of its path, which VS Code gives
+ * decoded (a name may hold a line break or U+202E), cleaned and cut as the server's labels are.
+ *
+ * @example fileLabel('/w/a\u202Egnp.digest') // 'a\ufffdgnp.digest'
+ */
+export function fileLabel(path: string): string {
+  return plainLabel(path.slice(path.lastIndexOf('/') + 1), MAX_LABEL_LENGTH);
+}
+
+/**
+ * A paper row's description: its Chinese title, its file's name (`fileLabel`) where shown, and
+ * whether it is a duplicate; each part plain text, cleaned.
+ */
+export function paperDescription(node: Pick<PaperNode, 'chineseTitle'>, file: string | undefined, duplicate: string | undefined): string {
+  return [node.chineseTitle, file === undefined ? '' : fileLabel(file), duplicate ?? ''].filter((part) => part).join(' · ');
+}
+
+/** A file group's tooltip: the file's path in the workspace (cleaned and cut) and how many papers. */
+export function fileGroupTooltip(relativePath: string, papers: string): string {
+  return `${plainLabel(relativePath, MAX_LABEL_LENGTH)} — ${papers}`;
 }

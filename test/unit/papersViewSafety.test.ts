@@ -6,7 +6,7 @@
  */
 import * as assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { paperTooltipMarkdown } from '../../client/src/tooltip';
+import { fileGroupTooltip, fileLabel, paperDescription, paperTooltipMarkdown } from '../../client/src/tooltip';
 import { MAX_LABEL_LENGTH, MAX_SUMMARY_LENGTH, MAX_TITLE_LENGTH, PAPERS_GROUPINGS, PapersTreeNode, PaperNode, papersTree } from '../../server/src/service/features/tree';
 import { plainLabel, wellFormed } from '../../server/src/service/text';
 import { arxivSearchUrl } from '../../server/src/service/reading/paperInfo';
@@ -112,5 +112,25 @@ describe('Papers view: output safety', () => {
     assert.equal(plainLabel('lone \ud800 and \udc00', 80), 'lone \ufffd and \ufffd');
     assert.equal(plainLabel('x'.repeat(100_000), 5), 'xxxx…');
     assert.equal(plainLabel('abc😀def', 5), 'abc…', 'the emoji is not split');
+  });
+
+  test('Should clean and cut the file names the view adds to rows and file groups, as VS Code decodes them', () => {
+    // The file names a row or a file group shows come from URIs, which VS Code decodes: a name may
+    // hold a line break, U+202E, a lone surrogate (as U+FFFD after decoding) and any length.
+    const names = ['b%E2%80%AEgnp.exe%0A.digest', 'fake%0A%0Aa.digest:1:1%20error', 'x%E2%81%A6%7F%C2%85.digest', encodeURIComponent('长'.repeat(50_000)) + '.digest'];
+    for (const name of names) {
+      const path = decodeURIComponent(`/ws/dir/${name}`);
+      for (const [what, text] of [
+        ['file label', fileLabel(path)],
+        ['description', paperDescription({ chineseTitle: '稀疏探针' }, path, 'duplicate')],
+        ['file group tooltip', fileGroupTooltip(path.slice(1), '3 papers')],
+      ]) {
+        assert.doesNotMatch(text, BIDI_OR_CONTROL, `${what} of ${name}`);
+        assert.ok(text.length <= MAX_LABEL_LENGTH + 40, `${what} of ${name}: ${text.length} characters`);
+      }
+    }
+    assert.equal(fileLabel('/ws/a.digest'), 'a.digest');
+    assert.equal(paperDescription({ chineseTitle: '稀疏探针' }, '/ws/a.digest', undefined), '稀疏探针 · a.digest');
+    assert.equal(paperDescription({ chineseTitle: '' }, undefined, 'duplicate'), 'duplicate');
   });
 });

@@ -8,6 +8,7 @@
 import { message, MessageError, MessageRef } from './service/cliMessages';
 import type { AsyncStateDisk } from './service/reading/stateStore';
 import type { ReadStateFileResult, StateFileProblemResult, StateFileVersion, WriteStateFileResult } from './stateFilesProtocol';
+import { withoutTrailingSlashes } from './service/text';
 
 /** The two requests, or a test's own file. */
 export interface StateFileSource {
@@ -20,7 +21,7 @@ const MAX_STATE_BYTES = 64 * 1024 * 1024;
 
 /** `<folder>/.paper-digest/<name>` of a folder URI, whatever its scheme. */
 export function folderFileUri(folder: string, name: string): string {
-  return `${folder.replace(/\/+$/, '')}/.paper-digest/${name}`;
+  return `${withoutTrailingSlashes(folder)}/.paper-digest/${name}`;
 }
 
 /**

@@ -13,6 +13,7 @@ import type { DigestDocument } from './service/model';
 import type { WorkspaceIndex } from './service/workspaceIndex';
 import type { FileReadProblem, ReadDigestFile } from './workspaceFilesProtocol';
 import type { ScanLimits, WorkspaceDigests } from './workspace';
+import { withoutTrailingSlashes } from './service/text';
 
 /** What the server asks of the workspace's files, whichever way they are read. */
 export type WorkspaceFiles = Pick<
@@ -51,7 +52,8 @@ const PROBLEM_DESCRIPTIONS: Record<FileReadProblem, string> = {
 
 /** A URI without a trailing slash (but `scheme:///` stays). */
 export function trimmedUri(uri: string): string {
-  return uri.replace(/([^/])\/+$/, '$1');
+  const trimmed = withoutTrailingSlashes(uri);
+  return trimmed.length === 0 ? uri : trimmed;
 }
 
 /**

@@ -36,7 +36,7 @@ import { message, MessageRef } from './service/cliMessages';
 import { DEFAULT_MESSAGE_LANGUAGE, MessageLanguage, pick } from './service/messages';
 import { CHANGE_MESSAGES, stateProblemIn } from './service/reading/readingMessages';
 import { localizedNode } from './service/treeLabels';
-import { decodeUriText } from './service/text';
+import { decodeUriText, withoutTrailingSlashes } from './service/text';
 import type { PaperSummary, WorkspaceIndex } from './service/workspaceIndex';
 import type { StateFileSource } from './clientStateDisk';
 import { ClientStateDisk, readClientInterests } from './clientStateDisk';
@@ -228,7 +228,7 @@ export class ReadingService {
       return false;
     }
     const name = uri.slice(at + suffix.length);
-    const folder = this.host.folders().find((each) => each.replace(/\/+$/, '') === uri.slice(0, at));
+    const folder = this.host.folders().find((each) => withoutTrailingSlashes(each) === uri.slice(0, at));
     if (!folder) {
       return false;
     }
@@ -496,7 +496,7 @@ export class ReadingService {
       return folder ? path.relative(fileURLToPath(folder), file).split(path.sep).join('/') : file;
     } catch {
       // Not a file: URI (a virtual file system in the browser): the part below the folder.
-      const prefix = folder?.replace(/\/+$/, '') + '/';
+      const prefix = (folder === undefined ? undefined : withoutTrailingSlashes(folder)) + '/';
       return folder && uri.startsWith(prefix) ? decodeUriText(uri.slice(prefix.length)) : uri;
     }
   }

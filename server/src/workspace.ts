@@ -15,7 +15,7 @@ import { isDigestFileName, isDigestUri, isInFolder, isInFolders } from './digest
 import { PendingDocuments } from './pendingDocuments';
 import type { DigestDocument } from './service/model';
 import type { WorkspaceIndex } from './service/workspaceIndex';
-import { wellFormed } from './service/text';
+import { wellFormed, withoutTrailingSlashes } from './service/text';
 
 /** Limits of the scan, so that a huge or deep workspace cannot stall the server. */
 export interface ScanLimits {
@@ -447,7 +447,7 @@ export function canonicalUri(uri: string): string | undefined {
   }
   try {
     const canonical = fileUri(fileURLToPath(uri));
-    return canonical.length > 'file:///'.length ? canonical.replace(/\/+$/, '') : canonical;
+    return canonical.length > 'file:///'.length ? withoutTrailingSlashes(canonical) : canonical;
   } catch {
     return undefined;
   }

@@ -240,7 +240,9 @@ runBenchmarks().then(
     await (await import('./reading.js')).runReadingBench(benchSize());
     await runEventsBench(benchSize());
     runCompletionBenchmark();
-    await (await import('./hostile.js')).runHostile();
+    const hostile = await import('./hostile.js');
+    await hostile.runHostile();
+    await hostile.runLineGrowth();
   },
   (error: unknown) => {
     console.error(error);

@@ -136,3 +136,20 @@ export const digestMutant: fc.Arbitrary<string> = fc
     for (const m of mutations) mutate(parts, m);
     return parts.map((part) => part.replace(/\n/g, eol)).join(eol + eol) + (finalNewline ? eol : '');
   });
+
+/**
+ * A digest of `WHOLE_CHECK_ENTRIES` papers and more with one to eight mutations anywhere in it:
+ * big enough that a fix is checked around itself (fixCheck.ts), with papers repeating names
+ * and titles (the generated ones) and repeated paragraphs (duplicates).
+ *
+ * @example fc.sample(bigDigestMutant, 1)[0].split('\n\n').length // about 400 paragraphs
+ */
+export const bigDigestMutant: fc.Arbitrary<string> = fc
+  .tuple(fc.integer({ min: 50, max: 70 }), fc.array(mutation, { minLength: 1, maxLength: 8 }), fc.boolean())
+  .map(([papers, mutations, crlf]) => {
+    const parts = ['大模型推理能力'];
+    for (let i = 0; i < papers; i++) parts.push(...generatedEntry(i % 60));
+    for (const m of mutations) mutate(parts, m);
+    const eol = crlf ? '\r\n' : '\n';
+    return parts.map((part) => part.replace(/\n/g, eol)).join(eol + eol) + eol;
+  });

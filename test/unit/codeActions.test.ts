@@ -5,7 +5,7 @@ import { describe, test } from 'node:test';
 import * as fc from 'fast-check';
 import type { TextEdit } from 'vscode-languageserver-types';
 import { applyEdits, applyOffsetEdits, composeEdits, editsConflict, LineIndex, OffsetEdit, onCodePoints, splitsSurrogatePair, toOffsetEdits } from '../../server/src/service/edits';
-import { codeActions, FIX_ALL_KIND, fixAll, fixesFor, PLACEHOLDER_HEADING, PLACEHOLDERS } from '../../server/src/service/features/codeActions';
+import { codeActions, FIX_ALL_KIND, fixAll, fixesFor, MAX_FIXED_DIAGNOSTICS, PLACEHOLDER_HEADING, PLACEHOLDERS } from '../../server/src/service/features/codeActions';
 import { ALL_CODES, computeDiagnostics, DiagnosticCode, DigestDiagnostic } from '../../server/src/service/features/diagnostics';
 import type { Entry } from '../../server/src/service/model';
 import { parseDigest } from '../../server/src/service/parser';
@@ -152,6 +152,26 @@ describe('quick fixes: placeholders for missing fields', () => {
     assert.equal(missing.length, n);
     for (const diagnostic of missing) fixesFor(counted, diagnostic);
     assert.ok(reads < 20 * n, `${reads} reads of entries for ${n} fixes`);
+  });
+
+  test('Should fix the first problems of a selection over thousands, each checked around itself, and match the editor\'s by code and range', () => {
+    const n = 1_000;
+    const text = digest(...Array.from({ length: n }, (_, i) => entryLines(`P${i}`, { topicHits: null })));
+    const doc = parseDigest(text);
+    const missing = computeDiagnostics(doc).filter((d) => d.code === 'missing-field');
+    const whole = { start: { line: 0, character: 0 }, end: { line: doc.lines.length, character: 0 } };
+    for (const request of [{ range: whole, diagnostics: [] }, { range: whole, diagnostics: [...missing].reverse() }]) {
+      const actions = codeActions(doc, { uri: 'file:///a.digest' }, request, { uri: 'file:///a.digest' });
+      const fixed = new Set(actions.map((action) => JSON.stringify(action.diagnostics?.[0]?.range)));
+      assert.equal(fixed.size, MAX_FIXED_DIAGNOSTICS, 'the first problems only');
+      assert.deepEqual([...fixed], missing.slice(0, MAX_FIXED_DIAGNOSTICS).map((d) => JSON.stringify(d.range)), 'in document order');
+      for (const action of actions) assert.match(action.title, /专题命中/);
+    }
+    // An editor's diagnostic matches a fresh one by code and range, whatever else it says.
+    const [shown] = missing.slice(500, 501).map((d) => ({ ...d, message: 'stale text', data: undefined }));
+    const actions = codeActions(doc, { uri: 'file:///a.digest' }, { range: shown.range, diagnostics: [shown] }, { uri: 'file:///a.digest' });
+    assert.equal(actions.length, 1);
+    assert.equal(actions[0].diagnostics?.[0], shown);
   });
 
   test('Should insert the placeholder heading after a BOM, keeping CRLF line ends', () => {

@@ -17,8 +17,10 @@ import { applyEdits, LineIndex } from '../../server/src/service/edits';
 import { codeActions, FIX_ALL_KIND, fixAll, fixesFor } from '../../server/src/service/features/codeActions';
 import { computeDiagnostics, DiagnosticCode, DigestDiagnostic } from '../../server/src/service/features/diagnostics';
 import { parseDigest } from '../../server/src/service/parser';
-import { FIXTURES } from '../support/fixtures';
-import { digestMutant } from '../support/mutants';
+import { digest, entryLines, FIXTURES } from '../support/fixtures';
+import { bigDigestMutant, digestMutant } from '../support/mutants';
+import { fixIsCleanInDocument, fixIsCleanNearby, WHOLE_CHECK_ENTRIES } from '../../server/src/service/features/fixCheck';
+import { NEVER_CANCELLED } from '../../server/src/service/cancellation';
 
 const URI = 'file:///mutant.digest';
 
@@ -159,6 +161,63 @@ describe('properties: fixes never make a digest worse', () => {
     const others = [...heldBack.keys()].filter((kind) => !kind.startsWith(`${DiagnosticCode.MissingField}:`) && !kind.startsWith(`${DiagnosticCode.OutOfOrder}:`));
     assert.deepEqual(others, [], 'fixes of other rules are never held back');
     assert.ok([...made.values()].reduce((a, b) => a + b, 0) > 1000, 'enough fixes made');
+  });
+
+  test('Should check a fix in a big digest around itself as the whole document would', () => {
+    // A big digest's fixes are checked on the papers around them (fixCheck.ts); that check must
+    // never call clean a fix the whole document's check does not, and seldom hold one back that
+    // it would offer. Where it cannot tell (undefined), the whole document is checked.
+    let compared = 0;
+    let whole = 0;
+    let stricter = 0;
+    for (const text of fc.sample(bigDigestMutant, { numRuns: Number(process.env.FIX_PROPERTY_RUNS ?? 500) / 5, seed: process.env.FIX_PROPERTY_SEED ? Number(process.env.FIX_PROPERTY_SEED) : SEED })) {
+      const doc = parseDigest(text);
+      assert.ok(doc.entries.length > WHOLE_CHECK_ENTRIES);
+      const before = computeDiagnostics(doc, { uri: URI });
+      for (const diagnostic of before) {
+        for (const fix of fixesFor(doc, diagnostic)) {
+          const nearby = fixIsCleanNearby(doc, diagnostic, fix.edits, {}, NEVER_CANCELLED);
+          if (nearby === undefined) {
+            whole++;
+            continue;
+          }
+          compared++;
+          const exact = fixIsCleanInDocument(doc, diagnostic, fix.edits, before, {}, NEVER_CANCELLED);
+          assert.ok(!nearby || exact, `${diagnostic.code} at ${JSON.stringify(diagnostic.range.start)} '${fix.titles.en}': clean around the fix, not in the document\n--- text\n${text}`);
+          if (exact && !nearby) stricter++;
+        }
+      }
+    }
+    assert.ok(compared > 200, `${compared} fixes checked both ways`);
+    assert.ok(whole <= compared / 10, `${whole} fixes left to the whole document's check, of ${compared + whole}`);
+    assert.ok(stricter <= compared / 50, `${stricter} of ${compared} fixes held back around themselves, offered by the whole document's check`);
+  });
+
+  test('Should see what a fix checked around itself changes in the rest of a big digest', () => {
+    // What the random mutants seldom make: a fix whose effect reaches papers far from it. Each
+    // case is one that the check around the fix gets wrong when it leaves out the part of the
+    // rest of the document that case needs.
+    const papers = (special: number, entry: string[]): string => digest(...Array.from({ length: 60 }, (_, i) => (i === special ? entry : entryLines(`P${i}`))));
+    const kyoto = (forms: readonly string[], extra: number, entry: string[]): string =>
+      digest(...Array.from({ length: 60 }, (_, i) => (i === extra ? entry : entryLines(`P${i}`, { institutions: `机构 * ${i < forms.length ? `Kyoto University（${forms[i]}）` : 'Tsinghua University（清华大学）'} 纠错` }))));
+    const cases: [string, string, DiagnosticCode][] = [
+      // Swapped, the titles give paper 5 the English title of paper 50, later in the file: paper 50 becomes a copy.
+      ['a later paper with the title', papers(5, entryLines('X', { englishTitle: 'P50 算术电路的稀疏探针', chineseTitle: 'P50 Sparse Probes for Arithmetic Circuits' })), DiagnosticCode.SwappedTitles],
+      // Swapped, paper 50 gets the title of paper 5, earlier in the file: paper 50 becomes a copy.
+      ['an earlier paper with the title', papers(50, entryLines('X', { englishTitle: 'P5 算术电路的稀疏探针', chineseTitle: 'P5 Sparse Probes for Arithmetic Circuits' })), DiagnosticCode.SwappedTitles],
+      // Removing paper 40, a copy of paper 10, takes away the fourth '京都大学': three against three '京大', a tie, and the other places of '京都大学' become problems.
+      ['a translation no longer the most used', kyoto(['京都大学', '京都大学', '京都大学', '京大', '京大', '京大'], 40, entryLines('P10', { institutions: '机构 * Kyoto University（京都大学） 纠错' })), DiagnosticCode.DuplicatePaper],
+    ];
+    for (const [what, text, code] of cases) {
+      const doc = parseDigest(text);
+      const before = computeDiagnostics(doc, { uri: URI });
+      const diagnostic = before.find((d) => d.code === code);
+      assert.ok(diagnostic, `${what}: a ${code} problem`);
+      const [fix] = fixesFor(doc, diagnostic);
+      assert.equal(fixIsCleanInDocument(doc, diagnostic, fix.edits, before, {}, NEVER_CANCELLED), false, `${what}: the whole document's check`);
+      assert.equal(fixIsCleanNearby(doc, diagnostic, fix.edits, {}, NEVER_CANCELLED), false, `${what}: the check around the fix`);
+      assert.equal(codeActions(doc, { uri: URI }, { range: diagnostic.range, diagnostics: [diagnostic] }, { uri: URI }).filter((action) => action.kind === 'quickfix').length, 0, `${what}: not offered`);
+    }
   });
 
   test('Should make each offered fix remove its problem and raise none, on random mutants of valid digests', () => {

@@ -8,7 +8,8 @@ import { describe, test } from 'node:test';
 import * as fc from 'fast-check';
 import { digestDateOf } from '../../server/src/service/digestDates';
 import { fileName } from '../../server/src/service/features/tree';
-import { decodeUriText, wellFormed } from '../../server/src/service/text';
+import { decodeUriText, wellFormed, withoutTrailingSlashes } from '../../server/src/service/text';
+import { trimmedUri } from '../../server/src/clientWorkspace';
 import { fileUri } from '../../server/src/workspace';
 
 describe('URI text: lone surrogates and malformed escapes', () => {
@@ -36,5 +37,18 @@ describe('URI text: lone surrogates and malformed escapes', () => {
 
   test('Should make a file URI of a path with a lone surrogate', () => {
     assert.equal(fileUri('/w/a\ud800b.digest'), 'file:///w/a%EF%BF%BDb.digest');
+  });
+
+  test('Should take the slashes off the end of any URI as the regular expression would, scanning from the end', () => {
+    fc.assert(
+      fc.property(fc.array(fc.constantFrom('/', 'a', ':', '字', '%2F'), { maxLength: 20 }), (parts) => {
+        const uri = parts.join('');
+        assert.equal(withoutTrailingSlashes(uri), uri.replace(/\/+$/, ''));
+        assert.equal(trimmedUri(uri), uri.replace(/([^/])\/+$/, '$1'));
+      }),
+    );
+    // A hundred thousand slashes and a letter: the regular expression tried at each slash was quadratic.
+    const slashes = 'file:///w' + '/'.repeat(100_000) + 'x' + '/'.repeat(100_000);
+    assert.equal(withoutTrailingSlashes(slashes), 'file:///w' + '/'.repeat(100_000) + 'x');
   });
 });

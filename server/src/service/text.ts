@@ -39,6 +39,18 @@ export function trimEndIndex(text: string, from: number, to: number): number {
   return j;
 }
 
+/**
+ * A URI or path without the slashes at its end, found from the end (a regular expression such as
+ * `/\/+$/` is tried at every start of a long run of slashes: quadratic).
+ *
+ * @example withoutTrailingSlashes('file:///w/papers//') // 'file:///w/papers'
+ */
+export function withoutTrailingSlashes(text: string, keep = 0): string {
+  let end = text.length;
+  while (end > keep && text.charCodeAt(end - 1) === 0x2f) end--;
+  return end === text.length ? text : text.slice(0, end);
+}
+
 /** Particles that stand lower-case inside personal names (`Ludwig van Beethoven`). */
 export const NAME_PARTICLES: ReadonlySet<string> = new Set(['de', 'da', 'di', 'do', 'dos', 'das', 'del', 'della', 'der', 'den', 'van', 'von', 'la', 'le', 'du', 'al', 'el', 'bin', 'ibn', 'y', 'e', 'zu', 'ter', 'ten', 'st.']);
 

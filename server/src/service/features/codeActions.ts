@@ -10,17 +10,18 @@
 import { CodeAction, CodeActionKind, Diagnostic, Position, Range, SnippetTextEdit, TextDocumentEdit, TextEdit, WorkspaceEdit } from 'vscode-languageserver-types';
 import type { Cancellation } from '../cancellation';
 import { NEVER_CANCELLED } from '../cancellation';
-import { applyEdits, applyOffsetEdits, composeEdits, editsConflict, LineIndex, OffsetEdit, splitsSurrogatePair, toOffsetEdits, toTextEdits } from '../edits';
+import { applyOffsetEdits, composeEdits, editsConflict, LineIndex, OffsetEdit, splitsSurrogatePair, toOffsetEdits, toTextEdits } from '../edits';
 import type { DigestDocument, Entry, Field, FieldKind, InstitutionsField, TopicHitsField } from '../model';
 import { FIELD_ORDER, LABELS } from '../model';
 import { parseDigest } from '../parser';
 import { categoryByCode, categoryIgnoringCase } from '../taxonomy';
-import { isBlank } from '../text';
+import { isBlank, trimEndIndex } from '../text';
 import { consistencyFixes } from './consistency';
 import { titleKey } from './entries';
 import { openCopyActions } from './duplicateActions';
 import { Bilingual, bilingual, say } from '../messages';
 import { computeDiagnostics, DiagnosticCode, DiagnosticData, DiagnosticOptions, DIAGNOSTIC_SOURCE, DigestDiagnostic } from './diagnostics';
+import { fixIsCleanInDocument, fixIsCleanNearby, newProblems, problemCounts, WHOLE_CHECK_ENTRIES } from './fixCheck';
 
 /** The code-action kind of fix-all, so that it can run on save (`editor.codeActionsOnSave`). */
 export const FIX_ALL_KIND = 'source.fixAll.paperDigest';
@@ -200,13 +201,24 @@ export function codeActions(
   const actions: CodeAction[] = [];
   if (wants(CodeActionKind.QuickFix)) {
     const fresh = diagnosticsOf(doc, options, token);
+    // The diagnostics the editor shows, by code and range: looked up once per diagnostic, not
+    // compared with each (a selection over thousands of problems was quadratic).
+    const shownByKey = new Map<string, Diagnostic>();
+    for (const shown of request.diagnostics) {
+      if (shown.source === undefined || shown.source === DIAGNOSTIC_SOURCE) shownByKey.set(diagnosticKey(shown.code, shown.range), shown);
+    }
+    let fixed = 0;
     for (const diagnostic of fresh) {
       if (token.isCancellationRequested) {
         return [];
       }
-      const shown = request.diagnostics.length === 0 ? (intersects(diagnostic.range, request.range) ? diagnostic : undefined) : request.diagnostics.find((d) => sameDiagnostic(d, diagnostic));
+      const shown = request.diagnostics.length === 0 ? (intersects(diagnostic.range, request.range) ? diagnostic : undefined) : shownByKey.get(diagnosticKey(diagnostic.code, diagnostic.range));
       if (!shown) {
         continue;
+      }
+      if (++fixed > MAX_FIXED_DIAGNOSTICS) {
+        // A selection over more problems than a menu can show: the first ones (fix-all takes all).
+        break;
       }
       for (const f of fixesFor(doc, diagnostic, { snippets })) {
         if (!fixIsClean(doc, diagnostic, f, fresh, options, token)) {
@@ -324,31 +336,6 @@ function fixAllRounds(
   return { edits: composed, result: current };
 }
 
-/** How many problems of each (code, entry) a set of diagnostics has. */
-function problemCounts(diagnostics: readonly DigestDiagnostic[], removedEntry = -1): Map<string, number> {
-  const counts = new Map<string, number>();
-  for (const d of diagnostics) {
-    let entry = d.data?.entry ?? -1;
-    if (removedEntry >= 0 && entry >= removedEntry) {
-      // After an entry was removed, the entries after it moved up by one.
-      entry++;
-    }
-    const key = `${d.code}@${entry}`;
-    counts.set(key, (counts.get(key) ?? 0) + 1);
-  }
-  return counts;
-}
-
-/** The entries (-1 for none) with more problems of some code after than before. */
-function newProblems(before: ReadonlyMap<string, number>, after: ReadonlyMap<string, number>): number[] {
-  const entries: number[] = [];
-  for (const [key, count] of after) {
-    if (count > (before.get(key) ?? 0)) {
-      entries.push(Number(key.slice(key.lastIndexOf('@') + 1)));
-    }
-  }
-  return entries;
-}
 
 /**
  * Fixes that change the structure of an entry (they insert, remove or move paragraphs, or change
@@ -373,8 +360,8 @@ const STRUCTURAL: ReadonlySet<string> = new Set([
 const TRIED = new WeakMap<DigestDocument, Map<string, boolean>>();
 
 /**
- * Whether applying a fix makes its problem go away and raises no new one: the multiset of
- * (code, entry) of the problems after is within the one before, less the fixed problem.
+ * Whether applying a fix makes its problem go away and raises no new one (fixCheck.ts): on the
+ * whole document, or around the fix in a document of more papers than `WHOLE_CHECK_ENTRIES`.
  */
 function fixIsClean(doc: DigestDocument, diagnostic: DigestDiagnostic, fix: DigestFix, before: readonly DigestDiagnostic[], options: DiagnosticOptions, token: Cancellation): boolean {
   if (!STRUCTURAL.has(diagnostic.code)) {
@@ -390,16 +377,11 @@ function fixIsClean(doc: DigestDocument, diagnostic: DigestDiagnostic, fix: Dige
   if (known !== undefined) {
     return known;
   }
-  const expected = problemCounts(before);
-  const fixedKey = `${diagnostic.code}@${diagnostic.data?.entry ?? -1}`;
-  expected.set(fixedKey, (expected.get(fixedKey) ?? 1) - 1);
-  const removed = diagnostic.code === DiagnosticCode.DuplicatePaper ? diagnostic.data?.entry ?? -1 : -1;
-  const after = computeDiagnostics(parseDigest(applyEdits(doc.text, fix.edits)), { rules: options.rules, translationsElsewhere: options.translationsElsewhere, authorFormsElsewhere: options.authorFormsElsewhere }, token);
-  if (token.isCancellationRequested) {
-    return false;
+  const nearby = doc.entries.length > WHOLE_CHECK_ENTRIES ? fixIsCleanNearby(doc, diagnostic, fix.edits, options, token) : undefined;
+  const clean = nearby ?? fixIsCleanInDocument(doc, diagnostic, fix.edits, before, options, token);
+  if (!token.isCancellationRequested) {
+    tried.set(key, clean);
   }
-  const clean = newProblems(expected, problemCounts(after, removed)).length === 0;
-  tried.set(key, clean);
   return clean;
 }
 
@@ -752,16 +734,17 @@ function before(a: Position, b: Position): boolean {
   return a.line < b.line || (a.line === b.line && a.character < b.character);
 }
 
-function sameDiagnostic(shown: Diagnostic, fresh: DigestDiagnostic): boolean {
-  return (
-    shown.code === fresh.code &&
-    (shown.source === undefined || shown.source === DIAGNOSTIC_SOURCE) &&
-    shown.range.start.line === fresh.range.start.line &&
-    shown.range.start.character === fresh.range.start.character &&
-    shown.range.end.line === fresh.range.end.line &&
-    shown.range.end.character === fresh.range.end.character
-  );
+/** A diagnostic's code and range as one key: an editor's diagnostic and the same fresh one have the same. */
+function diagnosticKey(code: Diagnostic['code'], range: Range): string {
+  return `${String(code)}@${range.start.line}:${range.start.character}-${range.end.line}:${range.end.character}`;
 }
+
+/**
+ * At most this many diagnostics get their quick fixes in one request: the first ones of a
+ * selection, in document order. A menu of more is of no use, and each structural fix is checked
+ * before it is offered; fix-all fixes them all.
+ */
+export const MAX_FIXED_DIAGNOSTICS = 64;
 
 /** Positions and line edits of a document in LSP terms (line 0 of a text with a BOM starts at 1). */
 class Places {
@@ -786,7 +769,8 @@ class Places {
   /** The end of the line without its trailing white space. */
   contentEnd(line: number): Position {
     const text = this.doc.lines[line].text;
-    return { line, character: this.first(line) + text.replace(/[ \t\u3000]+$/, '').length };
+    // Scanned from the end: a regular expression tried at every start of a long run of spaces is quadratic.
+    return { line, character: this.first(line) + trimEndIndex(text, 0, text.length) };
   }
 
   /** The text of a range within one line. */

@@ -11,6 +11,9 @@ import { documentSymbols } from '../../server/src/service/features/symbols';
 import { DigestCache } from '../../server/src/service/cache';
 import { DOCUMENT_LIMITS, documentTooLarge, isTruncated, parseWithinLimits } from '../../server/src/service/limits';
 import { parseDigest } from '../../server/src/service/parser';
+import { updateDigest } from '../../server/src/service/incremental';
+import { TextDocument } from 'vscode-languageserver-textdocument';
+import * as fc from 'fast-check';
 import { WorkspaceIndex } from '../../server/src/service/workspaceIndex';
 import { digest, entryLines } from '../support/fixtures';
 
@@ -24,6 +27,33 @@ describe('limits', () => {
     assert.equal(documentTooLarge(parseDigest('a\n'.repeat(DOCUMENT_LIMITS.maxLines - 1)))?.limit, undefined);
     assert.equal(documentTooLarge(parseDigest('a\n'.repeat(DOCUMENT_LIMITS.maxLines)))?.limit, 'lines');
     assert.equal(documentTooLarge(parseDigest(('x'.repeat(99_999) + '\n').repeat(DOCUMENT_LIMITS.maxCharacters / 100_000 + 1)))?.limit, 'characters');
+  });
+
+  test('Should judge every version of an edited document as a fresh parse of its text, lines grown past the limit included', () => {
+    // The verdict of an updated model is taken from the earlier one and the lines the update
+    // split again (limits.ts noteUpdate): a keystroke does not pass over every line.
+    const long = 'x'.repeat(DOCUMENT_LIMITS.maxLineLength - 5);
+    const base = digest(entryLines('A'), entryLines('B', { summary: `AI总结 ${long}` }), entryLines('C'));
+    const edit = fc.record({ at: fc.double({ min: 0, max: 1, noNaN: true }), remove: fc.nat(12), insert: fc.constantFrom('', 'y', 'yyyyyyyyyy', '\n', '\n\n', 'z'.repeat(20)) });
+    fc.assert(
+      fc.property(fc.array(edit, { minLength: 1, maxLength: 12 }), (edits) => {
+        let document = TextDocument.create('file:///a.digest', 'paper-digest', 1, base);
+        let model = parseDigest(base);
+        assert.equal(documentTooLarge(model), undefined);
+        for (const e of edits) {
+          // Most edits land in the longest line, where they may take it past the limit and back.
+          const lines = document.getText().split(/\r?\n/);
+          const line = lines.reduce((longest, each, i) => (each.length > lines[longest].length ? i : longest), 0);
+          const lineStart = document.offsetAt({ line, character: 0 });
+          const start = e.at < 0.7 ? lineStart + Math.floor((e.at / 0.7) * long.length) : Math.floor(e.at * document.getText().length);
+          const change = { range: { start: document.positionAt(start), end: document.positionAt(start + e.remove) }, text: e.insert };
+          document = TextDocument.update(document, [change], document.version + 1);
+          model = updateDigest(model, [change], document.getText());
+          assert.deepEqual(documentTooLarge(model), documentTooLarge(parseDigest(document.getText())));
+        }
+      }),
+      { numRuns: 40 },
+    );
   });
 
   test('Should parse only the first 50,000 lines of a longer text, and know its real size', () => {

@@ -15,6 +15,7 @@ import { DigestModel, isPlainCode, LineCode, LineTable, Preamble } from './docum
 import type { DigestDocument } from './model';
 import type { EntryNode } from './nodes';
 import { classifyLines, LineTableBuilder, parseDigest, scanLines, StructurePass } from './parser';
+import { noteUpdate } from './limits';
 
 /**
  * One change of a document, as LSP's `TextDocumentContentChangeEvent` gives it: a range of the
@@ -302,5 +303,8 @@ function update(previous: DigestModel, region: Region, text: string): DigestDocu
   const preamble: Preamble = cut >= 1 ? previous.preamble : pass.preamble();
   previous.superseded = true;
   lastStatistics = { linesScanned: window.count, entriesParsed: pass.entries.length + (reopened ? 1 : 0), entriesKept: kept };
-  return new DigestModel(src, table, preamble, result);
+  const model = new DigestModel(src, table, preamble, result);
+  // Within the limits before, and its new lines too: within them now (limits.ts).
+  noteUpdate(previous, model, firstLine, windowEnd);
+  return model;
 }

@@ -77,18 +77,7 @@ export function isClearMajority(ranked: readonly { readonly count: number }[]): 
  */
 export function consistencyProblems(doc: DigestDocument, options: ConsistencyOptions = {}): ConsistencyProblem[] {
   // This document's own forms, by key: only what the two rules compare.
-  const ownTranslations = new Map<string, Counts>();
-  const ownForms = new Map<string, Counts>();
-  const count = (table: Map<string, Counts>, key: string, text: string): void => {
-    const counts = table.get(key);
-    if (counts) counts.set(text, (counts.get(text) ?? 0) + 1);
-    else table.set(key, new Map([[text, 1]]));
-  };
-  for (const entry of doc.entries) {
-    const names = entryNames(entry);
-    for (const institution of names.institutions) if (institution.translation) count(ownTranslations, institution.key, institution.translation);
-    for (const author of names.authors) count(ownForms, author.key, author.form);
-  }
+  const { translations: ownTranslations, forms: ownForms } = formsOf(doc);
   const translations = verdicts((key) => ownTranslations.get(key), options.translationsElsewhere);
   const forms = verdicts((key) => ownForms.get(key), options.authorFormsElsewhere);
   // A place is a problem only where its name has two forms or more (`isProblem`), and every
@@ -115,6 +104,32 @@ export function consistencyProblems(doc: DigestDocument, options: ConsistencyOpt
     }
   }
   return problems;
+}
+
+/** The forms the papers of a model give institutions (translations) and authors (Chinese forms), by name key. */
+export interface Forms {
+  readonly translations: Map<string, Counts>;
+  readonly forms: Map<string, Counts>;
+}
+
+/**
+ * How often each form is used in a model: what the two rules compare.
+ *
+ * @example formsOf(doc).translations.get(termKey('Kyoto University')) // Map { '京都大学' => 3, '京大' => 1 }
+ */
+export function formsOf(doc: DigestDocument): Forms {
+  const forms: Forms = { translations: new Map(), forms: new Map() };
+  const count = (table: Map<string, Counts>, key: string, text: string): void => {
+    const counts = table.get(key);
+    if (counts) counts.set(text, (counts.get(text) ?? 0) + 1);
+    else table.set(key, new Map([[text, 1]]));
+  };
+  for (const entry of doc.entries) {
+    const names = entryNames(entry);
+    for (const institution of names.institutions) if (institution.translation) count(forms.translations, institution.key, institution.translation);
+    for (const author of names.authors) count(forms.forms, author.key, author.form);
+  }
+  return forms;
 }
 
 /** The ranked forms of each key, with this document's and the other files' counts, asked once per key. */

@@ -21,9 +21,9 @@ import type { Cancellation } from '../cancellation';
 import { applyEdits, applyOffsetEdits, OffsetEdit } from '../edits';
 import type { DigestDocument } from '../model';
 import { parseDigest } from '../parser';
-import { Counts, entryNames } from '../terms';
+import type { Counts } from '../terms';
 import { entryTitleKey } from './entries';
-import type { FormsElsewhere } from './consistency';
+import { Forms, formsOf, FormsElsewhere } from './consistency';
 import { computeDiagnostics, DiagnosticCode, DiagnosticOptions, DigestDiagnostic } from './diagnostics';
 
 /** Documents of up to this many papers are checked whole. */
@@ -282,27 +282,6 @@ function titleCounts(doc: DigestDocument): Map<string, number> {
     if (key) counts.set(key, (counts.get(key) ?? 0) + 1);
   }
   return counts;
-}
-
-/** The forms a model's papers give institutions (translations) and authors (Chinese forms), by name key. */
-interface Forms {
-  readonly translations: Map<string, Counts>;
-  readonly forms: Map<string, Counts>;
-}
-
-function formsOf(doc: DigestDocument): Forms {
-  const forms: Forms = { translations: new Map(), forms: new Map() };
-  const count = (table: Map<string, Counts>, key: string, text: string): void => {
-    const counts = table.get(key);
-    if (counts) counts.set(text, (counts.get(text) ?? 0) + 1);
-    else table.set(key, new Map([[text, 1]]));
-  };
-  for (const entry of doc.entries) {
-    const names = entryNames(entry);
-    for (const institution of names.institutions) if (institution.translation) count(forms.translations, institution.key, institution.translation);
-    for (const author of names.authors) count(forms.forms, author.key, author.form);
-  }
-  return forms;
 }
 
 /** `formsOf` a model, kept per model. */

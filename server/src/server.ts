@@ -41,7 +41,7 @@ import { canonicalUri } from './workspace';
 import { createServerConnection, createStateFileSource, createTextReader, createWorkspaceFiles, readsFilesThroughClient, rulesPagesBase } from './host';
 import { hover } from './service/features/hover';
 import { diagnosticSteps, DiagnosticOptions, RuleSetting } from './service/features/diagnostics';
-import { idle, runInSlices } from './slices';
+import { idle, outputSent, runInSlices } from './slices';
 import { codeActions, CODE_ACTION_KINDS, fixAll } from './service/features/codeActions';
 import { DiagnosticsSettings, FIX_ALL_COMMAND, FixAllResult, ServerMemoryRequest } from './protocol';
 import { DiagnosticsScope, PullDiagnostics } from './pullDiagnostics';
@@ -305,6 +305,20 @@ function collectAfterClose(characters: number): void {
     fullCollection();
   }, 1_000);
   collectTimer.unref();
+}
+
+/**
+ * After fix-all of a big document, a full garbage collection once its answer is sent (when node
+ * runs with `--expose-gc`): fix-all parses and checks the fixed text whole, a second model of the
+ * document that is garbage once the edits are made, and the requests an editor sends next (the
+ * quick fixes of a selection) would otherwise add to it before V8 collects.
+ */
+function collectAfterFixAll(model: DigestDocument): void {
+  if (!exposedGc() || model.text.length < COLLECT_AFTER_CLOSE_CHARS) {
+    return;
+  }
+  // A turn for the answer to be written, the time for it to leave, and then the collection.
+  setImmediate(() => void outputSent().then(() => setImmediate(fullCollection)));
 }
 
 /** How long the server must have been idle, twice, after the workspace scan before it collects. */
@@ -794,8 +808,15 @@ connection.onCodeAction(guarded('textDocument/codeAction', async (params, token)
     return null;
   }
   const request = { range: params.range, diagnostics: params.context.diagnostics, only: params.context.only };
-  return codeActions(model, { uri, version: document.version }, request, diagnosticOptions(uri, settings), token, { snippets: snippetEdits });
+  const actions = codeActions(model, { uri, version: document.version }, request, diagnosticOptions(uri, settings), token, { snippets: snippetEdits });
+  if (params.context.only?.some((kind) => FIX_ALL_KINDS_ASKED.test(kind))) {
+    collectAfterFixAll(model);
+  }
+  return actions;
 }));
+
+/** Code action kinds that ask for fix-all (`source.fixAll.paperDigest`, `source.fixAll`, `source`). */
+const FIX_ALL_KINDS_ASKED = /^source(\.fixAll(\.paperDigest)?)?$/;
 
 connection.onExecuteCommand(guarded('workspace/executeCommand', async (params): Promise<FixAllResult | undefined> => {
   if (params.command !== FIX_ALL_COMMAND) {
@@ -811,7 +832,9 @@ connection.onExecuteCommand(guarded('workspace/executeCommand', async (params): 
     return { applied: false, edits: 0 };
   }
   // The options code actions check with, so that the checks they (and the published diagnostics) made are reused.
-  const edits = fixAll(cache.get(document), diagnosticOptions(uri, settings));
+  const model = cache.get(document);
+  const edits = fixAll(model, diagnosticOptions(uri, settings));
+  collectAfterFixAll(model);
   if (edits.length === 0) {
     return { applied: false, edits: 0 };
   }

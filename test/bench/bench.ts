@@ -242,7 +242,7 @@ runBenchmarks().then(
     runCompletionBenchmark();
     const hostile = await import('./hostile.js');
     await hostile.runHostile();
-    await hostile.runLineGrowth();
+    await hostile.runLineGrowth(benchSize());
   },
   (error: unknown) => {
     console.error(error);

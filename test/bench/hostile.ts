@@ -189,23 +189,25 @@ export async function runHostile(): Promise<void> {
   }
 }
 
-/** The long lines' lengths compared: a tenth of the longest line within the limits, and nine tenths of it. */
-const LINE_LENGTHS = [9_000, 90_000];
+/** The lines' lengths compared: nine tenths of the longest a line may be (100,000 characters) and a tenth of that; a tenth of each for `--size small`. */
+const LINE_LENGTHS = { full: [9_000, 90_000], small: [900, 9_000] };
 /** Ten times the line may cost at most this many times as much (linear: about ten). */
 const LINE_GROWTH_TARGET = 30;
 
 /**
  * The cost of one line: for each kind of hostile line (generate.ts `hostileLines`), a digest
- * whose one paper has that line, of 9,000 and of 90,000 characters (the limit is 100,000), opened
+ * whose one paper has that line, of 9,000 and of 90,000 characters (the limit is 100,000; 900 and
+ * 9,000 for `--size small`), opened
  * in one server; the time until its diagnostics are published and every per-document request
  * about the line is answered, its quick fixes over the whole line included. Ten times the line
  * must cost at most `LINE_GROWTH_TARGET` times the time: nothing quadratic in a line.
  */
-export async function runLineGrowth(): Promise<void> {
+export async function runLineGrowth(size: 'small' | 'full' = 'full'): Promise<void> {
   if (!fs.existsSync(SERVER_BUNDLE)) {
     return;
   }
-  console.log(`\none long line over stdio: ${LINE_LENGTHS.map((n) => n.toLocaleString('en')).join(' and ')} characters, every request about it (target: ten times the line ≤ ${LINE_GROWTH_TARGET}× the time)`);
+  const lengths = LINE_LENGTHS[size];
+  console.log(`\none long line over stdio: ${lengths.map((n) => n.toLocaleString('en')).join(' and ')} characters, every request about it (target: ten times the line ≤ ${LINE_GROWTH_TARGET}× the time)`);
   const client = await LspClient.start({ rootUri: null, execArgv: [...SERVER_FLAGS, '--expose-gc'], serverModule: OUR_SERVER, timeoutMs: GUARD_MS });
   try {
     let round = 0;
@@ -238,9 +240,9 @@ export async function runLineGrowth(): Promise<void> {
     // Warm up, then the shorter and the longer line in turns, the median of three each.
     await timeOf(hostileLines(2_000).institutions);
     for (const [name] of Object.entries(hostileLines(100))) {
-      const times: number[][] = LINE_LENGTHS.map(() => []);
+      const times: number[][] = lengths.map(() => []);
       for (let i = 0; i < 3; i++) {
-        for (const [k, length] of LINE_LENGTHS.entries()) times[k].push(await timeOf(hostileLines(length)[name as keyof ReturnType<typeof hostileLines>]));
+        for (const [k, length] of lengths.entries()) times[k].push(await timeOf(hostileLines(length)[name as keyof ReturnType<typeof hostileLines>]));
       }
       const [short, long] = times.map((each) => each.sort((a, b) => a - b)[1]);
       const growth = long / Math.max(short, 0.5);

@@ -334,12 +334,14 @@ const IDLE_UTILISATION = 0.02;
 /**
  * After the first workspace scan, a full garbage collection once the server has been idle (when
  * node runs with `--expose-gc`, as the extension starts the server). The scan keeps what it
- * indexes, so V8 grows the young generation to its limit (64 MB a semi-space: about 130 MB of
- * memory) and keeps it so. A full collection shrinks it only when V8 measured a low allocation
- * rate since the collection before, so: once idle for `IDLE_COLLECT_MS`, a young-generation
- * collection (a few milliseconds) closes the busy period; idle for as long again, the full
- * collection. With 100,000 papers indexed, the server's resident memory falls from about 400 to
- * about 270 MB. Busy meanwhile (the event loop more than `IDLE_UTILISATION` busy), or the young
+ * indexes, so V8 grows the young generation to its limit (8 MB a semi-space with the extension's
+ * node options, nodeOptions.ts; 64 MB, about 130 MB of memory, with those of earlier rounds) and
+ * keeps it so, and the old generation holds the scan's garbage. A full collection shrinks the young
+ * generation only when V8 measured a low allocation rate since the collection before, so: once
+ * idle for `IDLE_COLLECT_MS`, a young-generation collection (a few milliseconds) closes the busy
+ * period; idle for as long again, the full collection. With 100,000 papers indexed, the server's
+ * resident memory falls from about 264 to about 234 MB (from about 400 to 270 MB with 64 MB
+ * semi-spaces). Busy meanwhile (the event loop more than `IDLE_UTILISATION` busy), or the young
  * generation still as big after the collection, it waits and tries again.
  */
 function collectOnceIdle(): void {

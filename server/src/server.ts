@@ -461,7 +461,14 @@ connection.languages.semanticTokens.on(guarded('textDocument/semanticTokens/full
 
 connection.onCompletion(guarded('textDocument/completion', (params, token) => {
   const model = checkedModel(documents.get(params.textDocument.uri));
-  return model ? completions(model, params.position, completionWorkspace, token, messageLanguage.current()) : null;
+  if (!model) {
+    return null;
+  }
+  // The authors of the papers come from the index: the document's edits are indexed first (its
+  // papers' content is read from the entries of the model it was indexed with, which an edit
+  // changes in place), which is cheap: only the changed papers get new title keys.
+  workspaceDigests.flush();
+  return completions(model, params.position, { ...completionWorkspace, uri: canonicalUri(params.textDocument.uri) ?? params.textDocument.uri }, token, messageLanguage.current());
 }));
 
 connection.onCompletionResolve(guarded('completionItem/resolve', (item, token) => resolveCompletion(item, completionWorkspace, token, messageLanguage.current())));

@@ -322,3 +322,48 @@ describe('lsp: the editing help on bad input over stdio', () => {
     }
   });
 });
+
+describe('lsp: author completion right after an edit', () => {
+  // The authors offered come from the workspace index, whose papers of an open document read their
+  // content from the entries of the model they were indexed with; an edit changes those entries in
+  // place, and the index takes the edit a moment later. Completion, asked right after the
+  // keystroke, must see the document as it is, and not offer the name being typed.
+  let client: LspClient;
+  const uri = 'file:///virtual/authors.digest';
+  const papers = [0, 1, 2, 3].map((i) => entryLines(`P${i}`, { authors: `Alice Smith${i}, Bob Jones${i}`, institutions: '机构 * Fudan University（复旦大学） 纠错' }));
+  const text = digest(...papers);
+  const lines = text.split('\n');
+  const authorsLine = (i: number): number => lines.indexOf(`Alice Smith${i}, Bob Jones${i}`);
+
+  before(async () => {
+    client = await LspClient.start({ rootUri: null });
+    client.openDocument(uri, text);
+    // Indexed and checked, as after a pause in typing.
+    await client.request('textDocument/documentSymbol', { textDocument: { uri } });
+    await client.request('paperDigest/papersTree', { grouping: 'topic', filter: '' });
+  });
+
+  after(async () => {
+    await client?.shutdown();
+  });
+
+  test('Should offer the authors of the document as edited, not the text of the entries before the edit', async () => {
+    // `Carol Wu, ` typed at the start of paper 1's authors, then completion after paper 3's first author.
+    const line1 = authorsLine(1);
+    client.notify('textDocument/didChange', { textDocument: { uri, version: 2 }, contentChanges: [{ range: { start: { line: line1, character: 0 }, end: { line: line1, character: 0 } }, text: 'Carol Wu, ' }] });
+    const line3 = authorsLine(3);
+    const list = await client.request<{ items: { label: string }[] }>('textDocument/completion', { textDocument: { uri }, position: { line: line3, character: 'Alice Smith3, '.length } });
+    const labels = list.items.map((item) => item.label).sort();
+    assert.deepEqual(labels, ['Alice Smith0', 'Alice Smith1', 'Alice Smith2', 'Bob Jones0', 'Bob Jones1', 'Bob Jones2', 'Carol Wu']);
+  });
+
+  test('Should not offer the name being typed', async () => {
+    // `, Al` typed at the end of paper 2's authors, then completion there.
+    const line2 = authorsLine(2);
+    const end = lines[line2].length;
+    client.notify('textDocument/didChange', { textDocument: { uri, version: 3 }, contentChanges: [{ range: { start: { line: line2, character: end }, end: { line: line2, character: end } }, text: ', Al' }] });
+    const list = await client.request<{ items: { label: string }[] }>('textDocument/completion', { textDocument: { uri }, position: { line: line2, character: end + 4 } });
+    const labels = list.items.map((item) => item.label).sort();
+    assert.deepEqual(labels, ['Alice Smith0', 'Alice Smith1', 'Alice Smith3']);
+  });
+});

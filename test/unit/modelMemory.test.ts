@@ -15,6 +15,7 @@ import { semanticTokens } from '../../server/src/service/features/semanticTokens
 import { EntryNode, partsKeptLimit, setPartsKeptLimit } from '../../server/src/service/nodes';
 import { describeModel } from '../support/describeModel';
 import { heapAfterCollection } from '../support/heap';
+import { entryLines } from '../support/fixtures';
 import { noisyDigests } from '../support/noisyDigests';
 
 
@@ -85,6 +86,24 @@ describe('terms: the names kept with an entry', () => {
 function keeping(entries: readonly Entry[]): number {
   return entries.filter((entry) => (entry as EntryNode).partsKept).length;
 }
+
+describe('diagnostics: the messages kept for reuse', () => {
+  test('Should not keep the text of a document whose problems quote it', () => {
+    // A hit without its field quotes its keyword: the message, and the key it is kept under, must
+    // be copies, not slices of the text (which would keep the whole text alive in the table).
+    const keyword = 'a keyword long enough to be sliced';
+    const diagnose = (i: number): number => {
+      const text = `${generatedDigest(3_000)}\n${entryLines('A', { topicHits: `专题命中 推理 ：${keyword}${i}；分类 cs.AI` }).join('\n\n')}\n`;
+      return computeDiagnostics(parseDigest(text), { uri: 'file:///a.digest' }).filter((d) => d.code === 'hit-missing-field').length;
+    };
+    diagnose(0);
+    const before = heapAfterCollection();
+    // Three documents of 3,000 papers (3.5 MB each as text), checked and dropped.
+    for (let i = 1; i <= 3; i++) assert.equal(diagnose(i), 1);
+    const grown = heapAfterCollection() - before;
+    assert.ok(grown < 2_000_000, `the diagnostics of three dropped documents left ${grown} bytes (each text is 3.5 MB)`);
+  });
+});
 
 describe('nodes: the entries that keep their split parts are bounded', () => {
   const options = { uri: 'file:///w/a.digest', docsBase: 'file:///docs/' };

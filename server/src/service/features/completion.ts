@@ -26,6 +26,11 @@ export interface CompletionWorkspace {
   readonly terms: WorkspaceTerms;
   /** The authors of paper `entryIndex` of the indexed file `uri`. */
   authorsOf(uri: string, entryIndex: number): readonly string[] | undefined;
+  /**
+   * The document completed in, as the index names it: its own paper is not among those whose
+   * authors are offered (its names are what is being typed).
+   */
+  readonly uri?: string;
 }
 
 /** The most items one list holds; the list says it is incomplete when more matched. */
@@ -570,6 +575,7 @@ function authorCompletions(doc: DigestDocument, entry: Entry, lineText: string, 
       if (!papersThere) continue;
       for (const index of papersThere) {
         if (++looked > MAX_AUTHOR_PAPERS || token.isCancellationRequested) break;
+        if (uri === workspace.uri && index === entry.index) continue;
         for (const name of workspace.authorsOf(uri, index) ?? []) count(name);
       }
     }

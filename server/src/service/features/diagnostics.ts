@@ -450,7 +450,9 @@ class Checker {
   private say(english: string, chinese: string): string {
     const language = this.options.language ?? '';
     const key = `${language}\u0000${english}\u0000${chinese}`;
-    return MESSAGES.get(key) ?? MESSAGES.remember(key, keep(say(bilingual(english, chinese), this.options.language)));
+    // The key is kept as a copy too: the texts a message quotes are slices of the document's text,
+    // and a key made of them would keep the whole text alive in the table.
+    return MESSAGES.get(key) ?? MESSAGES.remember(keep(key), keep(say(bilingual(english, chinese), this.options.language)));
   }
 
   /** The link to a rule's page, one object per rule and pages folder (clients do not change it). */

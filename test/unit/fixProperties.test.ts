@@ -15,7 +15,8 @@ import * as fc from 'fast-check';
 import type { TextEdit } from 'vscode-languageserver-types';
 import { applyEdits, LineIndex } from '../../server/src/service/edits';
 import { codeActions, FIX_ALL_KIND, fixAll, fixesFor } from '../../server/src/service/features/codeActions';
-import { computeDiagnostics, DiagnosticCode, DigestDiagnostic } from '../../server/src/service/features/diagnostics';
+import { computeDiagnostics, DiagnosticCode, DiagnosticOptions, DigestDiagnostic } from '../../server/src/service/features/diagnostics';
+import { formsOf } from '../../server/src/service/features/consistency';
 import { parseDigest } from '../../server/src/service/parser';
 import { digest, entryLines, FIXTURES } from '../support/fixtures';
 import { bigDigestMutant, digestMutant } from '../support/mutants';
@@ -106,6 +107,23 @@ function checkFixes(text: string): void {
   assert.deepEqual(fixAll(served, options), all, 'fix-all asked again');
 }
 
+/** Forms of the document's names in other files of a workspace: for each name, some of the document's forms and one of their own, each used `counts` times. */
+function otherFilesForms(doc: ReturnType<typeof parseDigest>, counts: fc.Stream<number>): Pick<DiagnosticOptions, 'translationsElsewhere' | 'authorFormsElsewhere'> {
+  const own = formsOf(doc);
+  const next = (): number => counts.next().value as number;
+  const make = (table: Map<string, Map<string, number>>): ((key: string) => Map<string, number> | undefined) => {
+    const forms = new Map<string, Map<string, number>>();
+    for (const [key, used] of table) {
+      const elsewhere = new Map<string, number>();
+      for (const text of used.keys()) if (next() % 2 === 0) elsewhere.set(text, next());
+      if (next() % 2 === 0) elsewhere.set(`别处${next() % 3}`, next());
+      forms.set(key, elsewhere);
+    }
+    return (key) => forms.get(key);
+  };
+  return { translationsElsewhere: make(own.translations), authorFormsElsewhere: make(own.forms) };
+}
+
 function savedMutants(): { name: string; text: string }[] {
   const folder = path.join(FIXTURES, 'properties');
   return fs
@@ -170,19 +188,24 @@ describe('properties: fixes never make a digest worse', () => {
     let compared = 0;
     let whole = 0;
     let stricter = 0;
-    for (const text of fc.sample(bigDigestMutant, { numRuns: Number(process.env.FIX_PROPERTY_RUNS ?? 500) / 5, seed: process.env.FIX_PROPERTY_SEED ? Number(process.env.FIX_PROPERTY_SEED) : SEED })) {
+    const runs = Number(process.env.FIX_PROPERTY_RUNS ?? 500) / 5;
+    const samples = fc.sample(fc.tuple(bigDigestMutant, fc.boolean(), fc.infiniteStream(fc.nat(40))), { numRuns: runs, seed: process.env.FIX_PROPERTY_SEED ? Number(process.env.FIX_PROPERTY_SEED) : SEED });
+    for (const [text, withOthers, counts] of samples) {
       const doc = parseDigest(text);
       assert.ok(doc.entries.length > WHOLE_CHECK_ENTRIES);
-      const before = computeDiagnostics(doc, { uri: URI });
+      // Half the time, other files of the workspace use the names too: some of the document's forms
+      // and one of their own, as often as the stream says.
+      const options = withOthers ? otherFilesForms(doc, counts) : {};
+      const before = computeDiagnostics(doc, { uri: URI, ...options });
       for (const diagnostic of before) {
         for (const fix of fixesFor(doc, diagnostic)) {
-          const nearby = fixIsCleanNearby(doc, diagnostic, fix.edits, {}, NEVER_CANCELLED);
+          const nearby = fixIsCleanNearby(doc, diagnostic, fix.edits, options, NEVER_CANCELLED);
           if (nearby === undefined) {
             whole++;
             continue;
           }
           compared++;
-          const exact = fixIsCleanInDocument(doc, diagnostic, fix.edits, before, {}, NEVER_CANCELLED);
+          const exact = fixIsCleanInDocument(doc, diagnostic, fix.edits, before, options, NEVER_CANCELLED);
           assert.ok(!nearby || exact, `${diagnostic.code} at ${JSON.stringify(diagnostic.range.start)} '${fix.titles.en}': clean around the fix, not in the document\n--- text\n${text}`);
           if (exact && !nearby) stricter++;
         }

@@ -158,7 +158,7 @@ function anyContested(own: Map<string, Counts>, ranked: (key: string) => readonl
 }
 
 /** Whether a place using `written` is reported: its form is not the one most used. */
-function isProblem(forms: readonly { text: string; count: number }[], written: string): boolean {
+export function isProblem(forms: readonly { text: string; count: number }[], written: string): boolean {
   if (forms.length < 2) {
     return false;
   }

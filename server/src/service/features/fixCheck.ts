@@ -19,12 +19,12 @@
 import type { TextEdit } from 'vscode-languageserver-types';
 import type { Cancellation } from '../cancellation';
 import { applyEdits, applyOffsetEdits, OffsetEdit } from '../edits';
-import type { DigestDocument } from '../model';
+import type { DigestDocument, Entry } from '../model';
 import { parseDigest } from '../parser';
-import type { Counts } from '../terms';
+import { Counts, rankedCounts } from '../terms';
 import { entryTitleKey } from './entries';
-import { Forms, formsOf, FormsElsewhere } from './consistency';
-import { computeDiagnostics, DiagnosticCode, DiagnosticOptions, DigestDiagnostic } from './diagnostics';
+import { Forms, formsOf, FormsElsewhere, isProblem } from './consistency';
+import { computeDiagnostics, DiagnosticCode, DiagnosticOptions, DigestDiagnostic, PaperLocation } from './diagnostics';
 
 /** Documents of up to this many papers are checked whole. */
 export const WHOLE_CHECK_ENTRIES = 48;
@@ -135,7 +135,8 @@ export function fixIsCleanNearby(doc: DigestDocument, diagnostic: DigestDiagnost
   }
   const terms = documentForms(doc);
   const windowTerms = formsOf(windowBefore);
-  const outside = (table: 'translations' | 'forms', elsewhere: FormsElsewhere | undefined): FormsElsewhere => (key) => {
+  // The forms of a name in the other files and in the document outside the window.
+  const outside = (table: keyof Forms, elsewhere: FormsElsewhere | undefined): FormsElsewhere => (key) => {
     const counts: Counts = new Map(elsewhere?.(key) ?? []);
     for (const [text, n] of terms[table].get(key) ?? []) {
       const rest = n - (windowTerms[table].get(key)?.get(text) ?? 0);
@@ -143,9 +144,10 @@ export function fixIsCleanNearby(doc: DigestDocument, diagnostic: DigestDiagnost
     }
     return counts.size > 0 ? counts : undefined;
   };
+  const rest: Record<keyof Forms, FormsElsewhere> = { translations: outside('translations', options.translationsElsewhere), forms: outside('forms', options.authorFormsElsewhere) };
   // The papers before the window are earlier copies of a title (a file named before this one's).
   const titles = documentTitles(doc);
-  const earlierCopy = (key: string): { uri: string; range: { start: { line: number; character: number }; end: { line: number; character: number } } }[] => {
+  const earlierCopy = (key: string): PaperLocation[] => {
     const at = titles.get(key);
     return at !== undefined && at[0] < low ? [{ uri: '', range: entries[at[0]].range }] : [];
   };
@@ -153,8 +155,8 @@ export function fixIsCleanNearby(doc: DigestDocument, diagnostic: DigestDiagnost
     uri: 'window',
     rules: options.rules,
     duplicatesElsewhere: earlierCopy,
-    translationsElsewhere: outside('translations', options.translationsElsewhere),
-    authorFormsElsewhere: outside('forms', options.authorFormsElsewhere),
+    translationsElsewhere: rest.translations,
+    authorFormsElsewhere: rest.forms,
   };
   const before = computeDiagnostics(windowBefore, windowOptions, token);
   const after = computeDiagnostics(windowAfter, windowOptions, token);
@@ -187,13 +189,11 @@ export function fixIsCleanNearby(doc: DigestDocument, diagnostic: DigestDiagnost
   // change (it was the one most used, or tied, and is no more).
   const windowAfterTerms = formsOf(windowAfter);
   for (const table of ['translations', 'forms'] as const) {
-    const elsewhere = table === 'translations' ? options.translationsElsewhere : options.authorFormsElsewhere;
-    const rest = outside(table, elsewhere);
     for (const key of new Set([...windowTerms[table].keys(), ...windowAfterTerms[table].keys()])) {
       const was = windowTerms[table].get(key);
       const is = windowAfterTerms[table].get(key);
       if (sameCounts(was, is)) continue;
-      const others = rest(key);
+      const others = rest[table](key);
       const flaggedBefore = flagged(sum(others, was));
       const flaggedAfter = flagged(sum(others, is));
       for (const [text, n] of terms[table].get(key) ?? []) {
@@ -245,15 +245,17 @@ function offsetAt(doc: DigestDocument, position: { line: number; character: numb
 
 /** Whether the window's first and last papers read the same before and after the fix (where the window has an edge). */
 function sameEdges(before: DigestDocument, after: DigestDocument, fromStart: boolean, toEnd: boolean): boolean {
-  const same = (a: DigestDocument['entries'][number] | undefined, b: DigestDocument['entries'][number] | undefined, textOf: (doc: DigestDocument) => string, docA: DigestDocument, docB: DigestDocument): boolean => {
-    if (!a || !b) return false;
-    const kinds = (entry: typeof a): string => entry.fields.map((field) => field.kind).join(',');
-    return kinds(a) === kinds(b) && textOf(docA).slice(offsetAt(docA, a.range.start), offsetAt(docA, a.range.end)) === textOf(docB).slice(offsetAt(docB, b.range.start), offsetAt(docB, b.range.end));
-  };
-  const text = (doc: DigestDocument): string => doc.text;
-  if (!fromStart && !same(before.entries[0], after.entries[0], text, before, after)) return false;
-  if (!toEnd && !same(before.entries[before.entries.length - 1], after.entries[after.entries.length - 1], text, before, after)) return false;
+  if (!fromStart && !sameEntry(before, before.entries[0], after, after.entries[0])) return false;
+  if (!toEnd && !sameEntry(before, before.entries[before.entries.length - 1], after, after.entries[after.entries.length - 1])) return false;
   return true;
+}
+
+/** Whether entry `a` of `docA` and entry `b` of `docB` have the same kinds of field and the same text. */
+function sameEntry(docA: DigestDocument, a: Entry | undefined, docB: DigestDocument, b: Entry | undefined): boolean {
+  if (!a || !b) return false;
+  const kinds = (entry: Entry): string => entry.fields.map((field) => field.kind).join(',');
+  const text = (doc: DigestDocument, entry: Entry): string => doc.text.slice(offsetAt(doc, entry.range.start), offsetAt(doc, entry.range.end));
+  return kinds(a) === kinds(b) && text(docA, a) === text(docB, b);
 }
 
 /** The papers of each title key, in document order, kept per model. */
@@ -308,22 +310,8 @@ function sum(a: Counts | undefined, b: Counts | undefined): Counts {
   return total;
 }
 
-/** The forms reported where used: all but the one most used, or all when the most used are tied. */
+/** The forms reported where used, as the consistency rules report them (`isProblem`). */
 function flagged(counts: Counts): Set<string> {
-  const result = new Set<string>();
-  if (counts.size < 2) return result;
-  let top = -1;
-  let tied = false;
-  let best = '';
-  for (const [text, n] of counts) {
-    if (n > top) {
-      top = n;
-      best = text;
-      tied = false;
-    } else if (n === top) {
-      tied = true;
-    }
-  }
-  for (const text of counts.keys()) if (tied || text !== best) result.add(text);
-  return result;
+  const ranked = rankedCounts(counts);
+  return new Set(ranked.filter((form) => isProblem(ranked, form.text)).map((form) => form.text));
 }

@@ -30,7 +30,7 @@ import { NEVER_CANCELLED } from './service/cancellation';
 import type { DigestDocument, Entry } from './service/model';
 import { EntryNode } from './service/nodes';
 import { documentSymbols, outlineFrame, paperSelectionRange, paperSymbolLabel, SymbolOptions } from './service/features/symbols';
-import { HEAD_ROOM, PreEncoded } from './preEncoded';
+import { digits, HEAD_ROOM, PreEncoded, writeCount } from './preEncoded';
 
 /** The papers of one encoded outline: their entries and ranges, and where their bytes are. */
 interface EncodedPapers {
@@ -182,15 +182,6 @@ function sameRange(a: Int32Array, b: Int32Array, at: number): boolean {
 
 // ---- Writing one symbol ----------------------------------------------------------------------
 
-/** How many decimal digits a count has. */
-function digits(n: number): number {
-  let count = 1;
-  while (n >= 10) {
-    n = (n / 10) | 0;
-    count++;
-  }
-  return count;
-}
 
 // ---- Strings as ASCII JSON ---------------------------------------------------------------------
 //
@@ -326,16 +317,4 @@ function writeRange(out: Buffer, at: number, startLine: number, startCharacter: 
   out[at++] = 0x7d;
   out[at++] = 0x7d;
   return at;
-}
-
-/** Writes a count in decimal at `at`; returns where it ends. */
-function writeCount(out: Buffer, at: number, n: number): number {
-  const end = at + digits(n);
-  let i = end;
-  do {
-    const rest = (n / 10) | 0;
-    out[--i] = 0x30 + n - rest * 10;
-    n = rest;
-  } while (n > 0);
-  return end;
 }

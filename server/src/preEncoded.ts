@@ -106,15 +106,7 @@ export class JsonWriter {
       this.at += this.buffer.write(JSON.stringify(n), this.at, 'latin1');
       return;
     }
-    let digits = 1;
-    for (let rest = n; rest >= 10; rest = (rest / 10) | 0) digits++;
-    let i = this.at + digits;
-    this.at = i;
-    do {
-      const rest = (n / 10) | 0;
-      this.buffer[--i] = 0x30 + n - rest * 10;
-      n = rest;
-    } while (n > 0);
+    this.at = writeCount(this.buffer, this.at, n);
   }
 
   /** The answer written, in bytes of its size (and room for the response around it). */
@@ -135,4 +127,26 @@ export class JsonWriter {
       this.buffer = grown;
     }
   }
+}
+
+/** How many decimal digits a count (a whole number from 0) has. */
+export function digits(n: number): number {
+  let count = 1;
+  while (n >= 10) {
+    n = (n / 10) | 0;
+    count++;
+  }
+  return count;
+}
+
+/** Writes a count (a whole number from 0) in decimal at `at`; returns where it ends. */
+export function writeCount(out: Buffer, at: number, n: number): number {
+  const end = at + digits(n);
+  let i = end;
+  do {
+    const rest = (n / 10) | 0;
+    out[--i] = 0x30 + n - rest * 10;
+    n = rest;
+  } while (n > 0);
+  return end;
 }

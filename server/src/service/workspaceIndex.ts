@@ -789,7 +789,8 @@ function identityOf(entry: Entry): PaperIdentity {
     return { titleKey: key, identity: key };
   }
   const chinese = entry.chineseTitle?.value.text ?? '';
-  return { titleKey: '', identity: chinese ? 'zh:' + titleKey(chinese) : 'untitled' };
+  // A copy: the Chinese title is a slice of the document's text, and so may its key be.
+  return { titleKey: '', identity: chinese ? keep('zh:' + titleKey(chinese)) : 'untitled' };
 }
 
 function summarisePaper(uri: string, entry: Entry, occurrences: Map<string, number>, open: boolean, names: FoldedNames): PaperSummary {
@@ -998,8 +999,7 @@ function sharedList(texts: readonly string[], names: KeptNames): readonly string
 function paperContent(entry: Entry, names: FoldedNames): PaperContent {
   const englishTitle = keep(entry.englishTitle?.value.text ?? '');
   const chineseTitle = keep(entry.chineseTitle?.value.text ?? '');
-  const key = entryTitleKey(entry, false); // the diagnostics' copy when they worked it out
-  const identity = key || (chineseTitle ? 'zh:' + titleKey(chineseTitle) : 'untitled');
+  const { titleKey: key, identity } = identityOf(entry);
   const authors = keptList(entry.authors?.names.map((name) => name.text).filter((name) => name.length > 0) ?? [], names);
   const institutions: InstitutionSummary[] = [];
   if (entry.institutions && !entry.institutions.authorPairs) {

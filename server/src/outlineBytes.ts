@@ -244,7 +244,7 @@ function writeString(out: Buffer, at: number, text: string): number {
 }
 
 /** JSON text made ASCII: the characters outside it escaped (they can only stand inside strings). */
-function asciiJson(json: string): string {
+export function asciiJson(json: string): string {
   // eslint-disable-next-line no-control-regex
   return json.replace(/[^\x00-\x7f]/g, (c) => '\\u' + c.charCodeAt(0).toString(16).padStart(4, '0'));
 }

@@ -28,6 +28,7 @@ import { TextDocument } from 'vscode-languageserver-textdocument';
 import { REPO_ROOT } from '../support/fixtures';
 import { LspClient, SERVER_BUNDLE } from '../support/lspClient';
 import { generatedEntry } from './generate';
+import { asciiJson } from '../../server/src/outlineBytes';
 import { SERVER_NODE_OPTIONS } from '../../server/src/nodeOptions';
 
 // markdown-it has no types in this project; the benchmark only calls parse().
@@ -444,12 +445,6 @@ async function documentBenchmark(count: number, rounds: number, keystrokes: numb
     'heapRatio',
     'rssRatio',
   ], transport);
-}
-
-/** JSON made ASCII, as our server writes its outline: the characters outside ASCII escaped. */
-function asciiJson(json: string): string {
-  // eslint-disable-next-line no-control-regex
-  return json.replace(/[^\x00-\x7f]/g, (c) => '\\u' + c.charCodeAt(0).toString(16).padStart(4, '0'));
 }
 
 async function workspaceBenchmark(files: number, papersPerFile: number, rounds: number): Promise<void> {

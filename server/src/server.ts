@@ -125,6 +125,8 @@ const workspaceTerms = new WorkspaceTerms(workspaceIndex);
 const completionWorkspace: CompletionWorkspace = {
   terms: workspaceTerms,
   authorsOf: (uri, entryIndex) => workspaceIndex.file(uri)?.papers[entryIndex]?.authors,
+  // Before the authors of indexed papers are read: cheap, only the changed papers get new title keys.
+  indexEdits: () => workspaceDigests.flush(),
 };
 let initialFolders: string[] = [];
 let folderChangeNotifications = false;
@@ -464,10 +466,6 @@ connection.onCompletion(guarded('textDocument/completion', (params, token) => {
   if (!model) {
     return null;
   }
-  // The authors of the papers come from the index: the document's edits are indexed first (its
-  // papers' content is read from the entries of the model it was indexed with, which an edit
-  // changes in place), which is cheap: only the changed papers get new title keys.
-  workspaceDigests.flush();
   return completions(model, params.position, { ...completionWorkspace, uri: canonicalUri(params.textDocument.uri) ?? params.textDocument.uri }, token, messageLanguage.current());
 }));
 

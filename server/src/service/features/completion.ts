@@ -31,6 +31,12 @@ export interface CompletionWorkspace {
    * authors are offered (its names are what is being typed).
    */
   readonly uri?: string;
+  /**
+   * Called once before `authorsOf` is: the server indexes the document's pending edits then (the
+   * papers of an open document read their content from the entries they were indexed with, which
+   * an edit changes in place).
+   */
+  indexEdits?(): void;
 }
 
 /** The most items one list holds; the list says it is incomplete when more matched. */
@@ -568,6 +574,7 @@ function authorCompletions(doc: DigestDocument, entry: Entry, lineText: string, 
     else counts.set(key, { name, count: 1 });
   };
   const keys = entry.institutions && !entry.institutions.authorPairs ? [...new Set(entry.institutions.items.map((item) => termKey(item.name.text)).filter((key) => key))] : [];
+  if (keys.length > 0) workspace.indexEdits?.();
   let looked = 0;
   for (const key of keys) {
     for (const [uri, terms] of workspace.terms.files()) {

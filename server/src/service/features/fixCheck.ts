@@ -33,13 +33,10 @@ export const WHOLE_CHECK_ENTRIES = 48;
 const CONTEXT_ENTRIES = 2;
 
 /** How many problems of each (code, entry) a set of diagnostics has; entries at or after `removedEntry` counted one later. */
-export function problemCounts(diagnostics: readonly DigestDiagnostic[], removedEntry = -1, entryOffset = 0): Map<string, number> {
+export function problemCounts(diagnostics: readonly DigestDiagnostic[], removedEntry = -1): Map<string, number> {
   const counts = new Map<string, number>();
   for (const d of diagnostics) {
     let entry = d.data?.entry ?? -1;
-    if (entry >= 0) {
-      entry += entryOffset;
-    }
     if (removedEntry >= 0 && entry >= removedEntry) {
       // After an entry was removed, the entries after it moved up by one.
       entry++;
@@ -62,8 +59,8 @@ export function newProblems(before: ReadonlyMap<string, number>, after: Readonly
 }
 
 /** `problemCounts(before)` less the problem a fix is for. */
-function expectedAfter(before: readonly DigestDiagnostic[], diagnostic: DigestDiagnostic, entryOffset = 0): Map<string, number> | undefined {
-  const expected = problemCounts(before, -1, entryOffset);
+function expectedAfter(before: readonly DigestDiagnostic[], diagnostic: DigestDiagnostic): Map<string, number> | undefined {
+  const expected = problemCounts(before);
   const fixedKey = `${diagnostic.code}@${diagnostic.data?.entry ?? -1}`;
   const count = expected.get(fixedKey);
   if (count === undefined) {

@@ -244,7 +244,7 @@ export class WorkspaceDigests {
       } else if (stat && !(await this.reallyInside(uri, file))) {
         outcome = 'link';
       } else {
-        const { bytes, snapshot } = await readFileSnapshot(file, { maxBytes: this.limits.maxFileBytes, followSymlinks: false });
+        const { bytes, snapshot } = await readFileSnapshot(file, { maxBytes: this.limits.maxFileBytes, followSymlinks: false, hash: false });
         text = this.options.decode ? this.options.decode(bytes) : bytes.toString('utf8');
         mtime = snapshot.mtimeMs;
         outcome = 'indexed';

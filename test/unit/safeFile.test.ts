@@ -49,6 +49,18 @@ describe('safe files: reading', () => {
     assert.equal(sync.snapshot.ino, fs.statSync(file).ino);
     const asynchronous = await readFileSnapshot(file);
     assert.deepEqual(asynchronous.snapshot, sync.snapshot);
+    assert.equal(sync.snapshot.sha256, '2cf24dba5fb0a30e26e83b2ac5b9e29e1b161e5c1fa7425e73043362938b9824');
+  });
+
+  test('Should leave the hash out when it is not asked for (the workspace scan compares none)', async () => {
+    const file = path.join(scratch(), 'a.digest');
+    fs.writeFileSync(file, 'hello');
+    const sync = readFileSnapshotSync(file, { hash: false });
+    const asynchronous = await readFileSnapshot(file, { hash: false });
+    assert.equal(sync.snapshot.sha256, '');
+    assert.equal(asynchronous.snapshot.sha256, '');
+    assert.equal(asynchronous.bytes.toString(), 'hello');
+    assert.equal(asynchronous.snapshot.size, 5);
   });
 
   test('Should refuse a FIFO without opening it (no hang)', async () => {

@@ -77,6 +77,8 @@ export interface ReadOptions {
   readonly maxBytes?: number;
   /** Whether a symbolic link is followed (default true); false refuses it with `symlink`. */
   readonly followSymlinks?: boolean;
+  /** Whether the snapshot's `sha256` is worked out (default true); false leaves it empty. */
+  readonly hash?: boolean;
 }
 
 export interface ReadResult {
@@ -150,7 +152,7 @@ function checkOpened(stat: fs.Stats, opened: fs.Stats): void {
 const READ_FLAGS = fs.constants.O_RDONLY | (fs.constants.O_NONBLOCK ?? 0);
 const NOFOLLOW = fs.constants.O_NOFOLLOW ?? 0;
 
-function snapshotOf(file: string, stat: fs.Stats, bytes: Buffer): FileSnapshot {
+function snapshotOf(file: string, stat: fs.Stats, bytes: Buffer, hash = true): FileSnapshot {
   return {
     path: file,
     dev: stat.dev,
@@ -160,7 +162,7 @@ function snapshotOf(file: string, stat: fs.Stats, bytes: Buffer): FileSnapshot {
     mode: stat.mode & 0o7777,
     uid: stat.uid,
     gid: stat.gid,
-    sha256: createHash('sha256').update(bytes).digest('hex'),
+    sha256: hash ? createHash('sha256').update(bytes).digest('hex') : '',
   };
 }
 
@@ -195,7 +197,7 @@ export function readFileSnapshotSync(file: string, options: ReadOptions = {}): R
       chunks.push(read === chunk.length ? chunk : chunk.subarray(0, read));
     }
     const bytes = Buffer.concat(chunks, total);
-    return { bytes, snapshot: snapshotOf(file, fs.fstatSync(fd), bytes) };
+    return { bytes, snapshot: snapshotOf(file, fs.fstatSync(fd), bytes, options.hash !== false) };
   } catch (error) {
     throw systemError(error);
   } finally {
@@ -224,7 +226,7 @@ export async function readFileSnapshot(file: string, options: ReadOptions = {}):
       chunks.push(bytesRead === chunk.length ? chunk : chunk.subarray(0, bytesRead));
     }
     const bytes = Buffer.concat(chunks, total);
-    return { bytes, snapshot: snapshotOf(file, await handle.stat(), bytes) };
+    return { bytes, snapshot: snapshotOf(file, await handle.stat(), bytes, options.hash !== false) };
   } catch (error) {
     throw systemError(error);
   } finally {

@@ -5,6 +5,7 @@
  */
 import * as assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
+import * as fc from 'fast-check';
 import { interestScore, parseInterests, scorePaper } from '../../server/src/service/reading/interests';
 import type { InterestsInput } from '../../server/src/service/reading/interests';
 import { ReadingModel } from '../../server/src/service/reading/model';
@@ -59,6 +60,48 @@ describe('interest scores without reasons', () => {
       if (expected.score !== 0) nonZero++;
     }
     assert.ok(nonZero > 50, `${nonZero} papers scored`);
+  });
+});
+
+describe('interest scores kept per matcher', () => {
+  test('Should give the score scorePaper gives over any sequence of interests, weights changed, terms added and more matchers than are kept', () => {
+    const paragraphs: string[] = [];
+    for (let i = 0; i < 120; i++) paragraphs.push(...generatedEntry(i * 7));
+    const w = testWorkspace({ [`${W}/2026-05-01.digest`]: ['大模型推理能力', ...paragraphs].join('\n\n') + '\n' });
+    const papers = [...w.model.lookup().papers()];
+    const terms: Record<string, readonly string[]> = {
+      keywords: ['reasoning', 'Distillation', '思维链', 'Benchmarks', 'chain of thought', 'Sparse', 'verifier', 'latent', 'probes', '稀疏', 'Scaling', 'transformers'],
+      topics: ['数学推理', '推理', 'reasoning'],
+      categories: ['cs.CL', 'math.*', 'cs.LG', 'cs.AI', 'stat.ML', 'cs.*'],
+      authors: ['Wei Zhang', '张伟', 'Mei Tanaka', 'Lin Qiu'],
+      institutions: ['Tsinghua University', '复旦大学', 'Kyoto University', 'MIT'],
+    };
+    const field = fc.constantFrom(...Object.keys(terms));
+    // Terms of the pool, and others (a matcher each) that overflow the kept matchers.
+    const item = fc.tuple(field, fc.nat(40), fc.oneof(fc.constant(undefined), fc.integer({ min: -3, max: 3 }), fc.double({ min: -2, max: 2, noNaN: true })));
+    const input = fc.array(item, { maxLength: 45 }).map((items) => {
+      const result: Record<string, unknown[]> = {};
+      for (const [name, n, weight] of items) {
+        const pool = terms[name];
+        const term = n < pool.length ? pool[n] : `${pool[n % pool.length]} ${n}`;
+        (result[name] ??= []).push(weight === undefined ? term : { term, weight });
+      }
+      return result;
+    });
+    let checked = 0;
+    fc.assert(
+      fc.property(fc.array(input, { minLength: 1, maxLength: 6 }), (inputs) => {
+        for (const each of inputs) {
+          const interests = parseInterests(each);
+          for (const paper of papers) {
+            assert.equal(interestScore(interests, paper), scorePaper(interests, paper).score, `${paper.title} with ${JSON.stringify(each)}`);
+            checked++;
+          }
+        }
+      }),
+      { numRuns: 60, seed: 16 },
+    );
+    assert.ok(checked > 10_000, `${checked} scores compared`);
   });
 });
 

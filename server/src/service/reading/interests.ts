@@ -158,7 +158,11 @@ function fold(text: string): string {
   return text.normalize('NFKC').toLowerCase();
 }
 
-/** The folded texts of a paper, worked out once per paper summary. */
+/**
+ * The folded texts of a paper, worked out once per paper summary, and what the interests'
+ * matchers found in them (`interestScore`): bit `id` of `known` is set once matcher `id` was
+ * tried, of `found` when it matched, of `inTitle` when a keyword matched in the titles.
+ */
 interface FoldedPaper {
   readonly titles: string;
   readonly rest: string;
@@ -167,6 +171,11 @@ interface FoldedPaper {
   readonly categories: readonly { readonly code: string; readonly names: readonly string[] }[];
   readonly authors: readonly string[];
   readonly institutions: readonly string[];
+  /** The `matcherGeneration` the bits are of. */
+  generation: number;
+  known: number;
+  found: number;
+  inTitle: number;
 }
 
 const FOLDED = new WeakMap<PaperSummary, FoldedPaper>();
@@ -185,6 +194,10 @@ function folded(paper: PaperSummary): FoldedPaper {
       categories,
       authors: [...paper.authors, ...paper.authorsZh.map((pair) => pair.nameZh)].map((name) => fold(name).replace(/\s+/g, ' ').trim()),
       institutions: paper.institutions.flatMap((institution) => (institution.translation ? [fold(institution.name), fold(institution.translation)] : [fold(institution.name)])),
+      generation: matcherGeneration,
+      known: 0,
+      found: 0,
+      inTitle: 0,
     };
     FOLDED.set(paper, result);
   }
@@ -238,47 +251,112 @@ function isWordCharacterBefore(text: string, at: number): boolean {
  * The score alone, as `scorePaper(interests, paper).score` gives it, without making reasons
  * or closures: what ranking asks of every paper after the interests change.
  *
+ * What an interest finds in a paper does not depend on its weight: it is kept per paper for
+ * each matcher (an interest's kind and folded term, `matcherIds`), so that after a change of
+ * the interests (a weight, a term added) only the matchers not tried before search the paper's
+ * texts; the others are sums.
+ *
  * @example
  * interestScore(interests, paper) // 3
  */
 export function interestScore(interests: Interests, paper: PaperSummary): number {
-  if (interests.list.length === 0) {
+  const list = interests.list;
+  if (list.length === 0) {
     return 0;
   }
   const texts = folded(paper);
+  const ids = matcherIds(interests);
   let score = 0;
-  for (const interest of interests.list) {
-    switch (interest.kind) {
-      case 'keyword':
-        if (contains(texts.titles, interest)) {
-          score += 2 * interest.weight;
-        } else if (contains(texts.rest, interest)) {
-          score += interest.weight;
-        }
-        break;
-      case 'topic':
-        if (texts.topic && contains(texts.topic, interest)) {
-          score += interest.weight;
-        }
-        break;
-      case 'category':
-        if (categoryIndex(texts, interest) >= 0) {
-          score += interest.weight;
-        }
-        break;
-      case 'author':
-        if (containingIndex(texts.authors, interest) >= 0) {
-          score += interest.weight;
-        }
-        break;
-      case 'institution':
-        if (containingIndex(texts.institutions, interest) >= 0) {
-          score += interest.weight;
-        }
-        break;
+  if (!ids) {
+    for (const interest of list) {
+      const found = matchOf(texts, interest);
+      if (found > 0) score += found * interest.weight;
+    }
+    return round(score);
+  }
+  if (texts.generation !== matcherGeneration) {
+    texts.generation = matcherGeneration;
+    texts.known = 0;
+    texts.found = 0;
+    texts.inTitle = 0;
+  }
+  for (let i = 0; i < list.length; i++) {
+    const bit = 1 << ids[i];
+    if ((texts.known & bit) === 0) {
+      const found = matchOf(texts, list[i]);
+      texts.known |= bit;
+      if (found > 0) texts.found |= bit;
+      if (found > 1) texts.inTitle |= bit;
+    }
+    if ((texts.found & bit) !== 0) {
+      score += ((texts.inTitle & bit) !== 0 ? 2 : 1) * list[i].weight;
     }
   }
   return round(score);
+}
+
+/**
+ * What an interest finds in a paper, as the points it gives per unit of weight: 2 for a
+ * keyword in the titles, 1 for one elsewhere and for any other match, 0 for none.
+ */
+function matchOf(texts: FoldedPaper, interest: Interest): number {
+  switch (interest.kind) {
+    case 'keyword':
+      return contains(texts.titles, interest) ? 2 : contains(texts.rest, interest) ? 1 : 0;
+    case 'topic':
+      return texts.topic && contains(texts.topic, interest) ? 1 : 0;
+    case 'category':
+      return categoryIndex(texts, interest) >= 0 ? 1 : 0;
+    case 'author':
+      return containingIndex(texts.authors, interest) >= 0 ? 1 : 0;
+    case 'institution':
+      return containingIndex(texts.institutions, interest) >= 0 ? 1 : 0;
+  }
+}
+
+/**
+ * The matchers whose findings papers keep (`FoldedPaper`), by kind and folded term: at most
+ * `MAX_MATCHERS`, so that a paper's findings are three small integers. Interests that need a
+ * matcher the table has no room for start it afresh (a new `matcherGeneration`: every paper's
+ * findings are forgotten).
+ */
+const MATCHER_IDS = new Map<string, number>();
+/** Bits of a small integer (V8 keeps those unboxed). */
+const MAX_MATCHERS = 30;
+let matcherGeneration = 0;
+/** The matcher of each interest of a list, per list, at the generation worked out. */
+const LIST_MATCHERS = new WeakMap<Interests, { readonly generation: number; readonly ids: Uint8Array }>();
+
+/** The matcher of each of the interests, or undefined when they need more than `MAX_MATCHERS`. */
+function matcherIds(interests: Interests): Uint8Array | undefined {
+  const known = LIST_MATCHERS.get(interests);
+  if (known && known.generation === matcherGeneration) {
+    return known.ids;
+  }
+  const keys = interests.list.map((interest) => `${interest.kind}\u0000${interest.folded}`);
+  const distinct = new Set(keys);
+  if (distinct.size > MAX_MATCHERS) {
+    return undefined;
+  }
+  let missing = 0;
+  for (const key of distinct) {
+    if (!MATCHER_IDS.has(key)) missing++;
+  }
+  if (MATCHER_IDS.size + missing > MAX_MATCHERS) {
+    MATCHER_IDS.clear();
+    matcherGeneration++;
+  }
+  const ids = new Uint8Array(keys.length);
+  keys.forEach((key, i) => {
+    let id = MATCHER_IDS.get(key);
+    if (id === undefined) {
+      id = MATCHER_IDS.size;
+      MATCHER_IDS.set(key, id);
+    }
+    ids[i] = id;
+  });
+  LIST_MATCHERS.set(interests, { generation: matcherGeneration, ids });
+  return ids;
 }
 
 function containingIndex(names: readonly string[], interest: Interest): number {

@@ -28,7 +28,7 @@ import { EXPORT_FORMATS, exportPapers } from './service/reading/export/index';
 import type { ExportRecord } from './service/reading/exportRecord';
 import { exportRecord, oneLine } from './service/reading/exportRecord';
 import type { Interests } from './service/reading/interests';
-import { NO_INTERESTS, parseInterests } from './service/reading/interests';
+import { interestsFromFileText, NO_INTERESTS } from './service/reading/interests';
 import type { ModelLookup } from './service/reading/model';
 import { ReadingModel } from './service/reading/model';
 import type { PapersQuery } from './service/reading/scope';
@@ -178,19 +178,20 @@ function stateRootOfFile(file: string): string {
 }
 
 function interestsOf(root: string, fail: (problem: MessageRef) => void): Interests {
-  const text = readInterestsFile(root);
-  if (text === undefined) {
+  const read = readInterestsFile(root);
+  if (read === undefined) {
+    return NO_INTERESTS;
+  }
+  if ('problem' in read) {
+    fail(read.problem);
     return NO_INTERESTS;
   }
   const file = path.join(root, STATE_FOLDER, INTERESTS_FILE);
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch (error) {
-    fail(message('interestsFileNotJson', { path: file, detail: error instanceof Error ? error.message : String(error) }));
+  const { interests, fileProblem } = interestsFromFileText(read.text, file);
+  if (fileProblem) {
+    fail(fileProblem);
     return NO_INTERESTS;
   }
-  const interests = parseInterests(value);
   for (const problem of interests.problems) {
     fail(message('interestsFileProblem', { path: file, problem }));
   }

@@ -27,12 +27,12 @@ import { codeLenses, documentPapers, paperOnTitleLine, readingHover } from './se
 import { EXPORT_FORMATS, exportPapers } from './service/reading/export/index';
 import { exportRecord } from './service/reading/exportRecord';
 import type { Interests } from './service/reading/interests';
-import { hasInterests, NO_INTERESTS, parseInterests } from './service/reading/interests';
+import { hasInterests, interestsFromFileText, NO_INTERESTS, parseInterests } from './service/reading/interests';
 import { ReadingModel } from './service/reading/model';
 import type { ModelLookup } from './service/reading/model';
 import { distinctPapers, papersInScope, rankPapers } from './service/reading/scope';
 import { StateStore } from './service/reading/stateStore';
-import { message, MessageRef } from './service/cliMessages';
+import type { MessageRef } from './service/cliMessages';
 import { DEFAULT_MESSAGE_LANGUAGE, MessageLanguage, pick } from './service/messages';
 import { CHANGE_MESSAGES, stateProblemIn } from './service/reading/readingMessages';
 import { localizedNode } from './service/treeLabels';
@@ -509,20 +509,22 @@ function interestsFromFile(folder: string): Interests {
   } catch {
     return NO_INTERESTS;
   }
-  return interestsFromText(readInterestsFile(root));
+  const read = readInterestsFile(root);
+  if (read === undefined) {
+    return NO_INTERESTS;
+  }
+  if ('problem' in read) {
+    return { list: [], problems: [read.problem] };
+  }
+  return interestsFromText(read.text);
 }
 
 function interestsFromText(text: string | undefined): Interests {
   if (text === undefined) {
     return NO_INTERESTS;
   }
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch (error) {
-    return { list: [], problems: [message('interestsFileNotJson', { path: INTERESTS_FILE, detail: error instanceof Error ? error.message : String(error) })] };
-  }
-  return parseInterests(value);
+  const { interests, fileProblem } = interestsFromFileText(text, INTERESTS_FILE);
+  return fileProblem ? { list: [], problems: [fileProblem] } : interests;
 }
 
 /** A scope with only well-typed parts (a client may send anything). */

@@ -16,7 +16,8 @@ import type { LockOptions } from './fs/lockFile';
 import { withFileLockSync } from './fs/lockFile';
 import type { FileSnapshot } from './fs/safeFile';
 import { readFileSnapshotSync, SafeFileError, writeFileAtomicSync } from './fs/safeFile';
-import { message } from './service/cliMessages';
+import { message, reasonOf } from './service/cliMessages';
+import type { MessageRef } from './service/cliMessages';
 import type { StateDisk } from './service/reading/stateStore';
 
 export const STATE_FOLDER = '.paper-digest';
@@ -168,12 +169,25 @@ export class NodeStateDisk implements StateDisk {
   }
 }
 
-/** The text of `<root>/.paper-digest/interests.json`, or undefined when there is none (or it is a link). */
-export function readInterestsFile(root: string): string | undefined {
-  const file = path.join(root, STATE_FOLDER, INTERESTS_FILE);
+/**
+ * The text of `<root>/.paper-digest/interests.json`, undefined when there is none, or why it
+ * cannot be used: a link (the file or its folder), not a regular file, over 1 MB, unreadable or
+ * not UTF-8. Nothing is followed out of the folder.
+ */
+export function readInterestsFile(root: string): { readonly text: string } | { readonly problem: MessageRef } | undefined {
+  const folder = path.join(root, STATE_FOLDER);
+  const file = path.join(folder, INTERESTS_FILE);
   try {
-    return readFileSnapshotSync(file, { maxBytes: 1024 * 1024, followSymlinks: false }).bytes.toString('utf8');
-  } catch {
-    return undefined;
+    if (fs.lstatSync(folder).isSymbolicLink()) {
+      return { problem: message('interestsCannotRead', { path: file, reason: message('linkNotFollowed', { path: folder }) }) };
+    }
+    const bytes = readFileSnapshotSync(file, { maxBytes: 1024 * 1024, followSymlinks: false, hash: false }).bytes;
+    return { text: new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(bytes) };
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (error instanceof SafeFileError ? error.code === 'missing' : code === 'ENOENT' || code === 'ENOTDIR') {
+      return undefined;
+    }
+    return { problem: message('interestsCannotRead', { path: file, reason: error instanceof TypeError ? message('notUtf8') : reasonOf(error) }) };
   }
 }

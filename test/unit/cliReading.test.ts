@@ -3,6 +3,7 @@
  * on a temporary folder of digests with a state file and interests.
  */
 import * as assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { beforeEach, describe, test } from 'node:test';
@@ -240,6 +241,31 @@ describe('paper-digest mark', () => {
       assertUsage(result, /state\.json (is corrupt|cannot be used).*left untouched/);
       assert.equal(fs.readFileSync(stateFile(), 'utf8'), text);
     }
+  });
+
+  test('Should say why an interests.json cannot be used (a link, a folder, a FIFO, over 1 MB, not UTF-8), exit 2, and read one with a byte order mark', () => {
+    const interests = path.join(work, '.paper-digest', 'interests.json');
+    const outside = path.join(temp.make('paper-digest-outside-'), 'interests.json');
+    fs.renameSync(interests, outside);
+    const cases: [string, () => void, RegExp][] = [
+      ['a link', () => fs.symlinkSync(outside, interests), /interests\.json cannot be read \(.*symbolic link.*\); papers are not ranked by it/],
+      ['a folder', () => fs.mkdirSync(interests), /interests\.json cannot be read \(.*folder.*\)/],
+      ['a FIFO', () => execFileSync('mkfifo', [interests]), /interests\.json cannot be read \(.*FIFO.*\)/],
+      ['over 1 MB', () => fs.writeFileSync(interests, JSON.stringify({ keywords: ['x'.repeat(1_100_000)] })), /interests\.json cannot be read \(.*MB/],
+      ['not UTF-8', () => fs.writeFileSync(interests, Buffer.from([0x7b, 0xff, 0x7d])), /interests\.json cannot be read \(it is not UTF-8 text\)/],
+    ];
+    for (const [what, make, pattern] of cases) {
+      make();
+      const result = run(['papers'], work);
+      assert.equal(result.status, 2, `${what}: ${result.stderr}`);
+      assert.match(result.stderr, pattern, what);
+      assert.doesNotMatch(result.stderr, /\n\s+at /, `${what}: no stack trace`);
+      fs.rmSync(interests, { recursive: true, force: true });
+    }
+    fs.writeFileSync(interests, '\uFEFF' + JSON.stringify({ keywords: [{ term: 'arithmetic', weight: 2 }] }));
+    const ranked = json(run(['papers', '--format', 'json'], work));
+    assert.deepEqual(ranked[0].title, SPARSE_PROBES[0]);
+    assert.equal(ranked[0].score, 4);
   });
 
   test('Should never write through a state folder that links out of the folder', () => {

@@ -8,7 +8,7 @@ import { describe, test } from 'node:test';
 import { dateInFileName } from '../../server/src/service/reading/digestOrder';
 import { MessageRef, messageText } from '../../server/src/service/cliMessages';
 import type { InterestsInput } from '../../server/src/service/reading/interests';
-import { parseInterests, scorePaper } from '../../server/src/service/reading/interests';
+import { interestsFromFileText, interestScore, parseInterests, scorePaper } from '../../server/src/service/reading/interests';
 import { rankPapers } from '../../server/src/service/reading/scope';
 import type { PaperSummary } from '../../server/src/service/workspaceIndex';
 import { digest, entryLines } from '../support/fixtures';
@@ -144,6 +144,40 @@ describe('reading: interest ranking', () => {
       ['"bad" 的 weight 不是数字', '"keywords" 中有一项没有 term', '"keywords" 中有一项没有 term', '"authors" 不是列表', '未知字段 "colours"', '"hideBelow" 不是数字'],
       'the same problems in Chinese, the names as written',
     );
+  });
+
+  test('Should name an unknown field of an item and say once that there are too many interests', () => {
+    const english = (problems: readonly MessageRef[]): string[] => problems.map((problem) => messageText(problem).en);
+    const misspelt = parseInterests({ keywords: [{ term: 'a', wieght: 2 }] });
+    assert.deepEqual(english(misspelt.problems), ['unknown field "wieght" in an item of "keywords"']);
+    assert.deepEqual(misspelt.list.map((each) => [each.term, each.weight]), [['a', 1]]);
+    const many = parseInterests({ keywords: Array.from({ length: 600 }, (_, i) => `k${i}`), topics: ['a', 'b'], authors: ['c'] });
+    assert.equal(many.list.length, 500);
+    assert.deepEqual(english(many.problems), ['more than 500 interests: the rest is ignored']);
+  });
+
+  test('Should read an interests.json with a byte order mark, and name one that is null or not JSON', () => {
+    const english = (problems: readonly MessageRef[]): string[] => problems.map((problem) => messageText(problem).en);
+    const withMark = interestsFromFileText('\uFEFF{"keywords":["reasoning"]}', 'interests.json');
+    assert.equal(withMark.fileProblem, undefined);
+    assert.deepEqual(withMark.interests.list.map((each) => each.term), ['reasoning']);
+    assert.deepEqual(english(interestsFromFileText('null', 'interests.json').interests.problems), ['the interests are not an object']);
+    assert.match(messageText(interestsFromFileText('{"keywords": [', 'interests.json').fileProblem!).en, /^interests\.json is not valid JSON/);
+  });
+
+  test('Should match a phrase within one title, the summary or one keyword, not across two of them', () => {
+    const paper = entryLines('M', {
+      englishTitle: 'Probes for Reasoning',
+      chineseTitle: '数学推理探针',
+      topicHits: '专题命中 数学推理 ：reasoning(abstract)；math reasoning(abstract)；分类 cs.CL',
+      summary: 'AI总结 探针。',
+    });
+    const w = testWorkspace({ [DAY1]: digest(paper) });
+    const found = paperNamed(w.model.lookup().papers(), 'Probes for Reasoning');
+    assert.equal(scorePaper(parseInterests({ keywords: ['reasoning math'] }), found).score, 0, 'two keywords side by side are not a phrase');
+    assert.equal(scorePaper(parseInterests({ keywords: ['reasoning 数学'] }), found).score, 0, 'nor the end of one title and the start of the other');
+    assert.equal(scorePaper(parseInterests({ keywords: ['math reasoning'] }), found).score, 1, 'a phrase in one keyword is found');
+    assert.equal(interestScore(parseInterests({ keywords: ['reasoning math'] }), found), 0);
   });
 
   test('Should score hostile terms and titles as plain text (no regular-expression injection)', () => {

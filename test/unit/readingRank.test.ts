@@ -64,7 +64,7 @@ describe('interest scores without reasons', () => {
 });
 
 describe('interest scores kept per matcher', () => {
-  test('Should give the score scorePaper gives over any sequence of interests, weights changed, terms added and more matchers than are kept', () => {
+  test('Should give the score scorePaper gives over any sequence of interests, weights changed, terms added, lists in turns and more terms than a table keeps', () => {
     const paragraphs: string[] = [];
     for (let i = 0; i < 120; i++) paragraphs.push(...generatedEntry(i * 7));
     const w = testWorkspace({ [`${W}/2026-05-01.digest`]: ['大模型推理能力', ...paragraphs].join('\n\n') + '\n' });
@@ -91,12 +91,19 @@ describe('interest scores kept per matcher', () => {
     let checked = 0;
     fc.assert(
       fc.property(fc.array(input, { minLength: 1, maxLength: 6 }), (inputs) => {
-        for (const each of inputs) {
-          const interests = parseInterests(each);
+        const lists = inputs.map((each) => parseInterests(each));
+        lists.forEach((interests, i) => {
           for (const paper of papers) {
-            assert.equal(interestScore(interests, paper), scorePaper(interests, paper).score, `${paper.title} with ${JSON.stringify(each)}`);
+            assert.equal(interestScore(interests, paper), scorePaper(interests, paper).score, `${paper.title} with ${JSON.stringify(inputs[i])}`);
             checked++;
           }
+        });
+        // Two lists in turns, paper by paper (two folders of a workspace, each with its interests).
+        for (let i = 0; i + 1 < lists.length; i++) {
+          papers.forEach((paper, n) => {
+            const interests = lists[i + (n % 2)];
+            assert.equal(interestScore(interests, paper), scorePaper(interests, paper).score, `${paper.title} in turns`);
+          });
         }
       }),
       { numRuns: 60, seed: 16 },

@@ -97,4 +97,6 @@ export const FILE_MESSAGES = {
   interestsHideBelow: bilingual('"hideBelow" is not a number', '"hideBelow" 不是数字'),
   interestsFileNotJson: bilingual('{path} is not valid JSON ({detail}); papers are not ranked by it', '{path} 不是有效的 JSON（{detail}）；不按它给论文排序'),
   interestsFileProblem: bilingual('{path}: {problem}', '{path} 有误：{problem}'),
+  interestsCannotRead: bilingual('{path} cannot be read ({reason}); papers are not ranked by it', '{path} 无法读取（{reason}）；不按它给论文排序'),
+  interestsUnknownItemField: bilingual('unknown field "{key}" in an item of "{field}"', '"{field}" 的一项中有未知字段 "{key}"'),
 } as const;

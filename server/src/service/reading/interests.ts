@@ -95,7 +95,7 @@ export function parseInterests(value: unknown): Interests {
   const input = value as Record<string, unknown>;
   const list: Interest[] = [];
   const problems: MessageRef[] = [];
-  for (const [field, kind] of KINDS) {
+  fields: for (const [field, kind] of KINDS) {
     const items = input[field];
     if (items === undefined) {
       continue;
@@ -117,7 +117,12 @@ export function parseInterests(value: unknown): Interests {
       }
       if (list.length >= MAX_INTERESTS) {
         problems.push(message('interestsTooMany', { max: MAX_INTERESTS }));
-        break;
+        break fields;
+      }
+      if (item && typeof item === 'object') {
+        for (const key of Object.keys(item)) {
+          if (key !== 'term' && key !== 'weight') problems.push(message('interestsUnknownItemField', { field, key: key.slice(0, 60) }));
+        }
       }
       list.push(makeInterest(kind, term.trim().slice(0, 200), (weightValue as number | undefined) ?? 1));
     }
@@ -136,6 +141,27 @@ export function parseInterests(value: unknown): Interests {
     }
   }
   return hideBelow === undefined ? { list, problems } : { list, hideBelow, problems };
+}
+
+/**
+ * The interests of the text of an `interests.json` (`path` names it): a byte order mark is
+ * skipped; text that is not JSON is a problem of the file (`fileProblem`), and so is JSON that is
+ * not an object (`null` too); the problems of its content are the interests' own.
+ *
+ * @example
+ * interestsFromFileText('\uFEFF{"keywords":["reasoning"]}', '/w/.paper-digest/interests.json').interests.list.length // 1
+ */
+export function interestsFromFileText(text: string, path: string): { readonly interests: Interests; readonly fileProblem?: MessageRef } {
+  let value: unknown;
+  try {
+    value = JSON.parse(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);
+  } catch (error) {
+    return { interests: NO_INTERESTS, fileProblem: message('interestsFileNotJson', { path, detail: error instanceof Error ? error.message : String(error) }) };
+  }
+  if (value === null) {
+    return { interests: { list: [], problems: [message('interestsNotObject')] } };
+  }
+  return { interests: parseInterests(value) };
 }
 
 /** Whether the interests say anything (an empty setting falls back to interests.json). */
@@ -171,8 +197,8 @@ interface FoldedPaper {
   readonly categories: readonly { readonly code: string; readonly names: readonly string[] }[];
   readonly authors: readonly string[];
   readonly institutions: readonly string[];
-  /** The `matcherGeneration` the bits are of. */
-  generation: number;
+  /** The table of matchers the bits are of (`MatcherTable`); undefined before any. */
+  table: MatcherTable | undefined;
   known: number;
   found: number;
   inTitle: number;
@@ -188,13 +214,15 @@ function folded(paper: PaperSummary): FoldedPaper {
       return { code, names: category ? [fold(code), fold(category.name), fold(category.nameZh)] : [fold(code)] };
     });
     result = {
-      titles: fold(`${paper.englishTitle}\n${paper.chineseTitle}`),
-      rest: fold(`${paper.summary}\n${paper.keywords.join('\n')}`),
+      // Joined by U+0000, which no term matches (a phrase's words match across white space
+      // only): a phrase is found within one title, the summary or one keyword, not across two.
+      titles: fold(`${paper.englishTitle}\u0000${paper.chineseTitle}`),
+      rest: fold(`${paper.summary}\u0000${paper.keywords.join('\u0000')}`),
       topic: fold(paper.topic),
       categories,
       authors: [...paper.authors, ...paper.authorsZh.map((pair) => pair.nameZh)].map((name) => fold(name).replace(/\s+/g, ' ').trim()),
       institutions: paper.institutions.flatMap((institution) => (institution.translation ? [fold(institution.name), fold(institution.translation)] : [fold(institution.name)])),
-      generation: matcherGeneration,
+      table: undefined,
       known: 0,
       found: 0,
       inTitle: 0,
@@ -265,21 +293,22 @@ export function interestScore(interests: Interests, paper: PaperSummary): number
     return 0;
   }
   const texts = folded(paper);
-  const ids = matcherIds(interests);
+  const matchers = matcherIds(interests);
   let score = 0;
-  if (!ids) {
+  if (!matchers) {
     for (const interest of list) {
       const found = matchOf(texts, interest);
       if (found > 0) score += found * interest.weight;
     }
     return round(score);
   }
-  if (texts.generation !== matcherGeneration) {
-    texts.generation = matcherGeneration;
+  if (texts.table !== matchers.table) {
+    texts.table = matchers.table;
     texts.known = 0;
     texts.found = 0;
     texts.inTitle = 0;
   }
+  const ids = matchers.ids;
   for (let i = 0; i < list.length; i++) {
     const bit = 1 << ids[i];
     if ((texts.known & bit) === 0) {
@@ -315,48 +344,60 @@ function matchOf(texts: FoldedPaper, interest: Interest): number {
 }
 
 /**
- * The matchers whose findings papers keep (`FoldedPaper`), by kind and folded term: at most
- * `MAX_MATCHERS`, so that a paper's findings are three small integers. Interests that need a
- * matcher the table has no room for start it afresh (a new `matcherGeneration`: every paper's
- * findings are forgotten).
+ * Matchers by kind and folded term, numbered for the bits a paper keeps its findings in
+ * (`FoldedPaper`): at most `MAX_MATCHERS` a table. A table only grows, so that the numbers it
+ * gave stay good for the lists that use it. Interests that fit none of the recent tables (with
+ * their new terms added) start a new one: the interests of two folders of a workspace, each on
+ * its own table, then leave each other's papers' findings alone, and the papers of an edited list
+ * keep theirs when the edit left room in the table.
  */
-const MATCHER_IDS = new Map<string, number>();
+interface MatcherTable {
+  readonly ids: Map<string, number>;
+}
 /** Bits of a small integer (V8 keeps those unboxed). */
 const MAX_MATCHERS = 30;
-let matcherGeneration = 0;
-/** The matcher of each interest of a list, per list, at the generation worked out. */
-const LIST_MATCHERS = new WeakMap<Interests, { readonly generation: number; readonly ids: Uint8Array }>();
+/** The tables a list may join, the newest first. */
+const TABLES: MatcherTable[] = [];
+const MAX_TABLES = 4;
+/** The table and the matcher of each interest, per list. */
+const LIST_MATCHERS = new WeakMap<Interests, { readonly table: MatcherTable; readonly ids: Uint8Array }>();
 
-/** The matcher of each of the interests, or undefined when they need more than `MAX_MATCHERS`. */
-function matcherIds(interests: Interests): Uint8Array | undefined {
+/** The table and matcher of each of the interests, or undefined when they need more than `MAX_MATCHERS`. */
+function matcherIds(interests: Interests): { readonly table: MatcherTable; readonly ids: Uint8Array } | undefined {
   const known = LIST_MATCHERS.get(interests);
-  if (known && known.generation === matcherGeneration) {
-    return known.ids;
+  if (known) {
+    return known;
   }
   const keys = interests.list.map((interest) => `${interest.kind}\u0000${interest.folded}`);
   const distinct = new Set(keys);
   if (distinct.size > MAX_MATCHERS) {
     return undefined;
   }
-  let missing = 0;
-  for (const key of distinct) {
-    if (!MATCHER_IDS.has(key)) missing++;
-  }
-  if (MATCHER_IDS.size + missing > MAX_MATCHERS) {
-    MATCHER_IDS.clear();
-    matcherGeneration++;
+  const missing = (table: MatcherTable): number => {
+    let count = 0;
+    for (const key of distinct) {
+      if (!table.ids.has(key)) count++;
+    }
+    return count;
+  };
+  let table = TABLES.find((each) => missing(each) === 0) ?? TABLES.find((each) => each.ids.size + missing(each) <= MAX_MATCHERS);
+  if (!table) {
+    table = { ids: new Map() };
+    TABLES.unshift(table);
+    TABLES.length = Math.min(TABLES.length, MAX_TABLES);
   }
   const ids = new Uint8Array(keys.length);
   keys.forEach((key, i) => {
-    let id = MATCHER_IDS.get(key);
+    let id = table.ids.get(key);
     if (id === undefined) {
-      id = MATCHER_IDS.size;
-      MATCHER_IDS.set(key, id);
+      id = table.ids.size;
+      table.ids.set(key, id);
     }
     ids[i] = id;
   });
-  LIST_MATCHERS.set(interests, { generation: matcherGeneration, ids });
-  return ids;
+  const matchers = { table, ids };
+  LIST_MATCHERS.set(interests, matchers);
+  return matchers;
 }
 
 function containingIndex(names: readonly string[], interest: Interest): number {

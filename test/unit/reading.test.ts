@@ -6,6 +6,7 @@
 import * as assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { dateInFileName } from '../../server/src/service/reading/digestOrder';
+import { digestDateOf } from '../../server/src/service/digestDates';
 import { MessageRef, messageText } from '../../server/src/service/cliMessages';
 import type { InterestsInput } from '../../server/src/service/reading/interests';
 import { interestsFromFileText, interestScore, parseInterests, scorePaper } from '../../server/src/service/reading/interests';
@@ -205,6 +206,12 @@ describe('reading: digest order and new papers', () => {
     ]);
     assert.equal(dateInFileName('file:///w/digest-2026-13-01.digest'), undefined);
     assert.equal(dateInFileName('file:///w/x2026-05-01y.digest'), '2026-05-01');
+    // As the statistics read names: YYYYMMDD anywhere between non-digits, the last date of the name.
+    assert.equal(dateInFileName('file:///w/llm_20260503.digest'), '2026-05-03');
+    assert.equal(dateInFileName('file:///w/2026-05-01-to-2026-05-07.digest'), '2026-05-07');
+    for (const name of ['llm_20260503.digest', '2026-05-01.digest.txt', 'weekly-20260430.digest', '2026-02-30.digest', 'notes.digest']) {
+      assert.equal(dateInFileName(`file:///w/${name}`), digestDateOf(`file:///w/${name}`) ?? undefined, name);
+    }
   });
 
   test('Should mark a paper new in the first digest it appears in and a repeat later, linking to the first', () => {

@@ -6,8 +6,8 @@
  */
 import type { Range } from 'vscode-languageserver-types';
 import type { FileSummary, PaperSummary } from '../workspaceIndex';
-import { fileName } from '../features/tree';
 import { paperKeyOf } from './paperInfo';
+import { digestDateOf } from '../digestDates';
 
 /** A digest in order. */
 export interface OrderedDigest {
@@ -26,25 +26,17 @@ export interface FirstSeen {
 }
 
 /**
- * The date a file name carries: the first `YYYY-MM-DD` (or `YYYYMMDD` at the start) that is
- * a real calendar date.
+ * The date a file name carries, as the statistics read it (`digestDateOf`: the last
+ * `YYYY-MM-DD` or `YYYYMMDD` between non-digits that is a real calendar date), so that the
+ * digest order and the dates of the statistics and the Papers filter agree.
  *
  * @example
  * dateInFileName('file:///w/2026-05-01.digest.txt') // '2026-05-01'
+ * dateInFileName('file:///w/llm_20260503.digest')   // '2026-05-03'
  * dateInFileName('file:///w/notes.digest')          // undefined
  */
 export function dateInFileName(uri: string): string | undefined {
-  const name = fileName(uri);
-  const match = /(?<!\d)(\d{4})-(\d{2})-(\d{2})(?!\d)/.exec(name) ?? /^(\d{4})(\d{2})(\d{2})(?!\d)/.exec(name);
-  if (!match) {
-    return undefined;
-  }
-  const [year, month, day] = [Number(match[1]), Number(match[2]), Number(match[3])];
-  const date = new Date(Date.UTC(year, month - 1, day));
-  if (date.getUTCFullYear() !== year || date.getUTCMonth() !== month - 1 || date.getUTCDate() !== day) {
-    return undefined;
-  }
-  return `${match[1]}-${match[2]}-${match[3]}`;
+  return digestDateOf(uri);
 }
 
 /**

@@ -138,6 +138,20 @@ describe('Statistics', () => {
     }
   });
 
+  test('Should count a paper once in each window of the trends however many digests repeat it', () => {
+    const index = new WorkspaceIndex();
+    index.update('file:///ws/2026-04-24.digest', digest(paper('A', '数学推理', ['reasoning'], ['cs.CL'])));
+    index.update('file:///ws/2026-04-30.digest', digest(paper('A', '数学推理', ['reasoning'], ['cs.CL']), paper('B', '数学推理', ['reasoning'], ['cs.CL'])));
+    index.update('file:///ws/2026-05-01.digest', digest(paper('B', '数学推理', ['reasoning'], ['cs.CL']), paper('C', '数学推理', ['code'], ['cs.CL'])));
+    const stats = digestStatistics(index);
+    const trend = (kind: string, label: string) => stats.trends.find((each) => each.kind === kind && each.label === label);
+    // The last 7 days (04-25 to 05-01): A, B (twice) and C; the 7 before: A.
+    assert.deepEqual([trend('topic', '数学推理')?.recent, trend('topic', '数学推理')?.previous], [3, 1]);
+    assert.deepEqual([trend('keyword', 'reasoning')?.recent, trend('keyword', 'reasoning')?.previous], [2, 1]);
+    assert.deepEqual(trend('topic', '数学推理')?.series, [1, 2, 2], 'a bar per day');
+    assert.equal(stats.topics.find((row) => row.label === '数学推理')?.count, 3);
+  });
+
   test('Should word the roll-ups’ papers without a topic in the message language, and a topic as written', () => {
     const index = new WorkspaceIndex();
     index.update('file:///ws/2026-05-01.digest', digest(entryLines('N', { topicHits: null }), paper('T', '代码生成', ['x'], ['cs.CL']), entryLines('M', { topicHits: null })));

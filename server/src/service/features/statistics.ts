@@ -133,8 +133,13 @@ export function digestStatistics(index: WorkspaceIndex, options: { readonly uri?
   let entryCount = 0;
   let undatedFiles = 0;
   let seen = 0;
-  for (const file of files) {
-    const date = digestDateOf(file.uri);
+  // The trends' two windows, the last 7 days and the 7 before, each counting a paper once
+  // however many of its digests repeat it (as a bar does).
+  const fileDates = files.map((file) => digestDateOf(file.uri));
+  const latest = fileDates.reduce<string | undefined>((max, date) => (date !== undefined && (max === undefined || date > max) ? date : max), undefined);
+  const windows = new Map<string, Period>();
+  for (const [f, file] of files.entries()) {
+    const date = fileDates[f];
     const periods: Period[] = [];
     if (date === undefined) {
       undatedFiles++;
@@ -142,6 +147,8 @@ export function digestStatistics(index: WorkspaceIndex, options: { readonly uri?
       const day = periodFor(days, date, date);
       day.files++;
       periods.push(day, periodFor(weeks, isoWeekOf(date), date), periodFor(months, monthOf(date), date));
+      const window = latest === undefined ? undefined : date >= addDays(latest, -6) ? RECENT : date >= addDays(latest, -13) ? PREVIOUS : undefined;
+      if (window) periods.push(periodFor(windows, window, date, true));
     }
     for (const paper of file.papers) {
       if ((++seen & 4095) === 0 && token.isCancellationRequested) {
@@ -198,8 +205,8 @@ export function digestStatistics(index: WorkspaceIndex, options: { readonly uri?
   const topicRows = topics.rows();
   const keywordRows = keywords.rows();
   const trends = [
-    ...trendRows('topic', topicRows, dates, (date, key) => days.get(date)!.topics.countOf(key), keys),
-    ...trendRows('keyword', keywordRows, dates, (date, key) => days.get(date)!.keywords?.countOf(key) ?? 0, keys),
+    ...trendRows('topic', topicRows, dates, (date, key) => days.get(date)!.topics.countOf(key), windows, keys),
+    ...trendRows('keyword', keywordRows, dates, (date, key) => days.get(date)!.keywords?.countOf(key) ?? 0, windows, keys),
   ].sort((a, b) => Number(b.rising) - Number(a.rising) || b.recent - b.previous - (a.recent - a.previous));
 
   return {
@@ -387,10 +394,15 @@ interface Period {
   readonly keywords?: Counter;
 }
 
-function periodFor(periods: Map<string, Period>, name: string, date: string): Period {
+/** The names of the trends' windows (`digestStatistics`): the last 7 days, and the 7 before. */
+const RECENT = 'recent';
+const PREVIOUS = 'previous';
+
+/** The period of `name`, made when new; days and the trends' windows (`withKeywords`) count keywords too. */
+function periodFor(periods: Map<string, Period>, name: string, date: string, withKeywords = name === date): Period {
   let period = periods.get(name);
   if (!period) {
-    period = { first: date, last: date, files: 0, papers: new DistinctCount(), topics: new Counter('topic'), keywords: name === date ? new Counter('keyword') : undefined };
+    period = { first: date, last: date, files: 0, papers: new DistinctCount(), topics: new Counter('topic'), keywords: withKeywords ? new Counter('keyword') : undefined };
     periods.set(name, period);
   }
   period.first = date < period.first ? date : period.first;
@@ -398,25 +410,24 @@ function periodFor(periods: Map<string, Period>, name: string, date: string): Pe
   return period;
 }
 
-function trendRows(kind: 'topic' | 'keyword', rows: readonly CountRow[], dates: readonly string[], countOn: (date: string, key: string) => number, keys: Keys): TrendRow[] {
+/**
+ * The trends of the top rows: papers per day, and the distinct papers of the last 7 days
+ * against those of the 7 before (`windows`, a paper counted once in each however many digests
+ * of it there are).
+ */
+function trendRows(kind: 'topic' | 'keyword', rows: readonly CountRow[], dates: readonly string[], countOn: (date: string, key: string) => number, windows: ReadonlyMap<string, Period>, keys: Keys): TrendRow[] {
   if (dates.length === 0 || rows.length === 0) {
     return [];
   }
-  const latest = dates[dates.length - 1];
-  const weekStart = addDays(latest, -6);
-  const previousStart = addDays(latest, -13);
+  const inWindow = (name: string, key: string): number => {
+    const window = windows.get(name);
+    return (kind === 'topic' ? window?.topics.countOf(key) : window?.keywords?.countOf(key)) ?? 0;
+  };
   return rows.slice(0, MAX_TRENDS).map((row) => {
     const key = keys.of(row.label);
     const series = dates.map((date) => countOn(date, key));
-    let recent = 0;
-    let previous = 0;
-    dates.forEach((date, i) => {
-      if (date >= weekStart) {
-        recent += series[i];
-      } else if (date >= previousStart) {
-        previous += series[i];
-      }
-    });
+    const recent = inWindow(RECENT, key);
+    const previous = inWindow(PREVIOUS, key);
     return { kind, label: row.label, filter: row.filter, series, recent, previous, rising: recent > previous };
   });
 }

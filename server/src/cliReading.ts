@@ -280,7 +280,7 @@ export function runPapers(args: readonly string[], out: Output, cwd: string): nu
   const listed = (paper: PaperSummary): boolean => workspace.listed(paper.uri);
   const papers =
     options.sort === 'rank'
-      ? rankPapers(lookup, options.query, undefined, listed)
+      ? rankPapers(lookup, options.query, undefined, listed, true)
       : inFileOrder(lookup, distinctPapers(lookup, papersInScope(lookup, options.query).filter(listed)));
   const records = papers.map((paper) => exportRecord(lookup, paper));
   const fileOf = (uri: string): string => workspace.display(uri).split(path.sep).join('/');

@@ -18,6 +18,11 @@ const validateState = new Ajv({ strict: true }).compile(JSON.parse(fs.readFileSy
 const SPARSE = 'sparse probes for arithmetic circuits in small transformers';
 const HOSTILE = 'Evil\u202Egnp.exe </script> "q", =cmd {x}';
 
+function ok(result: Run): string {
+  assert.equal(result.status, 0, result.stderr);
+  return result.stdout;
+}
+
 function json(result: Run): Record<string, unknown>[] {
   assert.equal(result.status, 0, result.stderr);
   return JSON.parse(result.stdout);
@@ -240,6 +245,19 @@ describe('paper-digest mark', () => {
       const result = run(['mark', 'read', '--title', 'protein'], work);
       assertUsage(result, /state\.json (is corrupt|cannot be used).*left untouched/);
       assert.equal(fs.readFileSync(stateFile(), 'utf8'), text);
+    }
+  });
+
+  test('Should list the papers hideBelow hides too, in both orders and every format (it hides them from For you and triage only)', () => {
+    fs.writeFileSync(path.join(work, '.paper-digest', 'interests.json'), JSON.stringify({ keywords: [{ term: 'arithmetic', weight: 2 }], categories: [{ term: 'q-bio.BM', weight: -1 }], hideBelow: 0 }));
+    ok(run(['mark', 'star', '--title', PROTEIN[0]], work));
+    for (const sort of ['rank', 'file']) {
+      const starred = json(run(['papers', '--starred', '--sort', sort, '--format', 'json'], work));
+      assert.deepEqual(starred.map((paper) => [paper.title, paper.score]), [[PROTEIN[0], -1]], sort);
+      const all = json(run(['papers', '--sort', sort, '--format', 'json'], work));
+      assert.equal(all.length, 5, sort);
+      const bibtex = ok(run(['papers', '--starred', '--sort', sort, '--format', 'bibtex'], work));
+      assert.match(bibtex, /Noisy Labels/, sort);
     }
   });
 

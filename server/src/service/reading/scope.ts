@@ -109,12 +109,19 @@ export function distinctPapers(lookup: ModelLookup, papers: readonly PaperSummar
 /**
  * The papers matching the filters (and `accept`: the CLI's papers of the files it lists), each
  * key once, by score (highest first), then newest digest first, then file order; papers the
- * interests hide are left out.
+ * interests hide are left out (*For you*, triage), unless `keepHidden` (the command line's
+ * `papers`, a listing in that order).
  *
  * @example
  * rankPapers(lookup, { unreadOnly: true })[0] // the next paper to triage
  */
-export function rankPapers(lookup: ModelLookup, query: PapersQuery, token: Cancellation = NEVER_CANCELLED, accept: (paper: PaperSummary) => boolean = () => true): PaperSummary[] {
+export function rankPapers(
+  lookup: ModelLookup,
+  query: PapersQuery,
+  token: Cancellation = NEVER_CANCELLED,
+  accept: (paper: PaperSummary) => boolean = () => true,
+  keepHidden = false,
+): PaperSummary[] {
   const needle = foldForSearch((query.filter ?? '').trim());
   const matching: PaperSummary[] = [];
   let seen = 0;
@@ -122,7 +129,7 @@ export function rankPapers(lookup: ModelLookup, query: PapersQuery, token: Cance
     if ((++seen & 4095) === 0 && token.isCancellationRequested) {
       return [];
     }
-    if (accept(paper) && matchesQuery(lookup, paper, query, needle) && !lookup.hidden(paper)) {
+    if (accept(paper) && matchesQuery(lookup, paper, query, needle) && (keepHidden || !lookup.hidden(paper))) {
       matching.push(paper);
     }
   }

@@ -177,6 +177,19 @@ describe('paper-digest check', () => {
     assert.match(result.stdout, /^b\.digest:27:53: warning category-case/m);
   });
 
+  test('Should exit 2 for a folder named on the command line with no digest in it, and still check the others', () => {
+    const folder = folderWith('nodigests', { 'b.digest': readFixture('diagnostics/category-case.digest'), 'empty.digest/readme.txt': 'not a digest' });
+    fs.mkdirSync(path.join(folder, 'nothing'));
+    const result = run(['check', 'empty.digest', 'nothing', 'b.digest'], folder);
+    assert.equal(result.status, 2);
+    assert.equal(result.stderr, "paper-digest: no digest files in 'empty.digest'\npaper-digest: no digest files in 'nothing'\n");
+    assert.match(result.stdout, /^b\.digest:27:53: warning category-case/m);
+    const zh = run(['check', '--lang', 'zh-cn', 'nothing'], folder);
+    assert.equal(zh.status, 2);
+    assert.equal(zh.stderr, "paper-digest: 'nothing' 中没有摘要文件\n");
+    assert.equal(run(['check', '.'], folder).status, 1, 'a folder with a digest below it passes through to the digest');
+  });
+
   test('Should exit 2 for a file that is not UTF-8 text', () => {
     const folder = folderWith('binary', { 'x.digest': Buffer.from([0xff, 0xfe, 0x00, 0xc3, 0x28]) });
     const result = run(['check', '.'], folder);

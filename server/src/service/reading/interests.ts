@@ -359,18 +359,19 @@ const MAX_MATCHERS = 30;
 /** The tables a list may join, the newest first. */
 const TABLES: MatcherTable[] = [];
 const MAX_TABLES = 4;
-/** The table and the matcher of each interest, per list. */
-const LIST_MATCHERS = new WeakMap<Interests, { readonly table: MatcherTable; readonly ids: Uint8Array }>();
+/** The table and the matcher of each interest, per list; null for a list of more than `MAX_MATCHERS`. */
+const LIST_MATCHERS = new WeakMap<Interests, { readonly table: MatcherTable; readonly ids: Uint8Array } | null>();
 
 /** The table and matcher of each of the interests, or undefined when they need more than `MAX_MATCHERS`. */
 function matcherIds(interests: Interests): { readonly table: MatcherTable; readonly ids: Uint8Array } | undefined {
   const known = LIST_MATCHERS.get(interests);
-  if (known) {
-    return known;
+  if (known !== undefined) {
+    return known ?? undefined;
   }
   const keys = interests.list.map((interest) => `${interest.kind}\u0000${interest.folded}`);
   const distinct = new Set(keys);
   if (distinct.size > MAX_MATCHERS) {
+    LIST_MATCHERS.set(interests, null);
     return undefined;
   }
   const missing = (table: MatcherTable): number => {

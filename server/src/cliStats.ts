@@ -197,7 +197,7 @@ export function statsHtml(stats: DigestStatistics, language: MessageLanguage = D
       ? `${paperCountWords(stats.paperCount, 'en')}, ${stats.fileCount} ${stats.fileCount === 1 ? 'digest' : 'digests'}`
       : language === 'zh-cn'
         ? `${stats.paperCount} 篇论文，${stats.fileCount} 期摘要`
-        : `${stats.paperCount} papers · ${stats.paperCount} 篇论文, ${stats.fileCount} digests · 期摘要`;
+        : `${stats.paperCount} papers · ${stats.paperCount} 篇论文, ${stats.fileCount} ${stats.fileCount === 1 ? 'digest' : 'digests'} · ${stats.fileCount} 期摘要`;
   const tables = rollups
     .filter(([, periods]) => periods.length > 0)
     .map(([title, periods]) => {

@@ -117,7 +117,7 @@ describe('paper-digest stats', () => {
     assert.match(htmlZh, /<title>论文摘要统计<\/title>[\s\S]*<h1>论文摘要统计<\/h1>\n<p>3 篇论文，2 期摘要<\/p>/);
     assert.match(htmlZh, /aria-label="每期论文数"[\s\S]*aria-label="升降趋势（近7天对比前7天）"[\s\S]*<h2>每周<\/h2>[\s\S]*<th>时段<\/th><th>日期<\/th>/);
     assert.match(htmlEn, /lang="en"[\s\S]*<h1>Paper Digest statistics<\/h1>\n<p>3 papers, 2 digests<\/p>[\s\S]*aria-label="Papers per digest date"[\s\S]*<h2>Weeks<\/h2>[\s\S]*<th>period<\/th>/);
-    assert.match(run(['stats', '--format', 'html', '.'], work).stdout, /<h1>Paper Digest statistics · 论文摘要统计<\/h1>[\s\S]*aria-label="Papers per digest date · 每期论文数"/);
+    assert.match(run(['stats', '--format', 'html', '.'], work).stdout, /<h1>Paper Digest statistics · 论文摘要统计<\/h1>\n<p>3 papers · 3 篇论文, 2 digests · 2 期摘要<\/p>[\s\S]*aria-label="Papers per digest date · 每期论文数"/);
     const bad = run(['stats', '--lang', 'fr', '.'], work);
     assert.equal(bad.status, 2);
     assert.match(bad.stderr, /^paper-digest: unknown language 'fr': use both, en, zh-cn or auto \(see 'paper-digest stats --help'\)[^\n]*\n$/);

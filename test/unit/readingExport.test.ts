@@ -64,8 +64,11 @@ interface BibEntry {
 
 const ESCAPES: [string, string][] = [
   ['\\textbackslash{}', '\\'],
-  ['\\{', '{'],
-  ['\\}', '}'],
+  // Braces as commands: BibTeX counts a brace after a backslash as well, so `\\{` would open one.
+  ['\\textbraceleft{}', '{'],
+  ['\\textbraceright{}', '}'],
+  ['\\textless{}', '<'],
+  ['\\textgreater{}', '>'],
   ['\\$', '$'],
   ['\\&', '&'],
   ['\\%', '%'],
@@ -252,8 +255,13 @@ describe('export: CSV', () => {
     assert.deepEqual(rows[0], [...CSV_COLUMNS]);
     assert.equal(rows.length, list.length + 1);
     const at = (row: string[], column: (typeof CSV_COLUMNS)[number]): string => row[CSV_COLUMNS.indexOf(column)];
-    /** What a cell must hold: the value, with a `'` before what a spreadsheet would run. */
-    const defused = (value: string): string => (/^[=+\-@\t\r]/.test(value) ? `'${value}` : value);
+    /**
+     * What a cell must hold: the value with control characters but line breaks made spaces and
+     * bidirectional controls removed, with a `'` before what a spreadsheet would run.
+     */
+    // eslint-disable-next-line no-control-regex
+    const cleaned = (value: string): string => value.replace(/[\u0000-\u0009\u000b\u000c\u000e-\u001f\u007f-\u009f]/g, ' ').replace(/[\u202a-\u202e\u2066-\u2069]/g, '');
+    const defused = (value: string): string => (/^[=+\-@\r]/.test(cleaned(value)) ? `'${cleaned(value)}` : cleaned(value));
     list.forEach((record, i) => {
       const row = rows[i + 1];
       assert.equal(row.length, CSV_COLUMNS.length);
@@ -264,11 +272,12 @@ describe('export: CSV', () => {
       assert.equal(at(row, 'tags'), defused(record.tags.join('; ')));
       assert.equal(at(row, 'file'), record.uri.slice('file:///w/'.length));
       assert.equal(at(row, 'line'), String(record.line));
+      assert.equal(at(row, 'score'), String(record.score), 'the score is a number, never guarded');
       for (const cell of row) assert.doesNotMatch(cell, /^[=+\-@\t\r]/, `no cell starts a formula: ${JSON.stringify(cell)}`);
     });
     const hostile = rows[1 + list.findIndex((record) => record.title === HOSTILE)];
-    assert.equal(at(hostile, 'title'), `'${HOSTILE}`);
-    assert.equal(at(hostile, 'note'), 'line 1\nline 2, "quoted"\r\n=2+2 日本語 ' + HOSTILE, 'newlines, commas, quotes and CJK survive');
+    assert.equal(at(hostile, 'title'), `'${HOSTILE.replace('\u202E', '')}`);
+    assert.equal(at(hostile, 'note'), 'line 1\nline 2, "quoted"\r\n=2+2 日本語 ' + HOSTILE.replace('\u202E', ''), 'newlines, commas, quotes and CJK survive; the override goes');
     assert.equal(at(hostile, 'tags'), `'=tag; a,b`);
     assert.equal(at(hostile, 'starred'), 'true');
     assert.equal(at(hostile, 'arxivId'), '2605.01234v2');
@@ -334,6 +343,25 @@ describe('export: RIS and Markdown', () => {
       assert.deepEqual(lines.filter((line) => line.startsWith('AU  - ')).map((line) => line.slice(6)), list[i].authors.map(oneLine));
     });
     assert.doesNotMatch(text.replace(/\r\n/g, ''), /[\r\n]/, 'no bare line break inside a value');
+  });
+
+  test('Should write no bidirectional override into any export, a negative score as a number, and no address or maths Markdown would make live', () => {
+    const list = records();
+    const hostile = list.find((record) => record.title === HOSTILE)!;
+    for (const format of ['bibtex', 'ris', 'csv', 'markdown', 'csljson'] as const) {
+      assert.doesNotMatch(exportPapers(format, list), /[\u202a-\u202e\u2066-\u2069]/, format);
+    }
+    const low = { ...hostile, score: -6, summary: 'See http://2130706433/steal?token=1 and https://evil.example/x, www.evil.example, a@evil.example and $x^2$.' };
+    const rows = parseCsv(exportPapers('csv', [low]));
+    assert.equal(rows[1][CSV_COLUMNS.indexOf('score')], '-6');
+    const markdown = exportPapers('markdown', [low]);
+    assert.doesNotMatch(markdown, /(?<!\\)\$/, 'every $ escaped');
+    const html = markdownIt({ html: true, linkify: true }).render(markdown);
+    assert.equal((html.match(/<a /g) ?? []).length, 1, html);
+    assert.match(html, /<a href="https:\/\/arxiv\.org\/abs\/2605\.01234v2">/);
+    assert.match(html, /See http:\/\/2130706433\/steal\?token=1 and https:\/\/evil\.example\/x/, 'the addresses read as text');
+    const bib = parseBibtex(exportPapers('bibtex', [{ ...hostile, title: 'Lone { Brace', titleZh: '单个右括号}', comments: 'see {x' }]))[0];
+    assert.equal(checkBibValue(bib.fields.get('title')!, 'title'), '{Lone { Brace}'.slice(1, -1));
   });
 
   test('Should render the Markdown list as text: no HTML, no link from a title, note or name', () => {

@@ -86,8 +86,19 @@ export function exportRecord(lookup: ModelLookup, paper: PaperSummary): ExportRe
   };
 }
 
-/** Control characters (but tab and newline) removed, line breaks made spaces: for one-line fields. */
+/**
+ * Control characters and line breaks made spaces, and the bidirectional embedding, override and
+ * isolate characters removed (which make exported text read otherwise than it is): for one-line
+ * fields of every export.
+ */
 export function oneLine(text: string): string {
   // eslint-disable-next-line no-control-regex
-  return text.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]+/g, ' ').replace(/\s+/g, ' ').trim();
+  return withoutBidiControls(text.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]+/g, ' ')).replace(/\s+/g, ' ').trim();
+}
+
+const BIDI_CONTROLS = /[\u202a-\u202e\u2066-\u2069]/g;
+
+/** The text without bidirectional embedding, override and isolate characters. */
+export function withoutBidiControls(text: string): string {
+  return text.replace(BIDI_CONTROLS, '');
 }

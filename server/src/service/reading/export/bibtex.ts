@@ -11,20 +11,27 @@ import type { ExportRecord } from '../exportRecord';
 import { oneLine } from '../exportRecord';
 
 /**
- * Escapes text for a braced BibTeX value: `\ { } $ & % # _ ^ ~` become their LaTeX commands;
+ * Escapes text for a braced BibTeX value: `\ { } $ & % # _ ^ ~ < >` become their LaTeX commands;
  * other characters (Chinese included) stay as they are, for biber / UTF-8 BibTeX.
  *
  * @example
- * escapeBibtex('50% of {x} & y_1') // '50\\% of \\{x\\} \\& y\\_1'
+ * escapeBibtex('50% of {x} & y_1') // '50\\% of \\textbraceleft{}x\\textbraceright{} \\& y\\_1'
  */
 export function escapeBibtex(text: string): string {
-  return oneLine(text).replace(/[\\{}$&%#_^~]/g, (c) => BIBTEX_ESCAPES[c]);
+  return oneLine(text).replace(/[\\{}$&%#_^~<>]/g, (c) => BIBTEX_ESCAPES[c]);
 }
 
+/**
+ * BibTeX counts every brace of a value, a brace after a backslash too: a lone `\{` would leave
+ * the value open, so braces are written as commands; `<` and `>`, which LaTeX's default font
+ * encoding prints as `¡` and `¿`, likewise.
+ */
 const BIBTEX_ESCAPES: Record<string, string> = {
   '\\': '\\textbackslash{}',
-  '{': '\\{',
-  '}': '\\}',
+  '{': '\\textbraceleft{}',
+  '}': '\\textbraceright{}',
+  '<': '\\textless{}',
+  '>': '\\textgreater{}',
   $: '\\$',
   '&': '\\&',
   '%': '\\%',

@@ -1,9 +1,11 @@
 /**
  * CSV export (RFC 4180): a header row, then one row per paper; every field quoted when it
  * holds a comma, quote, CR or LF (quotes doubled); CRLF line ends. A field that a spreadsheet
- * would run as a formula (starting with `=`, `+`, `-`, `@`, tab or CR) gets a leading `'`.
+ * would run as a formula (starting with `=`, `+`, `-`, `@` or CR) gets a leading `'`; the score
+ * and the line are numbers, never guarded.
  */
 import type { ExportRecord } from '../exportRecord';
+import { withoutBidiControls } from '../exportRecord';
 
 export const CSV_COLUMNS = ['title', 'titleZh', 'authors', 'institutions', 'topic', 'categories', 'summary', 'comments', 'journalRef', 'arxivId', 'read', 'starred', 'tags', 'note', 'new', 'score', 'reasons', 'file', 'line'] as const;
 
@@ -14,8 +16,17 @@ export const CSV_COLUMNS = ['title', 'titleZh', 'authors', 'institutions', 'topi
  * csvField('=HYPERLINK("x")') // "\"'=HYPERLINK(\"\"x\"\")\""
  */
 export function csvField(value: string): string {
-  const safe = /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
+  // Line breaks stay (a note may have several lines); other control characters become spaces,
+  // and bidirectional controls go, as in every export (`oneLine`).
+  // eslint-disable-next-line no-control-regex
+  const clean = withoutBidiControls(value.replace(/[\u0000-\u0009\u000b\u000c\u000e-\u001f\u007f-\u009f]/g, ' '));
+  const safe = /^[=+\-@\r]/.test(clean) ? `'${clean}` : clean;
   return /[",\r\n]/.test(safe) || safe !== value ? `"${safe.replace(/"/g, '""')}"` : safe;
+}
+
+/** A number of the tool's own (the score, the line): never guarded as a formula. */
+function csvNumber(value: number): string {
+  return String(value);
 }
 
 /**
@@ -46,7 +57,7 @@ export function toCsv(records: readonly ExportRecord[], fileOf: (uri: string) =>
       file: fileOf(record.uri),
       line: String(record.line),
     };
-    rows.push(CSV_COLUMNS.map((column) => csvField(values[column])).join(','));
+    rows.push(CSV_COLUMNS.map((column) => (column === 'score' ? csvNumber(record.score) : column === 'line' ? csvNumber(record.line) : csvField(values[column]))).join(','));
   }
   return rows.join('\r\n') + '\r\n';
 }

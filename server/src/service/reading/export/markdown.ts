@@ -6,20 +6,19 @@
  */
 import type { ExportRecord } from '../exportRecord';
 import { oneLine } from '../exportRecord';
+import { escapeMarkdown as escapeMarkdownText } from '../../text';
 
 /**
- * Escapes text for Markdown inline content: backslash-escapes the punctuation Markdown gives a
- * meaning to and HTML's `<`, `>` and `&` as entities.
+ * Escapes text for Markdown inline content, on one line: every ASCII punctuation character, so
+ * that no markup, link, bare address (a renderer's linkify), maths or HTML comes of a title or a
+ * summary, and control and bidirectional characters replaced (`escapeMarkdown` of text.ts, as the
+ * hovers escape).
  *
  * @example
  * escapeMarkdown('*bold* <b>x</b> [a](b)') // '\\*bold\\* &lt;b&gt;x&lt;/b&gt; \\[a\\]\\(b\\)'
  */
 export function escapeMarkdown(text: string): string {
-  return oneLine(text)
-    .replace(/[\\`*_{}[\]()#+\-.!|~>"']/g, (c) => '\\' + c)
-    .replace(/&/g, '&amp;')
-    .replace(/</g, '&lt;')
-    .replace(/\\>/g, '&gt;');
+  return escapeMarkdownText(oneLine(text));
 }
 
 /**

@@ -156,7 +156,7 @@ describe('paper-digest papers', () => {
     assert.equal(csl.length, 5);
     const csv = run(['papers', '--format=csv'], work).stdout;
     assert.equal(csv.split('\r\n').filter(Boolean).length, 6);
-    assert.match(csv, /\r\n"Evil\u202Egnp\.exe <\/script> ""q"", =cmd \{x\}",/);
+    assert.match(csv, /\r\n"Evilgnp\.exe <\/script> ""q"", =cmd \{x\}",/, 'the override removed, the quotes doubled');
     assert.match(run(['papers', '--format', 'ris'], work).stdout, /^TY {2}- GEN\r\n/);
     assert.match(run(['papers', '--format', 'markdown'], work).stdout, /^# Reading list · 阅读清单\n\n5 papers/);
   });

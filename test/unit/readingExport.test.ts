@@ -13,7 +13,7 @@ import Ajv from 'ajv';
 import { exportPapers } from '../../server/src/service/reading/export/index';
 import { CSV_COLUMNS } from '../../server/src/service/reading/export/csv';
 import type { ExportRecord } from '../../server/src/service/reading/exportRecord';
-import { exportRecord, oneLine, ownArxivId } from '../../server/src/service/reading/exportRecord';
+import { exportRecord, exportLine, ownArxivId } from '../../server/src/service/reading/exportRecord';
 import { distinctPapers, papersInScope } from '../../server/src/service/reading/scope';
 import { digest, entryLines, REPO_ROOT } from '../support/fixtures';
 import { testWorkspace } from '../support/readingModel';
@@ -182,7 +182,7 @@ describe('export: BibTeX', () => {
       // The title is double-braced (case kept) and reads back as written, on one line.
       const title = entry.fields.get('title')!;
       assert.ok(title.startsWith('{') && title.endsWith('}'), title);
-      assert.equal(checkBibValue(title.slice(1, -1), 'title'), oneLine(list[i].title));
+      assert.equal(checkBibValue(title.slice(1, -1), 'title'), exportLine(list[i].title));
       assert.equal(entry.fields.has('year'), false, 'no year is invented');
     });
     const hostile = entries[list.findIndex((record) => record.title === HOSTILE)];
@@ -310,9 +310,9 @@ describe('export: CSL-JSON', () => {
     const ids = items.map((item) => item.id);
     assert.equal(new Set(ids).size, ids.length);
     items.forEach((item, i) => {
-      assert.equal(item.title, oneLine(list[i].title));
+      assert.equal(item.title, exportLine(list[i].title));
       assert.equal('issued' in item, false);
-      assert.deepEqual(item.author, list[i].authors.map((name) => ({ literal: oneLine(name) })));
+      assert.deepEqual(item.author, list[i].authors.map((name) => ({ literal: exportLine(name) })));
     });
     const hostile = items[list.findIndex((record) => record.title === HOSTILE)];
     assert.equal(hostile.URL, 'https://arxiv.org/abs/2605.01234v2');
@@ -339,8 +339,8 @@ describe('export: RIS and Markdown', () => {
       const lines = block.split('\r\n').filter((line) => line !== '');
       assert.equal(lines[0], 'TY  - GEN');
       for (const line of lines) assert.match(line, /^[A-Z][A-Z0-9]  - [^\r\n]*$/, `one tagged line: ${JSON.stringify(line)}`);
-      assert.equal(lines[1], `TI  - ${oneLine(list[i].title)}`);
-      assert.deepEqual(lines.filter((line) => line.startsWith('AU  - ')).map((line) => line.slice(6)), list[i].authors.map(oneLine));
+      assert.equal(lines[1], `TI  - ${exportLine(list[i].title)}`);
+      assert.deepEqual(lines.filter((line) => line.startsWith('AU  - ')).map((line) => line.slice(6)), list[i].authors.map(exportLine));
     });
     assert.doesNotMatch(text.replace(/\r\n/g, ''), /[\r\n]/, 'no bare line break inside a value');
   });

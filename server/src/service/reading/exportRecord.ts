@@ -86,14 +86,19 @@ export function exportRecord(lookup: ModelLookup, paper: PaperSummary): ExportRe
   };
 }
 
-/**
- * Control characters and line breaks made spaces, and the bidirectional embedding, override and
- * isolate characters removed (which make exported text read otherwise than it is): for one-line
- * fields of every export.
- */
+/** Control characters (but tab and newline) removed, line breaks made spaces: for one-line fields. */
 export function oneLine(text: string): string {
   // eslint-disable-next-line no-control-regex
-  return withoutBidiControls(text.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]+/g, ' ')).replace(/\s+/g, ' ').trim();
+  return text.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]+/g, ' ').replace(/\s+/g, ' ').trim();
+}
+
+/**
+ * `oneLine` without the bidirectional embedding, override and isolate characters, which make
+ * exported text read otherwise than it is: the one-line fields of every export. (The command
+ * line's own listing shows them escaped instead.)
+ */
+export function exportLine(text: string): string {
+  return withoutBidiControls(oneLine(text));
 }
 
 const BIDI_CONTROLS = /[\u202a-\u202e\u2066-\u2069]/g;

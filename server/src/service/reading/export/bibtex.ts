@@ -8,7 +8,7 @@
  * unique with `b`, `c`, ... suffixes.
  */
 import type { ExportRecord } from '../exportRecord';
-import { oneLine } from '../exportRecord';
+import { exportLine } from '../exportRecord';
 
 /**
  * Escapes text for a braced BibTeX value: `\ { } $ & % # _ ^ ~ < >` become their LaTeX commands;
@@ -18,7 +18,7 @@ import { oneLine } from '../exportRecord';
  * escapeBibtex('50% of {x} & y_1') // '50\\% of \\textbraceleft{}x\\textbraceright{} \\& y\\_1'
  */
 export function escapeBibtex(text: string): string {
-  return oneLine(text).replace(/[\\{}$&%#_^~<>]/g, (c) => BIBTEX_ESCAPES[c]);
+  return exportLine(text).replace(/[\\{}$&%#_^~<>]/g, (c) => BIBTEX_ESCAPES[c]);
 }
 
 /**

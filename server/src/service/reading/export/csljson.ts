@@ -6,21 +6,21 @@
  * No `issued` date is invented. Ids are the BibTeX keys, so both exports cite alike.
  */
 import type { ExportRecord } from '../exportRecord';
-import { oneLine } from '../exportRecord';
+import { exportLine } from '../exportRecord';
 import { bibtexKeys } from './bibtex';
 
 /** The CSL-JSON items of the papers. */
 export function toCslItems(records: readonly ExportRecord[]): Record<string, unknown>[] {
   const keys = bibtexKeys(records);
   return records.map((record, i) => {
-    const item: Record<string, unknown> = { id: keys[i], type: 'article', title: oneLine(record.title) };
+    const item: Record<string, unknown> = { id: keys[i], type: 'article', title: exportLine(record.title) };
     if (record.authors.length > 0) {
-      item.author = record.authors.map((name) => ({ literal: oneLine(name) }));
+      item.author = record.authors.map((name) => ({ literal: exportLine(name) }));
     }
     const notes: string[] = [];
-    if (record.titleZh) notes.push(`Chinese title: ${oneLine(record.titleZh)}`);
-    if (record.journalRef) notes.push(`Journal ref: ${oneLine(record.journalRef)}`);
-    if (record.comments) notes.push(`Comments: ${oneLine(record.comments)}`);
+    if (record.titleZh) notes.push(`Chinese title: ${exportLine(record.titleZh)}`);
+    if (record.journalRef) notes.push(`Journal ref: ${exportLine(record.journalRef)}`);
+    if (record.comments) notes.push(`Comments: ${exportLine(record.comments)}`);
     if (notes.length > 0) item.note = notes.join('\n');
     if (record.categories.length > 0) item.keyword = record.categories.join(', ');
     if (record.arxivId) {

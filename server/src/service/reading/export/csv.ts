@@ -17,7 +17,7 @@ export const CSV_COLUMNS = ['title', 'titleZh', 'authors', 'institutions', 'topi
  */
 export function csvField(value: string): string {
   // Line breaks stay (a note may have several lines); other control characters become spaces,
-  // and bidirectional controls go, as in every export (`oneLine`).
+  // and bidirectional controls go, as in every export (`exportLine`).
   // eslint-disable-next-line no-control-regex
   const clean = withoutBidiControls(value.replace(/[\u0000-\u0009\u000b\u000c\u000e-\u001f\u007f-\u009f]/g, ' '));
   const safe = /^[=+\-@\r]/.test(clean) ? `'${clean}` : clean;

@@ -5,7 +5,7 @@
  * markup, a link or HTML.
  */
 import type { ExportRecord } from '../exportRecord';
-import { oneLine } from '../exportRecord';
+import { exportLine } from '../exportRecord';
 import { escapeMarkdown as escapeMarkdownText } from '../../text';
 
 /**
@@ -18,7 +18,7 @@ import { escapeMarkdown as escapeMarkdownText } from '../../text';
  * escapeMarkdown('*bold* <b>x</b> [a](b)') // '\\*bold\\* &lt;b&gt;x&lt;/b&gt; \\[a\\]\\(b\\)'
  */
 export function escapeMarkdown(text: string): string {
-  return escapeMarkdownText(oneLine(text));
+  return escapeMarkdownText(exportLine(text));
 }
 
 /**

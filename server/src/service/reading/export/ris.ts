@@ -5,10 +5,10 @@
  * Each line is one `TAG  - value` line, so values are kept to one line.
  */
 import type { ExportRecord } from '../exportRecord';
-import { oneLine } from '../exportRecord';
+import { exportLine } from '../exportRecord';
 
 function line(tag: string, value: string): string {
-  return `${tag}  - ${oneLine(value)}`;
+  return `${tag}  - ${exportLine(value)}`;
 }
 
 /**

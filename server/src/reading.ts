@@ -359,7 +359,7 @@ export class ReadingService {
     const queryKey = JSON.stringify(query);
     let ranked = this.lastRanking?.generation === lookup.generation && this.lastRanking.queryKey === queryKey ? this.lastRanking.papers : undefined;
     if (!ranked) {
-      ranked = rankPapers(lookup, query, token);
+      ranked = query === NO_PAPER ? [] : rankPapers(lookup, query, token);
       if (!token.isCancellationRequested) this.lastRanking = { generation: lookup.generation, queryKey, papers: ranked };
     }
     const offset = clampInteger(params?.offset, 0, Number.MAX_SAFE_INTEGER, 0);
@@ -527,22 +527,39 @@ function interestsFromText(text: string | undefined): Interests {
   return fileProblem ? { list: [], problems: [fileProblem] } : interests;
 }
 
-/** A scope with only well-typed parts (a client may send anything). */
+/**
+ * A scope with only well-typed parts (a client may send anything). A part that is there but of
+ * another type makes a scope of no paper, never a wider one: `{ keys: 'x' }` dropped to `{}`
+ * would change every paper of the workspace. No scope at all is every paper.
+ */
 export function sanitiseScope(scope: unknown): import('./readingProtocol').PaperScope {
-  if (!scope || typeof scope !== 'object') {
+  if (scope === undefined || scope === null) {
     return {};
+  }
+  if (typeof scope !== 'object' || Array.isArray(scope)) {
+    return NO_PAPER;
   }
   const s = scope as Record<string, unknown>;
   const result: Record<string, unknown> = {};
-  if (Array.isArray(s.keys)) result.keys = s.keys.filter((key): key is string => typeof key === 'string');
+  if (s.keys !== undefined) {
+    if (!Array.isArray(s.keys)) return NO_PAPER;
+    result.keys = s.keys.filter((key): key is string => typeof key === 'string');
+  }
   for (const field of ['uri', 'groupId', 'grouping', 'filter', 'tag'] as const) {
-    if (typeof s[field] === 'string') result[field] = s[field];
+    if (s[field] === undefined) continue;
+    if (typeof s[field] !== 'string') return NO_PAPER;
+    result[field] = s[field];
   }
   for (const field of ['unreadOnly', 'starredOnly', 'newOnly'] as const) {
-    if (s[field] === true) result[field] = true;
+    if (s[field] === undefined || s[field] === false) continue;
+    if (s[field] !== true) return NO_PAPER;
+    result[field] = true;
   }
   return result;
 }
+
+/** The scope of no paper. */
+const NO_PAPER: import('./readingProtocol').PaperScope = Object.freeze({ keys: [] });
 
 function sanitiseChange(change: unknown): import('./readingProtocol').PaperStateChange {
   const c = change as Record<string, unknown>;

@@ -261,6 +261,19 @@ describe('lsp: the reading workflow over stdio', () => {
     const documentPapers = await client.request<DocumentPapersResult>('paperDigest/documentPapers', { uri: 42 });
     assert.deepEqual(documentPapers.papers, []);
   });
+
+  test('Should change no paper for a scope with a part of the wrong type (never every paper)', async () => {
+    const before = fs.existsSync(stateFile()) ? fs.readFileSync(stateFile(), 'utf8') : undefined;
+    const unread = (await tree('unread')).paperCount;
+    for (const scope of [{ keys: 'nope' }, { keys: null }, { uri: 5 }, { filter: 42 }, { groupId: {} }, { unreadOnly: 'yes' }, 'everything', [1, 2]]) {
+      const result = await setState(scope as never, { read: true });
+      assert.equal(result.changed, 0, JSON.stringify(scope));
+    }
+    assert.equal((await tree('unread')).paperCount, unread);
+    assert.equal(fs.existsSync(stateFile()) ? fs.readFileSync(stateFile(), 'utf8') : undefined, before, 'the state file untouched');
+    const ranked = await client.request<RankedPapersResult>('paperDigest/rankedPapers', { filter: 42 });
+    assert.equal(ranked.total, 0);
+  });
 });
 
 /** Polls an answer until it is there (for changes the server applies asynchronously). */

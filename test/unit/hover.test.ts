@@ -3,6 +3,7 @@ import { describe, test } from 'node:test';
 import * as fc from 'fast-check';
 import type { Hover, MarkupContent, Position, Range } from 'vscode-languageserver-types';
 import { hover } from '../../server/src/service/features/hover';
+import { documentLinks } from '../../server/src/service/features/links';
 import { HEADING_MEANING, HIT_FIELDS, LABEL_MEANINGS, LabelMeaning, labelMeaning, hitFieldMeaning, TOPIC_MEANING } from '../../server/src/service/features/labels';
 import { NEVER_CANCELLED } from '../../server/src/service/cancellation';
 import type { MessageLanguage } from '../../server/src/service/messages';
@@ -472,6 +473,20 @@ describe('hover: arXiv references', () => {
       entries: [derive(entry, { comments: forgedComments, fields: entry.fields.map((field) => (field === comments ? forgedComments : field)) }), ...ENTRIES.doc.entries.slice(1)],
     });
     assert.equal(hover(doc, positionIn(ENTRIES.text, 'arXiv:2405.09673')), null);
+  });
+
+  test('Should link only the identifiers the document links validate (no month 99 or 13, no five-digit number before 2015)', () => {
+    const loaded = load(digest(entryLines('A', { comments: 'Comments see arXiv:9999.99999, arXiv:2413.00001, arXiv:1401.12345 and arXiv:2405.09673' })));
+    for (const bad of ['arXiv:9999.99999', 'arXiv:2413.00001', 'arXiv:1401.12345']) {
+      const found = hover(loaded.doc, positionIn(loaded.text, bad));
+      assert.ok(!found || !JSON.stringify(found).includes('arxiv.org/abs'), `${bad}: ${JSON.stringify(found)}`);
+    }
+    assert.ok(hoverOver(loaded, 'arXiv:2405.09673').endsWith('](https://arxiv.org/abs/2405.09673)'));
+    assert.deepEqual(
+      documentLinks(loaded.doc).map((link) => link.target),
+      ['https://arxiv.org/abs/2405.09673'],
+      'the same ids as the document links',
+    );
   });
 
   test('Should not hover a URL the document gives', () => {

@@ -15,6 +15,7 @@ import type { AuthorsField, DigestDocument, Entry, InstitutionsField, Link, Span
 import { archives, archivePrefix, categoryByCode, categoryIgnoringCase, nearestCategories } from '../taxonomy';
 import { clip as clipText, escapeMarkdown, hasCjk } from '../text';
 import { entryAt, fieldAt } from './entries';
+import { isArxivIdentifier } from './links';
 import { FIELD_NAMES, HEADING_MEANING, HIT_FIELDS, hitFieldMeaning, LABEL_MEANINGS, TOPIC_MEANING } from './labels';
 import type { LabelMeaning } from './labels';
 import { DEFAULT_MESSAGE_LANGUAGE, MessageLanguage } from '../messages';
@@ -389,7 +390,7 @@ function categoryHover(code: string): string {
 /** An `arXiv:ID` reference, with a link the hover builds itself from the validated identifier. */
 function arxivHover(link: Link): string | null {
   const id = link.target.startsWith(ARXIV_ABS) ? link.target.slice(ARXIV_ABS.length) : '';
-  if (!ARXIV_ID.test(id)) {
+  if (!ARXIV_ID.test(id) || !isArxivIdentifier(id)) {
     return null;
   }
   const url = ARXIV_ABS + id;

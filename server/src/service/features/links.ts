@@ -102,6 +102,20 @@ export function arxivIdentifiers(span: Span): { range: Range; id: string }[] {
   return result;
 }
 
+/**
+ * Whether an identifier (without `arXiv:`) is one arXiv gives, as `arxivIdentifiers` finds them:
+ * the form, a real month, the digits of its years, a known archive. The hover links only these.
+ *
+ * @example isArxivIdentifier('2405.09673v2') // true
+ * @example isArxivIdentifier('9999.99999')   // false (no month 99)
+ */
+export function isArxivIdentifier(id: string): boolean {
+  ARXIV_ID.lastIndex = 0;
+  const match = ARXIV_ID.exec(id);
+  ARXIV_ID.lastIndex = 0;
+  return match !== null && match.index === 0 && match[0].length === id.length && validIdentifier(match);
+}
+
 function validIdentifier(match: RegExpExecArray): boolean {
   if (match[1] !== undefined) {
     // New style: April 2007 on; four digits up to 2014, five from 2015.

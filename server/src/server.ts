@@ -21,8 +21,9 @@ import type { DigestDocument } from './service/model';
 import { foldingRanges } from './service/features/folding';
 import { SEMANTIC_TOKEN_MODIFIERS, SEMANTIC_TOKEN_TYPES } from './service/features/semanticTokens';
 import { WorkspaceIndex } from './service/workspaceIndex';
-import { PapersTreeCache, PapersTreeOptions, paperAt } from './service/features/tree';
-import type { PapersQuery } from './protocol';
+import { PAPERS_GROUPINGS, PapersTreeCache, PapersTreeOptions, paperAt } from './service/features/tree';
+import type { PapersQuery, PapersTreeParams } from './protocol';
+import type { Position } from 'vscode-languageserver-types';
 import type { ReadingLookup } from './service/reading/paperInfo';
 import { ReadingService } from './reading';
 import {
@@ -233,7 +234,35 @@ function treeOptions(params: PapersQuery & { filter: string }): PapersTreeOption
   return { filter: params.filter ?? '', unreadOnly: params.unreadOnly, starredOnly: params.starredOnly, newOnly: params.newOnly, tag: params.tag, reading: readingLookup() };
 }
 
+/**
+ * Whether the params of `papersTree` or `paperAt` are of the declared types: anything else gets
+ * an empty answer, not an error of the handler's own.
+ */
+function isPapersTreeQuery(params: unknown): params is PapersTreeParams {
+  if (!params || typeof params !== 'object') return false;
+  const p = params as Record<string, unknown>;
+  const optional = (value: unknown, type: 'string' | 'boolean'): boolean => value === undefined || typeof value === type;
+  return (
+    (PAPERS_GROUPINGS as readonly unknown[]).includes(p.grouping) &&
+    optional(p.filter, 'string') &&
+    optional(p.parentId, 'string') &&
+    optional(p.tag, 'string') &&
+    optional(p.unreadOnly, 'boolean') &&
+    optional(p.starredOnly, 'boolean') &&
+    optional(p.newOnly, 'boolean')
+  );
+}
+
+/** Whether a value is an LSP position: two non-negative whole numbers. */
+function isPosition(value: unknown): value is Position {
+  const p = value as Partial<Position> | null | undefined;
+  return !!p && typeof p === 'object' && Number.isInteger(p.line) && Number.isInteger(p.character) && p.line! >= 0 && p.character! >= 0;
+}
+
 connection.onRequest(PapersTreeRequest, guarded(PapersTreeRequest.method, async (params, token) => {
+  if (!isPapersTreeQuery(params)) {
+    return { generation: workspaceIndex.generation, paperCount: 0, distinctPaperCount: 0, nodes: [] };
+  }
   await workspaceDigests.ready;
   await reading.ready();
   workspaceDigests.flush();
@@ -244,6 +273,9 @@ connection.onRequest(PapersTreeRequest, guarded(PapersTreeRequest.method, async 
 }));
 
 connection.onRequest(PaperAtRequest, guarded(PaperAtRequest.method, async (params, token) => {
+  if (!isPapersTreeQuery(params) || typeof params.uri !== 'string' || !isPosition(params.position)) {
+    return null;
+  }
   await workspaceDigests.ready;
   await reading.ready();
   workspaceDigests.flush();
@@ -800,7 +832,8 @@ connection.languages.diagnostics.on(guarded('textDocument/diagnostic', async (pa
 connection.languages.diagnostics.onWorkspace(guarded('workspace/diagnostic', async (params, token) => {
   await workspaceDigests.ready;
   workspaceDigests.flush();
-  return pull.workspace(params.previousResultIds, token);
+  const previous = Array.isArray(params?.previousResultIds) ? params.previousResultIds.filter((each) => !!each && typeof each.uri === 'string' && typeof each.value === 'string') : [];
+  return pull.workspace(previous, token);
 }));
 
 connection.onCodeAction(guarded('textDocument/codeAction', async (params, token) => {

@@ -99,6 +99,20 @@ describe('lsp: the Papers tree over stdio', () => {
     assert.equal(nothing, null);
   });
 
+  test('Should answer malformed tree, paperAt and workspace diagnostic requests with empty answers, and go on answering', async () => {
+    for (const params of [null, {}, { grouping: 'topic', filter: 42 }, { grouping: 'colour', filter: '' }, { grouping: 'topic', filter: '', unreadOnly: 'yes' }, { grouping: 'topic', filter: '', parentId: 7 }]) {
+      const answer = await client.request<PapersTreeResult>('paperDigest/papersTree', params);
+      assert.deepEqual([answer.paperCount, answer.nodes], [0, []], JSON.stringify(params));
+    }
+    const uri = uriOf(root, 'reasoning/2026-05-01.digest');
+    for (const params of [{}, { uri, grouping: 'topic', filter: '' }, { uri, position: { line: 'a', character: null }, grouping: 'topic', filter: '' }, { uri: 5, position: { line: 22, character: 1 }, grouping: 'topic', filter: '' }]) {
+      assert.equal(await client.request('paperDigest/paperAt', params), null, JSON.stringify(params));
+    }
+    const report = await client.request<{ items: unknown[] }>('workspace/diagnostic', {});
+    assert.ok(Array.isArray(report.items));
+    assert.ok((await tree('topic')).nodes.length > 0, 'the tree is still answered');
+  });
+
   test('Should find papers of files that are not open with workspace/symbol', async () => {
     const symbols = await client.request<{ name: string; location: { uri: string } }[]>('workspace/symbol', { query: '稀疏探针' });
     assert.deepEqual(symbols.map((s) => s.location.uri).sort(), [uriOf(root, 'reasoning/2026-05-01.digest'), uriOf(root, 'reasoning/2026-05-02.digest.txt')]);

@@ -82,6 +82,9 @@ describe('outline', () => {
     const [root] = documentSymbols(parseDigest(digest(...entries)), { maxPapers: 10 });
     assert.equal(root.children?.length, 11);
     assert.equal(root.children?.[10].name, '… 2 more papers');
+    const [one] = documentSymbols(parseDigest(digest(...entries.slice(0, 11))), { maxPapers: 10 });
+    assert.deepEqual([one.detail, one.children?.[10].name], ['11 papers', '… 1 more paper']);
+    assert.equal(documentSymbols(parseDigest(digest(entries[0])))[0].detail, '1 paper');
   });
 
   test('Should give the outline’s own words in the message language: English for en and both, Chinese for zh-cn', () => {

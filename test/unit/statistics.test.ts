@@ -72,6 +72,7 @@ describe('The Papers filter', () => {
     assert.equal(count('keyword:Math  Reasoning'), 2);
     assert.equal(count('category:cs.lg'), 1);
     assert.equal(count('category:CS.CL'), 5);
+    assert.equal(count('category:ｃｓ．ＣＬ'), 5, 'full-width forms ignored, as for every field');
     assert.equal(count('institution:复旦大学'), 1);
     assert.equal(count('institution:fudan university'), 1);
     assert.equal(count('date:2026-04-28'), 3);

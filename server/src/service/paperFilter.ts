@@ -42,9 +42,13 @@ export function groupKey(value: string): string {
   return foldForSearch(value).replace(/\s+/g, ' ').trim();
 }
 
-/** The canonical spelling of a category code: the taxonomy's when it knows the code. */
+/**
+ * The canonical spelling of a category code: the taxonomy's when it knows the code, full-width
+ * forms read as their ASCII (`ｃｓ．ＳＥ` is `cs.SE`).
+ */
 export function categoryKey(code: string): string {
-  return categoryIgnoringCase(code.trim())?.code ?? code.trim();
+  const plain = code.normalize('NFKC').trim();
+  return categoryIgnoringCase(plain)?.code ?? plain;
 }
 
 /** The filter text that keeps the papers of one field value, e.g. `topic:数学推理`. */

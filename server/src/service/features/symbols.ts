@@ -103,7 +103,7 @@ export function outlineFrame(doc: DigestDocument, options: SymbolOptions = {}): 
     const range = { start: first.range.start, end: last.range.end };
     const rest = doc.entries.length - maxPapers;
     more = {
-      name: zh ? `… 另有 ${rest} 篇论文${within}` : `… ${rest} more papers${within}`,
+      name: zh ? `… 另有 ${rest} 篇论文${within}` : `… ${rest} more ${rest === 1 ? 'paper' : 'papers'}${within}`,
       detail: zh ? `大纲只显示前 ${maxPapers} 篇` : 'the outline shows the first ' + maxPapers,
       kind: SymbolKind.Namespace,
       range,
@@ -167,12 +167,13 @@ function symbolName(entry: Entry, english: string, chinese: string, language: Me
   return english.trim() && chinese.trim() ? english + TITLE_SEPARATOR + chinese : paperName(entry, language);
 }
 
-/** The heading's detail: `12 papers`, `12 篇论文`, and for a document too large, that the rest was not read. */
+/** The heading's detail: `12 papers` (`1 paper`), `12 篇论文`, and for a document too large, that the rest was not read. */
 function headingDetail(count: number, within: string, zh: boolean): string {
   if (zh) {
     return within ? `${count} 篇论文${within}，其余未读取：文档过大` : `${count} 篇论文`;
   }
-  return within ? `${count} papers${within}, the rest not read: the document is too large` : `${count} papers`;
+  const papers = `${count} ${count === 1 ? 'paper' : 'papers'}`;
+  return within ? `${papers}${within}, the rest not read: the document is too large` : papers;
 }
 
 function shorten(text: string, max: number): string {

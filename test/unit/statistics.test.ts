@@ -139,6 +139,24 @@ describe('Statistics', () => {
     }
   });
 
+  test('Should give the statistics of one file filters of exactly its papers, in the whole workspace', () => {
+    const { index } = workspace();
+    const stats = digestStatistics(index, { uri: 'file:///ws/2026-04-28.digest' });
+    const counted = [
+      ...[...stats.topics, ...stats.keywords, ...stats.categories, ...stats.institutions].map((row) => [row.filter, row.count] as const),
+      ...stats.dates.map((point) => [point.filter, point.count] as const),
+      ...[...stats.weeks, ...stats.months].flatMap((period) => [[period.filter, period.count] as const, ...period.topics.map((row) => [row.filter, row.count] as const)]),
+    ];
+    assert.ok(counted.length >= 10, String(counted.length));
+    for (const [filter, count] of counted) {
+      assert.match(filter, / file:2026-04-28\.digest$/);
+      assert.equal(papersTree(index, 'file', filter).distinctPaperCount, count, filter);
+    }
+    // Paper A is in 2026-04-24.digest too: topic:数学推理 alone keeps more than this file's papers.
+    assert.ok(papersTree(index, 'file', 'topic:数学推理').distinctPaperCount > stats.topics.find((row) => row.label === '数学推理')!.count);
+    assert.equal(papersTree(index, 'file', 'file:2026-04-28.digest').paperCount, 3);
+  });
+
   test('Should count a paper once in each window of the trends however many digests repeat it', () => {
     const index = new WorkspaceIndex();
     index.update('file:///ws/2026-04-24.digest', digest(paper('A', '数学推理', ['reasoning'], ['cs.CL'])));

@@ -20,13 +20,14 @@
  * filters on its bars and points, so a click shows exactly the papers it counted.
  */
 import { digestDateOf, isoWeekOf, monthOf } from './digestDates';
+import { decodeUriText } from './text';
 import { categoryIgnoringCase } from './taxonomy';
 import { institutionGroup } from './institutionGroup';
 import type { PaperSummary } from './workspaceIndex';
 import { foldForSearch, searchIncludes } from './workspaceIndex';
 
 /** The fields a filter can name. */
-export const FILTER_FIELDS = ['topic', 'keyword', 'category', 'institution', 'author', 'date', 'week', 'month'] as const;
+export const FILTER_FIELDS = ['topic', 'keyword', 'category', 'institution', 'author', 'date', 'week', 'month', 'file'] as const;
 export type FilterField = (typeof FILTER_FIELDS)[number];
 
 /** Whether a paper passes a filter. */
@@ -121,7 +122,19 @@ function fieldPredicate(field: FilterField, value: string): PaperPredicate {
       return datePredicate((date) => isoWeekOf(date) === value.trim().toUpperCase());
     case 'month':
       return datePredicate((date) => monthOf(date) === value.trim());
+    case 'file':
+      return (paper) => digestFileName(paper.uri) === value.trim();
   }
+}
+
+/**
+ * The name of a digest's file as a `file:` filter names it: the last segment of its URI,
+ * decoded.
+ *
+ * @example digestFileName('file:///w/llm%20news/2026-05-01.digest') // '2026-05-01.digest'
+ */
+export function digestFileName(uri: string): string {
+  return decodeUriText(uri.slice(uri.lastIndexOf('/') + 1));
 }
 
 /** The papers without a value of the field (`topic:` with nothing after it), as the Papers view's `(no topic)` group holds them. */
@@ -142,6 +155,9 @@ function missingPredicate(field: FilterField): PaperPredicate {
     case 'week':
     case 'month':
       return datePredicate(() => false, true);
+    case 'file':
+      // Every paper is in a file with a name.
+      return () => false;
   }
 }
 

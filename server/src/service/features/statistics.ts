@@ -12,7 +12,7 @@
 import type { Cancellation } from '../cancellation';
 import { NEVER_CANCELLED } from '../cancellation';
 import { addDays, digestDateOf, isoWeekOf, monthOf } from '../digestDates';
-import { categoryKey, fieldFilter, FilterField, groupKey } from '../paperFilter';
+import { categoryKey, digestFileName, fieldFilter, FilterField, groupKey } from '../paperFilter';
 import { categoryIgnoringCase } from '../taxonomy';
 import { InstitutionGroup, institutionGroup, institutionGroups } from '../institutionGroup';
 import type { FileSummary, PaperSummary, WorkspaceIndex } from '../workspaceIndex';
@@ -209,22 +209,29 @@ export function digestStatistics(index: WorkspaceIndex, options: { readonly uri?
     ...trendRows('keyword', keywordRows, dates, (date, key) => days.get(date)!.keywords?.countOf(key) ?? 0, windows, keys),
   ].sort((a, b) => Number(b.rising) - Number(a.rising) || b.recent - b.previous - (a.recent - a.previous));
 
+  // The statistics of one file filter to its papers: each filter with the file's own term.
+  const scoped = options.uri === undefined ? <T extends { readonly filter: string }>(rows: readonly T[]): T[] => rows.slice() : inFile(` ${fieldFilter('file', digestFileName(options.uri))}`);
   return {
     uri: options.uri,
     paperCount: all.count,
     entryCount,
     fileCount: files.length,
     undatedFiles,
-    topics: topicRows.slice(0, MAX_ROWS),
-    keywords: keywordRows.slice(0, MAX_ROWS),
-    categories: categories.rows().slice(0, MAX_ROWS),
-    institutions: institutions.rows().slice(0, MAX_ROWS),
+    topics: scoped(topicRows.slice(0, MAX_ROWS)),
+    keywords: scoped(keywordRows.slice(0, MAX_ROWS)),
+    categories: scoped(categories.rows().slice(0, MAX_ROWS)),
+    institutions: scoped(institutions.rows().slice(0, MAX_ROWS)),
     totals: { topics: topics.size, keywords: keywords.size, categories: categories.size, institutions: institutions.size },
-    dates: datePoints,
-    trends,
-    weeks: periodRows('week', weeks),
-    months: periodRows('month', months),
+    dates: scoped(datePoints),
+    trends: scoped(trends),
+    weeks: scoped(periodRows('week', weeks)).map((period) => ({ ...period, topics: scoped(period.topics) })),
+    months: scoped(periodRows('month', months)).map((period) => ({ ...period, topics: scoped(period.topics) })),
   };
+}
+
+/** Rows whose filters keep the papers of one file too (`suffix`: its `file:` term). */
+function inFile(suffix: string): <T extends { readonly filter: string }>(rows: readonly T[]) => T[] {
+  return (rows) => rows.map((row) => ({ ...row, filter: row.filter + suffix }));
 }
 
 /** The key of a paper that no other paper shares: counted without being looked up. */

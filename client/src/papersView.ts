@@ -427,7 +427,7 @@ export function registerPapersView(context: vscode.ExtensionContext, client: Lan
     vscode.commands.registerCommand('paperDigest.filterPapers', async () => {
       const filter = await vscode.window.showInputBox({
         title: vscode.l10n.t('Filter Papers'),
-        prompt: vscode.l10n.t('Keep papers whose English or Chinese title, authors or institutions contain this text, or whose field has a value (topic:, keyword:, category:, institution:, author:, date:, week:, month:)'),
+        prompt: vscode.l10n.t('Keep papers whose English or Chinese title, authors or institutions contain this text, or whose field has a value (topic:, keyword:, category:, institution:, author:, date:, week:, month:, file:)'),
         placeHolder: vscode.l10n.t('e.g. reasoning, 清华, Tanaka, category:cs.CL, week:2026-W18'),
         value: view.filter,
       });

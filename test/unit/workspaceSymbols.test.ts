@@ -68,6 +68,15 @@ describe('workspaceSymbols', () => {
     assert.equal(workspaceSymbols(index, 'sparse', undefined, 7).length, 7);
   });
 
+  test('Should name a paper as a label: no bidirectional or control characters, cut at 500 characters', () => {
+    const index = new WorkspaceIndex();
+    index.update(A, digest(entryLines('E', { englishTitle: `Evil\u202Egnp.exe ${'long '.repeat(2_000)}`, chineseTitle: '恶意\u202E标题' })));
+    const [symbol] = workspaceSymbols(index, 'evil');
+    assert.equal(symbol.name.length, 500);
+    assert.ok(symbol.name.startsWith('Evil\ufffdgnp.exe long'), symbol.name.slice(0, 30));
+    assert.equal(symbol.containerName, '恶意\ufffd标题');
+  });
+
   test('Should return nothing when cancelled', () => {
     const index = new WorkspaceIndex();
     const model = parseDigest(digest(...Array.from({ length: 50 }, (_, i) => entryLines(`P${i}`))));

@@ -11,6 +11,7 @@ import type { Cancellation } from '../cancellation';
 import { NEVER_CANCELLED } from '../cancellation';
 import type { PaperSummary, WorkspaceIndex } from '../workspaceIndex';
 import { foldForSearch } from '../workspaceIndex';
+import { plainLabel } from '../text';
 
 /** At most this many symbols are returned. */
 export const MAX_WORKSPACE_SYMBOLS = 500;
@@ -68,9 +69,13 @@ function findSymbols(index: WorkspaceIndex, query: string, token: Cancellation, 
   return matches.slice(0, limit).map(({ paper, chinese }) => symbolOf(paper, chinese));
 }
 
+/** The longest name or container name of a symbol, as the outline cuts its names. */
+const MAX_SYMBOL_NAME = 500;
+
+/** A paper as a symbol: its titles as labels (`plainLabel`: no control or bidirectional characters, cut at 500). */
 function symbolOf(paper: PaperSummary, byChinese: boolean): SymbolInformation {
-  const name = byChinese ? paper.chineseTitle : paper.title;
-  const other = byChinese ? paper.englishTitle : paper.englishTitle ? paper.chineseTitle : '';
+  const name = plainLabel(byChinese ? paper.chineseTitle : paper.title, MAX_SYMBOL_NAME);
+  const other = plainLabel(byChinese ? paper.englishTitle : paper.englishTitle ? paper.chineseTitle : '', MAX_SYMBOL_NAME);
   return {
     name,
     kind: SymbolKind.Class,

@@ -94,6 +94,15 @@ describe('The Papers filter', () => {
   });
 });
 
+/** Every filter of the statistics with the count it stands for: rows, dates, periods and their topics. */
+function countedFilters(stats: ReturnType<typeof digestStatistics>): (readonly [string, number])[] {
+  return [
+    ...[...stats.topics, ...stats.keywords, ...stats.categories, ...stats.institutions].map((row) => [row.filter, row.count] as const),
+    ...stats.dates.map((point) => [point.filter, point.count] as const),
+    ...[...stats.weeks, ...stats.months].flatMap((period) => [[period.filter, period.count] as const, ...period.topics.map((row) => [row.filter, row.count] as const)]),
+  ];
+}
+
 describe('Statistics', () => {
   test('Should count each paper once per group, with the filter that shows them', () => {
     const { index } = workspace();
@@ -122,11 +131,7 @@ describe('Statistics', () => {
   test('Should give every row, date and period the Papers filter of exactly the papers it counts', () => {
     const { index } = workspace();
     const stats = digestStatistics(index);
-    const counted = [
-      ...[...stats.topics, ...stats.keywords, ...stats.categories, ...stats.institutions].map((row) => [row.filter, row.count] as const),
-      ...stats.dates.map((point) => [point.filter, point.count] as const),
-      ...[...stats.weeks, ...stats.months].flatMap((period) => [[period.filter, period.count] as const, ...period.topics.map((row) => [row.filter, row.count] as const)]),
-    ];
+    const counted = countedFilters(stats);
     assert.ok(counted.length >= 25, String(counted.length));
     for (const [filter, count] of counted) {
       assert.notEqual(filter.trim(), '', 'a filter for every count');
@@ -142,11 +147,7 @@ describe('Statistics', () => {
   test('Should give the statistics of one file filters of exactly its papers, in the whole workspace', () => {
     const { index } = workspace();
     const stats = digestStatistics(index, { uri: 'file:///ws/2026-04-28.digest' });
-    const counted = [
-      ...[...stats.topics, ...stats.keywords, ...stats.categories, ...stats.institutions].map((row) => [row.filter, row.count] as const),
-      ...stats.dates.map((point) => [point.filter, point.count] as const),
-      ...[...stats.weeks, ...stats.months].flatMap((period) => [[period.filter, period.count] as const, ...period.topics.map((row) => [row.filter, row.count] as const)]),
-    ];
+    const counted = countedFilters(stats);
     assert.ok(counted.length >= 10, String(counted.length));
     for (const [filter, count] of counted) {
       assert.match(filter, / file:2026-04-28\.digest$/);

@@ -67,6 +67,15 @@ describe('completion: institutions on a 机构 line', () => {
     assert.match(accept(text, list.items[0]), /机构 \* Fudan University（复旦大学） ； Kyoto University（京都大学） 纠错\n/);
   });
 
+  test('Should not offer what the not-an-institution rule reports: a bracketed tag, a category code', () => {
+    const w = testWorkspace({
+      [OTHER]: digest(entryLines('A', { institutions: '机构 * [cs.AI]（计算机科学与人工智能） ； cs.LG ； Tsinghua University（清华大学） 纠错' })),
+    });
+    const { text, position } = cursor(withInstitutions('机构 * |'));
+    const labels = completions(parseDigest(text), position, w.completion).items.map((item) => item.label);
+    assert.deepEqual(labels, ['Tsinghua University']);
+  });
+
   test('Should leave out institutions already on the line', () => {
     assert.deepEqual(at(withInstitutions('机构 * Tsinghua University（清华大学） ； |')).labels, ['Fudan University', 'Kyoto University']);
   });

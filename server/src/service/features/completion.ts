@@ -19,6 +19,7 @@ import { escapeMarkdown, hasCjk } from '../text';
 import { mostUsed, rankedCounts, termKey } from '../terms';
 import type { WorkspaceTerms } from '../workspaceTerms';
 import { entryAt, fieldAt } from './entries';
+import { notAnInstitutionName } from './diagnostics';
 import { HIT_FIELDS } from './labels';
 
 /** What completion needs of the workspace. */
@@ -312,6 +313,10 @@ function institutionCompletions(field: InstitutionsField, lineText: string, posi
       continue;
     }
     if (prefix && !(key.startsWith(prefix) || key.includes(' ' + prefix) || (chinese && someStartsWith(stats.translations, typed.trim())))) {
+      continue;
+    }
+    if (notAnInstitutionName(mostUsed(stats.names) ?? key)) {
+      // A bracketed tag or a category code on some 机构 line: not offered as an institution.
       continue;
     }
     matched++;

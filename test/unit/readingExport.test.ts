@@ -375,6 +375,16 @@ describe('export: RIS and Markdown', () => {
   });
 });
 
+describe('export: category codes', () => {
+  test('Should export category codes as arXiv spells them, as the checks and statistics read them', () => {
+    const w = testWorkspace({ [FILE]: digest(entryLines('K', { topicHits: '专题命中 数学推理 ：reasoning(abstract)；分类 CS.lg、ｃｓ．ＣＬ、xx.YY' })) });
+    const lookup = w.model.lookup();
+    const [record] = [...lookup.papers()].map((paper) => exportRecord(lookup, paper));
+    assert.deepEqual(record.categories, ['cs.LG', 'cs.CL', 'xx.YY']);
+    assert.match(exportPapers('bibtex', [record]), /keywords = \{cs\.LG, cs\.CL, xx\\_YY\}|keywords = \{cs\.LG, cs\.CL, xx\.YY\}/);
+  });
+});
+
 describe('export: what is known only', () => {
   test('Should take an arXiv id from the Comments only when they say it is the paper’s own', () => {
     assert.equal(ownArxivId('This paper is arXiv:2401.01234v2; extends arXiv:2310.00001'), '2401.01234v2');

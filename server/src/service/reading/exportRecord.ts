@@ -5,6 +5,7 @@
  */
 import type { PaperSummary } from '../workspaceIndex';
 import type { ModelLookup } from './model';
+import { categoryKey } from '../paperFilter';
 
 /** One paper as the exporters see it. */
 export interface ExportRecord {
@@ -69,7 +70,8 @@ export function exportRecord(lookup: ModelLookup, paper: PaperSummary): ExportRe
     institutions: paper.institutions.map((institution) => (institution.translation ? { name: institution.name, nameZh: institution.translation } : { name: institution.name })),
     topic: paper.topic,
     hits: paper.hits,
-    categories: paper.categories,
+    // As arXiv spells them (`CS.lg` is cs.LG), as the checks and the statistics read them.
+    categories: paper.categories.map(categoryKey),
     summary: paper.summary,
     comments: paper.comments,
     journalRef: paper.journalRef,

@@ -110,16 +110,10 @@ export function runCli(argv: readonly string[], out: CliOutput, cwd = process.cw
   };
 
   const files: CheckedFile[] = [];
-  const foundFiles = collectDigestFiles(options.paths, cwd, fail);
   // A folder named on the command line without a digest in it (a mistyped path, a glob that
   // matched a folder) is not a clean pass.
-  for (const given of options.paths) {
-    const folder = given.startsWith('file:') ? undefined : path.resolve(cwd, given);
-    if (folder !== undefined && isFolder(folder) && !foundFiles.some((found) => found.path === folder || found.path.startsWith(folder.endsWith(path.sep) ? folder : folder + path.sep))) {
-      fail(message('noDigestFiles', { path: printable(given) }));
-    }
-  }
-  for (const found of foundFiles) {
+  const noDigests = (given: string): void => fail(message('noDigestFiles', { path: printable(given) }));
+  for (const found of collectDigestFiles(options.paths, cwd, fail, noDigests)) {
     const display = displayPath(found.path, cwd);
     const read = readDigestFile(found.path, printable(display), fail);
     if (read === undefined) {
@@ -437,14 +431,5 @@ if (require.main === module) {
     // Never a stack trace: one line, and the status of a failure.
     process.stderr.write(`paper-digest: ${error instanceof Error ? error.message : String(error)}\n`);
     process.exitCode = 2;
-  }
-}
-
-/** Whether a path is a folder (through links, as the command line's paths are followed). */
-function isFolder(file: string): boolean {
-  try {
-    return fs.statSync(file).isDirectory();
-  } catch {
-    return false;
   }
 }

@@ -34,12 +34,16 @@ export interface FoundFile {
  * In a folder: sub-folders are searched except `node_modules` and `.git`; links to folders are
  * not followed (a target inside the folder is searched on its own); a digest-named link is
  * checked when its real file is inside the folder and reported otherwise. A file named on the
- * command line is checked wherever it is.
+ * command line is checked wherever it is. `emptyFolder` hears of each folder given in which no
+ * digest was found.
  */
-export function collectDigestFiles(paths: readonly string[], cwd: string, fail: (problem: MessageRef) => void): FoundFile[] {
+export function collectDigestFiles(paths: readonly string[], cwd: string, fail: (problem: MessageRef) => void, emptyFolder?: (given: string) => void): FoundFile[] {
   const result: FoundFile[] = [];
   const byReal = new Map<string, number>();
+  /** Digests found, each time one is found (a file found twice counts twice). */
+  let found = 0;
   const add = (file: string, link: boolean): void => {
+    found++;
     const key = realPathSync(file) ?? file;
     const at = byReal.get(key);
     if (at === undefined) {
@@ -102,7 +106,11 @@ export function collectDigestFiles(paths: readonly string[], cwd: string, fail: 
       continue;
     }
     if (stat.isDirectory()) {
+      const before = found;
       walk(absolute, printable(given), realPathSync(absolute) ?? absolute);
+      if (found === before) {
+        emptyFolder?.(given);
+      }
     } else {
       let link = false;
       try {

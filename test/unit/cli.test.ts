@@ -3,6 +3,7 @@ import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { after, before, describe, test } from 'node:test';
 import { runCli } from '../../server/src/cli';
 import { ALL_CODES } from '../../server/src/service/features/diagnostics';
@@ -188,6 +189,9 @@ describe('paper-digest check', () => {
     assert.equal(zh.status, 2);
     assert.equal(zh.stderr, "paper-digest: 'nothing' 中没有摘要文件\n");
     assert.equal(run(['check', '.'], folder).status, 1, 'a folder with a digest below it passes through to the digest');
+    const again = run(['check', 'b.digest', '.'], folder);
+    assert.equal(again.stderr, '', 'a folder whose digest was named before it is not empty');
+    assert.equal(run(['check', pathToFileURL(path.join(folder, 'nothing')).href], folder).status, 2, 'a folder given as a file: URL too');
   });
 
   test('Should exit 2 for a file that is not UTF-8 text', () => {

@@ -149,38 +149,44 @@ export class NodeStateDisk implements StateDisk {
    * folder (a link higher up could lead out of it). The file itself is refused by safeFile.
    */
   private checkFolder(): void {
-    let stat: fs.Stats;
-    try {
-      stat = fs.lstatSync(this.folder);
-    } catch {
-      return;
-    }
-    if (stat.isSymbolicLink()) {
-      throw new SafeFileError('symlink', message('linkNotFollowed', { path: this.folder }));
-    }
-    if (!stat.isDirectory()) {
-      throw new SafeFileError('not-regular', message('notAFolderPath', { path: this.folder }));
-    }
-    const root = realPathSync(this.root);
-    const folder = realPathSync(this.folder);
-    if (!root || !folder || !isInside(root, folder)) {
-      throw new SafeFileError('symlink', message('liesOutside', { path: this.folder, root: this.root }));
-    }
+    checkStateFolder(this.root, this.folder);
+  }
+}
+
+/**
+ * Throws a `SafeFileError` when the state folder `<root>/.paper-digest` is a link, not a folder,
+ * or lies outside the root; nothing when it is there as it should be or is not there at all.
+ */
+export function checkStateFolder(root: string, folder: string): void {
+  let stat: fs.Stats;
+  try {
+    stat = fs.lstatSync(folder);
+  } catch {
+    return;
+  }
+  if (stat.isSymbolicLink()) {
+    throw new SafeFileError('symlink', message('linkNotFollowed', { path: folder }));
+  }
+  if (!stat.isDirectory()) {
+    throw new SafeFileError('not-regular', message('notAFolderPath', { path: folder }));
+  }
+  const realRoot = realPathSync(root);
+  const realFolder = realPathSync(folder);
+  if (!realRoot || !realFolder || !isInside(realRoot, realFolder)) {
+    throw new SafeFileError('symlink', message('liesOutside', { path: folder, root }));
   }
 }
 
 /**
  * The text of `<root>/.paper-digest/interests.json`, undefined when there is none, or why it
- * cannot be used: a link (the file or its folder), not a regular file, over 1 MB, unreadable or
- * not UTF-8. Nothing is followed out of the folder.
+ * cannot be used: a link, not a regular file, over 1 MB, unreadable or not UTF-8, or in a state
+ * folder that is a link or lies outside the root (`checkStateFolder`, as for the state file).
  */
 export function readInterestsFile(root: string): { readonly text: string } | { readonly problem: MessageRef } | undefined {
   const folder = path.join(root, STATE_FOLDER);
   const file = path.join(folder, INTERESTS_FILE);
   try {
-    if (fs.lstatSync(folder).isSymbolicLink()) {
-      return { problem: message('interestsCannotRead', { path: file, reason: message('linkNotFollowed', { path: folder }) }) };
-    }
+    checkStateFolder(root, folder);
     const bytes = readFileSnapshotSync(file, { maxBytes: 1024 * 1024, followSymlinks: false, hash: false }).bytes;
     return { text: new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(bytes) };
   } catch (error) {

@@ -21,9 +21,9 @@ import type { DigestDocument } from './service/model';
 import { foldingRanges } from './service/features/folding';
 import { SEMANTIC_TOKEN_MODIFIERS, SEMANTIC_TOKEN_TYPES } from './service/features/semanticTokens';
 import { WorkspaceIndex } from './service/workspaceIndex';
+import { isPosition } from './service/edits';
 import { PAPERS_GROUPINGS, PapersTreeCache, PapersTreeOptions, paperAt } from './service/features/tree';
 import type { PapersQuery, PapersTreeParams } from './protocol';
-import type { Position } from 'vscode-languageserver-types';
 import type { ReadingLookup } from './service/reading/paperInfo';
 import { ReadingService } from './reading';
 import {
@@ -251,12 +251,6 @@ function isPapersTreeQuery(params: unknown): params is PapersTreeParams {
     optional(p.starredOnly, 'boolean') &&
     optional(p.newOnly, 'boolean')
   );
-}
-
-/** Whether a value is an LSP position: two non-negative whole numbers. */
-function isPosition(value: unknown): value is Position {
-  const p = value as Partial<Position> | null | undefined;
-  return !!p && typeof p === 'object' && Number.isInteger(p.line) && Number.isInteger(p.character) && p.line! >= 0 && p.character! >= 0;
 }
 
 connection.onRequest(PapersTreeRequest, guarded(PapersTreeRequest.method, async (params, token) => {

@@ -268,3 +268,13 @@ function trimEdit(original: string, edit: OffsetEdit): OffsetEdit {
   text = text.slice(0, text.length - suffix);
   return { start, end, text };
 }
+
+/**
+ * Whether a value a client sent is an LSP position: two non-negative whole numbers.
+ *
+ * @example isPosition({ line: 'a', character: null }) // false
+ */
+export function isPosition(value: unknown): value is Position {
+  const p = value as Partial<Position> | null | undefined;
+  return !!p && typeof p === 'object' && Number.isInteger(p.line) && Number.isInteger(p.character) && p.line! >= 0 && p.character! >= 0;
+}

@@ -8,6 +8,7 @@ import type { Cancellation } from '../cancellation';
 import { NEVER_CANCELLED } from '../cancellation';
 import type { DigestDocument, Field, Span } from '../model';
 import { entryAt, fieldAt } from './entries';
+import { isPosition } from '../edits';
 
 /** Lines longer than this get the line, the entry and the file, without words. */
 const MAX_WORD_LINE = 100_000;
@@ -34,14 +35,7 @@ export function selectionRanges(doc: DigestDocument, positions: readonly Positio
 }
 
 function inside(doc: DigestDocument, position: Position): boolean {
-  return (
-    Number.isInteger(position?.line) &&
-    Number.isInteger(position?.character) &&
-    position.line >= 0 &&
-    position.line < doc.lines.length &&
-    position.character >= 0 &&
-    position.character <= doc.lines[position.line].text.length
-  );
+  return isPosition(position) && position.line < doc.lines.length && position.character <= doc.lines[position.line].text.length;
 }
 
 function chainAt(doc: DigestDocument, position: Position): SelectionRange {

@@ -336,7 +336,6 @@ function fixAllRounds(
   return { edits: composed, result: current };
 }
 
-
 /**
  * Fixes that change the structure of an entry (they insert, remove or move paragraphs, or change
  * what a line reads as): the parse of the result may read other lines differently, so each is

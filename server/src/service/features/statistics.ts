@@ -209,29 +209,39 @@ export function digestStatistics(index: WorkspaceIndex, options: { readonly uri?
     ...trendRows('keyword', keywordRows, dates, (date, key) => days.get(date)!.keywords?.countOf(key) ?? 0, windows, keys),
   ].sort((a, b) => Number(b.rising) - Number(a.rising) || b.recent - b.previous - (a.recent - a.previous));
 
-  // The statistics of one file filter to its papers: each filter with the file's own term.
-  const scoped = options.uri === undefined ? <T extends { readonly filter: string }>(rows: readonly T[]): T[] => rows.slice() : inFile(` ${fieldFilter('file', digestFileName(options.uri))}`);
-  return {
+  const stats: DigestStatistics = {
     uri: options.uri,
     paperCount: all.count,
     entryCount,
     fileCount: files.length,
     undatedFiles,
-    topics: scoped(topicRows.slice(0, MAX_ROWS)),
-    keywords: scoped(keywordRows.slice(0, MAX_ROWS)),
-    categories: scoped(categories.rows().slice(0, MAX_ROWS)),
-    institutions: scoped(institutions.rows().slice(0, MAX_ROWS)),
+    topics: topicRows.slice(0, MAX_ROWS),
+    keywords: keywordRows.slice(0, MAX_ROWS),
+    categories: categories.rows().slice(0, MAX_ROWS),
+    institutions: institutions.rows().slice(0, MAX_ROWS),
     totals: { topics: topics.size, keywords: keywords.size, categories: categories.size, institutions: institutions.size },
-    dates: scoped(datePoints),
-    trends: scoped(trends),
-    weeks: scoped(periodRows('week', weeks)).map((period) => ({ ...period, topics: scoped(period.topics) })),
-    months: scoped(periodRows('month', months)).map((period) => ({ ...period, topics: scoped(period.topics) })),
+    dates: datePoints,
+    trends,
+    weeks: periodRows('week', weeks),
+    months: periodRows('month', months),
   };
+  return options.uri === undefined ? stats : inFile(stats, ` ${fieldFilter('file', digestFileName(options.uri))}`);
 }
 
-/** Rows whose filters keep the papers of one file too (`suffix`: its `file:` term). */
-function inFile(suffix: string): <T extends { readonly filter: string }>(rows: readonly T[]) => T[] {
-  return (rows) => rows.map((row) => ({ ...row, filter: row.filter + suffix }));
+/** The statistics of one file with every filter keeping its papers only: `suffix` (its `file:` term) added to each. */
+function inFile(stats: DigestStatistics, suffix: string): DigestStatistics {
+  const scoped = <T extends { readonly filter: string }>(rows: readonly T[]): T[] => rows.map((row) => ({ ...row, filter: row.filter + suffix }));
+  return {
+    ...stats,
+    topics: scoped(stats.topics),
+    keywords: scoped(stats.keywords),
+    categories: scoped(stats.categories),
+    institutions: scoped(stats.institutions),
+    dates: scoped(stats.dates),
+    trends: scoped(stats.trends),
+    weeks: scoped(stats.weeks).map((period) => ({ ...period, topics: scoped(period.topics) })),
+    months: scoped(stats.months).map((period) => ({ ...period, topics: scoped(period.topics) })),
+  };
 }
 
 /** The key of a paper that no other paper shares: counted without being looked up. */

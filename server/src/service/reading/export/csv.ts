@@ -24,10 +24,8 @@ export function csvField(value: string): string {
   return /[",\r\n]/.test(safe) || safe !== value ? `"${safe.replace(/"/g, '""')}"` : safe;
 }
 
-/** A number of the tool's own (the score, the line): never guarded as a formula. */
-function csvNumber(value: number): string {
-  return String(value);
-}
+/** The columns of the tool's own numbers: written as they are, never guarded as a formula. */
+const NUMBER_COLUMNS: ReadonlySet<string> = new Set(['score', 'line']);
 
 /**
  * @example
@@ -57,7 +55,7 @@ export function toCsv(records: readonly ExportRecord[], fileOf: (uri: string) =>
       file: fileOf(record.uri),
       line: String(record.line),
     };
-    rows.push(CSV_COLUMNS.map((column) => (column === 'score' ? csvNumber(record.score) : column === 'line' ? csvNumber(record.line) : csvField(values[column]))).join(','));
+    rows.push(CSV_COLUMNS.map((column) => (NUMBER_COLUMNS.has(column) ? values[column] : csvField(values[column]))).join(','));
   }
   return rows.join('\r\n') + '\r\n';
 }

@@ -1034,10 +1034,11 @@ function paperContent(entry: Entry, names: FoldedNames): PaperContent {
   const keptHits =
     hitList.length === 0
       ? NONE
-      : names.sharedBy('hits', hitList.flatMap((hit) => [hit.keyword.text, hit.field?.text ?? '']), () =>
+      : names.sharedBy('hits', pairParts(hitList, (hit) => hit.keyword.text, (hit) => hit.field?.text ?? ''), () =>
           hitList.map((hit) => ({ keyword: names.keep(hit.keyword.text), field: names.keep(hit.field?.text ?? '') })),
         );
   const authorsZh = (entry.institutions?.authorPairs ?? []).filter((pair) => pair.chinese?.text).map((pair) => ({ name: names.keep(pair.english.text), nameZh: names.keep(pair.chinese!.text) }));
+  const search = searchTexts(searchParts);
   return {
     englishTitle,
     chineseTitle,
@@ -1045,7 +1046,7 @@ function paperContent(entry: Entry, names: FoldedNames): PaperContent {
     identity,
     authors,
     institutions:
-      institutions.length === 0 ? NONE : names.sharedBy('institutions', institutions.flatMap((each) => [each.name, each.translation ?? '']), () => institutions.slice()),
+      institutions.length === 0 ? NONE : names.sharedBy('institutions', pairParts(institutions, (each) => each.name, (each) => each.translation ?? ''), () => institutions.slice()),
     topic: names.keep(hits?.topic.text ?? ''),
     keywords,
     categories,
@@ -1054,8 +1055,22 @@ function paperContent(entry: Entry, names: FoldedNames): PaperContent {
     authorsZh: authorsZh.length === 0 ? NONE : authorsZh,
     comments: keep(entry.comments?.value.text ?? ''),
     journalRef: keep(entry.journalRef?.value.text ?? ''),
-    ...searchTexts(searchParts),
+    searchNarrow: search.searchNarrow,
+    searchWide: search.searchWide,
   };
+}
+
+/**
+ * Two parts of each item, in order, as the key of `sharedBy`: `[first(a), second(a), first(b), ...]`.
+ * A loop, not `flatMap` (which made an array per item and was a third of the time of `paperContent`).
+ */
+function pairParts<T>(items: readonly T[], first: (item: T) => string, second: (item: T) => string): string[] {
+  const parts = new Array<string>(items.length * 2);
+  for (let i = 0; i < items.length; i++) {
+    parts[2 * i] = first(items[i]);
+    parts[2 * i + 1] = second(items[i]);
+  }
+  return parts;
 }
 
 /**

@@ -14,6 +14,7 @@ import { generatedEntry } from '../bench/generate';
 import { digest, entryLines } from '../support/fixtures';
 import { heapAfterCollection } from '../support/heap';
 import { noisyDigests } from '../support/noisyDigests';
+import { notAnInstitutionKind } from '../../server/src/service/institutionNames';
 
 
 /** A digest whose papers each carry a long stray line (a line of no field), which the index does not keep. */
@@ -98,7 +99,7 @@ function searchParts(entry: Entry): string[] {
   const authors = entry.authors?.names.map((name) => name.text).filter((name) => name.length > 0) ?? [];
   const institutions =
     entry.institutions && !entry.institutions.authorPairs
-      ? entry.institutions.items.filter((item) => item.name.text.length > 0).map((item) => (item.translation?.text ? [item.name.text, item.translation.text] : [item.name.text]))
+      ? entry.institutions.items.filter((item) => item.name.text.length > 0 && !notAnInstitutionKind(item.name.text)).map((item) => (item.translation?.text ? [item.name.text, item.translation.text] : [item.name.text]))
       : [];
   const pairs = entry.institutions?.authorPairs ?? [];
   return [englishTitle, chineseTitle, ...authors, ...institutions.flat(), ...pairs.flatMap((pair) => (pair.chinese ? [pair.english.text, pair.chinese.text] : [pair.english.text]))];
@@ -111,7 +112,7 @@ function plainSummary(entry: Entry): Record<string, unknown> {
   const authors = entry.authors?.names.map((name) => name.text).filter((name) => name.length > 0) ?? [];
   const institutions =
     entry.institutions && !entry.institutions.authorPairs
-      ? entry.institutions.items.filter((item) => item.name.text.length > 0).map((item) => (item.translation?.text ? { name: item.name.text, translation: item.translation.text } : { name: item.name.text }))
+      ? entry.institutions.items.filter((item) => item.name.text.length > 0 && !notAnInstitutionKind(item.name.text)).map((item) => (item.translation?.text ? { name: item.name.text, translation: item.translation.text } : { name: item.name.text }))
       : [];
   const hits = entry.topicHits;
   const pairs = entry.institutions?.authorPairs ?? [];

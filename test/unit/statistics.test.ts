@@ -7,7 +7,7 @@ import { digestStatistics } from '../../server/src/service/features/statistics';
 import { rollup } from '../../server/src/service/features/rollup';
 import { barChart, CHART_WORDS, chartToSvg, chartWords, dashboardCharts, dashboardSummary, displayText, periodChart, topicLabel } from '../../server/src/service/charts';
 import { papersTree } from '../../server/src/service/features/tree';
-import { computeDiagnostics } from '../../server/src/service/features/diagnostics';
+import { computeDiagnostics, DiagnosticCode } from '../../server/src/service/features/diagnostics';
 import { parseDigest } from '../../server/src/service/parser';
 import { digest, entryLines } from '../support/fixtures';
 
@@ -204,6 +204,24 @@ describe('Statistics', () => {
     const rows = stats.institutions.map((row) => [row.label, row.count]);
     assert.deepEqual(rows, [['Fudan University', 2], ['Department of Computer Science', 1], ['Department of Computer Science', 1]]);
     assert.equal(papersTree(index, 'file', stats.institutions[0].filter).paperCount, 2);
+  });
+
+  test('Should not count a tag, a category code or a name without a letter on a 机构 line as an institution', () => {
+    const index = new WorkspaceIndex();
+    index.update('file:///ws/2026-05-01.digest', digest(
+      paper('L', '数学推理', ['reasoning'], ['cs.CL'], '机构 * [cs.AI] ； Kyoto University（京都大学） ； cs.LG ； — 纠错'),
+      paper('M', '数学推理', ['reasoning'], ['cs.CL'], '机构 * [Oral] 纠错'),
+    ));
+    const stats = digestStatistics(index);
+    assert.deepEqual(stats.institutions.map((row) => [row.label, row.count]), [['Kyoto University', 1]]);
+    assert.equal(stats.totals.institutions, 1);
+    // The Papers view groups the second paper under no institution, and the index keeps only the real one.
+    const tree = papersTree(index, 'institution', '');
+    assert.deepEqual(tree.roots.map((root) => [root.label, root.count]), [['Kyoto University', 1], ['(no institution)', 1]]);
+    assert.deepEqual(index.files()[0].papers.map((each) => each.institutions.map((item) => item.name)), [['Kyoto University'], []]);
+    // They are still reported where they are written.
+    const codes = computeDiagnostics(parseDigest(digest(paper('L', '数学推理', ['reasoning'], ['cs.CL'], '机构 * [cs.AI] ； Kyoto University（京都大学） 纠错')))).map((each) => each.code);
+    assert.ok(codes.includes(DiagnosticCode.NotAnInstitution), codes.join());
   });
 
   test('Should give the statistics of one file, and nothing for an unknown one', () => {

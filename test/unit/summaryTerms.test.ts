@@ -70,6 +70,8 @@ const digests = fc
 const EDGE_CASES = [
   '大模型推理能力\n\nSparse Probes\n\n稀疏探针\n\nMei Tanaka\n\n机构 * Kyoto University（ 京都大学 ）； Fudan University（　）； （清华）； 　\n\n专题命中 数学推理 ：reasoning(abstract)； (title)；分类 cs.CL、 \n\nAI总结 x。\n',
   '大模型推理能力\n\nSparse Probes\n\n稀疏探针\n\nMei Tanaka, Wei Zhang\n\n机构 * Mei Tanaka, Wei Zhang（ 田中 、 ）\n\n专题命中  ：分类 \n\nAI总结 x。\n',
+  // Items that are not institutions: a tag, a category code, a name without a letter.
+  '大模型推理能力\n\nSparse Probes\n\n稀疏探针\n\nMei Tanaka\n\n机构 * [cs.AI] ； Kyoto University（京都大学） ； cs.LG ； — 纠错\n\n专题命中 数学推理 ：reasoning(abstract)；分类 cs.CL\n\nAI总结 x。\n',
 ];
 
 describe('summaryTerms: the names of a file from its summary', () => {

@@ -10,6 +10,7 @@ import type { DigestDocument, Entry } from './model';
 import { titleKey } from './features/entries';
 import { internalised, keep } from './keptStrings';
 import { RecentMap } from './recentMap';
+import { notAnInstitutionKind } from './institutionNames';
 
 /** How often each written form is used. */
 export type Counts = Map<string, number>;
@@ -209,6 +210,10 @@ function computeEntryNames(entry: Entry): EntryNames {
       });
     } else {
       field.items.forEach((item, index) => {
+        // A tag or a category code on the line is reported, not counted as an institution.
+        if (item.name.text.length === 0 || notAnInstitutionKind(item.name.text)) {
+          return;
+        }
         const name = kept(item.name.text);
         const key = keyOfKept(name);
         if (key) {

@@ -14,6 +14,7 @@ import { entrySpans, entrySpansAt, entryTitleKey, itemAtLine, paperName, titleKe
 import { entryNames, EntryNames, fileTerms, FileTerms, reviseTerms, summaryTerms } from './terms';
 import { documentTooLarge, parseWithinLimits } from './limits';
 import { keep, keepNarrow, KeptNames } from './keptStrings';
+import { notAnInstitutionKind } from './institutionNames';
 
 /** An institution of a paper, as the `机构` line names it. */
 export interface InstitutionSummary {
@@ -1004,7 +1005,8 @@ function paperContent(entry: Entry, names: FoldedNames): PaperContent {
   const institutions: InstitutionSummary[] = [];
   if (entry.institutions && !entry.institutions.authorPairs) {
     for (const item of entry.institutions.items) {
-      if (item.name.text.length > 0) {
+      // A tag or a category code on the line is not an institution (institutionNames.ts).
+      if (item.name.text.length > 0 && !notAnInstitutionKind(item.name.text)) {
         institutions.push(item.translation?.text ? { name: names.keep(item.name.text), translation: names.keep(item.translation.text) } : { name: names.keep(item.name.text) });
       }
     }

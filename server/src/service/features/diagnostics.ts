@@ -21,6 +21,7 @@ import { entryNames } from '../terms';
 import { bilingual, MessageLanguage, say } from '../messages';
 import { RecentMap } from '../recentMap';
 import { keep } from '../keptStrings';
+import { notAnInstitutionKind } from '../institutionNames';
 
 /** The `source` of every diagnostic of Paper Digest. */
 export const DIAGNOSTIC_SOURCE = 'paper-digest';
@@ -944,35 +945,22 @@ function notAnInstitution(item: InstitutionItem): readonly [string, string] | un
 }
 
 /**
- * Why a (non-empty) institution name is not one, or undefined. The patterns are tried only on
- * names that may match them: most names are words of letters with spaces between them.
+ * Why a (non-empty) institution name is not one, in both languages, or undefined
+ * (`notAnInstitutionKind`).
  *
  * @example notAnInstitutionName('cs.AI') // ["'cs.AI' is an arXiv category, not an institution", …]
  */
 export function notAnInstitutionName(name: string): readonly [string, string] | undefined {
-  if (name.charCodeAt(0) === 0x5b /* [ */ && /^\[[^\]]*\]$/.test(name)) {
-    return [`${quote(name)} is a bracketed tag, not an institution`, `${quote(name)}是方括号标记，不是机构`];
+  switch (notAnInstitutionKind(name)) {
+    case 'tag':
+      return [`${quote(name)} is a bracketed tag, not an institution`, `${quote(name)}是方括号标记，不是机构`];
+    case 'category':
+      return [`${quote(name)} is an arXiv category, not an institution`, `${quote(name)}是 arXiv 分类，不是机构`];
+    case 'no-letter':
+      return [`${quote(name)} is not the name of an institution`, `${quote(name)}不是机构名称`];
+    default:
+      return undefined;
   }
-  if (onlyCodeCharacters(name) && isCategoryLike(name) && categoryIgnoringCase(name)) {
-    return [`${quote(name)} is an arXiv category, not an institution`, `${quote(name)}是 arXiv 分类，不是机构`];
-  }
-  if (!isAsciiLetter(name.charCodeAt(0)) && !/[\p{L}]/u.test(name)) {
-    return [`${quote(name)} is not the name of an institution`, `${quote(name)}不是机构名称`];
-  }
-  return undefined;
-}
-
-function isAsciiLetter(code: number): boolean {
-  return (code >= 0x41 && code <= 0x5a) || (code >= 0x61 && code <= 0x7a);
-}
-
-/** Whether a text has only the characters of a category code (ASCII letters and digits, `.`, `-`): `isCategoryLike` needs them. */
-function onlyCodeCharacters(text: string): boolean {
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (!(isAsciiLetter(c) || (c >= 0x30 && c <= 0x39) || c === 0x2e || c === 0x2d)) return false;
-  }
-  return true;
 }
 
 /**

@@ -37,6 +37,19 @@ export interface FoundFile {
  * command line is checked wherever it is. `emptyFolder` hears of each folder given in which no
  * digest was found.
  */
+/**
+ * What makes two names one file: its device and inode (two hard links, or a symbolic link and
+ * its target, are one file), else its real path.
+ */
+function fileIdentity(file: string): string {
+  try {
+    const stat = fs.statSync(file, { bigint: true });
+    return `${stat.dev}:${stat.ino}`;
+  } catch {
+    return realPathSync(file) ?? file;
+  }
+}
+
 export function collectDigestFiles(paths: readonly string[], cwd: string, fail: (problem: MessageRef) => void, emptyFolder?: (given: string) => void): FoundFile[] {
   const result: FoundFile[] = [];
   const byReal = new Map<string, number>();
@@ -44,7 +57,7 @@ export function collectDigestFiles(paths: readonly string[], cwd: string, fail: 
   let found = 0;
   const add = (file: string, link: boolean): void => {
     found++;
-    const key = realPathSync(file) ?? file;
+    const key = fileIdentity(file);
     const at = byReal.get(key);
     if (at === undefined) {
       byReal.set(key, result.length);

@@ -7,6 +7,7 @@
  */
 import { message, MessageError, MessageRef } from './service/cliMessages';
 import type { AsyncStateDisk } from './service/reading/stateStore';
+import { MAX_STATE_BYTES } from './service/reading/stateFile';
 import type { ReadStateFileResult, StateFileProblemResult, StateFileVersion, WriteStateFileResult } from './stateFilesProtocol';
 import { withoutTrailingSlashes } from './service/text';
 
@@ -17,7 +18,6 @@ export interface StateFileSource {
 }
 
 /** State files bigger than this are not read (as the Node disk's limit, stateDisk.ts). */
-const MAX_STATE_BYTES = 64 * 1024 * 1024;
 
 /** `<folder>/.paper-digest/<name>` of a folder URI, whatever its scheme. */
 export function folderFileUri(folder: string, name: string): string {
@@ -102,6 +102,8 @@ export function problemReason(result: StateFileProblemResult, location: string):
       return message(/\/\.paper-digest\/?$/.test(at) ? 'notAFolderPath' : 'notARegularFile', { path: at });
     case 'too-big':
       return message('biggerThanBytes', { path: at, max: MAX_STATE_BYTES });
+    case 'not-utf8':
+      return message('notUtf8');
     default:
       return message('systemOther', { detail: typeof result.detail === 'string' ? result.detail : String(result.message) });
   }

@@ -19,13 +19,19 @@ import { readFileSnapshotSync, SafeFileError, writeFileAtomicSync } from './fs/s
 import { message, reasonOf } from './service/cliMessages';
 import type { MessageRef } from './service/cliMessages';
 import type { StateDisk } from './service/reading/stateStore';
+import { MAX_STATE_BYTES } from './service/reading/stateFile';
 
 export const STATE_FOLDER = '.paper-digest';
 export const STATE_FILE = 'state.json';
 export const INTERESTS_FILE = 'interests.json';
 
-/** State files bigger than this are not read (a state file of 100,000 papers is about 20 MB). */
-export const MAX_STATE_BYTES = 64 * 1024 * 1024;
+export { MAX_STATE_BYTES };
+
+/** How many times a state file replaced while it was being opened is read (stateDisk's readSnapshot). */
+const READ_ATTEMPTS = 5;
+
+/** The state file's decoder: the BOM kept (the store reads past it), bytes that are not UTF-8 refused. */
+const UTF8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 
 /** Points where tests step in. */
 export interface StateDiskHooks {
@@ -132,15 +138,32 @@ export class NodeStateDisk implements StateDisk {
     }
   }
 
+  /**
+   * The file's text and what the file was, undefined when there is none. A file replaced while
+   * it was being opened (another writer's rename) is read again, a few times. A file that is not
+   * UTF-8 is refused (`SafeFileError`), never decoded with replacement characters, which the next
+   * write would put in the place of what it held.
+   */
   private readSnapshot(): { text: string; snapshot: FileSnapshot } | undefined {
-    try {
-      const { bytes, snapshot } = readFileSnapshotSync(this.file, { maxBytes: MAX_STATE_BYTES, followSymlinks: false });
-      return { text: bytes.toString('utf8'), snapshot };
-    } catch (error) {
-      if (error instanceof SafeFileError && error.code === 'missing') {
-        return undefined;
+    for (let attempt = 1; ; attempt++) {
+      try {
+        const { bytes, snapshot } = readFileSnapshotSync(this.file, { maxBytes: MAX_STATE_BYTES, followSymlinks: false });
+        let text: string;
+        try {
+          text = UTF8.decode(bytes);
+        } catch {
+          throw new SafeFileError('io', message('notUtf8'));
+        }
+        return { text, snapshot };
+      } catch (error) {
+        if (error instanceof SafeFileError && error.code === 'missing') {
+          return undefined;
+        }
+        if (error instanceof SafeFileError && error.code === 'changed' && attempt < READ_ATTEMPTS) {
+          continue;
+        }
+        throw error;
       }
-      throw error;
     }
   }
 

@@ -31,7 +31,8 @@ export interface StateFs {
 }
 
 const NAMES = new Set(['state.json', 'interests.json']);
-const decoder = new TextDecoder('utf-8', { ignoreBOM: true });
+/** Fatal: a file that is not UTF-8 is refused, never read with replacement characters and written back so. */
+const decoder = new TextDecoder('utf-8', { ignoreBOM: true, fatal: true });
 const encoder = new TextEncoder();
 
 /** The folder and name of a state file URI, when it is one. */
@@ -74,7 +75,12 @@ async function readCurrent(fs: StateFs, uri: string, maxBytes: number): Promise<
   if (bytes.byteLength > maxBytes) {
     return { problem: 'too-big', message: `${uri} is bigger than ${maxBytes} bytes`, at: uri };
   }
-  const text = decoder.decode(bytes);
+  let text: string;
+  try {
+    text = decoder.decode(bytes);
+  } catch {
+    return { problem: 'not-utf8', message: `${uri} cannot be read (it is not UTF-8 text)`, at: uri };
+  }
   return { text, version: { mtime: stat.mtime, size: stat.size, hash: textHash(text) } };
 }
 

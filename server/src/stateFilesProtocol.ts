@@ -20,7 +20,7 @@ export interface StateFileVersion {
 }
 
 /** Why a state file was not read or written. */
-export type StateFileProblem = 'link' | 'not-file' | 'too-big' | 'outside' | 'unreadable' | 'unwritable';
+export type StateFileProblem = 'link' | 'not-file' | 'too-big' | 'not-utf8' | 'outside' | 'unreadable' | 'unwritable';
 
 export interface ReadStateFileParams {
   /** `<workspace folder>/.paper-digest/state.json` or `.../interests.json`. */

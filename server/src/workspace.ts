@@ -37,7 +37,7 @@ export const DEFAULT_SCAN_LIMITS: ScanLimits = {
 };
 
 /** Why a digest file was not indexed. */
-type SkipReason = 'too-big' | 'special' | 'link' | 'missing' | 'unreadable';
+type SkipReason = 'too-big' | 'special' | 'link' | 'another-name' | 'missing' | 'unreadable';
 
 /** What reading a file came to: indexed, skipped, a folder now, or overtaken by a newer event. */
 type ReadOutcome = 'indexed' | 'folder' | 'superseded' | SkipReason;
@@ -46,6 +46,7 @@ const SKIP_DESCRIPTIONS: Record<SkipReason, string> = {
   'too-big': 'too big',
   special: 'not regular files (FIFOs, sockets, devices)',
   link: 'symbolic links (never followed)',
+  'another-name': 'other names (hard links) of files indexed',
   missing: 'gone meanwhile',
   unreadable: 'unreadable',
 };
@@ -81,6 +82,13 @@ export class WorkspaceDigests {
   private scanning: Promise<void> = Promise.resolve();
   /** Modification times of the digest files read, for the digest order (reading workflow). */
   private readonly mtimes = new Map<string, number>();
+  /**
+   * The file (device and inode) each digest read from disk is, and the URI a file was first
+   * indexed under: a hard link to an indexed file is another name of it, not another digest (no
+   * false `duplicate-paper`).
+   */
+  private readonly fileOfUri = new Map<string, string>();
+  private readonly uriOfFile = new Map<string, string>();
   /** The real path of each workspace folder, resolved once. */
   private readonly realRoots = new Map<string, Promise<string | undefined>>();
 
@@ -245,9 +253,17 @@ export class WorkspaceDigests {
         outcome = 'link';
       } else {
         const { bytes, snapshot } = await readFileSnapshot(file, { maxBytes: this.limits.maxFileBytes, followSymlinks: false, hash: false });
-        text = this.options.decode ? this.options.decode(bytes) : bytes.toString('utf8');
-        mtime = snapshot.mtimeMs;
-        outcome = 'indexed';
+        const identity = `${snapshot.dev}:${snapshot.ino}`;
+        const first = this.uriOfFile.get(identity);
+        if (first !== undefined && first !== uri && this.fileOfUri.get(first) === identity && this.index.hasOnDisk(first)) {
+          outcome = 'another-name';
+        } else {
+          this.uriOfFile.set(identity, uri);
+          this.fileOfUri.set(uri, identity);
+          text = this.options.decode ? this.options.decode(bytes) : bytes.toString('utf8');
+          mtime = snapshot.mtimeMs;
+          outcome = 'indexed';
+        }
       }
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;

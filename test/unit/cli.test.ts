@@ -385,6 +385,31 @@ describe('paper-digest check --fix: nothing lost', () => {
     assert.deepEqual(fs.readdirSync(folder), ['m.digest']);
   });
 
+  test('Should check a file with two names (hard links) once, and not fix it, which would separate them', () => {
+    const folder = folderWith('hardlinks', { 'a.digest': readFixture('fixes/all-mistakes.digest') });
+    const alone = runBounded(['check', '--format', 'json', '.'], folder).stdout;
+    fs.linkSync(path.join(folder, 'a.digest'), path.join(folder, 'b.digest'));
+    const checked = runBounded(['check', '--format', 'json', '.'], folder);
+    const report = JSON.parse(checked.stdout) as { files: { path: string }[] };
+    assert.deepEqual(report.files.map((file) => file.path), ['a.digest'], 'one file, under its first name');
+    assert.equal(checked.stdout, alone, 'the same report as without the second name: no copy of itself');
+    const fixed = runBounded(['check', '--fix', '--lang', 'en', '.'], folder);
+    assert.equal(fixed.status, 2, fixed.stderr);
+    assert.ok(stderrLines(fixed).includes("paper-digest: cannot write 'a.digest': it has another name (hard links), which replacing it would separate from it; it was left as it is"), fixed.stderr);
+    assert.equal(fs.readFileSync(path.join(folder, 'a.digest'), 'utf8'), readFixture('fixes/all-mistakes.digest'));
+    assert.equal(fs.statSync(path.join(folder, 'a.digest')).ino, fs.statSync(path.join(folder, 'b.digest')).ino, 'still one file');
+  });
+
+  test('Should not replace a digest no one may write (exit 2, left as it is)', () => {
+    const folder = folderWith('readonly', { 'm.digest': readFixture('fixes/all-mistakes.digest') });
+    fs.chmodSync(path.join(folder, 'm.digest'), 0o444);
+    const result = runBounded(['check', '--fix', '--lang', 'en', 'm.digest'], folder);
+    assert.equal(result.status, 2, result.stderr);
+    assert.ok(stderrLines(result).includes("paper-digest: cannot write 'm.digest': it is read-only (no one may write it); it was left as it is"), result.stderr);
+    assert.equal(fs.readFileSync(path.join(folder, 'm.digest'), 'utf8'), readFixture('fixes/all-mistakes.digest'));
+    assert.equal(fs.statSync(path.join(folder, 'm.digest')).mode & 0o777, 0o444);
+  });
+
   test('Should leave the file whole when the write fails midway (a file-size limit)', () => {
     const original = readFixture('fixes/all-mistakes.digest').repeat(4);
     assert.ok(Buffer.byteLength(original) > 4096);

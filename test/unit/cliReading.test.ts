@@ -296,6 +296,23 @@ describe('paper-digest mark', () => {
     assert.deepEqual(fs.readdirSync(outside), ['interests.json']);
   });
 
+  test('Should refuse a tag or a note past the limits, and more tags than a paper may have, with exit 2, changing nothing', () => {
+    ok(run(['mark', 'tag', '--title', 'protein', '--tag', 'kept'], work));
+    const before = fs.readFileSync(stateFile(), 'utf8');
+    assertUsage(run(['mark', 'tag', '--title', 'protein', '--tag', 't'.repeat(100) + 'X', '--lang', 'en'], work), /the tag 't+…' is longer than 64 characters; nothing was changed/);
+    assertUsage(run(['mark', 'tag', '--title', 'protein', '--note', 'n'.repeat(5000) + 'END', '--lang', 'en'], work), /the note is longer than 4000 characters \(5003\); nothing was changed/);
+    const many = Array.from({ length: 70 }, (_, i) => ['--tag', `tag${i}`]).flat();
+    assertUsage(run(['mark', 'tag', '--title', 'protein', ...many, '--lang', 'zh-cn'], work), /一篇论文的标签将超过 64 个；未做任何更改/);
+    assert.equal(fs.readFileSync(stateFile(), 'utf8'), before);
+  });
+
+  test('Should leave a state file that is not UTF-8 byte for byte and exit 2', () => {
+    const bytes = Buffer.concat([Buffer.from('{"version":1,"papers":{"other":{"note":"caf'), Buffer.from([0xe9]), Buffer.from('"}}}')]);
+    fs.writeFileSync(stateFile(), bytes);
+    assertUsage(run(['mark', 'star', '--title', 'protein', '--lang', 'en'], work), /state\.json cannot be read \(it is not UTF-8 text\); reading state is read-only/);
+    assert.ok(fs.readFileSync(stateFile()).equals(bytes));
+  });
+
   test('Should keep every change when several mark commands run at once (merged, none lost)', async () => {
     const titles = [SPARSE_PROBES[0], SELF_VERIFYING[0], PROTEIN[0], GRAPH_REWRITING[0]];
     const results = await Promise.all(titles.map((title, i) => runAsync(['mark', i % 2 === 0 ? 'star' : 'read', '--title', title, '--tag', `t${i}`], work)));

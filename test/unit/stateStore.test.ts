@@ -5,7 +5,7 @@
  * change made meanwhile.
  */
 import * as assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { describe, test } from 'node:test';
@@ -428,5 +428,135 @@ describe('state store: several writers at once', () => {
     // Once the lock is free, the other writer merges and keeps both.
     assert.deepEqual(other.change(['theirs'], { starred: true }).changed, ['theirs']);
     assert.deepEqual(Object.keys(papersOnDisk(root)).sort(), ['mine', 'theirs']);
+  });
+});
+
+describe('state store: a state file that is not UTF-8', () => {
+  test('Should report it, leave it byte for byte and refuse changes, never writing replacement characters', () => {
+    const root = scratch();
+    const bytes = Buffer.concat([Buffer.from('{"version":1,"papers":{"other paper":{"note":"caf'), Buffer.from([0xe9]), Buffer.from('","read":true}}}')]);
+    fs.mkdirSync(path.join(root, STATE_FOLDER), { recursive: true });
+    fs.writeFileSync(stateFile(root), bytes);
+    const subject = store(root);
+    assert.equal(subject.status.readOnly, true);
+    assert.match(subject.status.problem ?? '', /cannot be read \(it is not UTF-8 text\)/);
+    const result = subject.change(['mine'], { starred: true });
+    assert.deepEqual(result.changed, []);
+    assert.ok(fs.readFileSync(stateFile(root)).equals(bytes), 'left byte for byte');
+  });
+});
+
+describe('state store: changes past the limits', () => {
+  test('Should refuse a tag or a note too long, and more tags than a paper may have, changing nothing', () => {
+    const root = scratch();
+    writeState(root, '{"version":1,"papers":{"p":{"tags":["kept"]}}}');
+    const subject = store(root);
+    const before = fs.readFileSync(stateFile(root), 'utf8');
+    for (const [change, pattern] of [
+      [{ addTags: ['t'.repeat(65)] }, /the tag 't+…' is longer than 64 characters; nothing was changed/],
+      [{ note: 'n'.repeat(4001) }, /the note is longer than 4000 characters \(4001\); nothing was changed/],
+      [{ addTags: Array.from({ length: 64 }, (_, i) => `tag${i}`) }, /would have more than 64 tags; nothing was changed/],
+    ] as const) {
+      const result = subject.change(['p'], change);
+      assert.deepEqual(result.changed, [], JSON.stringify(change).slice(0, 60));
+      assert.equal(result.readOnly, false);
+      assert.match(result.message ?? '', pattern);
+      assert.equal(fs.readFileSync(stateFile(root), 'utf8'), before);
+    }
+    // At the limits, the change goes through whole, the tag the paper had kept.
+    assert.deepEqual(subject.change(['p'], { addTags: Array.from({ length: 63 }, (_, i) => `tag${i}`), note: 'n'.repeat(4000) }).changed, ['p']);
+    const paper = papersOnDisk(root).p as { tags: string[]; note: string };
+    assert.equal(paper.tags.length, 64);
+    assert.ok(paper.tags.includes('kept'));
+    assert.equal(paper.note.length, 4000);
+    // Removing one makes room for another.
+    assert.deepEqual(subject.change(['p'], { addTags: ['new'], removeTags: ['tag0'] }).changed, ['p']);
+  });
+
+  test('Should refuse to write a state file bigger than it can read back', () => {
+    const root = scratch();
+    // 32 papers of notes of almost 2 MB each in the file (written by another tool): just under 64 MB...
+    const note = 'x'.repeat(2 * 1024 * 1024 - 1024);
+    const papers: Record<string, unknown> = {};
+    for (let i = 0; i < 32; i++) papers[`paper ${i}`] = { note };
+    writeState(root, JSON.stringify({ version: 1, papers }));
+    const before = fs.statSync(stateFile(root));
+    const subject = store(root);
+    assert.equal(subject.status.readOnly, false);
+    // ...and a change that takes it past 64 MB once written.
+    const result = subject.change(Array.from({ length: 40 }, (_, i) => `more ${i}`), { note: 'y'.repeat(4000), addTags: ['a tag'] });
+    const bigger = subject.change(['paper 0'], { read: true });
+    assert.deepEqual(bigger.changed, ['paper 0'], 'a small change still fits');
+    assert.deepEqual(result.changed, [], `${result.message}`);
+    assert.match(result.message ?? '', /would be bigger than 64 MB; nothing was changed/);
+    assert.ok(fs.statSync(stateFile(root)).size < 64 * 1024 * 1024);
+    assert.ok(before.size < 64 * 1024 * 1024);
+  });
+
+  test('Should keep a top-level field named __proto__ that another tool wrote', () => {
+    const text = '{"version":1,"papers":{},"__proto__":{"x":1},"shelves":[1]}';
+    const parsed = parseState(text);
+    assert.ok('state' in parsed);
+    const root = scratch();
+    writeState(root, text);
+    const subject = store(root);
+    assert.deepEqual(subject.change(['p'], { read: true }).changed, ['p']);
+    const written = JSON.parse(fs.readFileSync(stateFile(root), 'utf8'));
+    assert.deepEqual(Object.getOwnPropertyDescriptor(written, '__proto__')?.value, { x: 1 });
+    assert.deepEqual(written.shelves, [1]);
+  });
+});
+
+describe('state store: locks that are not lock files', () => {
+  for (const [name, make] of [
+    ['a folder', (lock: string) => fs.mkdirSync(lock)],
+    ['a dangling link', (lock: string) => fs.symlinkSync('/nonexistent/lock', lock)],
+    ['a link to /dev/zero', (lock: string) => fs.symlinkSync('/dev/zero', lock)],
+    ['a FIFO', (lock: string) => execFileSync('mkfifo', [lock])],
+  ] as const) {
+    test(`Should refuse at once, without reading or waiting on it, when the lock is ${name}`, () => {
+      const root = scratch();
+      writeState(root, '{"version":1,"papers":{}}');
+      make(lockFile(root));
+      // A wait longer than any test: the refusal must not come from running out of it.
+      const subject = store(root, undefined, { lock: { waitMs: 10 * 60_000 } });
+      const result = subject.change(['mine'], { read: true });
+      assert.deepEqual(result.changed, []);
+      assert.match(result.message ?? '', /is not a lock file of Paper Digest \(it is not a regular file\); remove it to write/);
+      assert.equal(fs.readFileSync(stateFile(root), 'utf8'), '{"version":1,"papers":{}}');
+      assert.ok(fs.lstatSync(lockFile(root)), 'left as it is');
+    });
+  }
+
+  test('Should leave no lock and no file of its own behind when the disk takes no byte', async () => {
+    const root = scratch();
+    writeState(root, '{"version":1,"papers":{}}');
+    // A writer whose files may not grow past 0 bytes (as on a full disk): it fails, cleanly.
+    const script = `const { StateStore } = require(${JSON.stringify(require.resolve('../../server/src/service/reading/stateStore'))});
+const { NodeStateDisk } = require(${JSON.stringify(require.resolve('../../server/src/stateDisk'))});
+const store = new StateStore(new NodeStateDisk(${JSON.stringify(root)}));
+store.load();
+const result = store.change(['mine'], { read: true });
+process.stdout.write(JSON.stringify(result));`;
+    const output = execFileSync('bash', ['-c', `ulimit -f 0; exec "${process.execPath}" -e "$0"`, script], { encoding: 'utf8' });
+    const result = JSON.parse(output) as { changed: string[]; message?: string };
+    assert.deepEqual(result.changed, []);
+    assert.match(result.message ?? '', /could not be written/);
+    assert.deepEqual(fs.readdirSync(path.join(root, STATE_FOLDER)), [STATE_FILE]);
+    assert.equal(fs.readFileSync(stateFile(root), 'utf8'), '{"version":1,"papers":{}}');
+    // The next writer is not held up.
+    assert.deepEqual(store(root, undefined, { lock: { waitMs: 30 } }).change(['mine'], { read: true }).changed, ['mine']);
+  });
+
+  test('Should refuse to replace a state file no one may write', () => {
+    const root = scratch();
+    writeState(root, '{"version":1,"papers":{}}');
+    fs.chmodSync(stateFile(root), 0o444);
+    const subject = store(root);
+    const result = subject.change(['mine'], { read: true });
+    assert.deepEqual(result.changed, []);
+    assert.match(result.message ?? '', /could not be written \(it is read-only/);
+    assert.equal(fs.readFileSync(stateFile(root), 'utf8'), '{"version":1,"papers":{}}');
+    assert.equal(fs.statSync(stateFile(root)).mode & 0o777, 0o444);
   });
 });

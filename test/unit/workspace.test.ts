@@ -197,6 +197,24 @@ describe('workspace: links, special files and replaced files', () => {
     assert.match(summary!, /2 symbolic links \(never followed\)/);
   });
 
+  test('Should index a file with two names (hard links) once, under the first, with no copy of its papers', async () => {
+    const root = folder({ 'a.digest': digest(entryLines('A')) });
+    fs.linkSync(path.join(root, 'a.digest'), path.join(root, 'b.digest'));
+    const { index, files, log } = await scanned(root);
+    assert.deepEqual(indexedNames(index, root), ['a.digest']);
+    assert.deepEqual(index.repeatedTitleKeys().size, 0, 'no duplicate of itself');
+    assert.match(log.find((line) => line.includes('indexed')) ?? '', /indexed 1 digest files \(1 papers\).*skipped 1: 1 other names \(hard links\) of files indexed/);
+    // An event on the second name, and a rescan, leave it out too.
+    await files.filesChanged([{ uri: pathToUri(path.join(root, 'b.digest')), type: CHANGED }]);
+    await files.rescan();
+    assert.deepEqual(indexedNames(index, root), ['a.digest']);
+    // Once the first name is gone, the second is the file's name.
+    fs.unlinkSync(path.join(root, 'a.digest'));
+    await files.filesChanged([{ uri: pathToUri(path.join(root, 'a.digest')), type: 3 }]);
+    await files.filesChanged([{ uri: pathToUri(path.join(root, 'b.digest')), type: CHANGED }]);
+    assert.deepEqual(indexedNames(index, root), ['b.digest']);
+  });
+
   test('Should not follow a created link to a file or a folder out of the workspace, nor to /', async () => {
     const outside = folder({ 'o.digest': digest(entryLines('Outside')), 'sub/p.digest': digest(entryLines('P')) });
     const root = folder({ 'a.digest': digest(entryLines('A')) });

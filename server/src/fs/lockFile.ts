@@ -43,14 +43,15 @@ export function withFileLockSync<T>(file: string, work: () => T, options: LockOp
     if (tryCreate(lock)) {
       break;
     }
-    if (breakIfStale(lock, staleMs)) {
-      continue;
-    }
+    const broken = breakIfStale(lock, staleMs, file);
+    // Checked after every attempt, so that no lock, however odd, keeps a writer past its wait.
     if (Date.now() >= deadline) {
       throw new SafeFileError('io', message('lockHeld', { path: file, lock }));
     }
-    sleepSync(pause);
-    pause = Math.min(pause * 2, 20);
+    if (!broken) {
+      sleepSync(pause);
+      pause = Math.min(pause * 2, 20);
+    }
   }
   try {
     return work();
@@ -75,6 +76,8 @@ function tryCreate(lock: string): boolean {
   try {
     fs.writeFileSync(own, `${process.pid}\n`, { flag: 'wx', mode: 0o600 });
   } catch {
+    // Created but not written (a full disk): not left behind.
+    fs.rmSync(own, { force: true });
     return tryCreateExclusive(lock);
   }
   try {
@@ -106,9 +109,13 @@ function tryCreateExclusive(lock: string): boolean {
   }
   try {
     fs.writeSync(fd, `${process.pid}\n`);
-  } finally {
+  } catch (error) {
+    // Not written (a full disk): an empty lock would hold up every writer until it is stale.
     fs.closeSync(fd);
+    fs.rmSync(lock, { force: true });
+    throw error;
   }
+  fs.closeSync(fd);
   return true;
 }
 
@@ -116,17 +123,20 @@ function tryCreateExclusive(lock: string): boolean {
  * Removes the lock if its owner is gone or it is too old. The lock is first moved aside and
  * checked to be the one judged stale; a fresh lock taken meanwhile by another writer is put back.
  */
-function breakIfStale(lock: string, staleMs: number): boolean {
+function breakIfStale(lock: string, staleMs: number, file: string): boolean {
   let stat: fs.Stats;
-  let text: string;
   try {
     stat = fs.lstatSync(lock);
-    text = fs.readFileSync(lock, 'utf8');
   } catch {
     // Released meanwhile: try again at once.
     return true;
   }
-  const pid = Number.parseInt(text, 10);
+  if (!stat.isFile()) {
+    // A folder, a link, a FIFO: never made by a writer, never released, and not to be read.
+    throw new SafeFileError('not-regular', message('lockNotAFile', { lock, path: file }));
+  }
+  // The owner's pid, when the lock can be read: else (another user's lock) it is judged by age.
+  const pid = Number.parseInt(readSmall(lock) ?? '', 10);
   // An empty lock is one being created this instant: judged by age alone.
   const ownerGone = Number.isSafeInteger(pid) && pid > 0 && pid !== process.pid && !isAlive(pid);
   if (!ownerGone && Date.now() - stat.mtimeMs < staleMs) {
@@ -135,8 +145,10 @@ function breakIfStale(lock: string, staleMs: number): boolean {
   const aside = `${lock}.stale-${process.pid}-${Math.random().toString(36).slice(2)}`;
   try {
     fs.renameSync(lock, aside);
-  } catch {
-    return true;
+  } catch (error) {
+    // Released meanwhile: try again at once; not to be moved (a folder this writer cannot
+    // change): held, until the wait runs out.
+    return (error as NodeJS.ErrnoException).code === 'ENOENT';
   }
   try {
     if (fs.lstatSync(aside).ino !== stat.ino) {
@@ -151,6 +163,31 @@ function breakIfStale(lock: string, staleMs: number): boolean {
     fs.rmSync(aside, { force: true });
   }
   return true;
+}
+
+/**
+ * The first bytes of a lock (its owner's pid), read without following a link and without
+ * waiting on a FIFO put in its place meanwhile; undefined when it cannot be read.
+ */
+function readSmall(lock: string): string | undefined {
+  let fd: number;
+  try {
+    fd = fs.openSync(lock, fs.constants.O_RDONLY | (fs.constants.O_NOFOLLOW ?? 0) | (fs.constants.O_NONBLOCK ?? 0));
+  } catch {
+    return undefined;
+  }
+  try {
+    if (!fs.fstatSync(fd).isFile()) {
+      return undefined;
+    }
+    const buffer = Buffer.alloc(32);
+    const length = fs.readSync(fd, buffer, 0, buffer.length, 0);
+    return buffer.toString('latin1', 0, length);
+  } catch {
+    return undefined;
+  } finally {
+    fs.closeSync(fd);
+  }
 }
 
 function isAlive(pid: number): boolean {

@@ -253,6 +253,28 @@ function checkTarget(current: fs.Stats | undefined, expected: FileSnapshot | nul
   if (expected && !current) {
     throw new SafeFileError('changed', message('deletedMeanwhile'));
   }
+  if (current && current.nlink > 1) {
+    // A rename would give this name a new file and leave the other names with the old one.
+    throw new SafeFileError('io', message('hasOtherNames', { count: current.nlink - 1 }));
+  }
+  if (current && (current.mode & 0o222) === 0) {
+    // A file nobody may write (chmod a-w) is not replaced, not even by its owner or root:
+    // the rename would bypass its mode, which only guards writes into the file.
+    throw new SafeFileError('io', message('readOnlyFile'));
+  }
+}
+
+/** Throws when the process may not write the existing file (its mode, owner or ACL), which the rename would bypass. */
+function checkWritableSync(file: string, current: fs.Stats | undefined): void {
+  if (current) {
+    fs.accessSync(file, fs.constants.W_OK);
+  }
+}
+
+async function checkWritable(file: string, current: fs.Stats | undefined): Promise<void> {
+  if (current) {
+    await fsp.access(file, fs.constants.W_OK);
+  }
 }
 
 /** Whether the target still is what `expected` says; throws `changed` or `symlink` if not. */
@@ -324,6 +346,7 @@ export function writeFileAtomicSync(file: string, data: string | Uint8Array, opt
   try {
     const before = lstatOrUndefinedSync(file);
     checkTarget(before, options.expected);
+    checkWritableSync(file, before);
     const mode = before ? before.mode & 0o7777 : newFileMode(options);
     fd = fs.openSync(temporary, fs.constants.O_WRONLY | fs.constants.O_CREAT | fs.constants.O_EXCL, 0o600);
     created = true;
@@ -383,6 +406,7 @@ export async function writeFileAtomic(file: string, data: string | Uint8Array, o
   try {
     const before = await lstatOrUndefined(file);
     checkTarget(before, options.expected);
+    await checkWritable(file, before);
     const mode = before ? before.mode & 0o7777 : newFileMode(options);
     handle = await fsp.open(temporary, fs.constants.O_WRONLY | fs.constants.O_CREAT | fs.constants.O_EXCL, 0o600);
     created = true;

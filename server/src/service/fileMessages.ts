@@ -29,6 +29,8 @@ export const FILE_MESSAGES = {
   neverThroughLink: bilingual('it is a symbolic link: links are never written through', '它是符号链接：从不经由链接写入'),
   createdMeanwhile: bilingual('it was created by someone else meanwhile', '此间它已被他人创建'),
   deletedMeanwhile: bilingual('it was deleted or moved since it was read', '读取之后它被删除或移动了'),
+  hasOtherNames: bilingual('it has {count:another name|other names} (hard links), which replacing it would separate from it', '它还有 {count} 个其他名称（硬链接），替换它会使它们分离'),
+  readOnlyFile: bilingual('it is read-only (no one may write it)', '它是只读的（任何人都不可写入）'),
   changedMeanwhile: bilingual('it changed since it was read', '读取之后它被改动了'),
 
   // What a non-regular file is.
@@ -59,6 +61,7 @@ export const FILE_MESSAGES = {
   liesOutside: bilingual('{path} lies outside {root}', '{path} 位于 {root} 之外'),
   biggerThanBytes: bilingual('{path} is bigger than {max} bytes', '{path} 大于 {max} 字节'),
   notAStateFile: bilingual('{path} is not a state file of a workspace folder', '{path} 不是工作区文件夹的状态文件'),
+  lockNotAFile: bilingual('{lock} is not a lock file of Paper Digest (it is not a regular file); remove it to write {path}', '{lock} 不是 Paper Digest 的锁文件（它不是普通文件）；删除它才能写入 {path}'),
   lockHeld: bilingual('{path} is being written by another process ({lock} is held); nothing was written', '{path} 正被另一个进程写入（{lock} 被占用）；未写入任何内容'),
 
   // The state store's sentences (the reason in parentheses or after the colon is one of the above).
@@ -72,6 +75,10 @@ export const FILE_MESSAGES = {
     '{location} 无法使用：{reason}；文件保持原样，修复之前阅读状态为只读',
   ),
   stateNotWritten: bilingual('{location} could not be written ({reason}); nothing was changed', '{location} 无法写入（{reason}）；未做任何更改'),
+  tagTooLong: bilingual('the tag {tag} is longer than {max} characters; nothing was changed', '标签 {tag} 超过 {max} 个字符；未做任何更改'),
+  noteTooLong: bilingual('the note is longer than {max} characters ({length}); nothing was changed', '笔记超过 {max} 个字符（{length} 个）；未做任何更改'),
+  tooManyTags: bilingual('a paper would have more than {max} tags; nothing was changed', '一篇论文的标签将超过 {max} 个；未做任何更改'),
+  stateWouldBeTooBig: bilingual('{location} would be bigger than {max}; nothing was changed', '{location} 将大于 {max}；未做任何更改'),
   stateKeptChanging: bilingual('{location} kept changing while it was written; nothing was changed, try again', '{location} 在写入期间一直在变化；未做任何更改，请重试'),
 
   // What is wrong in a state file (reading/stateFile.ts).

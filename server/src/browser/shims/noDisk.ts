@@ -12,6 +12,7 @@ function unavailable(name: string): never {
 
 const stub = (name: string) => (..._args: unknown[]): never => unavailable(name);
 
+export const accessSync = stub('accessSync');
 export const closeSync = stub('closeSync');
 export const fchmodSync = stub('fchmodSync');
 export const fchownSync = stub('fchownSync');
@@ -31,6 +32,7 @@ export const unlinkSync = stub('unlinkSync');
 export const writeFileSync = stub('writeFileSync');
 export const writeSync = stub('writeSync');
 export const existsSync = (): boolean => false;
+export const access = stub('access');
 export const lstat = stub('lstat');
 export const open = stub('open');
 export const readFile = stub('readFile');
@@ -39,7 +41,7 @@ export const rename = stub('rename');
 export const stat = stub('stat');
 export const unlink = stub('unlink');
 export const realpath = stub('realpath');
-export const promises = { lstat, open, readFile, readdir, rename, stat, unlink, realpath };
-export const constants: Record<string, number> = { O_RDONLY: 0, O_WRONLY: 1, O_RDWR: 2, O_CREAT: 64, O_EXCL: 128, O_NOFOLLOW: 131072, O_NONBLOCK: 2048 };
+export const promises = { access, lstat, open, readFile, readdir, rename, stat, unlink, realpath };
+export const constants: Record<string, number> = { O_RDONLY: 0, O_WRONLY: 1, O_RDWR: 2, O_CREAT: 64, O_EXCL: 128, O_NOFOLLOW: 131072, O_NONBLOCK: 2048, W_OK: 2 };
 export const createHash = stub('createHash');
 export const randomBytes = stub('randomBytes');

@@ -20,6 +20,9 @@ import { message, MessageRef } from '../cliMessages';
 export const STATE_VERSION = 1;
 
 /** Limits, so that a hostile file cannot take unbounded memory in the places that copy it. */
+/** State files bigger than this are not read, nor written (a state file of 100,000 papers is about 20 MB). */
+export const MAX_STATE_BYTES = 64 * 1024 * 1024;
+
 export const MAX_TAG_LENGTH = 64;
 export const MAX_NOTE_LENGTH = 4000;
 export const MAX_TAGS_PER_PAPER = 64;
@@ -100,7 +103,8 @@ export function parseState(text: string): ParsedState {
     }
     papers.set(key, checked);
   }
-  const extra: Record<string, unknown> = {};
+  // Without a prototype: a field named `__proto__` is kept as a field like any other.
+  const extra: Record<string, unknown> = Object.create(null) as Record<string, unknown>;
   for (const [key, field] of Object.entries(value)) {
     if (key !== 'version' && key !== 'papers') {
       extra[key] = field;
@@ -162,8 +166,17 @@ function checkPaper(key: string, entry: unknown): PaperState | MessageRef {
   return result;
 }
 
-/** Tags trimmed, cut to `MAX_TAG_LENGTH`, distinct and sorted; empty ones dropped. */
+/**
+ * Tags trimmed, cut to `MAX_TAG_LENGTH`, distinct and sorted, at most `MAX_TAGS_PER_PAPER`; empty
+ * ones dropped. (A change past the limits is refused before, `changeProblem`: only a state file
+ * written by something else is cut so.)
+ */
 export function normaliseTags(tags: readonly string[]): string[] {
+  return distinctTags(tags).sort().slice(0, MAX_TAGS_PER_PAPER);
+}
+
+/** Tags trimmed, cut to `MAX_TAG_LENGTH` and distinct, in their order; empty ones dropped. */
+function distinctTags(tags: readonly string[]): string[] {
   const set = new Set<string>();
   for (const tag of tags) {
     const trimmed = tag.replace(/\s+/g, ' ').trim().slice(0, MAX_TAG_LENGTH);
@@ -171,7 +184,39 @@ export function normaliseTags(tags: readonly string[]): string[] {
       set.add(trimmed);
     }
   }
-  return [...set].sort().slice(0, MAX_TAGS_PER_PAPER);
+  return [...set];
+}
+
+/**
+ * Why a change cannot be made as asked, or undefined: a tag longer than `MAX_TAG_LENGTH`, a note
+ * longer than `MAX_NOTE_LENGTH`, or a paper that would have more than `MAX_TAGS_PER_PAPER` tags.
+ * Such a change is refused whole, never cut short: what someone typed is not silently lost, and
+ * the tags a paper has are never dropped to make room.
+ *
+ * @example
+ * changeProblem(EMPTY_STATE, ['a'], { note: 'x'.repeat(5000) }) // the message noteTooLong
+ */
+export function changeProblem(state: ReadingState, keys: readonly string[], change: StateChange): MessageRef | undefined {
+  for (const tag of change.addTags ?? []) {
+    const trimmed = tag.replace(/\s+/g, ' ').trim();
+    if (trimmed.length > MAX_TAG_LENGTH) {
+      return message('tagTooLong', { tag: `'${trimmed.slice(0, 40)}…'`, max: MAX_TAG_LENGTH });
+    }
+  }
+  if (change.note && change.note.length > MAX_NOTE_LENGTH) {
+    return message('noteTooLong', { max: MAX_NOTE_LENGTH, length: change.note.length });
+  }
+  if ((change.addTags ?? []).length > 0) {
+    const removed = new Set(normaliseTags(change.removeTags ?? []));
+    for (const key of keys) {
+      const tags = new Set([...(state.papers.get(key)?.tags ?? []), ...distinctTags(change.addTags ?? [])]);
+      const count = [...tags].filter((tag) => !removed.has(tag)).length;
+      if (count > MAX_TAGS_PER_PAPER) {
+        return message('tooManyTags', { max: MAX_TAGS_PER_PAPER });
+      }
+    }
+  }
+  return undefined;
 }
 
 /** Whether a state says nothing (so it is left out of the file). */

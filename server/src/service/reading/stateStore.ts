@@ -13,7 +13,7 @@
  */
 import { message, MessageRef, messageText, reasonOf } from '../cliMessages';
 import type { ParsedState, PaperState, ReadingState, StateChange, StateProblem } from './stateFile';
-import { applyChange, EMPTY_STATE, isEmptyPaperState, mergeStates, parseState, serialiseState } from './stateFile';
+import { applyChange, changeProblem, EMPTY_STATE, MAX_STATE_BYTES, isEmptyPaperState, mergeStates, parseState, serialiseState } from './stateFile';
 
 /** What the store needs of the file system: read the file, and replace it if unchanged. */
 export interface StateDisk {
@@ -233,6 +233,10 @@ export class StateStore {
       this.clearProblem();
       // What is on disk now, with what this store has and the file lacks merged in.
       const onDisk = read.state === this.base ? this.current : mergeStates(this.base, this.current, read.state);
+      const problem = changeProblem(onDisk, keys, change);
+      if (problem) {
+        return refused(problem, false);
+      }
       const { state: next, changed } = applyChange(onDisk, keys, change, this.now(), titles);
       if (changed.length === 0) {
         this.base = read.state;
@@ -241,6 +245,10 @@ export class StateStore {
         return { changed: [], readOnly: false };
       }
       const text = serialiseState(next);
+      if (text.length > MAX_STATE_BYTES / 3 && utf8Length(text) > MAX_STATE_BYTES) {
+        // A file this store could not read back: refused, as a read of it would be.
+        return refused(message('stateWouldBeTooBig', { location: this.disk.location, max: `${MAX_STATE_BYTES / 1024 / 1024} MB` }), false);
+      }
       let replaced: boolean;
       try {
         replaced = (yield { op: 'write', text, expected: read.text }) as boolean;
@@ -339,4 +347,17 @@ function withoutEmptyPapers(state: ReadingState): ReadingState {
   }
   const papers = new Map([...state.papers].filter(([, paper]) => !isEmptyPaperState(paper)));
   return { ...state, papers };
+}
+
+/** The length of a text in UTF-8 bytes. */
+function utf8Length(text: string): number {
+  let bytes = text.length;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c >= 0x80) {
+      // Two bytes to U+07FF, three above; a surrogate pair (two units) is four.
+      bytes += c < 0x800 ? 1 : c >= 0xd800 && c <= 0xdbff ? 1 : c >= 0xdc00 && c <= 0xdfff ? 1 : 2;
+    }
+  }
+  return bytes;
 }

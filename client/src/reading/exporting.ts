@@ -248,12 +248,26 @@ async function openUntitled(content: string, language: string): Promise<vscode.T
  */
 export async function writeAtomically(file: vscode.Uri, text: string): Promise<void> {
   const name = file.path.slice(file.path.lastIndexOf('/') + 1);
-  const temporary = vscode.Uri.joinPath(file, '..', `.${name}.${process.pid}.${Date.now().toString(36)}.tmp`);
+  // A name no one can guess and no file has (the web extension host has no process id).
+  let temporary: vscode.Uri;
+  do {
+    const random = Array.from(globalThis.crypto.getRandomValues(new Uint8Array(8)), (byte) => byte.toString(16).padStart(2, '0')).join('');
+    temporary = vscode.Uri.joinPath(file, '..', `.${name}.${random}.tmp`);
+  } while (await exists(temporary));
   await vscode.workspace.fs.writeFile(temporary, new TextEncoder().encode(text));
   try {
     await vscode.workspace.fs.rename(temporary, file, { overwrite: true });
   } catch (error) {
     await vscode.workspace.fs.delete(temporary).then(undefined, () => undefined);
     throw error;
+  }
+}
+
+async function exists(uri: vscode.Uri): Promise<boolean> {
+  try {
+    await vscode.workspace.fs.stat(uri);
+    return true;
+  } catch {
+    return false;
   }
 }

@@ -211,6 +211,21 @@ describe('Reading workflow in the editor', function () {
     assert.strictEqual((bibtex.document.getText().match(/^@\w+\{/gm) ?? []).length, 2, bibtex.document.getText());
     await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
     await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
+    // To a file: written whole, then replaced whole, and no temporary file left beside it.
+    const target = workspaceFile('exported-papers.bib');
+    const folder = vscode.Uri.joinPath(target, '..');
+    const before = (await vscode.workspace.fs.readDirectory(folder)).map(([name]) => name);
+    try {
+      for (const scope of [{ uri: day1().toString() }, { starredOnly: true }]) {
+        const written = await vscode.commands.executeCommand<any>('paperDigest.exportPapers', { scope, format: 'bibtex', to: target.toString() });
+        const text = new TextDecoder().decode(await vscode.workspace.fs.readFile(target));
+        assert.strictEqual((text.match(/^@\w+\{/gm) ?? []).length, written?.count, text);
+      }
+      const after = (await vscode.workspace.fs.readDirectory(folder)).map(([name]) => name);
+      assert.deepStrictEqual(after.filter((name) => !before.includes(name)), ['exported-papers.bib']);
+    } finally {
+      await vscode.workspace.fs.delete(target).then(undefined, () => undefined);
+    }
   });
 
   it('Should triage the unread papers in ranking order, one key each', async () => {

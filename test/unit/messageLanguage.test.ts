@@ -14,10 +14,12 @@ import { hover } from '../../server/src/service/features/hover';
 import { NEVER_CANCELLED } from '../../server/src/service/cancellation';
 import { ALL_CODES, computeDiagnostics } from '../../server/src/service/features/diagnostics';
 import type { PapersGroupNode } from '../../server/src/service/features/tree';
+import { papersTree } from '../../server/src/service/features/tree';
+import { WorkspaceIndex } from '../../server/src/service/workspaceIndex';
 import { MessageLanguage, resolveMessageLanguage, rulesDocsFor } from '../../server/src/service/messages';
 import { parseDigest } from '../../server/src/service/parser';
 import { localizedLenses, localizedNode } from '../../server/src/service/treeLabels';
-import { FIXTURES, REPO_ROOT } from '../support/fixtures';
+import { digest, entryLines, FIXTURES, REPO_ROOT } from '../support/fixtures';
 
 const HAN = /[\u4e00-\u9fff]/;
 const LANGUAGES: readonly MessageLanguage[] = ['both', 'en', 'zh-cn'];
@@ -111,6 +113,18 @@ describe('The message language', () => {
     assert.equal(localizedNode(group({ id: 'topic:x/%page2', groupKind: 'page', label: 'Papers 201–400' }), 'zh-cn').label, '论文 201–400');
     assert.equal(localizedNode(group({ id: 'score:high', groupKind: 'score', label: 'Recommended' }), 'both').label, 'Recommended');
     assert.equal(localizedNode(group({ id: 'score:high', groupKind: 'score', label: 'Recommended' }), 'en').label, 'Recommended');
+    // A category arXiv does not have, from the tree as built: said in the message language, beside the known ones' two names.
+    const index = new WorkspaceIndex();
+    index.update('file:///w/a.digest', digest(entryLines('A', { topicHits: '专题命中 数学推理 ：reasoning(abstract)；分类 cs.XY、cs.LG' })));
+    const roots = papersTree(index, 'category', '').roots;
+    const unknown = roots.find((root) => root.label === 'cs.XY')!;
+    const known = roots.find((root) => root.label === 'cs.LG')!;
+    assert.equal(known.detail, 'Machine Learning · 机器学习');
+    assert.deepEqual(
+      LANGUAGES.map((language) => localizedNode(unknown, language).detail),
+      ['not in the arXiv taxonomy · 不在 arXiv 分类体系中', 'not in the arXiv taxonomy', '不在 arXiv 分类体系中'],
+    );
+    assert.equal(localizedNode(known, 'zh-cn').detail, 'Machine Learning · 机器学习', 'a known code keeps its two names');
     const range = { start: { line: 3, character: 0 }, end: { line: 3, character: 0 } };
     const lenses = [
       { range, command: { title: '☆ Star', command: 'paperDigest.star' } },

@@ -206,6 +206,17 @@ describe('Statistics', () => {
     assert.equal(papersTree(index, 'file', stats.institutions[0].filter).paperCount, 2);
   });
 
+  test('Should keep the same papers for an institution by its English and its Chinese name, departments included', () => {
+    const index = new WorkspaceIndex();
+    index.update('file:///ws/2026-05-01.digest', digest(
+      paper('N', '数学推理', ['reasoning'], ['cs.CL'], '机构 * Fudan University（复旦大学） ； Department of Computer Science, Fudan University（复旦大学计算机系） 纠错'),
+      paper('O', '数学推理', ['reasoning'], ['cs.CL'], '机构 * School of Computer Science, Fudan University（复旦大学计算机学院） 纠错'),
+      paper('P', '数学推理', ['reasoning'], ['cs.CL'], '机构 * Tsinghua University（清华大学） 纠错'),
+    ));
+    const count = (filter: string) => papersTree(index, 'file', filter).paperCount;
+    assert.deepEqual([count('institution:Fudan University'), count('institution:复旦大学'), count('institution:清华大学'), count('institution:复旦')], [2, 2, 1, 0]);
+  });
+
   test('Should not count a tag, a category code or a name without a letter on a 机构 line as an institution', () => {
     const index = new WorkspaceIndex();
     index.update('file:///ws/2026-05-01.digest', digest(

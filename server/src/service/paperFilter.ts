@@ -20,7 +20,7 @@
  * filters on its bars and points, so a click shows exactly the papers it counted.
  */
 import { digestDateOf, isoWeekOf, monthOf } from './digestDates';
-import { decodeUriText } from './text';
+import { decodeUriText, hasCjk } from './text';
 import { categoryIgnoringCase } from './taxonomy';
 import { institutionGroup } from './institutionGroup';
 import type { PaperSummary } from './workspaceIndex';
@@ -98,6 +98,23 @@ function fieldTerms(filter: string): [FilterField, string][] | undefined {
   return terms;
 }
 
+/**
+ * Whether an item is a department grouped under its institution (`School of Computer Science,
+ * Fudan University` under `Fudan University`, institutionGroup.ts) whose Chinese name starts with
+ * the folded Chinese filter, as a Chinese department's name starts with its institution's
+ * (`复旦大学计算机学院`): so `institution:复旦大学` keeps the papers `institution:Fudan University` keeps.
+ */
+function departmentNamedIn(item: { readonly name: string; readonly translation?: string }, key: string): boolean {
+  // The filter names an institution (`复旦大学`), not a part of a name (`复旦`).
+  if (!item.translation || !hasCjk(key) || !CHINESE_INSTITUTION.test(key)) {
+    return false;
+  }
+  return groupKey(item.translation).startsWith(key) && institutionGroup(item).key !== groupKey(item.name);
+}
+
+/** How the Chinese name of an institution ends: a university, an academy, an institute, a laboratory, a company. */
+const CHINESE_INSTITUTION = /(?:大学|学院|科学院|研究院|研究所|实验室|研究中心|公司|集团)$/;
+
 function fieldPredicate(field: FilterField, value: string): PaperPredicate {
   const key = groupKey(value);
   if (!key) {
@@ -113,7 +130,7 @@ function fieldPredicate(field: FilterField, value: string): PaperPredicate {
       return (paper) => paper.categories.some((each) => categoryKey(each).toLowerCase() === code);
     }
     case 'institution':
-      return (paper) => paper.institutions.some((each) => groupKey(each.name) === key || (each.translation !== undefined && groupKey(each.translation) === key) || institutionGroup(each).key === key);
+      return (paper) => paper.institutions.some((each) => groupKey(each.name) === key || (each.translation !== undefined && groupKey(each.translation) === key) || institutionGroup(each).key === key || departmentNamedIn(each, key));
     case 'author':
       return (paper) => paper.authors.some((author) => groupKey(author) === key);
     case 'date':

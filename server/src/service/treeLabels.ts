@@ -6,6 +6,7 @@
  */
 import { bilingual, Bilingual, MessageLanguage, pick } from './messages';
 import type { PapersGroupKind, PapersGroupNode, PaperNode } from './features/tree';
+import { UNKNOWN_CATEGORY_DETAIL } from './features/tree';
 import type { CodeLens } from 'vscode-languageserver-types';
 import { LENS_COMMANDS } from './reading/documentFeatures';
 import { localizedReasons } from './reading/readingMessages';
@@ -20,6 +21,8 @@ const MISSING: Partial<Record<PapersGroupKind, Bilingual>> = {
 };
 
 /** The *For you* bands by the last part of their id. */
+const NOT_IN_TAXONOMY = bilingual(UNKNOWN_CATEGORY_DETAIL, '不在 arXiv 分类体系中');
+
 const BANDS: Record<string, { label: Bilingual; detail: Bilingual }> = {
   high: { label: bilingual('Recommended', '推荐'), detail: bilingual('matches your interests', '符合你的兴趣') },
   zero: { label: bilingual('Other papers', '其他论文'), detail: bilingual('no interest matched', '没有匹配的兴趣') },
@@ -40,10 +43,14 @@ export function localizedNode<T extends PapersGroupNode | PaperNode>(node: T, la
     const number = language === 'zh-cn' ? untitledNumber(paper) : undefined;
     return number === undefined ? localized : { ...localized, title: untitledPaperName(number, language) };
   }
+  const group = node as PapersGroupNode;
+  if (group.groupKind === 'category' && group.detail === UNKNOWN_CATEGORY_DETAIL && language !== 'en') {
+    // Beside the known codes' names in both languages (`Machine Learning · 机器学习`).
+    return { ...node, detail: language === 'zh-cn' ? NOT_IN_TAXONOMY.zh : `${NOT_IN_TAXONOMY.en} · ${NOT_IN_TAXONOMY.zh}` };
+  }
   if (language !== 'zh-cn') {
     return node;
   }
-  const group = node as PapersGroupNode;
   if (group.missing && MISSING[group.groupKind]) {
     return { ...node, label: pick(MISSING[group.groupKind]!, language) };
   }

@@ -14,7 +14,7 @@ import type { Cancellation } from '../cancellation';
 import { NEVER_CANCELLED } from '../cancellation';
 import type { DigestDocument, Entry, Field, FieldKind, InstitutionsField, TopicHitsField } from '../model';
 import { FIELD_ORDER, LABELS } from '../model';
-import { ALL_CATEGORIES, categoryByCode } from '../taxonomy';
+import { ALL_CATEGORIES, archivePrefix, archives, categoryByCode } from '../taxonomy';
 import { escapeMarkdown, hasCjk } from '../text';
 import { mostUsed, rankedCounts, termKey } from '../terms';
 import type { WorkspaceTerms } from '../workspaceTerms';
@@ -184,7 +184,9 @@ function documentation(data: CompletionData, workspace: CompletionWorkspace): st
         return undefined;
       }
       const used = workspace.terms.categories.get(category.code) ?? 0;
-      return [`**${escapeMarkdown(category.code)}** · ${escapeMarkdown(categoryNames(category))}`, `${w('Archive: ', 'Archive: ', '所属分组：')}${escapeMarkdown(category.archive)}`, w(`Used ${used} times in the workspace — 工作区中使用 ${used} 次`, `Used ${used} times in the workspace`, `工作区中使用 ${used} 次`)].join('\n\n');
+      const archiveZh = archives.get(archivePrefix(category.code))?.nameZh;
+      const archive = archiveZh ? w(`${category.archive} · ${archiveZh}`, category.archive, archiveZh) : category.archive;
+      return [`**${escapeMarkdown(category.code)}** · ${escapeMarkdown(categoryNames(category))}`, `${w('Archive: ', 'Archive: ', '所属分组：')}${escapeMarkdown(archive)}`, w(`Used ${used} times in the workspace — 工作区中使用 ${used} 次`, `Used ${used} times in the workspace`, `工作区中使用 ${used} 次`)].join('\n\n');
     }
     case 'author': {
       const form = typeof data.key === 'string' ? mostUsed(workspace.terms.authors.get(data.key)?.forms ?? new Map()) : undefined;

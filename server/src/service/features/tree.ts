@@ -154,6 +154,9 @@ export const MISSING_LABELS: Record<PapersGroupKind, string> = {
   score: '',
 };
 
+/** The detail of a category group whose code arXiv does not have (in English: treeLabels.ts words it in the message language). */
+export const UNKNOWN_CATEGORY_DETAIL = 'not in the arXiv taxonomy';
+
 /** The score bands of the `forYou` grouping, in this order. */
 const SCORE_BANDS = [
   { key: 'high', label: 'Recommended', detail: 'matches your interests' },
@@ -507,7 +510,7 @@ function placePaper(root: GroupBuilder, grouping: PapersGrouping, paper: PaperSu
       }
       for (const code of paper.categories) {
         const category = categoryIgnoringCase(code);
-        const detail = category ? `${category.name} · ${category.nameZh}` : 'not in the arXiv taxonomy';
+        const detail = category ? `${category.name} · ${category.nameZh}` : UNKNOWN_CATEGORY_DETAIL;
         root.group('category', category ? category.code : code, category ? category.code : code, detail).add(paper);
       }
       return;

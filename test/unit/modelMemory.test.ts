@@ -17,6 +17,7 @@ import { describeModel } from '../support/describeModel';
 import { heapAfterCollection } from '../support/heap';
 import { entryLines } from '../support/fixtures';
 import { noisyDigests } from '../support/noisyDigests';
+import { notAnInstitutionKind } from '../../server/src/service/institutionNames';
 
 
 /** The names of an entry as terms.ts worked them out before it kept copies. */
@@ -33,7 +34,8 @@ function plainNames(entry: Entry): EntryNames {
     field.items.forEach((item, index) => {
       const key = termKey(item.name.text);
       const translation = item.translation?.text.trim();
-      if (key) institutions.push(translation ? { item: index, key, name: item.name.text, translation } : { item: index, key, name: item.name.text });
+      // A tag or a category code on the line is not an institution's name.
+      if (key && !notAnInstitutionKind(item.name.text)) institutions.push(translation ? { item: index, key, name: item.name.text, translation } : { item: index, key, name: item.name.text });
     });
   }
   const hits = entry.topicHits;

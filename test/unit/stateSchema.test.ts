@@ -33,9 +33,12 @@ describe('state file schema', () => {
     const steps: [string[], Parameters<StateStore['change']>[1], Map<string, string>?][] = [
       [['sparse probes'], { starred: true }, new Map([['sparse probes', 'Sparse Probes']])],
       [['sparse probes', 'zh:强化学习的定理证明'], { read: true }],
-      [[hostile], { addTags: [hostile, '  spaced   tag ', 'x'.repeat(200), 'dup', 'dup', ''], note: hostile }, new Map([[hostile, hostile]])],
-      [['many tags'], { addTags: Array.from({ length: 100 }, (_, i) => `tag ${i}`) }],
-      [['long note'], { note: '长'.repeat(MAX_NOTE_LENGTH + 500) }],
+      [[hostile], { addTags: [hostile, '  spaced   tag ', 'x'.repeat(MAX_TAG_LENGTH), 'dup', 'dup', ''], note: hostile }, new Map([[hostile, hostile]])],
+      [['many tags'], { addTags: Array.from({ length: MAX_TAGS_PER_PAPER }, (_, i) => `tag ${i}`) }],
+      [['long note'], { note: '长'.repeat(MAX_NOTE_LENGTH) }],
+      // Past the limits: refused, the file as it was.
+      [['many tags'], { addTags: ['one more'] }],
+      [['long note'], { note: '长'.repeat(MAX_NOTE_LENGTH + 1) }],
       [['sparse probes'], { starred: false, removeTags: ['none'] }],
       [['zh:强化学习的定理证明'], { read: false }],
       [['long note'], { note: null }],

@@ -48,6 +48,8 @@ import { DiagnosticsSettings, FIX_ALL_COMMAND, FixAllResult, ServerMemoryRequest
 import { DiagnosticsScope, PullDiagnostics } from './pullDiagnostics';
 import { parseDigest } from './service/parser';
 import { TextDocumentEdit } from 'vscode-languageserver/node';
+import type { WorkspaceEdit } from 'vscode-languageserver/node';
+import { documentSymbols } from './service/features/symbols';
 import { registerDebugRequests } from './debug';
 import { WorkspaceTerms } from './service/workspaceTerms';
 import { completions, COMPLETION_TRIGGER_CHARACTERS, CompletionWorkspace, resolveCompletion } from './service/features/completion';
@@ -60,6 +62,7 @@ import { sourcesNaming } from './workspaceNames';
 import { registerStatisticsRequests } from './statisticsRequests';
 import { AnswerCache } from './service/answers';
 import { encodedAnswer, forgetOutline, installSerialisedAnswers, outlineAnswer, semanticTokensAnswer } from './serialised';
+import { ClientForms, clientForms, flatSymbols, plainDocumentation, plainHover, RICHEST_FORMS, withChanges } from './clientForms';
 import { Lifecycle } from './lifecycle';
 import { ServerMessageLanguage } from './messageLanguage';
 import { localizedLenses, localizedNode } from './service/treeLabels';
@@ -146,6 +149,7 @@ connection.onInitialize((params: InitializeParams): InitializeResult => {
   configurationPull = params.capabilities.workspace?.configuration === true;
   messageLanguage.setLocale(params.locale);
   snippetEdits = params.capabilities.workspace?.workspaceEdit?.snippetEditSupport === true;
+  forms = clientForms(params.capabilities);
   // Pull diagnostics where the client can pull them (LSP 3.17); pushed otherwise.
   pullMode = params.capabilities.textDocument?.diagnostic !== undefined;
   refreshSupport = params.capabilities.workspace?.diagnostics?.refreshSupport === true;
@@ -437,8 +441,15 @@ connection.onDocumentSymbol(guarded('textDocument/documentSymbol', (params, toke
   const document = documents.get(params.textDocument.uri);
   const language = messageLanguage.current();
   // One answer per language: the outline's own words (the heading's count of papers) follow the setting.
-  const feature = language === 'zh-cn' ? 'outline.zh-cn' : 'outline';
-  return document ? answers.get(document.uri, document.version, feature, () => outlineAnswer(document.uri, cache.get(document), { language }, token), token) : null;
+  const feature = (language === 'zh-cn' ? 'outline.zh-cn' : 'outline') + (forms.hierarchicalSymbols ? '' : '.flat');
+  if (!document) {
+    return null;
+  }
+  if (!forms.hierarchicalSymbols) {
+    // A client without hierarchical symbols takes the same outline as flat symbols.
+    return answers.get(document.uri, document.version, feature, () => encodedAnswer(flatSymbols(documentSymbols(cache.get(document), { language }, token), document.uri)), token);
+  }
+  return answers.get(document.uri, document.version, feature, () => outlineAnswer(document.uri, cache.get(document), { language }, token), token);
 }));
 
 connection.onFoldingRanges(guarded('textDocument/foldingRange', (params, token) => {
@@ -453,7 +464,8 @@ connection.onHover(guarded('textDocument/hover', (params, token) => {
   }
   const base = hover(model, params.position, token, messageLanguage.current());
   workspaceDigests.flush();
-  return reading.hover(canonicalUri(params.textDocument.uri) ?? params.textDocument.uri, params.position, base, messageLanguage.current());
+  const answer = reading.hover(canonicalUri(params.textDocument.uri) ?? params.textDocument.uri, params.position, base, messageLanguage.current());
+  return forms.markdownHover ? answer : plainHover(answer);
 }));
 
 // ---- The reading workflow: state, ranking, digests, export, CodeLens (reading.ts) ---------
@@ -495,7 +507,10 @@ connection.onCompletion(guarded('textDocument/completion', (params, token) => {
   return completions(model, params.position, { ...completionWorkspace, uri: canonicalUri(params.textDocument.uri) ?? params.textDocument.uri }, token, messageLanguage.current());
 }));
 
-connection.onCompletionResolve(guarded('completionItem/resolve', (item, token) => resolveCompletion(item, completionWorkspace, token, messageLanguage.current())));
+connection.onCompletionResolve(guarded('completionItem/resolve', (item, token) => {
+  const resolved = resolveCompletion(item, completionWorkspace, token, messageLanguage.current());
+  return forms.markdownDocumentation ? resolved : plainDocumentation(resolved);
+}));
 
 connection.onDocumentLinks(guarded('textDocument/documentLink', (params, token) => {
   const model = checkedModel(documents.get(params.textDocument.uri));
@@ -549,7 +564,7 @@ connection.onRenameRequest(guarded('textDocument/rename', async (params, token) 
   if ('error' in result) {
     throw new ResponseError(ErrorCodes.InvalidParams, result.error);
   }
-  return result;
+  return editForClient(result);
 }));
 
 documents.onDidClose((event) => {
@@ -583,6 +598,12 @@ function pushedSection(section: string): unknown {
 }
 /** The client applies snippet edits: quick fixes insert placeholders as tab stops. */
 let snippetEdits = false;
+/** The forms of answers the client reads (clientForms.ts): VS Code's until it says otherwise. */
+let forms: ClientForms = RICHEST_FORMS;
+/** A workspace edit in the form the client reads. */
+function editForClient(edit: WorkspaceEdit): WorkspaceEdit {
+  return forms.documentChanges ? edit : withChanges(edit);
+}
 /** The settings pushed with `workspace/didChangeConfiguration`, for clients that cannot be asked. */
 let pushedSettings: DiagnosticsSettings = {};
 const settingsByUri = new Map<string, Promise<DiagnosticsSettings>>();
@@ -846,7 +867,7 @@ connection.onCodeAction(guarded('textDocument/codeAction', async (params, token)
   if (params.context.only?.some((kind) => FIX_ALL_KINDS_ASKED.test(kind))) {
     collectAfterFixAll(model);
   }
-  return actions;
+  return forms.documentChanges ? actions : actions.map((action) => ('edit' in action && action.edit ? { ...action, edit: withChanges(action.edit) } : action));
 }));
 
 /** Code action kinds that ask for fix-all (`source.fixAll.paperDigest`, `source.fixAll`, `source`). */
@@ -874,7 +895,7 @@ connection.onExecuteCommand(guarded('workspace/executeCommand', async (params): 
   }
   const result = await connection.workspace.applyEdit({
     label: say(bilingual('Fix all Paper Digest problems', '修复所有问题'), messageLanguage.current()),
-    edit: { documentChanges: [TextDocumentEdit.create({ uri, version: document.version }, edits)] },
+    edit: editForClient({ documentChanges: [TextDocumentEdit.create({ uri, version: document.version }, edits)] }),
   });
   return { applied: result.applied, edits: edits.length };
 }));

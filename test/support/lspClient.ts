@@ -70,6 +70,7 @@ const DEFAULT_CAPABILITIES = {
   workspace: {
     workspaceFolders: true,
     configuration: true,
+    workspaceEdit: { documentChanges: true },
     symbol: { dynamicRegistration: false },
     didChangeWatchedFiles: { dynamicRegistration: false },
   },

@@ -1,0 +1,52 @@
+/**
+ * The answers in the forms a client reads (server/src/clientForms.ts): Markdown read as plain
+ * text, outlines flattened, workspace edits as changes.
+ */
+import * as assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import * as fc from 'fast-check';
+import { clientForms, flatSymbols, markdownToPlain, withChanges } from '../../server/src/clientForms';
+import { escapeMarkdown } from '../../server/src/service/text';
+
+describe('clientForms', () => {
+  test('Should read what a client declares, LSP’s defaults for what it leaves out', () => {
+    assert.deepEqual(clientForms({}), { markdownHover: true, markdownDocumentation: true, hierarchicalSymbols: false, documentChanges: false });
+    assert.deepEqual(clientForms(null), clientForms({}));
+    assert.deepEqual(
+      clientForms({ workspace: { workspaceEdit: { documentChanges: true } }, textDocument: { hover: { contentFormat: ['plaintext'] }, completion: { completionItem: { documentationFormat: ['plaintext', 'markdown'] } }, documentSymbol: { hierarchicalDocumentSymbolSupport: true } } }),
+      { markdownHover: false, markdownDocumentation: true, hierarchicalSymbols: true, documentChanges: true },
+    );
+    assert.equal(clientForms({ textDocument: { hover: { contentFormat: 'markdown' } } }).markdownHover, true, 'malformed: as absent');
+  });
+
+  test('Should read escaped document text back as it was written (property)', () => {
+    // Printable text: escapeMarkdown makes control characters U+FFFD, which is what a reader sees.
+    const printable = fc.string({ unit: fc.oneof(fc.constantFrom(...'*_[]()`\\<>&"\'!#-.:=|~{}'), fc.string({ minLength: 1, maxLength: 1 }), fc.constantFrom('中', '文', '·')) }).filter((text) => !/[\u0000-\u001f\u007f]/.test(text));
+    fc.assert(
+      fc.property(printable, (text) => {
+        assert.equal(markdownToPlain(escapeMarkdown(text)), text);
+        assert.equal(markdownToPlain(`**${escapeMarkdown(text)}** · *${escapeMarkdown(text)}*`), `${text} · ${text}`);
+      }),
+      { numRuns: 500 },
+    );
+  });
+
+  test('Should make a link its text and a code span its content as written', () => {
+    assert.equal(markdownToPlain('[https://arxiv\\.org/abs/2401\\.00001](https://arxiv.org/abs/2401.00001)'), 'https://arxiv.org/abs/2401.00001');
+    assert.equal(markdownToPlain('Tags: `a\\b`, `c*d`'), 'Tags: a\\b, c*d');
+    assert.equal(markdownToPlain('a\n\n---\n\nb'), 'a\n\n---\n\nb');
+  });
+
+  test('Should flatten an outline under its containers, and edits into changes by URI', () => {
+    const range = { start: { line: 0, character: 0 }, end: { line: 1, character: 0 } };
+    const flat = flatSymbols([{ name: 'H', kind: 3, range, selectionRange: range, children: [{ name: 'P', kind: 5, range, selectionRange: range }] }], 'file:///a.digest');
+    assert.deepEqual(flat, [
+      { name: 'H', kind: 3, location: { uri: 'file:///a.digest', range } },
+      { name: 'P', kind: 5, location: { uri: 'file:///a.digest', range }, containerName: 'H' },
+    ]);
+    const edits = withChanges({ documentChanges: [{ textDocument: { uri: 'file:///a', version: 1 }, edits: [{ range, newText: 'x' }] }, { textDocument: { uri: 'file:///b', version: null }, edits: [{ range, newText: 'y' }] }, { textDocument: { uri: 'file:///a', version: 1 }, edits: [{ range, newText: 'z' }] }] });
+    assert.deepEqual(edits, { changes: { 'file:///a': [{ range, newText: 'x' }, { range, newText: 'z' }], 'file:///b': [{ range, newText: 'y' }] } });
+    const creates = { documentChanges: [{ kind: 'create' as const, uri: 'file:///c' }] };
+    assert.equal(withChanges(creates), creates, 'a file operation has no such form');
+  });
+});

@@ -475,7 +475,8 @@ export function runMark(args: readonly string[], out: Output, cwd: string): numb
     out.stderr(`paper-digest: ${printable(problemText(result.messageRef, language))}\n`);
     return 2;
   }
-  const shown = oneLine(match.title || match.key);
+  // The English title, else the Chinese one: never the state key.
+  const shown = oneLine(match.name || match.title || match.key);
   const done = result.changed.length > 0 ? describeChange(options) : sentence(cliText('unchanged'));
   out.stdout(printable(`${pick(done, language)}${language === 'zh-cn' ? '：' : ': '}${shown}`) + '\n');
   for (const problem of problems) {
@@ -513,7 +514,7 @@ function sentence(message: Bilingual): Bilingual {
  * file's; by title, the paper whose English or Chinese title is it (case and white space
  * ignored), else the one whose title contains it. A message says why none or several match.
  */
-function findPaper(lookup: ModelLookup, store: StateStore, options: MarkOptions): { key: string; title: string } | Bilingual {
+function findPaper(lookup: ModelLookup, store: StateStore, options: MarkOptions): { key: string; title: string; name: string } | Bilingual {
   const byKey = new Map<string, PaperSummary>();
   for (const paper of lookup.papers()) {
     const key = lookup.info(paper).paperKey;
@@ -521,16 +522,16 @@ function findPaper(lookup: ModelLookup, store: StateStore, options: MarkOptions)
   }
   if (options.id !== undefined) {
     const paper = byKey.get(options.id);
-    if (paper) return { key: options.id, title: paper.englishTitle };
+    if (paper) return { key: options.id, title: paper.englishTitle, name: paper.title };
     const state = store.get(options.id);
-    if (state) return { key: options.id, title: state.title ?? '' };
+    if (state) return { key: options.id, title: state.title ?? '', name: state.title ?? '' };
     return cliText('noSuchId', { id: options.id });
   }
   const wanted = titleKey(options.title!);
   const exact = [...byKey].filter(([, paper]) => titleKey(paper.englishTitle) === wanted || titleKey(paper.chineseTitle) === wanted);
   const candidates = exact.length > 0 ? exact : [...byKey].filter(([, paper]) => foldForSearch(`${paper.englishTitle}\u0000${paper.chineseTitle}`).includes(foldForSearch(options.title!.replace(/\s+/g, ' ').trim())));
   if (candidates.length === 1) {
-    return { key: candidates[0][0], title: candidates[0][1].englishTitle };
+    return { key: candidates[0][0], title: candidates[0][1].englishTitle, name: candidates[0][1].title };
   }
   if (candidates.length === 0) {
     return cliText('noSuchTitle', { title: oneLine(options.title!) });

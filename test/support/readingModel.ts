@@ -12,7 +12,7 @@ import { entryLines } from './fixtures';
 
 /** A state file held in memory, replaced only when it still holds what was read. */
 export class MemoryDisk implements StateDisk {
-  readonly location = 'memory:/w/.paper-digest/state.json';
+  readonly location: string = 'memory:/w/.paper-digest/state.json';
   constructor(public text: string | undefined = undefined) {}
   read(): string | undefined {
     return this.text;

@@ -212,6 +212,13 @@ describe('paper-digest mark', () => {
     assertUsage(run(['mark', 'read', '--lang', 'xx', '--id', 'nope'], work), /unknown language 'xx': use both, en, zh-cn or auto/);
   });
 
+  test('Should name a paper with a Chinese title only by that title, never by its state key', () => {
+    fs.writeFileSync(path.join(work, 'zh.digest'), digestText(['杂项', '一种仅有中文标题的论文', 'Ann Other', '专题命中 杂项 ：x(title)；分类 cs.CL', 'AI总结 无。']));
+    const result = run(['mark', 'star', '--lang', 'en', '--title', '一种仅有中文标题的论文'], work);
+    assert.equal(result.stdout, 'Starred: 一种仅有中文标题的论文\n', result.stderr);
+    assert.equal(run(['mark', 'read', '--lang', 'en', '--id', 'zh:一种仅有中文标题的论文'], work).stdout, 'Marked read: 一种仅有中文标题的论文\n');
+  });
+
   test('Should find a paper by its Chinese title or by a unique part of a title, and by id', () => {
     assert.equal(run(['mark', 'read', '--title', '面向奥赛几何的自验证思维链'], work).status, 0);
     assert.equal(run(['mark', 'read', '--title', 'protein folding'], work).status, 0);

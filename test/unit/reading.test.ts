@@ -10,10 +10,15 @@ import { digestDateOf } from '../../server/src/service/digestDates';
 import { MessageRef, messageText } from '../../server/src/service/cliMessages';
 import type { InterestsInput } from '../../server/src/service/reading/interests';
 import { interestsFromFileText, interestScore, parseInterests, scorePaper } from '../../server/src/service/reading/interests';
-import { rankPapers } from '../../server/src/service/reading/scope';
+import { papersInScope, rankPapers } from '../../server/src/service/reading/scope';
+import { papersTree } from '../../server/src/service/features/tree';
+import { digestStatistics } from '../../server/src/service/features/statistics';
+import { ReadingModel } from '../../server/src/service/reading/model';
+import { StateStore } from '../../server/src/service/reading/stateStore';
+import { WorkspaceIndex } from '../../server/src/service/workspaceIndex';
 import type { PaperSummary } from '../../server/src/service/workspaceIndex';
 import { digest, entryLines } from '../support/fixtures';
-import { RL, testWorkspace } from '../support/readingModel';
+import { MemoryDisk, RL, testWorkspace } from '../support/readingModel';
 
 const DAY1 = 'file:///w/2026-05-01.digest';
 const DAY2 = 'file:///w/2026-05-02.digest.txt';
@@ -244,5 +249,69 @@ describe('reading: digest order and new papers', () => {
     assert.deepEqual(titles(rankPapers(lookup, { unreadOnly: true })), []);
     assert.deepEqual(titles(rankPapers(lookup, { tag: 'rl' })), ['Reinforcement Learning  for Theorem Proving']);
     assert.match(w.disk.text ?? '', /"reinforcement learning for theorem proving": \{\n {6}"title": "Reinforcement Learning for Theorem Proving",\n {6}"read": true,\n {6}"starred": true/);
+  });
+});
+
+describe('reading: the papers a scope means, as the Papers view shows them', () => {
+  const ZH_ONLY = (tag: string) => entryLines(tag, { englishTitle: null, chineseTitle: '一种仅有中文标题的论文关于数学推理', topicHits: '专题命中 数学推理 ：reasoning(abstract)；分类 cs.CL' });
+
+  test('Should take a field filter (as the statistics set it) for marking, ranking and exporting', () => {
+    const w = testWorkspace({ [DAY1]: digest(RL, PROTEIN), [DAY2]: digest(PROBES) });
+    const lookup = w.model.lookup();
+    for (const filter of ['topic:数学推理', 'category:cs.lg', 'date:2026-05-01', 'file:2026-05-01.digest', 'institution:清华大学']) {
+      const shown = papersTree(w.index, 'file', filter).paperCount;
+      assert.ok(shown > 0, filter);
+      assert.equal(papersInScope(lookup, { filter }).length, shown, `${filter}: a filter scope`);
+      assert.equal(rankPapers(lookup, { filter }).length, papersTree(w.index, 'file', filter).distinctPaperCount, `${filter}: ranked`);
+      const tree = papersTree(w.index, 'file', filter);
+      const group = tree.roots[0];
+      assert.equal(papersInScope(lookup, { filter, grouping: 'file', groupId: group.id }).length, group.count, `${filter}: a group of the filtered view`);
+    }
+    // Plain text still finds by titles and names.
+    assert.equal(papersInScope(lookup, { filter: 'tsinghua' }).length, papersTree(w.index, 'file', 'tsinghua').paperCount);
+  });
+
+  test('Should count a paper with a Chinese title only once wherever it comes, as its state does', () => {
+    const w = testWorkspace({ [DAY1]: digest(ZH_ONLY('Z'), RL), [DAY2]: digest(ZH_ONLY('Z')) });
+    const lookup = w.model.lookup();
+    for (const grouping of ['topic', 'file', 'category'] as const) {
+      assert.equal(papersTree(w.index, grouping, '').distinctPaperCount, 2, grouping);
+    }
+    assert.equal(papersTree(w.index, 'topic', '').roots[0].count, 2, 'the topic counts it once');
+    assert.equal(digestStatistics(w.index).paperCount, 2);
+    assert.equal(lookup.unreadCount(), 2);
+    assert.equal(rankPapers(lookup, {}).length, 2);
+  });
+
+  test('Should count a paper in two folders once in the unread count, unread while one of its places is', () => {
+    const index = new WorkspaceIndex();
+    const C = 'file:///c/2026-05-01.digest';
+    const D = 'file:///d/2026-05-02.digest';
+    index.update(C, digest(RL, PROTEIN));
+    index.update(D, digest(entryLines('RL', { englishTitle: 'Reinforcement  learning for theorem proving' })));
+    // One state file per folder.
+    class FolderDisk extends MemoryDisk {
+      constructor(readonly location: string) {
+        super();
+      }
+    }
+    const stores = new Map([C, D].map((uri) => {
+      const store = new StateStore(new FolderDisk(uri.replace(/[^/]+$/, '.paper-digest/state.json')), () => new Date('2026-05-02T08:00:00Z'));
+      store.load();
+      return [uri, store];
+    }));
+    const model = new ReadingModel(index, { storeFor: (uri) => stores.get(uri), interestsFor: () => parseInterests(undefined), mtimeOf: () => undefined });
+    const unreadTree = () => papersTree(index, 'unread', { filter: '', reading: model.lookup() }).distinctPaperCount;
+    assert.equal(model.lookup().unreadCount(), 2);
+    assert.equal(model.lookup().unreadCount(), unreadTree());
+    const key = 'reinforcement learning for theorem proving';
+    stores.get(C)!.change([key], { read: true });
+    model.invalidate();
+    assert.equal(model.lookup().unreadCount(), 2, 'still unread in the other folder');
+    assert.equal(model.lookup().unreadCount(), unreadTree());
+    stores.get(D)!.change([key], { read: true });
+    model.invalidate();
+    assert.equal(model.lookup().unreadCount(), 1);
+    assert.equal(model.lookup().unreadCount(), unreadTree());
   });
 });

@@ -16,6 +16,7 @@ import { categoryKey, digestFileName, fieldFilter, FilterField, groupKey } from 
 import { categoryIgnoringCase } from '../taxonomy';
 import { InstitutionGroup, institutionGroup, institutionGroups } from '../institutionGroup';
 import type { FileSummary, PaperSummary, WorkspaceIndex } from '../workspaceIndex';
+import { paperKeyOf } from '../reading/paperInfo';
 
 /** One bar: a value and how many distinct papers have it. */
 export interface CountRow {
@@ -260,8 +261,9 @@ class Identities {
   }
 
   of(paper: PaperSummary): number {
-    const key = paper.titleKey;
-    if (!key || !this.repeated.has(key)) {
+    // A paper with a Chinese title only is one paper wherever it comes, as its state key says.
+    const key = paper.titleKey || (paper.key.startsWith('zh:') ? paperKeyOf(paper) : '');
+    if (!key || (paper.titleKey && !this.repeated.has(key))) {
       return UNIQUE;
     }
     let id = this.ids.get(key);

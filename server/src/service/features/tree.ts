@@ -14,7 +14,7 @@ import type { IndexLocation, PaperSummary, WorkspaceIndex } from '../workspaceIn
 import { foldForSearch } from '../workspaceIndex';
 import { RecentMap } from '../recentMap';
 import type { PaperReadingInfo, ReadingLookup } from '../reading/paperInfo';
-import { NO_READING } from '../reading/paperInfo';
+import { NO_READING, paperKeyOf } from '../reading/paperInfo';
 import { isReadingGrouping, ReadingTrees } from './readingTree';
 import { compilePaperFilter } from '../paperFilter';
 import { institutionGroups } from '../institutionGroup';
@@ -544,6 +544,9 @@ class DistinctPapers {
   add(paper: PaperSummary): void {
     if (paper.titleKey && this.repeated.has(paper.titleKey)) {
       this.shared.add(paper.titleKey);
+    } else if (!paper.titleKey && paper.key.startsWith('zh:')) {
+      // A paper with a Chinese title only is one paper wherever it comes, as its state key says.
+      this.shared.add(paperKeyOf(paper));
     } else {
       // No other paper has the key, or it has none: its identity is its place, its own.
       this.unique++;

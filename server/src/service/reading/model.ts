@@ -254,8 +254,9 @@ export class ModelLookup implements ReadingLookup {
   }
 
   /**
-   * Distinct paper keys (per state store) not marked read, in the whole workspace: the keys
-   * are collected once per index generation and digest order, then only the states are read.
+   * Distinct paper keys not marked read, in the whole workspace (a paper in two folders once,
+   * unread while one of its places is): the keys are collected once per index generation and
+   * digest order, then only the states are read.
    */
   unreadCount(): number {
     const files = this.index.files();
@@ -277,6 +278,19 @@ export class ModelLookup implements ReadingLookup {
       }
       order.distinctKeys = distinct;
       order.storesSignature = storesSignature;
+    }
+    if (order.distinctKeys.size > 1) {
+      // Several state files (folders): a paper is counted once, unread while one of its places
+      // is unread in its folder's state, as the Unread view shows it.
+      const unread = new Set<string>();
+      for (const { store, keys } of order.distinctKeys.values()) {
+        for (const key of keys) {
+          if (store?.get(key)?.read !== true) {
+            unread.add(key);
+          }
+        }
+      }
+      return unread.size;
     }
     let count = 0;
     for (const { store, keys } of order.distinctKeys.values()) {

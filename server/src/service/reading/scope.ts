@@ -7,7 +7,7 @@ import { NEVER_CANCELLED } from '../cancellation';
 import type { PapersGrouping } from '../features/tree';
 import { PapersTreeCache } from '../features/tree';
 import type { PaperSummary } from '../workspaceIndex';
-import { foldForSearch, searchIncludes } from '../workspaceIndex';
+import { compilePaperFilter } from '../paperFilter';
 import type { ModelLookup } from './model';
 import { paperKeyOf } from './paperInfo';
 
@@ -28,9 +28,13 @@ export interface PaperScope extends PapersQuery {
   readonly grouping?: PapersGrouping;
 }
 
-/** Whether a paper passes the filters. */
-export function matchesQuery(lookup: ModelLookup, paper: PaperSummary, query: PapersQuery, needle = foldForSearch((query.filter ?? '').trim())): boolean {
-  if (needle && !searchIncludes(paper, needle)) {
+/**
+ * Whether a paper passes the filters. The text filter is the Papers view's (`compilePaperFilter`:
+ * plain text, or `field:value` terms as the statistics set them), so a scope means the papers
+ * the view shows.
+ */
+export function matchesQuery(lookup: ModelLookup, paper: PaperSummary, query: PapersQuery, keep = compilePaperFilter(query.filter ?? '')): boolean {
+  if (keep && !keep(paper)) {
     return false;
   }
   if (!query.unreadOnly && !query.starredOnly && !query.newOnly && query.tag === undefined) {
@@ -59,7 +63,8 @@ export function papersInScope(lookup: ModelLookup, scope: PaperScope, trees: Pap
   } else {
     candidates = (keys && papersWithKeys(lookup, keys)) || lookup.papers();
   }
-  const needle = foldForSearch((scope.filter ?? '').trim());
+  // A group's papers passed the filters when its tree was built with them.
+  const keep = scope.groupId !== undefined ? undefined : compilePaperFilter(scope.filter ?? '');
   const result: PaperSummary[] = [];
   for (const paper of candidates) {
     if (scope.uri !== undefined && paper.uri !== scope.uri) {
@@ -68,7 +73,7 @@ export function papersInScope(lookup: ModelLookup, scope: PaperScope, trees: Pap
     if (keys && !keys.has(paperKeyOf(paper))) {
       continue;
     }
-    if (matchesQuery(lookup, paper, scope, needle)) {
+    if (scope.groupId !== undefined || matchesQuery(lookup, paper, scope, keep)) {
       result.push(paper);
     }
   }
@@ -122,14 +127,14 @@ export function rankPapers(
   accept: (paper: PaperSummary) => boolean = () => true,
   keepHidden = false,
 ): PaperSummary[] {
-  const needle = foldForSearch((query.filter ?? '').trim());
+  const keep = compilePaperFilter(query.filter ?? '');
   const matching: PaperSummary[] = [];
   let seen = 0;
   for (const paper of lookup.papers()) {
     if ((++seen & 4095) === 0 && token.isCancellationRequested) {
       return [];
     }
-    if (accept(paper) && matchesQuery(lookup, paper, query, needle) && (keepHidden || !lookup.hidden(paper))) {
+    if (accept(paper) && matchesQuery(lookup, paper, query, keep) && (keepHidden || !lookup.hidden(paper))) {
       matching.push(paper);
     }
   }

@@ -59,7 +59,16 @@ interface CheckedFile {
   doc: DigestDocument;
   fixed: boolean;
   diagnostics: DigestDiagnostic[];
+  /** More problems than `MAX_FILE_DIAGNOSTICS` were found: only the first are listed. */
+  truncated?: boolean;
 }
+
+/**
+ * At most this many problems are listed per file (as the server publishes at most this many):
+ * a small hostile file (300,000 stray lines) has as many problems as lines, which listed whole
+ * took gigabytes and ended the process.
+ */
+const MAX_FILE_DIAGNOSTICS = 10_000;
 
 /** Points where tests step in. */
 export interface CliHooks {
@@ -167,13 +176,16 @@ export function runCli(argv: readonly string[], out: CliOutput, cwd = process.cw
   }
   const docsBase = rulesDocsFor(rulesDocsBase(__dirname), language);
   for (const file of files) {
-    file.diagnostics = computeDiagnostics(file.doc, {
+    const diagnostics = computeDiagnostics(file.doc, {
       uri: file.uri,
       docsBase,
       language,
+      maxDiagnostics: MAX_FILE_DIAGNOSTICS,
       duplicatesElsewhere: (key) => (papers.get(key) ?? []).filter((location) => location.uri !== file.uri),
       ...formsElsewhere(file.uri),
     });
+    file.truncated = diagnostics.length > MAX_FILE_DIAGNOSTICS;
+    file.diagnostics = file.truncated ? diagnostics.slice(0, MAX_FILE_DIAGNOSTICS) : diagnostics;
   }
 
   const byUri = new Map(files.map((file) => [file.uri, file]));
@@ -266,6 +278,9 @@ function formatText(files: readonly CheckedFile[], byUri: ReadonlyMap<string, Ch
       });
       lines.push(`${printable(file.display)}:${line}:${column}: ${severity} ${diagnostic.code} ${diagnostic.message}${seeAlso.length > 0 ? words.seeAlso(seeAlso.join(', ')) : ''}`);
     }
+    if (file.truncated) {
+      lines.push(`${printable(file.display)}: ${words.truncated(MAX_FILE_DIAGNOSTICS)}`);
+    }
   }
   const total = counts.reduce((a, b) => a + b, 0);
   const fixed = files.filter((file) => file.fixed).length;
@@ -286,6 +301,7 @@ function summaryWords(language: MessageLanguage): {
   fixed(fixed: number, files: number): string;
   noProblems(files: number, failed: boolean): string;
   problems(total: number, errors: number, warnings: number, other: number, withProblems: number, files: number): string;
+  truncated(max: number): string;
 } {
   if (language === 'zh-cn') {
     return {
@@ -294,6 +310,7 @@ function summaryWords(language: MessageLanguage): {
       noProblems: (files, failed) => (failed ? `能读取的 ${files} 个文件中没有问题。` : `${files} 个文件中没有问题。`),
       problems: (total, errors, warnings, other, withProblems, files) =>
         `${total} 个问题（${errors} 个错误、${warnings} 个警告${other > 0 ? `、${other} 个其他` : ''}），在 ${files} 个文件中的 ${withProblems} 个。`,
+      truncated: (max) => `问题超过 ${max} 个，只列出前 ${max} 个`,
     };
   }
   const plural = (n: number, word: string): string => `${n} ${word}${n === 1 ? '' : 's'}`;
@@ -304,6 +321,7 @@ function summaryWords(language: MessageLanguage): {
     noProblems: (files, failed) => (failed ? `No problems in the ${files} ${fileWord(files)} that could be read.` : `No problems in ${files} ${fileWord(files)}.`),
     problems: (total, errors, warnings, other, withProblems, files) =>
       `${plural(total, 'problem')} (${[plural(errors, 'error'), plural(warnings, 'warning'), ...(other > 0 ? [`${other} other`] : [])].join(', ')}) in ${withProblems} of ${files} ${fileWord(files)}.`,
+    truncated: (max) => `more than ${max} problems; only the first ${max} are listed`,
   };
 }
 
@@ -312,6 +330,7 @@ function formatJson(files: readonly CheckedFile[]): unknown {
   const result = files.map((file) => ({
     path: file.display,
     fixed: file.fixed,
+    ...(file.truncated ? { truncated: true } : {}),
     diagnostics: file.diagnostics.map((diagnostic) => {
       const severity = SEVERITY_NAMES[diagnostic.severity ?? 1] as keyof typeof counts;
       counts[severity]++;

@@ -101,6 +101,11 @@ export function collectDigestFiles(paths: readonly string[], cwd: string, fail: 
   };
   for (const given of paths) {
     let absolute: string;
+    if (given.length === 0) {
+      // An empty argument (an unset variable, `''`) names no file: not the current folder.
+      fail(message('cannotRead', { path: '', reason: message('emptyPath') }));
+      continue;
+    }
     if (given.startsWith('file:')) {
       try {
         absolute = fileURLToPath(given);

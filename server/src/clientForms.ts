@@ -47,7 +47,7 @@ function takesMarkdown(formats: unknown): boolean {
 }
 
 /** A hover in plain text: its Markdown read as a reader of it would see it. */
-export function plainHover(hover: Hover | null | undefined): Hover | null | undefined {
+export function plainHover(hover: Hover | null): Hover | null {
   if (!hover || !isMarkdown(hover.contents)) {
     return hover;
   }

@@ -29,13 +29,20 @@ export const DebugMemoryRequest = new RequestType0<DebugMemoryResult, void>('pap
  */
 export const DebugCountersRequest = new RequestType0<Record<string, number>, void>('paperDigest/debug/counters');
 
+/**
+ * `paperDigest/debug/fail` (client → server, no params): a handler that fails, run as every
+ * request handler is (`guarded` in server.ts), so that the tests see a failure inside a feature
+ * answered with InternalError while the server goes on.
+ */
+export const DebugFailRequest = new RequestType0<never, void>('paperDigest/debug/fail');
+
 /** Whether the server was asked for the debug requests. */
 export function debugRequestsEnabled(argv: readonly string[] = process.argv): boolean {
   return argv.includes('--debug-requests');
 }
 
 /** Registers the debug requests on the connection, when enabled. */
-export function registerDebugRequests(connection: Connection, counters: () => Record<string, number>): void {
+export function registerDebugRequests(connection: Connection, counters: () => Record<string, number>, guard: <R>(method: string, handler: () => R) => () => Promise<R>): void {
   if (!debugRequestsEnabled()) {
     return;
   }
@@ -47,4 +54,10 @@ export function registerDebugRequests(connection: Connection, counters: () => Re
     return { heapUsed: usage.heapUsed, rss: usage.rss, collected: gc !== undefined };
   });
   connection.onRequest(DebugCountersRequest, () => counters());
+  connection.onRequest(
+    DebugFailRequest,
+    guard(DebugFailRequest.method, () => {
+      throw new TypeError('a failure inside a feature, asked for by paperDigest/debug/fail');
+    }),
+  );
 }

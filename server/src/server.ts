@@ -5,6 +5,26 @@
  * Run it standalone with `node dist/server.js --stdio`.
  */
 import {
+  CodeActionRequest,
+  CodeLensRequest,
+  CompletionRequest,
+  CompletionResolveRequest,
+  DocumentDiagnosticRequest,
+  DocumentHighlightRequest,
+  DocumentLinkRequest,
+  DocumentSymbolRequest,
+  ExecuteCommandRequest,
+  FoldingRangeRequest,
+  HoverRequest,
+  PrepareRenameRequest,
+  ReferencesRequest,
+  RenameRequest,
+  SelectionRangeRequest,
+  SemanticTokensRequest,
+  WorkspaceDiagnosticRequest,
+  WorkspaceSymbolRequest,
+  CancellationToken,
+  ProtocolRequestType,
   ErrorCodes,
   ResponseError,
   TextDocuments,
@@ -62,6 +82,7 @@ import { sourcesNaming } from './workspaceNames';
 import { registerStatisticsRequests } from './statisticsRequests';
 import { AnswerCache } from './service/answers';
 import { encodedAnswer, forgetOutline, installSerialisedAnswers, outlineAnswer, semanticTokensAnswer } from './serialised';
+import { emptyAnswer, malformedParams, shapedDocumentConnection } from './requestShapes';
 import { ClientForms, clientForms, flatSymbols, plainDocumentation, plainHover, RICHEST_FORMS, withChanges } from './clientForms';
 import { Lifecycle } from './lifecycle';
 import { ServerMessageLanguage } from './messageLanguage';
@@ -80,6 +101,10 @@ lifecycle.install(connection);
  */
 function guarded<A extends unknown[], R>(method: string, handler: (...args: A) => R | Promise<R>): (...args: A) => Promise<R> {
   return async (...args) => {
+    if (malformedParams(method, args[0])) {
+      // Params without the shape the handler reads: the answer for a document it does not know.
+      return emptyAnswer(method) as R;
+    }
     try {
       return await handler(...args);
     } catch (error) {
@@ -90,6 +115,24 @@ function guarded<A extends unknown[], R>(method: string, handler: (...args: A) =
       connection.console.error(`${method} failed: ${error instanceof Error && error.stack ? error.stack : message}`);
       throw new ResponseError(ErrorCodes.InternalError, `${method} failed: ${message}`);
     }
+  };
+}
+/**
+ * Registers a standard request by its method, its handler called as `(params, token)` whatever
+ * the params are: the library's own registration (`connection.onHover` ...) answers a request
+ * without params, or with null, with an error before the handler can give the empty answer
+ * (`guarded` gives it for params without their shape, requestShapes.ts).
+ */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+function onStandard<P, R>(type: ProtocolRequestType<P, R, any, any, any>): (handler: (params: P, token: CancellationToken) => Promise<R>) => void {
+  return (handler) => {
+    connection.onRequest(type.method, (...args: unknown[]) => {
+      // The library calls a handler by method with the token last: `(token)` without params,
+      // `(...params, token)` for params by position, else `(params, token)`.
+      const token = args[args.length - 1] as CancellationToken;
+      const params = args.length === 2 ? args[0] : args.length === 1 ? undefined : args.slice(0, -1);
+      return handler(params as P, token);
+    });
   };
 }
 // Whatever a document holds, the server lives on: a failure outside a request (a timer, a
@@ -431,13 +474,13 @@ connection.onRequest(DocumentStatsRequest, guarded(DocumentStatsRequest.method, 
   return documentStats(workspaceIndex, document ? cache.get(document) : undefined);
 }));
 
-connection.onWorkspaceSymbol(guarded('workspace/symbol', async (params, token) => {
+onStandard(WorkspaceSymbolRequest.type)(guarded('workspace/symbol', async (params, token) => {
   await workspaceDigests.ready;
   workspaceDigests.flush();
   return workspaceSymbols(workspaceIndex, params.query, token);
 }));
 
-connection.onDocumentSymbol(guarded('textDocument/documentSymbol', (params, token) => {
+onStandard(DocumentSymbolRequest.type)(guarded('textDocument/documentSymbol', (params, token) => {
   const document = documents.get(params.textDocument.uri);
   const language = messageLanguage.current();
   // One answer per language: the outline's own words (the heading's count of papers) follow the setting.
@@ -452,12 +495,12 @@ connection.onDocumentSymbol(guarded('textDocument/documentSymbol', (params, toke
   return answers.get(document.uri, document.version, feature, () => outlineAnswer(document.uri, cache.get(document), { language }, token), token);
 }));
 
-connection.onFoldingRanges(guarded('textDocument/foldingRange', (params, token) => {
+onStandard(FoldingRangeRequest.type)(guarded('textDocument/foldingRange', (params, token) => {
   const document = documents.get(params.textDocument.uri);
   return document ? answers.get(document.uri, document.version, 'folding', () => encodedAnswer(foldingRanges(cache.get(document), token)), token) : null;
 }));
 
-connection.onHover(guarded('textDocument/hover', (params, token) => {
+onStandard(HoverRequest.type)(guarded('textDocument/hover', (params, token) => {
   const model = checkedModel(documents.get(params.textDocument.uri));
   if (!model) {
     return null;
@@ -477,12 +520,13 @@ async function readingReady(): Promise<void> {
   workspaceDigests.flush();
 }
 connection.onRequest(SetPaperStateRequest, guarded(SetPaperStateRequest.method, async (params, token) => (await readingReady(), reading.setPaperState(params, token))));
-connection.onRequest(StateInfoRequest, guarded(StateInfoRequest.method, async () => (await readingReady(), reading.stateInfo())));
-connection.onRequest(DigestsRequest, guarded(DigestsRequest.method, async () => (await readingReady(), reading.digests())));
+// By name: a request without params (LSP allows it) reaches the handler.
+connection.onRequest(StateInfoRequest.method, guarded(StateInfoRequest.method, async () => (await readingReady(), reading.stateInfo())));
+connection.onRequest(DigestsRequest.method, guarded(DigestsRequest.method, async () => (await readingReady(), reading.digests())));
 connection.onRequest(RankedPapersRequest, guarded(RankedPapersRequest.method, async (params, token) => (await readingReady(), await messageLanguage.ready(), reading.rankedPapers(params, token, messageLanguage.current()))));
 connection.onRequest(DocumentPapersRequest, guarded(DocumentPapersRequest.method, async (params) => (await readingReady(), reading.documentPapers(typeof params?.uri === 'string' ? canonicalUri(params.uri) ?? params.uri : ''))));
 connection.onRequest(ExportPapersRequest, guarded(ExportPapersRequest.method, async (params, token) => (await readingReady(), reading.exportPapers(params, token))));
-connection.onCodeLens(guarded('textDocument/codeLens', async (params, token) => {
+onStandard(CodeLensRequest.type)(guarded('textDocument/codeLens', async (params, token) => {
   if (!documents.get(params.textDocument.uri)) {
     return null;
   }
@@ -491,7 +535,7 @@ connection.onCodeLens(guarded('textDocument/codeLens', async (params, token) => 
   return localizedLenses(await reading.codeLenses(canonicalUri(params.textDocument.uri) ?? params.textDocument.uri, token), messageLanguage.current());
 }));
 
-connection.languages.semanticTokens.on(guarded('textDocument/semanticTokens/full', (params, token) => {
+onStandard(SemanticTokensRequest.type)(guarded('textDocument/semanticTokens/full', (params, token) => {
   const document = documents.get(params.textDocument.uri);
   const model = checkedModel(document);
   return document && model ? answers.get(document.uri, document.version, 'semanticTokens', () => semanticTokensAnswer(model, token), token) : { data: [] };
@@ -499,7 +543,7 @@ connection.languages.semanticTokens.on(guarded('textDocument/semanticTokens/full
 
 // ---- Editing help: completion, links, selection ranges -------------------------------------
 
-connection.onCompletion(guarded('textDocument/completion', (params, token) => {
+onStandard(CompletionRequest.type)(guarded('textDocument/completion', (params, token) => {
   const model = checkedModel(documents.get(params.textDocument.uri));
   if (!model) {
     return null;
@@ -507,17 +551,17 @@ connection.onCompletion(guarded('textDocument/completion', (params, token) => {
   return completions(model, params.position, { ...completionWorkspace, uri: canonicalUri(params.textDocument.uri) ?? params.textDocument.uri }, token, messageLanguage.current());
 }));
 
-connection.onCompletionResolve(guarded('completionItem/resolve', (item, token) => {
+onStandard(CompletionResolveRequest.type)(guarded('completionItem/resolve', (item, token) => {
   const resolved = resolveCompletion(item, completionWorkspace, token, messageLanguage.current());
   return forms.markdownDocumentation ? resolved : plainDocumentation(resolved);
 }));
 
-connection.onDocumentLinks(guarded('textDocument/documentLink', (params, token) => {
+onStandard(DocumentLinkRequest.type)(guarded('textDocument/documentLink', (params, token) => {
   const model = checkedModel(documents.get(params.textDocument.uri));
   return model ? documentLinks(model, token, messageLanguage.current()) : null;
 }));
 
-connection.onSelectionRanges(guarded('textDocument/selectionRange', (params, token) => {
+onStandard(SelectionRangeRequest.type)(guarded('textDocument/selectionRange', (params, token) => {
   const model = checkedModel(documents.get(params.textDocument.uri));
   return model ? selectionRanges(model, params.positions, token) : null;
 }));
@@ -527,7 +571,7 @@ connection.onSelectionRanges(guarded('textDocument/selectionRange', (params, tok
 /** Where the files that are not open come through the client (the web extension), how they are read. */
 const namesReader = readsFilesThroughClient ? createTextReader(connection) : undefined;
 
-connection.onReferences(guarded('textDocument/references', async (params, token) => {
+onStandard(ReferencesRequest.type)(guarded('textDocument/references', async (params, token) => {
   const document = documents.get(params.textDocument.uri);
   const model = checkedModel(document);
   const name = model && nameAt(model, params.position);
@@ -539,19 +583,19 @@ connection.onReferences(guarded('textDocument/references', async (params, token)
   return references(sources, name, token);
 }));
 
-connection.onDocumentHighlight(guarded('textDocument/documentHighlight', (params, token) => {
+onStandard(DocumentHighlightRequest.type)(guarded('textDocument/documentHighlight', (params, token) => {
   const document = documents.get(params.textDocument.uri);
   const model = checkedModel(document);
   return model ? documentHighlights(model, params.position, token) : [];
 }));
 
-connection.onPrepareRename(guarded('textDocument/prepareRename', (params, token) => {
+onStandard(PrepareRenameRequest.type)(guarded('textDocument/prepareRename', (params, token) => {
   const document = documents.get(params.textDocument.uri);
   const model = checkedModel(document);
   return model ? prepareRename(model, params.position, token) : null;
 }));
 
-connection.onRenameRequest(guarded('textDocument/rename', async (params, token) => {
+onStandard(RenameRequest.type)(guarded('textDocument/rename', async (params, token) => {
   const document = documents.get(params.textDocument.uri);
   const model = checkedModel(document);
   const name = model && renamableAt(model, params.position);
@@ -842,16 +886,16 @@ function scheduleRefresh(delay = 300): void {
   }, delay);
 }
 
-connection.languages.diagnostics.on(guarded('textDocument/diagnostic', async (params) => pull.document(params.textDocument.uri, params.previousResultId)));
+onStandard(DocumentDiagnosticRequest.type)(guarded('textDocument/diagnostic', async (params) => pull.document(params.textDocument.uri, params.previousResultId)));
 
-connection.languages.diagnostics.onWorkspace(guarded('workspace/diagnostic', async (params, token) => {
+onStandard(WorkspaceDiagnosticRequest.type)(guarded('workspace/diagnostic', async (params, token) => {
   await workspaceDigests.ready;
   workspaceDigests.flush();
   const previous = Array.isArray(params?.previousResultIds) ? params.previousResultIds.filter((each) => !!each && typeof each.uri === 'string' && typeof each.value === 'string') : [];
   return pull.workspace(previous, token);
 }));
 
-connection.onCodeAction(guarded('textDocument/codeAction', async (params, token) => {
+onStandard(CodeActionRequest.type)(guarded('textDocument/codeAction', async (params, token) => {
   const uri = params.textDocument.uri;
   if (!documents.get(uri)) {
     return null;
@@ -873,7 +917,7 @@ connection.onCodeAction(guarded('textDocument/codeAction', async (params, token)
 /** Code action kinds that ask for fix-all (`source.fixAll.paperDigest`, `source.fixAll`, `source`). */
 const FIX_ALL_KINDS_ASKED = /^source(\.fixAll(\.paperDigest)?)?$/;
 
-connection.onExecuteCommand(guarded('workspace/executeCommand', async (params): Promise<FixAllResult | undefined> => {
+onStandard(ExecuteCommandRequest.type)(guarded('workspace/executeCommand', async (params): Promise<FixAllResult | undefined> => {
   if (params.command !== FIX_ALL_COMMAND) {
     return undefined;
   }
@@ -900,7 +944,7 @@ connection.onExecuteCommand(guarded('workspace/executeCommand', async (params): 
   return { applied: result.applied, edits: edits.length };
 }));
 
-registerDebugRequests(connection, () => ({ parse: cache.parseCount, update: cache.updateCount, ...answers.counters }));
+registerDebugRequests(connection, () => ({ parse: cache.parseCount, update: cache.updateCount, ...answers.counters }), (method, handler) => guarded(method, handler));
 
-documents.listen(connection);
+documents.listen(shapedDocumentConnection(connection));
 connection.listen();

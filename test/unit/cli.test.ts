@@ -240,8 +240,8 @@ describe('paper-digest check', () => {
 /** Runs the command line with a time limit, so that a hang fails the test instead of stalling it. */
 function runBounded(args: string[], cwd: string, shellPrefix?: string): Run & { signal: NodeJS.Signals | null } {
   const result = shellPrefix
-    ? spawnSync('bash', ['-c', `${shellPrefix} && exec "$0" "$@"`, process.execPath, CLI, ...args], { cwd, encoding: 'utf8', timeout: 30_000 })
-    : spawnSync(process.execPath, [CLI, ...args], { cwd, encoding: 'utf8', timeout: 30_000 });
+    ? spawnSync('bash', ['-c', `${shellPrefix} && exec "$0" "$@"`, process.execPath, CLI, ...args], { cwd, encoding: 'utf8', timeout: 30_000, maxBuffer: 128 * 1024 * 1024 })
+    : spawnSync(process.execPath, [CLI, ...args], { cwd, encoding: 'utf8', timeout: 30_000, maxBuffer: 128 * 1024 * 1024 });
   return { status: result.status, stdout: result.stdout, stderr: result.stderr, signal: result.signal };
 }
 
@@ -259,6 +259,33 @@ function jsonPaths(result: Run): string[] {
 }
 
 describe('paper-digest check: special files, links and names', () => {
+  test('Should list at most 10,000 problems of a file, say so, and stay small', () => {
+    // Each stray line is a problem: 12,000 of them in 24 KB.
+    const folder = folderWith('many-problems', { 'm.digest': '数学推理\n\n' + 'x\n'.repeat(12_000), 'n.digest': '数学推理\n\n' + 'x\n'.repeat(12_000) });
+    const json = runBounded(['check', '--format', 'json', '.'], folder);
+    assert.equal(json.status, 1, `${json.signal} ${json.stderr}`);
+    assert.ok(json.stdout.length < 64_000_000, `${json.stdout.length} characters`);
+    const report = JSON.parse(json.stdout) as { files: { path: string; truncated?: boolean; diagnostics: unknown[] }[] };
+    assert.deepEqual(report.files.map((file) => [file.path, file.diagnostics.length, file.truncated]), [['m.digest', 10_000, true], ['n.digest', 10_000, true]]);
+    const text = runBounded(['check', '--lang', 'en', 'm.digest'], folder);
+    assert.equal(text.status, 1, text.stderr);
+    const lines = text.stdout.trimEnd().split('\n');
+    assert.equal(lines.at(-2), 'm.digest: more than 10000 problems; only the first 10000 are listed');
+    assert.match(lines.at(-1)!, /^10000 problems/);
+    const chinese = runBounded(['check', '--lang', 'zh-cn', 'm.digest'], folder);
+    assert.ok(chinese.stdout.includes('m.digest: 问题超过 10000 个，只列出前 10000 个'), chinese.stdout.slice(-300));
+  });
+
+  test('Should refuse an empty path rather than check the current folder (exit 2)', () => {
+    const folder = folderWith('empty-path', { 'a.digest': readFixture('fixes/all-mistakes.digest') });
+    for (const command of [['check'], ['stats'], ['papers']]) {
+      const result = runBounded([...command, '--lang', 'en', ''], folder);
+      assert.equal(result.status, 2, `${command}: ${result.stderr}`);
+      assert.ok(stderrLines(result).includes("paper-digest: cannot read '': an empty path names no file"), result.stderr);
+      assert.ok(!result.stdout.includes('a.digest'), `${command} read the current folder: ${result.stdout.slice(0, 200)}`);
+    }
+  });
+
   test('Should report a FIFO as unreadable without opening it, and check the other files', () => {
     const folder = folderWith('fifo', { 'a.digest': readFixture('diagnostics/category-case.digest') });
     mkfifo(path.join(folder, 'pipe.digest'));

@@ -171,6 +171,8 @@ describe('escapeMarkdown', () => {
   test('Should replace control and bidirectional override characters and keep tabs and line ends', () => {
     assert.equal(escapeMarkdown('a\u202eb\u2066c\u0000d\u001be\u0085f'), 'a\ufffdb\ufffdc\ufffdd\ufffde\ufffdf');
     assert.equal(escapeMarkdown('a\tb\nc\rd'), 'a\tb\nc\rd');
+    // Line and paragraph separators, bidirectional marks and lone surrogates, as in a label.
+    assert.equal(escapeMarkdown('a\u2028b\u2029c\u200ed\u200fe\u061cf\ud800g\udc00h\ud83d\ude00'), 'a\ufffdb\ufffdc\ufffdd\ufffde\ufffdf\ufffdg\ufffdh\ud83d\ude00');
   });
 
   test('Should render as exactly the text it escapes, with linkify and raw HTML on', () => {

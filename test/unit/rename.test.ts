@@ -65,6 +65,8 @@ describe('rename: across every digest of the workspace', () => {
     assert.match(checkNewName('keyword', 'x(title)')!, /cannot contain/);
     assert.match(checkNewName('topic', 'a：b')!, /cannot contain/);
     assert.match(checkNewName('translation', '甲\n乙')!, /line breaks/);
+    for (const odd of ['a\ud800', '\udc00b', 'a\u200eb', 'a\u0085b']) assert.match(checkNewName('institution', odd)!, /line breaks or control characters/, JSON.stringify(odd));
+    assert.equal(checkNewName('institution', 'Lab \ud83d\ude00'), undefined, 'a pair is a character');
     assert.match(checkNewName('institution', '  ')!, /empty/);
     assert.equal(checkNewName('institution', 'Fudan University'), undefined);
     const doc = parseDigest(digest(entryLines('X')));

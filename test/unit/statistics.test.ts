@@ -2,7 +2,7 @@ import { describe, test } from 'node:test';
 import * as assert from 'node:assert/strict';
 import { WorkspaceIndex } from '../../server/src/service/workspaceIndex';
 import { addDays, digestDateOf, isCalendarDate, isoWeekOf, monthOf } from '../../server/src/service/digestDates';
-import { compilePaperFilter } from '../../server/src/service/paperFilter';
+import { compilePaperFilter, fieldFilter, MAX_FILTER_TERMS } from '../../server/src/service/paperFilter';
 import { digestStatistics } from '../../server/src/service/features/statistics';
 import { rollup } from '../../server/src/service/features/rollup';
 import { barChart, CHART_WORDS, chartToSvg, chartWords, dashboardCharts, dashboardSummary, displayText, periodChart, topicLabel } from '../../server/src/service/charts';
@@ -215,6 +215,33 @@ describe('Statistics', () => {
     ));
     const count = (filter: string) => papersTree(index, 'file', filter).paperCount;
     assert.deepEqual([count('institution:Fudan University'), count('institution:复旦大学'), count('institution:清华大学'), count('institution:复旦')], [2, 2, 1, 0]);
+  });
+
+  test('Should quote a value that holds a field name, so that a row’s filter is one term and keeps exactly its papers', () => {
+    const index = new WorkspaceIndex();
+    index.update('file:///ws/2026-05-01.digest', digest(
+      paper('Q', '数学推理', ['reasoning'], ['cs.CL'], '机构 * Lab keyword:beta（实验室） 纠错'),
+      paper('R', '数学推理', ['reasoning'], ['cs.CL'], '机构 * Lab keyword:beta（实验室） 纠错'),
+      paper('S', '数学 "quoted" topic:x', ['reasoning'], ['cs.CL']),
+    ));
+    const stats = digestStatistics(index);
+    for (const row of [...stats.institutions, ...stats.topics]) {
+      assert.equal(papersTree(index, 'file', row.filter).paperCount, row.count, `${row.label}: ${row.filter}`);
+    }
+    assert.equal(fieldFilter('institution', 'Lab keyword:beta'), 'institution:"Lab keyword:beta"');
+    assert.equal(fieldFilter('topic', '数学 "quoted" topic:x'), 'topic:"数学 \\"quoted\\" topic:x"');
+    assert.equal(fieldFilter('topic', '数学推理'), 'topic:数学推理', 'quoted only when needed');
+    // A quoted term among others.
+    assert.equal(papersTree(index, 'file', 'institution:"Lab keyword:beta" topic:数学推理').paperCount, 2);
+  });
+
+  test('Should keep no paper for a filter of more terms than it reads, at once', () => {
+    const index = new WorkspaceIndex();
+    index.update('file:///ws/2026-05-01.digest', digest(paper('T', '数学推理', ['reasoning'], ['cs.CL'])));
+    const terms = (n: number) => Array.from({ length: n }, () => 'topic:数学推理').join(' ');
+    assert.equal(papersTree(index, 'file', terms(MAX_FILTER_TERMS)).paperCount, 1);
+    assert.equal(papersTree(index, 'file', terms(MAX_FILTER_TERMS + 1)).paperCount, 0);
+    assert.equal(papersTree(index, 'file', terms(100_000)).paperCount, 0);
   });
 
   test('Should not count a tag, a category code or a name without a letter on a 机构 line as an institution', () => {

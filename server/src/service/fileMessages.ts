@@ -19,6 +19,7 @@ export const FILE_MESSAGES = {
   cannotWriteLeft: bilingual("cannot write '{path}': {reason}; it was left as it is", "无法写入 '{path}'：{reason}；文件保持原样"),
   linkOutsideRoot: bilingual("it is a symbolic link to outside '{root}'", "它是指向 '{root}' 之外的符号链接"),
   notFileUrl: bilingual('it is not a file URL of this machine ({detail})', '它不是本机的文件 URL（{detail}）'),
+  emptyPath: bilingual('an empty path names no file', '空路径不指向任何文件'),
   notUtf8: bilingual('it is not UTF-8 text', '它不是 UTF-8 文本'),
   isLink: bilingual('it is a symbolic link', '它是符号链接'),
   linkTo: bilingual('it is a symbolic link to {kind}', '它是指向{kind}的符号链接'),

@@ -52,10 +52,17 @@ export function categoryKey(code: string): string {
   return categoryIgnoringCase(plain)?.code ?? plain;
 }
 
-/** The filter text that keeps the papers of one field value, e.g. `topic:数学推理`. */
+/**
+ * The filter text that keeps the papers of one field value, e.g. `topic:数学推理`. A value that
+ * would read as more than one term (`Lab keyword:beta`, document text) or that starts with a
+ * quote is quoted, `institution:"Lab keyword:beta"`, with `\\` and `\"` inside.
+ */
 export function fieldFilter(field: FilterField, value: string): string {
-  return `${field}:${value}`;
+  return NEEDS_QUOTES.test(value) ? `${field}:"${value.replace(/[\\"]/g, (c) => '\\' + c)}"` : `${field}:${value}`;
 }
+
+/** At most this many `field:value` terms are read; a filter of more keeps no paper. */
+export const MAX_FILTER_TERMS = 32;
 
 /**
  * Compiles a filter; undefined for an empty one (everything passes).
@@ -71,31 +78,72 @@ export function compilePaperFilter(filter: string): PaperPredicate | undefined {
   }
   const terms = fieldTerms(trimmed);
   if (terms) {
-    const predicates = terms.map(([field, value]) => fieldPredicate(field, value));
+    if (terms.length > MAX_FILTER_TERMS) {
+      // Thousands of terms (a pasted text, a crafted value) would hold the server up per paper.
+      return () => false;
+    }
+    // The values of the papers' fields, folded once per filter, not once per term and paper.
+    const keyOf = memoized(groupKey);
+    const predicates = terms.map(([field, value]) => fieldPredicate(field, value, keyOf));
     return predicates.length === 1 ? predicates[0] : (paper) => predicates.every((test) => test(paper));
   }
   const needle = foldForSearch(trimmed);
   return (paper) => searchIncludes(paper, needle);
 }
 
+/** White space before the next field name: where one term ends. */
 const FIELD_START = new RegExp(`\\s+(?=(?:${FILTER_FIELDS.join('|')}):)`, 'i');
+/** A value `fieldFilter` quotes: one with a field name after white space, or starting with a quote. */
+const NEEDS_QUOTES = new RegExp(`^\\s*"|\\s(?:${FILTER_FIELDS.join('|')}):`, 'i');
+const FIELD_NAME = /^([a-z]+):/i;
 
 /**
  * The `field:value` terms of a filter, or undefined when it is plain text. Terms are separated
  * by white space before the next field name, so values may hold spaces:
- * `week:2026-W18 keyword:math reasoning` is two terms.
+ * `week:2026-W18 keyword:math reasoning` is two terms; a quoted value is one term whatever it
+ * holds: `institution:"Lab keyword:beta" topic:x`.
  */
 function fieldTerms(filter: string): [FilterField, string][] | undefined {
   const terms: [FilterField, string][] = [];
-  for (const part of filter.split(FIELD_START)) {
-    const match = /^([a-z]+):(?:\s*(.*\S))?\s*$/is.exec(part);
-    const field = match?.[1].toLowerCase();
-    if (!match || !field || !(FILTER_FIELDS as readonly string[]).includes(field)) {
+  let rest = filter;
+  while (rest.length > 0) {
+    const name = FIELD_NAME.exec(rest);
+    const field = name?.[1].toLowerCase();
+    if (!name || !field || !(FILTER_FIELDS as readonly string[]).includes(field)) {
       return undefined;
     }
-    terms.push([field as FilterField, match[2] ?? '']);
+    rest = rest.slice(name[0].length);
+    const quoted = /^\s*"((?:[^"\\]|\\.)*)"(?=\s|$)/s.exec(rest);
+    if (quoted) {
+      terms.push([field as FilterField, quoted[1].replace(/\\(.)/gs, '$1').trim()]);
+      rest = rest.slice(quoted[0].length).trimStart();
+      continue;
+    }
+    const next = FIELD_START.exec(rest);
+    const value = next ? rest.slice(0, next.index) : rest;
+    terms.push([field as FilterField, value.trim()]);
+    rest = next ? rest.slice(next.index + next[0].length) : '';
+    if (terms.length > MAX_FILTER_TERMS) {
+      return terms;
+    }
   }
   return terms;
+}
+
+/** A function of strings that remembers its answers (at most 50,000, then starts again). */
+function memoized(compute: (text: string) => string): (text: string) => string {
+  const known = new Map<string, string>();
+  return (text) => {
+    let result = known.get(text);
+    if (result === undefined) {
+      if (known.size >= 50_000) {
+        known.clear();
+      }
+      result = compute(text);
+      known.set(text, result);
+    }
+    return result;
+  };
 }
 
 /**
@@ -115,24 +163,24 @@ function departmentNamedIn(item: { readonly name: string; readonly translation?:
 /** How the Chinese name of an institution ends: a university, an academy, an institute, a laboratory, a company. */
 const CHINESE_INSTITUTION = /(?:大学|学院|科学院|研究院|研究所|实验室|研究中心|公司|集团)$/;
 
-function fieldPredicate(field: FilterField, value: string): PaperPredicate {
+function fieldPredicate(field: FilterField, value: string, keyOf: (text: string) => string = groupKey): PaperPredicate {
   const key = groupKey(value);
   if (!key) {
     return missingPredicate(field);
   }
   switch (field) {
     case 'topic':
-      return (paper) => groupKey(paper.topic) === key;
+      return (paper) => keyOf(paper.topic) === key;
     case 'keyword':
-      return (paper) => paper.keywords.some((keyword) => groupKey(keyword) === key);
+      return (paper) => paper.keywords.some((keyword) => keyOf(keyword) === key);
     case 'category': {
       const code = categoryKey(value).toLowerCase();
       return (paper) => paper.categories.some((each) => categoryKey(each).toLowerCase() === code);
     }
     case 'institution':
-      return (paper) => paper.institutions.some((each) => groupKey(each.name) === key || (each.translation !== undefined && groupKey(each.translation) === key) || institutionGroup(each).key === key || departmentNamedIn(each, key));
+      return (paper) => paper.institutions.some((each) => keyOf(each.name) === key || (each.translation !== undefined && keyOf(each.translation) === key) || institutionGroup(each).key === key || departmentNamedIn(each, key));
     case 'author':
-      return (paper) => paper.authors.some((author) => groupKey(author) === key);
+      return (paper) => paper.authors.some((author) => keyOf(author) === key);
     case 'date':
       return (paper) => digestDateOf(paper.uri) === value.trim();
     case 'week':

@@ -105,10 +105,12 @@ export function authorListLikeness(text: string): 'strong' | 'weak' | 'no' {
 
 /**
  * Characters that Markdown or a Markdown renderer gives a meaning to: every ASCII punctuation
- * character, plus control characters and the bidirectional embedding, override and isolate
- * characters (which can make rendered text read differently from the text itself).
+ * character, plus control characters, the line and paragraph separators, the bidirectional
+ * marks, embedding, override and isolate characters (which can make rendered text read
+ * differently from the text itself) and lone surrogates (no character at all), as in a label
+ * (`LABEL_UNSAFE`) but for tab and line ends.
  */
-const MARKDOWN_SIGNIFICANT = /[!-/:-@[-`{-~]|[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g;
+const MARKDOWN_SIGNIFICANT = /[!-/:-@[-`{-~]|[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069\u2028\u2029]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
 
 /**
  * Escapes text for inclusion in Markdown, so that document text never becomes markup.

@@ -84,7 +84,8 @@ export function checkNewName(kind: NameKind, newName: string, language: MessageL
   if (!trimmed) {
     return say(RENAME_MESSAGES.empty, language);
   }
-  if (/[\r\n\u2028\u2029\u0000-\u001f\u007f\u202a-\u202e\u2066-\u2069]/.test(newName)) {
+  // Line breaks, control and bidirectional characters, and lone surrogates (no character at all).
+  if (/[\r\n\u2028\u2029\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/.test(newName)) {
     return say(RENAME_MESSAGES.lineBreaks, language);
   }
   if (trimmed.length > 500) {

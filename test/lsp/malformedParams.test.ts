@@ -1,0 +1,98 @@
+/**
+ * Params without the shape LSP gives them, over stdio: every standard request gets its empty
+ * answer (never an error), and a document notification without its shape is dropped (one
+ * didOpen with a number for its URI broke every later update of the index).
+ */
+import * as assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { digest, entryLines } from '../support/fixtures';
+import { LspClient } from '../support/lspClient';
+
+const URI = 'file:///malformed/a.digest';
+
+const BAD_DOCUMENTS: unknown[] = [undefined, null, 5, 'x', {}, { uri: 5 }, { uri: null }, []];
+const BAD_POSITIONS: unknown[] = [undefined, null, {}, { line: 1.5, character: 2.5 }, { line: null, character: 0 }, { line: -1, character: 0 }, { line: '1', character: 0 }, [1, 2]];
+
+describe('lsp: params without their shape', () => {
+  let client: LspClient;
+
+  before(async () => {
+    client = await LspClient.start({ rootUri: null });
+    client.openDocument(URI, digest(entryLines('A'), entryLines('B')));
+  });
+
+  after(async () => {
+    await client?.shutdown();
+  });
+
+  test('Should answer every standard request with its empty answer, never an error', async () => {
+    const document = { uri: URI };
+    const position = { line: 2, character: 3 };
+    const range = { start: position, end: position };
+    const cases: [string, unknown][] = [];
+    const byDocument = ['textDocument/documentSymbol', 'textDocument/foldingRange', 'textDocument/semanticTokens/full', 'textDocument/documentLink', 'textDocument/codeLens', 'textDocument/diagnostic'];
+    const byPosition = ['textDocument/hover', 'textDocument/completion', 'textDocument/references', 'textDocument/documentHighlight', 'textDocument/prepareRename', 'textDocument/rename'];
+    for (const method of [...byDocument, ...byPosition, 'textDocument/selectionRange', 'textDocument/codeAction']) {
+      cases.push([method, undefined], [method, null], [method, 7]);
+      for (const textDocument of BAD_DOCUMENTS) {
+        cases.push([method, { textDocument, position, positions: [position], range, context: { diagnostics: [] }, newName: 'x' }]);
+      }
+    }
+    for (const method of byPosition) {
+      for (const bad of BAD_POSITIONS) {
+        cases.push([method, { textDocument: document, position: bad, newName: 'x', context: { includeDeclaration: true } }]);
+      }
+    }
+    cases.push(['textDocument/rename', { textDocument: document, position, newName: 5 }]);
+    for (const positions of [undefined, null, {}, [null], [{ line: 0.5, character: 0 }]]) {
+      cases.push(['textDocument/selectionRange', { textDocument: document, positions }]);
+    }
+    for (const [badRange, context] of [[{}, { diagnostics: [] }], [range, undefined], [range, { diagnostics: 'x' }], [range, { diagnostics: [], only: [5] }], [{ start: position }, { diagnostics: [] }]] as const) {
+      cases.push(['textDocument/codeAction', { textDocument: document, range: badRange, context }]);
+    }
+    for (const params of [undefined, {}, { query: 5 }, { query: null }]) {
+      cases.push(['workspace/symbol', params]);
+    }
+    for (const params of [undefined, null, {}, { label: 5 }]) {
+      cases.push(['completionItem/resolve', params]);
+    }
+    for (const method of ['paperDigest/stateInfo', 'paperDigest/digests']) {
+      cases.push([method, undefined]);
+    }
+    const failures: string[] = [];
+    for (const [method, params] of cases) {
+      try {
+        await client.request(method, params);
+      } catch (error) {
+        failures.push(`${method} ${JSON.stringify(params)}: ${String(error)}`);
+      }
+    }
+    assert.deepEqual(failures, [], `${failures.length} of ${cases.length} failed`);
+    // The same requests with their shape still answer.
+    const hover = await client.request('textDocument/hover', { textDocument: document, position: { line: 2, character: 3 } });
+    assert.ok(hover?.contents, JSON.stringify(hover));
+    assert.deepEqual(await client.request('workspace/symbol', { query: 5 }), []);
+  });
+
+  test('Should drop a document notification without its shape, and go on as before', async () => {
+    for (const textDocument of [{ uri: 5, languageId: 'paper-digest', version: 1, text: 'x' }, { uri: 'file:///malformed/b.digest', languageId: 'paper-digest', version: 'one', text: 'x' }, { uri: 'file:///malformed/c.digest', languageId: 'paper-digest', version: 1, text: 5 }, null]) {
+      client.notify('textDocument/didOpen', { textDocument });
+    }
+    client.notify('textDocument/didChange', { textDocument: { uri: URI, version: 2 }, contentChanges: [{ range: { start: { line: 'x' } }, text: 'y' }] });
+    client.notify('textDocument/didChange', { textDocument: { uri: 5, version: 2 }, contentChanges: [{ text: 'y' }] });
+    client.notify('textDocument/didClose', { textDocument: { uri: 5 } });
+    // A real edit after them: the index takes it, and hovers after it answer.
+    for (let version = 2; version < 5; version++) {
+      client.notify('textDocument/didChange', { textDocument: { uri: URI, version }, contentChanges: [{ range: { start: { line: 2, character: 0 }, end: { line: 2, character: 0 } }, text: 'X' }] });
+      const hover = await client.request('textDocument/hover', { textDocument: { uri: URI }, position: { line: 4, character: 2 } });
+      assert.ok(hover?.contents, `after edit ${version}: ${JSON.stringify(hover)}`);
+      const symbols = await client.request('workspace/symbol', { query: 'Sparse' });
+      assert.ok(Array.isArray(symbols));
+    }
+    const outline = await client.request<{ children: { name: string }[] }[]>('textDocument/documentSymbol', { textDocument: { uri: URI } });
+    assert.ok(outline[0].children[0].name.startsWith('XXXA Sparse'), outline[0].children[0].name);
+    for (const uri of ['file:///malformed/b.digest', 'file:///malformed/c.digest']) {
+      assert.equal(await client.request('textDocument/documentSymbol', { textDocument: { uri } }), null, `${uri} was not opened`);
+    }
+  });
+});

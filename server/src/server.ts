@@ -63,7 +63,7 @@ import { createServerConnection, createStateFileSource, createTextReader, create
 import { hover } from './service/features/hover';
 import { diagnosticSteps, DiagnosticOptions, RuleSetting } from './service/features/diagnostics';
 import { idle, outputSent, runInSlices } from './slices';
-import { codeActions, CODE_ACTION_KINDS, fixAll } from './service/features/codeActions';
+import { codeActions, CODE_ACTION_KINDS, fixAllSteps } from './service/features/codeActions';
 import { DiagnosticsSettings, FIX_ALL_COMMAND, FixAllResult, ServerMemoryRequest } from './protocol';
 import { DiagnosticsScope, PullDiagnostics } from './pullDiagnostics';
 import { parseDigest } from './service/parser';
@@ -907,7 +907,15 @@ onStandard(CodeActionRequest.type)(guarded('textDocument/codeAction', async (par
     return null;
   }
   const request = { range: params.range, diagnostics: params.context.diagnostics, only: params.context.only };
-  const actions = codeActions(model, { uri, version: document.version }, request, diagnosticOptions(uri, settings), token, { snippets: snippetEdits });
+  const options = diagnosticOptions(uri, settings);
+  // Fix-all is worked out in slices: other requests go on meanwhile, and a newer version stops it.
+  const fixAllEdits = params.context.only?.some((kind) => FIX_ALL_KINDS_ASKED.test(kind))
+    ? await runInSlices(fixAllSteps(model, options, token), () => token.isCancellationRequested || documents.get(uri)?.version !== document.version)
+    : undefined;
+  if (params.context.only?.some((kind) => FIX_ALL_KINDS_ASKED.test(kind)) && fixAllEdits === undefined) {
+    return null;
+  }
+  const actions = codeActions(model, { uri, version: document.version }, request, options, token, { snippets: snippetEdits, fixAllEdits });
   if (params.context.only?.some((kind) => FIX_ALL_KINDS_ASKED.test(kind))) {
     collectAfterFixAll(model);
   }
@@ -932,9 +940,10 @@ onStandard(ExecuteCommandRequest.type)(guarded('workspace/executeCommand', async
   }
   // The options code actions check with, so that the checks they (and the published diagnostics) made are reused.
   const model = cache.get(document);
-  const edits = fixAll(model, diagnosticOptions(uri, settings));
+  const version = document.version;
+  const edits = await runInSlices(fixAllSteps(model, diagnosticOptions(uri, settings)), () => documents.get(uri)?.version !== version);
   collectAfterFixAll(model);
-  if (edits.length === 0) {
+  if (edits === undefined || edits.length === 0) {
     return { applied: false, edits: 0 };
   }
   const result = await connection.workspace.applyEdit({

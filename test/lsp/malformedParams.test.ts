@@ -96,3 +96,37 @@ describe('lsp: params without their shape', () => {
     }
   });
 });
+
+describe('lsp: fix-all of a document of many problems', () => {
+  let client: LspClient;
+
+  before(async () => {
+    client = await LspClient.start({ rootUri: null, timeoutMs: 120_000 });
+  });
+
+  after(async () => {
+    await client?.shutdown();
+  });
+
+  test('Should work fix-all out in slices: a request sent after it is answered before it', async () => {
+    // 60,000 stray lines: a problem and a fix each, seconds of fix-all.
+    const uri = 'file:///malformed/many.digest';
+    client.openDocument(uri, '数学推理\n\n' + 'x\n'.repeat(60_000));
+    const order: string[] = [];
+    const range = { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } };
+    const fixAll = client.request('textDocument/codeAction', { textDocument: { uri }, range, context: { diagnostics: [], only: ['source.fixAll'] } }).then((actions: unknown) => {
+      order.push('fix-all');
+      return actions as { edit?: { documentChanges?: { edits: unknown[] }[] } }[] | null;
+    });
+    // The first request may come in while the server still reads its settings; the second is sent
+    // once the first is answered, when the server is at the fix-all itself.
+    const later = client
+      .request('textDocument/foldingRange', { textDocument: { uri } })
+      .then(() => order.push('folding'))
+      .then(() => client.request('textDocument/documentSymbol', { textDocument: { uri } }))
+      .then(() => order.push('outline'));
+    const [actions] = await Promise.all([fixAll, later]);
+    assert.deepEqual(order, ['folding', 'outline', 'fix-all']);
+    assert.ok(actions && actions.length === 1 && actions[0].edit!.documentChanges![0].edits.length > 0, JSON.stringify(actions).slice(0, 300));
+  });
+});

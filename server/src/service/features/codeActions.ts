@@ -20,7 +20,7 @@ import { consistencyFixes } from './consistency';
 import { titleKey } from './entries';
 import { openCopyActions } from './duplicateActions';
 import { Bilingual, bilingual, say } from '../messages';
-import { computeDiagnostics, DiagnosticCode, DiagnosticData, DiagnosticOptions, DIAGNOSTIC_SOURCE, DigestDiagnostic } from './diagnostics';
+import { diagnosticSteps, DiagnosticCode, DiagnosticData, DiagnosticOptions, DIAGNOSTIC_SOURCE, DigestDiagnostic } from './diagnostics';
 import { fixIsCleanInDocument, fixIsCleanNearby, newProblems, problemCounts, WHOLE_CHECK_ENTRIES } from './fixCheck';
 
 /** The code-action kind of fix-all, so that it can run on save (`editor.codeActionsOnSave`). */
@@ -36,6 +36,8 @@ export interface FixContext {
    * come as tab stops.
    */
   readonly snippets?: boolean;
+  /** The edits of fix-all, when worked out already (in slices, `fixAllSteps`), instead of at once. */
+  readonly fixAllEdits?: readonly TextEdit[];
 }
 
 /** One way to fix one diagnostic. */
@@ -231,7 +233,7 @@ export function codeActions(
     actions.push(...openCopyActions(target.uri, request.diagnostics, options.language));
   }
   if (request.only && wants(FIX_ALL_KIND)) {
-    const edits = fixAll(doc, options, token);
+    const edits = context.fixAllEdits ?? fixAll(doc, options, token);
     if (edits.length > 0 && !token.isCancellationRequested) {
       actions.push({ title: say(bilingual('Fix all Paper Digest problems', '修复所有问题'), options.language), kind: FIX_ALL_KIND, diagnostics: [], edit: workspaceEdit(edits) });
     }
@@ -246,16 +248,30 @@ export function codeActions(
 const diagnosticsByModel = new WeakMap<DigestDocument, { key: string; diagnostics: DigestDiagnostic[] }>();
 
 function diagnosticsOf(doc: DigestDocument, options: DiagnosticOptions, token: Cancellation): DigestDiagnostic[] {
+  return runToEnd(diagnosticsOfSteps(doc, options, token));
+}
+
+/** `diagnosticsOf` in steps. */
+function* diagnosticsOfSteps(doc: DigestDocument, options: DiagnosticOptions, token: Cancellation): Generator<void, DigestDiagnostic[], void> {
   const key = JSON.stringify([options.uri, options.docsBase, options.rules, options.formsGeneration, options.language]);
   const cached = diagnosticsByModel.get(doc);
   if (cached && cached.key === key) {
     return cached.diagnostics;
   }
-  const diagnostics = computeDiagnostics(doc, checkedOptions(options), token);
+  const diagnostics = yield* diagnosticSteps(doc, checkedOptions(options), token);
   if (!token.isCancellationRequested) {
     diagnosticsByModel.set(doc, { key, diagnostics });
   }
   return diagnostics;
+}
+
+/** The value of steps run to their end at once. */
+function runToEnd<T>(steps: Generator<void, T, void>): T {
+  let step = steps.next();
+  while (!step.done) {
+    step = steps.next();
+  }
+  return step.value;
 }
 
 /**
@@ -283,20 +299,29 @@ const MAX_ROUNDS = 8;
  * applyEdits(doc.text, fixAll(doc)) // the text with every safe fix applied
  */
 export function fixAll(doc: DigestDocument, options: DiagnosticOptions = {}, token: Cancellation = NEVER_CANCELLED): TextEdit[] {
+  return runToEnd(fixAllSteps(doc, options, token));
+}
+
+/**
+ * `fixAll` in steps of a few milliseconds (the server runs them in slices, slices.ts, so that a
+ * fix-all of 300,000 problems does not hold up every other request, and a newer version or a
+ * cancellation stops it).
+ */
+export function* fixAllSteps(doc: DigestDocument, options: DiagnosticOptions = {}, token: Cancellation = NEVER_CANCELLED): Generator<void, TextEdit[], void> {
   const checkOptions = checkedOptions(options);
-  const first = diagnosticsOf(doc, checkOptions, token);
+  const first = yield* diagnosticsOfSteps(doc, checkOptions, token);
   const before = problemCounts(first);
   // Entries whose fixes raised a new problem are left alone, and fix-all runs again without them.
   const excluded = new Set<number>();
   for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
-    const { edits, result, resultDiagnostics } = fixAllRounds(doc, first, checkOptions, excluded, token);
+    const { edits, result, resultDiagnostics } = yield* fixAllRounds(doc, first, checkOptions, excluded, token);
     if (token.isCancellationRequested) {
       return [];
     }
     if (edits.length === 0) {
       return [];
     }
-    const worse = newProblems(before, problemCounts(resultDiagnostics ?? computeDiagnostics(result, checkOptions, token)));
+    const worse = newProblems(before, problemCounts(resultDiagnostics ?? (yield* diagnosticSteps(result, checkOptions, token))));
     if (worse.length === 0) {
       return toTextEdits(doc.text, edits);
     }
@@ -312,26 +337,29 @@ const MAX_ATTEMPTS = 4;
  * The rounds of fix-all, composed into edits against the original text, the model of the result
  * and, when the rounds stopped because it had nothing left to fix, its diagnostics.
  */
-function fixAllRounds(
+function* fixAllRounds(
   doc: DigestDocument,
   diagnostics: readonly DigestDiagnostic[],
   options: DiagnosticOptions,
   excluded: ReadonlySet<number>,
   token: Cancellation,
-): { edits: OffsetEdit[]; result: DigestDocument; resultDiagnostics?: readonly DigestDiagnostic[] } {
+): Generator<void, { edits: OffsetEdit[]; result: DigestDocument; resultDiagnostics?: readonly DigestDiagnostic[] }, void> {
   const original = doc.text;
   let current = doc;
   let checked: readonly DigestDiagnostic[] | undefined = diagnostics;
   let composed: OffsetEdit[] = [];
   for (let round = 0; round < MAX_ROUNDS; round++) {
-    checked ??= computeDiagnostics(current, options, token);
-    const edits = safeEditsOf(current, checked, excluded, token);
+    if (checked === undefined) {
+      checked = yield* diagnosticSteps(current, options, token);
+    }
+    const edits = yield* safeEditsOf(current, checked, excluded, token);
     if (token.isCancellationRequested || edits.length === 0) {
       return { edits: composed, result: current, resultDiagnostics: checked };
     }
     composed = round === 0 ? edits : composeEdits(original, composed, edits);
     current = parseDigest(applyOffsetEdits(current.text, edits));
     checked = undefined;
+    yield;
   }
   return { edits: composed, result: current };
 }
@@ -408,11 +436,15 @@ function onCodePointsOf(doc: DigestDocument, edits: readonly TextEdit[]): TextEd
 }
 
 /** One round of fix-all: the safe fixes that do not conflict with one another, as offset edits. */
-function safeEditsOf(doc: DigestDocument, diagnostics: readonly DigestDiagnostic[], excluded: ReadonlySet<number>, token: Cancellation): OffsetEdit[] {
+function* safeEditsOf(doc: DigestDocument, diagnostics: readonly DigestDiagnostic[], excluded: ReadonlySet<number>, token: Cancellation): Generator<void, OffsetEdit[], void> {
   const index = new LineIndex(doc.text);
   const accepted: OffsetEdit[] = [];
   const seen = new Set<string>();
+  let done = 0;
   for (const diagnostic of diagnostics) {
+    if ((++done & 1023) === 0) {
+      yield;
+    }
     if (token.isCancellationRequested) {
       return [];
     }

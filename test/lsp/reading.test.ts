@@ -149,6 +149,15 @@ describe('lsp: the reading workflow over stdio', () => {
     const none = await setState({ keys: ['no such paper'] }, { read: true });
     assert.equal(none.changed, 0);
     assert.match(none.message ?? '', /No paper matched/);
+    // A tag past the limit is refused with a message, never stored cut short.
+    const long = await setState({ keys: [SPARSE] }, { addTags: ['t'.repeat(65)] });
+    assert.equal(long.changed, 0);
+    assert.equal(long.readOnly, false);
+    assert.match(long.message ?? '', /is longer than 64 characters; nothing was changed/);
+    // The statistics' filter of a topic marks the papers the view shows with it.
+    const byTopic = await setState({ filter: 'topic:数学推理' }, { addTags: ['by-topic'] });
+    assert.ok(byTopic.changed > 0, JSON.stringify(byTopic));
+    assert.equal((await setState({ filter: 'topic:数学推理' }, { removeTags: ['by-topic'] })).changed, byTopic.changed);
   });
 
   test('Should give the papers of a document with their state for decorations', async () => {

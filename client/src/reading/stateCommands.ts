@@ -171,7 +171,8 @@ async function pickTag(state: ReadingState, targets: PaperTargets): Promise<stri
   return new Promise<string | undefined>((resolve) => {
     pick.onDidAccept(() => {
       const chosen = pick.selectedItems[0]?.label ?? pick.value.trim();
-      resolve(chosen === '' ? undefined : chosen.slice(0, 64));
+      // Not cut short: a tag past the limit is refused by the server, with a message, never stored cut.
+      resolve(chosen === '' ? undefined : chosen);
       pick.hide();
     });
     pick.onDidHide(() => {

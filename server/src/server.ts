@@ -908,15 +908,18 @@ onStandard(CodeActionRequest.type)(guarded('textDocument/codeAction', async (par
   }
   const request = { range: params.range, diagnostics: params.context.diagnostics, only: params.context.only };
   const options = diagnosticOptions(uri, settings);
-  // Fix-all is worked out in slices: other requests go on meanwhile, and a newer version stops it.
-  const fixAllEdits = params.context.only?.some((kind) => FIX_ALL_KINDS_ASKED.test(kind))
-    ? await runInSlices(fixAllSteps(model, options, token), () => token.isCancellationRequested || documents.get(uri)?.version !== document.version)
-    : undefined;
-  if (params.context.only?.some((kind) => FIX_ALL_KINDS_ASKED.test(kind)) && fixAllEdits === undefined) {
+  // The version the model is of: an edit updates the document object in place, so its version
+  // is read now, before any wait.
+  const version = document.version;
+  const fixAllAsked = params.context.only?.some((kind) => FIX_ALL_KINDS_ASKED.test(kind)) === true;
+  // Fix-all is worked out in slices: other requests go on meanwhile, and a newer version stops it
+  // (its edits are of this version's text, and would garble the next).
+  const fixAllEdits = fixAllAsked ? await runInSlices(fixAllSteps(model, options, token), () => token.isCancellationRequested || documents.get(uri)?.version !== version) : undefined;
+  if (fixAllAsked && (fixAllEdits === undefined || documents.get(uri)?.version !== version)) {
     return null;
   }
-  const actions = codeActions(model, { uri, version: document.version }, request, options, token, { snippets: snippetEdits, fixAllEdits });
-  if (params.context.only?.some((kind) => FIX_ALL_KINDS_ASKED.test(kind))) {
+  const actions = codeActions(model, { uri, version }, request, options, token, { snippets: snippetEdits, fixAllEdits });
+  if (fixAllAsked) {
     collectAfterFixAll(model);
   }
   return forms.documentChanges ? actions : actions.map((action) => ('edit' in action && action.edit ? { ...action, edit: withChanges(action.edit) } : action));
@@ -943,12 +946,13 @@ onStandard(ExecuteCommandRequest.type)(guarded('workspace/executeCommand', async
   const version = document.version;
   const edits = await runInSlices(fixAllSteps(model, diagnosticOptions(uri, settings)), () => documents.get(uri)?.version !== version);
   collectAfterFixAll(model);
-  if (edits === undefined || edits.length === 0) {
+  if (edits === undefined || edits.length === 0 || documents.get(uri)?.version !== version) {
     return { applied: false, edits: 0 };
   }
   const result = await connection.workspace.applyEdit({
     label: say(bilingual('Fix all Paper Digest problems', '修复所有问题'), messageLanguage.current()),
-    edit: editForClient({ documentChanges: [TextDocumentEdit.create({ uri, version: document.version }, edits)] }),
+    // Of the version the edits were worked out for: a client refuses them for any other.
+    edit: editForClient({ documentChanges: [TextDocumentEdit.create({ uri, version }, edits)] }),
   });
   return { applied: result.applied, edits: edits.length };
 }));

@@ -7,6 +7,9 @@ import * as assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { digest, entryLines } from '../support/fixtures';
 import { LspClient } from '../support/lspClient';
+import type { TextEdit } from 'vscode-languageserver-types';
+import { fixAll as fixAllOf } from '../../server/src/service/features/codeActions';
+import { parseDigest } from '../../server/src/service/parser';
 
 const URI = 'file:///malformed/a.digest';
 
@@ -106,6 +109,26 @@ describe('lsp: fix-all of a document of many problems', () => {
 
   after(async () => {
     await client?.shutdown();
+  });
+
+  test('Should answer no fix-all for a version the document no longer has, never edits of one version stamped with another', async () => {
+    const uri = 'file:///malformed/changing.digest';
+    const text = '数学推理\n\n' + 'x\n'.repeat(60_000);
+    client.openDocument(uri, text);
+    const range = { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } };
+    const fixAll = client.request<{ edit: { documentChanges: { textDocument: { version: number }; edits: TextEdit[] }[] } }[] | null>('textDocument/codeAction', { textDocument: { uri }, range, context: { diagnostics: [], only: ['source.fixAll'] } });
+    // Typed while fix-all is worked out (two requests answered meanwhile: the server is at it).
+    await client.request('textDocument/foldingRange', { textDocument: { uri } });
+    await client.request('textDocument/documentSymbol', { textDocument: { uri } });
+    client.notify('textDocument/didChange', { textDocument: { uri, version: 2 }, contentChanges: [{ range, text: 'typed\n\n' }] });
+    const answer = await fixAll;
+    if (answer !== null) {
+      // Only if fix-all started after the change: then it is the second version's, and says so.
+      const change = answer[0].edit.documentChanges[0];
+      assert.equal(change.textDocument.version, 2);
+      assert.deepEqual(change.edits, fixAllOf(parseDigest('typed\n\n' + text)));
+    }
+    client.closeDocument(uri);
   });
 
   test('Should work fix-all out in slices: a request sent after it is answered before it', async () => {

@@ -560,3 +560,30 @@ process.stdout.write(JSON.stringify(result));`;
     assert.equal(fs.statSync(stateFile(root)).mode & 0o777, 0o444);
   });
 });
+
+describe('state store: the limits in characters, and tags at the limit', () => {
+  test('Should count characters, not UTF-16 units: 64 emoji make a tag, 4,000 a note', () => {
+    const root = scratch();
+    writeState(root, '{"version":1,"papers":{}}');
+    const subject = store(root);
+    const tag = '\u{1F600}'.repeat(64);
+    const note = '\u{1F600}'.repeat(4000);
+    assert.deepEqual(subject.change(['p'], { addTags: [tag], note }).changed, ['p']);
+    const paper = papersOnDisk(root).p as { tags: string[]; note: string };
+    assert.deepEqual(paper.tags, [tag], 'whole');
+    assert.equal(paper.note, note);
+    assert.match(subject.change(['p'], { addTags: ['\u{1F600}'.repeat(65)] }).message ?? '', /longer than 64 characters/);
+    assert.match(subject.change(['p'], { note: '\u{1F600}'.repeat(4001) }).message ?? '', /longer than 4000 characters \(4001\)/);
+  });
+
+  test('Should make room for a tag added with one removed at the limit, dropping no other', () => {
+    const root = scratch();
+    const tags = Array.from({ length: 64 }, (_, i) => `t${String(i + 1).padStart(2, '0')}`);
+    writeState(root, JSON.stringify({ version: 1, papers: { p: { tags } } }));
+    const subject = store(root);
+    assert.deepEqual(subject.change(['p'], { addTags: ['a-new'], removeTags: ['t02'] }).changed, ['p']);
+    const after = (papersOnDisk(root).p as { tags: string[] }).tags;
+    assert.equal(after.length, 64);
+    assert.ok(after.includes('a-new') && after.includes('t64') && !after.includes('t02'), after.join());
+  });
+});

@@ -179,7 +179,7 @@ export function normaliseTags(tags: readonly string[]): string[] {
 function distinctTags(tags: readonly string[]): string[] {
   const set = new Set<string>();
   for (const tag of tags) {
-    const trimmed = tag.replace(/\s+/g, ' ').trim().slice(0, MAX_TAG_LENGTH);
+    const trimmed = firstCharacters(tag.replace(/\s+/g, ' ').trim(), MAX_TAG_LENGTH);
     if (trimmed) {
       set.add(trimmed);
     }
@@ -199,12 +199,12 @@ function distinctTags(tags: readonly string[]): string[] {
 export function changeProblem(state: ReadingState, keys: readonly string[], change: StateChange): MessageRef | undefined {
   for (const tag of change.addTags ?? []) {
     const trimmed = tag.replace(/\s+/g, ' ').trim();
-    if (trimmed.length > MAX_TAG_LENGTH) {
-      return message('tagTooLong', { tag: `'${trimmed.slice(0, 40)}…'`, max: MAX_TAG_LENGTH });
+    if (characters(trimmed) > MAX_TAG_LENGTH) {
+      return message('tagTooLong', { tag: `'${firstCharacters(trimmed, 40)}…'`, max: MAX_TAG_LENGTH });
     }
   }
-  if (change.note && change.note.length > MAX_NOTE_LENGTH) {
-    return message('noteTooLong', { max: MAX_NOTE_LENGTH, length: change.note.length });
+  if (change.note && characters(change.note) > MAX_NOTE_LENGTH) {
+    return message('noteTooLong', { max: MAX_NOTE_LENGTH, length: characters(change.note) });
   }
   if ((change.addTags ?? []).length > 0) {
     const removed = new Set(normaliseTags(change.removeTags ?? []));
@@ -217,6 +217,33 @@ export function changeProblem(state: ReadingState, keys: readonly string[], chan
     }
   }
   return undefined;
+}
+
+/** The characters of a text (code points: an emoji is one, not two UTF-16 units). */
+function characters(text: string): number {
+  let count = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    // The low half of a pair is not a character of its own.
+    if (!(c >= 0xdc00 && c <= 0xdfff && i > 0 && text.charCodeAt(i - 1) >= 0xd800 && text.charCodeAt(i - 1) <= 0xdbff)) count++;
+  }
+  return count;
+}
+
+/** At most the first `max` characters (code points) of a text, never half a pair. */
+function firstCharacters(text: string, max: number): string {
+  if (text.length <= max) {
+    return text;
+  }
+  let count = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    const low = c >= 0xdc00 && c <= 0xdfff && i > 0 && text.charCodeAt(i - 1) >= 0xd800 && text.charCodeAt(i - 1) <= 0xdbff;
+    if (!low && ++count > max) {
+      return text.slice(0, i);
+    }
+  }
+  return text;
 }
 
 /** Whether a state says nothing (so it is left out of the file). */
@@ -349,14 +376,15 @@ export function applyChange(state: ReadingState, keys: readonly string[], change
   const changed: string[] = [];
   const addTags = normaliseTags(change.addTags ?? []);
   const removeTags = new Set(normaliseTags(change.removeTags ?? []));
-  const note = change.note === undefined ? undefined : (change.note ?? '').slice(0, MAX_NOTE_LENGTH);
+  const note = change.note === undefined ? undefined : firstCharacters(change.note ?? '', MAX_NOTE_LENGTH);
   for (const key of new Set(keys)) {
     const before = papers.get(key) ?? {};
     const next: { -readonly [K in keyof PaperState]: PaperState[K] } = { ...before };
     if (change.read !== undefined) next.read = change.read || undefined;
     if (change.starred !== undefined) next.starred = change.starred || undefined;
     if (addTags.length > 0 || removeTags.size > 0) {
-      const tags = normaliseTags([...(before.tags ?? []), ...addTags]).filter((tag) => !removeTags.has(tag));
+      // The removed ones go first, so that the added ones have their room (`changeProblem` counted them so).
+      const tags = normaliseTags([...(before.tags ?? []), ...addTags].filter((tag) => !removeTags.has(tag)));
       next.tags = tags.length > 0 ? tags : undefined;
     }
     if (note !== undefined) next.note = note.trim() ? note : undefined;

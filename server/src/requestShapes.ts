@@ -30,6 +30,7 @@ const EMPTY_ANSWERS: Record<string, unknown> = {
   'workspace/symbol': [],
   'workspace/diagnostic': { items: [] },
   'completionItem/resolve': null,
+  'workspace/executeCommand': null,
 };
 
 /** The requests whose params carry a `position`. */
@@ -73,7 +74,15 @@ export function malformedParams(method: string, params: unknown): boolean {
     case 'textDocument/selectionRange':
       return !Array.isArray(params.positions) || !params.positions.every(isPosition);
     case 'textDocument/codeAction':
-      return !isRange(params.range) || !isObject(params.context) || !Array.isArray(params.context.diagnostics) || (params.context.only !== undefined && !(Array.isArray(params.context.only) && params.context.only.every((kind) => typeof kind === 'string')));
+      return (
+        !isRange(params.range) ||
+        !isObject(params.context) ||
+        !Array.isArray(params.context.diagnostics) ||
+        !params.context.diagnostics.every((diagnostic) => isObject(diagnostic) && isRange(diagnostic.range)) ||
+        (params.context.only !== undefined && !(Array.isArray(params.context.only) && params.context.only.every((kind) => typeof kind === 'string')))
+      );
+    case 'workspace/executeCommand':
+      return typeof params.command !== 'string' || (params.arguments !== undefined && !Array.isArray(params.arguments));
     case 'workspace/symbol':
       return typeof params.query !== 'string';
     case 'completionItem/resolve':

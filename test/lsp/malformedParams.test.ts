@@ -59,6 +59,12 @@ describe('lsp: params without their shape', () => {
     for (const params of [undefined, null, {}, { label: 5 }]) {
       cases.push(['completionItem/resolve', params]);
     }
+    for (const diagnostics of [[null], [{}], [{ range: 5 }], [{ range: { start: position } }]]) {
+      cases.push(['textDocument/codeAction', { textDocument: document, range, context: { diagnostics } }]);
+    }
+    for (const params of [undefined, null, {}, { command: 5 }, { command: 'paperDigest.fixAll', arguments: 'x' }]) {
+      cases.push(['workspace/executeCommand', params]);
+    }
     for (const method of ['paperDigest/stateInfo', 'paperDigest/digests']) {
       cases.push([method, undefined]);
     }

@@ -231,6 +231,13 @@ describe('Statistics', () => {
     assert.equal(fieldFilter('institution', 'Lab keyword:beta'), 'institution:"Lab keyword:beta"');
     assert.equal(fieldFilter('topic', '数学 "quoted" topic:x'), 'topic:"数学 \\"quoted\\" topic:x"');
     assert.equal(fieldFilter('topic', '数学推理'), 'topic:数学推理', 'quoted only when needed');
+    // A file whose name starts with a space: its rows' filters keep its papers.
+    const spaced = new WorkspaceIndex();
+    spaced.update('file:///ws/%202026-05-02.digest', digest(paper('U', '数学推理', ['reasoning'], ['cs.CL'])));
+    const one = digestStatistics(spaced, { uri: 'file:///ws/%202026-05-02.digest' });
+    for (const row of [...one.topics, ...one.keywords, ...one.categories, ...one.institutions]) {
+      assert.equal(papersTree(spaced, 'file', row.filter).paperCount, row.count, row.filter);
+    }
     // A quoted term among others.
     assert.equal(papersTree(index, 'file', 'institution:"Lab keyword:beta" topic:数学推理').paperCount, 2);
   });
@@ -242,6 +249,9 @@ describe('Statistics', () => {
     assert.equal(papersTree(index, 'file', terms(MAX_FILTER_TERMS)).paperCount, 1);
     assert.equal(papersTree(index, 'file', terms(MAX_FILTER_TERMS + 1)).paperCount, 0);
     assert.equal(papersTree(index, 'file', terms(100_000)).paperCount, 0);
+    // A long run of spaces inside a value is one value (read in one pass over the run).
+    assert.equal(papersTree(index, 'file', 'topic:数学推理' + ' '.repeat(200_000) + 'x').paperCount, 0);
+    assert.equal(papersTree(index, 'file', 'topic:数学推理' + ' '.repeat(200_000) + 'topic:数学推理').paperCount, 1);
   });
 
   test('Should not count a tag, a category code or a name without a letter on a 机构 line as an institution', () => {

@@ -91,10 +91,13 @@ export function compilePaperFilter(filter: string): PaperPredicate | undefined {
   return (paper) => searchIncludes(paper, needle);
 }
 
-/** White space before the next field name: where one term ends. */
-const FIELD_START = new RegExp(`\\s+(?=(?:${FILTER_FIELDS.join('|')}):)`, 'i');
-/** A value `fieldFilter` quotes: one with a field name after white space, or starting with a quote. */
-const NEEDS_QUOTES = new RegExp(`^\\s*"|\\s(?:${FILTER_FIELDS.join('|')}):`, 'i');
+/**
+ * White space before the next field name: where one term ends. Only a whole run is tried (not
+ * one starting inside a run), so a long run of spaces costs its length, not its square.
+ */
+const FIELD_START = new RegExp(`(?<!\\s)\\s+(?=(?:${FILTER_FIELDS.join('|')}):)`, 'i');
+/** A value `fieldFilter` quotes: one with a field name after white space, starting with a quote, or starting or ending with white space. */
+const NEEDS_QUOTES = new RegExp(`^\\s*"|\\s(?:${FILTER_FIELDS.join('|')}):|^\\s|\\s$`, 'i');
 const FIELD_NAME = /^([a-z]+):/i;
 
 /**
@@ -115,7 +118,8 @@ function fieldTerms(filter: string): [FilterField, string][] | undefined {
     rest = rest.slice(name[0].length);
     const quoted = /^\s*"((?:[^"\\]|\\.)*)"(?=\s|$)/s.exec(rest);
     if (quoted) {
-      terms.push([field as FilterField, quoted[1].replace(/\\(.)/gs, '$1').trim()]);
+      // As written, white space around it too (a file name may start with a space).
+      terms.push([field as FilterField, quoted[1].replace(/\\(.)/gs, '$1')]);
       rest = rest.slice(quoted[0].length).trimStart();
       continue;
     }
@@ -188,7 +192,10 @@ function fieldPredicate(field: FilterField, value: string, keyOf: (text: string)
     case 'month':
       return datePredicate((date) => monthOf(date) === value.trim());
     case 'file':
-      return (paper) => digestFileName(paper.uri) === value.trim();
+      return (paper) => {
+        const name = digestFileName(paper.uri);
+        return name === value || name.trim() === value.trim();
+      };
   }
 }
 

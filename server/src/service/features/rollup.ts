@@ -10,6 +10,7 @@ import { digestDateOf, isoWeekOf, monthOf } from '../digestDates';
 import { groupKey } from '../paperFilter';
 import { escapeMarkdown, isBlank } from '../text';
 import type { FileSummary, PaperSummary, WorkspaceIndex } from '../workspaceIndex';
+import { paperIdentity } from './tree';
 
 export type RollupFormat = 'digest' | 'markdown';
 
@@ -56,7 +57,8 @@ export function rollup(index: WorkspaceIndex, period: string, format: RollupForm
       headings.set(file.heading, (headings.get(file.heading) ?? 0) + 1);
     }
     for (const paper of file.papers) {
-      const id = paper.titleKey || `${paper.uri}#${paper.key}`;
+      // One paper once, a paper with a Chinese title only too (as it is counted everywhere).
+      const id = paperIdentity(paper);
       if (taken.has(id)) {
         continue;
       }

@@ -716,11 +716,11 @@ function lazyGroup(fields: PapersGroupNode, subgroups: readonly PapersGroup[], p
 }
 
 /**
- * What makes two papers the same paper: the English title (case and white space folded), or the
- * place when there is none.
+ * What makes two papers the same paper: the English title (case and white space folded), else
+ * the Chinese title (its state key, `zh:…`), or the place when there is neither.
  */
 export function paperIdentity(paper: PaperSummary): string {
-  return paper.titleKey || `\u0000${paper.uri}#${paper.key}`;
+  return paper.titleKey || (paper.key.startsWith('zh:') ? paperKeyOf(paper) : `\u0000${paper.uri}#${paper.key}`);
 }
 
 /** The duplicates of each paper, worked out once per tree however many groups show the paper. */

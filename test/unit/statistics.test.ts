@@ -215,6 +215,21 @@ describe('Statistics', () => {
     ));
     const count = (filter: string) => papersTree(index, 'file', filter).paperCount;
     assert.deepEqual([count('institution:Fudan University'), count('institution:复旦大学'), count('institution:清华大学'), count('institution:复旦')], [2, 2, 1, 0]);
+    // Departments whatever their Chinese names say, and no other institution whose name starts alike.
+    index.update('file:///ws/2026-05-02.digest', digest(
+      paper('V', '数学推理', ['reasoning'], ['cs.CL'], '机构 * Shanghai Key Lab, School of Computer Science, Fudan University（上海市智能信息处理重点实验室，复旦大学计算机学院） 纠错'),
+      paper('W', '数学推理', ['reasoning'], ['cs.CL'], '机构 * School of Computer Science, Fudan University 纠错'),
+      paper('X', '数学推理', ['reasoning'], ['cs.CL'], '机构 * Chinese Academy of Sciences（中国科学院） 纠错'),
+      paper('Y', '数学推理', ['reasoning'], ['cs.CL'], '机构 * School of AI, University of Chinese Academy of Sciences（中国科学院大学人工智能学院） 纠错'),
+      paper('Z', '数学推理', ['reasoning'], ['cs.CL'], '机构 * Zhejiang University（浙江大学） 纠错'),
+      paper('AA', '数学推理', ['reasoning'], ['cs.CL'], '机构 * School of Computing, Zhejiang University City College（浙江大学城市学院计算机学院） 纠错'),
+    ));
+    for (const [english, chinese] of [['Fudan University', '复旦大学'], ['Chinese Academy of Sciences', '中国科学院'], ['Zhejiang University', '浙江大学']]) {
+      const byEnglish = papersTree(index, 'file', `institution:${english}`);
+      const byChinese = papersTree(index, 'file', `institution:${chinese}`);
+      assert.equal(byChinese.paperCount, byEnglish.paperCount, `${english} / ${chinese}`);
+    }
+    assert.deepEqual([count('institution:Fudan University'), count('institution:中国科学院'), count('institution:浙江大学')], [4, 1, 1]);
   });
 
   test('Should quote a value that holds a field name, so that a row’s filter is one term and keeps exactly its papers', () => {

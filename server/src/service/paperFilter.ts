@@ -20,10 +20,10 @@
  * filters on its bars and points, so a click shows exactly the papers it counted.
  */
 import { digestDateOf, isoWeekOf, monthOf } from './digestDates';
-import { decodeUriText, hasCjk } from './text';
+import { decodeUriText } from './text';
 import { categoryIgnoringCase } from './taxonomy';
-import { institutionGroup } from './institutionGroup';
-import type { PaperSummary } from './workspaceIndex';
+import { institutionGroup, InstitutionName } from './institutionGroup';
+import type { PaperSummary, WorkspaceIndex } from './workspaceIndex';
 import { foldForSearch, searchIncludes } from './workspaceIndex';
 
 /** The fields a filter can name. */
@@ -71,7 +71,7 @@ export const MAX_FILTER_TERMS = 32;
  * const keep = compilePaperFilter('category:cs.cl');
  * keep?.(paper) // true when one of the paper's categories is cs.CL
  */
-export function compilePaperFilter(filter: string): PaperPredicate | undefined {
+export function compilePaperFilter(filter: string, context?: FilterContext): PaperPredicate | undefined {
   const trimmed = filter.trim();
   if (!trimmed) {
     return undefined;
@@ -84,7 +84,7 @@ export function compilePaperFilter(filter: string): PaperPredicate | undefined {
     }
     // The values of the papers' fields, folded once per filter, not once per term and paper.
     const keyOf = memoized(groupKey);
-    const predicates = terms.map(([field, value]) => fieldPredicate(field, value, keyOf));
+    const predicates = terms.map(([field, value]) => fieldPredicate(field, value, keyOf, context));
     return predicates.length === 1 ? predicates[0] : (paper) => predicates.every((test) => test(paper));
   }
   const needle = foldForSearch(trimmed);
@@ -151,23 +151,64 @@ function memoized(compute: (text: string) => string): (text: string) => string {
 }
 
 /**
- * Whether an item is a department grouped under its institution (`School of Computer Science,
- * Fudan University` under `Fudan University`, institutionGroup.ts) whose Chinese name starts with
- * the folded Chinese filter, as a Chinese department's name starts with its institution's
- * (`复旦大学计算机学院`): so `institution:复旦大学` keeps the papers `institution:Fudan University` keeps.
+ * What a filter may know of the workspace: the institutions a Chinese name names. An
+ * `institution:` value is an institution's name, English or Chinese: `institution:复旦大学` keeps
+ * the papers `institution:Fudan University` keeps, its departments included, when some paper
+ * names `Fudan University（复旦大学）`.
  */
-function departmentNamedIn(item: { readonly name: string; readonly translation?: string }, key: string): boolean {
-  // The filter names an institution (`复旦大学`), not a part of a name (`复旦`).
-  if (!item.translation || !hasCjk(key) || !CHINESE_INSTITUTION.test(key)) {
-    return false;
-  }
-  return groupKey(item.translation).startsWith(key) && institutionGroup(item).key !== groupKey(item.name);
+export interface FilterContext {
+  /** The group keys (`institutionGroup`) of the institutions whose own Chinese name folds to `key`. */
+  institutionsNamed(key: string): ReadonlySet<string> | undefined;
 }
 
-/** How the Chinese name of an institution ends: a university, an academy, an institute, a laboratory, a company. */
-const CHINESE_INSTITUTION = /(?:大学|学院|科学院|研究院|研究所|实验室|研究中心|公司|集团)$/;
+const CONTEXTS = new WeakMap<WorkspaceIndex, { readonly generation: number; readonly context: FilterContext }>();
 
-function fieldPredicate(field: FilterField, value: string, keyOf: (text: string) => string = groupKey): PaperPredicate {
+/**
+ * The filter context of an index's papers, worked out once per generation of the index.
+ *
+ * @example compilePaperFilter('institution:复旦大学', filterContextOf(index))
+ */
+export function filterContextOf(index: WorkspaceIndex): FilterContext {
+  const known = CONTEXTS.get(index);
+  if (known && known.generation === index.generation) {
+    return known.context;
+  }
+  const byName = new Map<string, Set<string>>();
+  for (const file of index.files()) {
+    for (const paper of file.papers) {
+      for (const item of paper.institutions) {
+        // Only an item that is its institution (not a department of one) gives its Chinese name.
+        const group = groupOf(item);
+        if (group.translation) {
+          const name = groupKey(group.translation);
+          let keys = byName.get(name);
+          if (!keys) {
+            keys = new Set();
+            byName.set(name, keys);
+          }
+          keys.add(group.key);
+        }
+      }
+    }
+  }
+  const context: FilterContext = { institutionsNamed: (key) => byName.get(key) };
+  CONTEXTS.set(index, { generation: index.generation, context });
+  return context;
+}
+
+/** The group of an institution item, once per item object (the index shares them within a file). */
+function groupOf(item: InstitutionName): ReturnType<typeof institutionGroup> {
+  let group = GROUPS.get(item);
+  if (!group) {
+    group = institutionGroup(item);
+    GROUPS.set(item, group);
+  }
+  return group;
+}
+
+const GROUPS = new WeakMap<object, ReturnType<typeof institutionGroup>>();
+
+function fieldPredicate(field: FilterField, value: string, keyOf: (text: string) => string = groupKey, context?: FilterContext): PaperPredicate {
   const key = groupKey(value);
   if (!key) {
     return missingPredicate(field);
@@ -181,8 +222,19 @@ function fieldPredicate(field: FilterField, value: string, keyOf: (text: string)
       const code = categoryKey(value).toLowerCase();
       return (paper) => paper.categories.some((each) => categoryKey(each).toLowerCase() === code);
     }
-    case 'institution':
-      return (paper) => paper.institutions.some((each) => keyOf(each.name) === key || (each.translation !== undefined && keyOf(each.translation) === key) || institutionGroup(each).key === key || departmentNamedIn(each, key));
+    case 'institution': {
+      // By its name or translation, by the institution it is grouped under (a department under
+      // its university), or under an institution that the value names in Chinese.
+      const named = context?.institutionsNamed(key);
+      return (paper) =>
+        paper.institutions.some((each) => {
+          if (keyOf(each.name) === key || (each.translation !== undefined && keyOf(each.translation) === key)) {
+            return true;
+          }
+          const group = groupOf(each).key;
+          return group === key || (named !== undefined && named.has(group));
+        });
+    }
     case 'author':
       return (paper) => paper.authors.some((author) => keyOf(author) === key);
     case 'date':

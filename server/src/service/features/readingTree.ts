@@ -14,7 +14,7 @@ import type { Cancellation } from '../cancellation';
 import { NEVER_CANCELLED } from '../cancellation';
 import type { ReadingFlags, ReadingLookup } from '../reading/paperInfo';
 import { paperKeyOf } from '../reading/paperInfo';
-import { compilePaperFilter } from '../paperFilter';
+import { compilePaperFilter, filterContextOf } from '../paperFilter';
 import type { PaperSummary, WorkspaceIndex } from '../workspaceIndex';
 import type { PapersGrouping, PapersTree, PapersTreeItem, PapersTreeOptions, PapersTreeView } from './tree';
 import { fileGroupNode, fileGroupItem, fileName, paperIdentity, PapersTreeLookup, queryKeyOf } from './tree';
@@ -87,7 +87,7 @@ class ReadingStructure {
     reading: ReadingLookup,
     token: Cancellation,
   ) {
-    const keep = compilePaperFilter(options.filter);
+    const keep = compilePaperFilter(options.filter, filterContextOf(index));
     const newOnly = options.newOnly === true || grouping === 'new';
     let seen = 0;
     for (const file of index.files()) {

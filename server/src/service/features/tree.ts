@@ -16,7 +16,7 @@ import { RecentMap } from '../recentMap';
 import type { PaperReadingInfo, ReadingLookup } from '../reading/paperInfo';
 import { NO_READING, paperKeyOf } from '../reading/paperInfo';
 import { isReadingGrouping, ReadingTrees } from './readingTree';
-import { compilePaperFilter } from '../paperFilter';
+import { compilePaperFilter, filterContextOf } from '../paperFilter';
 import { institutionGroups } from '../institutionGroup';
 
 /**
@@ -194,7 +194,7 @@ export function papersTree(index: WorkspaceIndex, grouping: PapersGrouping, filt
   const options: PapersTreeOptions = typeof filterOrOptions === 'string' ? { filter: filterOrOptions } : filterOrOptions;
   const filter = options.filter;
   const reading = options.reading ?? NO_READING;
-  const keep = compilePaperFilter(filter);
+  const keep = compilePaperFilter(filter, filterContextOf(index));
   const root = new GroupBuilder(index.repeatedTitleKeys(), '', 'topic', '', '', false);
   const base = { grouping, filter, queryKey: queryKeyOf(options), generation: index.generation, stateGeneration: reading.generation };
   let paperCount = 0;

@@ -7,7 +7,7 @@ import { NEVER_CANCELLED } from '../cancellation';
 import type { PapersGrouping } from '../features/tree';
 import { PapersTreeCache } from '../features/tree';
 import type { PaperSummary } from '../workspaceIndex';
-import { compilePaperFilter } from '../paperFilter';
+import { compilePaperFilter, filterContextOf } from '../paperFilter';
 import type { ModelLookup } from './model';
 import { paperKeyOf } from './paperInfo';
 
@@ -33,7 +33,7 @@ export interface PaperScope extends PapersQuery {
  * plain text, or `field:value` terms as the statistics set them), so a scope means the papers
  * the view shows.
  */
-export function matchesQuery(lookup: ModelLookup, paper: PaperSummary, query: PapersQuery, keep = compilePaperFilter(query.filter ?? '')): boolean {
+export function matchesQuery(lookup: ModelLookup, paper: PaperSummary, query: PapersQuery, keep = compilePaperFilter(query.filter ?? '', filterContextOf(lookup.index))): boolean {
   if (keep && !keep(paper)) {
     return false;
   }
@@ -64,7 +64,7 @@ export function papersInScope(lookup: ModelLookup, scope: PaperScope, trees: Pap
     candidates = (keys && papersWithKeys(lookup, keys)) || lookup.papers();
   }
   // A group's papers passed the filters when its tree was built with them.
-  const keep = scope.groupId !== undefined ? undefined : compilePaperFilter(scope.filter ?? '');
+  const keep = scope.groupId !== undefined ? undefined : compilePaperFilter(scope.filter ?? '', filterContextOf(lookup.index));
   const result: PaperSummary[] = [];
   for (const paper of candidates) {
     if (scope.uri !== undefined && paper.uri !== scope.uri) {
@@ -127,7 +127,7 @@ export function rankPapers(
   accept: (paper: PaperSummary) => boolean = () => true,
   keepHidden = false,
 ): PaperSummary[] {
-  const keep = compilePaperFilter(query.filter ?? '');
+  const keep = compilePaperFilter(query.filter ?? '', filterContextOf(lookup.index));
   const matching: PaperSummary[] = [];
   let seen = 0;
   for (const paper of lookup.papers()) {

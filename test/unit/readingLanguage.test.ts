@@ -123,6 +123,19 @@ describe('The reading hover in the message language', () => {
     assert.equal(second, ['未读 · ☆ 未加星标 · 重复', `首次出现于 ${escapeMarkdown('2026-05-01.digest')}:${line(second)}`, '**兴趣分 2**', list('摘要或命中含关键词“强化学习” (+1)', '机构 京都大学 (+1)')].join('\n\n'));
   });
 
+  test('Should show an indented line of a note as text, never as a code block', () => {
+    const plain = testWorkspace({ [DAY1]: digest(PROBES) });
+    const paper = [...plain.model.lookup().papers()][0];
+    const key = plain.model.lookup().info(paper).paperKey;
+    plain.store.change([key], { note: 'line1\n\n    indented \\* code\n\ttabbed' });
+    plain.model.invalidate();
+    const hover = readingHover(plain.model.lookup().info(paper), undefined, 'en');
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const html = (require('markdown-it') as (options: object) => { render(text: string): string })({ html: true }).render(hover);
+    assert.ok(!html.includes('<code>') && !html.includes('<pre>'), html);
+    assert.ok(html.includes('indented \\* code'), html);
+  });
+
   test('Should say that no interest matched in the language asked for', () => {
     const plain = testWorkspace({ [DAY1]: digest(PROBES) });
     const info = plain.model.lookup().info([...plain.model.lookup().papers()][0]);

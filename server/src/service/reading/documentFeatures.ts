@@ -91,7 +91,10 @@ export function readingHover(info: PaperReadingInfo, fileLabel: (uri: string) =>
     parts.push(`${say(READING_WORDS.tags)}${language === 'zh-cn' ? '：' : ': '}${info.tags.map((tag) => `\`${tag.replace(/`/g, "'")}\``).join(', ')}`);
   }
   if (info.note) {
-    parts.push(`${say(READING_WORDS.note)}${language === 'zh-cn' ? '：' : ': '}${escapeMarkdown(info.note)}`);
+    // A line's indentation as no-break spaces: indented after a blank line it would make a code
+    // block, which shows the escapes themselves.
+    const note = escapeMarkdown(info.note).replace(/^[ \t]+/gm, (indent) => '\u00a0'.repeat(indent.length));
+    parts.push(`${say(READING_WORDS.note)}${language === 'zh-cn' ? '：' : ': '}${note}`);
   }
   const none = info.reasons.length > 0 ? '' : language === 'both' ? ' (no interest matched · 无匹配)' : language === 'en' ? ` (${READING_WORDS.noInterest.en})` : `（${READING_WORDS.noInterest.zh}）`;
   parts.push(language === 'both' ? `**Score ${info.score}** · 兴趣分${none}` : `**${language === 'en' ? READING_WORDS.score.en : READING_WORDS.score.zh} ${info.score}**${none}`);

@@ -232,6 +232,22 @@ describe('Statistics', () => {
     assert.deepEqual([count('institution:Fudan University'), count('institution:中国科学院'), count('institution:浙江大学')], [4, 1, 1]);
   });
 
+  test('Should count an institution named in Chinese only under the institution that name is given to, its row’s filter exact', () => {
+    const index = new WorkspaceIndex();
+    index.update('file:///ws/2026-05-01.digest', digest(
+      paper('AB', '数学推理', ['reasoning'], ['cs.CL'], '机构 * Fudan University（复旦大学） 纠错'),
+      paper('AC', '数学推理', ['reasoning'], ['cs.CL'], '机构 * 复旦大学 纠错'),
+      paper('AD', '数学推理', ['reasoning'], ['cs.CL'], '机构 * 北京大学 纠错'),
+    ));
+    const stats = digestStatistics(index);
+    assert.deepEqual(stats.institutions.map((row) => [row.label, row.detail, row.count]), [['Fudan University', '复旦大学', 2], ['北京大学', '', 1]]);
+    for (const row of stats.institutions) {
+      assert.equal(papersTree(index, 'file', row.filter).paperCount, row.count, row.filter);
+    }
+    assert.deepEqual(papersTree(index, 'institution', '').roots.map((root) => [root.label, root.count]), [['Fudan University', 2], ['北京大学', 1]]);
+    assert.equal(papersTree(index, 'file', 'institution:复旦大学').paperCount, 2);
+  });
+
   test('Should quote a value that holds a field name, so that a row’s filter is one term and keeps exactly its papers', () => {
     const index = new WorkspaceIndex();
     index.update('file:///ws/2026-05-01.digest', digest(

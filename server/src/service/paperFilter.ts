@@ -20,9 +20,9 @@
  * filters on its bars and points, so a click shows exactly the papers it counted.
  */
 import { digestDateOf, isoWeekOf, monthOf } from './digestDates';
-import { decodeUriText } from './text';
+import { decodeUriText, hasCjk } from './text';
 import { categoryIgnoringCase } from './taxonomy';
-import { institutionGroup, InstitutionName } from './institutionGroup';
+import { InstitutionGroup, institutionGroup, InstitutionName } from './institutionGroup';
 import type { PaperSummary, WorkspaceIndex } from './workspaceIndex';
 import { foldForSearch, searchIncludes } from './workspaceIndex';
 
@@ -159,6 +159,11 @@ function memoized(compute: (text: string) => string): (text: string) => string {
 export interface FilterContext {
   /** The group keys (`institutionGroup`) of the institutions whose own Chinese name folds to `key`. */
   institutionsNamed(key: string): ReadonlySet<string> | undefined;
+  /**
+   * The group an item named in Chinese only (`机构 * 复旦大学`) belongs to: the one institution some
+   * paper gives that Chinese name to (`Fudan University（复旦大学）`), else its own (`namedGroup`).
+   */
+  namedGroup(group: InstitutionGroup, item: InstitutionName): InstitutionGroup;
 }
 
 const CONTEXTS = new WeakMap<WorkspaceIndex, { readonly generation: number; readonly context: FilterContext }>();
@@ -174,6 +179,7 @@ export function filterContextOf(index: WorkspaceIndex): FilterContext {
     return known.context;
   }
   const byName = new Map<string, Set<string>>();
+  const groups = new Map<string, InstitutionGroup>();
   for (const file of index.files()) {
     for (const paper of file.papers) {
       for (const item of paper.institutions) {
@@ -187,11 +193,23 @@ export function filterContextOf(index: WorkspaceIndex): FilterContext {
             byName.set(name, keys);
           }
           keys.add(group.key);
+          if (!groups.has(group.key)) {
+            groups.set(group.key, group);
+          }
         }
       }
     }
   }
-  const context: FilterContext = { institutionsNamed: (key) => byName.get(key) };
+  const context: FilterContext = {
+    institutionsNamed: (key) => byName.get(key),
+    namedGroup: (group, item) => {
+      if (item.translation || group.departmentOnly || !hasCjk(item.name)) {
+        return group;
+      }
+      const keys = byName.get(group.key);
+      return keys?.size === 1 ? groups.get([...keys][0]) ?? group : group;
+    },
+  };
   CONTEXTS.set(index, { generation: index.generation, context });
   return context;
 }
@@ -231,8 +249,9 @@ function fieldPredicate(field: FilterField, value: string, keyOf: (text: string)
           if (keyOf(each.name) === key || (each.translation !== undefined && keyOf(each.translation) === key)) {
             return true;
           }
-          const group = groupOf(each).key;
-          return group === key || (named !== undefined && named.has(group));
+          const own = groupOf(each);
+          const group = context ? context.namedGroup(own, each).key : own.key;
+          return group === key || own.key === key || (named !== undefined && named.has(group));
         });
     }
     case 'author':

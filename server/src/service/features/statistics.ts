@@ -12,7 +12,7 @@
 import type { Cancellation } from '../cancellation';
 import { NEVER_CANCELLED } from '../cancellation';
 import { addDays, digestDateOf, isoWeekOf, monthOf } from '../digestDates';
-import { categoryKey, digestFileName, fieldFilter, FilterField, groupKey } from '../paperFilter';
+import { categoryKey, digestFileName, fieldFilter, FilterContext, filterContextOf, FilterField, groupKey } from '../paperFilter';
 import { categoryIgnoringCase } from '../taxonomy';
 import { InstitutionGroup, institutionGroup, institutionGroups } from '../institutionGroup';
 import type { FileSummary, PaperSummary, WorkspaceIndex } from '../workspaceIndex';
@@ -121,7 +121,7 @@ const PERIOD_TOPICS = 8;
  */
 export function digestStatistics(index: WorkspaceIndex, options: { readonly uri?: string } = {}, token: Cancellation = NEVER_CANCELLED): DigestStatistics {
   const files: readonly FileSummary[] = options.uri ? [index.file(options.uri)].filter((file): file is FileSummary => file !== undefined) : index.files();
-  const keys = new Keys();
+  const keys = new Keys(filterContextOf(index));
   const identities = new Identities(index);
   const all = new DistinctCount();
   const topics = new Counter('topic');
@@ -292,6 +292,9 @@ class DistinctCount {
 
 /** Group keys of values, each worked out once per run. */
 class Keys {
+  /** @param names the workspace's Chinese names of institutions (`filterContextOf`). */
+  constructor(private readonly names?: FilterContext) {}
+
   private readonly keys = new Map<string, string>();
   private readonly categories = new Map<string, { key: string; label: string; detail: string; known: boolean }>();
   /** By name, then by translation ('' for none): the index's own strings, whose hashes V8 keeps, where a key made per item would be hashed anew each time. */
@@ -328,9 +331,10 @@ class Keys {
       }
       if (group.departmentOnly) {
         // A department named alone is grouped with the rest of its line.
-        return institutionGroups(items, `${paper.uri}#${paper.key}`);
+        return institutionGroups(items, `${paper.uri}#${paper.key}`).map((each, at) => (this.names ? this.names.namedGroup(each, items[at]) : each));
       }
-      groups[i] = group;
+      // An item named in Chinese only counts for the institution that name is given to, as the Papers view groups it.
+      groups[i] = this.names ? this.names.namedGroup(group, item) : group;
     }
     return groups;
   }

@@ -16,7 +16,7 @@ import { RecentMap } from '../recentMap';
 import type { PaperReadingInfo, ReadingLookup } from '../reading/paperInfo';
 import { NO_READING, paperKeyOf } from '../reading/paperInfo';
 import { isReadingGrouping, ReadingTrees } from './readingTree';
-import { compilePaperFilter, filterContextOf } from '../paperFilter';
+import { compilePaperFilter, FilterContext, filterContextOf } from '../paperFilter';
 import { institutionGroups } from '../institutionGroup';
 
 /**
@@ -194,7 +194,8 @@ export function papersTree(index: WorkspaceIndex, grouping: PapersGrouping, filt
   const options: PapersTreeOptions = typeof filterOrOptions === 'string' ? { filter: filterOrOptions } : filterOrOptions;
   const filter = options.filter;
   const reading = options.reading ?? NO_READING;
-  const keep = compilePaperFilter(filter, filterContextOf(index));
+  const context = filterContextOf(index);
+  const keep = compilePaperFilter(filter, context);
   const root = new GroupBuilder(index.repeatedTitleKeys(), '', 'topic', '', '', false);
   const base = { grouping, filter, queryKey: queryKeyOf(options), generation: index.generation, stateGeneration: reading.generation };
   let paperCount = 0;
@@ -226,7 +227,7 @@ export function papersTree(index: WorkspaceIndex, grouping: PapersGrouping, filt
   for (const { paper, heading } of matching) {
     paperCount++;
     distinct.add(paper);
-    placePaper(root, grouping, paper, heading, reading);
+    placePaper(root, grouping, paper, heading, reading, context);
   }
   const byCount = grouping !== 'file' && grouping !== 'unread' && grouping !== 'starred' && grouping !== 'new' && grouping !== 'forYou';
   return { ...base, paperCount, distinctPaperCount: distinct.size, roots: root.build(new DuplicateLookup(index), byCount, reading) as PapersGroup[] };
@@ -480,7 +481,7 @@ function keywordKey(keyword: string): string {
 
 const keywordKeys = new RecentMap<string>(4096);
 
-function placePaper(root: GroupBuilder, grouping: PapersGrouping, paper: PaperSummary, heading: string, reading: ReadingLookup): void {
+function placePaper(root: GroupBuilder, grouping: PapersGrouping, paper: PaperSummary, heading: string, reading: ReadingLookup, names?: FilterContext): void {
   switch (grouping) {
     case 'unread':
     case 'starred':
@@ -519,7 +520,10 @@ function placePaper(root: GroupBuilder, grouping: PapersGrouping, paper: PaperSu
       if (paper.institutions.length === 0) {
         root.group('institution', '', '', '').add(paper);
       }
-      for (const institution of institutionGroups(paper.institutions, `${paper.uri}#${paper.key}`)) {
+      const groups = institutionGroups(paper.institutions, `${paper.uri}#${paper.key}`);
+      for (let i = 0; i < groups.length; i++) {
+        // An item named in Chinese only goes to the institution that name is given to.
+        const institution = names ? names.namedGroup(groups[i], paper.institutions[i]) : groups[i];
         root.group('institution', institution.key, institution.label, institution.translation).add(paper);
       }
       return;

@@ -954,7 +954,8 @@ onStandard(ExecuteCommandRequest.type)(guarded('workspace/executeCommand', async
     // Of the version the edits were worked out for: a client refuses them for any other.
     edit: editForClient({ documentChanges: [TextDocumentEdit.create({ uri, version }, edits)] }),
   });
-  return { applied: result.applied, edits: edits.length };
+  // A client that answers anything but `{ applied }` applied nothing.
+  return { applied: result?.applied === true, edits: edits.length };
 }));
 
 registerDebugRequests(connection, () => ({ parse: cache.parseCount, update: cache.updateCount, ...answers.counters }), (method, handler) => guarded(method, handler));

@@ -263,12 +263,23 @@ describe('Statistics', () => {
     assert.equal(fieldFilter('topic', '数学 "quoted" topic:x'), 'topic:"数学 \\"quoted\\" topic:x"');
     assert.equal(fieldFilter('topic', '数学推理'), 'topic:数学推理', 'quoted only when needed');
     // A file whose name starts with a space: its rows' filters keep its papers.
+    // ...beside one named without the space, and digests of one name in two folders: each file's
+    // rows keep its own papers only.
     const spaced = new WorkspaceIndex();
     spaced.update('file:///ws/%202026-05-02.digest', digest(paper('U', '数学推理', ['reasoning'], ['cs.CL'])));
-    const one = digestStatistics(spaced, { uri: 'file:///ws/%202026-05-02.digest' });
-    for (const row of [...one.topics, ...one.keywords, ...one.categories, ...one.institutions]) {
-      assert.equal(papersTree(spaced, 'file', row.filter).paperCount, row.count, row.filter);
+    spaced.update('file:///ws/2026-05-02.digest', digest(paper('V', '数学推理', ['reasoning'], ['cs.CL']), paper('W', '数学推理', ['reasoning'], ['cs.CL'])));
+    spaced.update('file:///ws/a/2026-05-03.digest', digest(paper('X', '数学推理', ['reasoning'], ['cs.CL'])));
+    spaced.update('file:///ws/b/2026-05-03.digest', digest(paper('Y', '数学推理', ['reasoning'], ['cs.CL']), paper('Z', '数学推理', ['reasoning'], ['cs.CL'])));
+    for (const uri of ['file:///ws/%202026-05-02.digest', 'file:///ws/2026-05-02.digest', 'file:///ws/a/2026-05-03.digest', 'file:///ws/b/2026-05-03.digest']) {
+      const one = digestStatistics(spaced, { uri });
+      assert.ok(one.topics.length > 0);
+      for (const row of [...one.topics, ...one.keywords, ...one.categories, ...one.institutions]) {
+        assert.equal(papersTree(spaced, 'file', row.filter).paperCount, row.count, `${uri}: ${row.filter}`);
+      }
     }
+    assert.equal(papersTree(spaced, 'file', 'file:2026-05-02.digest').paperCount, 2, 'not the one with a space');
+    assert.equal(papersTree(spaced, 'file', 'file:2026-05-03.digest').paperCount, 3, 'a name alone: both folders');
+    assert.equal(papersTree(spaced, 'file', 'file:b/2026-05-03.digest').paperCount, 2);
     // A quoted term among others.
     assert.equal(papersTree(index, 'file', 'institution:"Lab keyword:beta" topic:数学推理').paperCount, 2);
   });

@@ -263,9 +263,15 @@ function fieldPredicate(field: FilterField, value: string, keyOf: (text: string)
     case 'month':
       return datePredicate((date) => monthOf(date) === value.trim());
     case 'file':
+      // The name as written (a quoted value keeps its white space, `file:" a.digest"`), or, for
+      // digests of the same name in several folders, the end of the path (`file:a/2026-05-01.digest`).
       return (paper) => {
         const name = digestFileName(paper.uri);
-        return name === value || name.trim() === value.trim();
+        if (name === value) {
+          return true;
+        }
+        const path = value.includes('/') ? digestPath(paper.uri) : '';
+        return path === value || path.endsWith('/' + value);
       };
   }
 }
@@ -278,6 +284,12 @@ function fieldPredicate(field: FilterField, value: string, keyOf: (text: string)
  */
 export function digestFileName(uri: string): string {
   return decodeUriText(uri.slice(uri.lastIndexOf('/') + 1));
+}
+
+/** The decoded path of a digest's URI, e.g. `/w/llm news/2026-05-01.digest`. */
+export function digestPath(uri: string): string {
+  const path = uri.replace(/^[a-z][a-z0-9+.-]*:\/\/[^/]*/i, '');
+  return decodeUriText(path);
 }
 
 /** The papers without a value of the field (`topic:` with nothing after it), as the Papers view's `(no topic)` group holds them. */

@@ -12,7 +12,7 @@
 import type { Cancellation } from '../cancellation';
 import { NEVER_CANCELLED } from '../cancellation';
 import { addDays, digestDateOf, isoWeekOf, monthOf } from '../digestDates';
-import { categoryKey, digestFileName, fieldFilter, FilterContext, filterContextOf, FilterField, groupKey } from '../paperFilter';
+import { categoryKey, digestFileName, digestPath, fieldFilter, FilterContext, filterContextOf, FilterField, groupKey } from '../paperFilter';
 import { categoryIgnoringCase } from '../taxonomy';
 import { InstitutionGroup, institutionGroup, institutionGroups } from '../institutionGroup';
 import type { FileSummary, PaperSummary, WorkspaceIndex } from '../workspaceIndex';
@@ -226,7 +226,27 @@ export function digestStatistics(index: WorkspaceIndex, options: { readonly uri?
     weeks: periodRows('week', weeks),
     months: periodRows('month', months),
   };
-  return options.uri === undefined ? stats : inFile(stats, ` ${fieldFilter('file', digestFileName(options.uri))}`);
+  return options.uri === undefined ? stats : inFile(stats, ` ${fieldFilter('file', fileTermOf(index, options.uri))}`);
+}
+
+/**
+ * What a `file:` term names a digest by: its file name, or, when another digest of the workspace
+ * has the same name, as much of its path as tells them apart (`a/2026-05-01.digest`).
+ */
+function fileTermOf(index: WorkspaceIndex, uri: string): string {
+  const name = digestFileName(uri);
+  const others = index.files().filter((file) => file.uri !== uri && digestFileName(file.uri) === name).map((file) => digestPath(file.uri));
+  if (others.length === 0) {
+    return name;
+  }
+  const parts = digestPath(uri).split('/');
+  for (let take = 2; take < parts.length; take++) {
+    const suffix = parts.slice(-take).join('/');
+    if (!others.some((path) => path.endsWith('/' + suffix))) {
+      return suffix;
+    }
+  }
+  return parts.join('/');
 }
 
 /** The statistics of one file with every filter keeping its papers only: `suffix` (its `file:` term) added to each. */

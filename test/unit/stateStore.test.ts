@@ -456,6 +456,7 @@ describe('state store: changes past the limits', () => {
       [{ addTags: ['t'.repeat(65)] }, /the tag 't+…' is longer than 64 characters; nothing was changed/],
       [{ note: 'n'.repeat(4001) }, /the note is longer than 4000 characters \(4001\); nothing was changed/],
       [{ addTags: Array.from({ length: 64 }, (_, i) => `tag${i}`) }, /would have more than 64 tags; nothing was changed/],
+      [{ addTags: ['kept '], removeTags: [' kept'] }, /the tag 'kept' is both added and removed; nothing was changed/],
     ] as const) {
       const result = subject.change(['p'], change);
       assert.deepEqual(result.changed, [], JSON.stringify(change).slice(0, 60));

@@ -203,6 +203,12 @@ export function changeProblem(state: ReadingState, keys: readonly string[], chan
       return message('tagTooLong', { tag: `'${firstCharacters(trimmed, 40)}…'`, max: MAX_TAG_LENGTH });
     }
   }
+  const removing = new Set(distinctTags(change.removeTags ?? []));
+  const both = distinctTags(change.addTags ?? []).find((tag) => removing.has(tag));
+  if (both !== undefined) {
+    // Which one was meant cannot be told: nothing is done rather than the wrong thing said.
+    return message('tagAddedAndRemoved', { tag: `'${firstCharacters(both, 40)}'` });
+  }
   if (change.note && characters(change.note) > MAX_NOTE_LENGTH) {
     return message('noteTooLong', { max: MAX_NOTE_LENGTH, length: characters(change.note) });
   }

@@ -9,7 +9,7 @@
  * with a number for its URI broke every later update of the index).
  */
 import type { Connection } from 'vscode-languageserver';
-import { isPosition } from './service/edits';
+import { isPosition, isRange } from './service/edits';
 
 /** The empty answer of each standard request the server handles, for params without their shape. */
 const EMPTY_ANSWERS: Record<string, unknown> = {
@@ -42,11 +42,6 @@ function isObject(value: unknown): value is Record<string, unknown> {
 
 function hasDocument(params: Record<string, unknown>): boolean {
   return isObject(params.textDocument) && typeof params.textDocument.uri === 'string';
-}
-
-/** Whether a value is an LSP range: two positions. */
-export function isRange(value: unknown): boolean {
-  return isObject(value) && isPosition(value.start) && isPosition(value.end);
 }
 
 /**

@@ -117,23 +117,24 @@ function guarded<A extends unknown[], R>(method: string, handler: (...args: A) =
     }
   };
 }
+
 /**
- * Registers a standard request by its method, its handler called as `(params, token)` whatever
- * the params are: the library's own registration (`connection.onHover` ...) answers a request
- * without params, or with null, with an error before the handler can give the empty answer
- * (`guarded` gives it for params without their shape, requestShapes.ts).
+ * Registers a standard request by its method, its handler run as every handler is (`guarded`)
+ * and called as `(params, token)` whatever the params are: the library's own registration
+ * (`connection.onHover` ...) answers a request without params, or with null, with an error
+ * before the handler can give the empty answer (`guarded` gives it for params without their
+ * shape, requestShapes.ts).
  */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
-function onStandard<P, R>(type: ProtocolRequestType<P, R, any, any, any>): (handler: (params: P, token: CancellationToken) => Promise<R>) => void {
-  return (handler) => {
-    connection.onRequest(type.method, (...args: unknown[]) => {
-      // The library calls a handler by method with the token last: `(token)` without params,
-      // `(...params, token)` for params by position, else `(params, token)`.
-      const token = args[args.length - 1] as CancellationToken;
-      const params = args.length === 2 ? args[0] : args.length === 1 ? undefined : args.slice(0, -1);
-      return handler(params as P, token);
-    });
-  };
+function onStandard<P, R>(type: ProtocolRequestType<P, R, any, any, any>, handler: (params: P, token: CancellationToken) => R | Promise<R>): void {
+  const run = guarded(type.method, handler);
+  connection.onRequest(type.method, (...args: unknown[]) => {
+    // The library calls a handler by method with the token last: `(token)` without params,
+    // `(...params, token)` for params by position, else `(params, token)`.
+    const token = args[args.length - 1] as CancellationToken;
+    const params = args.length === 2 ? args[0] : args.length === 1 ? undefined : args.slice(0, -1);
+    return run(params as P, token);
+  });
 }
 // Whatever a document holds, the server lives on: a failure outside a request (a timer, a
 // notification) is logged rather than ending the process.
@@ -474,13 +475,13 @@ connection.onRequest(DocumentStatsRequest, guarded(DocumentStatsRequest.method, 
   return documentStats(workspaceIndex, document ? cache.get(document) : undefined);
 }));
 
-onStandard(WorkspaceSymbolRequest.type)(guarded('workspace/symbol', async (params, token) => {
+onStandard(WorkspaceSymbolRequest.type, async (params, token) => {
   await workspaceDigests.ready;
   workspaceDigests.flush();
   return workspaceSymbols(workspaceIndex, params.query, token);
-}));
+});
 
-onStandard(DocumentSymbolRequest.type)(guarded('textDocument/documentSymbol', (params, token) => {
+onStandard(DocumentSymbolRequest.type, (params, token) => {
   const document = documents.get(params.textDocument.uri);
   const language = messageLanguage.current();
   // One answer per language: the outline's own words (the heading's count of papers) follow the setting.
@@ -493,14 +494,14 @@ onStandard(DocumentSymbolRequest.type)(guarded('textDocument/documentSymbol', (p
     return answers.get(document.uri, document.version, feature, () => encodedAnswer(flatSymbols(documentSymbols(cache.get(document), { language }, token), document.uri)), token);
   }
   return answers.get(document.uri, document.version, feature, () => outlineAnswer(document.uri, cache.get(document), { language }, token), token);
-}));
+});
 
-onStandard(FoldingRangeRequest.type)(guarded('textDocument/foldingRange', (params, token) => {
+onStandard(FoldingRangeRequest.type, (params, token) => {
   const document = documents.get(params.textDocument.uri);
   return document ? answers.get(document.uri, document.version, 'folding', () => encodedAnswer(foldingRanges(cache.get(document), token)), token) : null;
-}));
+});
 
-onStandard(HoverRequest.type)(guarded('textDocument/hover', (params, token) => {
+onStandard(HoverRequest.type, (params, token) => {
   const model = checkedModel(documents.get(params.textDocument.uri));
   if (!model) {
     return null;
@@ -509,7 +510,7 @@ onStandard(HoverRequest.type)(guarded('textDocument/hover', (params, token) => {
   workspaceDigests.flush();
   const answer = reading.hover(canonicalUri(params.textDocument.uri) ?? params.textDocument.uri, params.position, base, messageLanguage.current());
   return forms.markdownHover ? answer : plainHover(answer);
-}));
+});
 
 // ---- The reading workflow: state, ranking, digests, export, CodeLens (reading.ts) ---------
 
@@ -526,52 +527,52 @@ connection.onRequest(DigestsRequest.method, guarded(DigestsRequest.method, async
 connection.onRequest(RankedPapersRequest, guarded(RankedPapersRequest.method, async (params, token) => (await readingReady(), await messageLanguage.ready(), reading.rankedPapers(params, token, messageLanguage.current()))));
 connection.onRequest(DocumentPapersRequest, guarded(DocumentPapersRequest.method, async (params) => (await readingReady(), reading.documentPapers(typeof params?.uri === 'string' ? canonicalUri(params.uri) ?? params.uri : ''))));
 connection.onRequest(ExportPapersRequest, guarded(ExportPapersRequest.method, async (params, token) => (await readingReady(), reading.exportPapers(params, token))));
-onStandard(CodeLensRequest.type)(guarded('textDocument/codeLens', async (params, token) => {
+onStandard(CodeLensRequest.type, async (params, token) => {
   if (!documents.get(params.textDocument.uri)) {
     return null;
   }
   await readingReady();
   await messageLanguage.ready();
   return localizedLenses(await reading.codeLenses(canonicalUri(params.textDocument.uri) ?? params.textDocument.uri, token), messageLanguage.current());
-}));
+});
 
-onStandard(SemanticTokensRequest.type)(guarded('textDocument/semanticTokens/full', (params, token) => {
+onStandard(SemanticTokensRequest.type, (params, token) => {
   const document = documents.get(params.textDocument.uri);
   const model = checkedModel(document);
   return document && model ? answers.get(document.uri, document.version, 'semanticTokens', () => semanticTokensAnswer(model, token), token) : { data: [] };
-}));
+});
 
 // ---- Editing help: completion, links, selection ranges -------------------------------------
 
-onStandard(CompletionRequest.type)(guarded('textDocument/completion', (params, token) => {
+onStandard(CompletionRequest.type, (params, token) => {
   const model = checkedModel(documents.get(params.textDocument.uri));
   if (!model) {
     return null;
   }
   return completions(model, params.position, { ...completionWorkspace, uri: canonicalUri(params.textDocument.uri) ?? params.textDocument.uri }, token, messageLanguage.current());
-}));
+});
 
-onStandard(CompletionResolveRequest.type)(guarded('completionItem/resolve', (item, token) => {
+onStandard(CompletionResolveRequest.type, (item, token) => {
   const resolved = resolveCompletion(item, completionWorkspace, token, messageLanguage.current());
   return forms.markdownDocumentation ? resolved : plainDocumentation(resolved);
-}));
+});
 
-onStandard(DocumentLinkRequest.type)(guarded('textDocument/documentLink', (params, token) => {
+onStandard(DocumentLinkRequest.type, (params, token) => {
   const model = checkedModel(documents.get(params.textDocument.uri));
   return model ? documentLinks(model, token, messageLanguage.current()) : null;
-}));
+});
 
-onStandard(SelectionRangeRequest.type)(guarded('textDocument/selectionRange', (params, token) => {
+onStandard(SelectionRangeRequest.type, (params, token) => {
   const model = checkedModel(documents.get(params.textDocument.uri));
   return model ? selectionRanges(model, params.positions, token) : null;
-}));
+});
 
 // ---- References, highlights and rename across the workspace's digests ----------------------
 
 /** Where the files that are not open come through the client (the web extension), how they are read. */
 const namesReader = readsFilesThroughClient ? createTextReader(connection) : undefined;
 
-onStandard(ReferencesRequest.type)(guarded('textDocument/references', async (params, token) => {
+onStandard(ReferencesRequest.type, async (params, token) => {
   const document = documents.get(params.textDocument.uri);
   const model = checkedModel(document);
   const name = model && nameAt(model, params.position);
@@ -581,21 +582,21 @@ onStandard(ReferencesRequest.type)(guarded('textDocument/references', async (par
   await workspaceDigests.ready;
   const sources = await sourcesNaming({ documents, cache, index: workspaceIndex, terms: workspaceTerms, isCancelled: () => token.isCancellationRequested, readText: namesReader }, name);
   return references(sources, name, token);
-}));
+});
 
-onStandard(DocumentHighlightRequest.type)(guarded('textDocument/documentHighlight', (params, token) => {
+onStandard(DocumentHighlightRequest.type, (params, token) => {
   const document = documents.get(params.textDocument.uri);
   const model = checkedModel(document);
   return model ? documentHighlights(model, params.position, token) : [];
-}));
+});
 
-onStandard(PrepareRenameRequest.type)(guarded('textDocument/prepareRename', (params, token) => {
+onStandard(PrepareRenameRequest.type, (params, token) => {
   const document = documents.get(params.textDocument.uri);
   const model = checkedModel(document);
   return model ? prepareRename(model, params.position, token) : null;
-}));
+});
 
-onStandard(RenameRequest.type)(guarded('textDocument/rename', async (params, token) => {
+onStandard(RenameRequest.type, async (params, token) => {
   const document = documents.get(params.textDocument.uri);
   const model = checkedModel(document);
   const name = model && renamableAt(model, params.position);
@@ -609,7 +610,7 @@ onStandard(RenameRequest.type)(guarded('textDocument/rename', async (params, tok
     throw new ResponseError(ErrorCodes.InvalidParams, result.error);
   }
   return editForClient(result);
-}));
+});
 
 documents.onDidClose((event) => {
   cache.delete(event.document.uri);
@@ -886,16 +887,16 @@ function scheduleRefresh(delay = 300): void {
   }, delay);
 }
 
-onStandard(DocumentDiagnosticRequest.type)(guarded('textDocument/diagnostic', async (params) => pull.document(params.textDocument.uri, params.previousResultId)));
+onStandard(DocumentDiagnosticRequest.type, async (params) => pull.document(params.textDocument.uri, params.previousResultId));
 
-onStandard(WorkspaceDiagnosticRequest.type)(guarded('workspace/diagnostic', async (params, token) => {
+onStandard(WorkspaceDiagnosticRequest.type, async (params, token) => {
   await workspaceDigests.ready;
   workspaceDigests.flush();
   const previous = Array.isArray(params?.previousResultIds) ? params.previousResultIds.filter((each) => !!each && typeof each.uri === 'string' && typeof each.value === 'string') : [];
   return pull.workspace(previous, token);
-}));
+});
 
-onStandard(CodeActionRequest.type)(guarded('textDocument/codeAction', async (params, token) => {
+onStandard(CodeActionRequest.type, async (params, token) => {
   const uri = params.textDocument.uri;
   if (!documents.get(uri)) {
     return null;
@@ -923,12 +924,12 @@ onStandard(CodeActionRequest.type)(guarded('textDocument/codeAction', async (par
     collectAfterFixAll(model);
   }
   return forms.documentChanges ? actions : actions.map((action) => ('edit' in action && action.edit ? { ...action, edit: withChanges(action.edit) } : action));
-}));
+});
 
 /** Code action kinds that ask for fix-all (`source.fixAll.paperDigest`, `source.fixAll`, `source`). */
 const FIX_ALL_KINDS_ASKED = /^source(\.fixAll(\.paperDigest)?)?$/;
 
-onStandard(ExecuteCommandRequest.type)(guarded('workspace/executeCommand', async (params): Promise<FixAllResult | undefined> => {
+onStandard(ExecuteCommandRequest.type, async (params): Promise<FixAllResult | undefined> => {
   if (params.command !== FIX_ALL_COMMAND) {
     return undefined;
   }
@@ -956,9 +957,9 @@ onStandard(ExecuteCommandRequest.type)(guarded('workspace/executeCommand', async
   });
   // A client that answers anything but `{ applied }` applied nothing.
   return { applied: result?.applied === true, edits: edits.length };
-}));
+});
 
-registerDebugRequests(connection, () => ({ parse: cache.parseCount, update: cache.updateCount, ...answers.counters }), (method, handler) => guarded(method, handler));
+registerDebugRequests(connection, () => ({ parse: cache.parseCount, update: cache.updateCount, ...answers.counters }), guarded);
 
 documents.listen(shapedDocumentConnection(connection));
 connection.listen();

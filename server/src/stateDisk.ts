@@ -30,7 +30,7 @@ export { MAX_STATE_BYTES };
 /** How many times a state file replaced while it was being opened is read (stateDisk's readSnapshot). */
 const READ_ATTEMPTS = 5;
 
-/** The state file's decoder: the BOM kept (the store reads past it), bytes that are not UTF-8 refused. */
+/** The decoder of the state folder's files: the BOM kept (their readers read past it), bytes that are not UTF-8 refused. */
 const UTF8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 
 /** Points where tests step in. */
@@ -211,7 +211,7 @@ export function readInterestsFile(root: string): { readonly text: string } | { r
   try {
     checkStateFolder(root, folder);
     const bytes = readFileSnapshotSync(file, { maxBytes: 1024 * 1024, followSymlinks: false, hash: false }).bytes;
-    return { text: new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(bytes) };
+    return { text: UTF8.decode(bytes) };
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (error instanceof SafeFileError ? error.code === 'missing' : code === 'ENOENT' || code === 'ENOTDIR') {

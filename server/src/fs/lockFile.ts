@@ -10,7 +10,7 @@
  */
 import * as fs from 'node:fs';
 import { message } from '../service/cliMessages';
-import { SafeFileError } from './safeFile';
+import { readFileSnapshotSync, SafeFileError } from './safeFile';
 
 export interface LockOptions {
   /** How long to wait for another holder (default 10 s). */
@@ -166,27 +166,15 @@ function breakIfStale(lock: string, staleMs: number, file: string): boolean {
 }
 
 /**
- * The first bytes of a lock (its owner's pid), read without following a link and without
- * waiting on a FIFO put in its place meanwhile; undefined when it cannot be read.
+ * The text of a lock (its owner's pid), read as every file is (safeFile.ts): a regular file only,
+ * never through a link, never waiting on a FIFO put in its place meanwhile, at most 4 KB;
+ * undefined when it cannot be read so.
  */
 function readSmall(lock: string): string | undefined {
-  let fd: number;
   try {
-    fd = fs.openSync(lock, fs.constants.O_RDONLY | (fs.constants.O_NOFOLLOW ?? 0) | (fs.constants.O_NONBLOCK ?? 0));
+    return readFileSnapshotSync(lock, { maxBytes: 4096, followSymlinks: false, hash: false }).bytes.toString('latin1');
   } catch {
     return undefined;
-  }
-  try {
-    if (!fs.fstatSync(fd).isFile()) {
-      return undefined;
-    }
-    const buffer = Buffer.alloc(32);
-    const length = fs.readSync(fd, buffer, 0, buffer.length, 0);
-    return buffer.toString('latin1', 0, length);
-  } catch {
-    return undefined;
-  } finally {
-    fs.closeSync(fd);
   }
 }
 

@@ -278,3 +278,9 @@ export function isPosition(value: unknown): value is Position {
   const p = value as Partial<Position> | null | undefined;
   return !!p && typeof p === 'object' && Number.isInteger(p.line) && Number.isInteger(p.character) && p.line! >= 0 && p.character! >= 0;
 }
+
+/** Whether a value a client sent is an LSP range: two positions (`isPosition`). */
+export function isRange(value: unknown): value is Range {
+  const r = value as Partial<Range> | null | undefined;
+  return !!r && typeof r === 'object' && isPosition(r.start) && isPosition(r.end);
+}

@@ -22,7 +22,7 @@
 import { digestDateOf, isoWeekOf, monthOf } from './digestDates';
 import { decodeUriText, hasCjk } from './text';
 import { categoryIgnoringCase } from './taxonomy';
-import { InstitutionGroup, institutionGroup, InstitutionName } from './institutionGroup';
+import { InstitutionGroup, institutionGroup, institutionGroups, InstitutionName } from './institutionGroup';
 import type { PaperSummary, WorkspaceIndex } from './workspaceIndex';
 import { foldForSearch, searchIncludes } from './workspaceIndex';
 
@@ -214,8 +214,18 @@ export function filterContextOf(index: WorkspaceIndex): FilterContext {
   return context;
 }
 
+/**
+ * The groups of a paper's institution items (`institutionGroups`), an item named in Chinese
+ * only in the group its name is given to (`FilterContext.namedGroup`), as the Papers view and the
+ * statistics group them.
+ */
+export function namedInstitutionGroups(items: readonly InstitutionName[], paperKey: string, context: FilterContext | undefined): InstitutionGroup[] {
+  const groups = institutionGroups(items, paperKey);
+  return context ? groups.map((group, i) => context.namedGroup(group, items[i])) : groups;
+}
+
 /** The group of an institution item, once per item object (the index shares them within a file). */
-function groupOf(item: InstitutionName): ReturnType<typeof institutionGroup> {
+function groupOf(item: InstitutionName): InstitutionGroup {
   let group = GROUPS.get(item);
   if (!group) {
     group = institutionGroup(item);
@@ -224,7 +234,7 @@ function groupOf(item: InstitutionName): ReturnType<typeof institutionGroup> {
   return group;
 }
 
-const GROUPS = new WeakMap<object, ReturnType<typeof institutionGroup>>();
+const GROUPS = new WeakMap<object, InstitutionGroup>();
 
 function fieldPredicate(field: FilterField, value: string, keyOf: (text: string) => string = groupKey, context?: FilterContext): PaperPredicate {
   const key = groupKey(value);

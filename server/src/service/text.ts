@@ -201,6 +201,19 @@ export function wellFormed(text: string): string {
 const LABEL_UNSAFE = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069\u2028\u2029]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
 
 /**
+ * Whether a text holds a character `plainLabel` would replace: a control character (line ends
+ * and tabs included), a bidirectional mark, embedding, override or isolate, or a lone surrogate.
+ *
+ * @example hasLabelUnsafe('Fudan\nUniversity') // true
+ */
+export function hasLabelUnsafe(text: string): boolean {
+  return ANY_LABEL_UNSAFE.test(text);
+}
+
+/** `LABEL_UNSAFE` without the global flag, so that `test` keeps no position between calls. */
+const ANY_LABEL_UNSAFE = new RegExp(LABEL_UNSAFE.source);
+
+/**
  * Document text made safe for a one-line plain-text label (a tree item's label, description or
  * tooltip): control and bidirectional characters and lone surrogates replaced by U+FFFD, white space runs kept, and
  * at most `max` characters (cut with `…`, never inside a surrogate pair). The result is still

@@ -20,7 +20,7 @@ import { consistencyFixes } from './consistency';
 import { titleKey } from './entries';
 import { openCopyActions } from './duplicateActions';
 import { Bilingual, bilingual, say } from '../messages';
-import { diagnosticSteps, DiagnosticCode, DiagnosticData, DiagnosticOptions, DIAGNOSTIC_SOURCE, DigestDiagnostic } from './diagnostics';
+import { diagnosticSteps, runToEnd, DiagnosticCode, DiagnosticData, DiagnosticOptions, DIAGNOSTIC_SOURCE, DigestDiagnostic } from './diagnostics';
 import { fixIsCleanInDocument, fixIsCleanNearby, newProblems, problemCounts, WHOLE_CHECK_ENTRIES } from './fixCheck';
 
 /** The code-action kind of fix-all, so that it can run on save (`editor.codeActionsOnSave`). */
@@ -263,15 +263,6 @@ function* diagnosticsOfSteps(doc: DigestDocument, options: DiagnosticOptions, to
     diagnosticsByModel.set(doc, { key, diagnostics });
   }
   return diagnostics;
-}
-
-/** The value of steps run to their end at once. */
-function runToEnd<T>(steps: Generator<void, T, void>): T {
-  let step = steps.next();
-  while (!step.done) {
-    step = steps.next();
-  }
-  return step.value;
 }
 
 /**

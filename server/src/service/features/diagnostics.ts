@@ -237,7 +237,11 @@ const FIELD_NAMES: Record<FieldKind, readonly [string, string]> = {
  * diagnostics[0].codeDescription?.href; // 'file:///ext/docs/rules/category-case.md'
  */
 export function computeDiagnostics(doc: DigestDocument, options: DiagnosticOptions = {}, token: Cancellation = NEVER_CANCELLED): DigestDiagnostic[] {
-  const steps = diagnosticSteps(doc, options, token);
+  return runToEnd(diagnosticSteps(doc, options, token));
+}
+
+/** The value of steps (`diagnosticSteps`, `fixAllSteps`) run to their end at once, with no slices. */
+export function runToEnd<T>(steps: Generator<void, T, void>): T {
   let step = steps.next();
   while (!step.done) {
     step = steps.next();

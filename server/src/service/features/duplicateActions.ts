@@ -6,11 +6,12 @@
  * from the diagnostic the client shows (`data.otherCopies`, else its related information), since
  * the places in other files are known when the diagnostics are computed, not from the document.
  */
-import type { CodeAction, Diagnostic, Range } from 'vscode-languageserver-types';
+import type { CodeAction, Diagnostic } from 'vscode-languageserver-types';
 import { CodeActionKind } from 'vscode-languageserver-types';
 import { DIAGNOSTIC_SOURCE, DiagnosticCode, PaperLocation } from './diagnostics';
 import { bilingual, MessageLanguage, say } from '../messages';
 import { decodeUriText } from '../text';
+import { isRange } from '../edits';
 
 /** The client command that opens a document at a range: arguments `[uri: string, range: Range]`. */
 export const OPEN_LOCATION_COMMAND = 'paperDigest.openLocation';
@@ -65,11 +66,6 @@ function copiesOf(uri: string, diagnostic: Diagnostic): PaperLocation[] {
 function isLocation(value: unknown): value is PaperLocation {
   const location = value as PaperLocation | undefined;
   return typeof location?.uri === 'string' && isRange(location.range);
-}
-
-function isRange(value: unknown): value is Range {
-  const range = value as Range | undefined;
-  return typeof range?.start?.line === 'number' && typeof range.start.character === 'number' && typeof range.end?.line === 'number' && typeof range.end.character === 'number';
 }
 
 /** The last path segment of a URI, decoded. */

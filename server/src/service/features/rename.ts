@@ -11,6 +11,7 @@ import { NEVER_CANCELLED } from '../cancellation';
 import type { DigestDocument } from '../model';
 import { nameAt, NameKind, NameTarget, occurrences } from '../names';
 import { bilingual, Bilingual, DEFAULT_MESSAGE_LANGUAGE, MessageLanguage, say } from '../messages';
+import { hasLabelUnsafe } from '../text';
 
 /** The kinds of name that can be renamed. */
 const RENAMABLE: ReadonlySet<NameKind> = new Set(['institution', 'translation', 'topic', 'keyword']);
@@ -85,7 +86,7 @@ export function checkNewName(kind: NameKind, newName: string, language: MessageL
     return say(RENAME_MESSAGES.empty, language);
   }
   // Line breaks, control and bidirectional characters, and lone surrogates (no character at all).
-  if (/[\r\n\u2028\u2029\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/.test(newName)) {
+  if (hasLabelUnsafe(newName)) {
     return say(RENAME_MESSAGES.lineBreaks, language);
   }
   if (trimmed.length > 500) {

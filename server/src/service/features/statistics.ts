@@ -12,9 +12,9 @@
 import type { Cancellation } from '../cancellation';
 import { NEVER_CANCELLED } from '../cancellation';
 import { addDays, digestDateOf, isoWeekOf, monthOf } from '../digestDates';
-import { categoryKey, digestFileName, digestPath, fieldFilter, FilterContext, filterContextOf, FilterField, groupKey } from '../paperFilter';
+import { categoryKey, digestFileName, digestPath, fieldFilter, FilterContext, filterContextOf, FilterField, groupKey, namedInstitutionGroups } from '../paperFilter';
 import { categoryIgnoringCase } from '../taxonomy';
-import { InstitutionGroup, institutionGroup, institutionGroups } from '../institutionGroup';
+import { InstitutionGroup, institutionGroup } from '../institutionGroup';
 import type { FileSummary, PaperSummary, WorkspaceIndex } from '../workspaceIndex';
 import { paperKeyOf } from '../reading/paperInfo';
 
@@ -351,7 +351,7 @@ class Keys {
       }
       if (group.departmentOnly) {
         // A department named alone is grouped with the rest of its line.
-        return institutionGroups(items, `${paper.uri}#${paper.key}`).map((each, at) => (this.names ? this.names.namedGroup(each, items[at]) : each));
+        return namedInstitutionGroups(items, `${paper.uri}#${paper.key}`, this.names);
       }
       // An item named in Chinese only counts for the institution that name is given to, as the Papers view groups it.
       groups[i] = this.names ? this.names.namedGroup(group, item) : group;

@@ -16,8 +16,7 @@ import { RecentMap } from '../recentMap';
 import type { PaperReadingInfo, ReadingLookup } from '../reading/paperInfo';
 import { NO_READING, paperKeyOf } from '../reading/paperInfo';
 import { isReadingGrouping, ReadingTrees } from './readingTree';
-import { compilePaperFilter, FilterContext, filterContextOf } from '../paperFilter';
-import { institutionGroups } from '../institutionGroup';
+import { compilePaperFilter, FilterContext, filterContextOf, namedInstitutionGroups } from '../paperFilter';
 
 /**
  * How the papers are grouped. The reading groupings: `unread`, `starred` and `new` (file →
@@ -520,10 +519,8 @@ function placePaper(root: GroupBuilder, grouping: PapersGrouping, paper: PaperSu
       if (paper.institutions.length === 0) {
         root.group('institution', '', '', '').add(paper);
       }
-      const groups = institutionGroups(paper.institutions, `${paper.uri}#${paper.key}`);
-      for (let i = 0; i < groups.length; i++) {
-        // An item named in Chinese only goes to the institution that name is given to.
-        const institution = names ? names.namedGroup(groups[i], paper.institutions[i]) : groups[i];
+      // An item named in Chinese only goes to the institution that name is given to.
+      for (const institution of namedInstitutionGroups(paper.institutions, `${paper.uri}#${paper.key}`, names)) {
         root.group('institution', institution.key, institution.label, institution.translation).add(paper);
       }
       return;

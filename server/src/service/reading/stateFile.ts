@@ -19,10 +19,10 @@ import { message, MessageRef } from '../cliMessages';
 /** The version this code reads and writes. */
 export const STATE_VERSION = 1;
 
-/** Limits, so that a hostile file cannot take unbounded memory in the places that copy it. */
 /** State files bigger than this are not read, nor written (a state file of 100,000 papers is about 20 MB). */
 export const MAX_STATE_BYTES = 64 * 1024 * 1024;
 
+/** Limits, so that a hostile file cannot take unbounded memory in the places that copy it. */
 export const MAX_TAG_LENGTH = 64;
 export const MAX_NOTE_LENGTH = 4000;
 export const MAX_TAGS_PER_PAPER = 64;
@@ -204,7 +204,8 @@ export function changeProblem(state: ReadingState, keys: readonly string[], chan
     }
   }
   const removing = new Set(distinctTags(change.removeTags ?? []));
-  const both = distinctTags(change.addTags ?? []).find((tag) => removing.has(tag));
+  const adding = distinctTags(change.addTags ?? []);
+  const both = adding.find((tag) => removing.has(tag));
   if (both !== undefined) {
     // Which one was meant cannot be told: nothing is done rather than the wrong thing said.
     return message('tagAddedAndRemoved', { tag: `'${firstCharacters(both, 40)}'` });
@@ -212,11 +213,10 @@ export function changeProblem(state: ReadingState, keys: readonly string[], chan
   if (change.note && characters(change.note) > MAX_NOTE_LENGTH) {
     return message('noteTooLong', { max: MAX_NOTE_LENGTH, length: characters(change.note) });
   }
-  if ((change.addTags ?? []).length > 0) {
-    const removed = new Set(normaliseTags(change.removeTags ?? []));
+  if (adding.length > 0) {
     for (const key of keys) {
-      const tags = new Set([...(state.papers.get(key)?.tags ?? []), ...distinctTags(change.addTags ?? [])]);
-      const count = [...tags].filter((tag) => !removed.has(tag)).length;
+      const tags = new Set([...(state.papers.get(key)?.tags ?? []), ...adding]);
+      const count = [...tags].filter((tag) => !removing.has(tag)).length;
       if (count > MAX_TAGS_PER_PAPER) {
         return message('tooManyTags', { max: MAX_TAGS_PER_PAPER });
       }
@@ -225,14 +225,10 @@ export function changeProblem(state: ReadingState, keys: readonly string[], chan
   return undefined;
 }
 
-/** The characters of a text (code points: an emoji is one, not two UTF-16 units). */
+/** The characters of a text (code points, as a string iterates them: an emoji is one, not two UTF-16 units). */
 function characters(text: string): number {
   let count = 0;
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    // The low half of a pair is not a character of its own.
-    if (!(c >= 0xdc00 && c <= 0xdfff && i > 0 && text.charCodeAt(i - 1) >= 0xd800 && text.charCodeAt(i - 1) <= 0xdbff)) count++;
-  }
+  for (const _ of text) count++;
   return count;
 }
 
@@ -242,12 +238,12 @@ function firstCharacters(text: string, max: number): string {
     return text;
   }
   let count = 0;
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    const low = c >= 0xdc00 && c <= 0xdfff && i > 0 && text.charCodeAt(i - 1) >= 0xd800 && text.charCodeAt(i - 1) <= 0xdbff;
-    if (!low && ++count > max) {
-      return text.slice(0, i);
+  let end = 0;
+  for (const character of text) {
+    if (++count > max) {
+      return text.slice(0, end);
     }
+    end += character.length;
   }
   return text;
 }
@@ -381,7 +377,8 @@ export function applyChange(state: ReadingState, keys: readonly string[], change
   const papers = new Map(state.papers);
   const changed: string[] = [];
   const addTags = normaliseTags(change.addTags ?? []);
-  const removeTags = new Set(normaliseTags(change.removeTags ?? []));
+  // Every tag asked to go goes: a removal needs no limit (`changeProblem` counted with them all).
+  const removeTags = new Set(distinctTags(change.removeTags ?? []));
   const note = change.note === undefined ? undefined : firstCharacters(change.note ?? '', MAX_NOTE_LENGTH);
   for (const key of new Set(keys)) {
     const before = papers.get(key) ?? {};

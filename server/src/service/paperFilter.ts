@@ -178,6 +178,31 @@ export function filterContextOf(index: WorkspaceIndex): FilterContext {
   if (known && known.generation === index.generation) {
     return known.context;
   }
+  // Worked out when first asked (an institution filter or grouping, the statistics): a tree by
+  // topic, the Papers view's first level after the scan, never waits for it.
+  let names: InstitutionNames | undefined;
+  const context: FilterContext = {
+    institutionsNamed: (key) => (names ??= institutionNamesOf(index)).byName.get(key),
+    namedGroup: (group, item) => {
+      if (item.translation || group.departmentOnly || !hasCjk(item.name)) {
+        return group;
+      }
+      const known = (names ??= institutionNamesOf(index));
+      const keys = known.byName.get(group.key);
+      return keys?.size === 1 ? known.groups.get([...keys][0]) ?? group : group;
+    },
+  };
+  CONTEXTS.set(index, { generation: index.generation, context });
+  return context;
+}
+
+/** The institutions by their own Chinese names, and each one's group, by its key. */
+interface InstitutionNames {
+  readonly byName: ReadonlyMap<string, ReadonlySet<string>>;
+  readonly groups: ReadonlyMap<string, InstitutionGroup>;
+}
+
+function institutionNamesOf(index: WorkspaceIndex): InstitutionNames {
   const byName = new Map<string, Set<string>>();
   const groups = new Map<string, InstitutionGroup>();
   for (const file of index.files()) {
@@ -200,18 +225,7 @@ export function filterContextOf(index: WorkspaceIndex): FilterContext {
       }
     }
   }
-  const context: FilterContext = {
-    institutionsNamed: (key) => byName.get(key),
-    namedGroup: (group, item) => {
-      if (item.translation || group.departmentOnly || !hasCjk(item.name)) {
-        return group;
-      }
-      const keys = byName.get(group.key);
-      return keys?.size === 1 ? groups.get([...keys][0]) ?? group : group;
-    },
-  };
-  CONTEXTS.set(index, { generation: index.generation, context });
-  return context;
+  return { byName, groups };
 }
 
 /**

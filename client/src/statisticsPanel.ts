@@ -194,7 +194,8 @@ export class StatisticsDashboard implements vscode.Disposable {
         return;
       case 'filter': {
         const filter = (message as { filter?: unknown }).filter;
-        if (typeof filter === 'string' && filter.length <= 1000) {
+        // Only a filter of the numbers the page was sent (a row's, however long its value).
+        if (typeof filter === 'string' && this.lastStatistics && hasFilter(this.lastStatistics, filter)) {
           this.papersView.setFilter(filter);
           await vscode.commands.executeCommand('paperDigest.papers.focus');
         }
@@ -209,7 +210,9 @@ export class StatisticsDashboard implements vscode.Disposable {
       case 'rollup': {
         const { period, format } = message as { period?: unknown; format?: unknown };
         if (typeof period === 'string' && (format === 'digest' || format === 'markdown')) {
-          const result = await this.client.sendRequest(RollupRequest, { period, format });
+          // The page's scope: on the active digest, the roll-up of its papers alone.
+          const uri = this.scope === 'file' ? this.scopeUri?.toString() : undefined;
+          const result = await this.client.sendRequest(RollupRequest, uri ? { period, format, uri } : { period, format });
           if (result.paperCount === 0) {
             void vscode.window.showInformationMessage(vscode.l10n.t('Paper Digest: no papers in {0}.', period));
             return;
@@ -280,4 +283,19 @@ export function registerStatistics(context: vscode.ExtensionContext, client: Lan
     vscode.commands.registerCommand(SHOW_STATISTICS_COMMAND, (scope?: unknown) => dashboard.show(scope === 'file' ? 'file' : 'workspace')),
   );
   return dashboard;
+}
+
+/** Whether `filter` is the `filter` of a row somewhere in the statistics. */
+function hasFilter(value: unknown, filter: string): boolean {
+  if (Array.isArray(value)) {
+    return value.some((item) => hasFilter(item, filter));
+  }
+  if (value && typeof value === 'object') {
+    for (const [key, field] of Object.entries(value)) {
+      if (key === 'filter' ? field === filter : hasFilter(field, filter)) {
+        return true;
+      }
+    }
+  }
+  return false;
 }

@@ -92,6 +92,8 @@ function openWorkspace(paths: readonly string[], cwd: string, fail: (problem: Me
   const mtimes = new Map<string, number>();
   const shown = new Map<string, string>();
   const roots: string[] = [];
+  // A folder without a digest (a mistyped path) is an error, as for `check`, not "0 papers".
+  const noDigests = (given: string): void => fail(message('noDigestFiles', { path: printable(given) }));
   for (const given of paths) {
     const absolute = path.resolve(cwd, given);
     let folder: string | undefined;
@@ -100,7 +102,7 @@ function openWorkspace(paths: readonly string[], cwd: string, fail: (problem: Me
     } catch {
       // collectDigestFiles reports it.
     }
-    for (const found of collectDigestFiles([given], cwd, fail)) {
+    for (const found of collectDigestFiles([given], cwd, fail, noDigests)) {
       const display = displayPath(found.path, cwd);
       const read = readDigestFile(found.path, printable(display), fail);
       if (read === undefined) {

@@ -226,6 +226,8 @@ export interface RollupParams {
   readonly period: string;
   /** `digest`: one digest file of the period's entries, by topic; `markdown`: a bilingual reading list. */
   readonly format: RollupFormat;
+  /** Only the papers of this digest (the dashboard on the active digest); every digest when absent. */
+  readonly uri?: string;
 }
 
 /** Result of `paperDigest/rollup`. */

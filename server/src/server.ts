@@ -334,6 +334,7 @@ connection.onRequest(RescanWorkspaceRequest, guarded(RescanWorkspaceRequest.meth
 
 registerStatisticsRequests({
   connection,
+  canonical: (uri) => canonicalUri(uri) ?? uri,
   documents,
   index: workspaceIndex,
   ready: async () => {
@@ -520,13 +521,25 @@ async function readingReady(): Promise<void> {
   await reading.ready();
   workspaceDigests.flush();
 }
-connection.onRequest(SetPaperStateRequest, guarded(SetPaperStateRequest.method, async (params, token) => (await readingReady(), reading.setPaperState(params, token))));
+connection.onRequest(SetPaperStateRequest, guarded(SetPaperStateRequest.method, async (params, token) => (await readingReady(), reading.setPaperState(withCanonicalScope(params), token))));
 // By name: a request without params (LSP allows it) reaches the handler.
 connection.onRequest(StateInfoRequest.method, guarded(StateInfoRequest.method, async () => (await readingReady(), reading.stateInfo())));
 connection.onRequest(DigestsRequest.method, guarded(DigestsRequest.method, async () => (await readingReady(), reading.digests())));
 connection.onRequest(RankedPapersRequest, guarded(RankedPapersRequest.method, async (params, token) => (await readingReady(), await messageLanguage.ready(), reading.rankedPapers(params, token, messageLanguage.current()))));
 connection.onRequest(DocumentPapersRequest, guarded(DocumentPapersRequest.method, async (params) => (await readingReady(), reading.documentPapers(typeof params?.uri === 'string' ? canonicalUri(params.uri) ?? params.uri : ''))));
-connection.onRequest(ExportPapersRequest, guarded(ExportPapersRequest.method, async (params, token) => (await readingReady(), reading.exportPapers(params, token))));
+connection.onRequest(ExportPapersRequest, guarded(ExportPapersRequest.method, async (params, token) => (await readingReady(), reading.exportPapers(withCanonicalScope(params), token))));
+
+/**
+ * Params whose scope names a file by a `file:` URI in another encoding than the index's (a client
+ * may encode `(`, `'` or `[` or not): the scope with the index's form of it.
+ */
+function withCanonicalScope<T>(params: T): T {
+  const scope = (params as { scope?: { uri?: unknown } } | undefined)?.scope;
+  if (scope && typeof scope === 'object' && typeof scope.uri === 'string') {
+    return { ...params, scope: { ...scope, uri: canonicalUri(scope.uri) ?? scope.uri } };
+  }
+  return params;
+}
 onStandard(CodeLensRequest.type, async (params, token) => {
   if (!documents.get(params.textDocument.uri)) {
     return null;

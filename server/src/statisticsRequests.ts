@@ -17,6 +17,8 @@ export interface StatisticsHost {
   readonly connection: Connection;
   readonly documents: TextDocuments<TextDocument>;
   readonly index: WorkspaceIndex;
+  /** The index's form of a URI a client sent (`file:` URIs may be encoded otherwise). */
+  readonly canonical: (uri: string) => string;
   /** Settles when the workspace index is current (first scan done, pending edits indexed). */
   readonly ready: () => Promise<void>;
   /** Wraps a handler so that a failure is logged and answered as an error. */
@@ -29,7 +31,7 @@ export function registerStatisticsRequests(host: StatisticsHost): void {
 
   host.connection.onRequest(StatisticsRequest, host.guarded(StatisticsRequest.method, async (params, token) => {
     await host.ready();
-    const uri = typeof params?.uri === 'string' ? params.uri : undefined;
+    const uri = typeof params?.uri === 'string' ? host.canonical(params.uri) : undefined;
     if (last && last.generation === host.index.generation && last.uri === uri) {
       return last.stats;
     }
@@ -44,7 +46,8 @@ export function registerStatisticsRequests(host: StatisticsHost): void {
     await host.ready();
     const format = params?.format === 'markdown' ? 'markdown' : 'digest';
     const period = typeof params?.period === 'string' ? params.period : '';
-    const result = rollup(host.index, period, format, (uri) => host.documents.get(uri)?.getText() ?? diskText(uri), token);
+    const only = typeof params?.uri === 'string' ? host.canonical(params.uri) : undefined;
+    const result = rollup(host.index, period, format, (uri) => host.documents.get(uri)?.getText() ?? diskText(uri), token, only);
     return { text: result.text, paperCount: result.paperCount };
   }));
 }

@@ -82,5 +82,26 @@ describe('lsp: paperDigest/statistics and paperDigest/rollup', () => {
     assert.doesNotMatch(html, /<script|<\/svg/);
     assert.deepEqual(await client.request('paperDigest/rollup', { period: 'last week', format: 'digest' }), { text: '', paperCount: 0 });
     assert.deepEqual(await client.request('paperDigest/rollup', { period: 42 }), { text: '', paperCount: 0 });
+    // The dashboard on one digest: that digest's papers of the week alone.
+    const one = await client.request<RollupResult>('paperDigest/rollup', { period: '2026-W18', format: 'markdown', uri: uriOf('2026-04-28.digest') });
+    assert.equal(one.paperCount, 2);
+  });
+
+  test('Should know a digest by a file: URI in another encoding than its own', async () => {
+    const name = "llm (v2)+'a'!@,;=&$[1] 2026-05-02.digest";
+    fs.writeFileSync(path.join(root, name), digest(entryLines('F')));
+    await client.request('paperDigest/rescanWorkspace', {});
+    // As node writes it (`(`, `'`, `!` as they stand), and with every such character encoded.
+    const light = uriOf(name);
+    const full = 'file://' + path.join(root, name).split('/').map((part) => encodeURIComponent(part).replace(/[!'()*]/g, (c) => '%' + c.charCodeAt(0).toString(16).toUpperCase())).join('/');
+    assert.notEqual(light, full);
+    assert.equal((await statistics({ uri: light })).paperCount, 1);
+    assert.equal((await statistics({ uri: full })).paperCount, 1);
+    const rolled = await client.request<RollupResult>('paperDigest/rollup', { period: '2026-W18', format: 'markdown', uri: light });
+    assert.equal(rolled.paperCount, 1);
+    const exported = await client.request<{ count: number }>('paperDigest/exportPapers', { format: 'bibtex', scope: { uri: light } });
+    assert.equal(exported.count, 1);
+    fs.rmSync(path.join(root, name));
+    await client.request('paperDigest/rescanWorkspace', {});
   });
 });

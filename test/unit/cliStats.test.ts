@@ -123,6 +123,16 @@ describe('paper-digest stats', () => {
     assert.match(bad.stderr, /^paper-digest: unknown language 'fr': use both, en, zh-cn or auto \(see 'paper-digest stats --help'\)[^\n]*\n$/);
   });
 
+  test('Should say 1 paper in both languages', () => {
+    const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'paper-digest-stats-one-'));
+    try {
+      fs.writeFileSync(path.join(folder, '2026-05-01.digest'), digest(entryLines('N')));
+      assert.match(run(['stats', '--format', 'html', '.'], folder).stdout, /<p>1 paper · 1 篇论文, 1 digest · 1 期摘要<\/p>/);
+    } finally {
+      fs.rmSync(folder, { recursive: true, force: true });
+    }
+  });
+
   test('Should name the papers without a topic in the weekly and monthly roll-ups in the language of --lang', () => {
     const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'paper-digest-stats-notopic-'));
     try {
@@ -145,6 +155,17 @@ describe('paper-digest stats', () => {
     assert.equal(missing.status, 2);
     assert.match(missing.stderr, /^paper-digest: cannot read 'nowhere'/);
     assert.doesNotMatch(missing.stderr + bad.stderr, /\n\s+at /, 'no stack trace');
+    // A folder without a digest (a mistyped path) is not "0 papers", for stats as for check and papers.
+    const empty = fs.mkdtempSync(path.join(os.tmpdir(), 'paper-digest-stats-empty-'));
+    try {
+      for (const command of ['stats', 'papers', 'check']) {
+        const none = run([command, empty], work);
+        assert.equal(none.status, 2, command);
+        assert.match(none.stderr, /^paper-digest: no digest files in '/, command);
+      }
+    } finally {
+      fs.rmSync(empty, { recursive: true, force: true });
+    }
     const help = run(['stats', '--help'], work);
     assert.equal(help.status, 0);
     assert.match(help.stdout, /Usage: paper-digest stats/);

@@ -14,6 +14,7 @@ import { papersInScope, rankPapers } from '../../server/src/service/reading/scop
 import { papersTree } from '../../server/src/service/features/tree';
 import { digestStatistics } from '../../server/src/service/features/statistics';
 import { rollup } from '../../server/src/service/features/rollup';
+import { distinctPaperCount } from '../../server/src/service/features/documentStats';
 import { ReadingModel } from '../../server/src/service/reading/model';
 import { StateStore } from '../../server/src/service/reading/stateStore';
 import { WorkspaceIndex } from '../../server/src/service/workspaceIndex';
@@ -284,6 +285,7 @@ describe('reading: the papers a scope means, as the Papers view shows them', () 
     assert.equal(rankPapers(lookup, {}).length, 2);
     assert.equal(papersTree(w.index, 'unread', { filter: '', reading: lookup }).distinctPaperCount, 2, 'the Unread view');
     assert.equal(rollup(w.index, '2026-W18', 'markdown', () => undefined).paperCount, 2, 'the week’s roll-up');
+    assert.equal(distinctPaperCount(w.index), 2, 'the language status');
   });
 
   test('Should count a paper in two folders once in the unread count, unread while one of its places is', () => {

@@ -314,6 +314,54 @@ describe('Statistics', () => {
     assert.ok(codes.includes(DiagnosticCode.NotAnInstitution), codes.join());
   });
 
+  test('Should group topics and categories in the Papers view as the statistics count them', () => {
+    const index = new WorkspaceIndex();
+    index.update(
+      'file:///ws/2026-05-04.digest',
+      digest(
+        paper('Q1', 'Reasoning', ['rl'], ['cs.CL', 'cs.ZZ']),
+        paper('Q2', 'reasoning', ['rl'], ['ｃｓ．ＣＬ', 'CS.zz']),
+        paper('Q3', 'Math  Reasoning', ['rl'], ['cs.CL']),
+        paper('Q4', 'math reasoning', ['rl'], ['cs.CL']),
+        paper('Q5', 'Ｒｅａｓｏｎｉｎｇ', ['rl'], ['cs.CL']),
+      ),
+    );
+    const stats = digestStatistics(index);
+    for (const [grouping, rows] of [['topic', stats.topics], ['category', stats.categories]] as const) {
+      const groups = papersTree(index, grouping, '').roots;
+      assert.deepEqual(
+        groups.map((group) => group.count).sort(),
+        rows.map((row) => row.count).sort(),
+        `${grouping}: ${groups.map((group) => group.label).join(', ')}`,
+      );
+      for (const row of rows) {
+        assert.equal(papersTree(index, 'file', row.filter).distinctPaperCount, row.count, row.filter);
+      }
+    }
+    assert.deepEqual(stats.topics.map((row) => row.count).sort(), [2, 3]);
+    assert.deepEqual(
+      papersTree(index, 'category', '').roots.map((group) => [group.label, group.count]),
+      [
+        ['cs.CL', 5],
+        ['cs.ZZ', 2],
+      ],
+    );
+  });
+
+  test('Should read full-width digits in date, week and month filters', () => {
+    const { index } = workspace();
+    for (const [wide, plain] of [
+      ['date:２０２６-04-28', 'date:2026-04-28'],
+      ['week:２０２６-Ｗ18', 'week:2026-W18'],
+      ['week:2026-w18', 'week:2026-W18'],
+      ['month:２０２６-０４', 'month:2026-04'],
+    ]) {
+      const count = papersTree(index, 'file', plain).paperCount;
+      assert.ok(count > 0, plain);
+      assert.equal(papersTree(index, 'file', wide).paperCount, count, wide);
+    }
+  });
+
   test('Should give the statistics of one file, and nothing for an unknown one', () => {
     const { index } = workspace();
     const one = digestStatistics(index, { uri: 'file:///ws/2026-05-01.digest.txt' });
@@ -347,6 +395,23 @@ describe('Roll-ups', () => {
     assert.doesNotMatch(html, /<script|<a /);
     assert.match(html, /算术电路的稀疏探针/);
     assert.match(html, /Kyoto University \(京都大学\)/);
+  });
+
+  test('Should roll up one digest’s papers alone when asked for one digest', () => {
+    const { index, texts } = workspace();
+    const all = rollup(index, '2026-W18', 'markdown', (uri) => texts.get(uri));
+    const one = rollup(index, '2026-W18', 'markdown', (uri) => texts.get(uri), undefined, 'file:///ws/2026-04-28.digest');
+    const week = digestStatistics(index, { uri: 'file:///ws/2026-04-28.digest' }).weeks.find((row) => row.period === '2026-W18');
+    assert.equal(one.paperCount, week?.count);
+    assert.equal(one.paperCount, 3);
+    assert.ok(all.paperCount > one.paperCount);
+    assert.equal(rollup(index, '2026-W18', 'digest', (uri) => texts.get(uri), undefined, 'file:///ws/notes.digest').paperCount, 0, 'a digest without a date');
+  });
+
+  test('Should say 1 paper, not 1 papers', () => {
+    const index = new WorkspaceIndex();
+    index.update('file:///ws/2026-05-01.digest', digest(entryLines('X')));
+    assert.match(rollup(index, '2026-05', 'markdown', () => undefined).text, /^1 paper · 1 篇论文$/m);
   });
 
   test('Should give nothing for a period that is not one', () => {

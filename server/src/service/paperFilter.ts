@@ -280,12 +280,19 @@ function fieldPredicate(field: FilterField, value: string, keyOf: (text: string)
     }
     case 'author':
       return (paper) => paper.authors.some((author) => keyOf(author) === key);
-    case 'date':
-      return (paper) => digestDateOf(paper.uri) === value.trim();
-    case 'week':
-      return datePredicate((date) => isoWeekOf(date) === value.trim().toUpperCase());
-    case 'month':
-      return datePredicate((date) => monthOf(date) === value.trim());
+    case 'date': {
+      // Full-width digits and letters as ASCII (`２０２６-05-01`, `２０２６-Ｗ18`).
+      const date = value.normalize('NFKC').trim();
+      return (paper) => digestDateOf(paper.uri) === date;
+    }
+    case 'week': {
+      const week = value.normalize('NFKC').trim().toUpperCase();
+      return datePredicate((date) => isoWeekOf(date) === week);
+    }
+    case 'month': {
+      const month = value.normalize('NFKC').trim();
+      return datePredicate((date) => monthOf(date) === month);
+    }
     case 'file':
       // The name as written (a quoted value keeps its white space, `file:" a.digest"`), or, for
       // digests of the same name in several folders, the end of the path (`file:a/2026-05-01.digest`).

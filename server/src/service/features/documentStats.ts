@@ -4,20 +4,41 @@
  */
 import type { DigestDocument } from '../model';
 import type { WorkspaceIndex } from '../workspaceIndex';
+import { paperIdentity } from './tree';
 
 /**
- * How many distinct papers the index holds: copies of one paper (the same English title, as the
- * Papers view's counts and duplicate-paper tell them) count once.
+ * How many distinct papers the index holds: copies of one paper (the same English title, else the
+ * same Chinese title when it has none, as the Papers view's and the statistics' counts tell them)
+ * count once. Worked out once per generation of the index.
  *
  * @example distinctPaperCount(index) // 6 for 7 entries, one paper in two digests
  */
 export function distinctPaperCount(index: WorkspaceIndex): number {
+  const known = DISTINCT.get(index);
+  if (known && known.generation === index.generation) {
+    return known.count;
+  }
   let copies = 0;
   for (const key of index.repeatedTitleKeys()) {
     copies += Math.max(0, index.papersWithTitle(key).length - 1);
   }
-  return index.paperCount - copies;
+  // Papers with a Chinese title only: their identity is `zh:` and the title's key (paperIdentity).
+  const chineseOnly = new Set<string>();
+  let chineseOnlyPapers = 0;
+  for (const file of index.files()) {
+    for (const paper of file.papers) {
+      if (!paper.titleKey && paper.key.startsWith('zh:')) {
+        chineseOnly.add(paperIdentity(paper));
+        chineseOnlyPapers++;
+      }
+    }
+  }
+  const count = index.paperCount - copies - (chineseOnlyPapers - chineseOnly.size);
+  DISTINCT.set(index, { generation: index.generation, count });
+  return count;
 }
+
+const DISTINCT = new WeakMap<WorkspaceIndex, { generation: number; count: number }>();
 
 /**
  * The statistics of the language status: `paperCount` of the open document (null when none is

@@ -30,13 +30,14 @@ export function periodKind(period: string): 'week' | 'month' | undefined {
 
 /**
  * The roll-up of a period. `textOf` gives a file's current text (the open document's, else the
- * file's on disk), for the digest format, which copies entries as they are.
+ * file's on disk), for the digest format, which copies entries as they are. With `uri`, only that
+ * digest's papers (the statistics of one digest).
  *
  * @example
  * rollup(index, '2026-W18', 'digest', (uri) => documents.get(uri)?.getText() ?? readFile(uri)).text
  * // '大模型推理能力 · 2026-W18\n\nSparse Probes …\n\n小型Transformer…\n\n…'
  */
-export function rollup(index: WorkspaceIndex, period: string, format: RollupFormat, textOf: (uri: string) => string | undefined, token: Cancellation = NEVER_CANCELLED): Rollup {
+export function rollup(index: WorkspaceIndex, period: string, format: RollupFormat, textOf: (uri: string) => string | undefined, token: Cancellation = NEVER_CANCELLED, uri?: string): Rollup {
   const kind = periodKind(period);
   if (!kind) {
     return { text: '', paperCount: 0, missing: 0 };
@@ -45,7 +46,7 @@ export function rollup(index: WorkspaceIndex, period: string, format: RollupForm
   const files = index
     .files()
     .map((file) => ({ file, date: digestDateOf(file.uri) }))
-    .filter((each): each is { file: FileSummary; date: string } => each.date !== undefined && periodOf(each.date) === period)
+    .filter((each): each is { file: FileSummary; date: string } => each.date !== undefined && periodOf(each.date) === period && (uri === undefined || each.file.uri === uri))
     .sort((a, b) => (a.date < b.date ? -1 : a.date > b.date ? 1 : a.file.uri < b.file.uri ? -1 : 1));
 
   // Papers by topic, first appearance first; topics by size.
@@ -118,7 +119,7 @@ function digestRollup(heading: string, topics: readonly { papers: readonly Paper
 }
 
 function markdownRollup(heading: string, topics: readonly { label: string; papers: readonly PaperSummary[] }[], paperCount: number): Rollup {
-  const out = [`# ${escapeMarkdown(heading)}`, '', `${paperCount} papers · ${paperCount} 篇论文`];
+  const out = [`# ${escapeMarkdown(heading)}`, '', `${paperCount} ${paperCount === 1 ? 'paper' : 'papers'} · ${paperCount} 篇论文`];
   for (const topic of topics) {
     out.push('', `## ${escapeMarkdown(topic.label || '(no topic) 无专题')} (${topic.papers.length})`);
     for (const paper of topic.papers) {

@@ -362,8 +362,8 @@ class Keys {
   category(code: string): { key: string; label: string; detail: string; known: boolean } {
     let info = this.categories.get(code);
     if (!info) {
-      const category = categoryIgnoringCase(code.trim());
       const label = categoryKey(code);
+      const category = categoryIgnoringCase(label);
       info = { key: label.toLowerCase(), label, detail: category ? `${category.name} · ${category.nameZh}` : 'not in the arXiv taxonomy · 不在 arXiv 分类体系中', known: category !== undefined };
       this.categories.set(code, info);
     }

@@ -16,7 +16,7 @@ import { RecentMap } from '../recentMap';
 import type { PaperReadingInfo, ReadingLookup } from '../reading/paperInfo';
 import { NO_READING, paperKeyOf } from '../reading/paperInfo';
 import { isReadingGrouping, ReadingTrees } from './readingTree';
-import { compilePaperFilter, FilterContext, filterContextOf, namedInstitutionGroups } from '../paperFilter';
+import { categoryKey, compilePaperFilter, FilterContext, filterContextOf, groupKey, namedInstitutionGroups } from '../paperFilter';
 
 /**
  * How the papers are grouped. The reading groupings: `unread`, `starred` and `new` (file →
@@ -480,6 +480,13 @@ function keywordKey(keyword: string): string {
 
 const keywordKeys = new RecentMap<string>(4096);
 
+/** The group key of a topic (`groupKey`), each folded once in a table of the last 4,096 different ones. */
+function topicKey(topic: string): string {
+  return topicKeys.get(topic) ?? topicKeys.remember(topic, groupKey(topic));
+}
+
+const topicKeys = new RecentMap<string>(4096);
+
 function placePaper(root: GroupBuilder, grouping: PapersGrouping, paper: PaperSummary, heading: string, reading: ReadingLookup, names?: FilterContext): void {
   switch (grouping) {
     case 'unread':
@@ -494,7 +501,9 @@ function placePaper(root: GroupBuilder, grouping: PapersGrouping, paper: PaperSu
       return;
     }
     case 'topic': {
-      const topic = root.group('topic', paper.topic.trim(), paper.topic.trim(), '');
+      // Grouped as the statistics and `topic:` count them: case, full-width forms and runs of
+      // white space folded (`topicKey`); the group shows the first spelling met.
+      const topic = root.group('topic', topicKey(paper.topic), paper.topic.trim(), '');
       if (paper.keywords.length === 0) {
         topic.group('keyword', '', '', '').add(paper);
       }
@@ -509,9 +518,11 @@ function placePaper(root: GroupBuilder, grouping: PapersGrouping, paper: PaperSu
         root.group('category', '', '', '').add(paper);
       }
       for (const code of paper.categories) {
-        const category = categoryIgnoringCase(code);
+        // As the statistics and `category:` count them: `ｃｓ．ＣＬ` is `cs.CL`, `CS.zz` is `cs.ZZ`.
+        const label = categoryKey(code);
+        const category = categoryIgnoringCase(label);
         const detail = category ? `${category.name} · ${category.nameZh}` : UNKNOWN_CATEGORY_DETAIL;
-        root.group('category', category ? category.code : code, category ? category.code : code, detail).add(paper);
+        root.group('category', label.toLowerCase(), label, detail).add(paper);
       }
       return;
     }

@@ -320,6 +320,20 @@ describe('tree: lookups for the tree request', () => {
     assert.equal(fileName('file:///ws/May%201%20%E8%AE%BA%E6%96%87.digest'), 'May 1 论文.digest');
     assert.equal(fileName('untitled:Untitled-1'), 'untitled:Untitled-1');
   });
+
+  test('Should tell digests of one name in two folders apart by the end of their paths', () => {
+    const index = new WorkspaceIndex();
+    index.update('file:///ws/a/2026-05-02.digest', digest(entryLines('A')));
+    index.update('file:///ws/b/2026-05-02.digest', digest(entryLines('B')));
+    index.update('file:///ws/x/day/2026-05-03.digest', digest(entryLines('C')));
+    index.update('file:///ws/y/day/2026-05-03.digest', digest(entryLines('D')));
+    index.update('file:///ws/b/notes.digest', digest(entryLines('E')));
+    const labels = papersTree(index, 'file', '').roots.map((group) => group.label).sort();
+    assert.deepEqual(labels, ['a/2026-05-02.digest', 'b/2026-05-02.digest', 'notes.digest', 'x/day/2026-05-03.digest', 'y/day/2026-05-03.digest']);
+    for (const label of labels) {
+      assert.equal(papersTree(index, 'file', `file:${label}`).paperCount, 1, label);
+    }
+  });
 });
 
 /** The model with every English title prefixed, so that files parsed once hold distinct papers. */

@@ -164,6 +164,8 @@ export interface FilterContext {
    * paper gives that Chinese name to (`Fudan University（复旦大学）`), else its own (`namedGroup`).
    */
   namedGroup(group: InstitutionGroup, item: InstitutionName): InstitutionGroup;
+  /** The URIs of the digests whose file name (`digestFileName`) is `name`. */
+  filesNamed(name: string): readonly string[] | undefined;
 }
 
 const CONTEXTS = new WeakMap<WorkspaceIndex, { readonly generation: number; readonly context: FilterContext }>();
@@ -181,7 +183,20 @@ export function filterContextOf(index: WorkspaceIndex): FilterContext {
   // Worked out when first asked (an institution filter or grouping, the statistics): a tree by
   // topic, the Papers view's first level after the scan, never waits for it.
   let names: InstitutionNames | undefined;
+  let files: Map<string, string[]> | undefined;
   const context: FilterContext = {
+    filesNamed: (name) => {
+      if (!files) {
+        files = new Map();
+        for (const file of index.files()) {
+          const each = digestFileName(file.uri);
+          const list = files.get(each);
+          if (list) list.push(file.uri);
+          else files.set(each, [file.uri]);
+        }
+      }
+      return files.get(name);
+    },
     institutionsNamed: (key) => (names ??= institutionNamesOf(index)).byName.get(key),
     namedGroup: (group, item) => {
       if (item.translation || group.departmentOnly || !hasCjk(item.name)) {

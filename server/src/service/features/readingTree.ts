@@ -17,7 +17,7 @@ import { paperKeyOf } from '../reading/paperInfo';
 import { compilePaperFilter, filterContextOf } from '../paperFilter';
 import type { PaperSummary, WorkspaceIndex } from '../workspaceIndex';
 import type { PapersGrouping, PapersTree, PapersTreeItem, PapersTreeOptions, PapersTreeView } from './tree';
-import { fileGroupNode, fileGroupItem, fileName, paperIdentity, PapersTreeLookup, queryKeyOf } from './tree';
+import { fileGroupNode, fileGroupItem, fileLabel, paperIdentity, PapersTreeLookup, queryKeyOf } from './tree';
 
 /** The groupings this module builds. */
 export function isReadingGrouping(grouping: PapersGrouping): grouping is 'unread' | 'starred' | 'new' {
@@ -87,7 +87,8 @@ class ReadingStructure {
     reading: ReadingLookup,
     token: Cancellation,
   ) {
-    const keep = compilePaperFilter(options.filter, filterContextOf(index));
+    const context = filterContextOf(index);
+    const keep = compilePaperFilter(options.filter, context);
     const newOnly = options.newOnly === true || grouping === 'new';
     let seen = 0;
     for (const file of index.files()) {
@@ -104,7 +105,7 @@ class ReadingStructure {
         if (newOnly && !flags.isNew) {
           continue;
         }
-        group ??= { uri: file.uri, heading: file.heading ?? '', rank: reading.digestRank(file.uri), label: fileName(file.uri), places: [], passing: new Map() };
+        group ??= { uri: file.uri, heading: file.heading ?? '', rank: reading.digestRank(file.uri), label: fileLabel(context, file.uri), places: [], passing: new Map() };
         const place: Place = { paper, group, identity: paperIdentity(paper), passes: passes(filter, flags) };
         group.places.push(place);
         const key = paperKeyOf(paper);

@@ -492,7 +492,7 @@ function placePaper(root: GroupBuilder, grouping: PapersGrouping, paper: PaperSu
     case 'unread':
     case 'starred':
     case 'new':
-      root.group('file', paper.uri, fileName(paper.uri), heading, -reading.digestRank(paper.uri)).add(paper);
+      root.group('file', paper.uri, fileLabel(names, paper.uri), heading, -reading.digestRank(paper.uri)).add(paper);
       return;
     case 'forYou': {
       const score = reading.info(paper).score;
@@ -537,7 +537,7 @@ function placePaper(root: GroupBuilder, grouping: PapersGrouping, paper: PaperSu
       return;
     }
     case 'file':
-      root.group('file', paper.uri, fileName(paper.uri), heading).add(paper);
+      root.group('file', paper.uri, fileLabel(names, paper.uri), heading).add(paper);
       return;
   }
 }
@@ -798,6 +798,27 @@ export function fileName(uri: string): string {
   const name = fileNameOf(uri);
   lastFileName = { uri, name };
   return name;
+}
+
+/**
+ * The label of a digest's group: its file name, or, when another digest of the workspace has the
+ * same name (in another folder), the end of its path that tells them apart (`a/2026-05-01.digest`).
+ */
+export function fileLabel(context: FilterContext | undefined, uri: string): string {
+  const name = fileName(uri);
+  const same = context?.filesNamed(name);
+  if (!same || same.length < 2) {
+    return name;
+  }
+  const parts = decodeUriText(uri.replace(/[?#].*$/, '')).split('/');
+  const others = same.filter((other) => other !== uri).map((other) => decodeUriText(other.replace(/[?#].*$/, '')));
+  for (let take = 2; take < parts.length; take++) {
+    const suffix = parts.slice(-take).join('/');
+    if (others.every((other) => other !== suffix && !other.endsWith('/' + suffix))) {
+      return suffix;
+    }
+  }
+  return parts.join('/');
 }
 
 function fileNameOf(uri: string): string {

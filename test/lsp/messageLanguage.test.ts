@@ -111,8 +111,8 @@ describe('lsp: the message language', () => {
         return { refusal, tooltips: links.filter((link) => link.target.startsWith('https://arxiv.org/')).map((link) => link.tooltip) };
       }),
     );
-    assert.equal(inChinese.refusal, '新的机构名不能包含“；”“;”“（”“）”或“纠错”');
-    assert.equal(inEnglish.refusal, "A new institution name cannot contain '；', ';', '（', '）' or '纠错'");
+    assert.equal(inChinese.refusal, '新的机构名不能包含“；”“;”“（”“）”“纠错”或不成对的括号');
+    assert.equal(inEnglish.refusal, "A new institution name cannot contain '；', ';', '（', '）', '纠错' or a bracket not closed");
     assert.deepEqual(inChinese.tooltips, ['2507.07996 的 arXiv 摘要页']);
     assert.deepEqual(inEnglish.tooltips, ['arXiv abstract page of 2507.07996']);
   });

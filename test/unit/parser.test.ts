@@ -112,6 +112,19 @@ describe('parseDigest', () => {
     ]);
   });
 
+  test('Should read a topic with brackets of its own, and a line without its colon as before', () => {
+    const topicAndKeywords = (line: string): [string | undefined, string[] | undefined] => {
+      const hits = parseDigest(digest(entryLines('A', { topicHits: line }))).entries[0].topicHits;
+      return [hits?.topic.text, hits?.hits.map((hit) => hit.keyword.text)];
+    };
+    assert.deepEqual(topicAndKeywords('专题命中 数学推理（几何） ：reasoning(abstract)；math reasoning(title)；分类 cs.LG'), ['数学推理（几何）', ['reasoning', 'math reasoning']]);
+    assert.deepEqual(topicAndKeywords('专题命中 LLM (agents) ：reasoning(abstract)；分类 cs.AI'), ['LLM (agents)', ['reasoning']]);
+    assert.deepEqual(topicAndKeywords('专题命中 数学（几何（平面））：reasoning(abstract)'), ['数学（几何（平面））', ['reasoning']]);
+    // Without a colon the topic is the first word; a bracket that closes belongs to a hit.
+    assert.deepEqual(topicAndKeywords('专题命中 数学 reasoning(abstract)；x(title: y)；分类 cs.AI'), ['数学', ['reasoning', 'x']]);
+    assert.deepEqual(topicAndKeywords('专题命中 数学 reasoning(abstract'), ['数学', ['reasoning(abstract']]);
+  });
+
   test('Should never throw and always return a model, whatever the text', () => {
     for (const text of ['', '\n', '\r', '\uFEFF', '（（（（', '专题命中', '机构', 'AI总结', '分类', '\u2028', '\0\0', '\uD800', paragraphs('纠错', '纠错')]) {
       const doc = parseDigest(text);

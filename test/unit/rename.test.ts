@@ -71,7 +71,7 @@ describe('rename: across every digest of the workspace', () => {
     assert.equal(checkNewName('institution', 'Fudan University'), undefined);
     const doc = parseDigest(digest(entryLines('X')));
     const name = renamableAt(doc, { line: 8, character: 7 })!;
-    assert.deepEqual(renameEdits([{ uri: A, doc }], name, 'X ； Y'), { error: "A new institution name cannot contain '；', ';', '（', '）' or '纠错' — 新的机构名不能包含“；”“;”“（”“）”或“纠错”" });
+    assert.deepEqual(renameEdits([{ uri: A, doc }], name, 'X ； Y'), { error: "A new institution name cannot contain '；', ';', '（', '）', '纠错' or a bracket not closed — 新的机构名不能包含“；”“;”“（”“）”“纠错”或不成对的括号" });
   });
 
   test('Should refuse in the message language: both, English or Chinese', () => {
@@ -85,10 +85,15 @@ describe('rename: across every digest of the workspace', () => {
       ['institution', '  ', 'The new name is empty', '新名称为空'],
       ['translation', '甲\n乙', 'The new name cannot contain line breaks or control characters', '新名称不能包含换行符或控制字符'],
       ['topic', 'x'.repeat(501), 'The new name is longer than 500 characters', '新名称超过 500 个字符'],
-      ['institution', 'A（甲）', "A new institution name cannot contain '；', ';', '（', '）' or '纠错'", '新的机构名不能包含“；”“;”“（”“）”或“纠错”'],
-      ['translation', '甲；乙', "A new translation name cannot contain '；', ';', '（' or '）'", '新的译名不能包含“；”“;”“（”或“）”'],
-      ['topic', 'a：b', "A new topic name cannot contain '：', ':', '；' or ';'", '新的专题名不能包含“：”“:”“；”或“;”'],
+      ['institution', 'A（甲）', "A new institution name cannot contain '；', ';', '（', '）', '纠错' or a bracket not closed", '新的机构名不能包含“；”“;”“（”“）”“纠错”或不成对的括号'],
+      ['translation', '甲；乙', "A new translation name cannot contain '；', ';', '（', '）' or a bracket not closed", '新的译名不能包含“；”“;”“（”“）”或不成对的括号'],
+      ['topic', 'a：b', "A new topic name cannot contain '：', ':', '；', ';' or a bracket not closed", '新的专题名不能包含“：”“:”“；”“;”或不成对的括号'],
       ['keyword', 'x(title)', "A new keyword name cannot contain '；', ';', brackets or '分类'", '新的关键词不能包含“；”“;”、括号或“分类”'],
+      ['institution', 'Kyoto (Univ', "A new institution name cannot contain '；', ';', '（', '）', '纠错' or a bracket not closed", '新的机构名不能包含“；”“;”“（”“）”“纠错”或不成对的括号'],
+      ['translation', '京都(大学', "A new translation name cannot contain '；', ';', '（', '）' or a bracket not closed", '新的译名不能包含“；”“;”“（”“）”或不成对的括号'],
+      ['topic', '数学 (新', "A new topic name cannot contain '：', ':', '；', ';' or a bracket not closed", '新的专题名不能包含“：”“:”“；”“;”或不成对的括号'],
+      ['topic', '新）专题（', "A new topic name cannot contain '：', ':', '；', ';' or a bracket not closed", '新的专题名不能包含“：”“:”“；”“;”或不成对的括号'],
+      ['topic', '新（专题)', "A new topic name cannot contain '：', ':', '；', ';' or a bracket not closed", '新的专题名不能包含“：”“:”“；”“;”或不成对的括号'],
       ['author', 'Wei Zhang', 'An author cannot be renamed', '作者名不能重命名'],
       ['category', 'cs.AI', 'A category cannot be renamed', '分类不能重命名'],
     ];

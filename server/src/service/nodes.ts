@@ -987,8 +987,17 @@ export class TopicHitsFieldNode extends FieldNode implements TopicHitsField {
         colonAt = k;
         break;
       }
-      if (c === 0xff1b || c === 0x3b || c === 0x28 || c === 0xff08) {
+      if (c === 0xff1b || c === 0x3b) {
         break;
+      }
+      if (c === 0x28 || c === 0xff08) {
+        // A bracket closed before the next `；` may be the topic's own (`数学推理（几何） ：`); the
+        // colon is looked for after it. One not closed there opens a hit's field: no colon.
+        const close = closingBracket(text, k + 1, end);
+        if (close < 0) {
+          break;
+        }
+        k = close;
       }
     }
     let topicEnd: number;
@@ -1249,3 +1258,22 @@ function isSentencePunctuation(code: number): boolean {
 
 /** Spaces at `text[i]`, for callers outside this file that split lines the same way. */
 export { isSpace };
+
+/**
+ * The `)` or `）` that closes a bracket opened just before `from` (brackets inside it closed
+ * first), before any `；` or `;`; -1 when there is none.
+ */
+function closingBracket(text: string, from: number, end: number): number {
+  let depth = 1;
+  for (let k = from; k < end; k++) {
+    const c = text.charCodeAt(k);
+    if (c === 0x28 || c === 0xff08) {
+      depth++;
+    } else if ((c === 0x29 || c === 0xff09) && --depth === 0) {
+      return k;
+    } else if (c === 0xff1b || c === 0x3b) {
+      return -1;
+    }
+  }
+  return -1;
+}

@@ -47,6 +47,25 @@ const FORBIDDEN: Readonly<Record<string, RegExp>> = {
   keyword: /[；;()（）]|分类/,
 };
 
+/** The kinds of name whose brackets must close: those of their line's fields that brackets delimit. */
+const BRACKETS_BALANCED: ReadonlySet<string> = new Set(['institution', 'translation', 'topic']);
+
+/** Whether every `(` and `（` is closed by its own kind, in order. */
+function bracketsBalanced(text: string): boolean {
+  const open: number[] = [];
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 0x28 || c === 0xff08) {
+      open.push(c);
+    } else if (c === 0x29 || c === 0xff09) {
+      if (open.pop() !== (c === 0x29 ? 0x28 : 0xff08)) {
+        return false;
+      }
+    }
+  }
+  return open.length === 0;
+}
+
 /** A kind of name as the refusals call it. */
 const KIND_NAMES: Readonly<Record<NameKind, Bilingual>> = {
   institution: bilingual('institution', '机构名'),
@@ -59,9 +78,9 @@ const KIND_NAMES: Readonly<Record<NameKind, Bilingual>> = {
 
 /** The marks `FORBIDDEN` refuses, by kind, as the refusals list them. */
 const FORBIDDEN_MARKS: Readonly<Record<string, Bilingual>> = {
-  institution: bilingual("'；', ';', '（', '）' or '纠错'", '“；”“;”“（”“）”或“纠错”'),
-  translation: bilingual("'；', ';', '（' or '）'", '“；”“;”“（”或“）”'),
-  topic: bilingual("'：', ':', '；' or ';'", '“：”“:”“；”或“;”'),
+  institution: bilingual("'；', ';', '（', '）', '纠错' or a bracket not closed", '“；”“;”“（”“）”“纠错”或不成对的括号'),
+  translation: bilingual("'；', ';', '（', '）' or a bracket not closed", '“；”“;”“（”“）”或不成对的括号'),
+  topic: bilingual("'：', ':', '；', ';' or a bracket not closed", '“：”“:”“；”“;”或不成对的括号'),
   keyword: bilingual("'；', ';', brackets or '分类'", '“；”“;”、括号或“分类”'),
 };
 
@@ -93,7 +112,9 @@ export function checkNewName(kind: NameKind, newName: string, language: MessageL
     return say(RENAME_MESSAGES.tooLong, language);
   }
   const forbidden = FORBIDDEN[kind];
-  if (forbidden?.test(trimmed)) {
+  // A bracket left open (or closed without opening) reads as the start of a translation or of a
+  // hit's field: `Kyoto (Univ`, `数学 (新`. Balanced ones are a name's own: `Lab (Paris)`.
+  if (forbidden?.test(trimmed) || (BRACKETS_BALANCED.has(kind) && !bracketsBalanced(trimmed))) {
     return say(RENAME_MESSAGES.forbidden(kind), language);
   }
   return undefined;

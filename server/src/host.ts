@@ -10,7 +10,7 @@ import type { ConnectionOptions } from 'vscode-languageserver/node';
 import type { StateFileSource } from './clientStateDisk';
 import type { WorkspaceFiles } from './clientWorkspace';
 import { rulesDocsBase } from './docsBase';
-import { decodeUtf8 } from './fs/utf8Text';
+import { decodeUtf8, isUtf8Text } from './fs/utf8Text';
 import type { WorkspaceIndex } from './service/workspaceIndex';
 import { WorkspaceDigests } from './workspace';
 
@@ -47,7 +47,12 @@ export function createTextReader(_connection: ServerConnection): (uri: string) =
     try {
       const file = fileURLToPath(uri);
       const stat = await fsPromises.stat(file);
-      return stat.isFile() && stat.size <= MAX_READ_BYTES ? await fsPromises.readFile(file, 'utf8') : undefined;
+      if (!stat.isFile() || stat.size > MAX_READ_BYTES) {
+        return undefined;
+      }
+      // Not UTF-8 text: not checked (the scan skips it too).
+      const bytes = await fsPromises.readFile(file);
+      return isUtf8Text(bytes) ? decodeUtf8(bytes) : undefined;
     } catch {
       return undefined;
     }

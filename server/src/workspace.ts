@@ -11,6 +11,7 @@ import { fileURLToPath } from 'node:url';
 import { FileChangeType, FileEvent } from 'vscode-languageserver/node';
 import { realPath } from './fs/contained';
 import { readFileSnapshot, SafeFileError } from './fs/safeFile';
+import { isUtf8Text } from './fs/utf8Text';
 import { isDigestFileName, isDigestUri, isInFolder, isInFolders } from './digestFiles';
 import { PendingDocuments } from './pendingDocuments';
 import type { DigestDocument } from './service/model';
@@ -37,7 +38,7 @@ export const DEFAULT_SCAN_LIMITS: ScanLimits = {
 };
 
 /** Why a digest file was not indexed. */
-type SkipReason = 'too-big' | 'special' | 'link' | 'another-name' | 'missing' | 'unreadable';
+type SkipReason = 'too-big' | 'special' | 'link' | 'another-name' | 'missing' | 'unreadable' | 'not-utf8';
 
 /** What reading a file came to: indexed, skipped, a folder now, or overtaken by a newer event. */
 type ReadOutcome = 'indexed' | 'folder' | 'superseded' | SkipReason;
@@ -49,6 +50,7 @@ const SKIP_DESCRIPTIONS: Record<SkipReason, string> = {
   'another-name': 'other names (hard links) of files indexed',
   missing: 'gone meanwhile',
   unreadable: 'unreadable',
+  'not-utf8': 'not UTF-8 text',
 };
 
 const SKIP_OF_ERROR: Record<SafeFileError['code'], SkipReason> = {
@@ -257,6 +259,9 @@ export class WorkspaceDigests {
         const first = this.uriOfFile.get(identity);
         if (first !== undefined && first !== uri && this.fileOfUri.get(first) === identity && this.index.hasOnDisk(first)) {
           outcome = 'another-name';
+        } else if (!isUtf8Text(bytes)) {
+          // A binary named `.digest`: not read as thousands of broken papers (the CLI refuses it too).
+          outcome = 'not-utf8';
         } else {
           this.uriOfFile.set(identity, uri);
           this.fileOfUri.set(uri, identity);

@@ -197,6 +197,18 @@ describe('workspace: links, special files and replaced files', () => {
     assert.match(summary!, /2 symbolic links \(never followed\)/);
   });
 
+  test('Should skip a file that is not UTF-8 text, and drop it from the index when it becomes one', async () => {
+    const root = folder({ 'a.digest': digest(entryLines('A')), 'b.digest': digest(entryLines('B')) });
+    const binary = Buffer.concat([Buffer.from(digest(entryLines('Z'))), Buffer.from([0xff, 0xfe, 0x00, 0x80])]);
+    fs.writeFileSync(path.join(root, 'bin.digest'), binary);
+    const { index, files, log } = await scanned(root);
+    assert.deepEqual(indexedNames(index, root), ['a.digest', 'b.digest']);
+    assert.match(log.find((line) => line.includes('indexed')) ?? '', /skipped 1: 1 not UTF-8 text/);
+    fs.writeFileSync(path.join(root, 'b.digest'), binary);
+    await files.filesChanged([{ uri: pathToUri(path.join(root, 'b.digest')), type: CHANGED }]);
+    assert.deepEqual(indexedNames(index, root), ['a.digest']);
+  });
+
   test('Should index a file with two names (hard links) once, under the first, with no copy of its papers', async () => {
     const root = folder({ 'a.digest': digest(entryLines('A')) });
     fs.linkSync(path.join(root, 'a.digest'), path.join(root, 'b.digest'));

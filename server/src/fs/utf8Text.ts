@@ -26,3 +26,23 @@ const FAST_MIN_BYTES = 4096;
 
 const isUtf8: (bytes: Buffer) => boolean = typeof buffer.isUtf8 === 'function' ? buffer.isUtf8 : () => false;
 const isAscii: (bytes: Buffer) => boolean = typeof buffer.isAscii === 'function' ? buffer.isAscii : () => true;
+
+const strict = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+
+/**
+ * Whether bytes are UTF-8 text: valid UTF-8 (node's `isUtf8`, or a strict decoder where that is
+ * missing).
+ *
+ * @example isUtf8Text(Buffer.from([0xff, 0xfe])) // false
+ */
+export function isUtf8Text(bytes: Uint8Array): boolean {
+  if (typeof buffer.isUtf8 === 'function') {
+    return buffer.isUtf8(bytes);
+  }
+  try {
+    strict.decode(bytes);
+    return true;
+  } catch {
+    return false;
+  }
+}

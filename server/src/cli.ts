@@ -22,6 +22,7 @@ import { applyEdits } from './service/edits';
 import { fixAll } from './service/features/codeActions';
 import { ALL_CODES, computeDiagnostics, DiagnosticOptions, DigestDiagnostic, PaperLocation, RULES } from './service/features/diagnostics';
 import { termsOf } from './service/features/consistency';
+import { documentTooLarge } from './service/limits';
 import { WorkspaceTerms } from './service/workspaceTerms';
 import { titleKey } from './service/features/entries';
 import type { DigestDocument } from './service/model';
@@ -131,10 +132,11 @@ export function runCli(argv: readonly string[], out: CliOutput, cwd = process.cw
     files.push({ display, absolute: found.path, uri: pathToFileURL(found.path).href, snapshot: read.snapshot, doc: parseDigest(read.text), fixed: false, diagnostics: [] });
   }
 
-  // The names of all the files, for the consistency rules across them.
+  // The names of all the files, for the consistency rules across them; a file past a limit
+  // (limits.ts) is not checked, and its names do not count against the others (as in the editor).
   const terms = new WorkspaceTerms();
   for (const file of files) {
-    terms.set(file.uri, termsOf(file.doc));
+    if (!documentTooLarge(file.doc)) terms.set(file.uri, termsOf(file.doc));
   }
   const formsElsewhere = (uri: string): Pick<DiagnosticOptions, 'translationsElsewhere' | 'authorFormsElsewhere'> => ({
     translationsElsewhere: (key) => terms.translationsWith(key, uri, undefined),
@@ -158,7 +160,7 @@ export function runCli(argv: readonly string[], out: CliOutput, cwd = process.cw
       }
       file.doc = parseDigest(text);
       file.fixed = true;
-      terms.set(file.uri, termsOf(file.doc));
+      if (!documentTooLarge(file.doc)) terms.set(file.uri, termsOf(file.doc));
     }
   }
 

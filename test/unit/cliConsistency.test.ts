@@ -39,4 +39,22 @@ describe('cli: consistency across the files of a folder', () => {
     assert.match(fixed, /Fudan University（复旦大学）/);
     assert.match(fixed, /Wei Zhang, Lin Qiu（张伟、邱林）/);
   });
+
+  test('Should not count the names of a file too large to check against the others', () => {
+    const other = fs.mkdtempSync(path.join(os.tmpdir(), 'paper-digest-cli-consistency-big-'));
+    try {
+      // One line of 5,000 items, past the line length limit: the file gets document-too-large only.
+      const line = '机构 * ' + 'X University（甲大学） ； '.repeat(5000) + '纠错';
+      fs.writeFileSync(path.join(other, 'big.digest'), digest(entryLines('Big', { institutions: line })));
+      const small = digest(entryLines('Small', { institutions: '机构 * X University（乙大学） 纠错' }));
+      fs.writeFileSync(path.join(other, 'small.digest'), small);
+      const checked = spawnSync(process.execPath, [CLI, 'check', '.'], { cwd: other, encoding: 'utf8' });
+      assert.match(checked.stdout, /document-too-large/);
+      assert.doesNotMatch(checked.stdout, /inconsistent-translation/);
+      spawnSync(process.execPath, [CLI, 'check', '--fix', '.'], { cwd: other, encoding: 'utf8' });
+      assert.equal(fs.readFileSync(path.join(other, 'small.digest'), 'utf8'), small);
+    } finally {
+      fs.rmSync(other, { recursive: true, force: true });
+    }
+  });
 });

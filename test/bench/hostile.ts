@@ -46,6 +46,8 @@ const INPUTS: Record<string, () => string> = {
   // A line within the limits whose items all break the format: 4,000 problems on one line.
   '27,000-character 机构 line, 4,000 problems': () =>
     ['大模型推理能力', 'Sparse Probes', '稀疏探针', 'Mei Tanaka, Lin Qiu', '机构 * ' + 'Lab (X)（实验室（分部）、甲） ；  ；;（（ '.repeat(Math.max(1, Math.round(1_000 * SCALE))), '专题命中 推理 ：x(title)；分类 cs.AI', 'AI总结 好。'].join('\n\n') + '\n',
+  // Lines within the limits whose fixes (a blank line between each two) would take the text past them.
+  '290,000 run-together lines': () => '大模型推理能力\n\n' + 'x\n'.repeat(290_000 * SCALE),
   '16,000 entries without 专题命中': () =>
     ['大模型推理能力', ...Array.from({ length: 16_000 * SCALE }, (_, i) => generatedEntry(i).filter((line) => !line.startsWith('专题命中')))].flat().join('\n\n') + '\n',
 };

@@ -292,6 +292,22 @@ describe('fix-all', () => {
   test('Should return nothing once cancelled', () => {
     assert.deepEqual(fixAll(parseDigest(readFixture('fixes/all-mistakes.digest')), {}, { isCancellationRequested: true }), []);
   });
+
+  test('Should give up at once when the fixes together take the text past a limit, not try again', () => {
+    // 151,000 run-together lines: a blank line between each two makes 302,000, past the 300,000.
+    const doc = parseDigest('大模型推理能力\n\n' + 'x\n'.repeat(151_000));
+    const problems = computeDiagnostics(doc).length;
+    // fix-all looks at its token once for each problem it fixes: each try again was another pass.
+    let looks = 0;
+    const token = {
+      get isCancellationRequested(): boolean {
+        looks++;
+        return false;
+      },
+    };
+    assert.deepEqual(fixAll(doc, {}, token), []);
+    assert.ok(looks < 2 * problems, `${looks} looks at the token for ${problems} problems`);
+  });
 });
 
 describe('codeActions', () => {

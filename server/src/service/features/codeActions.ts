@@ -13,7 +13,6 @@ import { NEVER_CANCELLED } from '../cancellation';
 import { applyOffsetEdits, composeEdits, editsConflict, LineIndex, OffsetEdit, splitsSurrogatePair, toOffsetEdits, toTextEdits } from '../edits';
 import type { DigestDocument, Entry, Field, FieldKind, InstitutionsField, TopicHitsField } from '../model';
 import { FIELD_ORDER, LABELS } from '../model';
-import { parseDigest } from '../parser';
 import { categoryByCode, categoryIgnoringCase } from '../taxonomy';
 import { isBlank, trimEndIndex } from '../text';
 import { consistencyFixes } from './consistency';
@@ -21,6 +20,7 @@ import { titleKey } from './entries';
 import { openCopyActions } from './duplicateActions';
 import { Bilingual, bilingual, say } from '../messages';
 import { diagnosticSteps, runToEnd, DiagnosticCode, DiagnosticData, DiagnosticOptions, DIAGNOSTIC_SOURCE, DigestDiagnostic } from './diagnostics';
+import { documentTooLarge, parseWithinLimits } from '../limits';
 import { fixIsCleanInDocument, fixIsCleanNearby, newProblems, problemCounts, WHOLE_CHECK_ENTRIES } from './fixCheck';
 
 /** The code-action kind of fix-all, so that it can run on save (`editor.codeActionsOnSave`). */
@@ -312,11 +312,21 @@ export function* fixAllSteps(doc: DigestDocument, options: DiagnosticOptions = {
     if (edits.length === 0) {
       return [];
     }
+    if (documentTooLarge(result)) {
+      // The fixes together take the text past a limit (blank lines between 290,000 run-together
+      // lines): no subset of entries left out is sure to help, and each try costs a whole check.
+      return [];
+    }
     const worse = newProblems(before, problemCounts(resultDiagnostics ?? (yield* diagnosticSteps(result, checkOptions, token))));
     if (worse.length === 0) {
       return toTextEdits(doc.text, edits);
     }
-    for (const entry of worse) excluded.add(entry);
+    const fresh = worse.filter((entry) => !excluded.has(entry));
+    if (fresh.length === 0) {
+      // Leaving the same entries out again would give the same result.
+      return [];
+    }
+    for (const entry of fresh) excluded.add(entry);
   }
   return [];
 }
@@ -348,7 +358,8 @@ function* fixAllRounds(
       return { edits: composed, result: current, resultDiagnostics: checked };
     }
     composed = round === 0 ? edits : composeEdits(original, composed, edits);
-    current = parseDigest(applyOffsetEdits(current.text, edits));
+    // Within the limits as any document (a text the fixes took past one is not parsed whole).
+    current = parseWithinLimits(applyOffsetEdits(current.text, edits));
     checked = undefined;
     yield;
   }

@@ -57,7 +57,7 @@ describe('lsp: the message language', () => {
     const href = diagnostics[0].codeDescription?.href ?? '';
     assert.match(href, /\/docs\/rules\/zh-cn\/category-case\.md$/);
     assert.ok(fs.existsSync(new URL(href)), href);
-    assert.deepEqual(await quickFixTitles(client, uri, diagnostics), ['改为“cs.AI”']);
+    assert.deepEqual(await quickFixTitles(client, uri, diagnostics), ['改为“cs.AI”（人工智能）']);
     const lines = TEXT.split('\n');
     const line = lines.findIndex((l) => l.includes('CS.ai'));
     const result = await client.request<{ contents: { value: string } }>('textDocument/hover', { textDocument: { uri }, position: { line, character: lines[line].indexOf('CS.ai') + 1 } });
@@ -130,7 +130,7 @@ describe('lsp: the message language', () => {
     assert.equal(inBoth.diagnostics[0].message.split(' — ')[0], inEnglish.diagnostics[0].message);
     assert.match(inBoth.diagnostics[0].message.split(' — ')[1] ?? '', HAN, inBoth.diagnostics[0].message);
     assert.deepEqual(await quickFixTitles(english, uri, inEnglish.diagnostics), ["Write 'cs.AI' (Artificial Intelligence)"]);
-    assert.deepEqual(await quickFixTitles(both, uri, inBoth.diagnostics), ["Write 'cs.AI' (Artificial Intelligence) — 改为“cs.AI”"]);
+    assert.deepEqual(await quickFixTitles(both, uri, inBoth.diagnostics), ["Write 'cs.AI' (Artificial Intelligence) — 改为“cs.AI”（人工智能）"]);
   });
 
   test('Should republish in the new language when the setting changes', async () => {

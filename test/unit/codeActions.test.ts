@@ -197,6 +197,27 @@ describe('quick fixes: more cases', () => {
     assert.equal(applyEdits(text, fixesFor(doc, diagnostic)[0].edits), digest(entryLines('A')));
   });
 
+  test('Should write a label written in another case as the format does, rather than remove its line', () => {
+    for (const [line, fixed] of [
+      ['comments 12 pages, accepted at ICML 2026', 'Comments 12 pages, accepted at ICML 2026'],
+      ['JOURNAL REF Proc. ICML 2026', 'Journal ref Proc. ICML 2026'],
+      ['Journal Ref: Proc. ICML 2026', 'Journal ref: Proc. ICML 2026'],
+    ]) {
+      const text = digest(entryLines('A', { comments: null, journalRef: line }));
+      const doc = parseDigest(text);
+      const diagnostic = computeDiagnostics(doc).find((d) => d.code === 'stray-line');
+      assert.ok(diagnostic, line);
+      const offered = codeActions(doc, { uri: 'file:///a.digest' }, { range: diagnostic.range, diagnostics: [diagnostic] });
+      const preferred = offered.filter((action) => action.isPreferred);
+      assert.equal(preferred.length, 1, line);
+      assert.match(preferred[0].title, /Write the label as/);
+      const result = applyEdits(text, preferred[0].edit!.changes!['file:///a.digest']);
+      assert.ok(result.includes(`\n${fixed}\n`), result);
+      assert.deepEqual(computeDiagnostics(parseDigest(result)), [], 'the problem is gone and no other came');
+      assert.ok(offered.some((action) => /Remove the stray line/.test(action.title) && !action.isPreferred), 'removing it is still offered, not preferred');
+    }
+  });
+
   test('Should remove a stray line inside a paragraph with its line end only', () => {
     const lines = entryLines('A');
     const text = digest(lines).replace(lines[5], `${lines[5]}\n[cs.AI]`);

@@ -218,7 +218,7 @@ describe('paper-digest check --lang', () => {
     });
     assert.match(both.stdout, /\d+ problems? \(\d+ errors?, \d+ warnings?.*\) in 1 of 1 file\.\n$/);
     assert.match(en.stdout, /\d+ problems? \(\d+ errors?, \d+ warnings?.*\) in 1 of 1 file\.\n$/);
-    assert.match(zh.stdout, /\d+ 个问题（\d+ 个错误、\d+ 个警告.*），在 1 个文件中的 1 个。\n$/);
+    assert.match(zh.stdout, /共 1 个文件，其中 1 个有问题：\d+ 个问题（\d+ 个错误、\d+ 个警告.*）。\n$/);
   });
 
   test('Should name the rules in the SARIF output in the language asked for, with the Chinese rule pages', () => {

@@ -94,15 +94,18 @@ export function fixesFor(doc: DigestDocument, diagnostic: DigestDiagnostic, cont
       return [fix(bilingual('Separate the paragraphs with a blank line', '插入空行分段'), [insert(at.lineStart(diagnostic.range.start.line), doc.eol)], true, true)];
     case DiagnosticCode.OutOfOrder:
       return entry ? reorder(at, entry) : [];
-    case DiagnosticCode.StrayLine:
-      return [
-        fix(
-          diagnostic.range.start.line === diagnostic.range.end.line ? bilingual('Remove the stray line', '删除此行') : bilingual('Remove the stray lines', '删除这些行'),
-          [at.deleteLines(diagnostic.range.start.line, diagnostic.range.end.line)],
-          true,
-          false,
-        ),
-      ];
+    case DiagnosticCode.StrayLine: {
+      // A label in another case (`comments 12 pages`, `Journal Ref …`): writing it as the format
+      // does makes the line the field it was meant to be; deleting it would lose the text.
+      const relabel = diagnostic.range.start.line === diagnostic.range.end.line ? miscasedLabel(at, diagnostic.range.start.line) : undefined;
+      const remove = fix(
+        diagnostic.range.start.line === diagnostic.range.end.line ? bilingual('Remove the stray line', '删除此行') : bilingual('Remove the stray lines', '删除这些行'),
+        [at.deleteLines(diagnostic.range.start.line, diagnostic.range.end.line)],
+        relabel === undefined,
+        false,
+      );
+      return relabel ? [fix(bilingual(`Write the label as '${relabel.label}'`, `将标签改为“${relabel.label}”`), [TextEdit.replace(relabel.range, relabel.label)], true, false), remove] : [remove];
+    }
     case DiagnosticCode.HalfWidthPunctuation:
     case DiagnosticCode.FullWidthPunctuation:
     case DiagnosticCode.CategorySeparator: {
@@ -138,8 +141,8 @@ export function fixesFor(doc: DigestDocument, diagnostic: DigestDiagnostic, cont
       const suggestions = data.suggestions ?? [];
       const unique = diagnostic.code === DiagnosticCode.CategoryCase ? suggestions.length === 1 : data.clearSuggestion === true;
       return suggestions.map((code, index) => {
-        const name = categoryByCode(code)?.name;
-        return fix(bilingual(`Write '${code}'${name ? ` (${name})` : ''}`, `改为“${code}”`), [TextEdit.replace(diagnostic.range, code)], unique && index === 0, unique && index === 0);
+        const category = categoryByCode(code);
+        return fix(bilingual(`Write '${code}'${category ? ` (${category.name})` : ''}`, `改为“${code}”${category?.nameZh ? `（${category.nameZh}）` : ''}`), [TextEdit.replace(diagnostic.range, code)], unique && index === 0, unique && index === 0);
       });
     }
     case DiagnosticCode.SwappedTitles: {
@@ -778,6 +781,24 @@ function diagnosticKey(code: Diagnostic['code'], range: Range): string {
  * before it is offered; fix-all fixes them all.
  */
 export const MAX_FIXED_DIAGNOSTICS = 64;
+
+/** `Comments` or `Journal ref` written in another case at the start of a line (`comments`, `JOURNAL REF`). */
+const MISCASED_LABEL = /^([ \t\u3000]*)(comments|journal[ \t]+ref)(?=[ \t:：]|$)/i;
+
+/** The label a line starts with in another case than the format's, with its range; undefined when none. */
+function miscasedLabel(at: Places, line: number): { label: string; range: Range } | undefined {
+  const text = at.textOf(at.lineContent(line));
+  const match = MISCASED_LABEL.exec(text);
+  if (!match) {
+    return undefined;
+  }
+  const label = /^comments$/i.test(match[2]) ? LABELS.comments : LABELS.journalRef;
+  if (match[2] === label) {
+    return undefined;
+  }
+  const start = at.lineStart(line).character + match[1].length;
+  return { label, range: { start: { line, character: start }, end: { line, character: start + match[2].length } } };
+}
 
 /** Positions and line edits of a document in LSP terms (line 0 of a text with a BOM starts at 1). */
 class Places {

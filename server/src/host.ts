@@ -10,7 +10,7 @@ import type { ConnectionOptions } from 'vscode-languageserver/node';
 import type { StateFileSource } from './clientStateDisk';
 import type { WorkspaceFiles } from './clientWorkspace';
 import { rulesDocsBase } from './docsBase';
-import { decodeUtf8, isUtf8Text } from './fs/utf8Text';
+import { decodeUtf8Text } from './fs/utf8Text';
 import type { WorkspaceIndex } from './service/workspaceIndex';
 import { WorkspaceDigests } from './workspace';
 
@@ -27,7 +27,7 @@ export function createWorkspaceFiles(
   _connection: ServerConnection,
   options: { readonly log?: (message: string) => void; readonly idle?: () => Promise<void> },
 ): WorkspaceFiles {
-  return new WorkspaceDigests(index, { ...options, decode: decodeUtf8 });
+  return new WorkspaceDigests(index, { ...options, decode: decodeUtf8Text });
 }
 
 /** The docs/rules/ folder shipped beside the bundle, for the diagnostics' links. */
@@ -52,7 +52,7 @@ export function createTextReader(_connection: ServerConnection): (uri: string) =
       }
       // Not UTF-8 text: not checked (the scan skips it too).
       const bytes = await fsPromises.readFile(file);
-      return isUtf8Text(bytes) ? decodeUtf8(bytes) : undefined;
+      return decodeUtf8Text(bytes);
     } catch {
       return undefined;
     }

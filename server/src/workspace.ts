@@ -11,7 +11,6 @@ import { fileURLToPath } from 'node:url';
 import { FileChangeType, FileEvent } from 'vscode-languageserver/node';
 import { realPath } from './fs/contained';
 import { readFileSnapshot, SafeFileError } from './fs/safeFile';
-import { isUtf8Text } from './fs/utf8Text';
 import { isDigestFileName, isDigestUri, isInFolder, isInFolders } from './digestFiles';
 import { PendingDocuments } from './pendingDocuments';
 import type { DigestDocument } from './service/model';
@@ -107,10 +106,11 @@ export class WorkspaceDigests {
        */
       readonly idle?: () => Promise<void>;
       /**
-       * The text of a file's bytes, as `bytes.toString('utf8')` (the default) decodes them: the
-       * Node server's host passes a faster one (fs/utf8Text.ts).
+       * The text of a file's bytes, undefined when they are not UTF-8 text (the file is then
+       * skipped), as a strict `TextDecoder` (the default) decodes them: the Node server's host
+       * passes a faster one (fs/utf8Text.ts).
        */
-      readonly decode?: (bytes: Buffer) => string;
+      readonly decode?: (bytes: Buffer) => string | undefined;
     } = {},
   ) {
     this.pendingDocuments = new PendingDocuments(index, options.documentDelay ?? 200, options.idle);
@@ -259,15 +259,17 @@ export class WorkspaceDigests {
         const first = this.uriOfFile.get(identity);
         if (first !== undefined && first !== uri && this.fileOfUri.get(first) === identity && this.index.hasOnDisk(first)) {
           outcome = 'another-name';
-        } else if (!isUtf8Text(bytes)) {
-          // A binary named `.digest`: not read as thousands of broken papers (the CLI refuses it too).
-          outcome = 'not-utf8';
         } else {
-          this.uriOfFile.set(identity, uri);
-          this.fileOfUri.set(uri, identity);
-          text = this.options.decode ? this.options.decode(bytes) : bytes.toString('utf8');
-          mtime = snapshot.mtimeMs;
-          outcome = 'indexed';
+          text = (this.options.decode ?? strictUtf8)(bytes);
+          if (text === undefined) {
+            // A binary named `.digest`: not read as thousands of broken papers (the CLI refuses it too).
+            outcome = 'not-utf8';
+          } else {
+            this.uriOfFile.set(identity, uri);
+            this.fileOfUri.set(uri, identity);
+            mtime = snapshot.mtimeMs;
+            outcome = 'indexed';
+          }
         }
       }
     } catch (error) {
@@ -459,6 +461,17 @@ export function fileUri(filePath: string): string {
     p = '/' + p;
   }
   return 'file://' + p.replace(/[^A-Za-z0-9\-._~/]+/g, (run) => encodeURIComponent(wellFormed(run)).replace(/[!'()*:]/g, (c) => '%' + c.charCodeAt(0).toString(16).toUpperCase()));
+}
+
+const STRICT_UTF8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+
+/** Bytes as UTF-8 text (a byte order mark kept as U+FEFF), undefined when they are not UTF-8. */
+function strictUtf8(bytes: Buffer): string | undefined {
+  try {
+    return STRICT_UTF8.decode(bytes);
+  } catch {
+    return undefined;
+  }
 }
 
 /** A `file:` URI in the encoding of `fileUri`; other URIs as they are; undefined if unreadable. */

@@ -5,7 +5,7 @@
 import * as assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import * as fc from 'fast-check';
-import { decodeUtf8 } from '../../server/src/fs/utf8Text';
+import { decodeUtf8Text } from '../../server/src/fs/utf8Text';
 import { generatedDigest } from '../bench/generate';
 
 /** Bytes of at least the transcoding path's size: a digest's, with `tail` spliced in at `at`. */
@@ -15,17 +15,17 @@ function withBytes(tail: Uint8Array, at: number): Buffer {
   return Buffer.concat([base.subarray(0, cut), tail, base.subarray(cut)]);
 }
 
-describe('decodeUtf8: file bytes as Node decodes UTF-8', () => {
+describe('decodeUtf8Text: file bytes as Node decodes UTF-8, and none that are not UTF-8', () => {
   test('Should decode a digest with Chinese, a byte order mark and characters past U+FFFF as toString does', () => {
     for (const text of [generatedDigest(20), '\ufeff' + generatedDigest(20), generatedDigest(20) + '𝔘𝔫𝔦 😀 é', 'a'.repeat(10_000), 'é'.repeat(5_000)]) {
       const bytes = Buffer.from(text, 'utf8');
       assert.ok(bytes.length >= 4096);
-      assert.equal(decodeUtf8(bytes), text);
-      assert.equal(decodeUtf8(bytes), bytes.toString('utf8'));
+      assert.equal(decodeUtf8Text(bytes), text);
+      assert.equal(decodeUtf8Text(bytes), bytes.toString('utf8'));
     }
   });
 
-  test('Should decode any bytes, valid UTF-8 or not, as toString does', () => {
+  test('Should decode any bytes that are UTF-8 as toString does, and give nothing for others', () => {
     fc.assert(
       fc.property(
         fc.oneof(
@@ -36,7 +36,15 @@ describe('decodeUtf8: file bytes as Node decodes UTF-8', () => {
         fc.nat(),
         (tail, at) => {
           const bytes = withBytes(tail, at);
-          assert.equal(decodeUtf8(bytes), bytes.toString('utf8'));
+          const valid = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+          let expected: string | undefined;
+          try {
+            expected = valid.decode(bytes);
+          } catch {
+            expected = undefined;
+          }
+          assert.equal(decodeUtf8Text(bytes), expected);
+          if (expected !== undefined) assert.equal(expected, bytes.toString('utf8'));
         },
       ),
       { numRuns: 300 },

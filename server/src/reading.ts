@@ -259,7 +259,9 @@ export class ReadingService {
       return { changed: 0, readOnly: this.readOnly(), message: pick(CHANGE_MESSAGES.nothingToChange, this.language()) };
     }
     const change = sanitiseChange(params.change);
-    const papers = papersInScope(lookup, sanitiseScope(params.scope), this.trees, token);
+    // A change names its papers: without a scope it changes none (`{}` is every paper, said so).
+    const scope = params.scope === undefined || params.scope === null ? NO_PAPER : sanitiseScope(params.scope);
+    const papers = papersInScope(lookup, scope, this.trees, token);
     // Keys per store, with the English title to record beside each.
     const byStore = new Map<StateStore, { keys: string[]; titles: Map<string, string> }>();
     let outside = 0;

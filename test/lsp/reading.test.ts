@@ -274,10 +274,13 @@ describe('lsp: the reading workflow over stdio', () => {
   test('Should change no paper for a scope with a part of the wrong type (never every paper)', async () => {
     const before = fs.existsSync(stateFile()) ? fs.readFileSync(stateFile(), 'utf8') : undefined;
     const unread = (await tree('unread')).paperCount;
-    for (const scope of [{ keys: 'nope' }, { keys: null }, { uri: 5 }, { filter: 42 }, { groupId: {} }, { unreadOnly: 'yes' }, 'everything', [1, 2]]) {
+    for (const scope of [{ keys: 'nope' }, { keys: null }, { uri: 5 }, { filter: 42 }, { groupId: {} }, { unreadOnly: 'yes' }, 'everything', [1, 2], null]) {
       const result = await setState(scope as never, { read: true });
       assert.equal(result.changed, 0, JSON.stringify(scope));
     }
+    // No scope at all names no paper either (`{}` is every paper, said so).
+    const unscoped = await client.request<SetPaperStateResult>('paperDigest/setPaperState', { change: { read: true } });
+    assert.equal(unscoped.changed, 0);
     assert.equal((await tree('unread')).paperCount, unread);
     assert.equal(fs.existsSync(stateFile()) ? fs.readFileSync(stateFile(), 'utf8') : undefined, before, 'the state file untouched');
     const ranked = await client.request<RankedPapersResult>('paperDigest/rankedPapers', { filter: 42 });

@@ -202,13 +202,13 @@ describe('paper-digest papers and mark --lang: the state file and interests.json
       ['papers', '--format', 'json'],
       work,
       [
-        `${file}: the weight of "x" is not a number`,
+        `${file}: the weight of "x" is not a number from -1000 to 1000`,
         `${file}: an item of "keywords" has no term`,
         `${file}: "authors" is not a list`,
         `${file}: unknown field "colours"`,
         `${file}: "hideBelow" is not a number`,
       ],
-      [`${file} 有误："x" 的 weight 不是数字`, `${file} 有误："keywords" 中有一项没有 term`, `${file} 有误："authors" 不是列表`, `${file} 有误：未知字段 "colours"`, `${file} 有误："hideBelow" 不是数字`],
+      [`${file} 有误："x" 的 weight 不是 -1000 到 1000 之间的数字`, `${file} 有误："keywords" 中有一项没有 term`, `${file} 有误："authors" 不是列表`, `${file} 有误：未知字段 "colours"`, `${file} 有误："hideBelow" 不是数字`],
     );
   });
 

@@ -145,11 +145,15 @@ describe('reading: interest ranking', () => {
     const interests = parseInterests({ keywords: ['ok', { term: 'bad', weight: 'heavy' }, { weight: 2 }, 42], colours: ['red'], hideBelow: 'low', authors: 'Alice' });
     assert.deepEqual(interests.list.map((each) => each.term), ['ok']);
     const english = (problems: readonly MessageRef[]): string[] => problems.map((problem) => messageText(problem).en);
-    assert.deepEqual(english(interests.problems), ['the weight of "bad" is not a number', 'an item of "keywords" has no term', 'an item of "keywords" has no term', '"authors" is not a list', 'unknown field "colours"', '"hideBelow" is not a number']);
+    assert.deepEqual(english(interests.problems), ['the weight of "bad" is not a number from -1000 to 1000', 'an item of "keywords" has no term', 'an item of "keywords" has no term', '"authors" is not a list', 'unknown field "colours"', '"hideBelow" is not a number']);
     assert.deepEqual(english(parseInterests('reinforcement').problems), ['the interests are not an object']);
+    // A weight past ±1000 (scores of Infinity and NaN once summed) is named, one at the limit kept.
+    const huge = parseInterests({ keywords: [{ term: 'sparse', weight: 1e308 }, { term: 'probes', weight: -1001 }, { term: 'circuits', weight: 1000 }] });
+    assert.deepEqual(huge.list.map((each) => [each.term, each.weight]), [['circuits', 1000]]);
+    assert.equal(huge.problems.length, 2);
     assert.deepEqual(
       interests.problems.map((problem) => messageText(problem).zh),
-      ['"bad" 的 weight 不是数字', '"keywords" 中有一项没有 term', '"keywords" 中有一项没有 term', '"authors" 不是列表', '未知字段 "colours"', '"hideBelow" 不是数字'],
+      ['"bad" 的 weight 不是 -1000 到 1000 之间的数字', '"keywords" 中有一项没有 term', '"keywords" 中有一项没有 term', '"authors" 不是列表', '未知字段 "colours"', '"hideBelow" 不是数字'],
       'the same problems in Chinese, the names as written',
     );
   });
@@ -271,6 +275,18 @@ describe('reading: the papers a scope means, as the Papers view shows them', () 
     }
     // Plain text still finds by titles and names.
     assert.equal(papersInScope(lookup, { filter: 'tsinghua' }).length, papersTree(w.index, 'file', 'tsinghua').paperCount);
+  });
+
+  test('Should keep an English title that starts like the key of a Chinese-only paper apart from it', () => {
+    const chinese = '一种仅有中文标题的论文关于数学推理';
+    const mimic = entryLines('M', { englishTitle: `zh:${chinese}`, chineseTitle: '模仿' });
+    const w = testWorkspace({ [DAY1]: digest(ZH_ONLY('Z'), mimic) });
+    const lookup = w.model.lookup();
+    assert.equal(papersTree(w.index, 'file', '').distinctPaperCount, 2);
+    assert.equal(rankPapers(lookup, {}).length, 2);
+    const keys = [...lookup.papers()].map((paper) => lookup.info(paper).paperKey);
+    assert.equal(new Set(keys).size, 2, keys.join(' | '));
+    assert.equal(lookup.unreadCount(), 2);
   });
 
   test('Should count a paper with a Chinese title only once wherever it comes, as its state does', () => {

@@ -348,8 +348,10 @@ describe('export: RIS and Markdown', () => {
   test('Should write no bidirectional override into any export, a negative score as a number, and no address or maths Markdown would make live', () => {
     const list = records();
     const hostile = list.find((record) => record.title === HOSTILE)!;
+    // A category code too (`cs.LG、\u202ELC.sc` on the 分类 line).
+    const overridden = [...list, { ...hostile, categories: ['cs.LG', '\u202ELC.sc'] }];
     for (const format of ['bibtex', 'ris', 'csv', 'markdown', 'csljson'] as const) {
-      assert.doesNotMatch(exportPapers(format, list), /[\u202a-\u202e\u2066-\u2069]/, format);
+      assert.doesNotMatch(exportPapers(format, overridden), /[\u202a-\u202e\u2066-\u2069]/, format);
     }
     const low = { ...hostile, score: -6, summary: 'See http://2130706433/steal?token=1 and https://evil.example/x, www.evil.example, a@evil.example and $x^2$.' };
     const rows = parseCsv(exportPapers('csv', [low]));

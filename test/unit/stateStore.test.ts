@@ -106,6 +106,33 @@ describe('state store: two writers', () => {
     assert.equal(mergeStates(base, mine, later).papers.get('p')?.note, 'theirs');
   });
 
+  test('Should take another tool’s change to a top-level field, a removal too, over a stale view of it', () => {
+    const root = scratch();
+    writeState(root, JSON.stringify({ version: 1, otherTool: { token: 'old' }, kept: 1, papers: {} }));
+    const mine = store(root);
+    // The other tool removes one field and changes another after this store loaded the file.
+    writeState(root, JSON.stringify({ version: 1, kept: 2, papers: {} }));
+    assert.equal(mine.change(['p'], { starred: true }).changed.length, 1);
+    const written = JSON.parse(fs.readFileSync(stateFile(root), 'utf8'));
+    assert.equal('otherTool' in written, false, 'the removal stands');
+    assert.equal(written.kept, 2);
+    // In memory too: three ways, the base being what both started from.
+    const base = { version: 1 as const, papers: new Map(), extra: { a: 1, b: 1, c: 1 } };
+    const merged = mergeStates(base, { ...base, extra: { a: 2, b: 1, c: 1 } }, { ...base, extra: { a: 1, c: 3, d: 4 } });
+    assert.deepEqual(merged.extra, { a: 2, c: 3, d: 4 });
+  });
+
+  test('Should keep the tags another tool wrote, longer or more than it writes, when it writes for another paper', () => {
+    const root = scratch();
+    const tags = ['L'.repeat(100), ...Array.from({ length: 70 }, (_, i) => `t${String(i).padStart(2, '0')}`)];
+    writeState(root, JSON.stringify({ version: 1, papers: { other: { tags } } }));
+    assert.equal(store(root).change(['mine'], { starred: true }).changed.length, 1);
+    assert.deepEqual(papersOnDisk(root).other.tags, [...tags].sort());
+    // And the long one can be removed by its name.
+    assert.equal(store(root).change(['other'], { removeTags: ['L'.repeat(100)] }).changed.length, 1);
+    assert.equal((papersOnDisk(root).other.tags as string[]).length, 70);
+  });
+
   test('Should keep the papers and top-level fields another tool wrote', () => {
     const root = scratch();
     const mine = store(root);
@@ -125,6 +152,7 @@ describe('state store: files it cannot use', () => {
     ['a newer version', '{ "version": 2, "papers": {}, "shelves": [] }', /cannot be used: its version 2 is not one this version of Paper Digest knows \(1\)/],
     ['an unknown version', '{ "version": "1.0", "papers": {} }', /cannot be used: its version "1\.0" is not one/],
     ['no version', '{ "papers": {} }', /is corrupt: it has no "version" field/],
+    ['a field nested too deep to write back', `{ "version": 1, "papers": {}, "x": ${'['.repeat(6000)}${']'.repeat(6000)} }`, /is corrupt: its field "x" nests values more than 1000 deep/],
   ] as const) {
     test(`Should report ${name}, leave the file untouched and refuse changes`, () => {
       const root = scratch();

@@ -86,6 +86,7 @@ export const FILE_MESSAGES = {
   // What is wrong in a state file (reading/stateFile.ts).
   notJson: bilingual('not valid JSON ({detail})', '不是有效的 JSON（{detail}）'),
   topNotObject: bilingual('the top level is not a JSON object', '顶层不是 JSON 对象'),
+  nestedTooDeep: bilingual('its field "{field}" nests values more than {max} deep', '其字段 "{field}" 的值嵌套超过 {max} 层'),
   noVersion: bilingual('it has no "version" field', '没有 "version" 字段'),
   unknownVersion: bilingual('its version {version} is not one this version of Paper Digest knows ({known})', '其版本 {version} 不是此版本 Paper Digest 认识的版本（{known}）'),
   papersNotObject: bilingual('"papers" is not an object', '"papers" 不是对象'),
@@ -101,7 +102,7 @@ export const FILE_MESSAGES = {
   interestsNotObject: bilingual('the interests are not an object', '兴趣设置不是对象'),
   interestsNotList: bilingual('"{field}" is not a list', '"{field}" 不是列表'),
   interestsNoTerm: bilingual('an item of "{field}" has no term', '"{field}" 中有一项没有 term'),
-  interestsBadWeight: bilingual('the weight of {term} is not a number', '{term} 的 weight 不是数字'),
+  interestsBadWeight: bilingual('the weight of {term} is not a number from -1000 to 1000', '{term} 的 weight 不是 -1000 到 1000 之间的数字'),
   interestsTooMany: bilingual('more than {max} interests: the rest is ignored', '兴趣超过 {max} 个：其余的被忽略'),
   interestsUnknownField: bilingual('unknown field "{field}"', '未知字段 "{field}"'),
   interestsHideBelow: bilingual('"hideBelow" is not a number', '"hideBelow" 不是数字'),

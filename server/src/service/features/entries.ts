@@ -91,12 +91,23 @@ export function untitledPaperNumber(name: string): number | undefined {
  * titleKey('  Sparse  Probes for ARITHMETIC Circuits ') // 'sparse probes for arithmetic circuits'
  */
 export function titleKey(title: string): string {
-  if (isPlainAscii(title)) {
-    // Printable ASCII, single spaces, none at the ends: only the case to fold.
-    return title.toLowerCase();
+  // Printable ASCII, single spaces, none at the ends: only the case to fold. ASCII is its own
+  // NFKC form: normalising it is the most of the time otherwise.
+  const key = isPlainAscii(title) ? title.toLowerCase() : (ASCII_ONLY.test(title) ? title : title.normalize('NFKC')).toLowerCase().replace(/\s+/g, ' ').trim();
+  return outsideReservedKeys(key);
+}
+
+/**
+ * A key kept apart from the keys of papers without an English title (`zh:…`, `untitled:…`): a
+ * title that starts so (`zh:思维链`) gets `en:` before it, and so does one that starts with `en:`,
+ * so that no two titles share a key.
+ */
+function outsideReservedKeys(key: string): string {
+  const c = key.charCodeAt(0);
+  if ((c === 0x7a || c === 0x75 || c === 0x65) && (key.startsWith('zh:') || key.startsWith('untitled:') || key.startsWith('en:'))) {
+    return 'en:' + key;
   }
-  // ASCII is its own NFKC form: normalising it is the most of the time otherwise.
-  return (ASCII_ONLY.test(title) ? title : title.normalize('NFKC')).toLowerCase().replace(/\s+/g, ' ').trim();
+  return key;
 }
 
 const ASCII_ONLY = /^[\u0000-\u007f]*$/;

@@ -44,6 +44,12 @@ const KINDS: readonly [keyof InterestsInput, InterestKind][] = [
 /** At most this many interests are used (the rest is ignored). */
 export const MAX_INTERESTS = 500;
 
+/**
+ * The largest weight, either way: scores stay finite numbers (weights of 1e308 summed to
+ * Infinity and NaN, and the ranking and `hideBelow` meant nothing).
+ */
+export const MAX_WEIGHT = 1000;
+
 /** One interest, ready to match. */
 interface Interest {
   readonly kind: InterestKind;
@@ -111,7 +117,7 @@ export function parseInterests(value: unknown): Interests {
         problems.push(message('interestsNoTerm', { field }));
         continue;
       }
-      if (weightValue !== undefined && (typeof weightValue !== 'number' || !Number.isFinite(weightValue))) {
+      if (weightValue !== undefined && (typeof weightValue !== 'number' || !(Math.abs(weightValue) <= MAX_WEIGHT))) {
         problems.push(message('interestsBadWeight', { term: JSON.stringify(term.slice(0, 60)) }));
         continue;
       }

@@ -60,6 +60,23 @@ export interface StateProblem {
   readonly reason: MessageRef;
 }
 
+/** How deep another tool's top-level field may nest its values. */
+const MAX_EXTRA_DEPTH = 1000;
+
+/** Whether a JSON value nests arrays and objects more than `max` deep; without recursion. */
+function nestedDeeperThan(value: unknown, max: number): boolean {
+  const stack: [unknown, number][] = [[value, 0]];
+  while (stack.length > 0) {
+    const [item, depth] = stack.pop()!;
+    if (item === null || typeof item !== 'object') continue;
+    if (depth >= max) return true;
+    for (const child of Array.isArray(item) ? item : Object.values(item)) {
+      if (child !== null && typeof child === 'object') stack.push([child, depth + 1]);
+    }
+  }
+  return false;
+}
+
 export type ParsedState = { readonly state: ReadingState } | { readonly problem: StateProblem };
 
 /**
@@ -107,6 +124,11 @@ export function parseState(text: string): ParsedState {
   const extra: Record<string, unknown> = Object.create(null) as Record<string, unknown>;
   for (const [key, field] of Object.entries(value)) {
     if (key !== 'version' && key !== 'papers') {
+      // Written back as it is: a value nested deeper than JSON.stringify can go would make every
+      // later write fail (a field of 6,000 brackets is 12 kB).
+      if (nestedDeeperThan(field, MAX_EXTRA_DEPTH)) {
+        return corrupt(message('nestedTooDeep', { field: key.slice(0, 40), max: MAX_EXTRA_DEPTH }));
+      }
       extra[key] = field;
     }
   }
@@ -167,19 +189,19 @@ function checkPaper(key: string, entry: unknown): PaperState | MessageRef {
 }
 
 /**
- * Tags trimmed, cut to `MAX_TAG_LENGTH`, distinct and sorted, at most `MAX_TAGS_PER_PAPER`; empty
- * ones dropped. (A change past the limits is refused before, `changeProblem`: only a state file
- * written by something else is cut so.)
+ * Tags trimmed (runs of white space as one space), distinct and sorted; empty ones dropped. None
+ * is cut or dropped for the limits: a change past them is refused before (`changeProblem`), and
+ * the tags another tool wrote, longer or more, are kept as they are.
  */
 export function normaliseTags(tags: readonly string[]): string[] {
-  return distinctTags(tags).sort().slice(0, MAX_TAGS_PER_PAPER);
+  return distinctTags(tags).sort();
 }
 
-/** Tags trimmed, cut to `MAX_TAG_LENGTH` and distinct, in their order; empty ones dropped. */
+/** Tags trimmed and distinct, in their order; empty ones dropped. */
 function distinctTags(tags: readonly string[]): string[] {
   const set = new Set<string>();
   for (const tag of tags) {
-    const trimmed = firstCharacters(tag.replace(/\s+/g, ' ').trim(), MAX_TAG_LENGTH);
+    const trimmed = tag.replace(/\s+/g, ' ').trim();
     if (trimmed) {
       set.add(trimmed);
     }
@@ -315,8 +337,29 @@ export function mergeStates(base: ReadingState, mine: ReadingState, theirs: Read
       papers.set(key, merged);
     }
   }
-  const extra = { ...(mine.extra ?? {}), ...(theirs.extra ?? {}) };
+  const extra = mergeExtra(base.extra ?? {}, mine.extra ?? {}, theirs.extra ?? {});
   return Object.keys(extra).length > 0 ? { version: STATE_VERSION, papers, extra } : { version: STATE_VERSION, papers };
+}
+
+/**
+ * The top-level fields this version does not know, merged three ways as a paper's fields are: a
+ * field one side changed or removed (the other left it as it was) is taken from that side; one
+ * both changed is theirs (the file's, written last).
+ */
+function mergeExtra(base: Readonly<Record<string, unknown>>, mine: Readonly<Record<string, unknown>>, theirs: Readonly<Record<string, unknown>>): Record<string, unknown> {
+  const result: Record<string, unknown> = {};
+  const same = (a: unknown, b: unknown): boolean => a === b || (a !== undefined && b !== undefined && JSON.stringify(a) === JSON.stringify(b));
+  for (const key of new Set([...Object.keys(base), ...Object.keys(mine), ...Object.keys(theirs)])) {
+    const b = Object.hasOwn(base, key) ? base[key] : undefined;
+    const m = Object.hasOwn(mine, key) ? mine[key] : undefined;
+    const t = Object.hasOwn(theirs, key) ? theirs[key] : undefined;
+    const value = same(m, b) ? t : same(t, b) ? m : t;
+    if (value !== undefined) {
+      // Defined as an own field, `__proto__` too (an assignment would set the prototype).
+      Object.defineProperty(result, key, { value, enumerable: true, writable: true, configurable: true });
+    }
+  }
+  return result;
 }
 
 function mergePaper(base: PaperState, mine: PaperState, theirs: PaperState): PaperState {

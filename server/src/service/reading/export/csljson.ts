@@ -22,7 +22,7 @@ export function toCslItems(records: readonly ExportRecord[]): Record<string, unk
     if (record.journalRef) notes.push(`Journal ref: ${exportLine(record.journalRef)}`);
     if (record.comments) notes.push(`Comments: ${exportLine(record.comments)}`);
     if (notes.length > 0) item.note = notes.join('\n');
-    if (record.categories.length > 0) item.keyword = record.categories.join(', ');
+    if (record.categories.length > 0) item.keyword = exportLine(record.categories.join(', '));
     if (record.arxivId) {
       item.number = `arXiv:${record.arxivId}`;
       item.publisher = 'arXiv';

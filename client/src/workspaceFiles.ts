@@ -76,7 +76,13 @@ async function readDigestFile(text: string, maxBytes: number): Promise<ReadDiges
     if (bytes.byteLength > maxBytes) {
       return { uri: text, problem: 'too-big' };
     }
-    return { uri: text, text: decoder.decode(bytes), mtime: stat.mtime };
+    let decoded: string;
+    try {
+      decoded = decoder.decode(bytes);
+    } catch {
+      return { uri: text, problem: 'not-utf8' };
+    }
+    return { uri: text, text: decoded, mtime: stat.mtime };
   } catch (error) {
     return { uri: text, problem: error instanceof vscode.FileSystemError && error.code === 'FileNotFound' ? 'missing' : 'unreadable' };
   }

@@ -164,9 +164,13 @@ export function runCli(argv: readonly string[], out: CliOutput, cwd = process.cw
     }
   }
 
-  // Papers by title over all the files, for the duplicates across files.
+  // Papers by title over all the files, for the duplicates across files; a file past a limit is
+  // not checked and lists no paper (as in the editor).
   const papers = new Map<string, PaperLocation[]>();
   for (const file of files) {
+    if (documentTooLarge(file.doc)) {
+      continue;
+    }
     for (const entry of file.doc.entries) {
       const key = entry.englishTitle ? titleKey(entry.englishTitle.value.text) : '';
       if (key.length > 0) {

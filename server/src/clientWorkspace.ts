@@ -46,6 +46,7 @@ const PROBLEM_DESCRIPTIONS: Record<FileReadProblem, string> = {
   link: 'symbolic links (never followed)',
   missing: 'gone meanwhile',
   unreadable: 'unreadable',
+  'not-utf8': 'not UTF-8 text',
   folder: 'folders now',
   outside: 'outside the workspace folders',
 };

@@ -8,7 +8,7 @@
 import { RequestType } from 'vscode-languageserver-protocol';
 
 /** Why a file was not read. */
-export type FileReadProblem = 'missing' | 'folder' | 'link' | 'special' | 'too-big' | 'unreadable' | 'outside';
+export type FileReadProblem = 'missing' | 'folder' | 'link' | 'special' | 'too-big' | 'unreadable' | 'not-utf8' | 'outside';
 
 export interface FindDigestFilesParams {
   /** A workspace folder's URI, or a folder inside one (a folder created in the workspace). */

@@ -48,9 +48,12 @@ describe('cli: consistency across the files of a folder', () => {
       fs.writeFileSync(path.join(other, 'big.digest'), digest(entryLines('Big', { institutions: line })));
       const small = digest(entryLines('Small', { institutions: '机构 * X University（乙大学） 纠错' }));
       fs.writeFileSync(path.join(other, 'small.digest'), small);
+      // And a paper of it is no duplicate of another file's.
+      fs.writeFileSync(path.join(other, 'copy.digest'), digest(entryLines('Big')));
       const checked = spawnSync(process.execPath, [CLI, 'check', '.'], { cwd: other, encoding: 'utf8' });
       assert.match(checked.stdout, /document-too-large/);
       assert.doesNotMatch(checked.stdout, /inconsistent-translation/);
+      assert.doesNotMatch(checked.stdout, /duplicate-paper/);
       spawnSync(process.execPath, [CLI, 'check', '--fix', '.'], { cwd: other, encoding: 'utf8' });
       assert.equal(fs.readFileSync(path.join(other, 'small.digest'), 'utf8'), small);
     } finally {

@@ -216,6 +216,20 @@ describe('quick fixes: more cases', () => {
       assert.deepEqual(computeDiagnostics(parseDigest(result)), [], 'the problem is gone and no other came');
       assert.ok(offered.some((action) => /Remove the stray line/.test(action.title) && !action.isPreferred), 'removing it is still offered, not preferred');
     }
+    // Where the label would raise a problem (the paper has its Comments; the line comes after the
+    // Journal ref; between two papers), it is not offered, and removing the line is preferred.
+    for (const text of [
+      digest([...entryLines('A'), 'comments 12 pages']),
+      digest([...entryLines('A', { comments: null }), 'comments 12 pages']),
+      digest(entryLines('A'), ['comments 12 pages'], entryLines('B')),
+    ]) {
+      const doc = parseDigest(text);
+      const diagnostic = computeDiagnostics(doc).find((d) => d.code === 'stray-line');
+      assert.ok(diagnostic, text);
+      const offered = codeActions(doc, { uri: 'file:///a.digest' }, { range: diagnostic.range, diagnostics: [diagnostic] });
+      assert.deepEqual(offered.filter((action) => action.isPreferred).map((action) => action.title), offered.filter((action) => /Remove the stray/.test(action.title)).map((action) => action.title), text);
+      assert.ok(!offered.some((action) => /Write the label/.test(action.title)), text);
+    }
   });
 
   test('Should remove a stray line inside a paragraph with its line end only', () => {

@@ -77,6 +77,18 @@ describe('TextMate grammar', () => {
     assert.ok(scopesOf(hits, '、').includes('punctuation.separator.category.paper-digest'));
   });
 
+  test('Should scope a topic with brackets of its own whole, as the parser reads it, a colon inside them too', () => {
+    for (const [line, topic] of [
+      ['专题命中 数学（几何：平面） ：reasoning(abstract)；分类 cs.LG', '数学（几何：平面） '],
+      ['专题命中 LLM (agents) ：reasoning(abstract)；分类 cs.AI', 'LLM (agents) '],
+      ['专题命中 数学（几何（平面））：reasoning(abstract)', '数学（几何（平面））'],
+    ]) {
+      const token = tokenize([line])[0].find((each) => each.scopes.includes('entity.name.function.topic.paper-digest'));
+      assert.equal(token?.text, topic, line);
+      assert.ok(scopesOf(line, 'reasoning').includes('entity.name.tag.keyword.paper-digest'), line);
+    }
+  });
+
   test('Should scope URLs and arXiv ids in comments', () => {
     const line = 'Comments 12 pages. Code: https://example.org/probes（见附录） and arXiv:2401.01234v2';
     assert.ok(scopesOf(line, 'https://example.org/probes').includes('markup.underline.link.paper-digest'));

@@ -15,6 +15,7 @@ import { papersTree } from '../../server/src/service/features/tree';
 import { digestStatistics } from '../../server/src/service/features/statistics';
 import { rollup } from '../../server/src/service/features/rollup';
 import { distinctPaperCount } from '../../server/src/service/features/documentStats';
+import { termKey } from '../../server/src/service/terms';
 import { ReadingModel } from '../../server/src/service/reading/model';
 import { StateStore } from '../../server/src/service/reading/stateStore';
 import { WorkspaceIndex } from '../../server/src/service/workspaceIndex';
@@ -287,6 +288,9 @@ describe('reading: the papers a scope means, as the Papers view shows them', () 
     const keys = [...lookup.papers()].map((paper) => lookup.info(paper).paperKey);
     assert.equal(new Set(keys).size, 2, keys.join(' | '));
     assert.equal(lookup.unreadCount(), 2);
+    // Names are compared as written: only the keys of papers are kept apart.
+    assert.equal(termKey('EN:  Lab'), 'en: lab');
+    assert.equal(termKey('Untitled: Group'), 'untitled: group');
   });
 
   test('Should count a paper with a Chinese title only once wherever it comes, as its state does', () => {

@@ -128,6 +128,11 @@ describe('state store: two writers', () => {
     writeState(root, JSON.stringify({ version: 1, papers: { other: { tags } } }));
     assert.equal(store(root).change(['mine'], { starred: true }).changed.length, 1);
     assert.deepEqual(papersOnDisk(root).other.tags, [...tags].sort());
+    // Adding a tag it has changes nothing and is no refusal; a new one is refused, as past the limit.
+    const again = store(root).change(['other'], { addTags: ['t01'] });
+    assert.equal(again.messageRef, undefined);
+    assert.deepEqual(again.changed, []);
+    assert.ok(store(root).change(['other'], { addTags: ['new'] }).messageRef);
     // And the long one can be removed by its name.
     assert.equal(store(root).change(['other'], { removeTags: ['L'.repeat(100)] }).changed.length, 1);
     assert.equal((papersOnDisk(root).other.tags as string[]).length, 70);

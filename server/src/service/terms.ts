@@ -7,7 +7,7 @@
  * of those has to parse a file again.
  */
 import type { DigestDocument, Entry } from './model';
-import { titleKey } from './features/entries';
+import { foldedKey } from './features/entries';
 import { internalised, keep } from './keptStrings';
 import { RecentMap } from './recentMap';
 import { notAnInstitutionKind } from './institutionNames';
@@ -49,12 +49,12 @@ export interface FileTerms {
 
 /**
  * The key under which two names are the same: compatibility-folded, lower-cased, white space
- * collapsed and trimmed (`titleKey`). Institutions, authors and keywords are compared by it.
+ * collapsed and trimmed (`foldedKey`). Institutions, authors and keywords are compared by it.
  *
  * @example termKey(' Kyoto  UNIVERSITY') // 'kyoto university'
  */
 export function termKey(text: string): string {
-  return titleKey(text);
+  return foldedKey(text);
 }
 
 /** Adds `amount` to the count of `text`; drops it at zero. */

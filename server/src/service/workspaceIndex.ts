@@ -10,7 +10,7 @@
 import type { Position, Range } from 'vscode-languageserver-types';
 import type { DigestDocument, Entry } from './model';
 import { parseDigest } from './parser';
-import { entrySpans, entrySpansAt, entryTitleKey, itemAtLine, paperName, titleKey } from './features/entries';
+import { entrySpans, entrySpansAt, entryTitleKey, itemAtLine, paperName, foldedKey } from './features/entries';
 import { entryNames, EntryNames, fileTerms, FileTerms, reviseTerms, summaryTerms } from './terms';
 import { documentTooLarge, parseWithinLimits } from './limits';
 import { keep, keepNarrow, KeptNames } from './keptStrings';
@@ -791,7 +791,7 @@ function identityOf(entry: Entry): PaperIdentity {
   }
   const chinese = entry.chineseTitle?.value.text ?? '';
   // A copy: the Chinese title is a slice of the document's text, and so may its key be.
-  return { titleKey: '', identity: chinese ? keep('zh:' + titleKey(chinese)) : 'untitled' };
+  return { titleKey: '', identity: chinese ? keep('zh:' + foldedKey(chinese)) : 'untitled' };
 }
 
 function summarisePaper(uri: string, entry: Entry, occurrences: Map<string, number>, open: boolean, names: FoldedNames): PaperSummary {

@@ -98,10 +98,12 @@ export function fixesFor(doc: DigestDocument, diagnostic: DigestDiagnostic, cont
       // A label in another case (`comments 12 pages`, `Journal Ref …`): writing it as the format
       // does makes the line the field it was meant to be; deleting it would lose the text.
       const relabel = diagnostic.range.start.line === diagnostic.range.end.line ? miscasedLabel(at, diagnostic.range.start.line) : undefined;
+      // Both preferred: a code action offers only the fixes that raise no new problem, and of
+      // those, the first preferred one (the label, when the line may take it) stays preferred.
       const remove = fix(
         diagnostic.range.start.line === diagnostic.range.end.line ? bilingual('Remove the stray line', '删除此行') : bilingual('Remove the stray lines', '删除这些行'),
         [at.deleteLines(diagnostic.range.start.line, diagnostic.range.end.line)],
-        relabel === undefined,
+        true,
         false,
       );
       return relabel ? [fix(bilingual(`Write the label as '${relabel.label}'`, `将标签改为“${relabel.label}”`), [TextEdit.replace(relabel.range, relabel.label)], true, false), remove] : [remove];
@@ -225,12 +227,16 @@ export function codeActions(
         // A selection over more problems than a menu can show: the first ones (fix-all takes all).
         break;
       }
+      let preferred = false;
       for (const f of fixesFor(doc, diagnostic, { snippets })) {
         if (!fixIsClean(doc, diagnostic, f, fresh, options, token)) {
           // A fix that would leave its problem or raise a new one is not offered.
           continue;
         }
-        actions.push({ title: say(f.titles, options.language), kind: CodeActionKind.QuickFix, diagnostics: [shown], isPreferred: f.isPreferred, edit: workspaceEdit(f.snippetEdits ?? onCodePointsOf(doc, f.edits)) });
+        // At most one preferred fix a problem: the first of those offered.
+        const isPreferred: boolean = f.isPreferred === true && !preferred;
+        preferred ||= isPreferred;
+        actions.push({ title: say(f.titles, options.language), kind: CodeActionKind.QuickFix, diagnostics: [shown], isPreferred, edit: workspaceEdit(f.snippetEdits ?? onCodePointsOf(doc, f.edits)) });
       }
     }
     actions.push(...openCopyActions(target.uri, request.diagnostics, options.language));

@@ -91,10 +91,19 @@ export function untitledPaperNumber(name: string): number | undefined {
  * titleKey('  Sparse  Probes for ARITHMETIC Circuits ') // 'sparse probes for arithmetic circuits'
  */
 export function titleKey(title: string): string {
+  return outsideReservedKeys(foldedKey(title));
+}
+
+/**
+ * A text compatibility-folded, lower-cased, white space collapsed and trimmed: `titleKey` without
+ * keeping apart the keys of untitled papers (names are compared by it, `termKey`).
+ *
+ * @example foldedKey(' Kyoto  UNIVERSITY') // 'kyoto university'
+ */
+export function foldedKey(text: string): string {
   // Printable ASCII, single spaces, none at the ends: only the case to fold. ASCII is its own
   // NFKC form: normalising it is the most of the time otherwise.
-  const key = isPlainAscii(title) ? title.toLowerCase() : (ASCII_ONLY.test(title) ? title : title.normalize('NFKC')).toLowerCase().replace(/\s+/g, ' ').trim();
-  return outsideReservedKeys(key);
+  return isPlainAscii(text) ? text.toLowerCase() : (ASCII_ONLY.test(text) ? text : text.normalize('NFKC')).toLowerCase().replace(/\s+/g, ' ').trim();
 }
 
 /**

@@ -237,7 +237,12 @@ export function changeProblem(state: ReadingState, keys: readonly string[], chan
   }
   if (adding.length > 0) {
     for (const key of keys) {
-      const tags = new Set([...(state.papers.get(key)?.tags ?? []), ...adding]);
+      const had = state.papers.get(key)?.tags ?? [];
+      if (adding.every((tag) => had.includes(tag))) {
+        // Nothing new for this paper: no limit to pass (another tool may have given it more).
+        continue;
+      }
+      const tags = new Set([...had, ...adding]);
       const count = [...tags].filter((tag) => !removing.has(tag)).length;
       if (count > MAX_TAGS_PER_PAPER) {
         return message('tooManyTags', { max: MAX_TAGS_PER_PAPER });

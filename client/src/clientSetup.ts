@@ -35,6 +35,8 @@ export function paperDigestClientOptions(documentSelector: DocumentSelector): La
   return {
     documentSelector,
     connectionOptions: { messageStrategy: arrivals.messageStrategy },
+    // The file events come from the watchers below: the server need not register its own.
+    initializationOptions: { watchesFiles: true },
     synchronize: {
       configurationSection: 'paperDigest',
       // The workspace index follows digest files on disk; deletions of anything else may be

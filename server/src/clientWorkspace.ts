@@ -7,7 +7,7 @@
  * any scheme work (vscode-vfs, vscode-remote, file); none is ever turned into a path.
  */
 import { FileChangeType, FileEvent } from 'vscode-languageserver-protocol';
-import { isDigestUri, isInFolders } from './digestFiles';
+import { filesLeaving, isDigestUri, isInFolders } from './digestFiles';
 import { PendingDocuments } from './pendingDocuments';
 import type { DigestDocument } from './service/model';
 import type { WorkspaceIndex } from './service/workspaceIndex';
@@ -97,11 +97,8 @@ export class ClientWorkspaceDigests implements WorkspaceFiles {
 
   setFolders(uris: readonly string[]): Promise<void> {
     const next = uris.map(trimmedUri);
-    for (const old of this.folders) {
-      if (!next.includes(old)) {
-        this.index.remove(old);
-      }
-    }
+    // Files of a folder removed that another folder still holds (nested folders) stay.
+    this.index.removeMany(filesLeaving(this.index.diskUris(), this.folders, next));
     const added = next.filter((uri) => !this.folders.includes(uri));
     this.folders = next;
     return this.scan(added, undefined);

@@ -31,7 +31,10 @@ import {
   TextDocumentSyncKind,
   InitializeResult,
   InitializeParams,
+  DidChangeWatchedFilesNotification,
+  WatchKind,
 } from 'vscode-languageserver/node';
+import { DIGEST_FILE_GLOB } from './digestFiles';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import { OpenDocument } from './openDocument';
 import type { Diagnostic, Range } from 'vscode-languageserver-types';
@@ -178,6 +181,8 @@ const completionWorkspace: CompletionWorkspace = {
 };
 let initialFolders: string[] = [];
 let folderChangeNotifications = false;
+/** Whether the server registers its file watchers (the client can, and does not watch them itself). */
+let registerWatchers = false;
 
 /**
  * Where else in the workspace a paper with this English title key is, for the duplicate
@@ -197,6 +202,10 @@ connection.onInitialize((params: InitializeParams): InitializeResult => {
   // Pull diagnostics where the client can pull them (LSP 3.17); pushed otherwise.
   pullMode = params.capabilities.textDocument?.diagnostic !== undefined;
   refreshSupport = params.capabilities.workspace?.diagnostics?.refreshSupport === true;
+  // Editors other than VS Code (Neovim, Helix, eglot) send file events only for the watchers a
+  // server registers; VS Code's client here watches the files itself and says so.
+  const watchesFiles = (params.initializationOptions as { watchesFiles?: unknown } | undefined)?.watchesFiles === true;
+  registerWatchers = params.capabilities.workspace?.didChangeWatchedFiles?.dynamicRegistration === true && !watchesFiles;
   return {
     capabilities: {
       workspaceSymbolProvider: true,
@@ -225,6 +234,19 @@ connection.onInitialize((params: InitializeParams): InitializeResult => {
 });
 
 connection.onInitialized(() => {
+  if (registerWatchers) {
+    void connection.client
+      .register(DidChangeWatchedFilesNotification.type, {
+        watchers: [
+          { globPattern: DIGEST_FILE_GLOB },
+          // The reading state and interests beside the digests, changed by other tools or git.
+          { globPattern: '**/.paper-digest/*.json' },
+          // A folder deleted may hold digests.
+          { globPattern: '**/*', kind: WatchKind.Delete },
+        ],
+      })
+      .catch((error: unknown) => connection.console.log(`Paper Digest: the client did not take the file watchers: ${String(error)}`));
+  }
   if (folderChangeNotifications) {
     connection.workspace.onDidChangeWorkspaceFolders((event) => {
       void workspaceDigests.changeFolders(event.added.map((f) => f.uri), event.removed.map((f) => f.uri));

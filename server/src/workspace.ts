@@ -11,7 +11,7 @@ import { fileURLToPath } from 'node:url';
 import { FileChangeType, FileEvent } from 'vscode-languageserver/node';
 import { realPath } from './fs/contained';
 import { readFileSnapshot, SafeFileError } from './fs/safeFile';
-import { isDigestFileName, isDigestUri, isInFolder, isInFolders } from './digestFiles';
+import { filesLeaving, isDigestFileName, isDigestUri, isInFolder, isInFolders } from './digestFiles';
 import { PendingDocuments } from './pendingDocuments';
 import type { DigestDocument } from './service/model';
 import type { WorkspaceIndex } from './service/workspaceIndex';
@@ -134,11 +134,8 @@ export class WorkspaceDigests {
   /** Replaces the workspace folders and scans them; files of folders no longer there are forgotten. */
   setFolders(uris: readonly string[]): Promise<void> {
     const next = uris.map(canonicalUri).filter((uri): uri is string => uri !== undefined);
-    for (const old of this.folders) {
-      if (!next.includes(old)) {
-        this.index.remove(old);
-      }
-    }
+    // Files of a folder removed that another folder still holds (nested folders) stay.
+    this.index.removeMany(filesLeaving(this.index.diskUris(), this.folders, next));
     const added = next.filter((uri) => !this.folders.includes(uri));
     this.folders = next;
     this.realRoots.clear();

@@ -99,6 +99,22 @@ describe('workspace: scanning', () => {
     assert.equal(index.files().length, 2);
     await files.changeFolders([], [pathToUri(one)]);
     assert.deepEqual(index.files().map((file) => file.uri), [fileUri(path.join(two, 'b.digest'))]);
+    await files.changeFolders([], [pathToUri(two)]);
+    assert.deepEqual(index.files(), [], 'no folder left: no file');
+  });
+
+  test('Should keep the files another folder still holds when a nested folder, or the one holding it, is removed', async () => {
+    const root = folder({ 'top.digest': digest(entryLines('Top')), 'sub/a.digest': digest(entryLines('Sub')) });
+    const sub = path.join(root, 'sub');
+    const index = new WorkspaceIndex();
+    const files = new WorkspaceDigests(index);
+    await files.setFolders([pathToUri(root), pathToUri(sub)]);
+    assert.deepEqual(indexedNames(index, root).sort(), ['sub/a.digest', 'top.digest']);
+    await files.changeFolders([], [pathToUri(sub)]);
+    assert.deepEqual(indexedNames(index, root).sort(), ['sub/a.digest', 'top.digest'], 'the outer folder still holds sub/');
+    await files.changeFolders([pathToUri(sub)], []);
+    await files.changeFolders([], [pathToUri(root)]);
+    assert.deepEqual(indexedNames(index, root), ['sub/a.digest'], 'sub/ is still a folder');
   });
 });
 

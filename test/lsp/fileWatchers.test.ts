@@ -1,0 +1,53 @@
+/**
+ * The file watchers: an editor that registers them only when asked (Neovim, Helix, eglot) gets
+ * them from the server; VS Code's client, which watches the files itself, says so and gets none.
+ */
+import * as assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import { LspClient } from '../support/lspClient';
+
+const CAPABILITIES = {
+  workspace: { workspaceFolders: true, didChangeWatchedFiles: { dynamicRegistration: true } },
+  textDocument: { documentSymbol: { hierarchicalDocumentSymbolSupport: true } },
+};
+
+interface Registration {
+  readonly method: string;
+  readonly registerOptions?: { readonly watchers?: readonly { readonly globPattern: string; readonly kind?: number }[] };
+}
+
+/** Starts a server with the options, and what it registered by the time a request is answered. */
+async function registrations(initializationOptions?: unknown): Promise<Registration[]> {
+  const registered: Registration[] = [];
+  const client = await LspClient.start({
+    rootUri: null,
+    capabilities: CAPABILITIES,
+    initializationOptions,
+    onServerRequest: (method, params) => {
+      if (method === 'client/registerCapability') registered.push(...(params as { registrations: Registration[] }).registrations);
+      return null;
+    },
+  });
+  try {
+    // A request answered after `initialized`: the registration, sent then, came before it.
+    await client.request('workspace/symbol', { query: 'x' });
+    return registered;
+  } finally {
+    await client.shutdown();
+  }
+}
+
+describe('lsp: file watchers', () => {
+  test('Should register watchers of the digests, the state files and deletions for a client that can register them', async () => {
+    const [watchers] = await registrations();
+    assert.equal(watchers?.method, 'workspace/didChangeWatchedFiles');
+    const globs = watchers.registerOptions?.watchers?.map((watcher) => [watcher.globPattern, watcher.kind]);
+    assert.ok(globs?.some(([glob]) => typeof glob === 'string' && glob.includes('digest')), JSON.stringify(globs));
+    assert.ok(globs?.some(([glob]) => glob === '**/.paper-digest/*.json'));
+    assert.ok(globs?.some(([glob, kind]) => glob === '**/*' && kind === 4), 'deletions of folders');
+  });
+
+  test('Should register none for a client that watches the files itself', async () => {
+    assert.deepEqual(await registrations({ watchesFiles: true }), []);
+  });
+});

@@ -50,8 +50,11 @@ async function readDigestFiles(uris: readonly string[], maxBytes: number): Promi
   return { files };
 }
 
-/** Fatal: a file that is not UTF-8 text (a binary named `.digest`) is not read, as the CLI and the Node server skip it. */
-const decoder = new TextDecoder('utf-8', { ignoreBOM: true, fatal: true });
+/**
+ * Fatal: a file that is not UTF-8 text (a binary named `.digest`) is not read, as the CLI and the
+ * Node server skip it. A byte order mark is dropped, as the editor shows the file.
+ */
+const decoder = new TextDecoder('utf-8', { fatal: true });
 
 async function readDigestFile(text: string, maxBytes: number): Promise<ReadDigestFile> {
   const uri = parseUri(text);

@@ -460,9 +460,9 @@ export function fileUri(filePath: string): string {
   return 'file://' + p.replace(/[^A-Za-z0-9\-._~/]+/g, (run) => encodeURIComponent(wellFormed(run)).replace(/[!'()*:]/g, (c) => '%' + c.charCodeAt(0).toString(16).toUpperCase()));
 }
 
-const STRICT_UTF8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+const STRICT_UTF8 = new TextDecoder('utf-8', { fatal: true });
 
-/** Bytes as UTF-8 text (a byte order mark kept as U+FEFF), undefined when they are not UTF-8. */
+/** Bytes as UTF-8 text less a byte order mark (as an editor shows the file), undefined when they are not UTF-8. */
 function strictUtf8(bytes: Buffer): string | undefined {
   try {
     return STRICT_UTF8.decode(bytes);

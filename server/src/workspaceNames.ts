@@ -68,7 +68,7 @@ export async function sourcesNaming(context: WorkspaceNamesContext, name: NameTa
       return sources;
     }
     try {
-      const text = context.readText ? await context.readText(uri) : new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode((await readFileSnapshot(fileURLToPath(uri))).bytes);
+      const text = context.readText ? await context.readText(uri) : new TextDecoder('utf-8', { fatal: true }).decode((await readFileSnapshot(fileURLToPath(uri))).bytes);
       if (text === undefined) {
         continue;
       }

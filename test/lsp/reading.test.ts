@@ -224,6 +224,10 @@ describe('lsp: the reading workflow over stdio', () => {
     assert.match(text, /`circuits`, `probes`/);
     assert.ok(text.includes('Try &lt;b&gt;this&lt;'), text);
     assert.ok(!text.includes('<b>'), text);
+    // Past the end of the title's line: no hover, as on any other line.
+    for (const character of [500, 100_000]) {
+      assert.equal(await client.request('textDocument/hover', { textDocument: { uri }, position: { line: 2, character } }), null, String(character));
+    }
   });
 
   test('Should pick up a change of the state file made outside, on its file event', async () => {

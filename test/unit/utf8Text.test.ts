@@ -20,8 +20,9 @@ describe('decodeUtf8Text: file bytes as Node decodes UTF-8, and none that are no
     for (const text of [generatedDigest(20), '\ufeff' + generatedDigest(20), generatedDigest(20) + '𝔘𝔫𝔦 😀 é', 'a'.repeat(10_000), 'é'.repeat(5_000)]) {
       const bytes = Buffer.from(text, 'utf8');
       assert.ok(bytes.length >= 4096);
-      assert.equal(decodeUtf8Text(bytes), text);
-      assert.equal(decodeUtf8Text(bytes), bytes.toString('utf8'));
+      // As toString does, less a byte order mark (an editor does not show it).
+      assert.equal(decodeUtf8Text(bytes), text.replace(/^\ufeff/, ''));
+      assert.equal(decodeUtf8Text(bytes), bytes.toString('utf8').replace(/^\ufeff/, ''));
     }
   });
 
@@ -36,7 +37,7 @@ describe('decodeUtf8Text: file bytes as Node decodes UTF-8, and none that are no
         fc.nat(),
         (tail, at) => {
           const bytes = withBytes(tail, at);
-          const valid = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+          const valid = new TextDecoder('utf-8', { fatal: true });
           let expected: string | undefined;
           try {
             expected = valid.decode(bytes);
@@ -44,7 +45,7 @@ describe('decodeUtf8Text: file bytes as Node decodes UTF-8, and none that are no
             expected = undefined;
           }
           assert.equal(decodeUtf8Text(bytes), expected);
-          if (expected !== undefined) assert.equal(expected, bytes.toString('utf8'));
+          if (expected !== undefined) assert.equal(expected, bytes.toString('utf8').replace(/^\ufeff/, ''));
         },
       ),
       { numRuns: 300 },

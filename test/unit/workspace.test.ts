@@ -5,6 +5,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { canonicalUri, DEFAULT_SCAN_LIMITS, fileUri, isDigestFileName, WorkspaceDigests } from '../../server/src/workspace';
 import { parseDigest } from '../../server/src/service/parser';
+import { decodeUtf8Text } from '../../server/src/fs/utf8Text';
 import { WorkspaceIndex } from '../../server/src/service/workspaceIndex';
 import { digest, entryLines } from '../support/fixtures';
 import { temporaryFolders } from '../support/tempFolders';
@@ -211,6 +212,17 @@ describe('workspace: links, special files and replaced files', () => {
     assert.match(summary!, /1 too big/);
     assert.match(summary!, /1 not regular files/);
     assert.match(summary!, /2 symbolic links \(never followed\)/);
+  });
+
+  test('Should count positions in a file with a byte order mark as an editor shows it, without the mark', async () => {
+    const text = digest(entryLines('A')).replace(/^[^\n]*\n\n/, '');
+    const root = folder({ 'bom.digest': '\ufeff' + text });
+    for (const decode of [undefined, decodeUtf8Text]) {
+      const index = new WorkspaceIndex();
+      await new WorkspaceDigests(index, decode ? { decode } : {}).setFolders([pathToUri(root)]);
+      const paper = index.files()[0]?.papers[0];
+      assert.deepEqual(paper?.selectionRange.start, { line: 0, character: 0 });
+    }
   });
 
   test('Should skip a file that is not UTF-8 text, and drop it from the index when it becomes one', async () => {

@@ -17,8 +17,8 @@ const isAscii: (bytes: Buffer) => boolean = typeof buffer.isAscii === 'function'
 const strict = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 
 /**
- * Bytes that are UTF-8 text as `bytes.toString('utf8')` decodes them; undefined for any others (a
- * binary named `.digest`), which are not read as text.
+ * Bytes that are UTF-8 text as `bytes.toString('utf8')` decodes them, less a byte order mark;
+ * undefined for any others (a binary named `.digest`), which are not read as text.
  *
  * @example
  * decodeUtf8Text(Buffer.from('大模型推理能力\n', 'utf8')) // '大模型推理能力\n'
@@ -28,7 +28,9 @@ export function decodeUtf8Text(bytes: Buffer): string | undefined {
   if (!isUtf8Text(bytes)) {
     return undefined;
   }
-  return bytes.length >= FAST_MIN_BYTES && !isAscii(bytes) ? buffer.transcode(bytes, 'utf8', 'utf16le').toString('utf16le') : bytes.toString('utf8');
+  const text = bytes.length >= FAST_MIN_BYTES && !isAscii(bytes) ? buffer.transcode(bytes, 'utf8', 'utf16le').toString('utf16le') : bytes.toString('utf8');
+  // Without its byte order mark, as an editor shows the file: positions in it are the editor's.
+  return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
 }
 
 /**

@@ -61,10 +61,15 @@ export function documentPapers(lookup: ModelLookup, uri: string): { paperKey: st
   });
 }
 
-/** The paper whose title line holds the position, if any. */
+/** The paper whose title (on its line, the end included) holds the position, if any. */
 export function paperOnTitleLine(lookup: ModelLookup, uri: string, position: Position): PaperSummary | undefined {
   const paper = lookup.index.paperAt(uri, position);
-  return paper && paper.selectionRange.start.line === position.line ? paper : undefined;
+  if (!paper) {
+    return undefined;
+  }
+  // On the title itself (its end included), not past the end of its line.
+  const title = paper.selectionRange;
+  return title.start.line === position.line && position.character >= title.start.character && position.character <= title.end.character ? paper : undefined;
 }
 
 /**

@@ -149,7 +149,14 @@ const cache = new DigestCache();
 const answers = new AnswerCache();
 // Each edit brings the document's cached model along incrementally.
 const documents = new TextDocuments<OpenDocument>({
-  create: OpenDocument.create,
+  create: (uri, languageId, version, content) => {
+    // Opened again without a close (some clients on reload): nothing of the text before is
+    // kept, whatever its version (the caches go by version).
+    cache.delete(uri);
+    answers.delete(uri);
+    forgetOutline(uri);
+    return OpenDocument.create(uri, languageId, version, content);
+  },
   update: (document, changes, version) => cache.change(document, changes, () => OpenDocument.update(document, changes, version)),
 });
 /** Every paper of every digest file of the workspace folders; open documents override the disk. */

@@ -90,4 +90,16 @@ describe('dist/server.js over stdio', () => {
     const after = await client.request<Record<string, number>>('paperDigest/debug/counters');
     assert.equal(after['outline.computed'], before['outline.computed'] + 1, 'a new version has its own outline');
   });
+
+  test('Should answer from the new text when a document is opened again without a close, at the same version', async () => {
+    const again = 'file:///reopened.digest';
+    const text = readFixture('parser/well-formed.digest');
+    client.openDocument(again, text, 'paper-digest');
+    const first = (await client.request('textDocument/documentSymbol', { textDocument: { uri: again } })) as { children: { name: string }[] }[];
+    assert.match(first[0].children[2].name, /^Multi-Agent Debate for Theorem Proving/);
+    client.openDocument(again, text.replace('Multi-Agent Debate for Theorem Proving', 'Reopened Title'), 'paper-digest');
+    const second = (await client.request('textDocument/documentSymbol', { textDocument: { uri: again } })) as { children: { name: string }[] }[];
+    assert.match(second[0].children[2].name, /^Reopened Title/);
+    client.closeDocument(again);
+  });
 });

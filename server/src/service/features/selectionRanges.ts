@@ -15,7 +15,8 @@ const MAX_WORD_LINE = 100_000;
 
 /**
  * One selection range per position, innermost first; an empty list when a position lies outside
- * the text.
+ * the text (LSP wants each position inside its range, which no range can be for such a position,
+ * and one range per position: none can be given for the others either).
  *
  * @example
  * // On `Kyoto` in `机构 * Kyoto University（京都大学） ； ...`:

@@ -16,7 +16,7 @@ import { pathToFileURL } from 'node:url';
 import { collectDigestFiles, displayPath, printable, readDigestFile } from './cliFiles';
 import { rulesDocsBase } from './docsBase';
 import { bilingual, DEFAULT_MESSAGE_LANGUAGE, MessageLanguage, rulesDocsFor, say } from './service/messages';
-import { CliUsageError, languageOption, problemText, requestedLanguage, usageError } from './cliLanguage';
+import { CliUsageError, languageOption, problemText, requestedLanguage, separateValue, usageError } from './cliLanguage';
 import { choices, cliHelp, cliText, message, MessageRef, reasonOf } from './service/cliMessages';
 import { applyEdits } from './service/edits';
 import { fixAll } from './service/features/codeActions';
@@ -114,8 +114,11 @@ export function runCli(argv: readonly string[], out: CliOutput, cwd = process.cw
   }
   const language = options.language;
   let failed = false;
+  /** What could not be read or written, as said on standard error: the JSON and SARIF carry it too. */
+  const failures: string[] = [];
   const fail = (problem: MessageRef): void => {
     failed = true;
+    failures.push(problemText(problem, language));
     out.stderr(`paper-digest: ${problemText(problem, language)}\n`);
   };
 
@@ -200,10 +203,10 @@ export function runCli(argv: readonly string[], out: CliOutput, cwd = process.cw
       out.stdout(formatText(files, byUri, options.fix, failed, language));
       break;
     case 'json':
-      out.stdout(JSON.stringify(formatJson(files), null, 2) + '\n');
+      out.stdout(JSON.stringify(formatJson(files, failures), null, 2) + '\n');
       break;
     case 'sarif':
-      out.stdout(JSON.stringify(formatSarif(files, cwd, docsBase, language), null, 2) + '\n');
+      out.stdout(JSON.stringify(formatSarif(files, cwd, rulePagesOnline(language) ?? docsBase, language, failures), null, 2) + '\n');
       break;
   }
   if (failed) {
@@ -228,7 +231,7 @@ function parseArguments(argv: readonly string[]): Options | 'help' | 'version' {
       } else if (arg === '--fix') {
         options.fix = true;
       } else if (arg === '--format' || arg.startsWith('--format=')) {
-        const value = arg === '--format' ? argv[++i] : arg.slice('--format='.length);
+        const value = arg === '--format' ? separateValue(argv, i++) : arg.slice('--format='.length);
         if (value !== 'text' && value !== 'json' && value !== 'sarif') {
           const values = choices(['text', 'json', 'sarif']);
           throw new CliUsageError(value === undefined ? cliText('needsValueOf', { option: '--format', values }) : cliText('unknownFormat', { value: printable(value), values }));
@@ -261,6 +264,8 @@ function parseArguments(argv: readonly string[]): Options | 'help' | 'version' {
 // ---- Formats -----------------------------------------------------------------------------
 
 const SEVERITY_NAMES = ['', 'error', 'warning', 'information', 'hint'] as const;
+/** The severities of the text format in Chinese (`--lang zh-cn`); English otherwise, as tools read them. */
+const SEVERITY_NAMES_ZH = ['', '错误', '警告', '信息', '提示'] as const;
 
 /** One-based line and column of a position, the column not counting a BOM. */
 function humanPosition(doc: DigestDocument, position: { line: number; character: number }): { line: number; column: number } {
@@ -275,7 +280,7 @@ function formatText(files: readonly CheckedFile[], byUri: ReadonlyMap<string, Ch
   for (const file of files) {
     for (const diagnostic of file.diagnostics) {
       const { line, column } = humanPosition(file.doc, diagnostic.range.start);
-      const severity = SEVERITY_NAMES[diagnostic.severity ?? 1];
+      const severity = (language === 'zh-cn' ? SEVERITY_NAMES_ZH : SEVERITY_NAMES)[diagnostic.severity ?? 1];
       counts[diagnostic.severity ?? 1]++;
       const seeAlso = (diagnostic.relatedInformation ?? []).map((info) => {
         const other = byUri.get(info.location.uri);
@@ -296,7 +301,9 @@ function formatText(files: readonly CheckedFile[], byUri: ReadonlyMap<string, Ch
   if (total === 0) {
     lines.push(words.noProblems(files.length, failed));
   } else {
-    lines.push(words.problems(total, counts[1], counts[2], counts[3] + counts[4], files.filter((f) => f.diagnostics.length > 0).length, files.length));
+    // A file of more problems than are listed: the count is of those listed, at least.
+    const atLeast = files.some((file) => file.truncated);
+    lines.push(words.problems(total, counts[1], counts[2], counts[3] + counts[4], files.filter((f) => f.diagnostics.length > 0).length, files.length, atLeast));
   }
   return lines.join('\n') + '\n';
 }
@@ -306,16 +313,16 @@ function summaryWords(language: MessageLanguage): {
   seeAlso(places: string): string;
   fixed(fixed: number, files: number): string;
   noProblems(files: number, failed: boolean): string;
-  problems(total: number, errors: number, warnings: number, other: number, withProblems: number, files: number): string;
+  problems(total: number, errors: number, warnings: number, other: number, withProblems: number, files: number, atLeast: boolean): string;
   truncated(max: number): string;
 } {
   if (language === 'zh-cn') {
     return {
       seeAlso: (places) => `（另见 ${places}）`,
       fixed: (fixed, files) => `共 ${files} 个文件，已修复其中 ${fixed} 个。`,
-      noProblems: (files, failed) => (failed ? `能读取的 ${files} 个文件中没有问题。` : `${files} 个文件中没有问题。`),
-      problems: (total, errors, warnings, other, withProblems, files) =>
-        `共 ${files} 个文件，其中 ${withProblems} 个有问题：${total} 个问题（${errors} 个错误、${warnings} 个警告${other > 0 ? `、${other} 个其他` : ''}）。`,
+      noProblems: (files, failed) => (failed ? (files === 0 ? '没有能读取的文件。' : `能读取的 ${files} 个文件中没有问题。`) : `${files} 个文件中没有问题。`),
+      problems: (total, errors, warnings, other, withProblems, files, atLeast) =>
+        `共 ${files} 个文件，其中 ${withProblems} 个有问题：${atLeast ? '至少 ' : ''}${total} 个问题（${errors} 个错误、${warnings} 个警告${other > 0 ? `、${other} 个其他` : ''}）。`,
       truncated: (max) => `问题超过 ${max} 个，只列出前 ${max} 个`,
     };
   }
@@ -324,14 +331,14 @@ function summaryWords(language: MessageLanguage): {
   return {
     seeAlso: (places) => ` (see ${places})`,
     fixed: (fixed, files) => `Fixed ${fixed} of ${files} ${fileWord(files)}.`,
-    noProblems: (files, failed) => (failed ? `No problems in the ${files} ${fileWord(files)} that could be read.` : `No problems in ${files} ${fileWord(files)}.`),
-    problems: (total, errors, warnings, other, withProblems, files) =>
-      `${plural(total, 'problem')} (${[plural(errors, 'error'), plural(warnings, 'warning'), ...(other > 0 ? [`${other} other`] : [])].join(', ')}) in ${withProblems} of ${files} ${fileWord(files)}.`,
+    noProblems: (files, failed) => (failed ? (files === 0 ? 'No file could be read.' : `No problems in the ${files} ${fileWord(files)} that could be read.`) : `No problems in ${files} ${fileWord(files)}.`),
+    problems: (total, errors, warnings, other, withProblems, files, atLeast) =>
+      `${atLeast ? 'At least ' : ''}${plural(total, 'problem')} (${[plural(errors, 'error'), plural(warnings, 'warning'), ...(other > 0 ? [`${other} other`] : [])].join(', ')}) in ${withProblems} of ${files} ${fileWord(files)}.`,
     truncated: (max) => `more than ${max} problems; only the first ${max} are listed`,
   };
 }
 
-function formatJson(files: readonly CheckedFile[]): unknown {
+function formatJson(files: readonly CheckedFile[], failures: readonly string[]): unknown {
   const counts = { error: 0, warning: 0, information: 0, hint: 0 };
   const result = files.map((file) => ({
     path: file.display,
@@ -359,13 +366,15 @@ function formatJson(files: readonly CheckedFile[]): unknown {
   return {
     version: packageVersion(),
     files: result,
-    summary: { files: files.length, filesWithProblems: files.filter((f) => f.diagnostics.length > 0).length, fixedFiles: files.filter((f) => f.fixed).length, problems, ...counts },
+    // Paths that could not be read (or files not written back), each as standard error says it.
+    failures,
+    summary: { files: files.length, filesWithProblems: files.filter((f) => f.diagnostics.length > 0).length, fixedFiles: files.filter((f) => f.fixed).length, problems, ...counts, failures: failures.length },
   };
 }
 
 const SARIF_LEVELS = ['', 'error', 'warning', 'note', 'note'] as const;
 
-function formatSarif(files: readonly CheckedFile[], cwd: string, docsBase: string, language: MessageLanguage): unknown {
+function formatSarif(files: readonly CheckedFile[], cwd: string, docsBase: string, language: MessageLanguage, failures: readonly string[]): unknown {
   const ruleIndex = new Map(ALL_CODES.map((code, index) => [code, index]));
   const artifactUri = (file: CheckedFile): { uri: string; uriBaseId?: string } =>
     file.display !== file.absolute ? { uri: file.display.split(path.sep).map(encodeURIComponent).join('/'), uriBaseId: 'SRCROOT' } : { uri: file.uri };
@@ -405,7 +414,7 @@ function formatSarif(files: readonly CheckedFile[], cwd: string, docsBase: strin
           driver: {
             name: 'paper-digest',
             version: packageVersion(),
-            informationUri: `${docsBase}README.md`,
+            informationUri: `${docsBase}README.md`.replace(/docs\/rules\/(zh-cn\/)?README\.md$/, 'README.md'),
             rules: ALL_CODES.map((code) => ({
               id: code,
               name: code.replace(/(^|-)([a-z])/g, (_, __, c: string) => c.toUpperCase()),
@@ -415,6 +424,13 @@ function formatSarif(files: readonly CheckedFile[], cwd: string, docsBase: strin
             })),
           },
         },
+        // Whether every path was read (and, with --fix, written): what was not, as notifications.
+        invocations: [
+          {
+            executionSuccessful: failures.length === 0,
+            ...(failures.length > 0 ? { toolExecutionNotifications: failures.map((text) => ({ level: 'error', message: { text } })) } : {}),
+          },
+        ],
         originalUriBaseIds: { SRCROOT: { uri: pathToFileURL(cwd).href.replace(/\/?$/, '/') } },
         artifacts: files.map((file) => ({ location: artifactUri(file), encoding: 'utf-8' })),
         columnKind: 'utf16CodeUnits',
@@ -426,19 +442,34 @@ function formatSarif(files: readonly CheckedFile[], cwd: string, docsBase: strin
 
 /** The version in the package.json above this script. */
 function packageVersion(): string {
+  return packageManifest()?.version ?? 'unknown';
+}
+
+/** The package.json above this script, if found. */
+function packageManifest(): { name?: string; version?: string; repository?: { url?: string } } | undefined {
   let dir = __dirname;
   for (let up = 0; up < 5; up++) {
     try {
-      const manifest = JSON.parse(fs.readFileSync(path.join(dir, 'package.json'), 'utf8')) as { name?: string; version?: string };
+      const manifest = JSON.parse(fs.readFileSync(path.join(dir, 'package.json'), 'utf8')) as { name?: string; version?: string; repository?: { url?: string } };
       if (manifest.name === 'paper-digest' && manifest.version) {
-        return manifest.version;
+        return manifest;
       }
     } catch {
       // Not here: look further up.
     }
     dir = path.dirname(dir);
   }
-  return 'unknown';
+  return undefined;
+}
+
+/**
+ * The rule pages in the project's repository (package.json's `repository`), for SARIF, which a
+ * code-scanning service shows elsewhere than on this machine: `https://github.com/…/blob/main/docs/rules/`
+ * (`…/zh-cn/` for Chinese); undefined without a repository on GitHub.
+ */
+function rulePagesOnline(language: MessageLanguage): string | undefined {
+  const match = /^(?:git\+)?https:\/\/github\.com\/([\w.-]+\/[\w.-]+?)(?:\.git)?$/.exec(packageManifest()?.repository?.url ?? '');
+  return match ? `https://github.com/${match[1]}/blob/main/docs/rules/${language === 'zh-cn' ? 'zh-cn/' : ''}` : undefined;
 }
 
 if (require.main === module) {

@@ -20,6 +20,21 @@ export function environmentLocale(): string | undefined {
   return process.env.LC_ALL || process.env.LC_MESSAGES || process.env.LANG;
 }
 
+/** The options of the command line's commands: an option's value is never one of them. */
+const OPTION_NAMES: ReadonlySet<string> = new Set(['--lang', '--format', '--fix', '--filter', '--tag', '--untag', '--title', '--id', '--note', '--sort', '--unread', '--starred', '--new', '--help', '--version']);
+
+/**
+ * The argument after `args[i]`, as the value of the option there (`--tag VALUE`); undefined when
+ * there is none, or when it is one of the options (`papers --tag --lang zh-cn`: the tag is missing,
+ * and `--lang` still counts). A value that starts so is given as `--tag=--lang`.
+ *
+ * @example separateValue(['--tag', '--lang', 'zh-cn'], 0) // undefined
+ */
+export function separateValue(args: readonly string[], i: number): string | undefined {
+  const value = args[i + 1];
+  return value === undefined || OPTION_NAMES.has(value.split('=')[0]) ? undefined : value;
+}
+
 /**
  * `--lang VALUE` or `--lang=VALUE` at `args[i]`: the language and the index of the option's
  * last argument; `undefined` when `args[i]` is another argument. A missing or unknown value
@@ -32,7 +47,7 @@ export function languageOption(args: readonly string[], i: number): { language: 
   if (arg !== '--lang' && !arg.startsWith('--lang=')) {
     return undefined;
   }
-  const value = arg === '--lang' ? args[i + 1] : arg.slice('--lang='.length);
+  const value = arg === '--lang' ? separateValue(args, i) : arg.slice('--lang='.length);
   const values = choices(MESSAGE_LANGUAGE_SETTINGS);
   if (!isMessageLanguageSetting(value)) {
     throw new CliUsageError(value === undefined ? cliText('needsValueOf', { option: '--lang', values }) : cliText('unknownLanguage', { value: printable(value), values }));

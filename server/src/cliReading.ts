@@ -39,8 +39,8 @@ import { titleKey, untitledPaperName, untitledPaperNumber } from './service/feat
 import type { PaperSummary } from './service/workspaceIndex';
 import { foldForSearch, WorkspaceIndex } from './service/workspaceIndex';
 import { INTERESTS_FILE, NodeStateDisk, readInterestsFile, STATE_FOLDER } from './stateDisk';
-import { CliUsageError, languageOption, problemText, requestedLanguage, usageError } from './cliLanguage';
-import { choices, cliHelp, cliSay, cliSummary, cliText, message, MessageRef } from './service/cliMessages';
+import { CliUsageError, languageOption, problemText, requestedLanguage, separateValue, usageError } from './cliLanguage';
+import { choices, cliHelp, cliSay, cliSummary, cliText, message, MessageRef, messageText, reasonOf } from './service/cliMessages';
 import { Bilingual, bilingual, DEFAULT_MESSAGE_LANGUAGE, MessageLanguage, pick, say } from './service/messages';
 
 type PapersFormat = 'text' | 'json' | ExportFormat;
@@ -57,10 +57,11 @@ function optionValue(args: readonly string[], i: number, name: string): { value:
   if (arg.startsWith(`${name}=`)) {
     return { value: arg.slice(name.length + 1), next: i };
   }
-  if (i + 1 >= args.length) {
+  const value = separateValue(args, i);
+  if (value === undefined) {
     throw new CliUsageError(cliText('needsValue', { option: name }));
   }
-  return { value: args[i + 1], next: i + 1 };
+  return { value, next: i + 1 };
 }
 
 function isOption(arg: string, name: string): boolean {
@@ -441,11 +442,19 @@ export function runMark(args: readonly string[], out: Output, cwd: string): numb
   }
   const language = options.language;
   const given = options.path ?? '.';
+  const refuse = (problem: MessageRef): number => {
+    out.stderr(`paper-digest: ${printable(problemText(problem, language))}\n`);
+    return 2;
+  };
+  if (given.length === 0) {
+    // An empty argument (an unset variable, `''`) names no folder: not the current one.
+    return refuse(message('cannotRead', { path: '', reason: message('emptyPath') }));
+  }
   let isFolder = false;
   try {
     isFolder = fs.statSync(path.resolve(cwd, given)).isDirectory();
-  } catch {
-    // Reported below.
+  } catch (error) {
+    return refuse(message('cannotRead', { path: printable(given), reason: reasonOf(error) }));
   }
   if (!isFolder) {
     out.stderr(`paper-digest: ${cliSay('notAFolder', { path: printable(given) }, language)}\n`);
@@ -453,6 +462,10 @@ export function runMark(args: readonly string[], out: Output, cwd: string): numb
   }
   const problems: MessageRef[] = [];
   const workspace = openWorkspace([given], cwd, (problem) => problems.push(problem));
+  if (workspace.model.lookup().index.files().length === 0) {
+    // No digest to find the paper in: say so, not that no title matches.
+    return refuse(problems[0] ?? message('noDigestFiles', { path: printable(given) }));
+  }
   const root = path.resolve(cwd, given);
   const store = workspace.stores.get(root) ?? openStore(root, problems);
   if (store.status.problemRef) {
@@ -474,7 +487,9 @@ export function runMark(args: readonly string[], out: Output, cwd: string): numb
   if (options.note !== undefined) change.note = options.note === '' ? null : options.note;
   const result = store.change([match.key], change, match.title ? new Map([[match.key, match.title]]) : undefined);
   if (result.messageRef) {
-    out.stderr(`paper-digest: ${printable(problemText(result.messageRef, language))}\n`);
+    // A change refused as asked (a tag too long, added and removed): worded as usage errors are,
+    // in both languages under `both`.
+    out.stderr(`paper-digest: ${printable(say(messageText(result.messageRef), language))}\n`);
     return 2;
   }
   // The English title, else the Chinese one: never the state key.

@@ -10,7 +10,7 @@ import { pathToFileURL } from 'node:url';
 import { collectDigestFiles, displayPath, printable, readDigestFile } from './cliFiles';
 import { barChart, CHART_WORDS, chartToSvg, chartWords, dashboardCharts, displayText, escapeXml, paperCountWords, rowDetail, STANDALONE_STYLE, topicLabel } from './service/charts';
 import { DEFAULT_MESSAGE_LANGUAGE, MessageLanguage } from './service/messages';
-import { CliUsageError, languageOption, problemText, requestedLanguage, usageError } from './cliLanguage';
+import { CliUsageError, languageOption, problemText, requestedLanguage, separateValue, usageError } from './cliLanguage';
 import { choices, CLI_MESSAGES, cliHelp, cliSummary, cliText, message, MessageRef } from './service/cliMessages';
 import { CountRow, DigestStatistics, digestStatistics } from './service/features/statistics';
 import { WorkspaceIndex } from './service/workspaceIndex';
@@ -90,7 +90,7 @@ function parseStatsArguments(args: readonly string[]): StatsOptions | 'help' {
       } else if (arg === '--lang' || arg.startsWith('--lang=')) {
         ({ language: options.language, next: i } = languageOption(args, i)!);
       } else if (arg === '--format' || arg.startsWith('--format=')) {
-        const value = arg === '--format' ? args[++i] : arg.slice('--format='.length);
+        const value = arg === '--format' ? separateValue(args, i++) : arg.slice('--format='.length);
         if (!(STATS_FORMATS as readonly (string | undefined)[]).includes(value)) {
           const values = choices(STATS_FORMATS);
           throw new CliUsageError(value === undefined ? cliText('needsValueOf', { option: '--format', values }) : cliText('unknownFormat', { value: printable(value), values }));

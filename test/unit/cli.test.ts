@@ -136,8 +136,10 @@ describe('paper-digest check', () => {
     const [runResult] = sarif.runs;
     assert.equal(runResult.tool.driver.name, 'paper-digest');
     assert.deepEqual(runResult.tool.driver.rules.map((r) => r.id), [...ALL_CODES]);
-    assert.ok(runResult.tool.driver.rules.every((r) => r.helpUri.startsWith('file://') && r.helpUri.endsWith(`/docs/rules/${r.id}.md`)));
-    assert.ok(runResult.tool.driver.rules.every((r) => fs.existsSync(new URL(r.helpUri))));
+    // The rule pages in the project's repository (a code-scanning service shows them elsewhere), each a page of docs/rules/.
+    const ONLINE = 'https://github.com/paper-digest/paper-digest/blob/main/';
+    assert.ok(runResult.tool.driver.rules.every((r) => r.helpUri === `${ONLINE}docs/rules/${r.id}.md`));
+    assert.ok(runResult.tool.driver.rules.every((r) => fs.existsSync(path.join(REPO_ROOT, r.helpUri.slice(ONLINE.length)))));
     assert.equal(runResult.columnKind, 'utf16CodeUnits');
     assert.equal(runResult.results.length, 2);
     const [first] = runResult.results;
@@ -147,6 +149,23 @@ describe('paper-digest check', () => {
     assert.deepEqual(first.locations[0].physicalLocation.artifactLocation, { uri: 's.digest', uriBaseId: 'SRCROOT' });
     assert.deepEqual(first.locations[0].physicalLocation.region, { startLine: 27, startColumn: 53, endLine: 27, endColumn: 59 });
     assert.ok(runResult.originalUriBaseIds.SRCROOT.uri.startsWith('file://'));
+    assert.deepEqual((runResult as unknown as { invocations: unknown[] }).invocations, [{ executionSuccessful: true }]);
+  });
+
+  test('Should carry the paths it could not read in the JSON and the SARIF, not only on standard error', () => {
+    const folder = folderWith('unreadable', { 'ok.digest': readFixture('diagnostics/unknown-category.digest') });
+    fs.writeFileSync(path.join(folder, 'gbk.digest'), Buffer.from([0xb4, 0xf3]));
+    const json = run(['check', '--format', 'json', 'ok.digest', 'gbk.digest', 'missing.digest'], folder);
+    assert.equal(json.status, 2);
+    const report = JSON.parse(json.stdout) as { files: unknown[]; failures: string[]; summary: { failures: number } };
+    assert.equal(report.files.length, 1);
+    assert.equal(report.summary.failures, 2);
+    assert.deepEqual(report.failures.map((text) => /'(.*?)'/.exec(text)?.[1]).sort(), ['gbk.digest', 'missing.digest']);
+    const sarif = JSON.parse(run(['check', '--format', 'sarif', 'ok.digest', 'gbk.digest'], folder).stdout) as { runs: { invocations: { executionSuccessful: boolean; toolExecutionNotifications: { level: string; message: { text: string } }[] }[] }[] };
+    const [invocation] = sarif.runs[0].invocations;
+    assert.equal(invocation.executionSuccessful, false);
+    assert.deepEqual(invocation.toolExecutionNotifications.map((note) => note.level), ['error']);
+    assert.match(invocation.toolExecutionNotifications[0].message.text, /gbk\.digest.*not UTF-8/);
   });
 
   test('Should fix the files with --fix, keeping the BOM and CRLF line ends, report what remains, and change nothing the second time', () => {
@@ -271,7 +290,7 @@ describe('paper-digest check: special files, links and names', () => {
     assert.equal(text.status, 1, text.stderr);
     const lines = text.stdout.trimEnd().split('\n');
     assert.equal(lines.at(-2), 'm.digest: more than 10000 problems; only the first 10000 are listed');
-    assert.match(lines.at(-1)!, /^10000 problems/);
+    assert.match(lines.at(-1)!, /^At least 10000 problems/);
     const chinese = runBounded(['check', '--lang', 'zh-cn', 'm.digest'], folder);
     assert.ok(chinese.stdout.includes('m.digest: 问题超过 10000 个，只列出前 10000 个'), chinese.stdout.slice(-300));
   });

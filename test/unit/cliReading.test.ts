@@ -176,6 +176,14 @@ describe('paper-digest papers', () => {
     assertUsage(run(['papers', '--bogus\u001b[31m'], work), /unknown option '--bogus\\x1b\[31m' for papers/);
     assert.match(run(['papers', '--help'], work).stdout, /^Usage: paper-digest papers/);
     assert.match(run(['--help'], work).stdout, /paper-digest papers \[PATH\.\.\.\]/);
+    // An option without its value does not take the next option for it: --lang still counts.
+    assertUsage(run(['papers', '--tag', '--lang', 'zh-cn'], work), /^paper-digest: --tag 需要一个值/);
+    assertUsage(run(['papers', '--filter', '--format=json', '--lang', 'en'], work), /^paper-digest: --filter needs a value/);
+    assertUsage(run(['mark', 'tag', '--title', 'protein', '--tag', '--lang', 'zh-cn'], work), /^paper-digest: --tag 需要一个值/);
+    assertUsage(run(['stats', '--format', '--lang', 'zh-cn'], work), /^paper-digest: --format 需要一个值/);
+    assertUsage(run(['check', '--format', '--lang', 'zh-cn', '.'], work), /^paper-digest: --format 需要一个值/);
+    // A value that starts so is written with `=`.
+    assert.equal(run(['papers', '--filter=--lang', '--format', 'json'], work).status, 0);
   });
 });
 
@@ -243,6 +251,11 @@ describe('paper-digest mark', () => {
     assertUsage(run(['mark', 'read', '--title', 'protein', 'a', 'b'], work), /mark takes one folder/);
     assertUsage(run(['mark', 'read', '--title', 'protein', '2026-05-01.digest'], work), /'2026-05-01\.digest' is not a folder/);
     assertUsage(run(['mark'], work), /mark needs a change/);
+    // The folder's own problems, not "no paper matches".
+    assertUsage(run(['mark', 'read', '--title', 'protein', ''], work), /cannot read '': an empty path names no file/);
+    assertUsage(run(['mark', 'read', '--title', 'protein', 'nowhere'], work), /cannot read 'nowhere': no such file or folder/);
+    fs.mkdirSync(path.join(work, 'empty'));
+    assertUsage(run(['mark', 'read', '--title', 'protein', 'empty'], work), /no digest files in 'empty'/);
     assert.equal(fs.existsSync(stateFile()), before, 'nothing written');
   });
 
@@ -310,6 +323,8 @@ describe('paper-digest mark', () => {
     assertUsage(run(['mark', 'tag', '--title', 'protein', '--note', 'n'.repeat(5000) + 'END', '--lang', 'en'], work), /the note is longer than 4000 characters \(5003\); nothing was changed/);
     const many = Array.from({ length: 70 }, (_, i) => ['--tag', `tag${i}`]).flat();
     assertUsage(run(['mark', 'tag', '--title', 'protein', ...many, '--lang', 'zh-cn'], work), /一篇论文的标签将超过 64 个；未做任何更改/);
+    // In both languages under both, as usage errors are.
+    assertUsage(run(['mark', 'tag', '--title', 'protein', '--tag', 'x', '--untag', 'x'], work), /both added and removed; nothing was changed — .*未做任何更改/);
     assert.equal(fs.readFileSync(stateFile(), 'utf8'), before);
   });
 

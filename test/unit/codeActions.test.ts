@@ -190,6 +190,22 @@ describe('quick fixes: more cases', () => {
     assert.equal(applyEdits(text, fix.edits), digest(entryLines('A', { institutions: null }), entryLines('B')));
   });
 
+  test('Should report a separator with no institution after it, and remove it in fix-all', () => {
+    for (const [line, fixed] of [
+      ['机构 * Fudan University（复旦大学） ； Peking University（北京大学） ； 纠错', '机构 * Fudan University（复旦大学） ； Peking University（北京大学） 纠错'],
+      ['机构 * Fudan University（复旦大学）; Peking University（北京大学）;纠错', '机构 * Fudan University（复旦大学） ； Peking University（北京大学） 纠错'],
+      ['机构 * Fudan University（复旦大学）；；纠错', '机构 * Fudan University（复旦大学）纠错'],
+    ]) {
+      const text = digest(entryLines('A', { institutions: line }));
+      const doc = parseDigest(text);
+      const found = computeDiagnostics(doc).filter((d) => d.code === 'not-an-institution');
+      assert.equal(found.length, 1, line);
+      const result = applyEdits(text, fixAll(doc));
+      assert.ok(result.includes(`\n${fixed}\n`), result);
+      assert.deepEqual(computeDiagnostics(parseDigest(result)), [], line);
+    }
+  });
+
   test('Should remove a stray line at the end of the file and the blank line before it', () => {
     const text = digest(entryLines('A')) + '\n纠错\n';
     const doc = parseDigest(text);

@@ -15,8 +15,8 @@ const HELP_CHECK_EN = `Usage: paper-digest check [--fix] [--format text|json|sar
        paper-digest papers [PATH...] [--unread] [--starred] [--new] [--filter TEXT] [--tag TAG]
                            [--sort rank|file] [--format text|json|bibtex|csljson|ris|csv|markdown]
                            [--lang LANGUAGE]
-       paper-digest mark read|unread|star|unstar|tag (--title TITLE | --id ID) [--tag TAG]
-                         [--untag TAG] [--note TEXT] [--lang LANGUAGE] [PATH]
+       paper-digest mark read|unread|star|unstar|tag (--title TITLE | --id ID) [--tag TAG]...
+                         [--untag TAG]... [--note TEXT] [--lang LANGUAGE] [PATH]
 
 Checks bilingual arXiv paper digests and reports their problems.
 
@@ -33,8 +33,8 @@ Only regular files of up to 32 MB are read; links out of a folder searched are n
 --fix replaces a file atomically, never through a link, and never over a change made since
 it was read.
 
-Exit status: 0 when no problem remains, 1 when problems remain, 2 on bad usage or when a file
-cannot be read or written.
+Exit status: 0 when no problem remains, 1 when problems remain, 2 on bad usage, when a file
+cannot be read or written, or when a folder holds no digest.
 `;
 
 const HELP_CHECK_ZH = `用法：paper-digest check [--fix] [--format text|json|sarif] [--lang both|en|zh-cn|auto] PATH...
@@ -42,8 +42,8 @@ const HELP_CHECK_ZH = `用法：paper-digest check [--fix] [--format text|json|s
       paper-digest papers [PATH...] [--unread] [--starred] [--new] [--filter TEXT] [--tag TAG]
                           [--sort rank|file] [--format text|json|bibtex|csljson|ris|csv|markdown]
                           [--lang LANGUAGE]
-      paper-digest mark read|unread|star|unstar|tag (--title TITLE | --id ID) [--tag TAG]
-                        [--untag TAG] [--note TEXT] [--lang LANGUAGE] [PATH]
+      paper-digest mark read|unread|star|unstar|tag (--title TITLE | --id ID) [--tag TAG]...
+                        [--untag TAG]... [--note TEXT] [--lang LANGUAGE] [PATH]
 
 检查中英双语 arXiv 论文摘要并报告其中的问题。
 
@@ -59,7 +59,7 @@ const HELP_CHECK_ZH = `用法：paper-digest check [--fix] [--format text|json|s
 只读取不超过 32 MB 的普通文件；不跟随指向所查文件夹之外的链接；
 --fix 以原子方式替换文件，从不经由链接写入，也从不覆盖读取之后发生的改动。
 
-退出状态：没有剩余问题时为 0，有剩余问题时为 1，用法错误或文件无法读写时为 2。
+退出状态：没有剩余问题时为 0，有剩余问题时为 1，用法错误、文件无法读写或文件夹中没有摘要时为 2。
 `;
 
 const HELP_PAPERS_EN = `Usage: paper-digest papers [PATH...] [--unread] [--starred] [--new] [--filter TEXT]
@@ -71,8 +71,11 @@ Lists the papers of the digests under PATH (default: the current folder) with th
 state, each paper once. State comes from .paper-digest/state.json of the folder given, the
 ranking from its .paper-digest/interests.json.
 
-  --unread, --starred, --new   only unread, starred, or new papers (first seen in this digest)
-  --filter TEXT      only papers whose titles, authors or institutions contain TEXT
+  --unread, --starred, --new   only unread, starred, or new papers: --new lists each paper at
+                     the digest it first appeared in (PATH one digest: what it brought new)
+  --filter TEXT      only papers whose titles, authors or institutions contain TEXT, or
+                     with field:value terms (topic:, keyword:, category:, institution:,
+                     author:, date:, week:, month:, file:), e.g. "topic:reasoning week:2026-W18"
   --tag TAG          only papers with this tag
   --sort ORDER       rank (default): highest score first; file: oldest digest first, file order
   --format FORMAT    text (default): one line per paper; json: one array of objects;
@@ -81,7 +84,8 @@ ranking from its .paper-digest/interests.json.
                      when LC_ALL, LC_MESSAGES or LANG is Chinese); the data formats stay as they are
   -h, --help         show this help
 
-Exit status: 0, or 2 on bad usage or when a file or the state file cannot be read.
+Exit status: 0, or 2 on bad usage, when a file or the state file cannot be read, or when a
+folder holds no digest.
 `;
 
 const HELP_PAPERS_ZH = `用法：paper-digest papers [PATH...] [--unread] [--starred] [--new] [--filter TEXT]
@@ -92,8 +96,11 @@ const HELP_PAPERS_ZH = `用法：paper-digest papers [PATH...] [--unread] [--sta
 列出 PATH（默认：当前文件夹）下各摘要中的论文及其阅读状态，每篇论文只列一次。状态来自
 所给文件夹的 .paper-digest/state.json，排序依据其 .paper-digest/interests.json。
 
-  --unread, --starred, --new   只列未读、已加星标或新的论文（在本期摘要中首次出现）
-  --filter TEXT      只列标题、作者或机构包含 TEXT 的论文
+  --unread, --starred, --new   只列未读、已加星标或新的论文：--new 把每篇论文列在它首次出现的
+                     摘要中（PATH 为一期摘要时：这一期新出现的论文）
+  --filter TEXT      只列标题、作者或机构包含 TEXT 的论文，或按 字段:值 筛选（topic:、
+                     keyword:、category:、institution:、author:、date:、week:、month:、
+                     file:），如 "topic:数学推理 week:2026-W18"
   --tag TAG          只列带有此标签的论文
   --sort ORDER       rank（默认）：得分最高的在前；file：最早的摘要在前，按文件中的顺序
   --format FORMAT    text（默认）：每篇论文一行；json：一个对象数组；
@@ -102,7 +109,7 @@ const HELP_PAPERS_ZH = `用法：paper-digest papers [PATH...] [--unread] [--sta
                      或 LANG 为中文时用中文）；数据格式保持原样
   -h, --help         显示此帮助
 
-退出状态：0；用法错误或文件、状态文件无法读取时为 2。
+退出状态：0；用法错误、文件或状态文件无法读取或文件夹中没有摘要时为 2。
 `;
 
 const HELP_MARK_EN = `Usage: paper-digest mark read|unread|star|unstar|tag (--title TITLE | --id ID)
@@ -157,7 +164,8 @@ roll-ups. A paper repeated by several digests counts once.
                      when LC_ALL, LC_MESSAGES or LANG is Chinese)
   -h, --help         show this help
 
-Exit status: 0, or 2 on bad usage or when a file cannot be read.
+Exit status: 0, or 2 on bad usage, when a file cannot be read, or when a folder holds no
+digest.
 `;
 
 const HELP_STATS_ZH = `用法：paper-digest stats [--format text|json|svg|html] [--lang both|en|zh-cn|auto] [PATH...]
@@ -171,7 +179,7 @@ const HELP_STATS_ZH = `用法：paper-digest stats [--format text|json|svg|html]
                      或 LANG 为中文时用中文）
   -h, --help         显示此帮助
 
-退出状态：0；用法错误或文件无法读取时为 2。
+退出状态：0；用法错误、文件无法读取或文件夹中没有摘要时为 2。
 `;
 
 /** Every message of the command line, by key. */

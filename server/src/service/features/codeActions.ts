@@ -717,7 +717,9 @@ function removeInstitution(at: Places, field: InstitutionsField, index: number):
   const items = field.items;
   const item = items[index];
   if (!item) {
-    return [];
+    // One past the items: the separator after the last one goes (only punctuation is deleted).
+    const separator = index === items.length && index > 0 ? field.separators[index - 1] : undefined;
+    return separator ? [fix(bilingual('Remove the separator', '删除多余的分隔符'), [TextEdit.del({ start: items[index - 1].range.end, end: separator.range.end })], true, true)] : [];
   }
   const empty = item.text.length === 0;
   if (items.length === 1) {

@@ -675,6 +675,13 @@ class Checker {
         }
       }
     }
+    // A separator after the last item (`（北京大学） ； 纠错`): an empty last item, as one between
+    // two separators is. Its `item` is one past the items.
+    const trailing = items.length > 0 && field.separators.length >= items.length ? field.separators[items.length - 1] : undefined;
+    // (After an empty last item, that item is the problem told: the separator comes next.)
+    if (trailing && !listsAuthors && items[items.length - 1].text.length > 0) {
+      this.add(DiagnosticCode.NotAnInstitution, trailing.range, 'A separator with no institution after it', '分隔符之后没有机构', { entry: entry.index, item: items.length });
+    }
   }
 
   /**

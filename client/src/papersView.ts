@@ -99,6 +99,8 @@ export class PapersView implements vscode.TreeDataProvider<PapersElement>, vscod
   private filterValue = '';
   /** How many distinct papers matched in the last answer (copies of a paper in several places count once). */
   paperCount: number | undefined;
+  /** How many papers the workspace holds, as the last answer said. */
+  private indexedPaperCount: number | undefined;
   readonly treeView: vscode.TreeView<PapersElement>;
   /** The groups expanded, kept over switches of grouping and filter. */
   readonly expansion: PapersExpansion;
@@ -217,6 +219,7 @@ export class PapersView implements vscode.TreeDataProvider<PapersElement>, vscod
     const elements = result.nodes.map((node) => this.intern(node, element));
     if (!element) {
       this.paperCount = result.distinctPaperCount ?? result.paperCount;
+      this.indexedPaperCount = result.indexedPaperCount;
       this.updateMessage();
       const resolve = this.resolveRoots;
       this.resolveRoots = undefined;
@@ -332,6 +335,12 @@ export class PapersView implements vscode.TreeDataProvider<PapersElement>, vscod
   private updateMessage(): void {
     this.updateDescription();
     const count = this.paperCount;
+    if (!this.filterValue && count === 0 && (this.indexedPaperCount ?? 0) > 0) {
+      // Papers in the workspace, none in this grouping (nothing starred yet): said so, rather
+      // than the welcome content of a workspace without digests (a message hides it).
+      this.treeView.message = emptyGroupingMessage(this.groupingValue);
+      return;
+    }
     // With no match there is no message: VS Code shows the welcome content of an empty view
     // only without one, and that says "No papers match" and offers to clear the filter.
     if (!this.filterValue || count === 0) {
@@ -339,6 +348,20 @@ export class PapersView implements vscode.TreeDataProvider<PapersElement>, vscod
       return;
     }
     this.treeView.message = count === undefined ? vscode.l10n.t('Filter: “{0}”', this.filterValue) : vscode.l10n.t('Filter: “{0}” — {1}', this.filterValue, papersText(count));
+  }
+}
+
+/** What an empty grouping of a workspace with papers says. */
+function emptyGroupingMessage(grouping: PapersGrouping): string {
+  switch (grouping) {
+    case 'unread':
+      return vscode.l10n.t('No unread papers: every paper is read.');
+    case 'starred':
+      return vscode.l10n.t('No starred papers yet.');
+    case 'new':
+      return vscode.l10n.t('No new papers: every paper was in an earlier digest.');
+    default:
+      return vscode.l10n.t('No papers in this grouping.');
   }
 }
 

@@ -60,6 +60,8 @@ export class StatisticsDashboard implements vscode.Disposable {
   private scope: 'workspace' | 'file' = 'workspace';
   /** The digest the `file` scope shows: the active digest when the scope was chosen. */
   private scopeUri: vscode.Uri | undefined;
+  /** The digest last in the active editor: the dashboard, once focused, has no active editor. */
+  private lastDigest: vscode.Uri | undefined;
   private readonly renderedEmitter = new vscode.EventEmitter<RenderedCharts>();
   /** Fires each time the page has drawn the statistics. */
   readonly onDidRender = this.renderedEmitter.event;
@@ -74,7 +76,14 @@ export class StatisticsDashboard implements vscode.Disposable {
     private readonly client: LanguageClient,
     private readonly papersView: PapersView,
   ) {
+    const noteDigest = (editor: vscode.TextEditor | undefined): void => {
+      if (editor?.document.languageId === LANGUAGE_ID) {
+        this.lastDigest = editor.document.uri;
+      }
+    };
+    noteDigest(vscode.window.activeTextEditor);
     this.disposables.push(
+      vscode.window.onDidChangeActiveTextEditor(noteDigest),
       this.renderedEmitter,
       onIndexChanged(client, () => {
         if (this.panel?.visible) {
@@ -159,12 +168,18 @@ export class StatisticsDashboard implements vscode.Disposable {
 
   private setScope(scope: 'workspace' | 'file'): void {
     const active = vscode.window.activeTextEditor?.document;
-    if (scope === 'file' && active?.languageId === LANGUAGE_ID) {
+    // The digest in the active editor, else the one there last (the dashboard's own button is
+    // clicked with the dashboard focused, and no text editor active).
+    const digest = active?.languageId === LANGUAGE_ID ? active.uri : this.lastDigest;
+    if (scope === 'file' && digest) {
       this.scope = 'file';
-      this.scopeUri = active.uri;
+      this.scopeUri = digest;
     } else if (scope === 'file' && this.scopeUri) {
       this.scope = 'file';
     } else {
+      if (scope === 'file') {
+        void vscode.window.showInformationMessage(vscode.l10n.t('Paper Digest: open a digest to see its statistics.'));
+      }
       this.scope = 'workspace';
     }
   }

@@ -44,6 +44,8 @@ export interface PapersTreeResult {
   readonly paperCount: number;
   /** How many distinct papers match the filter: copies of one paper count once, as in a group's `count`. */
   readonly distinctPaperCount: number;
+  /** How many papers the workspace's digests hold, whatever the grouping and filter keep (an empty Unread view is not an empty workspace). */
+  readonly indexedPaperCount?: number;
   /** The children of `parentId` (or the roots), without their own children; empty when the parent is gone. */
   readonly nodes: readonly PapersTreeItem[];
 }

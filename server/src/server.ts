@@ -340,7 +340,7 @@ connection.onRequest(PapersTreeRequest, guarded(PapersTreeRequest.method, async 
   const lookup = papersTrees.get(workspaceIndex, params.grouping, treeOptions(params), token);
   await messageLanguage.ready();
   const nodes = (lookup.childrenOf(params.parentId) ?? []).map((node) => localizedNode(node, messageLanguage.current()));
-  return { generation: lookup.tree.generation, paperCount: lookup.tree.paperCount, distinctPaperCount: lookup.tree.distinctPaperCount, nodes };
+  return { generation: lookup.tree.generation, paperCount: lookup.tree.paperCount, distinctPaperCount: lookup.tree.distinctPaperCount, indexedPaperCount: workspaceIndex.paperCount, nodes };
 }));
 
 connection.onRequest(PaperAtRequest, guarded(PaperAtRequest.method, async (params, token) => {

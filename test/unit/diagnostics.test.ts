@@ -315,6 +315,14 @@ describe('diagnostics: duplicate papers', () => {
     assert.equal(inB.length, 1);
     assert.deepEqual(inB[0].relatedInformation?.map((info) => info.location.uri), ['file:///w/a.digest', 'file:///w/c.digest'], 'all the other copies are related');
     assert.equal(crossFile('file:///w/c.digest', ['file:///w/a.digest', 'file:///w/b.digest']).length, 1);
+    // Dated digests in the order of their dates, whatever their names: the later one reports it,
+    // as the Papers view calls the earlier copy new; an undated digest after the dated ones.
+    const earlier = 'file:///w/z-2026-05-01.digest';
+    const later = 'file:///w/a-2026-05-02.digest';
+    assert.deepEqual(crossFile(earlier, [later]), []);
+    assert.equal(crossFile(later, [earlier]).length, 1);
+    assert.equal(crossFile('file:///w/a.digest', [earlier]).length, 1);
+    assert.deepEqual(crossFile(earlier, ['file:///w/a.digest']), []);
   });
 
   test('Should merge a copy in the file and one in another file into one diagnostic', () => {

@@ -278,6 +278,16 @@ describe('reading: the papers a scope means, as the Papers view shows them', () 
     assert.equal(papersInScope(lookup, { filter: 'tsinghua' }).length, papersTree(w.index, 'file', 'tsinghua').paperCount);
   });
 
+  test('Should put a paper in two digests in one For you band once, at its best scored copy', () => {
+    const hit = entryLines('P', { englishTitle: 'Probing Lattice Reasoning', topicHits: '专题命中 数学推理 ：lattice(title)；分类 cs.CL' });
+    const plain = entryLines('P', { englishTitle: 'Probing Lattice Reasoning', topicHits: '专题命中 数学推理 ：probe(title)；分类 cs.CL', summary: 'AI总结 无关。' });
+    const w = testWorkspace({ [DAY1]: digest(plain, RL), [DAY2]: digest(hit) }, { keywords: [{ term: 'lattice', weight: 3 }] });
+    const tree = papersTree(w.index, 'forYou', { filter: '', reading: w.model.lookup() });
+    const titles = tree.roots.flatMap((band) => band.children.filter((node) => node.kind === 'paper').map((node) => [band.label, (node as { title: string }).title]));
+    assert.equal(titles.filter(([, title]) => title === 'Probing Lattice Reasoning').length, 1, JSON.stringify(titles));
+    assert.equal(tree.roots.reduce((sum, band) => sum + band.count, 0), 2, 'the bands count each paper once');
+  });
+
   test('Should keep an English title that starts like the key of a Chinese-only paper apart from it', () => {
     const chinese = '一种仅有中文标题的论文关于数学推理';
     const mimic = entryLines('M', { englishTitle: `zh:${chinese}`, chineseTitle: '模仿' });

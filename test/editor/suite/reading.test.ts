@@ -84,6 +84,19 @@ describe('Reading workflow in the editor', function () {
     await view.setGrouping('topic');
   });
 
+  it('Should say that no paper is starred yet in an empty Starred view, not that the workspace has no digests', async () => {
+    await reading.state.change({ starredOnly: true }, { starred: false });
+    try {
+      await view.setGrouping('starred');
+      await waitUntil(async () => ((await view.getChildren()).length === 0 ? true : undefined), 'an empty Starred view', [reading.state.onDidChange, view.onDidChangeIndex]);
+      assert.strictEqual(view.treeView.message, 'No starred papers yet.');
+    } finally {
+      await view.setGrouping('file');
+    }
+    await view.getChildren();
+    assert.strictEqual(view.treeView.message, undefined);
+  });
+
   it('Should mark the paper under the cursor read and starred, in the view, its badge and the title line', async () => {
     const unreadBefore: number = reading.state.status.unreadCount;
     assert.ok(unreadBefore >= 5, `unread count ${unreadBefore}`);

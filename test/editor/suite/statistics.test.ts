@@ -160,6 +160,15 @@ describe('The statistics dashboard', () => {
     await vscode.commands.executeCommand('paperDigest.showStatistics');
     await ofWorkspace;
     assert.ok(api.statistics.statistics.fileCount > 1);
+    // The page's Active digest button, clicked with the dashboard focused (no text editor active):
+    // the digest in the editor last, another than the file scope's before.
+    const folder = vscode.workspace.workspaceFolders![0].uri;
+    const other = await vscode.workspace.openTextDocument(vscode.Uri.joinPath(folder, 'second.digest'));
+    await vscode.window.showTextDocument(other);
+    const ofOther = waitForEvent<any>(api.statistics.onDidRender, () => api.statistics.statistics?.uri === other.uri.toString(), 'the dashboard of the digest in the editor last', 60_000);
+    await vscode.commands.executeCommand('paperDigest.showStatistics');
+    await api.statistics.receive({ type: 'scope', scope: 'file' });
+    await ofOther;
   });
 
   it('Should draw hostile digest text as text, under a strict Content Security Policy with its own script by nonce', async () => {

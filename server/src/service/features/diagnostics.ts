@@ -7,6 +7,7 @@
  * fields of the entries after it); the field contents are checked here, entry by entry, so a
  * problem always belongs to the entry it was found in.
  */
+import { digestDateOf } from '../digestDates';
 import { Diagnostic, DiagnosticRelatedInformation, DiagnosticSeverity } from 'vscode-languageserver-types';
 import type { Range } from 'vscode-languageserver-types';
 import type { Cancellation } from '../cancellation';
@@ -853,9 +854,11 @@ class Checker {
       } else {
         elsewhere = elsewhereByKey.get(key) ?? NO_LOCATIONS;
       }
-      // One diagnostic per paper: the first copy in the workspace (by file URI, then line) is
-      // the paper, each later copy is reported once, relating all the others.
-      const earlierElsewhere = this.options.uri === undefined ? elsewhere.length > 0 : elsewhere.some((location) => location.uri < this.options.uri!);
+      // One diagnostic per paper: the first copy in the workspace (in digest order, by the date
+      // in the file name, then by file URI, then line: the copy the Papers view calls new) is the
+      // paper, each later copy is reported once, relating all the others.
+      const uri = this.options.uri;
+      const earlierElsewhere = uri === undefined ? elsewhere.length > 0 : elsewhere.some((location) => digestComesBefore(location.uri, uri));
       if (!original && !earlierElsewhere) {
         continue;
       }
@@ -875,6 +878,23 @@ class Checker {
       }, related);
     }
   }
+}
+
+/**
+ * Whether digest `a` comes before digest `b`: by the date in their file names (a dated digest
+ * before an undated one, as the reading order has them at the same time), else by URI.
+ *
+ * @example digestComesBefore('file:///w/z-2026-05-01.digest', 'file:///w/a-2026-05-02.digest') // true
+ */
+export function digestComesBefore(a: string, b: string): boolean {
+  const first = digestDateOf(a);
+  const second = digestDateOf(b);
+  if (first !== second) {
+    if (first === undefined) return false;
+    if (second === undefined) return true;
+    return first < second;
+  }
+  return a < b;
 }
 
 /** The nearest known codes of unknown codes seen before: a line may repeat one thousands of times. */

@@ -221,6 +221,18 @@ export function papersTree(index: WorkspaceIndex, grouping: PapersGrouping, filt
       scores.set(paper, reading.info(paper).score);
     }
     matching.sort((a, b) => scores.get(b.paper)! - scores.get(a.paper)!);
+    // One place per paper, its best scored: copies of a paper in two digests (scored by what
+    // each copy says) are one paper, in one band, as the ranked list has them.
+    const placed = new Set<string>();
+    let kept = 0;
+    for (const each of matching) {
+      const identity = paperIdentity(each.paper);
+      if (!placed.has(identity)) {
+        placed.add(identity);
+        matching[kept++] = each;
+      }
+    }
+    matching.length = kept;
   }
   const distinct = new DistinctPapers(index.repeatedTitleKeys());
   for (const { paper, heading } of matching) {

@@ -159,7 +159,8 @@ async function pickTag(state: ReadingState, targets: PaperTargets): Promise<stri
   const have = new Set(targets.nodes.length > 0 ? targets.nodes.map((node) => node.tags).reduce((a, b) => a.filter((tag) => b.includes(tag))) : []);
   const known = (info?.tags ?? []).filter((tag) => !have.has(tag));
   const pick = vscode.window.createQuickPick<vscode.QuickPickItem>();
-  pick.title = vscode.l10n.t('Add Tag');
+  // Which paper, as the note's prompt says it.
+  pick.title = targets.nodes.length === 1 ? vscode.l10n.t('Add Tag to “{0}”', targets.nodes[0].title) : targets.keys.length > 1 ? vscode.l10n.t('Add Tag to {0} papers', targets.keys.length) : vscode.l10n.t('Add Tag');
   pick.placeholder = known.length > 0 ? vscode.l10n.t('Choose a tag or type a new one') : vscode.l10n.t('Type a new tag');
   const knownItems = known.map((tag) => ({ label: tag }));
   pick.items = knownItems;

@@ -250,9 +250,9 @@ function titleHover(entry: Entry, field: TitleField): string {
     });
     const none = w('(none)', '(none)', '（无）');
     const topicText = topic.topic.text || none;
-    blocks.push(`${strong('专题命中')} ${text(w(`Topic: ${topicText}${hits ? ' · hits: ' + hits : ''}`, `Topic: ${topicText}${hits ? ' · hits: ' + hits : ''}`, `专题：${topicText}${hits ? ' · 命中：' + hits : ''}`))}`);
+    blocks.push(`${strong('专题命中')} ${text(w(`Topic: ${topicText}${hits ? ' · hits: ' + hits : ''}`, `Topic: ${topicText}${hits ? ' · hits: ' + hits : ''}`, `${topicText}${hits ? ' · 命中：' + hits : ''}`))}`);
     const categories = listed(topic.categories, (code) => categoryLine(code.text)) || none;
-    blocks.push(`${strong('分类')} ${text(w(`Categories: ${categories}`, `Categories: ${categories}`, `分类：${categories}`))}`);
+    blocks.push(`${strong('分类')} ${text(w(`Categories: ${categories}`, `Categories: ${categories}`, `${categories}`))}`);
   } else {
     blocks.push(emphasis(w('No 专题命中 (topic hits) in this entry', 'No 专题命中 (topic hits) in this entry', '此条目没有专题命中')));
   }

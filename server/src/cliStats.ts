@@ -141,10 +141,14 @@ function summaryLine(stats: DigestStatistics, language: MessageLanguage): string
  */
 export function statsText(stats: DigestStatistics, language: MessageLanguage = DEFAULT_MESSAGE_LANGUAGE): string {
   const lines = [summaryLine(stats, language)];
+  // `Topics (3):`, and in Chinese alone `专题（3）：`, as Chinese punctuation is full-width.
+  const titled = (title: string, total?: number): string =>
+    language === 'zh-cn' ? `${title}${total === undefined ? '' : `（${total}）`}：` : `${title}${total === undefined ? '' : ` (${total})`}:`;
+  const none = `  ${cliSummary('none', {}, language)}`;
   const table = (title: string, rows: readonly CountRow[], total: number, limit = 10): void => {
-    lines.push('', `${title} (${total}):`);
+    lines.push('', titled(title, total));
     if (rows.length === 0) {
-      lines.push(`  ${cliSummary('none', {}, language)}`);
+      lines.push(none);
     }
     const width = Math.max(...rows.slice(0, limit).map((row) => String(row.count).length), 1);
     for (const row of rows.slice(0, limit)) {
@@ -160,7 +164,10 @@ export function statsText(stats: DigestStatistics, language: MessageLanguage = D
   table(heading(STATS_WORDS.keywords, language), stats.keywords, stats.totals.keywords);
   table(heading(STATS_WORDS.categories, language), stats.categories, stats.totals.categories);
   table(heading(STATS_WORDS.institutions, language), stats.institutions, stats.totals.institutions);
-  lines.push('', `${heading(STATS_WORDS.dates, language)} (${stats.dates.length}):`);
+  lines.push('', titled(heading(STATS_WORDS.dates, language), stats.dates.length));
+  if (stats.dates.length === 0) {
+    lines.push(none);
+  }
   for (const point of stats.dates.slice(-14)) {
     lines.push(`  ${point.date}  ${String(point.count).padStart(5)}  ${'#'.repeat(Math.min(60, point.count))}`);
   }
@@ -168,18 +175,20 @@ export function statsText(stats: DigestStatistics, language: MessageLanguage = D
     lines.push(`  ${cliSummary('lastDates', { shown: 14, count: stats.dates.length }, language)}`);
   }
   if (stats.trends.length > 0) {
-    lines.push('', `${heading(STATS_WORDS.trends, language)}:`);
+    lines.push('', titled(heading(STATS_WORDS.trends, language)));
     for (const trend of stats.trends) {
       const kind = language === 'both' ? trend.kind : chartWords(trend.kind === 'topic' ? CHART_WORDS.topic : CHART_WORDS.keyword, language);
       lines.push(`  ${trend.rising ? '▲' : trend.recent < trend.previous ? '▼' : '='} ${String(trend.recent).padStart(4)} / ${String(trend.previous).padEnd(4)}  ${kind} ${displayText(trend.label, 80)}`);
     }
   }
   for (const [title, periods] of [[STATS_WORDS.weeks, stats.weeks], [STATS_WORDS.months, stats.months]] as const) {
-    if (periods.length > 0) {
-      lines.push('', `${heading(title, language)}:`);
-      for (const period of periods.slice(-12)) {
-        lines.push(`  ${period.period}  ${String(period.count).padStart(5)}  ${period.topics.slice(0, 3).map((topic) => `${displayText(topicLabel(topic, language), 40)} ${topic.count}`).join(', ')}`);
-      }
+    // Every section, one without periods (no dated digest) saying so.
+    lines.push('', titled(heading(title, language)));
+    if (periods.length === 0) {
+      lines.push(none);
+    }
+    for (const period of periods.slice(-12)) {
+      lines.push(`  ${period.period}  ${String(period.count).padStart(5)}  ${period.topics.slice(0, 3).map((topic) => `${displayText(topicLabel(topic, language), 40)} ${topic.count}`).join(language === 'zh-cn' ? '，' : ', ')}`);
     }
   }
   return lines.join('\n') + '\n';

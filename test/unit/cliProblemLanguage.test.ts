@@ -225,9 +225,9 @@ describe('paper-digest papers and mark --lang: the state file and interests.json
     const lock = `${stateFile(work)}.lock`;
     assert.equal(
       stateProblemIn(result.messageRef, 'en'),
-      `${stateFile(work)} could not be written (${stateFile(work)} is being written by another process (${lock} is held); nothing was written); nothing was changed`,
+      `${stateFile(work)} could not be written: ${stateFile(work)} is being written by another process (${lock} is held); nothing was changed`,
     );
     assert.equal(result.message, messageText(result.messageRef).en);
-    assert.equal(stateProblemIn(result.messageRef, 'zh-cn'), `${stateFile(work)} 无法写入（${stateFile(work)} 正被另一个进程写入（${lock} 被占用）；未写入任何内容）；未做任何更改`);
+    assert.equal(stateProblemIn(result.messageRef, 'zh-cn'), `${stateFile(work)} 无法写入：${stateFile(work)} 正被另一个进程写入（${lock} 被占用）；未做任何更改`);
   });
 });

@@ -93,13 +93,13 @@ describe('paper-digest stats', () => {
     assert.equal(zh.status, 0, zh.stderr);
     assert.match(both, /\nTopics 专题 \(3\):\n[\s\S]*\nPapers per digest date 每期论文数 \(2\):\n[\s\S]*\nWeeks 每周:\n/);
     assert.match(en.stdout, /^3 papers \(4 entries\) in 2 digest files\.\n\nTopics \(3\):\n[\s\S]*\nKeywords \(\d+\):\n[\s\S]*\nCategories \(\d+\):[\s\S]*\nInstitutions \(\d+\):[\s\S]*\nPapers per digest date \(2\):[\s\S]*\nWeeks:\n[\s\S]*\nMonths:\n/);
-    assert.match(zh.stdout, /^2 个摘要文件中有 3 篇论文（4 个条目）。\n\n专题 \(3\):\n[\s\S]*\n关键词 \(\d+\):\n[\s\S]*\n分类 \(\d+\):[\s\S]*\n机构 \(\d+\):[\s\S]*\n每期论文数 \(2\):[\s\S]*\n每周:\n[\s\S]*\n每月:\n/);
+    assert.match(zh.stdout, /^2 个摘要文件中有 3 篇论文（4 个条目）。\n\n专题（3）：\n[\s\S]*\n关键词（\d+）：\n[\s\S]*\n分类（\d+）：[\s\S]*\n机构（\d+）：[\s\S]*\n每期论文数（2）：[\s\S]*\n每周：\n[\s\S]*\n每月：\n/);
     // The digests' own words (topics, category names) are the data, whatever the language.
     for (const text of [en.stdout, zh.stdout]) {
       assert.match(text, /代码生成/);
       assert.match(text, /Computation and Language · 计算与语言/);
     }
-    const headings = (text: string): string[] => text.split('\n').filter((line) => /^\S.*:$/.test(line) || /^\d/.test(line));
+    const headings = (text: string): string[] => text.split('\n').filter((line) => /^\S.*[:：]$/.test(line) || /^\d/.test(line));
     assert.ok(headings(en.stdout).length >= 8, en.stdout);
     for (const line of headings(en.stdout)) assert.doesNotMatch(line, HAN, line);
     for (const line of headings(zh.stdout)) assert.match(line, HAN, line);
@@ -121,6 +121,17 @@ describe('paper-digest stats', () => {
     const bad = run(['stats', '--lang', 'fr', '.'], work);
     assert.equal(bad.status, 2);
     assert.match(bad.stderr, /^paper-digest: unknown language 'fr': use both, en, zh-cn or auto \(see 'paper-digest stats --help'\)[^\n]*\n$/);
+  });
+
+  test('Should say (none) in every section without rows, dates and periods of digests without a date included', () => {
+    const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'paper-digest-stats-undated-'));
+    try {
+      fs.writeFileSync(path.join(folder, 'notes.digest'), digest(entryLines('N')));
+      const text = run(['stats', '--lang', 'en', '.'], folder).stdout;
+      assert.match(text, /\nPapers per digest date \(0\):\n {2}\(none\)\n\nWeeks:\n {2}\(none\)\n\nMonths:\n {2}\(none\)\n$/);
+    } finally {
+      fs.rmSync(folder, { recursive: true, force: true });
+    }
   });
 
   test('Should say 1 paper in both languages', () => {

@@ -204,8 +204,8 @@ describe('The reading state’s messages in the message language', () => {
     const cases: [MessageRef, string, string][] = [
       [
         message('stateNotWritten', { location, reason: reasonOf(Object.assign(new Error('EACCES: permission denied'), { code: 'EACCES' })) }),
-        '/w/.paper-digest/state.json could not be written (permission denied); nothing was changed',
-        '/w/.paper-digest/state.json 无法写入（权限不足）；未做任何更改',
+        '/w/.paper-digest/state.json could not be written: permission denied; nothing was changed',
+        '/w/.paper-digest/state.json 无法写入：权限不足；未做任何更改',
       ],
       [message('stateKeptChanging', { location }), '/w/.paper-digest/state.json kept changing while it was written; nothing was changed, try again', '/w/.paper-digest/state.json 在写入期间一直在变化；未做任何更改，请重试'],
       [

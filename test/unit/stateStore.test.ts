@@ -589,7 +589,7 @@ process.stdout.write(JSON.stringify(result));`;
     const subject = store(root);
     const result = subject.change(['mine'], { read: true });
     assert.deepEqual(result.changed, []);
-    assert.match(result.message ?? '', /could not be written \(it is read-only/);
+    assert.match(result.message ?? '', /could not be written: it is read-only/);
     assert.equal(fs.readFileSync(stateFile(root), 'utf8'), '{"version":1,"papers":{}}');
     assert.equal(fs.statSync(stateFile(root)).mode & 0o777, 0o444);
   });

@@ -63,7 +63,7 @@ export const FILE_MESSAGES = {
   biggerThanBytes: bilingual('{path} is bigger than {max} bytes', '{path} 大于 {max} 字节'),
   notAStateFile: bilingual('{path} is not a state file of a workspace folder', '{path} 不是工作区文件夹的状态文件'),
   lockNotAFile: bilingual('{lock} is not a lock file of Paper Digest (it is not a regular file); remove it to write {path}', '{lock} 不是 Paper Digest 的锁文件（它不是普通文件）；删除它才能写入 {path}'),
-  lockHeld: bilingual('{path} is being written by another process ({lock} is held); nothing was written', '{path} 正被另一个进程写入（{lock} 被占用）；未写入任何内容'),
+  lockHeld: bilingual('{path} is being written by another process ({lock} is held)', '{path} 正被另一个进程写入（{lock} 被占用）'),
 
   // The state store's sentences (the reason in parentheses or after the colon is one of the above).
   stateCannotRead: bilingual('{location} cannot be read ({reason}); reading state is read-only', '{location} 无法读取（{reason}）；阅读状态为只读'),
@@ -75,7 +75,7 @@ export const FILE_MESSAGES = {
     '{location} cannot be used: {reason}; it is left untouched and reading state is read-only until it is fixed',
     '{location} 无法使用：{reason}；文件保持原样，修复之前阅读状态为只读',
   ),
-  stateNotWritten: bilingual('{location} could not be written ({reason}); nothing was changed', '{location} 无法写入（{reason}）；未做任何更改'),
+  stateNotWritten: bilingual('{location} could not be written: {reason}; nothing was changed', '{location} 无法写入：{reason}；未做任何更改'),
   tagTooLong: bilingual('the tag {tag} is longer than {max} characters; nothing was changed', '标签 {tag} 超过 {max} 个字符；未做任何更改'),
   noteTooLong: bilingual('the note is longer than {max} characters ({length}); nothing was changed', '笔记超过 {max} 个字符（{length} 个）；未做任何更改'),
   tagAddedAndRemoved: bilingual('the tag {tag} is both added and removed; nothing was changed', '标签 {tag} 既被添加又被删除；未做任何更改'),

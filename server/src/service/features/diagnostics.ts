@@ -350,8 +350,18 @@ export function ruleSeverity(code: DiagnosticCode, options: Pick<DiagnosticOptio
 
 /** Quotes document text for a message: at most 60 characters, control and bidi characters replaced. */
 function quote(text: string): string {
+  return `'${quoted(text)}'`;
+}
+
+/** `quote` for the Chinese of a message: in Chinese quotation marks, “…”. */
+function quoteZh(text: string): string {
+  return `“${quoted(text)}”`;
+}
+
+/** Document text as a message quotes it: control and bidirectional characters replaced, at most 60 characters. */
+function quoted(text: string): string {
   const clean = text.replace(/[\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g, '\ufffd');
-  return `'${clean.length > 60 ? clean.slice(0, 59) + '…' : clean}'`;
+  return clean.length > 60 ? clean.slice(0, 59) + '…' : clean;
 }
 
 /**
@@ -736,7 +746,7 @@ class Checker {
           { entry: entry.index, item: index },
         );
       } else if (!hitField || hitField.text.length === 0) {
-        this.add(DiagnosticCode.HitMissingField, hit.range, `The topic hit ${quote(keyword)} does not say where it matched, as in 'keyword(abstract)'`, `命中词${quote(keyword)}缺少“(字段)”，如“keyword(abstract)”`, {
+        this.add(DiagnosticCode.HitMissingField, hit.range, `The topic hit ${quote(keyword)} does not say where it matched, as in 'keyword(abstract)'`, `命中词${quoteZh(keyword)}缺少“(字段)”，如“keyword(abstract)”`, {
           entry: entry.index,
           item: index,
         });
@@ -794,7 +804,7 @@ class Checker {
         DiagnosticCode.UnknownCategory,
         category.range,
         `${quote(category.text)} is not an arXiv category${hint}`,
-        `${quote(category.text)}不是 arXiv 分类${hintZh}`,
+        `${quoteZh(category.text)}不是 arXiv 分类${hintZh}`,
         { entry: entry.index, suggestions, ...(clear ? { clearSuggestion: true } : {}) },
       );
     }
@@ -984,11 +994,11 @@ function notAnInstitution(item: InstitutionItem): readonly [string, string] | un
 export function notAnInstitutionName(name: string): readonly [string, string] | undefined {
   switch (notAnInstitutionKind(name)) {
     case 'tag':
-      return [`${quote(name)} is a bracketed tag, not an institution`, `${quote(name)}是方括号标记，不是机构`];
+      return [`${quote(name)} is a bracketed tag, not an institution`, `${quoteZh(name)}是方括号标记，不是机构`];
     case 'category':
-      return [`${quote(name)} is an arXiv category, not an institution`, `${quote(name)}是 arXiv 分类，不是机构`];
+      return [`${quote(name)} is an arXiv category, not an institution`, `${quoteZh(name)}是 arXiv 分类，不是机构`];
     case 'no-letter':
-      return [`${quote(name)} is not the name of an institution`, `${quote(name)}不是机构名称`];
+      return [`${quote(name)} is not the name of an institution`, `${quoteZh(name)}不是机构名称`];
     default:
       return undefined;
   }

@@ -169,6 +169,10 @@ describe('The statistics dashboard', () => {
     await vscode.commands.executeCommand('paperDigest.showStatistics');
     await api.statistics.receive({ type: 'scope', scope: 'file' });
     await ofOther;
+    // Back to the workspace, for the tests after this one.
+    const again = waitForEvent<any>(api.statistics.onDidRender, () => api.statistics.statistics?.uri === undefined, 'the dashboard of the workspace again', 60_000);
+    await vscode.commands.executeCommand('paperDigest.showStatistics');
+    await again;
   });
 
   it('Should draw hostile digest text as text, under a strict Content Security Policy with its own script by nonce', async () => {

@@ -11,7 +11,7 @@ import { MessageRef, messageText } from '../../server/src/service/cliMessages';
 import type { InterestsInput } from '../../server/src/service/reading/interests';
 import { interestsFromFileText, interestScore, parseInterests, scorePaper } from '../../server/src/service/reading/interests';
 import { papersInScope, rankPapers } from '../../server/src/service/reading/scope';
-import { papersTree } from '../../server/src/service/features/tree';
+import { papersTree, PapersTreeLookup } from '../../server/src/service/features/tree';
 import { digestStatistics } from '../../server/src/service/features/statistics';
 import { rollup } from '../../server/src/service/features/rollup';
 import { distinctPaperCount } from '../../server/src/service/features/documentStats';
@@ -286,6 +286,10 @@ describe('reading: the papers a scope means, as the Papers view shows them', () 
     const titles = tree.roots.flatMap((band) => band.children.filter((node) => node.kind === 'paper').map((node) => [band.label, (node as { title: string }).title]));
     assert.equal(titles.filter(([, title]) => title === 'Probing Lattice Reasoning').length, 1, JSON.stringify(titles));
     assert.equal(tree.roots.reduce((sum, band) => sum + band.count, 0), 2, 'the bands count each paper once');
+    // The copy not placed is found at the one placed (the paper under the cursor, revealed).
+    const notPlaced = w.index.file(DAY1)!.papers.find((paper) => paper.englishTitle === 'Probing Lattice Reasoning')!;
+    const path = new PapersTreeLookup(tree).pathToPaper(notPlaced);
+    assert.equal((path?.at(-1) as { title?: string } | undefined)?.title, 'Probing Lattice Reasoning');
   });
 
   test('Should keep an English title that starts like the key of a Chinese-only paper apart from it', () => {

@@ -302,6 +302,8 @@ export class PapersTreeLookup implements PapersTreeView {
   private readonly firstHolder = new Map<PaperSummary, PapersGroup>();
   /** Holders whose paper nodes have been made and registered. */
   private readonly materialised = new Set<PapersGroup>();
+  /** The first placed copy of each paper by its identity, made when a paper not placed is asked for. */
+  private byIdentity: Map<string, PaperSummary> | undefined;
 
   constructor(readonly tree: PapersTree) {
     // Groups are registered at once; paper nodes are made when their group is first asked for.
@@ -389,9 +391,16 @@ export class PapersTreeLookup implements PapersTreeView {
    * paper must come from the index at the tree's generation.
    */
   pathToPaper(paper: PaperSummary): PapersTreeItem[] | undefined {
-    const holder = this.firstHolder.get(paper);
+    let holder = this.firstHolder.get(paper);
     if (!holder) {
-      return undefined;
+      // Another copy of the paper may stand for it: For you lists a paper of two digests once.
+      this.byIdentity ??= new Map([...this.firstHolder.keys()].reverse().map((each) => [paperIdentity(each), each]));
+      const copy = this.byIdentity.get(paperIdentity(paper));
+      holder = copy && this.firstHolder.get(copy);
+      if (!copy || !holder) {
+        return undefined;
+      }
+      paper = copy;
     }
     this.materialise(holder);
     const first = holder.children.find((child) => child.kind === 'paper' && SUMMARY_OF_NODE.get(child) === paper);

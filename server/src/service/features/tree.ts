@@ -392,15 +392,15 @@ export class PapersTreeLookup implements PapersTreeView {
    */
   pathToPaper(paper: PaperSummary): PapersTreeItem[] | undefined {
     let holder = this.firstHolder.get(paper);
-    if (!holder) {
-      // Another copy of the paper may stand for it: For you lists a paper of two digests once.
+    if (!holder && this.tree.grouping === 'forYou') {
+      // Another copy of the paper stands for it: For you lists a paper of two digests once.
       this.byIdentity ??= new Map([...this.firstHolder.keys()].reverse().map((each) => [paperIdentity(each), each]));
       const copy = this.byIdentity.get(paperIdentity(paper));
       holder = copy && this.firstHolder.get(copy);
-      if (!copy || !holder) {
-        return undefined;
-      }
-      paper = copy;
+      if (copy) paper = copy;
+    }
+    if (!holder) {
+      return undefined;
     }
     this.materialise(holder);
     const first = holder.children.find((child) => child.kind === 'paper' && SUMMARY_OF_NODE.get(child) === paper);

@@ -167,6 +167,7 @@ export function runCli(argv: readonly string[], out: CliOutput, cwd = process.cw
     }
   }
 
+  const byUriMtime = new Map(files.map((file) => [file.uri, file.snapshot.mtimeMs]));
   // Papers by title over all the files, for the duplicates across files; a file past a limit is
   // not checked and lists no paper (as in the editor).
   const papers = new Map<string, PaperLocation[]>();
@@ -191,6 +192,8 @@ export function runCli(argv: readonly string[], out: CliOutput, cwd = process.cw
       language,
       maxDiagnostics: MAX_FILE_DIAGNOSTICS,
       duplicatesElsewhere: (key) => (papers.get(key) ?? []).filter((location) => location.uri !== file.uri),
+      // Undated digests in the order of their times, as `papers` has them.
+      mtimeOf: (uri) => byUriMtime.get(uri),
       ...formsElsewhere(file.uri),
     });
     file.truncated = diagnostics.length > MAX_FILE_DIAGNOSTICS;

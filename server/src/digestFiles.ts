@@ -46,18 +46,3 @@ export function isInFolder(uri: string, folder: string): boolean {
 export function isInFolders(uri: string, folders: readonly string[]): boolean {
   return folders.length === 0 || folders.some((folder) => isInFolder(uri, folder));
 }
-
-/**
- * The files indexed from disk that leave the workspace when its folders go from `before` to
- * `after`: those under a folder removed and under no folder that stays (a folder nested in
- * another, or holding another, keeps the files the other also holds).
- *
- * @example filesLeaving(['file:///w/a.digest', 'file:///w/sub/b.digest'], ['file:///w', 'file:///w/sub'], ['file:///w/sub']) // ['file:///w/a.digest']
- */
-export function filesLeaving(indexed: readonly string[], before: readonly string[], after: readonly string[]): string[] {
-  const gone = before.filter((folder) => !after.includes(folder));
-  if (gone.length === 0) {
-    return [];
-  }
-  return indexed.filter((uri) => gone.some((folder) => isInFolder(uri, folder)) && !after.some((folder) => isInFolder(uri, folder)));
-}

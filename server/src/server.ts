@@ -723,6 +723,8 @@ function diagnosticOptions(uri: string, settings: DiagnosticsSettings): Diagnost
     language,
     rules: settings.rules as Record<string, RuleSetting> | undefined,
     duplicatesElsewhere: duplicatesElsewhere(canonicalUri(uri) ?? uri),
+    // Undated digests in the order of their times, as the reading workflow has them.
+    mtimeOf: (each) => workspaceDigests.mtimeOf(canonicalUri(each) ?? each),
     ...formsElsewhere(uri),
   };
 }

@@ -11,7 +11,7 @@ import { fileURLToPath } from 'node:url';
 import { FileChangeType, FileEvent } from 'vscode-languageserver/node';
 import { realPath } from './fs/contained';
 import { readFileSnapshot, SafeFileError } from './fs/safeFile';
-import { filesLeaving, isDigestFileName, isDigestUri, isInFolder, isInFolders } from './digestFiles';
+import { isDigestFileName, isDigestUri, isInFolder, isInFolders } from './digestFiles';
 import { PendingDocuments } from './pendingDocuments';
 import type { DigestDocument } from './service/model';
 import type { WorkspaceIndex } from './service/workspaceIndex';
@@ -134,12 +134,17 @@ export class WorkspaceDigests {
   /** Replaces the workspace folders and scans them; files of folders no longer there are forgotten. */
   setFolders(uris: readonly string[]): Promise<void> {
     const next = uris.map(canonicalUri).filter((uri): uri is string => uri !== undefined);
-    // Files of a folder removed that another folder still holds (nested folders) stay.
-    this.index.removeMany(filesLeaving(this.index.diskUris(), this.folders, next));
+    const gone = this.folders.filter((old) => !next.includes(old));
+    for (const old of gone) {
+      this.index.remove(old);
+    }
+    // A folder that stays and holds a removed one, or lies within it (nested folders): scanned
+    // again, so that it keeps the files it holds, and only those its own scan takes.
+    const overlapping = next.filter((uri) => this.folders.includes(uri) && gone.some((old) => isInFolder(uri, old) || isInFolder(old, uri)));
     const added = next.filter((uri) => !this.folders.includes(uri));
     this.folders = next;
     this.realRoots.clear();
-    return this.scan(added);
+    return this.scan([...added, ...overlapping]);
   }
 
   /**

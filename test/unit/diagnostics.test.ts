@@ -323,6 +323,19 @@ describe('diagnostics: duplicate papers', () => {
     assert.equal(crossFile(later, [earlier]).length, 1);
     assert.equal(crossFile('file:///w/a.digest', [earlier]).length, 1);
     assert.deepEqual(crossFile(earlier, ['file:///w/a.digest']), []);
+    // An undated digest by its modification time, as the reading order has it.
+    const notes = 'file:///w/notes.digest';
+    const old = { mtimeOf: (uri: string) => (uri === notes ? Date.parse('2020-01-01') : undefined) };
+    const withTimes = (uri: string, others: string[]) =>
+      computeDiagnostics(doc, { uri, ...old, duplicatesElsewhere: (k) => (k === key ? others.map(at) : []) }).filter((d) => d.data.firstOccurrence === undefined);
+    assert.deepEqual(withTimes(notes, [earlier]), []);
+    assert.equal(withTimes(earlier, [notes]).length, 1);
+    // More copies than are related (20): the first in digest order is among them, whatever the names.
+    const many = Array.from({ length: 21 }, (_, i) => `file:///w/a${String(i).padStart(2, '0')}-2026-06-01.digest`);
+    const first = 'file:///w/z-2026-05-01.digest';
+    const inMiddle = crossFile('file:///w/m-2026-05-02.digest', [...many, first]);
+    assert.equal(inMiddle.length, 1, 'a later copy than the first');
+    assert.equal(inMiddle[0].relatedInformation?.[0].location.uri, first, 'the first copy related first');
   });
 
   test('Should merge a copy in the file and one in another file into one diagnostic', () => {

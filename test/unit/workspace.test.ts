@@ -116,6 +116,14 @@ describe('workspace: scanning', () => {
     await files.changeFolders([pathToUri(sub)], []);
     await files.changeFolders([], [pathToUri(root)]);
     assert.deepEqual(indexedNames(index, root), ['sub/a.digest'], 'sub/ is still a folder');
+    // A folder the outer one's scan skips (node_modules): its files go with it.
+    const pkg = path.join(root, 'node_modules', 'pkg');
+    fs.mkdirSync(pkg, { recursive: true });
+    fs.writeFileSync(path.join(pkg, 'c.digest'), digest(entryLines('Pkg')));
+    await files.changeFolders([pathToUri(root), pathToUri(pkg)], []);
+    assert.deepEqual(indexedNames(index, root).sort(), ['node_modules/pkg/c.digest', 'sub/a.digest', 'top.digest']);
+    await files.changeFolders([], [pathToUri(pkg)]);
+    assert.deepEqual(indexedNames(index, root).sort(), ['sub/a.digest', 'top.digest']);
   });
 });
 

@@ -75,3 +75,23 @@ function toUtc(date: IsoDate): Date {
   return new Date(`${date}T00:00:00Z`);
 }
 
+/**
+ * The order of digests, oldest first, as the reading workflow goes through them: by the date in
+ * the file name (as UTC midnight), else by the modification time (`mtimeOf`); at the same time a
+ * dated digest first; one with neither last; then by URI. Negative when `a` comes first.
+ *
+ * @example compareDigests('file:///w/z-2026-05-01.digest', 'file:///w/a-2026-05-02.digest') // < 0
+ */
+export function compareDigests(a: string, b: string, mtimeOf: (uri: string) => number | undefined = () => undefined): number {
+  const dateA = digestDateOf(a);
+  const dateB = digestDateOf(b);
+  const timeA = dateA ? Date.parse(`${dateA}T00:00:00Z`) : mtimeOf(a) ?? Number.POSITIVE_INFINITY;
+  const timeB = dateB ? Date.parse(`${dateB}T00:00:00Z`) : mtimeOf(b) ?? Number.POSITIVE_INFINITY;
+  if (timeA !== timeB) {
+    return timeA < timeB ? -1 : 1;
+  }
+  if (!!dateA !== !!dateB) {
+    return dateA ? -1 : 1;
+  }
+  return a < b ? -1 : a > b ? 1 : 0;
+}

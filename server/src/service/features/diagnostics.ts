@@ -7,7 +7,7 @@
  * fields of the entries after it); the field contents are checked here, entry by entry, so a
  * problem always belongs to the entry it was found in.
  */
-import { digestDateOf } from '../digestDates';
+import { compareDigests } from '../digestDates';
 import { Diagnostic, DiagnosticRelatedInformation, DiagnosticSeverity } from 'vscode-languageserver-types';
 import type { Range } from 'vscode-languageserver-types';
 import type { Cancellation } from '../cancellation';
@@ -153,6 +153,11 @@ export interface DiagnosticOptions {
   readonly docsBase?: string;
   /** Papers with this title key (see `titleKey`) in other files of the workspace. */
   readonly duplicatesElsewhere?: (englishTitleKey: string) => readonly PaperLocation[];
+  /**
+   * The modification time of a file, for the order of digests without a date in their names
+   * (`compareDigests`): which copy of a paper is the first, and which the later ones reported.
+   */
+  readonly mtimeOf?: (uri: string) => number | undefined;
   /** How the other files of the workspace translate an institution (by `termKey`), for `inconsistent-translation`. */
   readonly translationsElsewhere?: FormsElsewhere;
   /** How the other files write an author's Chinese name (by `termKey`), for `inconsistent-author-name`. */
@@ -858,9 +863,10 @@ class Checker {
       let elsewhere: readonly PaperLocation[];
       if (!original) {
         first.set(key, entry);
-        // Asked once per title: a file may hold the same title many times.
+        // Asked once per title: a file may hold the same title many times. In digest order, so
+        // that the copies kept (at most MAX_RELATED_ELSEWHERE) are the first ones.
         const found = lookup?.(key);
-        elsewhere = found && found.length > 0 ? found.slice(0, MAX_RELATED_ELSEWHERE) : NO_LOCATIONS;
+        elsewhere = found && found.length > 0 ? [...found].sort((a, b) => compareDigests(a.uri, b.uri, this.options.mtimeOf)).slice(0, MAX_RELATED_ELSEWHERE) : NO_LOCATIONS;
         if (elsewhere.length === 0) {
           continue;
         }
@@ -872,7 +878,7 @@ class Checker {
       // in the file name, then by file URI, then line: the copy the Papers view calls new) is the
       // paper, each later copy is reported once, relating all the others.
       const uri = this.options.uri;
-      const earlierElsewhere = uri === undefined ? elsewhere.length > 0 : elsewhere.some((location) => digestComesBefore(location.uri, uri));
+      const earlierElsewhere = uri === undefined ? elsewhere.length > 0 : elsewhere.some((location) => compareDigests(location.uri, uri, this.options.mtimeOf) < 0);
       if (!original && !earlierElsewhere) {
         continue;
       }
@@ -892,23 +898,6 @@ class Checker {
       }, related);
     }
   }
-}
-
-/**
- * Whether digest `a` comes before digest `b`: by the date in their file names (a dated digest
- * before an undated one, as the reading order has them at the same time), else by URI.
- *
- * @example digestComesBefore('file:///w/z-2026-05-01.digest', 'file:///w/a-2026-05-02.digest') // true
- */
-export function digestComesBefore(a: string, b: string): boolean {
-  const first = digestDateOf(a);
-  const second = digestDateOf(b);
-  if (first !== second) {
-    if (first === undefined) return false;
-    if (second === undefined) return true;
-    return first < second;
-  }
-  return a < b;
 }
 
 /** The nearest known codes of unknown codes seen before: a line may repeat one thousands of times. */

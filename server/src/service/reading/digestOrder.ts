@@ -51,6 +51,8 @@ export function orderDigests(files: readonly FileSummary[], mtimeOf: (uri: strin
     const time = date ? Date.parse(`${date}T00:00:00Z`) : mtime ?? Number.POSITIVE_INFINITY;
     return { file, date, mtime, time };
   });
+  // As `compareDigests` orders two digests (the duplicate-paper diagnostics use it), with each
+  // file's time worked out once.
   keyed.sort((a, b) => {
     if (a.time !== b.time) {
       return a.time < b.time ? -1 : 1;

@@ -159,6 +159,8 @@ export class PapersView implements vscode.TreeDataProvider<PapersElement>, vscod
     this.groupingValue = grouping;
     await this.state.update(GROUPING_STATE_KEY, grouping);
     this.elements.clear();
+    // The counts of the answer before are not this grouping's: none until it comes.
+    this.paperCount = undefined;
     this.updateTitle();
     this.refresh();
     this.followActiveEditor();
@@ -167,6 +169,7 @@ export class PapersView implements vscode.TreeDataProvider<PapersElement>, vscod
   setFilter(filter: string): void {
     this.filterValue = filter.trim();
     this.elements.clear();
+    this.paperCount = undefined;
     this.updateTitle();
     this.refresh();
   }

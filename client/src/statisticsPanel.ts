@@ -170,7 +170,9 @@ export class StatisticsDashboard implements vscode.Disposable {
     const active = vscode.window.activeTextEditor?.document;
     // The digest in the active editor, else the one there last (the dashboard's own button is
     // clicked with the dashboard focused, and no text editor active).
-    const digest = active?.languageId === LANGUAGE_ID ? active.uri : this.lastDigest;
+    // (Only while it is still open: a digest closed or deleted since is not "the active one".)
+    const last = this.lastDigest && vscode.workspace.textDocuments.some((document) => document.uri.toString() === this.lastDigest!.toString()) ? this.lastDigest : undefined;
+    const digest = active?.languageId === LANGUAGE_ID ? active.uri : last;
     if (scope === 'file' && digest) {
       this.scope = 'file';
       this.scopeUri = digest;

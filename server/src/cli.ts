@@ -16,7 +16,7 @@ import { pathToFileURL } from 'node:url';
 import { collectDigestFiles, displayPath, printable, readDigestFile } from './cliFiles';
 import { rulesDocsBase } from './docsBase';
 import { bilingual, DEFAULT_MESSAGE_LANGUAGE, MessageLanguage, rulesDocsFor, say } from './service/messages';
-import { CliUsageError, languageOption, problemText, requestedLanguage, separateValue, usageError } from './cliLanguage';
+import { CliUsageError, COMMAND_OPTIONS, languageOption, problemText, requestedLanguage, separateValue, usageError } from './cliLanguage';
 import { choices, cliHelp, cliText, message, MessageRef, reasonOf } from './service/cliMessages';
 import { applyEdits } from './service/edits';
 import { fixAll } from './service/features/codeActions';
@@ -234,7 +234,7 @@ function parseArguments(argv: readonly string[]): Options | 'help' | 'version' {
       } else if (arg === '--fix') {
         options.fix = true;
       } else if (arg === '--format' || arg.startsWith('--format=')) {
-        const value = arg === '--format' ? separateValue(argv, i++) : arg.slice('--format='.length);
+        const value = arg === '--format' ? separateValue(argv, i++, COMMAND_OPTIONS.check) : arg.slice('--format='.length);
         if (value !== 'text' && value !== 'json' && value !== 'sarif') {
           const values = choices(['text', 'json', 'sarif']);
           throw new CliUsageError(value === undefined ? cliText('needsValueOf', { option: '--format', values }) : cliText('unknownFormat', { value: printable(value), values }));
@@ -274,6 +274,15 @@ const SEVERITY_NAMES_ZH = ['', '错误', '警告', '信息', '提示'] as const;
 function humanPosition(doc: DigestDocument, position: { line: number; character: number }): { line: number; column: number } {
   const bom = position.line === 0 && doc.hasBom ? 1 : 0;
   return { line: position.line + 1, column: Math.max(1, position.character + 1 - bom) };
+}
+
+/** A range as an editor counts it, a BOM not counted (as the server gives positions in files on disk). */
+function editorRange(doc: DigestDocument, range: DigestDiagnostic['range']): DigestDiagnostic['range'] {
+  if (!doc.hasBom || (range.start.line !== 0 && range.end.line !== 0)) {
+    return range;
+  }
+  const at = (position: { line: number; character: number }) => (position.line === 0 ? { line: 0, character: Math.max(0, position.character - 1) } : position);
+  return { start: at(range.start), end: at(range.end) };
 }
 
 function formatText(files: readonly CheckedFile[], byUri: ReadonlyMap<string, CheckedFile>, fix: boolean, failed: boolean, language: MessageLanguage): string {
@@ -323,7 +332,7 @@ function summaryWords(language: MessageLanguage): {
     return {
       seeAlso: (places) => `（另见 ${places}）`,
       fixed: (fixed, files) => `共 ${files} 个文件，已修复其中 ${fixed} 个。`,
-      noProblems: (files, failed) => (failed ? (files === 0 ? '没有能读取的文件。' : `能读取的 ${files} 个文件中没有问题。`) : `${files} 个文件中没有问题。`),
+      noProblems: (files, failed) => (files === 0 ? '没有检查任何摘要。' : failed ? `能读取的 ${files} 个文件中没有问题。` : `${files} 个文件中没有问题。`),
       problems: (total, errors, warnings, other, withProblems, files, atLeast) =>
         `共 ${files} 个文件，其中 ${withProblems} 个有问题：${atLeast ? '至少 ' : ''}${total} 个问题（${errors} 个错误、${warnings} 个警告${other > 0 ? `、${other} 个其他` : ''}）。`,
       truncated: (max) => `问题超过 ${max} 个，只列出前 ${max} 个`,
@@ -334,7 +343,7 @@ function summaryWords(language: MessageLanguage): {
   return {
     seeAlso: (places) => ` (see ${places})`,
     fixed: (fixed, files) => `Fixed ${fixed} of ${files} ${fileWord(files)}.`,
-    noProblems: (files, failed) => (failed ? (files === 0 ? 'No file could be read.' : `No problems in the ${files} ${fileWord(files)} that could be read.`) : `No problems in ${files} ${fileWord(files)}.`),
+    noProblems: (files, failed) => (files === 0 ? 'No digest was checked.' : failed ? `No problems in the ${files} ${fileWord(files)} that could be read.` : `No problems in ${files} ${fileWord(files)}.`),
     problems: (total, errors, warnings, other, withProblems, files, atLeast) =>
       `${atLeast ? 'At least ' : ''}${plural(total, 'problem')} (${[plural(errors, 'error'), plural(warnings, 'warning'), ...(other > 0 ? [`${other} other`] : [])].join(', ')}) in ${withProblems} of ${files} ${fileWord(files)}.`,
     truncated: (max) => `more than ${max} problems; only the first ${max} are listed`,
@@ -342,6 +351,7 @@ function summaryWords(language: MessageLanguage): {
 }
 
 function formatJson(files: readonly CheckedFile[], failures: readonly string[]): unknown {
+  const byUri = new Map(files.map((file) => [file.uri, file]));
   const counts = { error: 0, warning: 0, information: 0, hint: 0 };
   const result = files.map((file) => ({
     path: file.display,
@@ -360,8 +370,10 @@ function formatJson(files: readonly CheckedFile[], failures: readonly string[]):
         severity,
         code: diagnostic.code,
         message: diagnostic.message,
-        range: diagnostic.range,
-        ...(diagnostic.relatedInformation ? { related: diagnostic.relatedInformation.map((info) => ({ uri: info.location.uri, range: info.location.range, message: info.message })) } : {}),
+        range: editorRange(file.doc, diagnostic.range),
+        ...(diagnostic.relatedInformation
+          ? { related: diagnostic.relatedInformation.map((info) => ({ uri: info.location.uri, range: editorRange(byUri.get(info.location.uri)?.doc ?? file.doc, info.location.range), message: info.message })) }
+          : {}),
       };
     }),
   }));

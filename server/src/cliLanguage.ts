@@ -20,19 +20,27 @@ export function environmentLocale(): string | undefined {
   return process.env.LC_ALL || process.env.LC_MESSAGES || process.env.LANG;
 }
 
-/** The options of the command line's commands: an option's value is never one of them. */
-const OPTION_NAMES: ReadonlySet<string> = new Set(['--lang', '--format', '--fix', '--filter', '--tag', '--untag', '--title', '--id', '--note', '--sort', '--unread', '--starred', '--new', '--help', '--version']);
+/** The options of each command: an option's value is never one of its command's options. */
+export const COMMAND_OPTIONS = {
+  check: new Set(['--lang', '--format', '--fix', '--help', '--version']),
+  stats: new Set(['--lang', '--format', '--help']),
+  papers: new Set(['--lang', '--format', '--filter', '--tag', '--sort', '--unread', '--starred', '--new', '--help']),
+  mark: new Set(['--lang', '--title', '--id', '--note', '--tag', '--untag', '--help']),
+} as const;
+
+/** Every command's options, for `--lang`, whose value is never an option. */
+const ALL_OPTIONS: ReadonlySet<string> = new Set(Object.values(COMMAND_OPTIONS).flatMap((names) => [...names]));
 
 /**
  * The argument after `args[i]`, as the value of the option there (`--tag VALUE`); undefined when
- * there is none, or when it is one of the options (`papers --tag --lang zh-cn`: the tag is missing,
- * and `--lang` still counts). A value that starts so is given as `--tag=--lang`.
+ * there is none, or when it is one of the command's options (`papers --tag --lang zh-cn`: the tag
+ * is missing, and `--lang` still counts). A value that starts so is given as `--tag=--lang`.
  *
- * @example separateValue(['--tag', '--lang', 'zh-cn'], 0) // undefined
+ * @example separateValue(['--tag', '--lang', 'zh-cn'], 0, COMMAND_OPTIONS.papers) // undefined
  */
-export function separateValue(args: readonly string[], i: number): string | undefined {
+export function separateValue(args: readonly string[], i: number, options: ReadonlySet<string> = ALL_OPTIONS): string | undefined {
   const value = args[i + 1];
-  return value === undefined || OPTION_NAMES.has(value.split('=')[0]) ? undefined : value;
+  return value === undefined || options.has(value.split('=')[0]) ? undefined : value;
 }
 
 /**

@@ -39,7 +39,7 @@ import { titleKey, untitledPaperName, untitledPaperNumber } from './service/feat
 import type { PaperSummary } from './service/workspaceIndex';
 import { foldForSearch, WorkspaceIndex } from './service/workspaceIndex';
 import { INTERESTS_FILE, NodeStateDisk, readInterestsFile, STATE_FOLDER } from './stateDisk';
-import { CliUsageError, languageOption, problemText, requestedLanguage, separateValue, usageError } from './cliLanguage';
+import { CliUsageError, COMMAND_OPTIONS, languageOption, problemText, requestedLanguage, separateValue, usageError } from './cliLanguage';
 import { choices, cliHelp, cliSay, cliSummary, cliText, message, MessageRef, messageText, reasonOf } from './service/cliMessages';
 import { Bilingual, bilingual, DEFAULT_MESSAGE_LANGUAGE, MessageLanguage, pick, say } from './service/messages';
 
@@ -52,12 +52,12 @@ interface Output {
 }
 
 /** The argument after an option (`--x VALUE` or `--x=VALUE`), or a usage error. */
-function optionValue(args: readonly string[], i: number, name: string): { value: string; next: number } {
+function optionValue(args: readonly string[], i: number, name: string, options: ReadonlySet<string>): { value: string; next: number } {
   const arg = args[i];
   if (arg.startsWith(`${name}=`)) {
     return { value: arg.slice(name.length + 1), next: i };
   }
-  const value = separateValue(args, i);
+  const value = separateValue(args, i, options);
   if (value === undefined) {
     throw new CliUsageError(cliText('needsValue', { option: name }));
   }
@@ -231,22 +231,22 @@ function parsePapersArguments(args: readonly string[]): PapersOptions | 'help' {
     } else if (arg === '--new') {
       options.query.newOnly = true;
     } else if (isOption(arg, '--filter')) {
-      const { value, next } = optionValue(args, i, '--filter');
+      const { value, next } = optionValue(args, i, '--filter', COMMAND_OPTIONS.papers);
       options.query.filter = value;
       i = next;
     } else if (isOption(arg, '--tag')) {
-      const { value, next } = optionValue(args, i, '--tag');
+      const { value, next } = optionValue(args, i, '--tag', COMMAND_OPTIONS.papers);
       options.query.tag = value.replace(/\s+/g, ' ').trim();
       i = next;
     } else if (isOption(arg, '--sort')) {
-      const { value, next } = optionValue(args, i, '--sort');
+      const { value, next } = optionValue(args, i, '--sort', COMMAND_OPTIONS.papers);
       if (value !== 'rank' && value !== 'file') {
         throw new CliUsageError(cliText('unknownSort', { value: printable(value), values: choices(['rank', 'file']) }));
       }
       options.sort = value;
       i = next;
     } else if (isOption(arg, '--format')) {
-      const { value, next } = optionValue(args, i, '--format');
+      const { value, next } = optionValue(args, i, '--format', COMMAND_OPTIONS.papers);
       if (!(PAPERS_FORMATS as readonly string[]).includes(value)) {
         throw new CliUsageError(cliText('unknownFormat', { value: printable(value), values: choices(PAPERS_FORMATS) }));
       }
@@ -400,7 +400,7 @@ function parseMarkArguments(args: readonly string[]): MarkOptions | 'help' {
       ({ language: options.language, next: i } = languageOption(args, i)!);
     } else if (isOption(arg, '--title') || isOption(arg, '--id') || isOption(arg, '--note') || isOption(arg, '--tag') || isOption(arg, '--untag')) {
       const name = arg.split('=')[0];
-      const { value, next } = optionValue(args, i, name);
+      const { value, next } = optionValue(args, i, name, COMMAND_OPTIONS.mark);
       i = next;
       if (name === '--tag' || name === '--untag') {
         if (value.trim() === '') throw new CliUsageError(cliText('needsTag', { option: name }));

@@ -10,7 +10,7 @@ import { pathToFileURL } from 'node:url';
 import { collectDigestFiles, displayPath, printable, readDigestFile } from './cliFiles';
 import { barChart, CHART_WORDS, chartToSvg, chartWords, dashboardCharts, displayText, escapeXml, paperCountWords, rowDetail, STANDALONE_STYLE, topicLabel } from './service/charts';
 import { DEFAULT_MESSAGE_LANGUAGE, MessageLanguage } from './service/messages';
-import { CliUsageError, languageOption, problemText, requestedLanguage, separateValue, usageError } from './cliLanguage';
+import { CliUsageError, COMMAND_OPTIONS, languageOption, problemText, requestedLanguage, separateValue, usageError } from './cliLanguage';
 import { choices, CLI_MESSAGES, cliHelp, cliSummary, cliText, message, MessageRef } from './service/cliMessages';
 import { CountRow, DigestStatistics, digestStatistics } from './service/features/statistics';
 import { WorkspaceIndex } from './service/workspaceIndex';
@@ -90,7 +90,7 @@ function parseStatsArguments(args: readonly string[]): StatsOptions | 'help' {
       } else if (arg === '--lang' || arg.startsWith('--lang=')) {
         ({ language: options.language, next: i } = languageOption(args, i)!);
       } else if (arg === '--format' || arg.startsWith('--format=')) {
-        const value = arg === '--format' ? separateValue(args, i++) : arg.slice('--format='.length);
+        const value = arg === '--format' ? separateValue(args, i++, COMMAND_OPTIONS.stats) : arg.slice('--format='.length);
         if (!(STATS_FORMATS as readonly (string | undefined)[]).includes(value)) {
           const values = choices(STATS_FORMATS);
           throw new CliUsageError(value === undefined ? cliText('needsValueOf', { option: '--format', values }) : cliText('unknownFormat', { value: printable(value), values }));
@@ -174,12 +174,13 @@ export function statsText(stats: DigestStatistics, language: MessageLanguage = D
   if (stats.dates.length > 14) {
     lines.push(`  ${cliSummary('lastDates', { shown: 14, count: stats.dates.length }, language)}`);
   }
-  if (stats.trends.length > 0) {
-    lines.push('', titled(heading(STATS_WORDS.trends, language)));
-    for (const trend of stats.trends) {
-      const kind = language === 'both' ? trend.kind : chartWords(trend.kind === 'topic' ? CHART_WORDS.topic : CHART_WORDS.keyword, language);
-      lines.push(`  ${trend.rising ? '▲' : trend.recent < trend.previous ? '▼' : '='} ${String(trend.recent).padStart(4)} / ${String(trend.previous).padEnd(4)}  ${kind} ${displayText(trend.label, 80)}`);
-    }
+  lines.push('', titled(heading(STATS_WORDS.trends, language)));
+  if (stats.trends.length === 0) {
+    lines.push(none);
+  }
+  for (const trend of stats.trends) {
+    const kind = language === 'both' ? trend.kind : chartWords(trend.kind === 'topic' ? CHART_WORDS.topic : CHART_WORDS.keyword, language);
+    lines.push(`  ${trend.rising ? '▲' : trend.recent < trend.previous ? '▼' : '='} ${String(trend.recent).padStart(4)} / ${String(trend.previous).padEnd(4)}  ${kind} ${displayText(trend.label, 80)}`);
   }
   for (const [title, periods] of [[STATS_WORDS.weeks, stats.weeks], [STATS_WORDS.months, stats.months]] as const) {
     // Every section, one without periods (no dated digest) saying so.

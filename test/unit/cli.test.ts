@@ -152,6 +152,15 @@ describe('paper-digest check', () => {
     assert.deepEqual((runResult as unknown as { invocations: unknown[] }).invocations, [{ executionSuccessful: true }]);
   });
 
+  test('Should give JSON ranges as an editor counts them, a BOM not counted, as the server does', () => {
+    // Line 0 is no heading (an English title): missing-heading there, on a file with a BOM.
+    const folder = folderWith('bom', { 'b.digest': '\ufeff' + digest(entryLines('A')).replace(/^[^\n]*\n\n/, '') });
+    const report = JSON.parse(run(['check', '--format', 'json', 'b.digest'], folder).stdout) as { files: { diagnostics: { line: number; column: number; range: { start: { line: number; character: number } } }[] }[] };
+    const first = report.files[0].diagnostics.find((d) => d.line === 1);
+    assert.ok(first, JSON.stringify(report));
+    assert.equal(first.range.start.character, first.column - 1);
+  });
+
   test('Should carry the paths it could not read in the JSON and the SARIF, not only on standard error', () => {
     const folder = folderWith('unreadable', { 'ok.digest': readFixture('diagnostics/unknown-category.digest') });
     fs.writeFileSync(path.join(folder, 'gbk.digest'), Buffer.from([0xb4, 0xf3]));

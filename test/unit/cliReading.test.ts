@@ -182,8 +182,9 @@ describe('paper-digest papers', () => {
     assertUsage(run(['mark', 'tag', '--title', 'protein', '--tag', '--lang', 'zh-cn'], work), /^paper-digest: --tag 需要一个值/);
     assertUsage(run(['stats', '--format', '--lang', 'zh-cn'], work), /^paper-digest: --format 需要一个值/);
     assertUsage(run(['check', '--format', '--lang', 'zh-cn', '.'], work), /^paper-digest: --format 需要一个值/);
-    // A value that starts so is written with `=`.
+    // A value that starts so is written with `=`; another command's option is a value.
     assert.equal(run(['papers', '--filter=--lang', '--format', 'json'], work).status, 0);
+    assert.equal(run(['papers', '--filter', '--id', '--format', 'json'], work).status, 0);
   });
 });
 

@@ -128,7 +128,7 @@ describe('paper-digest stats', () => {
     try {
       fs.writeFileSync(path.join(folder, 'notes.digest'), digest(entryLines('N')));
       const text = run(['stats', '--lang', 'en', '.'], folder).stdout;
-      assert.match(text, /\nPapers per digest date \(0\):\n {2}\(none\)\n\nWeeks:\n {2}\(none\)\n\nMonths:\n {2}\(none\)\n$/);
+      assert.match(text, /\nPapers per digest date \(0\):\n {2}\(none\)\n\n[^\n]+:\n {2}\(none\)\n\nWeeks:\n {2}\(none\)\n\nMonths:\n {2}\(none\)\n$/);
     } finally {
       fs.rmSync(folder, { recursive: true, force: true });
     }

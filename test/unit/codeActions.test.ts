@@ -194,7 +194,9 @@ describe('quick fixes: more cases', () => {
     for (const [line, fixed] of [
       ['机构 * Fudan University（复旦大学） ； Peking University（北京大学） ； 纠错', '机构 * Fudan University（复旦大学） ； Peking University（北京大学） 纠错'],
       ['机构 * Fudan University（复旦大学）; Peking University（北京大学）;纠错', '机构 * Fudan University（复旦大学） ； Peking University（北京大学） 纠错'],
-      ['机构 * Fudan University（复旦大学）；；纠错', '机构 * Fudan University（复旦大学）纠错'],
+      ['机构 * Fudan University（复旦大学）；；纠错', '机构 * Fudan University（复旦大学） 纠错'],
+      ['机构 * KTH（瑞典）；Toronto；纠错', '机构 * KTH（瑞典）；Toronto 纠错'],
+      ['机构 * Toronto（多伦多）; 纠错', '机构 * Toronto（多伦多） 纠错'],
     ]) {
       const text = digest(entryLines('A', { institutions: line }));
       const doc = parseDigest(text);

@@ -717,9 +717,16 @@ function removeInstitution(at: Places, field: InstitutionsField, index: number):
   const items = field.items;
   const item = items[index];
   if (!item) {
-    // One past the items: the separator after the last one goes (only punctuation is deleted).
+    // One past the items: the separator after the last one goes (only punctuation is deleted),
+    // with the white space around it, one space left before what follows (` 纠错`).
     const separator = index === items.length && index > 0 ? field.separators[index - 1] : undefined;
-    return separator ? [fix(bilingual('Remove the separator', '删除多余的分隔符'), [TextEdit.del({ start: items[index - 1].range.end, end: separator.range.end })], true, true)] : [];
+    if (!separator) {
+      return [];
+    }
+    const after = at.textOf({ start: separator.range.end, end: at.lineEnd(separator.range.end.line) });
+    const spaces = after.length - after.replace(/^[ \t\u3000]+/, '').length;
+    const range = { start: items[index - 1].range.end, end: { line: separator.range.end.line, character: separator.range.end.character + spaces } };
+    return [fix(bilingual('Remove the separator', '删除多余的分隔符'), [spaces === after.length ? TextEdit.del(range) : TextEdit.replace(range, ' ')], true, true)];
   }
   const empty = item.text.length === 0;
   if (items.length === 1) {

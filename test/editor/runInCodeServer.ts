@@ -33,6 +33,7 @@ import {
   startCodeServer,
 } from './codeServer';
 import { printResults, TestRecord, watchSuite } from './suiteResults';
+import { copyWorkspace } from './workspaceCopy';
 
 // ------------------------------------------------------------------------------------------------
 // Shared between the two sides
@@ -325,7 +326,7 @@ async function main(argv: string[]): Promise<number> {
   // The suite changes its workspace (edits, the reading state in .paper-digest/): it runs on a
   // fresh copy, so every run starts from the fixtures as committed.
   const workspace = path.join(work, path.basename(opts.workspace));
-  fs.cpSync(opts.workspace, workspace, { recursive: true });
+  copyWorkspace(opts.workspace, workspace);
   const entry = path.join(work, 'suite-entry.js');
   fs.writeFileSync(
     entry,

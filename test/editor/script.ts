@@ -6,6 +6,7 @@
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
+import { copyWorkspace } from './workspaceCopy';
 
 export const REPO_ROOT = path.resolve(__dirname, '..', '..', '..');
 export const EXAMPLE_WORKSPACE = path.join(REPO_ROOT, 'examples', 'workspace');
@@ -27,7 +28,7 @@ export function argument(name: string, fallback?: string): string {
 export function copyOfExampleWorkspace(prefix: string): { folder: string; workspace: string } {
   const folder = fs.mkdtempSync(path.join(os.tmpdir(), prefix));
   const workspace = path.join(folder, 'workspace');
-  fs.cpSync(EXAMPLE_WORKSPACE, workspace, { recursive: true });
+  copyWorkspace(EXAMPLE_WORKSPACE, workspace);
   process.on('exit', () => fs.rmSync(folder, { recursive: true, force: true }));
   return { folder, workspace };
 }

@@ -22,6 +22,7 @@ import * as os from 'os';
 import * as path from 'path';
 import { CodeServer, BrowserSession, launchBrowser, loadEnv, openWorkbench, screenshot, startCodeServer } from '../editor/codeServer';
 import { printResults, TestRecord, watchSuite } from '../editor/suiteResults';
+import { copyWorkspace } from '../editor/workspaceCopy';
 
 interface WebResults {
   state: 'running' | 'done';
@@ -100,7 +101,7 @@ async function main(argv: string[]): Promise<number> {
   process.on('exit', removeWork);
   // The suite writes into its workspace: it gets a fresh copy.
   const workspace = path.join(work, path.basename(opts.workspace));
-  fs.cpSync(opts.workspace, workspace, { recursive: true });
+  copyWorkspace(opts.workspace, workspace);
   const resultsFile = path.join(work, 'results.json');
 
   let server: CodeServer | undefined;

@@ -118,15 +118,13 @@ export function runCli(argv: readonly string[], out: CliOutput, cwd = process.cw
   const failures: string[] = [];
   const fail = (problem: MessageRef): void => {
     failed = true;
-    failures.push(problemText(problem, language));
-    out.stderr(`paper-digest: ${problemText(problem, language)}\n`);
+    const text = problemText(problem, language);
+    failures.push(text);
+    out.stderr(`paper-digest: ${text}\n`);
   };
 
   const files: CheckedFile[] = [];
-  // A folder named on the command line without a digest in it (a mistyped path, a glob that
-  // matched a folder) is not a clean pass.
-  const noDigests = (given: string): void => fail(message('noDigestFiles', { path: printable(given) }));
-  for (const found of collectDigestFiles(options.paths, cwd, fail, noDigests)) {
+  for (const found of collectDigestFiles(options.paths, cwd, fail)) {
     const display = displayPath(found.path, cwd);
     const read = readDigestFile(found.path, printable(display), fail);
     if (read === undefined) {

@@ -27,17 +27,6 @@ export interface FoundFile {
 }
 
 /**
- * The files to check, each real file once, in the order given (folders sorted by name).
- * Everything that cannot be checked is reported through `fail`, one message each (shown in the
- * language of `--lang` by the caller).
- *
- * In a folder: sub-folders are searched except `node_modules` and `.git`; links to folders are
- * not followed (a target inside the folder is searched on its own); a digest-named link is
- * checked when its real file is inside the folder and reported otherwise. A file named on the
- * command line is checked wherever it is. `emptyFolder` hears of each folder given in which no
- * digest was found.
- */
-/**
  * What makes two names one file: its device and inode (two hard links, or a symbolic link and
  * its target, are one file), else its real path.
  */
@@ -50,7 +39,18 @@ function fileIdentity(file: string): string {
   }
 }
 
-export function collectDigestFiles(paths: readonly string[], cwd: string, fail: (problem: MessageRef) => void, emptyFolder?: (given: string) => void): FoundFile[] {
+/**
+ * The files to check, each real file once, in the order given (folders sorted by name).
+ * Everything that cannot be checked is reported through `fail`, one message each (shown in the
+ * language of `--lang` by the caller).
+ *
+ * In a folder: sub-folders are searched except `node_modules` and `.git`; links to folders are
+ * not followed (a target inside the folder is searched on its own); a digest-named link is
+ * checked when its real file is inside the folder and reported otherwise. A file named on the
+ * command line is checked wherever it is. A folder given in which no digest was found is
+ * reported too (`no digest files in '…'`): a mistyped path is not a clean pass.
+ */
+export function collectDigestFiles(paths: readonly string[], cwd: string, fail: (problem: MessageRef) => void): FoundFile[] {
   const result: FoundFile[] = [];
   const byReal = new Map<string, number>();
   /** Digests found, each time one is found (a file found twice counts twice). */
@@ -127,7 +127,7 @@ export function collectDigestFiles(paths: readonly string[], cwd: string, fail: 
       const before = found;
       walk(absolute, printable(given), realPathSync(absolute) ?? absolute);
       if (found === before) {
-        emptyFolder?.(given);
+        fail(message('noDigestFiles', { path: printable(given) }));
       }
     } else {
       let link = false;

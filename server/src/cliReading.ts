@@ -93,8 +93,6 @@ function openWorkspace(paths: readonly string[], cwd: string, fail: (problem: Me
   const mtimes = new Map<string, number>();
   const shown = new Map<string, string>();
   const roots: string[] = [];
-  // A folder without a digest (a mistyped path) is an error, as for `check`, not "0 papers".
-  const noDigests = (given: string): void => fail(message('noDigestFiles', { path: printable(given) }));
   for (const given of paths) {
     const absolute = path.resolve(cwd, given);
     let folder: string | undefined;
@@ -103,7 +101,7 @@ function openWorkspace(paths: readonly string[], cwd: string, fail: (problem: Me
     } catch {
       // collectDigestFiles reports it.
     }
-    for (const found of collectDigestFiles([given], cwd, fail, noDigests)) {
+    for (const found of collectDigestFiles([given], cwd, fail)) {
       const display = displayPath(found.path, cwd);
       const read = readDigestFile(found.path, printable(display), fail);
       if (read === undefined) {
@@ -442,19 +440,20 @@ export function runMark(args: readonly string[], out: Output, cwd: string): numb
   }
   const language = options.language;
   const given = options.path ?? '.';
-  const refuse = (problem: MessageRef): number => {
-    out.stderr(`paper-digest: ${printable(problemText(problem, language))}\n`);
+  /** One line on standard error, and exit 2. */
+  const refuse = (text: string): number => {
+    out.stderr(`paper-digest: ${printable(text)}\n`);
     return 2;
   };
   if (given.length === 0) {
     // An empty argument (an unset variable, `''`) names no folder: not the current one.
-    return refuse(message('cannotRead', { path: '', reason: message('emptyPath') }));
+    return refuse(problemText(message('cannotRead', { path: '', reason: message('emptyPath') }), language));
   }
   let isFolder = false;
   try {
     isFolder = fs.statSync(path.resolve(cwd, given)).isDirectory();
   } catch (error) {
-    return refuse(message('cannotRead', { path: printable(given), reason: reasonOf(error) }));
+    return refuse(problemText(message('cannotRead', { path: printable(given), reason: reasonOf(error) }), language));
   }
   if (!isFolder) {
     out.stderr(`paper-digest: ${cliSay('notAFolder', { path: printable(given) }, language)}\n`);
@@ -464,20 +463,18 @@ export function runMark(args: readonly string[], out: Output, cwd: string): numb
   const workspace = openWorkspace([given], cwd, (problem) => problems.push(problem));
   if (workspace.model.lookup().index.files().length === 0) {
     // No digest to find the paper in: say so, not that no title matches.
-    return refuse(problems[0] ?? message('noDigestFiles', { path: printable(given) }));
+    return refuse(problemText(problems[0] ?? message('noDigestFiles', { path: printable(given) }), language));
   }
   const root = path.resolve(cwd, given);
   const store = workspace.stores.get(root) ?? openStore(root, problems);
   if (store.status.problemRef) {
     // A corrupt or unreadable state file: report it, change nothing.
-    out.stderr(`paper-digest: ${printable(problemText(store.status.problemRef, language))}\n`);
-    return 2;
+    return refuse(problemText(store.status.problemRef, language));
   }
   const lookup = workspace.model.lookup();
   const match = findPaper(lookup, store, options);
   if ('en' in match) {
-    out.stderr(`paper-digest: ${printable(say(match, language))}\n`);
-    return 2;
+    return refuse(say(match, language));
   }
   const change: { -readonly [K in keyof StateChange]: StateChange[K] } = {};
   if (options.action === 'read' || options.action === 'unread') change.read = options.action === 'read';
@@ -489,8 +486,7 @@ export function runMark(args: readonly string[], out: Output, cwd: string): numb
   if (result.messageRef) {
     // A change refused as asked (a tag too long, added and removed): worded as usage errors are,
     // in both languages under `both`.
-    out.stderr(`paper-digest: ${printable(say(messageText(result.messageRef), language))}\n`);
-    return 2;
+    return refuse(say(messageText(result.messageRef), language));
   }
   // The English title, else the Chinese one: never the state key.
   const shown = oneLine(match.name || match.title || match.key);

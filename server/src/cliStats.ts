@@ -11,7 +11,7 @@ import { collectDigestFiles, displayPath, printable, readDigestFile } from './cl
 import { barChart, CHART_WORDS, chartToSvg, chartWords, dashboardCharts, displayText, escapeXml, paperCountWords, rowDetail, STANDALONE_STYLE, topicLabel } from './service/charts';
 import { DEFAULT_MESSAGE_LANGUAGE, MessageLanguage } from './service/messages';
 import { CliUsageError, COMMAND_OPTIONS, languageOption, problemText, requestedLanguage, separateValue, usageError } from './cliLanguage';
-import { choices, CLI_MESSAGES, cliHelp, cliSummary, cliText, message, MessageRef } from './service/cliMessages';
+import { choices, CLI_MESSAGES, cliHelp, cliSummary, cliText, MessageRef } from './service/cliMessages';
 import { CountRow, DigestStatistics, digestStatistics } from './service/features/statistics';
 import { WorkspaceIndex } from './service/workspaceIndex';
 
@@ -43,9 +43,7 @@ export function runStats(args: readonly string[], out: Output, cwd: string): num
     out.stderr(`paper-digest: ${problemText(problem, language)}\n`);
   };
   const index = new WorkspaceIndex();
-  // A folder without a digest (a mistyped path) is an error, as for `check`, not "0 papers".
-  const noDigests = (given: string): void => fail(message('noDigestFiles', { path: printable(given) }));
-  for (const found of collectDigestFiles(paths.length > 0 ? paths : ['.'], cwd, fail, noDigests)) {
+  for (const found of collectDigestFiles(paths.length > 0 ? paths : ['.'], cwd, fail)) {
     const read = readDigestFile(found.path, printable(displayPath(found.path, cwd)), fail);
     if (read !== undefined) {
       index.update(pathToFileURL(found.path).href, read.text);
@@ -209,7 +207,7 @@ export function statsHtml(stats: DigestStatistics, language: MessageLanguage = D
       ? `${paperCountWords(stats.paperCount, 'en')}, ${stats.fileCount} ${stats.fileCount === 1 ? 'digest' : 'digests'}`
       : language === 'zh-cn'
         ? `${stats.paperCount} 篇论文，${stats.fileCount} 期摘要`
-        : `${stats.paperCount} ${stats.paperCount === 1 ? 'paper' : 'papers'} · ${stats.paperCount} 篇论文, ${stats.fileCount} ${stats.fileCount === 1 ? 'digest' : 'digests'} · ${stats.fileCount} 期摘要`;
+        : `${paperCountWords(stats.paperCount, 'en')} · ${stats.paperCount} 篇论文, ${stats.fileCount} ${stats.fileCount === 1 ? 'digest' : 'digests'} · ${stats.fileCount} 期摘要`;
   const tables = rollups
     .filter(([, periods]) => periods.length > 0)
     .map(([title, periods]) => {

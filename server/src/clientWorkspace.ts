@@ -7,7 +7,7 @@
  * any scheme work (vscode-vfs, vscode-remote, file); none is ever turned into a path.
  */
 import { FileChangeType, FileEvent } from 'vscode-languageserver-protocol';
-import { isDigestUri, isInFolder, isInFolders } from './digestFiles';
+import { folderChange, isDigestUri, isInFolders } from './digestFiles';
 import { PendingDocuments } from './pendingDocuments';
 import type { DigestDocument } from './service/model';
 import type { WorkspaceIndex } from './service/workspaceIndex';
@@ -97,16 +97,12 @@ export class ClientWorkspaceDigests implements WorkspaceFiles {
 
   setFolders(uris: readonly string[]): Promise<void> {
     const next = uris.map(trimmedUri);
-    const gone = this.folders.filter((old) => !next.includes(old));
+    const { gone, scan } = folderChange(this.folders, next);
     for (const old of gone) {
       this.index.remove(old);
     }
-    // A folder that stays and holds a removed one, or lies within it (nested folders): scanned
-    // again, so that it keeps the files it holds, and only those its own scan takes.
-    const overlapping = next.filter((uri) => this.folders.includes(uri) && gone.some((old) => isInFolder(uri, old) || isInFolder(old, uri)));
-    const added = next.filter((uri) => !this.folders.includes(uri));
     this.folders = next;
-    return this.scan([...added, ...overlapping], undefined);
+    return this.scan(scan, undefined);
   }
 
   async rescan(): Promise<void> {

@@ -46,3 +46,18 @@ export function isInFolder(uri: string, folder: string): boolean {
 export function isInFolders(uri: string, folders: readonly string[]): boolean {
   return folders.length === 0 || folders.some((folder) => isInFolder(uri, folder));
 }
+
+/**
+ * What a change of the workspace folders from `before` to `after` asks of a scan: the folders
+ * gone (their files forgotten), and those to scan, the new ones and those that stay and hold a
+ * folder gone or lie within one (nested folders: scanned again, so that they keep the files they
+ * hold, and only those their own scan takes).
+ *
+ * @example folderChange(['file:///w', 'file:///w/sub'], ['file:///w']) // { gone: ['file:///w/sub'], scan: ['file:///w'] }
+ */
+export function folderChange(before: readonly string[], after: readonly string[]): { gone: string[]; scan: string[] } {
+  const gone = before.filter((folder) => !after.includes(folder));
+  const added = after.filter((folder) => !before.includes(folder));
+  const overlapping = after.filter((folder) => before.includes(folder) && gone.some((old) => isInFolder(folder, old) || isInFolder(old, folder)));
+  return { gone, scan: [...added, ...overlapping] };
+}

@@ -61,7 +61,7 @@ import {
 import { workspaceSymbols } from './service/features/workspaceSymbols';
 import { documentStats } from './service/features/documentStats';
 import { DocumentStatsRequest, IndexChangedNotification, PaperAtRequest, PapersTreeRequest, RescanWorkspaceRequest } from './protocol';
-import { canonicalUri } from './workspace';
+import { indexUri } from './workspace';
 import { createServerConnection, createStateFileSource, createTextReader, createWorkspaceFiles, readsFilesThroughClient, rulesPagesBase } from './host';
 import { hover } from './service/features/hover';
 import { diagnosticSteps, DiagnosticOptions, RuleSetting } from './service/features/diagnostics';
@@ -152,9 +152,7 @@ const documents = new TextDocuments<OpenDocument>({
   create: (uri, languageId, version, content) => {
     // Opened again without a close (some clients on reload): nothing of the text before is
     // kept, whatever its version (the caches go by version).
-    cache.delete(uri);
-    answers.delete(uri);
-    forgetOutline(uri);
+    forgetDocument(uri);
     return OpenDocument.create(uri, languageId, version, content);
   },
   update: (document, changes, version) => cache.change(document, changes, () => OpenDocument.update(document, changes, version)),
@@ -268,7 +266,7 @@ connection.onInitialized(() => {
 connection.onDidChangeWatchedFiles((params) => {
   void workspaceDigests.filesChanged(params.changes);
   for (const change of params.changes) {
-    reading.fileChanged(canonicalUri(change.uri) ?? change.uri);
+    reading.fileChanged(indexUri(change.uri));
   }
 });
 
@@ -350,7 +348,7 @@ connection.onRequest(PaperAtRequest, guarded(PaperAtRequest.method, async (param
   await workspaceDigests.ready;
   await reading.ready();
   workspaceDigests.flush();
-  const paper = paperAt(workspaceIndex, canonicalUri(params.uri) ?? params.uri, params.position);
+  const paper = paperAt(workspaceIndex, indexUri(params.uri), params.position);
   const path = paper ? papersTrees.get(workspaceIndex, params.grouping, treeOptions(params), token).pathToPaper(paper) : undefined;
   const language = messageLanguage.current();
   return path ? { path: path.map((node) => localizedNode(node, language)) } : null;
@@ -363,7 +361,7 @@ connection.onRequest(RescanWorkspaceRequest, guarded(RescanWorkspaceRequest.meth
 
 registerStatisticsRequests({
   connection,
-  canonical: (uri) => canonicalUri(uri) ?? uri,
+  canonical: indexUri,
   documents,
   index: workspaceIndex,
   ready: async () => {
@@ -538,7 +536,7 @@ onStandard(HoverRequest.type, (params, token) => {
   }
   const base = hover(model, params.position, token, messageLanguage.current());
   workspaceDigests.flush();
-  const answer = reading.hover(canonicalUri(params.textDocument.uri) ?? params.textDocument.uri, params.position, base, messageLanguage.current());
+  const answer = reading.hover(indexUri(params.textDocument.uri), params.position, base, messageLanguage.current());
   return forms.markdownHover ? answer : plainHover(answer);
 });
 
@@ -555,7 +553,7 @@ connection.onRequest(SetPaperStateRequest, guarded(SetPaperStateRequest.method, 
 connection.onRequest(StateInfoRequest.method, guarded(StateInfoRequest.method, async () => (await readingReady(), reading.stateInfo())));
 connection.onRequest(DigestsRequest.method, guarded(DigestsRequest.method, async () => (await readingReady(), reading.digests())));
 connection.onRequest(RankedPapersRequest, guarded(RankedPapersRequest.method, async (params, token) => (await readingReady(), await messageLanguage.ready(), reading.rankedPapers(params, token, messageLanguage.current()))));
-connection.onRequest(DocumentPapersRequest, guarded(DocumentPapersRequest.method, async (params) => (await readingReady(), reading.documentPapers(typeof params?.uri === 'string' ? canonicalUri(params.uri) ?? params.uri : ''))));
+connection.onRequest(DocumentPapersRequest, guarded(DocumentPapersRequest.method, async (params) => (await readingReady(), reading.documentPapers(typeof params?.uri === 'string' ? indexUri(params.uri) : ''))));
 connection.onRequest(ExportPapersRequest, guarded(ExportPapersRequest.method, async (params, token) => (await readingReady(), reading.exportPapers(withCanonicalScope(params), token))));
 
 /**
@@ -565,7 +563,7 @@ connection.onRequest(ExportPapersRequest, guarded(ExportPapersRequest.method, as
 function withCanonicalScope<T>(params: T): T {
   const scope = (params as { scope?: { uri?: unknown } } | undefined)?.scope;
   if (scope && typeof scope === 'object' && typeof scope.uri === 'string') {
-    return { ...params, scope: { ...scope, uri: canonicalUri(scope.uri) ?? scope.uri } };
+    return { ...params, scope: { ...scope, uri: indexUri(scope.uri) } };
   }
   return params;
 }
@@ -575,7 +573,7 @@ onStandard(CodeLensRequest.type, async (params, token) => {
   }
   await readingReady();
   await messageLanguage.ready();
-  return localizedLenses(await reading.codeLenses(canonicalUri(params.textDocument.uri) ?? params.textDocument.uri, token), messageLanguage.current());
+  return localizedLenses(await reading.codeLenses(indexUri(params.textDocument.uri), token), messageLanguage.current());
 });
 
 onStandard(SemanticTokensRequest.type, (params, token) => {
@@ -591,7 +589,7 @@ onStandard(CompletionRequest.type, (params, token) => {
   if (!model) {
     return null;
   }
-  return completions(model, params.position, { ...completionWorkspace, uri: canonicalUri(params.textDocument.uri) ?? params.textDocument.uri }, token, messageLanguage.current());
+  return completions(model, params.position, { ...completionWorkspace, uri: indexUri(params.textDocument.uri) }, token, messageLanguage.current());
 });
 
 onStandard(CompletionResolveRequest.type, (item, token) => {
@@ -654,10 +652,15 @@ onStandard(RenameRequest.type, async (params, token) => {
   return editForClient(result);
 });
 
+/** Forgets what was kept of a document's text: its model, its answers and its outline's bytes. */
+function forgetDocument(uri: string): void {
+  cache.delete(uri);
+  answers.delete(uri);
+  forgetOutline(uri);
+}
+
 documents.onDidClose((event) => {
-  cache.delete(event.document.uri);
-  answers.delete(event.document.uri);
-  forgetOutline(event.document.uri);
+  forgetDocument(event.document.uri);
   workspaceDigests.documentClosed(event.document.uri);
   collectAfterClose(event.document.getText().length);
 });
@@ -722,9 +725,9 @@ function diagnosticOptions(uri: string, settings: DiagnosticsSettings): Diagnost
     docsBase: rulesDocsFor(docsBase, language),
     language,
     rules: settings.rules as Record<string, RuleSetting> | undefined,
-    duplicatesElsewhere: duplicatesElsewhere(canonicalUri(uri) ?? uri),
+    duplicatesElsewhere: duplicatesElsewhere(indexUri(uri)),
     // Undated digests in the order of their times, as the reading workflow has them.
-    mtimeOf: (each) => workspaceDigests.mtimeOf(canonicalUri(each) ?? each),
+    mtimeOf: (each) => workspaceDigests.mtimeOf(indexUri(each)),
     ...formsElsewhere(uri),
   };
 }
@@ -814,7 +817,7 @@ documents.onDidClose((event) => {
  * for the consistency rules: the workspace's counts without what the index has for `uri`.
  */
 function formsElsewhere(uri: string): Pick<DiagnosticOptions, 'translationsElsewhere' | 'authorFormsElsewhere' | 'formsGeneration'> {
-  const key = canonicalUri(uri) ?? uri;
+  const key = indexUri(uri);
   return {
     formsGeneration: workspaceTerms.translationsVersion,
     translationsElsewhere: (name) => workspaceTerms.translationsWith(name, key, undefined),
@@ -839,7 +842,7 @@ workspaceIndex.onDidChange((change) => {
   scheduleRefresh();
   const affected = new Set(change.affectedUris);
   for (const document of documents.all()) {
-    if (affected.has(canonicalUri(document.uri) ?? document.uri)) {
+    if (affected.has(indexUri(document.uri))) {
       scheduleDiagnostics(document.uri, 300);
     }
   }
@@ -872,12 +875,12 @@ let refreshTimer: NodeJS.Timeout | undefined;
 
 const pull = new PullDiagnostics({
   openDocument: (uri) => {
-    const key = canonicalUri(uri) ?? uri;
-    const document = documents.get(uri) ?? documents.all().find((d) => (canonicalUri(d.uri) ?? d.uri) === key);
+    const key = indexUri(uri);
+    const document = documents.get(uri) ?? documents.all().find((d) => (indexUri(d.uri)) === key);
     return document && { uri: document.uri, version: document.version, model: () => cache.get(document) };
   },
   indexedFiles: () => workspaceIndex.files().map((file) => file.uri),
-  canonical: (uri) => canonicalUri(uri) ?? uri,
+  canonical: indexUri,
   readFile: createTextReader(connection),
   parse: parseDigest,
   diagnostics: async (uri, model) => {

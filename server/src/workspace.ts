@@ -11,7 +11,7 @@ import { fileURLToPath } from 'node:url';
 import { FileChangeType, FileEvent } from 'vscode-languageserver/node';
 import { realPath } from './fs/contained';
 import { readFileSnapshot, SafeFileError } from './fs/safeFile';
-import { isDigestFileName, isDigestUri, isInFolder, isInFolders } from './digestFiles';
+import { folderChange, isDigestFileName, isDigestUri, isInFolder, isInFolders } from './digestFiles';
 import { PendingDocuments } from './pendingDocuments';
 import type { DigestDocument } from './service/model';
 import type { WorkspaceIndex } from './service/workspaceIndex';
@@ -134,17 +134,13 @@ export class WorkspaceDigests {
   /** Replaces the workspace folders and scans them; files of folders no longer there are forgotten. */
   setFolders(uris: readonly string[]): Promise<void> {
     const next = uris.map(canonicalUri).filter((uri): uri is string => uri !== undefined);
-    const gone = this.folders.filter((old) => !next.includes(old));
+    const { gone, scan } = folderChange(this.folders, next);
     for (const old of gone) {
       this.index.remove(old);
     }
-    // A folder that stays and holds a removed one, or lies within it (nested folders): scanned
-    // again, so that it keeps the files it holds, and only those its own scan takes.
-    const overlapping = next.filter((uri) => this.folders.includes(uri) && gone.some((old) => isInFolder(uri, old) || isInFolder(old, uri)));
-    const added = next.filter((uri) => !this.folders.includes(uri));
     this.folders = next;
     this.realRoots.clear();
-    return this.scan([...added, ...overlapping]);
+    return this.scan(scan);
   }
 
   /**
@@ -204,7 +200,7 @@ export class WorkspaceDigests {
    * does not rebuild the index on every key. `model` is asked only then.
    */
   documentChanged(uri: string, model: () => DigestDocument): void {
-    const key = canonicalUri(uri) ?? uri;
+    const key = indexUri(uri);
     if (this.inWorkspace(key)) {
       this.pendingDocuments.changed(key, model);
     }
@@ -212,7 +208,7 @@ export class WorkspaceDigests {
 
   /** An open document was closed: the index falls back to the file on disk. */
   documentClosed(uri: string): void {
-    this.pendingDocuments.closed(canonicalUri(uri) ?? uri);
+    this.pendingDocuments.closed(indexUri(uri));
   }
 
   /** Indexes the pending document edits now, e.g. before answering a request. */
@@ -474,6 +470,11 @@ function strictUtf8(bytes: Buffer): string | undefined {
   } catch {
     return undefined;
   }
+}
+
+/** `canonicalUri`, or the URI as it is when it cannot be read: the form the index keeps files under. */
+export function indexUri(uri: string): string {
+  return canonicalUri(uri) ?? uri;
 }
 
 /** A `file:` URI in the encoding of `fileUri`; other URIs as they are; undefined if unreadable. */

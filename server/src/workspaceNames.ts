@@ -14,7 +14,7 @@ import { documentTooLarge } from './service/limits';
 import { foldForSearch, searchIncludes, WorkspaceIndex } from './service/workspaceIndex';
 import type { WorkspaceTerms } from './service/workspaceTerms';
 import { readFileSnapshot } from './fs/safeFile';
-import { canonicalUri } from './workspace';
+import { indexUri } from './workspace';
 
 /** A digest to look in. */
 export interface WorkspaceSource {
@@ -45,7 +45,7 @@ export async function sourcesNaming(context: WorkspaceNamesContext, name: NameTa
   const sources: WorkspaceSource[] = [];
   const open = new Set<string>();
   for (const document of context.documents.all()) {
-    open.add(canonicalUri(document.uri) ?? document.uri);
+    open.add(indexUri(document.uri));
     const doc = context.cache.get(document);
     if (!documentTooLarge(doc)) {
       sources.push({ uri: document.uri, doc, version: document.version });

@@ -75,23 +75,41 @@ function toUtc(date: IsoDate): Date {
   return new Date(`${date}T00:00:00Z`);
 }
 
+/** Where a digest stands in digest order (`compareDigestKeys`). */
+export interface DigestOrderKey {
+  readonly uri: string;
+  /** The date in its file name, if any. */
+  readonly date?: IsoDate;
+  /** The date as UTC midnight, else the modification time, else +∞ (an unsaved document). */
+  readonly time: number;
+}
+
+/** The order key of a digest: its date, else `mtime`. */
+export function digestOrderKey(uri: string, mtime: number | undefined): DigestOrderKey {
+  const date = digestDateOf(uri);
+  return { uri, date, time: date ? toUtc(date).getTime() : mtime ?? Number.POSITIVE_INFINITY };
+}
+
 /**
  * The order of digests, oldest first, as the reading workflow goes through them: by the date in
- * the file name (as UTC midnight), else by the modification time (`mtimeOf`); at the same time a
- * dated digest first; one with neither last; then by URI. Negative when `a` comes first.
+ * the file name (as UTC midnight), else by the modification time; at the same time a dated digest
+ * first; one with neither last; then by URI. Negative when `a` comes first.
+ */
+export function compareDigestKeys(a: DigestOrderKey, b: DigestOrderKey): number {
+  if (a.time !== b.time) {
+    return a.time < b.time ? -1 : 1;
+  }
+  if (!!a.date !== !!b.date) {
+    return a.date ? -1 : 1;
+  }
+  return a.uri < b.uri ? -1 : a.uri > b.uri ? 1 : 0;
+}
+
+/**
+ * `compareDigestKeys` of two digests by their URIs and modification times (`mtimeOf`).
  *
  * @example compareDigests('file:///w/z-2026-05-01.digest', 'file:///w/a-2026-05-02.digest') // < 0
  */
 export function compareDigests(a: string, b: string, mtimeOf: (uri: string) => number | undefined = () => undefined): number {
-  const dateA = digestDateOf(a);
-  const dateB = digestDateOf(b);
-  const timeA = dateA ? Date.parse(`${dateA}T00:00:00Z`) : mtimeOf(a) ?? Number.POSITIVE_INFINITY;
-  const timeB = dateB ? Date.parse(`${dateB}T00:00:00Z`) : mtimeOf(b) ?? Number.POSITIVE_INFINITY;
-  if (timeA !== timeB) {
-    return timeA < timeB ? -1 : 1;
-  }
-  if (!!dateA !== !!dateB) {
-    return dateA ? -1 : 1;
-  }
-  return a < b ? -1 : a > b ? 1 : 0;
+  return compareDigestKeys(digestOrderKey(a, mtimeOf(a)), digestOrderKey(b, mtimeOf(b)));
 }

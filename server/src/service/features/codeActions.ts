@@ -14,7 +14,7 @@ import { applyOffsetEdits, composeEdits, editsConflict, LineIndex, OffsetEdit, s
 import type { DigestDocument, Entry, Field, FieldKind, InstitutionsField, TopicHitsField } from '../model';
 import { FIELD_ORDER, LABELS } from '../model';
 import { categoryByCode, categoryIgnoringCase } from '../taxonomy';
-import { isBlank, trimEndIndex } from '../text';
+import { isBlank, skipSpaces, trimEndIndex } from '../text';
 import { consistencyFixes } from './consistency';
 import { titleKey } from './entries';
 import { openCopyActions } from './duplicateActions';
@@ -724,7 +724,7 @@ function removeInstitution(at: Places, field: InstitutionsField, index: number):
       return [];
     }
     const after = at.textOf({ start: separator.range.end, end: at.lineEnd(separator.range.end.line) });
-    const spaces = after.length - after.replace(/^[ \t\u3000]+/, '').length;
+    const spaces = skipSpaces(after, 0);
     const range = { start: items[index - 1].range.end, end: { line: separator.range.end.line, character: separator.range.end.character + spaces } };
     return [fix(bilingual('Remove the separator', '删除多余的分隔符'), [spaces === after.length ? TextEdit.del(range) : TextEdit.replace(range, ' ')], true, true)];
   }

@@ -4,7 +4,7 @@
  */
 import type { DigestDocument } from '../model';
 import type { WorkspaceIndex } from '../workspaceIndex';
-import { paperIdentity } from './tree';
+import { DistinctPapers } from './tree';
 
 /**
  * How many distinct papers the index holds: copies of one paper (the same English title, else the
@@ -18,22 +18,14 @@ export function distinctPaperCount(index: WorkspaceIndex): number {
   if (known && known.generation === index.generation) {
     return known.count;
   }
-  let copies = 0;
-  for (const key of index.repeatedTitleKeys()) {
-    copies += Math.max(0, index.papersWithTitle(key).length - 1);
-  }
-  // Papers with a Chinese title only: their identity is `zh:` and the title's key (paperIdentity).
-  const chineseOnly = new Set<string>();
-  let chineseOnlyPapers = 0;
+  // Counted as the Papers view counts them.
+  const distinct = new DistinctPapers(index.repeatedTitleKeys());
   for (const file of index.files()) {
     for (const paper of file.papers) {
-      if (!paper.titleKey && paper.key.startsWith('zh:')) {
-        chineseOnly.add(paperIdentity(paper));
-        chineseOnlyPapers++;
-      }
+      distinct.add(paper);
     }
   }
-  const count = index.paperCount - copies - (chineseOnlyPapers - chineseOnly.size);
+  const count = distinct.size;
   DISTINCT.set(index, { generation: index.generation, count });
   return count;
 }

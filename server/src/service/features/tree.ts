@@ -16,7 +16,7 @@ import { RecentMap } from '../recentMap';
 import type { PaperReadingInfo, ReadingLookup } from '../reading/paperInfo';
 import { NO_READING, paperKeyOf } from '../reading/paperInfo';
 import { isReadingGrouping, ReadingTrees } from './readingTree';
-import { categoryKey, compilePaperFilter, FilterContext, filterContextOf, groupKey, namedInstitutionGroups } from '../paperFilter';
+import { categoryKey, compilePaperFilter, digestPath, FilterContext, filterContextOf, groupKey, namedInstitutionGroups } from '../paperFilter';
 
 /**
  * How the papers are grouped. The reading groupings: `unread`, `starred` and `new` (file →
@@ -567,7 +567,7 @@ function placePaper(root: GroupBuilder, grouping: PapersGrouping, paper: PaperSu
  * Counts distinct papers (`paperIdentity`), each summary added at most once: a paper whose title
  * key no other paper of the workspace has is counted without a set of 100,000 keys.
  */
-class DistinctPapers {
+export class DistinctPapers {
   private unique = 0;
   private readonly shared = new Set<string>();
 
@@ -831,8 +831,9 @@ export function fileLabel(context: FilterContext | undefined, uri: string): stri
   if (!same || same.length < 2) {
     return name;
   }
-  const parts = decodeUriText(uri.replace(/[?#].*$/, '')).split('/');
-  const others = same.filter((other) => other !== uri).map((other) => decodeUriText(other.replace(/[?#].*$/, '')));
+  // By the decoded paths a `file:` filter matches the end of.
+  const parts = digestPath(uri).split('/');
+  const others = same.filter((other) => other !== uri).map(digestPath);
   for (let take = 2; take < parts.length; take++) {
     const suffix = parts.slice(-take).join('/');
     if (others.every((other) => other !== suffix && !other.endsWith('/' + suffix))) {

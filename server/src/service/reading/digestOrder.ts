@@ -7,7 +7,7 @@
 import type { Range } from 'vscode-languageserver-types';
 import type { FileSummary, PaperSummary } from '../workspaceIndex';
 import { paperKeyOf } from './paperInfo';
-import { digestDateOf } from '../digestDates';
+import { compareDigestKeys, digestDateOf, digestOrderKey } from '../digestDates';
 
 /** A digest in order. */
 export interface OrderedDigest {
@@ -45,24 +45,13 @@ export function dateInFileName(uri: string): string | undefined {
  * last; then by URI.
  */
 export function orderDigests(files: readonly FileSummary[], mtimeOf: (uri: string) => number | undefined): OrderedDigest[] {
+  // Each file's key worked out once (`compareDigests` orders two digests the same way).
   const keyed = files.map((file) => {
-    const date = dateInFileName(file.uri);
     const mtime = mtimeOf(file.uri);
-    const time = date ? Date.parse(`${date}T00:00:00Z`) : mtime ?? Number.POSITIVE_INFINITY;
-    return { file, date, mtime, time };
+    return { file, mtime, key: digestOrderKey(file.uri, mtime) };
   });
-  // As `compareDigests` orders two digests (the duplicate-paper diagnostics use it), with each
-  // file's time worked out once.
-  keyed.sort((a, b) => {
-    if (a.time !== b.time) {
-      return a.time < b.time ? -1 : 1;
-    }
-    if (!!a.date !== !!b.date) {
-      return a.date ? -1 : 1;
-    }
-    return a.file.uri < b.file.uri ? -1 : a.file.uri > b.file.uri ? 1 : 0;
-  });
-  return keyed.map((each, rank) => ({ file: each.file, ...(each.date ? { date: each.date } : {}), ...(each.mtime !== undefined ? { mtime: each.mtime } : {}), rank }));
+  keyed.sort((a, b) => compareDigestKeys(a.key, b.key));
+  return keyed.map((each, rank) => ({ file: each.file, ...(each.key.date ? { date: each.key.date } : {}), ...(each.mtime !== undefined ? { mtime: each.mtime } : {}), rank }));
 }
 
 /**

@@ -692,15 +692,16 @@ class Checker {
       }
     }
     // A separator after the last item (`（北京大学） ； 纠错`): an empty last item, as one between
-    // two separators is. Its `item` is one past the items.
-    // Looked for in the few characters after the last item first: the separators are split only then.
+    // two separators is, its `item` one past the items. Not after an empty last item (that item is
+    // the problem told; the separator comes next). Looked for in the characters after the last
+    // item first: the separators are split only then.
     const last = items[items.length - 1];
-    const origin = last ? field.range.start.character : 0;
-    const tail = last ? text.slice(last.range.end.character - origin, field.marker ? field.marker.range.start.character - origin : text.length) : '';
-    const trailing = (tail.includes('；') || tail.includes(';')) && field.separators.length >= items.length ? field.separators[items.length - 1] : undefined;
-    // (After an empty last item, that item is the problem told: the separator comes next.)
-    if (trailing && !listsAuthors && items[items.length - 1].text.length > 0) {
-      this.add(DiagnosticCode.NotAnInstitution, trailing.range, 'A separator with no institution after it', '分隔符之后没有机构', { entry: entry.index, item: items.length });
+    if (last && last.text.length > 0 && !listsAuthors) {
+      const origin = field.range.start.character;
+      const tail = text.slice(last.range.end.character - origin, field.marker ? field.marker.range.start.character - origin : text.length);
+      if ((tail.includes('；') || tail.includes(';')) && field.separators.length >= items.length) {
+        this.add(DiagnosticCode.NotAnInstitution, field.separators[items.length - 1].range, 'A separator with no institution after it', '分隔符之后没有机构', { entry: entry.index, item: items.length });
+      }
     }
   }
 

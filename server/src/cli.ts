@@ -10,14 +10,13 @@
  * Exit status: 0 when no problem remains, 1 when problems remain, 2 on bad usage or when a file
  * cannot be read or written.
  */
-import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { collectDigestFiles, displayPath, printable, readDigestFile } from './cliFiles';
+import { collectDigestFiles, displayPath, packageManifest, packageVersion, printable, readDigestFile } from './cliFiles';
 import { rulesDocsBase } from './docsBase';
 import { bilingual, DEFAULT_MESSAGE_LANGUAGE, MessageLanguage, rulesDocsFor, say } from './service/messages';
-import { CliUsageError, COMMAND_OPTIONS, languageOption, problemText, requestedLanguage, separateValue, usageError } from './cliLanguage';
-import { choices, cliHelp, cliText, message, MessageRef, reasonOf } from './service/cliMessages';
+import { CliUsageError, COMMAND_OPTIONS, infoAnswer, InfoRequest, infoRequest, languageOption, problemText, requestedLanguage, separateValue, usageError } from './cliLanguage';
+import { choices, cliText, message, MessageRef, reasonOf } from './service/cliMessages';
 import { applyEdits } from './service/edits';
 import { fixAll } from './service/features/codeActions';
 import { ALL_CODES, computeDiagnostics, DiagnosticOptions, DigestDiagnostic, PaperLocation, RULES } from './service/features/diagnostics';
@@ -95,7 +94,7 @@ export function runCli(argv: readonly string[], out: CliOutput, cwd = process.cw
   if (name !== undefined && Object.hasOwn(SUBCOMMANDS, name)) {
     return SUBCOMMANDS[name]([...argv.slice(0, named), ...argv.slice(named + 1)], out, cwd);
   }
-  let options: Options | 'help' | 'version';
+  let options: Options | InfoRequest;
   try {
     options = parseArguments(argv);
   } catch (error) {
@@ -104,13 +103,8 @@ export function runCli(argv: readonly string[], out: CliOutput, cwd = process.cw
     }
     throw error;
   }
-  if (options === 'help') {
-    out.stdout(cliHelp('helpCheck', requestedLanguage(argv)));
-    return 0;
-  }
-  if (options === 'version') {
-    out.stdout(`${packageVersion()}\n`);
-    return 0;
+  if (options === 'help' || options === 'version') {
+    return infoAnswer(out, options, 'helpCheck', argv);
   }
   const language = options.language;
   let failed = false;
@@ -216,7 +210,7 @@ export function runCli(argv: readonly string[], out: CliOutput, cwd = process.cw
   return files.some((file) => file.diagnostics.length > 0) ? 1 : 0;
 }
 
-function parseArguments(argv: readonly string[]): Options | 'help' | 'version' {
+function parseArguments(argv: readonly string[]): Options | InfoRequest {
   const options: Options = { fix: false, format: 'text', language: DEFAULT_MESSAGE_LANGUAGE, paths: [] };
   let command: string | undefined;
   let onlyPaths = false;
@@ -225,10 +219,8 @@ function parseArguments(argv: readonly string[]): Options | 'help' | 'version' {
     if (!onlyPaths && arg.startsWith('-') && arg !== '-') {
       if (arg === '--') {
         onlyPaths = true;
-      } else if (arg === '-h' || arg === '--help') {
-        return 'help';
-      } else if (arg === '-V' || arg === '--version') {
-        return 'version';
+      } else if (infoRequest(arg)) {
+        return infoRequest(arg)!;
       } else if (arg === '--fix') {
         options.fix = true;
       } else if (arg === '--format' || arg.startsWith('--format=')) {
@@ -453,27 +445,6 @@ function formatSarif(files: readonly CheckedFile[], cwd: string, docsBase: strin
   };
 }
 
-/** The version in the package.json above this script. */
-function packageVersion(): string {
-  return packageManifest()?.version ?? 'unknown';
-}
-
-/** The package.json above this script, if found. */
-function packageManifest(): { name?: string; version?: string; repository?: { url?: string } } | undefined {
-  let dir = __dirname;
-  for (let up = 0; up < 5; up++) {
-    try {
-      const manifest = JSON.parse(fs.readFileSync(path.join(dir, 'package.json'), 'utf8')) as { name?: string; version?: string; repository?: { url?: string } };
-      if (manifest.name === 'paper-digest' && manifest.version) {
-        return manifest;
-      }
-    } catch {
-      // Not here: look further up.
-    }
-    dir = path.dirname(dir);
-  }
-  return undefined;
-}
 
 /**
  * The rule pages in the project's repository (package.json's `repository`), for SARIF, which a

@@ -192,3 +192,25 @@ export function printable(name: string): string {
     return code <= 0xff ? `\\x${code.toString(16).padStart(2, '0')}` : `\\u${code.toString(16).padStart(4, '0')}`;
   });
 }
+
+/** The version in the package.json above this script. */
+export function packageVersion(): string {
+  return packageManifest()?.version ?? 'unknown';
+}
+
+/** The package.json above this script, if found. */
+export function packageManifest(): { name?: string; version?: string; repository?: { url?: string } } | undefined {
+  let dir = __dirname;
+  for (let up = 0; up < 5; up++) {
+    try {
+      const manifest = JSON.parse(fs.readFileSync(path.join(dir, 'package.json'), 'utf8')) as { name?: string; version?: string; repository?: { url?: string } };
+      if (manifest.name === 'paper-digest' && manifest.version) {
+        return manifest;
+      }
+    } catch {
+      // Not here: look further up.
+    }
+    dir = path.dirname(dir);
+  }
+  return undefined;
+}

@@ -4,8 +4,8 @@
  * locale), the values of the setting `paperDigest.messageLanguage`. Usage errors carry their
  * message in both languages and are printed as one line in the language asked for.
  */
-import { printable } from './cliFiles';
-import { choices, cliText, MessageRef, messageText } from './service/cliMessages';
+import { packageVersion, printable } from './cliFiles';
+import { choices, cliHelp, cliText, HelpKey, MessageRef, messageText } from './service/cliMessages';
 import { Bilingual, DEFAULT_MESSAGE_LANGUAGE, isMessageLanguageSetting, MESSAGE_LANGUAGE_SETTINGS, MessageLanguage, pick, resolveMessageLanguage, say } from './service/messages';
 
 /** Bad usage, with its message in both languages. */
@@ -13,6 +13,20 @@ export class CliUsageError extends Error {
   constructor(readonly text: Bilingual) {
     super(text.en);
   }
+}
+
+/** What every command answers without doing its work: its help, or the version. */
+export type InfoRequest = 'help' | 'version';
+
+/** The request an option makes for the help (`-h`, `--help`) or the version (`-V`, `--version`), if it is one of those. */
+export function infoRequest(arg: string): InfoRequest | undefined {
+  return arg === '-h' || arg === '--help' ? 'help' : arg === '-V' || arg === '--version' ? 'version' : undefined;
+}
+
+/** Prints a command's help (in the language `args` ask for) or the version, and returns the exit status, 0. */
+export function infoAnswer(out: { stdout(text: string): void }, request: InfoRequest, help: HelpKey, args: readonly string[]): number {
+  out.stdout(request === 'help' ? cliHelp(help, requestedLanguage(args)) : `${packageVersion()}\n`);
+  return 0;
 }
 
 /** The display language of the environment, for `auto`. */
@@ -23,9 +37,9 @@ export function environmentLocale(): string | undefined {
 /** The options of each command: an option's value is never one of its command's options. */
 export const COMMAND_OPTIONS = {
   check: new Set(['--lang', '--format', '--fix', '--help', '--version']),
-  stats: new Set(['--lang', '--format', '--help']),
-  papers: new Set(['--lang', '--format', '--filter', '--tag', '--sort', '--unread', '--starred', '--new', '--help']),
-  mark: new Set(['--lang', '--title', '--id', '--note', '--tag', '--untag', '--help']),
+  stats: new Set(['--lang', '--format', '--help', '--version']),
+  papers: new Set(['--lang', '--format', '--filter', '--tag', '--sort', '--unread', '--starred', '--new', '--help', '--version']),
+  mark: new Set(['--lang', '--title', '--id', '--note', '--tag', '--untag', '--help', '--version']),
 } as const;
 
 /** Every command's options, for `--lang`, whose value is never an option. */

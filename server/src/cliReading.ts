@@ -39,8 +39,8 @@ import { titleKey, untitledPaperName, untitledPaperNumber } from './service/feat
 import type { PaperSummary } from './service/workspaceIndex';
 import { foldForSearch, WorkspaceIndex } from './service/workspaceIndex';
 import { INTERESTS_FILE, NodeStateDisk, readInterestsFile, STATE_FOLDER } from './stateDisk';
-import { CliUsageError, COMMAND_OPTIONS, languageOption, problemText, requestedLanguage, separateValue, usageError } from './cliLanguage';
-import { choices, cliHelp, cliSay, cliSummary, cliText, message, MessageRef, messageText, reasonOf } from './service/cliMessages';
+import { CliUsageError, COMMAND_OPTIONS, infoAnswer, InfoRequest, infoRequest, languageOption, problemText, requestedLanguage, separateValue, usageError } from './cliLanguage';
+import { choices, cliSay, cliSummary, cliText, message, MessageRef, messageText, reasonOf } from './service/cliMessages';
 import { Bilingual, bilingual, DEFAULT_MESSAGE_LANGUAGE, MessageLanguage, pick, say } from './service/messages';
 
 type PapersFormat = 'text' | 'json' | ExportFormat;
@@ -209,7 +209,7 @@ interface PapersOptions {
   language: MessageLanguage;
 }
 
-function parsePapersArguments(args: readonly string[]): PapersOptions | 'help' {
+function parsePapersArguments(args: readonly string[]): PapersOptions | InfoRequest {
   const options: PapersOptions = { paths: [], query: {}, sort: 'rank', format: 'text', language: DEFAULT_MESSAGE_LANGUAGE };
   let onlyPaths = false;
   for (let i = 0; i < args.length; i++) {
@@ -218,8 +218,8 @@ function parsePapersArguments(args: readonly string[]): PapersOptions | 'help' {
       options.paths.push(arg);
     } else if (arg === '--') {
       onlyPaths = true;
-    } else if (arg === '-h' || arg === '--help') {
-      return 'help';
+    } else if (infoRequest(arg)) {
+      return infoRequest(arg)!;
     } else if (isOption(arg, '--lang')) {
       ({ language: options.language, next: i } = languageOption(args, i)!);
     } else if (arg === '--unread') {
@@ -259,16 +259,15 @@ function parsePapersArguments(args: readonly string[]): PapersOptions | 'help' {
 
 /** Runs `papers` with the arguments after the command's name; returns the exit status. */
 export function runPapers(args: readonly string[], out: Output, cwd: string): number {
-  let options: PapersOptions | 'help';
+  let options: PapersOptions | InfoRequest;
   try {
     options = parsePapersArguments(args);
   } catch (error) {
     if (error instanceof CliUsageError) return usageError(out, 'papers', error, requestedLanguage(args));
     throw error;
   }
-  if (options === 'help') {
-    out.stdout(cliHelp('helpPapers', requestedLanguage(args)));
-    return 0;
+  if (options === 'help' || options === 'version') {
+    return infoAnswer(out, options, 'helpPapers', args);
   }
   let failed = false;
   const language = options.language;
@@ -373,7 +372,7 @@ interface MarkOptions {
   language: MessageLanguage;
 }
 
-function parseMarkArguments(args: readonly string[]): MarkOptions | 'help' {
+function parseMarkArguments(args: readonly string[]): MarkOptions | InfoRequest {
   let action: MarkAction | undefined;
   const options: Omit<MarkOptions, 'action'> = { addTags: [], removeTags: [], language: DEFAULT_MESSAGE_LANGUAGE };
   let onlyPaths = false;
@@ -392,8 +391,8 @@ function parseMarkArguments(args: readonly string[]): MarkOptions | 'help' {
       }
     } else if (arg === '--') {
       onlyPaths = true;
-    } else if (arg === '-h' || arg === '--help') {
-      return 'help';
+    } else if (infoRequest(arg)) {
+      return infoRequest(arg)!;
     } else if (isOption(arg, '--lang')) {
       ({ language: options.language, next: i } = languageOption(args, i)!);
     } else if (isOption(arg, '--title') || isOption(arg, '--id') || isOption(arg, '--note') || isOption(arg, '--tag') || isOption(arg, '--untag')) {
@@ -427,16 +426,15 @@ function parseMarkArguments(args: readonly string[]): MarkOptions | 'help' {
 
 /** Runs `mark` with the arguments after the command's name; returns the exit status. */
 export function runMark(args: readonly string[], out: Output, cwd: string): number {
-  let options: MarkOptions | 'help';
+  let options: MarkOptions | InfoRequest;
   try {
     options = parseMarkArguments(args);
   } catch (error) {
     if (error instanceof CliUsageError) return usageError(out, 'mark', error, requestedLanguage(args));
     throw error;
   }
-  if (options === 'help') {
-    out.stdout(cliHelp('helpMark', requestedLanguage(args)));
-    return 0;
+  if (options === 'help' || options === 'version') {
+    return infoAnswer(out, options, 'helpMark', args);
   }
   const language = options.language;
   const given = options.path ?? '.';

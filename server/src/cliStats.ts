@@ -10,8 +10,8 @@ import { pathToFileURL } from 'node:url';
 import { collectDigestFiles, displayPath, printable, readDigestFile } from './cliFiles';
 import { barChart, CHART_WORDS, chartToSvg, chartWords, dashboardCharts, displayText, escapeXml, paperCountWords, rowDetail, STANDALONE_STYLE, topicLabel } from './service/charts';
 import { DEFAULT_MESSAGE_LANGUAGE, MessageLanguage } from './service/messages';
-import { CliUsageError, COMMAND_OPTIONS, languageOption, problemText, requestedLanguage, separateValue, usageError } from './cliLanguage';
-import { choices, CLI_MESSAGES, cliHelp, cliSummary, cliText, MessageRef } from './service/cliMessages';
+import { CliUsageError, COMMAND_OPTIONS, infoAnswer, InfoRequest, infoRequest, languageOption, problemText, requestedLanguage, separateValue, usageError } from './cliLanguage';
+import { choices, CLI_MESSAGES, cliSummary, cliText, MessageRef } from './service/cliMessages';
 import { CountRow, DigestStatistics, digestStatistics } from './service/features/statistics';
 import { WorkspaceIndex } from './service/workspaceIndex';
 
@@ -24,16 +24,15 @@ interface Output {
 
 /** Runs `stats` with the arguments after the command's name; returns the exit status. */
 export function runStats(args: readonly string[], out: Output, cwd: string): number {
-  let options: StatsOptions | 'help';
+  let options: StatsOptions | InfoRequest;
   try {
     options = parseStatsArguments(args);
   } catch (error) {
     if (error instanceof CliUsageError) return usageError(out, 'stats', error, requestedLanguage(args));
     throw error;
   }
-  if (options === 'help') {
-    out.stdout(cliHelp('helpStats', requestedLanguage(args)));
-    return 0;
+  if (options === 'help' || options === 'version') {
+    return infoAnswer(out, options, 'helpStats', args);
   }
   const { format, paths, language } = options;
 
@@ -75,7 +74,7 @@ interface StatsOptions {
 
 const STATS_FORMATS: readonly StatsFormat[] = ['text', 'json', 'svg', 'html'];
 
-function parseStatsArguments(args: readonly string[]): StatsOptions | 'help' {
+function parseStatsArguments(args: readonly string[]): StatsOptions | InfoRequest {
   const options: StatsOptions = { format: 'text', paths: [], language: DEFAULT_MESSAGE_LANGUAGE };
   let onlyPaths = false;
   for (let i = 0; i < args.length; i++) {
@@ -83,8 +82,8 @@ function parseStatsArguments(args: readonly string[]): StatsOptions | 'help' {
     if (!onlyPaths && arg.startsWith('-') && arg !== '-') {
       if (arg === '--') {
         onlyPaths = true;
-      } else if (arg === '-h' || arg === '--help') {
-        return 'help';
+      } else if (infoRequest(arg)) {
+        return infoRequest(arg)!;
       } else if (arg === '--lang' || arg.startsWith('--lang=')) {
         ({ language: options.language, next: i } = languageOption(args, i)!);
       } else if (arg === '--format' || arg.startsWith('--format=')) {

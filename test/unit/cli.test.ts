@@ -255,6 +255,16 @@ describe('paper-digest check', () => {
     assert.equal(version.status, 0);
     const manifest = JSON.parse(fs.readFileSync(path.join(REPO_ROOT, 'package.json'), 'utf8')) as { version: string };
     assert.equal(version.stdout, `${manifest.version}\n`);
+    // Every command takes -V and --version, as it takes --help.
+    for (const command of ['check', 'stats', 'papers', 'mark']) {
+      for (const option of ['-V', '--version']) {
+        const each = run([command, option, '--lang', 'en'], work);
+        assert.equal(each.status, 0, `${command} ${option}: ${each.stderr}`);
+        assert.equal(each.stdout, `${manifest.version}\n`, `${command} ${option}`);
+        assert.equal(each.stderr, '');
+      }
+      assert.match(run([command, '--help', '--lang', 'en'], work).stdout, /-V, --version +show the version/, command);
+    }
   });
 
   test('Should find in the real sample only its [cs.AI] item', { skip: !fs.existsSync(path.join(REPO_ROOT, '..', 'shared', 'samples')) && 'no sample beside the repository' }, () => {

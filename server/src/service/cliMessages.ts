@@ -83,6 +83,7 @@ ranking from its .paper-digest/interests.json.
   --lang LANGUAGE    the language of the text: both (default), en, zh-cn, or auto (Chinese
                      when LC_ALL, LC_MESSAGES or LANG is Chinese); the data formats stay as they are
   -h, --help         show this help
+  -V, --version      show the version
 
 Exit status: 0, or 2 on bad usage, when a file or the state file cannot be read, or when a
 folder holds no digest.
@@ -108,6 +109,7 @@ const HELP_PAPERS_ZH = `用法：paper-digest papers [PATH...] [--unread] [--sta
   --lang LANGUAGE    文字的语言：both（默认）、en、zh-cn，或 auto（LC_ALL、LC_MESSAGES
                      或 LANG 为中文时用中文）；数据格式保持原样
   -h, --help         显示此帮助
+  -V, --version      显示版本
 
 退出状态：0；用法错误、文件或状态文件无法读取或文件夹中没有摘要时为 2。
 `;
@@ -128,6 +130,7 @@ meanwhile.
   --lang LANGUAGE    the language of the messages: both (default), en, zh-cn, or auto
                      (Chinese when LC_ALL, LC_MESSAGES or LANG is Chinese)
   -h, --help         show this help
+  -V, --version      show the version
 
 Exit status: 0, or 2 on bad usage, when no paper or more than one matches, or when the state
 file cannot be used or written (it is then left as it is).
@@ -148,6 +151,7 @@ const HELP_MARK_ZH = `用法：paper-digest mark read|unread|star|unstar|tag (--
   --lang LANGUAGE    消息的语言：both（默认）、en、zh-cn，或 auto
                      （LC_ALL、LC_MESSAGES 或 LANG 为中文时用中文）
   -h, --help         显示此帮助
+  -V, --version      显示版本
 
 退出状态：0；用法错误、没有或有多篇论文匹配、或状态文件无法使用或写入（此时保持原样）时为 2。
 `;
@@ -163,6 +167,7 @@ roll-ups. A paper repeated by several digests counts once.
   --lang LANGUAGE    the language of the tables: both (default), en, zh-cn, or auto (Chinese
                      when LC_ALL, LC_MESSAGES or LANG is Chinese)
   -h, --help         show this help
+  -V, --version      show the version
 
 Exit status: 0, or 2 on bad usage, when a file cannot be read, or when a folder holds no
 digest.
@@ -178,6 +183,7 @@ const HELP_STATS_ZH = `用法：paper-digest stats [--format text|json|svg|html]
   --lang LANGUAGE    表格的语言：both（默认）、en、zh-cn，或 auto（LC_ALL、LC_MESSAGES
                      或 LANG 为中文时用中文）
   -h, --help         显示此帮助
+  -V, --version      显示版本
 
 退出状态：0；用法错误、文件无法读取或文件夹中没有摘要时为 2。
 `;
@@ -387,8 +393,11 @@ export function cliSummary(key: CliMessageKey, values: Readonly<Record<string, C
   return pick(cliText(key, values), language);
 }
 
+/** The help text of a command. */
+export type HelpKey = 'helpCheck' | 'helpPapers' | 'helpMark' | 'helpStats';
+
 /** A help text in `language`: `both` gives the English text, then the Chinese. */
-export function cliHelp(key: 'helpCheck' | 'helpPapers' | 'helpMark' | 'helpStats', language: MessageLanguage): string {
+export function cliHelp(key: HelpKey, language: MessageLanguage): string {
   const message: Bilingual = CLI_MESSAGES[key];
   return language === 'en' ? message.en : language === 'zh-cn' ? message.zh : `${message.en}\n${message.zh}`;
 }

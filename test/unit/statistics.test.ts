@@ -5,7 +5,7 @@ import { addDays, digestDateOf, isCalendarDate, isoWeekOf, monthOf } from '../..
 import { compilePaperFilter, fieldFilter, MAX_FILTER_TERMS } from '../../server/src/service/paperFilter';
 import { digestStatistics } from '../../server/src/service/features/statistics';
 import { rollup } from '../../server/src/service/features/rollup';
-import { barChart, CHART_WORDS, chartToSvg, chartWords, dashboardCharts, dashboardSummary, displayText, periodChart, topicLabel } from '../../server/src/service/charts';
+import { barChart, CHART_WORDS, chartToSvg, chartWords, dashboardCharts, dashboardSummary, displayText, periodChart, topicLabel, trendChart } from '../../server/src/service/charts';
 import { papersTree } from '../../server/src/service/features/tree';
 import { computeDiagnostics, DiagnosticCode } from '../../server/src/service/features/diagnostics';
 import { parseDigest } from '../../server/src/service/parser';
@@ -168,8 +168,33 @@ describe('Statistics', () => {
     // The last 7 days (04-25 to 05-01): A, B (twice) and C; the 7 before: A.
     assert.deepEqual([trend('topic', '数学推理')?.recent, trend('topic', '数学推理')?.previous], [3, 1]);
     assert.deepEqual([trend('keyword', 'reasoning')?.recent, trend('keyword', 'reasoning')?.previous], [2, 1]);
-    assert.deepEqual(trend('topic', '数学推理')?.series, [1, 2, 2], 'a bar per day');
+    // The line is of the same weeks: its last two points are the week before and this week.
+    assert.deepEqual(trend('topic', '数学推理')?.series, [1, 3]);
+    assert.deepEqual(trend('keyword', 'code')?.series, [0, 1]);
     assert.equal(stats.topics.find((row) => row.label === '数学推理')?.count, 3);
+  });
+
+  test('Should draw each trend week by week back from the latest date, its line ending where its arrow compares', () => {
+    const index = new WorkspaceIndex();
+    // One paper of 代码生成 on 04-20, three on 04-29, one on 05-01: day by day the line would
+    // fall at its end (3, then 1), while this week (4) rises over the week before (1).
+    index.update('file:///ws/2026-04-20.digest', digest(paper('A', '代码生成', ['x'], ['cs.CL'])));
+    index.update('file:///ws/2026-04-29.digest', digest(paper('B', '代码生成', ['x'], ['cs.CL']), paper('C', '代码生成', ['x'], ['cs.CL']), paper('D', '代码生成', ['x'], ['cs.CL'])));
+    index.update('file:///ws/2026-05-01.digest', digest(paper('E', '代码生成', ['x'], ['cs.CL'])));
+    const trend = () => digestStatistics(index).trends.find((each) => each.kind === 'topic' && each.label === '代码生成')!;
+    assert.deepEqual(trend().series, [1, 4]);
+    assert.deepEqual([trend().previous, trend().recent, trend().rising], [1, 4, true]);
+    const chart = trendChart([trend()], 800);
+    const line = chart.marks.find((mark) => mark.kind === 'line');
+    assert.ok(line && line.kind === 'line' && line.tone === 'rising');
+    // The line's last segment rises (SVG y grows downwards), as the arrow says.
+    assert.ok(line.points[1][1] < line.points[0][1]);
+    assert.ok(chart.marks.some((mark) => mark.kind === 'text' && mark.text === '▲ 4 / 1'));
+    // A week without papers is a point at 0; the weeks go back as far as the dates, at most eight.
+    index.update('file:///ws/2026-04-10.digest', digest(paper('F', '代码生成', ['x'], ['cs.CL'])));
+    assert.deepEqual(trend().series, [1, 0, 1, 4]);
+    index.update('file:///ws/2025-01-01.digest', digest(paper('Old', '代码生成', ['x'], ['cs.CL'])));
+    assert.equal(trend().series.length, 8);
   });
 
   test('Should word the roll-ups’ papers without a topic in the message language, and a topic as written', () => {

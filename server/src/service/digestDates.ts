@@ -71,6 +71,11 @@ export function addDays(date: IsoDate, days: number): IsoDate {
   return new Date(toUtc(date).getTime() + days * 86_400_000).toISOString().slice(0, 10);
 }
 
+/** Whole days from `from` to `to` (negative when `to` is earlier). */
+export function daysBetween(from: IsoDate, to: IsoDate): number {
+  return Math.round((toUtc(to).getTime() - toUtc(from).getTime()) / 86_400_000);
+}
+
 function toUtc(date: IsoDate): Date {
   return new Date(`${date}T00:00:00Z`);
 }

@@ -11,7 +11,7 @@
  */
 import type { Cancellation } from '../cancellation';
 import { NEVER_CANCELLED } from '../cancellation';
-import { addDays, digestDateOf, isoWeekOf, monthOf } from '../digestDates';
+import { daysBetween, digestDateOf, isoWeekOf, monthOf } from '../digestDates';
 import { categoryKey, digestFileName, digestPath, fieldFilter, FilterContext, filterContextOf, FilterField, groupKey, namedInstitutionGroups } from '../paperFilter';
 import { categoryIgnoringCase } from '../taxonomy';
 import { InstitutionGroup, institutionGroup } from '../institutionGroup';
@@ -51,7 +51,11 @@ export interface TrendRow {
   readonly kind: 'topic' | 'keyword';
   readonly label: string;
   readonly filter: string;
-  /** Papers per date, in the order of `dates`. */
+  /**
+   * Papers per week, oldest first: the 7-day windows going back from the latest date (at most
+   * `TREND_WEEKS`, as many as the dates span), a paper counted once in each; the last two are
+   * `previous` and `recent`.
+   */
   readonly series: readonly number[];
   /** Papers in the last seven days up to the latest date. */
   readonly recent: number;
@@ -134,8 +138,8 @@ export function digestStatistics(index: WorkspaceIndex, options: { readonly uri?
   let entryCount = 0;
   let undatedFiles = 0;
   let seen = 0;
-  // The trends' two windows, the last 7 days and the 7 before, each counting a paper once
-  // however many of its digests repeat it (as a bar does).
+  // The trends' weekly windows, the last 7 days (window 0), the 7 before (1) and so on, each
+  // counting a paper once however many of its digests repeat it (as a bar does).
   const fileDates = files.map((file) => digestDateOf(file.uri));
   const latest = fileDates.reduce<string | undefined>((max, date) => (date !== undefined && (max === undefined || date > max) ? date : max), undefined);
   const windows = new Map<string, Period>();
@@ -148,8 +152,8 @@ export function digestStatistics(index: WorkspaceIndex, options: { readonly uri?
       const day = periodFor(days, date, date);
       day.files++;
       periods.push(day, periodFor(weeks, isoWeekOf(date), date), periodFor(months, monthOf(date), date));
-      const window = latest === undefined ? undefined : date >= addDays(latest, -6) ? RECENT : date >= addDays(latest, -13) ? PREVIOUS : undefined;
-      if (window) periods.push(periodFor(windows, window, date, true));
+      const week = latest === undefined ? TREND_WEEKS : Math.floor(daysBetween(date, latest) / 7);
+      if (week < TREND_WEEKS) periods.push(periodFor(windows, String(week), date, true));
     }
     for (const paper of file.papers) {
       if ((++seen & 4095) === 0 && token.isCancellationRequested) {
@@ -206,8 +210,8 @@ export function digestStatistics(index: WorkspaceIndex, options: { readonly uri?
   const topicRows = topics.rows();
   const keywordRows = keywords.rows();
   const trends = [
-    ...trendRows('topic', topicRows, dates, (date, key) => days.get(date)!.topics.countOf(key), windows, keys),
-    ...trendRows('keyword', keywordRows, dates, (date, key) => days.get(date)!.keywords?.countOf(key) ?? 0, windows, keys),
+    ...trendRows('topic', topicRows, dates, windows, keys),
+    ...trendRows('keyword', keywordRows, dates, windows, keys),
   ].sort((a, b) => Number(b.rising) - Number(a.rising) || b.recent - b.previous - (a.recent - a.previous));
 
   const stats: DigestStatistics = {
@@ -433,16 +437,15 @@ interface Period {
   files: number;
   readonly papers: DistinctCount;
   readonly topics: Counter;
-  /** Days only: their keywords, for the trends. */
+  /** The trends' windows only: their keywords. */
   readonly keywords?: Counter;
 }
 
-/** The names of the trends' windows (`digestStatistics`): the last 7 days, and the 7 before. */
-const RECENT = 'recent';
-const PREVIOUS = 'previous';
+/** How many weeks back the trends' lines go (`TrendRow.series`): their windows are named `0` (the last 7 days) to `7`. */
+export const TREND_WEEKS = 8;
 
-/** The period of `name`, made when new; days and the trends' windows (`withKeywords`) count keywords too. */
-function periodFor(periods: Map<string, Period>, name: string, date: string, withKeywords = name === date): Period {
+/** The period of `name`, made when new; the trends' windows (`withKeywords`) count keywords too. */
+function periodFor(periods: Map<string, Period>, name: string, date: string, withKeywords = false): Period {
   let period = periods.get(name);
   if (!period) {
     period = { first: date, last: date, files: 0, papers: new DistinctCount(), topics: new Counter('topic'), keywords: withKeywords ? new Counter('keyword') : undefined };
@@ -454,23 +457,26 @@ function periodFor(periods: Map<string, Period>, name: string, date: string, wit
 }
 
 /**
- * The trends of the top rows: papers per day, and the distinct papers of the last 7 days
- * against those of the 7 before (`windows`, a paper counted once in each however many digests
- * of it there are).
+ * The trends of the top rows: the distinct papers of each week going back from the latest date
+ * (`windows`, a paper counted once in each however many digests of it there are), of which the
+ * last 7 days against the 7 before say whether it rises. The line and the arrow say the same.
  */
-function trendRows(kind: 'topic' | 'keyword', rows: readonly CountRow[], dates: readonly string[], countOn: (date: string, key: string) => number, windows: ReadonlyMap<string, Period>, keys: Keys): TrendRow[] {
+function trendRows(kind: 'topic' | 'keyword', rows: readonly CountRow[], dates: readonly string[], windows: ReadonlyMap<string, Period>, keys: Keys): TrendRow[] {
   if (dates.length === 0 || rows.length === 0) {
     return [];
   }
-  const inWindow = (name: string, key: string): number => {
-    const window = windows.get(name);
+  const inWindow = (week: number, key: string): number => {
+    const window = windows.get(String(week));
     return (kind === 'topic' ? window?.topics.countOf(key) : window?.keywords?.countOf(key)) ?? 0;
   };
+  // As many weeks as the dates span, and at least the two compared.
+  const weeks = Math.min(TREND_WEEKS, Math.max(2, Math.floor(daysBetween(dates[0], dates[dates.length - 1]) / 7) + 1));
   return rows.slice(0, MAX_TRENDS).map((row) => {
     const key = keys.of(row.label);
-    const series = dates.map((date) => countOn(date, key));
-    const recent = inWindow(RECENT, key);
-    const previous = inWindow(PREVIOUS, key);
+    const series: number[] = [];
+    for (let week = weeks - 1; week >= 0; week--) series.push(inWindow(week, key));
+    const recent = series[series.length - 1];
+    const previous = series[series.length - 2];
     return { kind, label: row.label, filter: row.filter, series, recent, previous, rising: recent > previous };
   });
 }

@@ -17,6 +17,7 @@ import { PapersView, registerPapersView } from './papersView';
 import { ReadingApi, registerReading } from './reading';
 import { registerRulePages } from './rulePages';
 import { registerStatistics, StatisticsDashboard } from './statisticsPanel';
+import { showInformation } from './notifications';
 
 /** What the extension hands its tests: the running client and the Papers view's provider. */
 export interface PaperDigestApi {
@@ -58,7 +59,7 @@ export function paperDigestClientOptions(documentSelector: DocumentSelector): La
         }
         const document = vscode.window.activeTextEditor?.document;
         if (!document || document.languageId !== LANGUAGE_ID) {
-          void vscode.window.showInformationMessage(openADigestMessage());
+          void showInformation(openADigestMessage());
           return undefined;
         }
         return fixAllWithFeedback(document, arrivals, async (uri, version) => (await next(command, [uri, version])) as FixAllResult | undefined);

@@ -10,6 +10,7 @@
 import * as vscode from 'vscode';
 import type { Message, MessageStrategy, Middleware, NotificationMessage } from 'vscode-languageclient';
 import type { FixAllResult } from '../../server/src/protocol';
+import { showInformation } from './notifications';
 
 /** Diagnostics of one version of a document, as the server reported them. */
 export interface DiagnosticsArrival {
@@ -167,11 +168,11 @@ export async function fixAllWithFeedback(
   const remaining = await arrivals.countOf(document.uri, document.version).catch(() => undefined);
   if (problemsBefore === undefined || remaining === undefined) {
     const message = result.applied ? TEXT.uncounted(result.edits) : TEXT.nothingToFix();
-    void vscode.window.showInformationMessage(message);
+    void showInformation(message);
     return { ...result, fixed: 0, remaining: remaining ?? vscode.languages.getDiagnostics(document.uri).length, message };
   }
   const fixed = result.applied ? Math.max(0, problemsBefore - remaining) : 0;
   const message = fixAllMessage(fixed, remaining);
-  void vscode.window.showInformationMessage(message);
+  void showInformation(message);
   return { ...result, fixed, remaining, message };
 }

@@ -6,6 +6,7 @@
  * in the Markdown preview instead, in the same place. `paperDigest.openRule` opens a page by code.
  */
 import * as vscode from 'vscode';
+import { showInformation } from './notifications';
 
 export const OPEN_RULE_COMMAND = 'paperDigest.openRule';
 
@@ -74,7 +75,7 @@ export function registerRulePages(extensionUri: vscode.Uri, mode: vscode.Extensi
       // A rule code (`category-case`) or the page's URI, as a string or a Uri.
       const uri = rule instanceof vscode.Uri ? rule : typeof rule === 'string' && /^[a-z-]+$/.test(rule) ? vscode.Uri.joinPath(rulesFolder, `${rule}.md`) : typeof rule === 'string' ? vscode.Uri.parse(rule) : undefined;
       if (!uri || !isRulePage(uri, rulesFolder)) {
-        void vscode.window.showInformationMessage(TEXT.noSuchPage);
+        void showInformation(TEXT.noSuchPage);
         return undefined;
       }
       await showPreview(uri);

@@ -4,7 +4,6 @@
  * counts; a week's or a month's roll-up opens as a new digest or Markdown document. The page has
  * a strict Content Security Policy: its own script by nonce, its own style sheet, nothing remote.
  */
-import { randomBytes } from 'crypto';
 import * as vscode from 'vscode';
 import type { LanguageClient } from 'vscode-languageclient/node';
 import { DigestStatistics, LANGUAGE_ID, RollupRequest, StatisticsRequest } from '../../server/src/protocol';
@@ -20,6 +19,8 @@ export function dashboardLanguage(): MessageLanguage {
   return resolveMessageLanguage(vscode.workspace.getConfiguration('paperDigest').get('messageLanguage'), vscode.env.language);
 }
 import { onIndexChanged } from './indexChanges';
+import { showInformation } from './notifications';
+import { randomHex } from './randomHex';
 
 export const SHOW_STATISTICS_COMMAND = 'paperDigest.showStatistics';
 
@@ -180,7 +181,7 @@ export class StatisticsDashboard implements vscode.Disposable {
       this.scope = 'file';
     } else {
       if (scope === 'file') {
-        void vscode.window.showInformationMessage(vscode.l10n.t('Paper Digest: open a digest to see its statistics.'));
+        void showInformation(vscode.l10n.t('Paper Digest: open a digest to see its statistics.'));
       }
       this.scope = 'workspace';
     }
@@ -231,7 +232,7 @@ export class StatisticsDashboard implements vscode.Disposable {
           const uri = this.scope === 'file' ? this.scopeUri?.toString() : undefined;
           const result = await this.client.sendRequest(RollupRequest, uri ? { period, format, uri } : { period, format });
           if (result.paperCount === 0) {
-            void vscode.window.showInformationMessage(vscode.l10n.t('Paper Digest: no papers in {0}.', period));
+            void showInformation(vscode.l10n.t('Paper Digest: no papers in {0}.', period));
             return;
           }
           const document = await vscode.workspace.openTextDocument({ content: result.text, language: format === 'digest' ? LANGUAGE_ID : 'markdown' });
@@ -265,7 +266,7 @@ export class StatisticsDashboard implements vscode.Disposable {
   }
 
   private html(webview: vscode.Webview, root: vscode.Uri): string {
-    const nonce = randomBytes(16).toString('base64');
+    const nonce = randomHex(16);
     const script = webview.asWebviewUri(vscode.Uri.joinPath(root, 'stats.js'));
     const style = webview.asWebviewUri(vscode.Uri.joinPath(root, 'stats.css'));
     const language = dashboardLanguage();

@@ -59,3 +59,26 @@ export function paperDescription(node: Pick<PaperNode, 'chineseTitle'>, file: st
 export function fileGroupTooltip(relativePath: string, papers: string): string {
   return `${plainLabel(relativePath, MAX_LABEL_LENGTH)} — ${papers}`;
 }
+
+/** The longest message shown: longer ones (a path of thousands of characters) are cut with `…`. */
+const MAX_MESSAGE_LENGTH = 2_000;
+
+/**
+ * A message as a notification may show it: plain, without link syntax (a word joiner, U+2060,
+ * between `]` and `(`, which VS Code's link pattern needs side by side; the text reads the same).
+ *
+ * @example notificationText('marked 2 papers read in [x](command:evil)') // 'marked 2 papers read in [x]\u2060(command:evil)'
+ */
+export function notificationText(message: string): string {
+  return plainLabel(message, MAX_MESSAGE_LENGTH).replace(/\]\(/g, ']\u2060(');
+}
+
+/**
+ * Text for one paragraph of a tooltip: one line (line ends as spaces), control and bidirectional
+ * characters replaced, at most `max` characters, every Markdown character escaped.
+ *
+ * @example tooltipText('Note: see https://x.example\nlater', 200) // 'Note\\: see https\\:\\/\\/x\\.example later'
+ */
+export function tooltipText(text: string, max: number): string {
+  return escapeMarkdown(plainLabel(text.replace(/\s*(?:\r\n?|\n)\s*/g, ' '), max));
+}

@@ -6,7 +6,7 @@
  */
 import * as assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { fileGroupTooltip, fileLabel, paperDescription, paperTooltipMarkdown } from '../../client/src/tooltip';
+import { fileGroupTooltip, fileLabel, notificationText, paperDescription, paperTooltipMarkdown, tooltipText } from '../../client/src/tooltip';
 import { MAX_LABEL_LENGTH, MAX_SUMMARY_LENGTH, MAX_TITLE_LENGTH, PAPERS_GROUPINGS, PapersTreeNode, PaperNode, papersTree } from '../../server/src/service/features/tree';
 import { plainLabel, wellFormed } from '../../server/src/service/text';
 import { arxivSearchUrl } from '../../server/src/service/reading/paperInfo';
@@ -94,6 +94,34 @@ describe('Papers view: output safety', () => {
         assert.ok(text.includes('name@example.com'));
       }
     }
+  });
+
+  test('Should leave no link in a notification that quotes document text, as VS Code finds links in one', () => {
+    // The pattern VS Code's notifications turn into links (a command link runs with its arguments).
+    const NOTIFICATION_LINK = /\[([^\]]+)\]\(((?:https?:\/\/|command:|file:)[^)\s]+)(?: (["'])(.+?)(\3))?\)/gi;
+    const hostile = [
+      'marked 2 papers read in [Run](command:workbench.action.terminal.new).',
+      'papers matching “topic:[kw](https://evil.example/x) [f](FILE:///etc/passwd)”',
+      `exported 1 paper to [a](command:x?${encodeURIComponent('["y"]')}) \u202Efdp.exe\n[b](command:z)`,
+    ];
+    for (const message of hostile) {
+      const shown = notificationText(message);
+      assert.equal(shown.match(NOTIFICATION_LINK), null, shown);
+      assert.ok(!BIDI_OR_CONTROL.test(shown), JSON.stringify(shown));
+      // It reads the same: only a word joiner between `]` and `(`.
+      assert.equal(shown.replace(/\u2060/g, ''), plainLabel(message, 2_000));
+    }
+    assert.equal(notificationText('Paper Digest: this is the newest digest.'), 'Paper Digest: this is the newest digest.');
+    assert.equal(notificationText('x'.repeat(10_000)).length, 2_000);
+  });
+
+  test('Should render a tooltip paragraph of a note, tag or reason as one line of text only', () => {
+    const shown = tooltipText(`Note: ${HOSTILE_LINKS}\n\n    indented \u202E line ${'x'.repeat(5_000)}`, 1_000);
+    const html = GFM.render(shown);
+    assert.ok(!/<(?:a|img|code|pre|script|h\d|ul|ol)\b/.test(html), html);
+    assert.ok(!BIDI_OR_CONTROL.test(html.trim().replace(/\n/g, '')), html);
+    assert.ok(shown.length < 1_400);
+    assert.ok(html.includes('command\u003a') || html.includes('command:'), 'the text is still there');
   });
 
   test('Should give every paper of a title with a lone surrogate its arXiv search, encoded as U+FFFD', () => {

@@ -136,6 +136,34 @@ describe('The reading hover in the message language', () => {
     assert.ok(html.includes('indented \\* code'), html);
   });
 
+  test('Should show tags, notes and reasons without control or bidirectional characters, and reasons cleaned in the tree', () => {
+    const hostile = entryLines('H', {
+      englishTitle: 'Hostile Reasons Paper',
+      authors: 'Mei Tanaka https://evil.example/a, Bo Li',
+      institutions: '机构 * Kyoto University（京都大学 https://evil.example/login\u202E） 纠错',
+      topicHits: '专题命中 推理\u202Eevil ：probes(title)；分类 cs.LG',
+    });
+    const w = testWorkspace({ [DAY1]: digest(hostile) }, { topics: ['推理'], institutions: ['京都'], authors: ['Tanaka'] });
+    const paper = [...w.model.lookup().papers()][0];
+    const key = w.model.lookup().info(paper).paperKey;
+    w.store.change([key], { addTags: ['t\u202eag\u001b[31m'], note: 'see [x](command:evil) \u202E' });
+    w.model.invalidate();
+    const info = w.model.lookup().info(paper);
+    assert.ok(info.reasons.length >= 3, info.reasons.join(' | '));
+    const UNSAFE = /[\u0000-\u001f\u202a-\u202e\u2066-\u2069]/;
+    for (const language of ['both', 'en', 'zh-cn'] as const) {
+      const text = readingHover(info, undefined, language);
+      assert.ok(!UNSAFE.test(text.replace(/\n/g, '')), `${language}: ${JSON.stringify(text)}`);
+      // eslint-disable-next-line @typescript-eslint/no-require-imports
+      const html = (require('markdown-it') as (options: object) => { render(text: string): string })({ html: true, linkify: true }).render(text);
+      assert.ok(!html.includes('<a '), html);
+    }
+    const tree = papersTree(w.index, 'forYou', { filter: '', reading: w.model.lookup() });
+    const node = (tree.roots.flatMap((group) => group.children) as PaperNode[]).find((each) => each.kind === 'paper')!;
+    assert.ok(node.reasons.length >= 3);
+    for (const reason of node.reasons) assert.ok(!UNSAFE.test(reason), JSON.stringify(reason));
+  });
+
   test('Should say that no interest matched in the language asked for', () => {
     const plain = testWorkspace({ [DAY1]: digest(PROBES) });
     const info = plain.model.lookup().info([...plain.model.lookup().papers()][0]);

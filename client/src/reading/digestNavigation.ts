@@ -7,6 +7,7 @@ import * as vscode from 'vscode';
 import type { LanguageClient } from 'vscode-languageclient/node';
 import { DigestsRequest } from '../../../server/src/protocol';
 import type { DigestInfo } from '../../../server/src/protocol';
+import { showInformation } from '../notifications';
 
 export const NAVIGATION_COMMANDS = {
   next: 'paperDigest.nextDigest',
@@ -33,13 +34,13 @@ export function neighbourDigest(digests: readonly DigestInfo[], current: string 
 export async function moveToDigest(client: LanguageClient, step: 1 | -1): Promise<vscode.TextEditor | undefined> {
   const { digests } = await client.sendRequest(DigestsRequest, {});
   if (digests.length === 0) {
-    void vscode.window.showInformationMessage(vscode.l10n.t('Paper Digest: no digest files in the workspace.'));
+    void showInformation(vscode.l10n.t('Paper Digest: no digest files in the workspace.'));
     return undefined;
   }
   const current = vscode.window.activeTextEditor?.document.uri.toString();
   const target = neighbourDigest(digests, current, step);
   if (!target) {
-    void vscode.window.showInformationMessage(step === 1 ? vscode.l10n.t('Paper Digest: this is the newest digest.') : vscode.l10n.t('Paper Digest: this is the oldest digest.'));
+    void showInformation(step === 1 ? vscode.l10n.t('Paper Digest: this is the newest digest.') : vscode.l10n.t('Paper Digest: this is the oldest digest.'));
     return undefined;
   }
   const editor = await vscode.window.showTextDocument(vscode.Uri.parse(target.uri), { preview: false });

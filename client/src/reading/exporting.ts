@@ -12,6 +12,8 @@ import { groupScope, shownQuery } from './stateCommands';
 import type { ReadingState } from './readingState';
 import { paperTargets } from './targets';
 import type { TitleDecorations } from './titleDecorations';
+import { showInformation, showWarning } from '../notifications';
+import { randomHex } from '../randomHex';
 
 export const EXPORT_COMMANDS = {
   exportPapers: 'paperDigest.exportPapers',
@@ -100,7 +102,7 @@ export function registerExporting(context: vscode.ExtensionContext, client: Lang
       }
       const result = await client.sendRequest(ExportPapersRequest, { format, scope: chosen.scope });
       if (result.count === 0) {
-        void vscode.window.showInformationMessage(vscode.l10n.t('Paper Digest: no papers to export in {0}.', chosen.what));
+        void showInformation(vscode.l10n.t('Paper Digest: no papers to export in {0}.', chosen.what));
         return { count: 0 };
       }
       const to = request.to ?? (await pickDestination(format));
@@ -115,7 +117,7 @@ export function registerExporting(context: vscode.ExtensionContext, client: Lang
       const file = typeof to === 'string' ? vscode.Uri.parse(to) : to;
       await writeAtomically(file, result.text);
       const open = vscode.l10n.t('Open');
-      void vscode.window.showInformationMessage(result.count === 1 ? vscode.l10n.t('Paper Digest: exported 1 paper to {0}.', vscode.workspace.asRelativePath(file)) : vscode.l10n.t('Paper Digest: exported {0} papers to {1}.', result.count, vscode.workspace.asRelativePath(file)), open).then((choice) => {
+      void showInformation(result.count === 1 ? vscode.l10n.t('Paper Digest: exported 1 paper to {0}.', vscode.workspace.asRelativePath(file)) : vscode.l10n.t('Paper Digest: exported {0} papers to {1}.', result.count, vscode.workspace.asRelativePath(file)), open).then((choice) => {
         if (choice === open) {
           void vscode.window.showTextDocument(file);
         }
@@ -125,7 +127,7 @@ export function registerExporting(context: vscode.ExtensionContext, client: Lang
     vscode.commands.registerCommand(EXPORT_COMMANDS.copyBibtex, async (...args: unknown[]): Promise<string | undefined> => {
       const targets = await paperTargets(client, view, args);
       if (!targets || targets.keys.length === 0) {
-        void vscode.window.showInformationMessage(vscode.l10n.t('Paper Digest: put the cursor on a paper of a digest, or select papers in the Papers view.'));
+        void showInformation(vscode.l10n.t('Paper Digest: put the cursor on a paper of a digest, or select papers in the Papers view.'));
         return undefined;
       }
       const result = await client.sendRequest(ExportPapersRequest, { format: 'bibtex', scope: { keys: targets.keys } });
@@ -134,7 +136,7 @@ export function registerExporting(context: vscode.ExtensionContext, client: Lang
         vscode.window.setStatusBarMessage(result.count === 1 ? vscode.l10n.t('Paper Digest: copied the BibTeX of 1 paper') : vscode.l10n.t('Paper Digest: copied the BibTeX of {0} papers', result.count), 4000);
       } catch {
         // A browser that refuses the clipboard: show the text instead.
-        void vscode.window.showWarningMessage(vscode.l10n.t('Paper Digest: the clipboard cannot be written here; the BibTeX is in a new editor.'));
+        void showWarning(vscode.l10n.t('Paper Digest: the clipboard cannot be written here; the BibTeX is in a new editor.'));
         await vscode.window.showTextDocument(await openUntitled(result.text, 'bibtex'));
       }
       return result.text;
@@ -143,13 +145,13 @@ export function registerExporting(context: vscode.ExtensionContext, client: Lang
       const targets = await paperTargets(client, view, args);
       const url = targets?.url ?? targets?.nodes[0]?.arxivSearchUrl;
       if (!url) {
-        void vscode.window.showInformationMessage(vscode.l10n.t('Paper Digest: put the cursor on a paper of a digest, or select a paper in the Papers view.'));
+        void showInformation(vscode.l10n.t('Paper Digest: put the cursor on a paper of a digest, or select a paper in the Papers view.'));
         return false;
       }
       // The server builds and encodes the URL; open nothing but arXiv over https all the same.
       const uri = vscode.Uri.parse(url, true);
       if (uri.scheme !== 'https' || uri.authority !== 'arxiv.org') {
-        void vscode.window.showWarningMessage(vscode.l10n.t('Paper Digest: not an arXiv link; nothing opened.'));
+        void showWarning(vscode.l10n.t('Paper Digest: not an arXiv link; nothing opened.'));
         return false;
       }
       return vscode.env.openExternal(uri);
@@ -193,7 +195,7 @@ async function pickScope(client: LanguageClient, view: PapersView, state: Readin
   if (choice.askTag) {
     const tags = (await state.info())?.tags ?? [];
     if (tags.length === 0) {
-      void vscode.window.showInformationMessage(vscode.l10n.t('Paper Digest: no paper has a tag yet.'));
+      void showInformation(vscode.l10n.t('Paper Digest: no paper has a tag yet.'));
       return undefined;
     }
     const tag = await vscode.window.showQuickPick(tags, { title: vscode.l10n.t('Export Papers'), placeHolder: vscode.l10n.t('Which tag?') });
@@ -251,8 +253,7 @@ export async function writeAtomically(file: vscode.Uri, text: string): Promise<v
   // A name no one can guess and no file has (the web extension host has no process id).
   let temporary: vscode.Uri;
   do {
-    const random = Array.from(globalThis.crypto.getRandomValues(new Uint8Array(8)), (byte) => byte.toString(16).padStart(2, '0')).join('');
-    temporary = vscode.Uri.joinPath(file, '..', `.${name}.${random}.tmp`);
+    temporary = vscode.Uri.joinPath(file, '..', `.${name}.${randomHex(8)}.tmp`);
   } while (await exists(temporary));
   await vscode.workspace.fs.writeFile(temporary, new TextEncoder().encode(text));
   try {

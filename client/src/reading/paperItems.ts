@@ -6,7 +6,9 @@
  */
 import * as vscode from 'vscode';
 import type { PaperNode, PapersGrouping } from '../../../server/src/protocol';
-import { wellFormed } from '../../../server/src/service/text';
+import { plainLabel, wellFormed } from '../../../server/src/service/text';
+import { MAX_LABEL_LENGTH, MAX_SUMMARY_LENGTH } from '../../../server/src/service/features/tree';
+import { tooltipText } from '../tooltip';
 
 /** The URI scheme of the Papers view's paper items, for the decoration that dims repeats. */
 export const PAPER_ITEM_SCHEME = 'paper-digest-paper';
@@ -50,7 +52,7 @@ export function decoratePaperItem(item: vscode.TreeItem, node: PaperNode, groupi
   const parts = [
     grouping === 'forYou' ? vscode.l10n.t('score {0}', scoreText(node.score)) : '',
     typeof item.description === 'string' ? item.description : '',
-    node.tags.map((tag) => `#${tag}`).join(' '),
+    node.tags.map((tag) => `#${plainLabel(tag, MAX_LABEL_LENGTH)}`).join(' '),
     node.isNew ? '' : vscode.l10n.t('repeat'),
   ].filter((part) => part);
   item.description = parts.join(' · ');
@@ -59,23 +61,23 @@ export function decoratePaperItem(item: vscode.TreeItem, node: PaperNode, groupi
   // a lone surrogate of the document's text, which encodeURIComponent cannot encode.
   item.resourceUri = vscode.Uri.from({ scheme: PAPER_ITEM_SCHEME, path: `/${node.isNew ? 'new' : 'repeat'}/${encodeURIComponent(wellFormed(node.id))}` });
   const tooltip = item.tooltip instanceof vscode.MarkdownString ? item.tooltip : new vscode.MarkdownString();
-  tooltip.appendMarkdown('\n\n---\n\n');
-  tooltip.appendText(stateWords(node).join(' · ') + (node.tags.length > 0 ? ` · ${vscode.l10n.t('tags: {0}', node.tags.join(', '))}` : ''));
+  // Tags, notes, reasons (which quote topics and names as written) and paths are user and
+  // document text: escaped, as the rest of the tooltip is (tooltip.ts). `appendText` escapes too
+  // little: it leaves addresses that a renderer turns into links.
+  const paragraph = (text: string, max = MAX_LABEL_LENGTH) => tooltip.appendMarkdown(`\n\n${tooltipText(text, max)}`);
+  tooltip.appendMarkdown('\n\n---');
+  paragraph(stateWords(node).join(' · ') + (node.tags.length > 0 ? ` · ${vscode.l10n.t('tags: {0}', node.tags.join(', '))}` : ''), MAX_SUMMARY_LENGTH);
   if (node.note) {
-    tooltip.appendMarkdown('\n\n');
-    tooltip.appendText(vscode.l10n.t('Note: {0}', node.note));
+    paragraph(vscode.l10n.t('Note: {0}', node.note), MAX_SUMMARY_LENGTH);
   }
   if (node.score !== 0 || node.reasons.length > 0) {
-    tooltip.appendMarkdown('\n\n');
-    tooltip.appendText(vscode.l10n.t('Score {0}', scoreText(node.score)));
+    paragraph(vscode.l10n.t('Score {0}', scoreText(node.score)));
     for (const reason of node.reasons) {
-      tooltip.appendMarkdown('\n\n');
-      tooltip.appendText(`• ${reason}`);
+      paragraph(`• ${reason}`);
     }
   }
   if (!node.isNew && node.firstSeen) {
-    tooltip.appendMarkdown('\n\n');
-    tooltip.appendText(vscode.l10n.t('First seen in {0}', `${vscode.workspace.asRelativePath(vscode.Uri.parse(node.firstSeen.uri))}:${node.firstSeen.range.start.line + 1}`));
+    paragraph(vscode.l10n.t('First seen in {0}', `${vscode.workspace.asRelativePath(vscode.Uri.parse(node.firstSeen.uri))}:${node.firstSeen.range.start.line + 1}`));
   }
   item.tooltip = tooltip;
   const label = item.accessibilityInformation?.label ?? node.title;

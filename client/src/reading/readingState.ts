@@ -16,6 +16,7 @@ import {
   StateInfoRequest,
   StateInfoResult,
 } from '../../../server/src/protocol';
+import { showInformation, showWarning } from '../notifications';
 
 /** What the client last heard about the state: the unread count, read-only and the problem. */
 export interface ReadingStatus {
@@ -76,9 +77,9 @@ export class ReadingState implements vscode.Disposable {
   async change(scope: PaperScope, change: PaperStateChange): Promise<SetPaperStateResult> {
     const result = await this.client.sendRequest(SetPaperStateRequest, { scope, change });
     if (result.readOnly) {
-      void vscode.window.showWarningMessage(vscode.l10n.t('Paper Digest: {0}', result.message ?? vscode.l10n.t('the reading state is read-only; nothing was changed.')));
+      void showWarning(vscode.l10n.t('Paper Digest: {0}', result.message ?? vscode.l10n.t('the reading state is read-only; nothing was changed.')));
     } else if (result.changed === 0 && result.message) {
-      void vscode.window.showInformationMessage(vscode.l10n.t('Paper Digest: {0}', result.message));
+      void showInformation(vscode.l10n.t('Paper Digest: {0}', result.message));
     }
     return result;
   }
@@ -120,7 +121,7 @@ export class ReadingState implements vscode.Disposable {
     this.shownProblems.add(problem);
     this.problemsShown.push(problem);
     const open = vscode.l10n.t('Open State File');
-    void vscode.window.showWarningMessage(vscode.l10n.t('Paper Digest: {0}', problem), open).then(async (choice) => {
+    void showWarning(vscode.l10n.t('Paper Digest: {0}', problem), open).then(async (choice) => {
       if (choice !== open) {
         return;
       }

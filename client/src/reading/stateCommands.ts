@@ -11,6 +11,7 @@ import type { PaperScope, PaperStateChange, SetPaperStateResult } from '../../..
 import type { PapersElement, PapersView } from '../papersView';
 import type { ReadingState } from './readingState';
 import { PaperTargets, paperTargets } from './targets';
+import { showInformation } from '../notifications';
 
 export const STATE_COMMANDS = {
   ...PAPER_COMMANDS,
@@ -70,7 +71,7 @@ export function registerStateCommands(context: vscode.ExtensionContext, client: 
     async (...args: unknown[]): Promise<SetPaperStateResult | undefined> => {
       const targets = await paperTargets(client, view, args);
       if (!targets || targets.keys.length === 0) {
-        void vscode.window.showInformationMessage(vscode.l10n.t('Paper Digest: put the cursor on a paper of a digest, or select papers in the Papers view.'));
+        void showInformation(vscode.l10n.t('Paper Digest: put the cursor on a paper of a digest, or select papers in the Papers view.'));
         return undefined;
       }
       return action(targets);
@@ -102,7 +103,7 @@ export function registerStateCommands(context: vscode.ExtensionContext, client: 
       onTargets(async (targets) => {
         const tags = [...new Set(targets.nodes.flatMap((node) => node.tags))].sort();
         if (tags.length === 0) {
-          void vscode.window.showInformationMessage(vscode.l10n.t('Paper Digest: the paper has no tags.'));
+          void showInformation(vscode.l10n.t('Paper Digest: the paper has no tags.'));
           return undefined;
         }
         const tag = await vscode.window.showQuickPick(tags, { title: vscode.l10n.t('Remove Tag'), placeHolder: vscode.l10n.t('The tag to remove') });
@@ -124,7 +125,7 @@ export function registerStateCommands(context: vscode.ExtensionContext, client: 
     vscode.commands.registerCommand(STATE_COMMANDS.markFileRead, async (arg?: unknown) => {
       const uri = fileArgument(arg);
       if (!uri) {
-        void vscode.window.showInformationMessage(vscode.l10n.t('Paper Digest: open a digest to mark its papers read.'));
+        void showInformation(vscode.l10n.t('Paper Digest: open a digest to mark its papers read.'));
         return undefined;
       }
       return reportMarked(await state.change({ uri: uri.toString() }, { read: true }), vscode.workspace.asRelativePath(uri));
@@ -132,7 +133,7 @@ export function registerStateCommands(context: vscode.ExtensionContext, client: 
     vscode.commands.registerCommand(STATE_COMMANDS.markGroupRead, async (arg?: unknown) => {
       const group = isGroupElement(arg) ? arg : view.treeView.selection.find(isGroupElement);
       if (!group) {
-        void vscode.window.showInformationMessage(vscode.l10n.t('Paper Digest: choose a group in the Papers view.'));
+        void showInformation(vscode.l10n.t('Paper Digest: choose a group in the Papers view.'));
         return undefined;
       }
       return reportMarked(await state.change(groupScope(view, group), { read: true }), group.node.kind === 'group' ? group.node.label : '');
@@ -145,7 +146,7 @@ export function registerStateCommands(context: vscode.ExtensionContext, client: 
 
 function reportMarked(result: SetPaperStateResult, what: string): SetPaperStateResult {
   if (!result.readOnly && result.changed > 0) {
-    void vscode.window.showInformationMessage(result.changed === 1 ? vscode.l10n.t('Paper Digest: marked 1 paper read in {0}.', what) : vscode.l10n.t('Paper Digest: marked {0} papers read in {1}.', result.changed, what));
+    void showInformation(result.changed === 1 ? vscode.l10n.t('Paper Digest: marked 1 paper read in {0}.', what) : vscode.l10n.t('Paper Digest: marked {0} papers read in {1}.', result.changed, what));
   }
   return result;
 }

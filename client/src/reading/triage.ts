@@ -20,6 +20,7 @@ import { RankedPapersRequest } from '../../../server/src/protocol';
 import type { PaperNode } from '../../../server/src/protocol';
 import { scoreText } from './paperItems';
 import type { ReadingState } from './readingState';
+import { showError, showInformation } from '../notifications';
 
 export const TRIAGE_COMMAND = 'paperDigest.triage';
 
@@ -136,7 +137,7 @@ export class TriageSession implements vscode.Disposable {
   /** Does what a key does; resolves once the next screen is shown. Keys are handled in order. */
   press(key: TriageKey): Promise<void> {
     this.busy = this.busy.then(() => this.act(key)).catch((error: Error) => {
-      void vscode.window.showErrorMessage(vscode.l10n.t('Paper Digest: triage: {0}', error.message));
+      void showError(vscode.l10n.t('Paper Digest: triage: {0}', error.message));
     });
     return this.busy;
   }
@@ -190,7 +191,7 @@ export class TriageSession implements vscode.Disposable {
   private async go(step: 1 | -1): Promise<void> {
     this.index += step;
     if (this.index >= this.papers.length) {
-      void vscode.window.showInformationMessage(
+      void showInformation(
         this.papers.length < this.total
           ? vscode.l10n.t('Paper Digest: triage done — {0} papers (the first {0} of {1}).', this.papers.length, this.total)
           : vscode.l10n.t('Paper Digest: triage done — {0} papers.', this.papers.length),
@@ -268,7 +269,7 @@ export function registerTriage(context: vscode.ExtensionContext, client: Languag
       current?.dispose();
       const result = await client.sendRequest(RankedPapersRequest, { unreadOnly: true, limit: TRIAGE_LIMIT });
       if (result.papers.length === 0) {
-        void vscode.window.showInformationMessage(vscode.l10n.t('Paper Digest: no unread papers to triage.'));
+        void showInformation(vscode.l10n.t('Paper Digest: no unread papers to triage.'));
         return undefined;
       }
       const session = new TriageSession(state, result.papers, result.total);

@@ -66,6 +66,15 @@ describe('Paper Digest as a web extension', () => {
     await view.setGrouping('topic');
   });
 
+  it('Should open the statistics dashboard and draw its charts', async () => {
+    const rendered = waitForEvent<any>(api.statistics.onDidRender, (value) => value.charts.length > 0, 'the dashboard to draw', 60_000);
+    await vscode.commands.executeCommand('paperDigest.showStatistics');
+    const drawn = await rendered;
+    equal(drawn.charts.map((chart: any) => chart.id), ['dates', 'trends', 'topics', 'keywords', 'categories', 'institutions', 'weeks', 'months'], 'the charts drawn');
+    check(api.statistics.statistics?.paperCount > 0, 'the server sent statistics');
+    await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
+  });
+
   it('Should give the outline of a digest', async () => {
     const uri = workspaceFile('papers.digest');
     await vscode.workspace.openTextDocument(uri);

@@ -785,8 +785,11 @@ class DuplicateLookup {
 
 function paperNode(lookup: DuplicateLookup, groupId: string, paper: PaperSummary, reading: ReadingLookup): PaperNode {
   const duplicates = lookup.of(paper);
+  const info = reading.info(paper);
   const node: PaperNode = {
-    ...reading.info(paper),
+    ...info,
+    // A reason quotes a topic, keyword, author or institution as written: document text.
+    reasons: info.reasons.length === 0 ? info.reasons : info.reasons.map((reason) => plainLabel(reason, MAX_LABEL_LENGTH)),
     kind: 'paper',
     id: `${groupId}|${paper.uri}#${paper.key}`,
     uri: paper.uri,

@@ -6,7 +6,7 @@
 import type { CodeLens, Position } from 'vscode-languageserver-types';
 import type { Cancellation } from '../cancellation';
 import { NEVER_CANCELLED } from '../cancellation';
-import { escapeMarkdown } from '../text';
+import { escapeMarkdown, plainLabel } from '../text';
 import type { PaperSummary } from '../workspaceIndex';
 import type { ModelLookup } from './model';
 import type { PaperReadingInfo } from './paperInfo';
@@ -72,6 +72,9 @@ export function paperOnTitleLine(lookup: ModelLookup, uri: string, position: Pos
   return title.start.line === position.line && position.character >= title.start.character && position.character <= title.end.character ? paper : undefined;
 }
 
+/** The longest tag a hover shows (the state file may hold longer ones another tool wrote). */
+const MAX_TAG_SHOWN = 100;
+
 /**
  * The reading part of a title's hover, as Markdown: state, tags, note, score and reasons, and
  * where a repeat was first seen, in the message language (`both`: `Unread · 未读`, as it has
@@ -93,7 +96,8 @@ export function readingHover(info: PaperReadingInfo, fileLabel: (uri: string) =>
     parts.push(language === 'both' ? `First seen in ${where} · 首次出现` : `${say(READING_WORDS.firstSeen)} ${where}`);
   }
   if (info.tags.length > 0) {
-    parts.push(`${say(READING_WORDS.tags)}${language === 'zh-cn' ? '：' : ': '}${info.tags.map((tag) => `\`${tag.replace(/`/g, "'")}\``).join(', ')}`);
+    // In a code span nothing is escaped: a tag's backticks, control and bidirectional characters are replaced first.
+    parts.push(`${say(READING_WORDS.tags)}${language === 'zh-cn' ? '：' : ': '}${info.tags.map((tag) => `\`${plainLabel(tag, MAX_TAG_SHOWN).replace(/`/g, "'")}\``).join(', ')}`);
   }
   if (info.note) {
     // A line's indentation as no-break spaces: indented after a blank line it would make a code

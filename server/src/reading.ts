@@ -37,7 +37,7 @@ import { DEFAULT_MESSAGE_LANGUAGE, MessageLanguage, pick } from './service/messa
 import { CHANGE_MESSAGES, stateProblemIn } from './service/reading/readingMessages';
 import { localizedNode } from './service/treeLabels';
 import { decodeUriText, withoutTrailingSlashes } from './service/text';
-import type { PaperSummary, WorkspaceIndex } from './service/workspaceIndex';
+import { firstCopyInFile, PaperSummary, WorkspaceIndex } from './service/workspaceIndex';
 import type { StateFileSource } from './clientStateDisk';
 import { ClientStateDisk, readClientInterests } from './clientStateDisk';
 import { INTERESTS_FILE, NodeStateDisk, readInterestsFile, STATE_FILE, STATE_FOLDER } from './stateDisk';
@@ -333,10 +333,14 @@ export class ReadingService {
     const lookup = this.lookup();
     return {
       digests: lookup.digests.map((digest) => {
+        // Each paper once, however many copies of it the digest has (as its file group counts).
+        let papers = 0;
         let unread = 0;
         let fresh = 0;
         for (const paper of digest.file.papers) {
+          if (!firstCopyInFile(paper)) continue;
           const info = lookup.info(paper);
+          papers++;
           if (!info.read) unread++;
           if (info.isNew) fresh++;
         }
@@ -345,7 +349,7 @@ export class ReadingService {
           ...(digest.date ? { date: digest.date } : {}),
           ...(digest.mtime !== undefined ? { mtime: digest.mtime } : {}),
           ...(digest.file.heading ? { heading: digest.file.heading } : {}),
-          paperCount: digest.file.papers.length,
+          paperCount: papers,
           unreadCount: unread,
           newCount: fresh,
         };

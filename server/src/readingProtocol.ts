@@ -155,9 +155,11 @@ export interface DigestInfo {
   readonly mtime?: number;
   /** The digest's heading. */
   readonly heading?: string;
+  /** The digest's distinct papers: copies of one paper in it count once (as its file group in the Papers view). */
   readonly paperCount: number;
+  /** Of those, the papers not read. */
   readonly unreadCount: number;
-  /** Papers first seen in this digest. */
+  /** Of those, the papers first seen in this digest. */
   readonly newCount: number;
 }
 

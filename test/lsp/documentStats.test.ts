@@ -62,6 +62,17 @@ describe('lsp: paperDigest/documentStats', () => {
     assert.equal((await stats({ uri })).paperCount, null);
   });
 
+  test('Should count a paper the digest repeats once, and each paper without a title on its own, as its file group does', async () => {
+    const uri = pathToFileURL(path.join(root, 'repeats.digest')).href;
+    const first = TWO_PAPERS.split('\n\n').slice(1, 6).join('\n\n');
+    const untitled = ['专题命中 数据库 ：x(title)；分类 cs.DB', 'AI总结 无标题。'].join('\n\n');
+    // Graph Rewriting twice (the second in other case), Learned Cardinality, two untitled entries.
+    const text = [TWO_PAPERS.replace('我的笔记：下周再读第二篇。', ''), first.replace('Graph Rewriting', 'GRAPH  rewriting'), untitled, untitled, ''].join('\n\n');
+    client.openDocument(uri, text);
+    assert.equal((await stats({ uri })).paperCount, 4);
+    client.closeDocument(uri);
+  });
+
   test('Should answer bad parameters with the index alone', async () => {
     for (const params of [null, {}, { uri: 42 }, 'file:///x.digest']) {
       assert.deepEqual(await stats(params), { paperCount: null, index: { fileCount: 3, paperCount: 6 } }, JSON.stringify(params));

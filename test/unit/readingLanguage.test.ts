@@ -173,6 +173,36 @@ describe('The reading hover in the message language', () => {
   });
 });
 
+describe('The digests of the reading workflow', () => {
+  test('Should count a paper a digest repeats once in its paper, unread and new counts', async () => {
+    const index = new WorkspaceIndex();
+    const copy = entryLines('A', { englishTitle: 'Alpha Paper' });
+    index.update('file:///w/2026-05-01.digest', digest(copy, entryLines('B'), copy, entryLines('C')));
+    index.update('file:///w/2026-05-02.digest', digest(copy, entryLines('D'), entryLines('D')));
+    const service = new ReadingService(index, {
+      folders: () => ['file:///w'],
+      mtimeOf: () => undefined,
+      configuration: async () => undefined,
+      notify: () => undefined,
+      log: () => undefined,
+      messageLanguage: () => 'en',
+    });
+    await service.ready();
+    const counts = service.digests().digests.map((each) => [each.paperCount, each.unreadCount, each.newCount]);
+    // Alpha twice in the first digest: once; in the second, not new; D twice there: once.
+    assert.deepEqual(counts, [
+      [3, 3, 3],
+      [2, 2, 1],
+    ]);
+    // As the file groups of the Papers view count them.
+    const groups = papersTree(index, 'file', '').roots;
+    assert.deepEqual(groups.map((group) => [group.label, group.count]).sort(), [
+      ['2026-05-01.digest', 3],
+      ['2026-05-02.digest', 2],
+    ]);
+  });
+});
+
 describe('The reasons of a score in the message language', () => {
   test('Should put every kind of reason into English or Chinese and leave other text alone', () => {
     const cases: [string, string, string][] = [

@@ -794,6 +794,30 @@ function identityOf(entry: Entry): PaperIdentity {
   return { titleKey: '', identity: chinese ? keep('zh:' + foldedKey(chinese)) : 'untitled' };
 }
 
+/**
+ * Whether a paper is the first copy of its paper in its file: counting those counts the file's
+ * distinct papers, as the Papers view's file groups and a digest's statistics do (the copies of
+ * one title once; a paper with no title at all each on its own).
+ */
+export function firstCopyInFile(paper: PaperSummary): boolean {
+  return paper.key.endsWith('#0') || (!paper.titleKey && !paper.key.startsWith('zh:'));
+}
+
+/** How many distinct papers the entries of one document are, as `firstCopyInFile` counts them. */
+export function distinctPapersIn(entries: readonly Entry[]): number {
+  const titled = new Set<string>();
+  let untitled = 0;
+  for (const entry of entries) {
+    const { titleKey, identity } = identityOf(entry);
+    if (titleKey || identity !== 'untitled') {
+      titled.add(identity);
+    } else {
+      untitled++;
+    }
+  }
+  return titled.size + untitled;
+}
+
 function summarisePaper(uri: string, entry: Entry, occurrences: Map<string, number>, open: boolean, names: FoldedNames): PaperSummary {
   // A paper of an open document gets its content when first read (`IndexedPaper`).
   const content = open ? undefined : paperContent(entry, names);

@@ -3,7 +3,7 @@
  * open document and the size of the workspace index.
  */
 import type { DigestDocument } from '../model';
-import type { WorkspaceIndex } from '../workspaceIndex';
+import { distinctPapersIn, WorkspaceIndex } from '../workspaceIndex';
 import { DistinctPapers } from './tree';
 
 /**
@@ -33,11 +33,12 @@ export function distinctPaperCount(index: WorkspaceIndex): number {
 const DISTINCT = new WeakMap<WorkspaceIndex, { generation: number; count: number }>();
 
 /**
- * The statistics of the language status: `paperCount` of the open document (null when none is
- * given), and the index's digest files and distinct papers.
+ * The statistics of the language status: the distinct papers of the open document (null when
+ * none is given; copies of a paper in it once, as its file group in the Papers view counts them),
+ * and the index's digest files and distinct papers.
  *
  * @example documentStats(index, model) // { paperCount: 12, index: { fileCount: 3, paperCount: 40 } }
  */
 export function documentStats(index: WorkspaceIndex, document: DigestDocument | undefined): { paperCount: number | null; index: { fileCount: number; paperCount: number } } {
-  return { paperCount: document ? document.entries.length : null, index: { fileCount: index.files().length, paperCount: distinctPaperCount(index) } };
+  return { paperCount: document ? distinctPapersIn(document.entries) : null, index: { fileCount: index.files().length, paperCount: distinctPaperCount(index) } };
 }

@@ -42,7 +42,7 @@ export const GROUPING_COMMANDS: Record<PapersGrouping, string> = {
 };
 
 /** The grouping as the view's description shows it. */
-function groupingName(grouping: PapersGrouping): string {
+export function groupingName(grouping: PapersGrouping): string {
   switch (grouping) {
     case 'topic': return vscode.l10n.t('by topic');
     case 'category': return vscode.l10n.t('by category');

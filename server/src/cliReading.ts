@@ -26,7 +26,7 @@ import { collectDigestFiles, displayPath, printable, readDigestFile } from './cl
 import type { ExportFormat } from './service/reading/export/index';
 import { EXPORT_FORMATS, exportPapers } from './service/reading/export/index';
 import type { ExportRecord } from './service/reading/exportRecord';
-import { exportRecord, oneLine } from './service/reading/exportRecord';
+import { exportRecord, oneLine, secondTitle } from './service/reading/exportRecord';
 import type { Interests } from './service/reading/interests';
 import { interestsFromFileText, NO_INTERESTS } from './service/reading/interests';
 import type { ModelLookup } from './service/reading/model';
@@ -346,7 +346,7 @@ export function papersText(records: readonly ExportRecord[], fileOf: (uri: strin
   const lines = records.map((record) => {
     const marks = `${record.read ? '✓' : '·'}${record.starred ? '★' : ' '}${record.isNew ? '+' : ' '}`;
     const score = String(record.score).padStart(5);
-    const titles = record.titleZh ? `${record.title} · ${record.titleZh}` : recordName(record, language);
+    const titles = secondTitle(record) ? `${record.title} · ${secondTitle(record)}` : recordName(record, language);
     const tags = oneLine(record.tags.map((tag) => `#${tag}`).join(' '));
     return printable(`${marks} ${score}  ${fileOf(record.uri)}:${record.line}  ${oneLine(titles)}${tags ? `  ${tags}` : ''}`);
   });

@@ -387,6 +387,21 @@ describe('export: category codes', () => {
   });
 });
 
+describe('export: a paper with a Chinese title only', () => {
+  test('Should name it once in every listing, its Chinese title kept as data in titleZh', () => {
+    const w = testWorkspace({ [FILE]: digest(entryLines('Z', { englishTitle: null, chineseTitle: '只有中文标题的论文' })) });
+    const lookup = w.model.lookup();
+    const [record] = [...lookup.papers()].map((paper) => exportRecord(lookup, paper));
+    assert.deepEqual([record.title, record.titleZh], ['只有中文标题的论文', '只有中文标题的论文']);
+    for (const format of ['bibtex', 'ris', 'markdown', 'csljson'] as const) {
+      const text = exportPapers(format, [record]);
+      assert.equal(text.split('只有中文标题的论文').length - 1, 1, `${format}: ${text}`);
+    }
+    const row = parseCsv(exportPapers('csv', [record]))[1];
+    assert.deepEqual(row.slice(0, 2), ['只有中文标题的论文', '只有中文标题的论文']);
+  });
+});
+
 describe('export: what is known only', () => {
   test('Should take an arXiv id from the Comments only when they say it is the paper’s own', () => {
     assert.equal(ownArxivId('This paper is arXiv:2401.01234v2; extends arXiv:2310.00001'), '2401.01234v2');

@@ -497,8 +497,8 @@ describe('Charts', () => {
       assert.doesNotMatch(en[i].title, HAN, en[i].title);
       assert.match(zh[i].title, HAN, zh[i].title);
       const tips = (charts: typeof both) => charts[i].marks.flatMap((mark) => ('tip' in mark && mark.tip ? [mark.tip] : []));
-      for (const tip of tips(zh)) assert.doesNotMatch(tip.replace(/^[^:]*:/, ''), /papers|this week/, tip);
-      for (const tip of tips(en)) assert.doesNotMatch(tip, / 篇|本周/, tip);
+      for (const tip of tips(zh)) assert.doesNotMatch(tip.replace(/^[^:]*:/, ''), /papers|last 7 days/, tip);
+      for (const tip of tips(en)) assert.doesNotMatch(tip, / 篇|最近/, tip);
     });
     assert.equal(zh[2].title, '各专题论文数');
     assert.equal(en[2].title, 'Papers per topic');

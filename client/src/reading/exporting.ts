@@ -7,7 +7,7 @@ import * as vscode from 'vscode';
 import type { LanguageClient } from 'vscode-languageclient/node';
 import { EXPORT_FORMATS, ExportPapersRequest, LANGUAGE_ID } from '../../../server/src/protocol';
 import type { DocumentPaper, ExportFormat, PaperScope } from '../../../server/src/protocol';
-import type { PapersElement, PapersView } from '../papersView';
+import { groupingName, PapersElement, PapersView } from '../papersView';
 import { groupScope, shownQuery } from './stateCommands';
 import type { ReadingState } from './readingState';
 import { paperTargets } from './targets';
@@ -187,7 +187,7 @@ async function pickScope(client: LanguageClient, view: PapersView, state: Readin
       items.push({ label: `$(book) ${vscode.l10n.t('The papers selected in the view')}`, description: `${targets.keys.length}`, scope: { keys: targets.keys }, what: vscode.l10n.t('the selected papers') });
     }
   }
-  items.push({ label: `$(filter) ${vscode.l10n.t('What the Papers view shows')}`, description: view.filter ? vscode.l10n.t('filter “{0}”', view.filter) : `${view.grouping}`, scope: shownQuery(view), what: vscode.l10n.t('the papers shown') });
+  items.push({ label: `$(filter) ${vscode.l10n.t('What the Papers view shows')}`, description: view.filter ? vscode.l10n.t('filter “{0}”', view.filter) : groupingName(view.grouping), scope: shownQuery(view), what: vscode.l10n.t('the papers shown') });
   const choice = await vscode.window.showQuickPick(items, { title: vscode.l10n.t('Export Papers'), placeHolder: vscode.l10n.t('Which papers?') });
   if (!choice) {
     return undefined;

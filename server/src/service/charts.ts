@@ -218,8 +218,8 @@ export function dateChart(points: readonly DatePoint[], width: number, height = 
 }
 
 /**
- * How topics and keywords rose and fell: a sparkline per row over the dates, with this week
- * against the week before.
+ * How topics and keywords rose and fell: a line per row of their papers week by week back from
+ * the latest date, with the last 7 days against the 7 before.
  */
 export function trendChart(trends: readonly TrendRow[], width: number, language: MessageLanguage = DEFAULT_MESSAGE_LANGUAGE): Chart {
   const title = chartWords(CHART_WORDS.trendsTitle, language);
@@ -230,7 +230,7 @@ export function trendChart(trends: readonly TrendRow[], width: number, language:
   const marks: Mark[] = [{ kind: 'text', x: 0, y: 18, text: title, anchor: 'start', tone: 'title' }];
   trends.forEach((trend, i) => {
     const top = TOP + i * rowHeight;
-    const tip = `${chartWords(trend.kind === 'topic' ? CHART_WORDS.topic : CHART_WORDS.keyword, language)} ${displayText(trend.label)}: ${chartWords(bilingual(`${trend.recent} this week, ${trend.previous} the week before`, `本周 ${trend.recent}，上周 ${trend.previous}`), language)}`;
+    const tip = `${chartWords(trend.kind === 'topic' ? CHART_WORDS.topic : CHART_WORDS.keyword, language)} ${displayText(trend.label)}: ${chartWords(bilingual(`${trend.recent} in the last 7 days, ${trend.previous} in the 7 before`, `最近 7 天 ${trend.recent}，之前 7 天 ${trend.previous}`), language)}`;
     marks.push({ kind: 'text', x: labelWidth, y: top + 19, text: fitText(trend.label, labelWidth - 4), anchor: 'end', tone: 'label', filter: trend.filter, tip });
     const max = Math.max(1, ...trend.series);
     const n = trend.series.length;

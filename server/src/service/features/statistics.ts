@@ -61,7 +61,7 @@ export interface TrendRow {
   readonly recent: number;
   /** Papers in the seven days before those. */
   readonly previous: number;
-  /** Whether it rose this week: more papers than the week before. */
+  /** Whether it rose: more papers in the last 7 days than in the 7 before. */
   readonly rising: boolean;
 }
 

@@ -88,6 +88,17 @@ export function exportRecord(lookup: ModelLookup, paper: PaperSummary): ExportRe
   };
 }
 
+/**
+ * The Chinese title where a listing shows it besides the title: empty when the paper has no
+ * English title, whose title is then the Chinese one (the record's `titleZh` keeps it anyway).
+ *
+ * @example secondTitle({ title: 'Sparse Probes', titleZh: '稀疏探针' }) // '稀疏探针'
+ * @example secondTitle({ title: '稀疏探针', titleZh: '稀疏探针' })      // ''
+ */
+export function secondTitle(record: Pick<ExportRecord, 'title' | 'titleZh'>): string {
+  return record.titleZh === record.title ? '' : record.titleZh;
+}
+
 /** Control characters (but tab and newline) removed, line breaks made spaces: for one-line fields. */
 export function oneLine(text: string): string {
   // eslint-disable-next-line no-control-regex

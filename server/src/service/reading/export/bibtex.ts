@@ -8,7 +8,7 @@
  * unique with `b`, `c`, ... suffixes.
  */
 import type { ExportRecord } from '../exportRecord';
-import { exportLine } from '../exportRecord';
+import { exportLine, secondTitle } from '../exportRecord';
 
 /**
  * Escapes text for a braced BibTeX value: `\ { } $ & % # _ ^ ~ < >` become their LaTeX commands;
@@ -102,7 +102,7 @@ export function toBibtex(records: readonly ExportRecord[]): string {
         fields.push(['author', record.authors.map(bibtexName).join(' and ')]);
       }
       const notes: string[] = [];
-      if (record.titleZh) notes.push(`Chinese title: ${record.titleZh}`);
+      if (secondTitle(record)) notes.push(`Chinese title: ${secondTitle(record)}`);
       if (notes.length > 0) {
         fields.push(['note', escapeBibtex(notes.join('. '))]);
       }

@@ -6,7 +6,7 @@
  * No `issued` date is invented. Ids are the BibTeX keys, so both exports cite alike.
  */
 import type { ExportRecord } from '../exportRecord';
-import { exportLine } from '../exportRecord';
+import { exportLine, secondTitle } from '../exportRecord';
 import { bibtexKeys } from './bibtex';
 
 /** The CSL-JSON items of the papers. */
@@ -18,7 +18,7 @@ export function toCslItems(records: readonly ExportRecord[]): Record<string, unk
       item.author = record.authors.map((name) => ({ literal: exportLine(name) }));
     }
     const notes: string[] = [];
-    if (record.titleZh) notes.push(`Chinese title: ${exportLine(record.titleZh)}`);
+    if (secondTitle(record)) notes.push(`Chinese title: ${exportLine(secondTitle(record))}`);
     if (record.journalRef) notes.push(`Journal ref: ${exportLine(record.journalRef)}`);
     if (record.comments) notes.push(`Comments: ${exportLine(record.comments)}`);
     if (notes.length > 0) item.note = notes.join('\n');

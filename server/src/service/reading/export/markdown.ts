@@ -5,7 +5,7 @@
  * markup, a link or HTML.
  */
 import type { ExportRecord } from '../exportRecord';
-import { exportLine } from '../exportRecord';
+import { exportLine, secondTitle } from '../exportRecord';
 import { escapeMarkdown as escapeMarkdownText } from '../../text';
 
 /**
@@ -29,7 +29,7 @@ export function toMarkdown(records: readonly ExportRecord[], heading = 'Reading 
   const out: string[] = [`# ${escapeMarkdown(heading)}`, '', `${records.length} ${records.length === 1 ? 'paper' : 'papers'} · ${records.length} 篇论文`, ''];
   records.forEach((record, i) => {
     out.push(`## ${i + 1}\\. ${escapeMarkdown(record.title)}`, '');
-    if (record.titleZh) out.push(`**${escapeMarkdown(record.titleZh)}**`, '');
+    if (secondTitle(record)) out.push(`**${escapeMarkdown(secondTitle(record))}**`, '');
     const authors = record.authors.map((author) => {
       const zh = record.authorsZh.find((pair) => pair.name === author)?.nameZh;
       return escapeMarkdown(zh ? `${author} (${zh})` : author);

@@ -5,7 +5,7 @@
  * Each line is one `TAG  - value` line, so values are kept to one line.
  */
 import type { ExportRecord } from '../exportRecord';
-import { exportLine } from '../exportRecord';
+import { exportLine, secondTitle } from '../exportRecord';
 
 function line(tag: string, value: string): string {
   return `${tag}  - ${exportLine(value)}`;
@@ -19,7 +19,7 @@ export function toRis(records: readonly ExportRecord[]): string {
   const out: string[] = [];
   for (const record of records) {
     out.push('TY  - GEN', line('TI', record.title));
-    if (record.titleZh) out.push(line('TT', record.titleZh));
+    if (secondTitle(record)) out.push(line('TT', secondTitle(record)));
     for (const author of record.authors) out.push(line('AU', author));
     for (const institution of record.institutions) out.push(line('AD', institution.nameZh ? `${institution.name} (${institution.nameZh})` : institution.name));
     if (record.journalRef) out.push(line('N1', `Journal ref: ${record.journalRef}`));

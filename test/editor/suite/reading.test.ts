@@ -17,7 +17,9 @@ const VALUE = 'Value Ensembles for Safe Exploration';
 /** A tooltip's text as a reader sees it: the escapes of `appendText` undone. */
 function plain(tooltip: unknown): string {
   const value = tooltip instanceof vscode.MarkdownString ? tooltip.value : String(tooltip);
-  return value.replace(/&nbsp;/g, ' ').replace(/\\([\\`*_{}[\]()#+\-.!|<>~:])/g, '$1');
+  // The text a reader sees: every escaped ASCII punctuation mark and character reference undone.
+  const entities: Record<string, string> = { '&nbsp;': ' ', '&lt;': '<', '&gt;': '>', '&amp;': '&', '&quot;': '"', '&#39;': "'" };
+  return value.replace(/\\([!-/:-@[-`{-~])|&(?:nbsp|lt|gt|amp|quot|#39);/g, (match, escaped: string | undefined) => escaped ?? entities[match]);
 }
 
 function iconId(item: vscode.TreeItem): string | undefined {

@@ -286,7 +286,7 @@ export class ReadingService {
     const messages: string[] = [];
     let readOnly = false;
     for (const [store, { keys, titles }] of byStore) {
-      const result = store.asynchronous ? await store.changeAsync(keys, change, titles) : store.change(keys, change, titles);
+      const result = await store.changeAsync(keys, change, titles);
       changed += result.changed.length;
       readOnly ||= result.readOnly;
       if (result.messageRef) {

@@ -13,7 +13,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { isInside, realPathSync } from './fs/contained';
 import type { LockOptions } from './fs/lockFile';
-import { withFileLockSync } from './fs/lockFile';
+import { withFileLock, withFileLockSync } from './fs/lockFile';
 import type { FileSnapshot } from './fs/safeFile';
 import { readFileSnapshotSync, SafeFileError, writeFileAtomicSync } from './fs/safeFile';
 import { message, reasonOf } from './service/cliMessages';
@@ -90,25 +90,39 @@ export class NodeStateDisk implements StateDisk {
 
   /** Holds `state.json.lock` while `work` runs (again inside: already held). */
   exclusive<T>(work: () => T): T {
-    if (this.locked) {
-      return work();
+    return this.lockNeeded() ? withFileLockSync(this.file, () => this.holding(work), this.hooks.lock) : work();
+  }
+
+  /** `exclusive`, waiting for another holder with timers (the server goes on answering meanwhile). */
+  exclusiveAsync<T>(work: () => T): Promise<T> {
+    return this.lockNeeded() ? withFileLock(this.file, () => this.holding(work), this.hooks.lock) : Promise.resolve().then(work);
+  }
+
+  /**
+   * Whether `work` must take the lock: not when this disk holds it already, nor when there is no
+   * state folder yet (nothing to lock; the write creates it and locks then), nor when the folder
+   * is refused (a link, not a folder, outside the root): the lock is a file in it, and nothing
+   * is created, moved or removed there. The read in `work` refuses it and says why.
+   */
+  private lockNeeded(): boolean {
+    if (this.locked || !fs.existsSync(this.folder)) {
+      return false;
     }
-    if (!fs.existsSync(this.folder)) {
-      // No state folder yet: nothing to lock; the write creates it and locks then.
-      return work();
+    try {
+      this.checkFolder();
+      return true;
+    } catch {
+      return false;
     }
-    return withFileLockSync(
-      this.file,
-      () => {
-        this.locked = true;
-        try {
-          return work();
-        } finally {
-          this.locked = false;
-        }
-      },
-      this.hooks.lock,
-    );
+  }
+
+  private holding<T>(work: () => T): T {
+    this.locked = true;
+    try {
+      return work();
+    } finally {
+      this.locked = false;
+    }
   }
 
   private writeLocked(text: string, expected: string | undefined): boolean {

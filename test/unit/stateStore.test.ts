@@ -224,6 +224,25 @@ describe('state store: links', () => {
     assert.deepEqual(fs.readdirSync(outside), [], 'nothing written out of the folder');
   });
 
+  test('Should take no lock in a state folder that is a link out of the folder: nothing created, moved or removed there', async () => {
+    const root = scratch();
+    const outside = scratch();
+    // A file of another program that happens to have the lock's name, old enough to look stale.
+    fs.writeFileSync(path.join(outside, 'state.json.lock'), 'precious data\n');
+    const old = new Date(Date.now() - 2 * 3600_000);
+    fs.utimesSync(path.join(outside, 'state.json.lock'), old, old);
+    fs.symlinkSync(outside, path.join(root, STATE_FOLDER));
+    const subject = store(root);
+    for (const result of [subject.change(['p'], { starred: true }), await subject.changeAsync(['q'], { read: true })]) {
+      assert.deepEqual(result.changed, []);
+      assert.equal(result.readOnly, true);
+      assert.match(result.message ?? '', /symbolic link/);
+    }
+    // A lock taken there would have judged that file stale and removed it.
+    assert.deepEqual(fs.readdirSync(outside), ['state.json.lock']);
+    assert.equal(fs.readFileSync(path.join(outside, 'state.json.lock'), 'utf8'), 'precious data\n');
+  });
+
   test('Should refuse a state folder that a link turned into one (even created after the load)', () => {
     const root = scratch();
     const outside = scratch();
@@ -430,6 +449,28 @@ describe('state store: several writers at once', () => {
     fs.unlinkSync(lockFile(root));
     assert.deepEqual(subject.change(['mine'], { read: true }).changed, ['mine']);
     assert.equal(papersOnDisk(root).mine?.read, true);
+  });
+
+  test('Should wait for a held lock in the server with timers, answering meanwhile, then refuse', async () => {
+    const root = scratch();
+    writeState(root, '{"version":1,"papers":{}}');
+    fs.writeFileSync(lockFile(root), `${process.pid}\n`);
+    const subject = store(root, undefined, { lock: { waitMs: 200 } });
+    let ticks = 0;
+    const ticking = setInterval(() => ticks++, 5);
+    let result;
+    try {
+      result = await subject.changeAsync(['mine'], { read: true });
+    } finally {
+      clearInterval(ticking);
+    }
+    assert.ok(ticks >= 3, `the event loop ran while the lock was waited for (${ticks} ticks)`);
+    assert.deepEqual(result.changed, []);
+    assert.match(result.message ?? '', /being written by another process.*nothing was/);
+    assert.equal(fs.readFileSync(lockFile(root), 'utf8'), `${process.pid}\n`);
+    fs.unlinkSync(lockFile(root));
+    assert.deepEqual((await subject.changeAsync(['mine'], { read: true })).changed, ['mine']);
+    assert.equal(fs.existsSync(lockFile(root)), false, 'released');
   });
 
   test('Should break a lock older than a write takes, even of a live process', () => {

@@ -5,8 +5,9 @@
  * than `staleMs` is broken. Writers of the same file that all take the lock cannot both pass
  * "the file is still what I read" and then both rename over it, so no change is lost.
  *
- * Waiting is synchronous (the callers are synchronous): `Atomics.wait` for a few milliseconds
- * between attempts, up to `waitMs`, then a `SafeFileError` (code `io`) saying the file is locked.
+ * Waiting is a few milliseconds between attempts, up to `waitMs`, then a `SafeFileError` (code
+ * `io`) saying the file is locked: with `Atomics.wait` on the command line (`withFileLockSync`),
+ * with timers in the server (`withFileLock`), which goes on answering meanwhile.
  */
 import * as fs from 'node:fs';
 import { message } from '../service/cliMessages';
@@ -28,12 +29,40 @@ function sleepSync(ms: number): void {
 }
 
 /**
- * Runs `work` while holding `<file>.lock`.
+ * Runs `work` while holding `<file>.lock`, waiting synchronously for another holder (the
+ * command line, which has nothing else to do meanwhile).
  *
  * @example
  * withFileLockSync('/w/.paper-digest/state.json', () => { check(); fs.renameSync(temporary, file); });
  */
 export function withFileLockSync<T>(file: string, work: () => T, options: LockOptions = {}): T {
+  const waits = acquire(file, options);
+  for (let next = waits.next(); !next.done; next = waits.next()) {
+    sleepSync(next.value);
+  }
+  return holding(file, work);
+}
+
+/**
+ * `withFileLockSync`, waiting for another holder with timers: a server answers its other
+ * requests meanwhile instead of stopping for as long as the lock is held (up to `waitMs`).
+ *
+ * @example
+ * await withFileLock('/w/.paper-digest/state.json', () => store.changeNow());
+ */
+export async function withFileLock<T>(file: string, work: () => T, options: LockOptions = {}): Promise<T> {
+  const waits = acquire(file, options);
+  for (let next = waits.next(); !next.done; next = waits.next()) {
+    await new Promise((resolve) => setTimeout(resolve, next.value as number));
+  }
+  return holding(file, work);
+}
+
+/**
+ * Takes `<file>.lock`: each value yielded is how long to wait (ms) before the next attempt; done
+ * once the lock is held. Throws a `SafeFileError` when the wait runs out.
+ */
+function* acquire(file: string, options: LockOptions): Generator<number, void> {
   const lock = `${file}.lock`;
   const waitMs = options.waitMs ?? 10_000;
   const staleMs = options.staleMs ?? 60_000;
@@ -41,7 +70,7 @@ export function withFileLockSync<T>(file: string, work: () => T, options: LockOp
   let pause = 1;
   for (;;) {
     if (tryCreate(lock)) {
-      break;
+      return;
     }
     const broken = breakIfStale(lock, staleMs, file);
     // Checked after every attempt, so that no lock, however odd, keeps a writer past its wait.
@@ -49,15 +78,19 @@ export function withFileLockSync<T>(file: string, work: () => T, options: LockOp
       throw new SafeFileError('io', message('lockHeld', { path: file, lock }));
     }
     if (!broken) {
-      sleepSync(pause);
+      yield pause;
       pause = Math.min(pause * 2, 20);
     }
   }
+}
+
+/** Runs `work` with the lock held, and releases it. */
+function holding<T>(file: string, work: () => T): T {
   try {
     return work();
   } finally {
     try {
-      fs.unlinkSync(lock);
+      fs.unlinkSync(`${file}.lock`);
     } catch {
       // Already gone (broken as stale by someone else): nothing to release.
     }

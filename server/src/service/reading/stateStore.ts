@@ -34,6 +34,8 @@ export interface StateDisk {
    * be had.
    */
   exclusive?<T>(work: () => T): T;
+  /** `exclusive`, waiting for the lock without blocking (a server answers other requests meanwhile). */
+  exclusiveAsync?<T>(work: () => T): Promise<T>;
 }
 
 /** `StateDisk` where the file is reached asynchronously (through the client). Same contract, no lock. */
@@ -191,7 +193,17 @@ export class StateStore {
    * and tried again.
    */
   changeAsync(keys: readonly string[], change: StateChange, titles?: ReadonlyMap<string, string>): Promise<StoreChangeResult> {
-    return this.queued(() => ('asynchronous' in this.disk ? runAsync(this.changeSteps(keys, change, titles), this.disk) : this.change(keys, change, titles)));
+    return this.queued(() => {
+      if ('asynchronous' in this.disk) {
+        return runAsync(this.changeSteps(keys, change, titles), this.disk);
+      }
+      const disk = this.disk;
+      if (!disk.exclusiveAsync) {
+        return this.change(keys, change, titles);
+      }
+      // The lock waited for with timers; the read, merge and write under it as `change` does them.
+      return disk.exclusiveAsync(() => runSync(this.changeSteps(keys, change, titles), disk)).catch((error: unknown) => refused(message('stateNotWritten', { location: this.disk.location, reason: reasonOf(error) }), false));
+    });
   }
 
   private queued<T>(operation: () => T | Promise<T>): Promise<T> {

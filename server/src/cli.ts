@@ -21,12 +21,11 @@ import { applyEdits } from './service/edits';
 import { fixAll } from './service/features/codeActions';
 import { ALL_CODES, computeDiagnostics, DiagnosticOptions, DigestDiagnostic, PaperLocation, RULES } from './service/features/diagnostics';
 import { termsOf } from './service/features/consistency';
-import { documentTooLarge } from './service/limits';
+import { documentTooLarge, parseWithinLimits } from './service/limits';
 import { WorkspaceTerms } from './service/workspaceTerms';
 import { titleKey } from './service/features/entries';
 import type { DigestDocument } from './service/model';
 import { FileSnapshot, writeFileAtomicSync } from './fs/safeFile';
-import { parseDigest } from './service/parser';
 import { runStats } from './cliStats';
 import { runMark, runPapers } from './cliReading';
 
@@ -124,7 +123,7 @@ export function runCli(argv: readonly string[], out: CliOutput, cwd = process.cw
     if (read === undefined) {
       continue;
     }
-    files.push({ display, absolute: found.path, uri: pathToFileURL(found.path).href, snapshot: read.snapshot, doc: parseDigest(read.text), fixed: false, diagnostics: [] });
+    files.push({ display, absolute: found.path, uri: pathToFileURL(found.path).href, snapshot: read.snapshot, doc: parseWithinLimits(read.text), fixed: false, diagnostics: [] });
   }
 
   // The names of all the files, for the consistency rules across them; a file past a limit
@@ -139,7 +138,8 @@ export function runCli(argv: readonly string[], out: CliOutput, cwd = process.cw
   });
   if (options.fix) {
     for (const file of files) {
-      const edits = fixAll(file.doc, formsElsewhere(file.uri));
+      // A file past a limit is not split into its parts, and its model may be of its first part only.
+      const edits = documentTooLarge(file.doc) ? [] : fixAll(file.doc, formsElsewhere(file.uri));
       if (edits.length === 0) {
         continue;
       }
@@ -153,7 +153,7 @@ export function runCli(argv: readonly string[], out: CliOutput, cwd = process.cw
         fail(message('cannotWriteLeft', { path: printable(file.display), reason: reasonOf(error) }));
         continue;
       }
-      file.doc = parseDigest(text);
+      file.doc = parseWithinLimits(text);
       file.fixed = true;
       if (!documentTooLarge(file.doc)) terms.set(file.uri, termsOf(file.doc));
     }

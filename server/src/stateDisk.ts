@@ -88,6 +88,32 @@ export class NodeStateDisk implements StateDisk {
     return this.exclusive(() => this.writeLocked(text, expected));
   }
 
+  writeProblem(): MessageRef | undefined {
+    let stat: fs.Stats;
+    try {
+      stat = fs.lstatSync(this.file);
+    } catch {
+      return undefined; // No file: created when first written.
+    }
+    if (!stat.isFile()) {
+      return undefined; // A link or not a file: the read refuses it.
+    }
+    if ((stat.mode & 0o222) === 0) {
+      return message('readOnlyFile');
+    }
+    if (stat.nlink > 1) {
+      return message('hasOtherNames', { count: stat.nlink - 1 });
+    }
+    try {
+      fs.accessSync(this.file, fs.constants.W_OK);
+      // The rename replaces the file in its folder: the folder must be writable too.
+      fs.accessSync(this.folder, fs.constants.W_OK);
+    } catch (error) {
+      return reasonOf(error);
+    }
+    return undefined;
+  }
+
   /** Holds `state.json.lock` while `work` runs (again inside: already held). */
   exclusive<T>(work: () => T): T {
     return this.lockNeeded() ? withFileLockSync(this.file, () => this.holding(work), this.hooks.lock) : work();

@@ -314,6 +314,24 @@ describe('paper-digest check: special files, links and names', () => {
     assert.ok(chinese.stdout.includes('m.digest: 问题超过 10000 个，只列出前 10000 个'), chinese.stdout.slice(-300));
   });
 
+  test('Should check and fix files of 10 million short lines within the size cap in bounded memory, as the editor does', () => {
+    // 30 MB each, under the 32 MB cap, far past the lines limit: the first part alone is parsed.
+    const text = 'a\n\n'.repeat(10_000_000);
+    const folder = folderWith('many-lines', { 'a.digest': text, 'b.digest': text });
+    // Parsing them whole took 2 GB each; in 400 MB of heap that is a crash (signal 6), not an answer.
+    const result = runBounded(['check', '--fix', '--format', 'json', '.'], folder, 'export NODE_OPTIONS=--max-old-space-size=400');
+    assert.equal(result.status, 1, `${result.signal} ${result.stderr.slice(0, 500)}`);
+    const report = JSON.parse(result.stdout) as { files: { path: string; diagnostics: { code: string }[] }[] };
+    assert.deepEqual(
+      report.files.map((file) => [file.path, file.diagnostics.map((d) => d.code)]),
+      [
+        ['a.digest', ['document-too-large']],
+        ['b.digest', ['document-too-large']],
+      ],
+    );
+    for (const name of ['a.digest', 'b.digest']) assert.ok(fs.readFileSync(path.join(folder, name), 'utf8') === text, `${name} is left as it was`);
+  });
+
   test('Should refuse an empty path rather than check the current folder (exit 2)', () => {
     const folder = folderWith('empty-path', { 'a.digest': readFixture('fixes/all-mistakes.digest') });
     for (const command of [['check'], ['stats'], ['papers']]) {

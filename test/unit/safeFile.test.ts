@@ -195,6 +195,58 @@ describe('safe files: atomic writes', () => {
     assert.equal(after.uid, before.uid);
   });
 
+  test('Should keep a change written into the file between the final check and the rename, and say where', () => {
+    const root = scratch();
+    const file = path.join(root, 'a.digest');
+    fs.writeFileSync(file, 'original\n');
+    const { snapshot } = readFileSnapshotSync(file);
+    let thrown: SafeFileError | undefined;
+    try {
+      // Another process appends to the file in place in the instant before the rename.
+      writeFileAtomicSync(file, 'fixed\n', { expected: snapshot, beforeRename: () => fs.appendFileSync(file, 'their line\n') });
+    } catch (error) {
+      thrown = error as SafeFileError;
+    }
+    assert.ok(thrown instanceof SafeFileError, 'the write reports it');
+    assert.match(thrown.message, /another process changed it while it was being replaced; that version is kept as a\.digest\.conflict-/);
+    assert.equal(fs.readFileSync(file, 'utf8'), 'fixed\n');
+    const kept = fs.readdirSync(root).filter((name) => name.startsWith('a.digest.conflict-'));
+    assert.equal(kept.length, 1);
+    assert.equal(fs.readFileSync(path.join(root, kept[0]), 'utf8'), 'original\ntheir line\n', 'nothing of theirs is lost');
+    assert.deepEqual(leftovers(root), []);
+    // Without a change in that instant, no copy and no error.
+    const again = readFileSnapshotSync(file).snapshot;
+    writeFileAtomicSync(file, 'fixed again\n', { expected: again, beforeRename: () => undefined });
+    assert.equal(fs.readdirSync(root).filter((name) => name.startsWith('a.digest.conflict-')).length, 1);
+  });
+
+  test('Should write a file whose name takes 247 bytes, its temporary file named within the limit', () => {
+    const root = scratch();
+    const file = path.join(root, '中'.repeat(80) + '.digest');
+    fs.writeFileSync(file, 'old');
+    writeFileAtomicSync(file, 'new', { expected: readFileSnapshotSync(file).snapshot });
+    assert.equal(fs.readFileSync(file, 'utf8'), 'new');
+    assert.deepEqual(leftovers(root), []);
+  });
+
+  test('Should remove the temporary files of a writer that was killed, and no other', () => {
+    const root = scratch();
+    const file = path.join(root, 'a.digest');
+    fs.writeFileSync(file, 'old');
+    // A process that has exited: its id is free (a reused one counts as alive and is kept).
+    const gone = spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))'], { encoding: 'utf8' });
+    const dead = Number(gone.stdout);
+    const left = [`.a.digest.${dead}.0123abcd.tmp`, `.a.digest.${process.ppid}.89abcdef.tmp`, `.b.digest.${dead}.0123abcd.tmp`, `.a.digest.${dead}.notours.tmp`];
+    for (const name of left) fs.writeFileSync(path.join(root, name), 'a part of a write');
+    fs.symlinkSync('/nonexistent', path.join(root, `.a.digest.${dead}.fedcba98.tmp`));
+    writeFileAtomicSync(file, 'new', { expected: readFileSnapshotSync(file).snapshot });
+    assert.deepEqual(
+      leftovers(root).sort(),
+      [`.a.digest.${dead}.fedcba98.tmp`, `.a.digest.${dead}.notours.tmp`, `.a.digest.${process.ppid}.89abcdef.tmp`, `.b.digest.${dead}.0123abcd.tmp`].sort(),
+      'only the dead writer’s temporary file of this file went (not a link, not a live process’s, not another file’s)',
+    );
+  });
+
   test('Should leave the file whole when the write fails midway (file-size limit)', () => {
     const root = scratch();
     const file = path.join(root, 'a.digest');

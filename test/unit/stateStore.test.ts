@@ -158,6 +158,8 @@ describe('state store: files it cannot use', () => {
     ['an unknown version', '{ "version": "1.0", "papers": {} }', /cannot be used: its version "1\.0" is not one/],
     ['no version', '{ "papers": {} }', /is corrupt: it has no "version" field/],
     ['a field nested too deep to write back', `{ "version": 1, "papers": {}, "x": ${'['.repeat(6000)}${']'.repeat(6000)} }`, /is corrupt: its field "x" nests values more than 1000 deep/],
+    // 2,000,001 empty arrays in 6 MB: refused before the parse, which would take gigabytes for a 64 MB file of them.
+    ['more arrays than any state', `{ "version": 1, "papers": {}, "big": [${'[],'.repeat(2_000_000)}[], "x]"] }`, /is corrupt: it holds more than 2,000,000 arrays and objects/],
   ] as const) {
     test(`Should report ${name}, leave the file untouched and refuse changes`, () => {
       const root = scratch();
@@ -628,11 +630,31 @@ process.stdout.write(JSON.stringify(result));`;
     writeState(root, '{"version":1,"papers":{}}');
     fs.chmodSync(stateFile(root), 0o444);
     const subject = store(root);
+    // Said once loaded, before any change is tried: its state in use, changes refused.
+    assert.equal(subject.status.readOnly, true);
+    assert.match(subject.status.problem ?? '', /state\.json cannot be written: it is read-only \(no one may write it\); reading state is read-only$/);
     const result = subject.change(['mine'], { read: true });
     assert.deepEqual(result.changed, []);
-    assert.match(result.message ?? '', /could not be written: it is read-only/);
+    assert.equal(result.readOnly, true);
+    assert.match(result.message ?? '', /cannot be written: it is read-only/);
     assert.equal(fs.readFileSync(stateFile(root), 'utf8'), '{"version":1,"papers":{}}');
     assert.equal(fs.statSync(stateFile(root)).mode & 0o777, 0o444);
+    // Writable again: the next load clears the problem, and changes go through.
+    fs.chmodSync(stateFile(root), 0o644);
+    subject.load();
+    assert.equal(subject.status.readOnly, false);
+    assert.deepEqual(subject.change(['mine'], { read: true }).changed, ['mine']);
+  });
+
+  test('Should use the state of a file with other names (hard links) and say it cannot be written', () => {
+    const root = scratch();
+    writeState(root, JSON.stringify({ version: 1, papers: { mine: { read: true } } }));
+    fs.linkSync(stateFile(root), path.join(root, 'another-name.json'));
+    const subject = store(root);
+    assert.equal(subject.get('mine')?.read, true, 'its state is read');
+    assert.match(subject.status.problem ?? '', /cannot be written: it has another name \(hard links\)/);
+    assert.equal(subject.change(['mine'], { read: false }).readOnly, true);
+    assert.equal(fs.readFileSync(stateFile(root), 'utf8'), JSON.stringify({ version: 1, papers: { mine: { read: true } } }));
   });
 });
 

@@ -177,7 +177,8 @@ export class TriageSession implements vscode.Disposable {
 
   private async change(paper: PaperNode, change: { read?: boolean; starred?: boolean }): Promise<void> {
     const result = await this.state.change({ keys: [paper.paperKey] }, change);
-    if (result.readOnly) {
+    // Refused (read-only, or not written for a reason the message gives): nothing to show.
+    if (result.readOnly || (result.changed === 0 && result.message)) {
       return;
     }
     if (change.read !== undefined) {

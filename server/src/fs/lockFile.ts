@@ -11,7 +11,7 @@
  */
 import * as fs from 'node:fs';
 import { message } from '../service/cliMessages';
-import { readFileSnapshotSync, SafeFileError } from './safeFile';
+import { processAlive, readFileSnapshotSync, SafeFileError } from './safeFile';
 
 export interface LockOptions {
   /** How long to wait for another holder (default 10 s). */
@@ -171,7 +171,7 @@ function breakIfStale(lock: string, staleMs: number, file: string): boolean {
   // The owner's pid, when the lock can be read: else (another user's lock) it is judged by age.
   const pid = Number.parseInt(readSmall(lock) ?? '', 10);
   // An empty lock is one being created this instant: judged by age alone.
-  const ownerGone = Number.isSafeInteger(pid) && pid > 0 && pid !== process.pid && !isAlive(pid);
+  const ownerGone = Number.isSafeInteger(pid) && pid > 0 && pid !== process.pid && !processAlive(pid);
   if (!ownerGone && Date.now() - stat.mtimeMs < staleMs) {
     return false;
   }
@@ -208,14 +208,5 @@ function readSmall(lock: string): string | undefined {
     return readFileSnapshotSync(lock, { maxBytes: 4096, followSymlinks: false, hash: false }).bytes.toString('latin1');
   } catch {
     return undefined;
-  }
-}
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
   }
 }

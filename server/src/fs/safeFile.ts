@@ -96,6 +96,8 @@ export interface WriteOptions {
   readonly mode?: number;
   /** Called after the temporary file is written, just before the check and the rename; for tests. */
   readonly beforeCommit?: () => void;
+  /** Called after the final check, just before the rename; for tests. */
+  readonly beforeRename?: () => void;
 }
 
 /** What a non-regular file is, as a message (`a FIFO`, `FIFO（命名管道）`). */
@@ -236,7 +238,116 @@ export async function readFileSnapshot(file: string, options: ReadOptions = {}):
 
 /** The temporary file's name: hidden, next to the target, unique. */
 function temporaryPath(file: string): string {
-  return path.join(path.dirname(file), `.${path.basename(file)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
+  return path.join(path.dirname(file), `.${nameStem(path.basename(file))}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
+}
+
+/**
+ * A file name as the start of the name of a file made beside it (its temporary file, a copy of
+ * a conflicting version): at most 180 bytes of UTF-8, so that what is added stays within the
+ * 255 bytes most file systems allow a name (a digest named with 80 Chinese characters is 247).
+ */
+function nameStem(name: string): string {
+  if (Buffer.byteLength(name, 'utf8') <= 180) {
+    return name;
+  }
+  let stem = '';
+  let bytes = 0;
+  for (const character of name) {
+    bytes += Buffer.byteLength(character, 'utf8');
+    if (bytes > 180) break;
+    stem += character;
+  }
+  return stem;
+}
+
+/**
+ * Removes the temporary files of `file` that writers killed in the middle of a write left behind
+ * (`.<name>.<pid>.<hex>.tmp` of a process that is gone): regular files only, never through a link.
+ */
+function removeLeftTemporaries(file: string): void {
+  const stem = nameStem(path.basename(file));
+  const folder = path.dirname(file);
+  let names: string[];
+  try {
+    names = fs.readdirSync(folder);
+  } catch {
+    return;
+  }
+  for (const name of names) {
+    if (!name.startsWith(`.${stem}.`) || !name.endsWith('.tmp')) continue;
+    const match = /^\.(\d+)\.[0-9a-f]{8}\.tmp$/.exec(name.slice(stem.length + 1));
+    const pid = match ? Number(match[1]) : 0;
+    if (!match || pid === process.pid || processAlive(pid)) continue;
+    const leftover = path.join(folder, name);
+    try {
+      if (fs.lstatSync(leftover).isFile()) fs.unlinkSync(leftover);
+    } catch {
+      // Gone already, or not ours to remove.
+    }
+  }
+}
+
+/** Whether a process with this id runs (one of another user counts). */
+export function processAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/** The target opened for its final check and kept open over the rename, with what it was then. */
+interface HeldTarget {
+  readonly fd: number;
+  readonly stat: fs.Stats;
+}
+
+/** Opens the target for the final check when a snapshot is expected; undefined when it cannot (the check then says why). */
+function holdTarget(file: string, expected: FileSnapshot | null | undefined): HeldTarget | undefined {
+  if (!expected) {
+    return undefined;
+  }
+  try {
+    const fd = fs.openSync(file, READ_FLAGS | NOFOLLOW);
+    return { fd, stat: fs.fstatSync(fd) };
+  } catch {
+    return undefined;
+  }
+}
+
+/** All the bytes of an open file, from its start. */
+function readHeld(held: HeldTarget): Buffer {
+  const chunks: Buffer[] = [];
+  let total = 0;
+  for (;;) {
+    const chunk = Buffer.allocUnsafe(1 << 20);
+    const read = fs.readSync(held.fd, chunk, 0, chunk.length, total);
+    if (read === 0) break;
+    total += read;
+    chunks.push(chunk.subarray(0, read));
+  }
+  return Buffer.concat(chunks, total);
+}
+
+/**
+ * After the rename: when the file that was replaced changed after its final check (another
+ * process wrote into it in that instant), its bytes are kept in a new file beside the target,
+ * and a `SafeFileError` says where. The new content stays in place; nothing of either is lost.
+ * (A file put in the target's place by another rename in that instant cannot be seen.)
+ */
+function keepChangeMadeDuringRename(file: string, held: HeldTarget | undefined): void {
+  if (!held) {
+    return;
+  }
+  const now = fs.fstatSync(held.fd);
+  if (now.size === held.stat.size && now.mtimeMs === held.stat.mtimeMs) {
+    return;
+  }
+  const bytes = readHeld(held);
+  const saved = path.join(path.dirname(file), `${nameStem(path.basename(file))}.conflict-${process.pid}-${randomBytes(4).toString('hex')}`);
+  fs.writeFileSync(saved, bytes, { flag: 'wx', mode: held.stat.mode & 0o7777 });
+  throw new SafeFileError('io', message('changedWhileReplaced', { saved: path.basename(saved) }));
 }
 
 /** The cheap checks before anything is written: a regular file or none, as expected. */
@@ -336,8 +447,9 @@ function currentUmask(): number {
  * ones, never a part. Throws a `SafeFileError` and leaves the target untouched when the target
  * is a symbolic link, changed since `expected` was read, or the write fails.
  *
- * A change that lands in the instant between the final check and the rename cannot be seen;
- * everything before it is.
+ * A change written into the target in the instant between the final check and the rename is
+ * kept in a file beside it and reported (`keepChangeMadeDuringRename`); everything before is
+ * refused.
  */
 export function writeFileAtomicSync(file: string, data: string | Uint8Array, options: WriteOptions = {}): FileSnapshot {
   const temporary = temporaryPath(file);
@@ -372,10 +484,24 @@ export function writeFileAtomicSync(file: string, data: string | Uint8Array, opt
     fs.closeSync(fd);
     fd = undefined;
     options.beforeCommit?.();
-    checkUnchanged(options.expected, lstatOrUndefinedSync(file), () => fs.readFileSync(file));
-    fs.renameSync(temporary, file);
-    created = false;
-    syncFolderSync(path.dirname(file));
+    // The file checked is held open over the rename, so that a change written into it in that
+    // instant is found afterwards (and kept) instead of lost.
+    const held = holdTarget(file, options.expected);
+    try {
+      const current = lstatOrUndefinedSync(file);
+      checkUnchanged(options.expected, current, () => {
+        if (held && held.stat.ino !== current?.ino) throw new SafeFileError('changed', message('changedMeanwhile'));
+        return held ? readHeld(held) : fs.readFileSync(file);
+      });
+      options.beforeRename?.();
+      fs.renameSync(temporary, file);
+      created = false;
+      syncFolderSync(path.dirname(file));
+      keepChangeMadeDuringRename(file, held);
+    } finally {
+      if (held) fs.closeSync(held.fd);
+    }
+    removeLeftTemporaries(file);
     const after = fs.statSync(file);
     return snapshotOf(file, after, Buffer.from(bytes));
   } catch (error) {

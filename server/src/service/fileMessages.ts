@@ -33,6 +33,7 @@ export const FILE_MESSAGES = {
   hasOtherNames: bilingual('it has {count:another name|other names} (hard links), which replacing it would separate from it', '它还有 {count} 个其他名称（硬链接），替换它会使它们分离'),
   readOnlyFile: bilingual('it is read-only (no one may write it)', '它是只读的（任何人都不可写入）'),
   changedMeanwhile: bilingual('it changed since it was read', '读取之后它被改动了'),
+  changedWhileReplaced: bilingual('another process changed it while it was being replaced; that version is kept as {saved}', '替换期间另一个进程改动了它；那个版本保存为 {saved}'),
 
   // What a non-regular file is.
   kindFolder: bilingual('a folder', '文件夹'),
@@ -75,6 +76,7 @@ export const FILE_MESSAGES = {
     '{location} cannot be used: {reason}; it is left untouched and reading state is read-only until it is fixed',
     '{location} 无法使用：{reason}；文件保持原样，修复之前阅读状态为只读',
   ),
+  stateCannotWrite: bilingual('{location} cannot be written: {reason}; reading state is read-only', '{location} 无法写入：{reason}；阅读状态为只读'),
   stateNotWritten: bilingual('{location} could not be written: {reason}; nothing was changed', '{location} 无法写入：{reason}；未做任何更改'),
   tagTooLong: bilingual('the tag {tag} is longer than {max} characters; nothing was changed', '标签 {tag} 超过 {max} 个字符；未做任何更改'),
   noteTooLong: bilingual('the note is longer than {max} characters ({length}); nothing was changed', '笔记超过 {max} 个字符（{length} 个）；未做任何更改'),
@@ -87,6 +89,7 @@ export const FILE_MESSAGES = {
   notJson: bilingual('not valid JSON ({detail})', '不是有效的 JSON（{detail}）'),
   topNotObject: bilingual('the top level is not a JSON object', '顶层不是 JSON 对象'),
   nestedTooDeep: bilingual('its field "{field}" nests values more than {max} deep', '其字段 "{field}" 的值嵌套超过 {max} 层'),
+  tooManyContainers: bilingual('it holds more than {max} arrays and objects, more than any state of papers', '它包含超过 {max} 个数组和对象，多于任何论文状态所需'),
   noVersion: bilingual('it has no "version" field', '没有 "version" 字段'),
   unknownVersion: bilingual('its version {version} is not one this version of Paper Digest knows ({known})', '其版本 {version} 不是此版本 Paper Digest 认识的版本（{known}）'),
   papersNotObject: bilingual('"papers" is not an object', '"papers" 不是对象'),

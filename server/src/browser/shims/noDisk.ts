@@ -31,6 +31,7 @@ export const statSync = stub('statSync');
 export const unlinkSync = stub('unlinkSync');
 export const writeFileSync = stub('writeFileSync');
 export const writeSync = stub('writeSync');
+export const readdirSync = stub('readdirSync');
 export const existsSync = (): boolean => false;
 export const access = stub('access');
 export const lstat = stub('lstat');

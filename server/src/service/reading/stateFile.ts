@@ -77,6 +77,35 @@ function nestedDeeperThan(value: unknown, max: number): boolean {
   return false;
 }
 
+/**
+ * The most arrays and objects a state file may hold: two for each paper (its entry and its tags)
+ * of a million papers. The parse of a file of 64 MB of `[]` would take gigabytes; this is found
+ * in one pass before it.
+ */
+export const MAX_STATE_CONTAINERS = 2_000_000;
+
+/**
+ * Why a JSON text is refused before it is parsed, if it is: more arrays and objects than
+ * `MAX_STATE_CONTAINERS`. One pass over the characters, strings skipped.
+ */
+function tooComplexToParse(text: string): MessageRef | undefined {
+  let containers = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 0x22) {
+      // A string: to its closing quote, past escapes.
+      for (i++; i < text.length; i++) {
+        const d = text.charCodeAt(i);
+        if (d === 0x5c) i++;
+        else if (d === 0x22) break;
+      }
+    } else if ((c === 0x5b || c === 0x7b) && ++containers > MAX_STATE_CONTAINERS) {
+      return message('tooManyContainers', { max: MAX_STATE_CONTAINERS.toLocaleString('en') });
+    }
+  }
+  return undefined;
+}
+
 export type ParsedState = { readonly state: ReadingState } | { readonly problem: StateProblem };
 
 /**
@@ -91,6 +120,10 @@ export function parseState(text: string): ParsedState {
   const body = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
   if (body.trim() === '') {
     return { state: EMPTY_STATE };
+  }
+  const complex = tooComplexToParse(body);
+  if (complex) {
+    return corrupt(complex);
   }
   let value: unknown;
   try {

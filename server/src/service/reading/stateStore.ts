@@ -34,6 +34,12 @@ export interface StateDisk {
    * be had.
    */
   exclusive?<T>(work: () => T): T;
+  /**
+   * Why the file as it is now could not be replaced (no one may write it, it has other names,
+   * this process may not write it), undefined when it could or there is no file. Optional: the
+   * store then learns it when a write fails.
+   */
+  writeProblem?(): MessageRef | undefined;
   /** `exclusive`, waiting for the lock without blocking (a server answers other requests meanwhile). */
   exclusiveAsync?<T>(work: () => T): Promise<T>;
 }
@@ -224,15 +230,17 @@ export class StateStore {
     if ('problem' in read) {
       return this.setProblem(read.problem);
     }
-    const hadProblem = this.problem !== undefined;
-    this.clearProblem();
-    if (read.text === this.baseText && !hadProblem) {
+    // A file that can be read but not written: its state is used, and changes are refused.
+    const before = this.problemEnglish;
+    this.setOrClearProblem(this.writeBlocked());
+    const problemChanged = this.problemEnglish !== before;
+    if (read.text === this.baseText && !problemChanged) {
       return false;
     }
     const merged = mergeStates(this.base, this.current, read.state);
     this.base = read.state;
     this.baseText = read.text;
-    return this.use(merged) || hadProblem;
+    return this.use(merged) || problemChanged;
   }
 
   private *changeSteps(keys: readonly string[], change: StateChange, titles?: ReadonlyMap<string, string>): Steps<StoreChangeResult> {
@@ -242,7 +250,11 @@ export class StateStore {
         this.setProblem(read.problem);
         return refused(read.problem, true);
       }
-      this.clearProblem();
+      const blocked = this.writeBlocked();
+      this.setOrClearProblem(blocked);
+      if (blocked) {
+        return refused(blocked, true);
+      }
       // What is on disk now, with what this store has and the file lacks merged in.
       const onDisk = read.state === this.base ? this.current : mergeStates(this.base, this.current, read.state);
       const problem = changeProblem(onDisk, keys, change);
@@ -299,6 +311,20 @@ export class StateStore {
       return { problem: problemMessage(this.disk.location, parsed.problem) };
     }
     return { text, state: parsed.state };
+  }
+
+  /** Why the file cannot be written (`StateDisk.writeProblem`), as the store's problem; undefined when it can. */
+  private writeBlocked(): MessageRef | undefined {
+    const reason = 'asynchronous' in this.disk ? undefined : this.disk.writeProblem?.();
+    return reason && message('stateCannotWrite', { location: this.disk.location, reason });
+  }
+
+  private setOrClearProblem(problem: MessageRef | undefined): void {
+    if (problem) {
+      this.setProblem(problem);
+    } else {
+      this.clearProblem();
+    }
   }
 
   private setProblem(problem: MessageRef): boolean {

@@ -95,6 +95,10 @@ describe('safe files: reading', () => {
     expectCode(() => readFileSnapshotSync(path.join(root, 'link.digest'), { followSymlinks: false }), 'symlink');
     assert.equal(readFileSnapshotSync(path.join(root, 'link.digest')).bytes.toString(), 'x');
     expectCode(() => readFileSnapshotSync(path.join(root, 'none.digest')), 'missing');
+    // A link that leads nowhere is a link, not a missing file, when links are not followed.
+    fs.symlinkSync(path.join(root, 'nowhere.json'), path.join(root, 'dangling.json'));
+    expectCode(() => readFileSnapshotSync(path.join(root, 'dangling.json'), { followSymlinks: false }), 'symlink');
+    expectCode(() => readFileSnapshotSync(path.join(root, 'dangling.json')), 'missing');
   });
 });
 

@@ -184,7 +184,7 @@ export function readFileSnapshotSync(file: string, options: ReadOptions = {}): R
   let fd: number | undefined;
   try {
     const link = fs.lstatSync(file);
-    const stat = checkBeforeOpen(link, link.isSymbolicLink() ? fs.statSync(file) : undefined, options);
+    const stat = checkBeforeOpen(link, link.isSymbolicLink() && options.followSymlinks !== false ? fs.statSync(file) : undefined, options);
     fd = fs.openSync(file, READ_FLAGS | (options.followSymlinks === false ? NOFOLLOW : 0));
     const opened = fs.fstatSync(fd);
     checkOpened(stat, opened);
@@ -213,7 +213,7 @@ export async function readFileSnapshot(file: string, options: ReadOptions = {}):
   let handle: fsp.FileHandle | undefined;
   try {
     const link = await fsp.lstat(file);
-    const stat = checkBeforeOpen(link, link.isSymbolicLink() ? await fsp.stat(file) : undefined, options);
+    const stat = checkBeforeOpen(link, link.isSymbolicLink() && options.followSymlinks !== false ? await fsp.stat(file) : undefined, options);
     handle = await fsp.open(file, READ_FLAGS | (options.followSymlinks === false ? NOFOLLOW : 0));
     const opened = await handle.stat();
     checkOpened(stat, opened);

@@ -117,9 +117,9 @@ describe('state store: two writers', () => {
     assert.equal('otherTool' in written, false, 'the removal stands');
     assert.equal(written.kept, 2);
     // In memory too: three ways, the base being what both started from.
-    const base = { version: 1 as const, papers: new Map(), extra: { a: 1, b: 1, c: 1 } };
-    const merged = mergeStates(base, { ...base, extra: { a: 2, b: 1, c: 1 } }, { ...base, extra: { a: 1, c: 3, d: 4 } });
-    assert.deepEqual(merged.extra, { a: 2, c: 3, d: 4 });
+    const base = { version: 1 as const, papers: new Map(), extra: { a: '1', b: '1', c: '1' } };
+    const merged = mergeStates(base, { ...base, extra: { a: '2', b: '1', c: '1' } }, { ...base, extra: { a: '1', c: '3', d: '4' } });
+    assert.deepEqual(merged.extra, { a: '2', c: '3', d: '4' });
   });
 
   test('Should keep the tags another tool wrote, longer or more than it writes, when it writes for another paper', () => {

@@ -1,7 +1,7 @@
 /**
  * The state file's text (serialiseState, which keeps each paper's text per record): the same
  * as JSON.stringify of the whole state, papers sorted by key, for any state, before and after
- * changes that keep most records.
+ * changes that keep most records; other tools' fields as their own text.
  */
 import * as assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
@@ -24,7 +24,8 @@ function reference(state: ReadingState): string {
     if (paper.updated) out.updated = paper.updated;
     papers[key] = out as PaperState;
   }
-  return JSON.stringify({ ...(state.extra ?? {}), version: 1, papers }, null, 2) + '\n';
+  const extra = Object.fromEntries(Object.entries(state.extra ?? {}).map(([key, json]) => [key, JSON.parse(json) as unknown]));
+  return JSON.stringify({ ...extra, version: 1, papers }, null, 2) + '\n';
 }
 
 const text = fc.string({ unit: fc.constantFrom('a', 'B', ' ', '"', '\\', '\n', '\u0000', '数', '😀', '}', ',') , maxLength: 12 });
@@ -38,15 +39,33 @@ describe('state file text', () => {
   test('Should lay out any state as JSON.stringify of the whole does, and again after a change', () => {
     fc.assert(
       fc.property(state, fc.array(text.filter((key) => key.trim() !== '' && key !== '__proto__'), { maxLength: 3 }), ({ papers, extra }, keys) => {
-        const reading: ReadingState = { version: 1, papers: new Map(Object.entries(papers) as [string, PaperState][]), ...(extra && Object.keys(extra).length > 0 ? { extra } : {}) };
+        // Other tools' fields as their text in a file JSON.stringify laid out (two spaces in).
+        const texts = extra && Object.fromEntries(Object.entries(extra).map(([key, value]) => [key, JSON.stringify(value, null, 2).replace(/\n/g, '\n  ')]));
+        const reading: ReadingState = { version: 1, papers: new Map(Object.entries(papers) as [string, PaperState][]), ...(texts && Object.keys(texts).length > 0 ? { extra: texts } : {}) };
         assert.equal(serialiseState(reading), reference(reading));
         const { state: changed } = applyChange(reading, keys, { read: true, addTags: ['later'] }, new Date('2026-05-02T00:00:00Z'));
         assert.equal(serialiseState(changed), reference(changed));
         // Twice: the kept texts of the unchanged records.
         assert.equal(serialiseState(changed), reference(changed));
-        assert.ok('state' in parseState(serialiseState(changed)));
+        const again = parseState(serialiseState(changed));
+        assert.ok('state' in again);
+        assert.deepEqual({ ...(again.state.extra ?? {}) }, { ...(changed.extra ?? {}) }, 'other tools’ fields read back as they were written');
       }),
       { numRuns: 300 },
     );
+  });
+});
+
+describe('state file text: other tools’ fields', () => {
+  test('Should write another tool’s values back exactly as they were written, through a change', () => {
+    const file = '{\n  "syncToken": 12345678901234567890,\n  "ratio": 1e400,\n  "price": 1.10,\n  "neg": -0,\n  "dup": {"a":1,"a":2},\n  "nested": [1, {"b": "x,}]"}],\n  "version": 1,\n  "papers": {}\n}\n';
+    const parsed = parseState(file);
+    assert.ok('state' in parsed);
+    const { state: changed } = applyChange(parsed.state, ['mine'], { read: true }, new Date('2026-05-02T00:00:00Z'));
+    const written = serialiseState(changed);
+    for (const member of ['"syncToken": 12345678901234567890', '"ratio": 1e400', '"price": 1.10', '"neg": -0', '"dup": {"a":1,"a":2}', '"nested": [1, {"b": "x,}]"}]']) {
+      assert.ok(written.includes(member), `${member} in ${written}`);
+    }
+    assert.equal((JSON.parse(written) as { papers: Record<string, { read?: boolean }> }).papers.mine.read, true);
   });
 });

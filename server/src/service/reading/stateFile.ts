@@ -44,8 +44,12 @@ export interface PaperState {
 export interface ReadingState {
   readonly version: typeof STATE_VERSION;
   readonly papers: ReadonlyMap<string, PaperState>;
-  /** Top-level fields this version does not know, kept as they were. */
-  readonly extra?: Readonly<Record<string, unknown>>;
+  /**
+   * Top-level fields this version does not know, each as its JSON text exactly as the file has
+   * it (`12345678901234567890`, `1e400`, `-0`, `1.10` and a repeated key's first value stay as
+   * they are, which a parse and a `JSON.stringify` would change).
+   */
+  readonly extra?: Readonly<Record<string, string>>;
 }
 
 export const EMPTY_STATE: ReadingState = { version: STATE_VERSION, papers: new Map() };
@@ -154,18 +158,76 @@ export function parseState(text: string): ParsedState {
     papers.set(key, checked);
   }
   // Without a prototype: a field named `__proto__` is kept as a field like any other.
-  const extra: Record<string, unknown> = Object.create(null) as Record<string, unknown>;
+  const extra: Record<string, string> = Object.create(null) as Record<string, string>;
+  let raws: Map<string, string> | undefined;
   for (const [key, field] of Object.entries(value)) {
     if (key !== 'version' && key !== 'papers') {
-      // Written back as it is: a value nested deeper than JSON.stringify can go would make every
-      // later write fail (a field of 6,000 brackets is 12 kB).
+      // A value nested deeper than other readers of JSON go is refused, as it always was.
       if (nestedDeeperThan(field, MAX_EXTRA_DEPTH)) {
         return corrupt(message('nestedTooDeep', { field: key.slice(0, 40), max: MAX_EXTRA_DEPTH }));
       }
-      extra[key] = field;
+      raws ??= topLevelTexts(body);
+      extra[key] = raws.get(key) ?? JSON.stringify(field);
     }
   }
   return { state: Object.keys(extra).length > 0 ? { version: STATE_VERSION, papers, extra } : { version: STATE_VERSION, papers } };
+}
+
+/**
+ * The JSON text of each top-level member's value of a valid JSON object text, by key (of a key
+ * written twice, the last, as JSON.parse takes it).
+ */
+function topLevelTexts(text: string): Map<string, string> {
+  const texts = new Map<string, string>();
+  let i = text.indexOf('{') + 1;
+  const skipSpace = (): void => {
+    while (i < text.length && (text.charCodeAt(i) === 0x20 || text.charCodeAt(i) === 0x0a || text.charCodeAt(i) === 0x0d || text.charCodeAt(i) === 0x09)) i++;
+  };
+  /** From a string's opening quote to after its closing one. */
+  const skipString = (): void => {
+    for (i++; i < text.length; i++) {
+      const c = text.charCodeAt(i);
+      if (c === 0x5c) i++;
+      else if (c === 0x22) {
+        i++;
+        return;
+      }
+    }
+  };
+  for (;;) {
+    skipSpace();
+    if (i >= text.length || text[i] !== '"') break;
+    const keyStart = i;
+    skipString();
+    const key = JSON.parse(text.slice(keyStart, i)) as string;
+    skipSpace();
+    i++; // ':'
+    skipSpace();
+    const start = i;
+    let depth = 0;
+    for (; i < text.length; i++) {
+      const c = text.charCodeAt(i);
+      if (c === 0x22) {
+        skipString();
+        i--;
+      } else if (c === 0x5b || c === 0x7b) {
+        depth++;
+      } else if (c === 0x5d || c === 0x7d) {
+        if (depth === 0) break; // the end of the whole object
+        depth--;
+        if (depth === 0) {
+          i++;
+          break;
+        }
+      } else if (c === 0x2c && depth === 0) {
+        break;
+      }
+    }
+    texts.set(key, text.slice(start, i).trimEnd());
+    skipSpace();
+    if (text[i] === ',') i++;
+  }
+  return texts;
 }
 
 function corrupt(reason: MessageRef): ParsedState {
@@ -325,13 +387,10 @@ export function serialiseState(state: ReadingState): string {
       entries.push(paperEntryText(key, paper));
     }
   }
-  // The papers' text put in place of a marker, so that the rest is laid out by JSON.stringify
-  // exactly as it would lay out the whole.
-  const marker = '\u0000papers\u0000';
-  const rest = JSON.stringify({ ...(state.extra ?? {}), version: STATE_VERSION, papers: marker }, null, 2);
-  const papers = entries.length === 0 ? '{}' : `{\n${entries.join(',\n')}\n  }`;
-  const at = rest.lastIndexOf(JSON.stringify(marker));
-  return rest.slice(0, at) + papers + rest.slice(at + JSON.stringify(marker).length) + '\n';
+  // Other tools' fields first, each value as the file had it; then the version and the papers.
+  const members = Object.entries(state.extra ?? {}).map(([key, text]) => `  ${JSON.stringify(key)}: ${text}`);
+  members.push(`  "version": ${STATE_VERSION}`, `  "papers": ${entries.length === 0 ? '{}' : `{\n${entries.join(',\n')}\n  }`}`);
+  return `{\n${members.join(',\n')}\n}\n`;
 }
 
 /**
@@ -384,9 +443,9 @@ export function mergeStates(base: ReadingState, mine: ReadingState, theirs: Read
  * field one side changed or removed (the other left it as it was) is taken from that side; one
  * both changed is theirs (the file's, written last).
  */
-function mergeExtra(base: Readonly<Record<string, unknown>>, mine: Readonly<Record<string, unknown>>, theirs: Readonly<Record<string, unknown>>): Record<string, unknown> {
-  const result: Record<string, unknown> = {};
-  const same = (a: unknown, b: unknown): boolean => a === b || (a !== undefined && b !== undefined && JSON.stringify(a) === JSON.stringify(b));
+function mergeExtra(base: Readonly<Record<string, string>>, mine: Readonly<Record<string, string>>, theirs: Readonly<Record<string, string>>): Record<string, string> {
+  const result: Record<string, string> = {};
+  const same = (a: string | undefined, b: string | undefined): boolean => a === b;
   for (const key of new Set([...Object.keys(base), ...Object.keys(mine), ...Object.keys(theirs)])) {
     const b = Object.hasOwn(base, key) ? base[key] : undefined;
     const m = Object.hasOwn(mine, key) ? mine[key] : undefined;

@@ -103,13 +103,14 @@ function sameVersion(current: Current, expected: StateFileVersion | null): boole
   return 'version' in current && current.version.mtime === expected.mtime && current.version.size === expected.size && current.version.hash === expected.hash;
 }
 
-/** Whether the file is still as `current` saw it (time and size; missing stays missing). */
+/**
+ * Whether the file is still as `current` saw it: read again, its time, size and the hash of its
+ * text the same (a file system's times may be too coarse to tell a change of the same size);
+ * missing stays missing.
+ */
 async function unchangedSince(fs: StateFs, uri: string, current: Current): Promise<boolean> {
-  const stat = await fs.stat(uri);
-  if ('missing' in current) {
-    return stat === undefined;
-  }
-  return 'version' in current && stat?.kind === 'file' && stat.mtime === current.version.mtime && stat.size === current.version.size;
+  const now = await readCurrent(fs, uri, Number.MAX_SAFE_INTEGER);
+  return sameVersion(now, 'version' in current ? current.version : null) && !('problem' in now) && ('missing' in current) === ('missing' in now);
 }
 
 /** Hooks for tests: called after the temporary file is written, before the last check. */

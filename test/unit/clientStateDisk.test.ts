@@ -187,6 +187,27 @@ describe('client-backed state store', () => {
     assert.equal(onDisk.q.read, true);
   });
 
+  test('Should see a change of the same size and time made just before the rename by the hash of its text', async () => {
+    const fs = new MemoryFs();
+    fs.put(FILE, stateText(['p', { addTags: ['aa'] }]), 5000);
+    let interfere = true;
+    const files = source(fs, {
+      beforeCommit: () => {
+        // After the write's own check of the version: the same size and time, another text.
+        if (interfere) {
+          interfere = false;
+          fs.put(FILE, stateText(['p', { addTags: ['bb'] }]), 5000);
+        }
+      },
+    });
+    const store = await storeOn(files);
+    assert.deepEqual((await store.changeAsync(['q'], { read: true })).changed, ['q']);
+    assert.equal(files.writes, 2, 'the first write was refused');
+    const onDisk = papers(fs);
+    assert.deepEqual(onDisk.p.tags, ['bb'], JSON.stringify(onDisk));
+    assert.equal(onDisk.q.read, true);
+  });
+
   test('Should refuse a stale expected version outright (the client never writes over a change it was not told of)', async () => {
     const fs = new MemoryFs();
     fs.put(FILE, stateText(['p', { read: true }]));

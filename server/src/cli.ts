@@ -52,6 +52,8 @@ interface CheckedFile {
   /** The path as shown: relative to the working folder when inside it. */
   readonly display: string;
   readonly absolute: string;
+  /** The real folder searched it was found in: the fix is written only while the file is still inside it. */
+  readonly realRoot?: string;
   readonly uri: string;
   /** What the file was when it was read, so that a fix never overwrites a change made since. */
   readonly snapshot: FileSnapshot;
@@ -123,7 +125,7 @@ export function runCli(argv: readonly string[], out: CliOutput, cwd = process.cw
     if (read === undefined) {
       continue;
     }
-    files.push({ display, absolute: found.path, uri: pathToFileURL(found.path).href, snapshot: read.snapshot, doc: parseWithinLimits(read.text), fixed: false, diagnostics: [] });
+    files.push({ display, absolute: found.path, realRoot: found.realRoot, uri: pathToFileURL(found.path).href, snapshot: read.snapshot, doc: parseWithinLimits(read.text), fixed: false, diagnostics: [] });
   }
 
   // The names of all the files, for the consistency rules across them; a file past a limit
@@ -148,7 +150,7 @@ export function runCli(argv: readonly string[], out: CliOutput, cwd = process.cw
       // Written aside and renamed over the file, only if it is still what was read; never
       // through a symbolic link.
       try {
-        writeFileAtomicSync(file.absolute, text, { expected: file.snapshot, beforeCommit: hooks.beforeReplace && (() => hooks.beforeReplace!(file.absolute)) });
+        writeFileAtomicSync(file.absolute, text, { expected: file.snapshot, within: file.realRoot, beforeCommit: hooks.beforeReplace && (() => hooks.beforeReplace!(file.absolute)) });
       } catch (error) {
         fail(message('cannotWriteLeft', { path: printable(file.display), reason: reasonOf(error) }));
         continue;

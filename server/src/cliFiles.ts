@@ -24,6 +24,8 @@ export interface FoundFile {
   readonly path: string;
   /** Whether `path` is a symbolic link (to a file inside the folder searched, or named by the user). */
   readonly link: boolean;
+  /** The real path of the folder searched it was found in; undefined for a file named on the command line. */
+  readonly realRoot?: string;
 }
 
 /**
@@ -55,16 +57,17 @@ export function collectDigestFiles(paths: readonly string[], cwd: string, fail: 
   const byReal = new Map<string, number>();
   /** Digests found, each time one is found (a file found twice counts twice). */
   let found = 0;
-  const add = (file: string, link: boolean): void => {
+  const add = (file: string, link: boolean, realRoot?: string): void => {
     found++;
     const key = fileIdentity(file);
     const at = byReal.get(key);
+    const entry = realRoot === undefined ? { path: file, link } : { path: file, link, realRoot };
     if (at === undefined) {
       byReal.set(key, result.length);
-      result.push({ path: file, link });
+      result.push(entry);
     } else if (result[at].link && !link) {
       // The same real file found as a link and as itself: check it as itself.
-      result[at] = { path: file, link };
+      result[at] = entry;
     }
   };
   const show = (file: string): string => printable(displayPath(file, cwd));
@@ -91,11 +94,11 @@ export function collectDigestFiles(paths: readonly string[], cwd: string, fail: 
           fail(message('cannotRead', { path: show(full), reason: message('linkOutsideRoot', { root: rootShown }) }));
         } else {
           // A dangling link is reported when it is read.
-          add(full, true);
+          add(full, true, realRoot);
         }
       } else {
         // Regular files, and FIFOs, sockets and devices, which the read reports without opening.
-        add(full, false);
+        add(full, false, realRoot);
       }
     }
   };

@@ -166,7 +166,8 @@ export class NodeStateDisk implements StateDisk {
       snapshot = now.snapshot;
     }
     try {
-      const written = writeFileAtomicSync(this.file, text, { expected: snapshot, beforeCommit: this.hooks.beforeCommit });
+      // Still in the workspace folder at the last moment: no folder on the way turned into a link meanwhile.
+      const written = writeFileAtomicSync(this.file, text, { expected: snapshot, beforeCommit: this.hooks.beforeCommit, within: realPathSync(this.root) });
       this.last = { text, snapshot: written };
       return true;
     } catch (error) {

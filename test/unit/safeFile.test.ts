@@ -224,6 +224,32 @@ describe('safe files: atomic writes', () => {
     assert.equal(fs.readdirSync(root).filter((name) => name.startsWith('a.digest.conflict-')).length, 1);
   });
 
+  test('Should refuse to write when a folder on the way turned into a link out of the root since the file was read', () => {
+    const root = scratch();
+    const outside = scratch();
+    fs.mkdirSync(path.join(root, 'sub'));
+    const file = path.join(root, 'sub', 'a.digest');
+    fs.writeFileSync(file, 'old');
+    const { snapshot } = readFileSnapshotSync(file);
+    const realRoot = fs.realpathSync(root);
+    const message = expectCode(
+      () =>
+        writeFileAtomicSync(file, 'new', {
+          expected: snapshot,
+          within: realRoot,
+          beforeCommit: () => {
+            // The folder moved out, and a link put in its place: the same file, now outside.
+            fs.renameSync(path.join(root, 'sub'), path.join(outside, 'sub'));
+            fs.symlinkSync(path.join(outside, 'sub'), path.join(root, 'sub'));
+          },
+        }),
+      'symlink',
+    );
+    assert.match(message, /lies outside/);
+    assert.equal(fs.readFileSync(path.join(outside, 'sub', 'a.digest'), 'utf8'), 'old', 'nothing written outside the root');
+    assert.deepEqual(leftovers(path.join(outside, 'sub')), []);
+  });
+
   test('Should write a file whose name takes 247 bytes, its temporary file named within the limit', () => {
     const root = scratch();
     const file = path.join(root, '中'.repeat(80) + '.digest');

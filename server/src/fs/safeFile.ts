@@ -26,6 +26,7 @@ import * as fs from 'node:fs';
 import * as fsp from 'node:fs/promises';
 import * as path from 'node:path';
 import { CliMessageKey, message, MessageError, MessageRef, reasonOf } from '../service/cliMessages';
+import { isInside, realPathSync } from './contained';
 
 /** The size above which a digest is not read: 32 MB. */
 export const MAX_DIGEST_BYTES = 32 * 1024 * 1024;
@@ -98,6 +99,11 @@ export interface WriteOptions {
   readonly beforeCommit?: () => void;
   /** Called after the final check, just before the rename; for tests. */
   readonly beforeRename?: () => void;
+  /**
+   * A real folder the file must still be in at the final check: a folder on its path turned into
+   * a link out of it since the file was found (a rename and a link in its place) is refused.
+   */
+  readonly within?: string;
 }
 
 /** What a non-regular file is, as a message (`a FIFO`, `FIFO（命名管道）`). */
@@ -297,6 +303,15 @@ export function processAlive(pid: number): boolean {
   }
 }
 
+/** Throws a `SafeFileError` (`symlink`) when the real folder of `file` is no longer inside `root` (a real path). */
+function checkStillWithin(file: string, root: string): void {
+  const folder = path.dirname(file);
+  const real = realPathSync(folder);
+  if (real === undefined || !isInside(root, real)) {
+    throw new SafeFileError('symlink', message('liesOutside', { path: folder, root }));
+  }
+}
+
 /** The target opened for its final check and kept open over the rename, with what it was then. */
 interface HeldTarget {
   readonly fd: number;
@@ -488,6 +503,9 @@ export function writeFileAtomicSync(file: string, data: string | Uint8Array, opt
     // instant is found afterwards (and kept) instead of lost.
     const held = holdTarget(file, options.expected);
     try {
+      if (options.within !== undefined) {
+        checkStillWithin(file, options.within);
+      }
       const current = lstatOrUndefinedSync(file);
       checkUnchanged(options.expected, current, () => {
         if (held && held.stat.ino !== current?.ino) throw new SafeFileError('changed', message('changedMeanwhile'));

@@ -6,11 +6,14 @@
  *   one is refused without blocking; the size is checked against a cap first; the file is
  *   opened non-blocking and checked again on the open descriptor. The result carries a
  *   snapshot of what was read (identity, size, time, mode, owner, a hash of the bytes).
- * - `writeFileAtomic` / `writeFileAtomicSync` write a temporary file in the same folder, flush
- *   it, give it the original's mode (and owner, where the process may), check that the target
- *   still is what was read (`expected`), then rename the temporary file over the target. A
- *   write that fails midway leaves the target as it was; a target someone changed meanwhile is
- *   left alone; a target that is a symbolic link is never written through.
+ * - `writeFileAtomicSync` writes a temporary file in the same folder, flushes it, gives it the
+ *   original's mode (and owner, where the process may), checks that the target still is what
+ *   was read (`expected`) and still in its folder (`within`), then renames the temporary file
+ *   over the target, holding the target open meanwhile so that a change written into it in
+ *   that instant is kept aside, not lost. A write that fails midway leaves the target as it
+ *   was; a target someone changed meanwhile is left alone; a target that is a symbolic link is
+ *   never written through. (The server's and the command line's writes are few and small: one
+ *   synchronous implementation serves both.)
  *
  * Every failure is a `SafeFileError` with a `code` and a message of the message table
  * (`ref`, service/fileMessages.ts) that reads well after "cannot read 'x': " or "cannot write
@@ -57,7 +60,7 @@ export class SafeFileError extends MessageError {
   }
 }
 
-/** What a file was when it was read; `writeFileAtomic` compares the file with it. */
+/** What a file was when it was read; `writeFileAtomicSync` compares the file with it. */
 export interface FileSnapshot {
   /** The path as given to the read. */
   readonly path: string;
@@ -397,12 +400,6 @@ function checkWritableSync(file: string, current: fs.Stats | undefined): void {
   }
 }
 
-async function checkWritable(file: string, current: fs.Stats | undefined): Promise<void> {
-  if (current) {
-    await fsp.access(file, fs.constants.W_OK);
-  }
-}
-
 /** Whether the target still is what `expected` says; throws `changed` or `symlink` if not. */
 function checkUnchanged(expected: FileSnapshot | null | undefined, current: fs.Stats | undefined, readAgain: () => Buffer): void {
   if (current?.isSymbolicLink()) {
@@ -427,15 +424,6 @@ function checkUnchanged(expected: FileSnapshot | null | undefined, current: fs.S
 function lstatOrUndefinedSync(file: string): fs.Stats | undefined {
   try {
     return fs.lstatSync(file);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-    throw error;
-  }
-}
-
-async function lstatOrUndefined(file: string): Promise<fs.Stats | undefined> {
-  try {
-    return await fsp.lstat(file);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
     throw error;
@@ -542,45 +530,6 @@ export function writeFileAtomicSync(file: string, data: string | Uint8Array, opt
   }
 }
 
-/** `writeFileAtomicSync`, without blocking the event loop. */
-export async function writeFileAtomic(file: string, data: string | Uint8Array, options: WriteOptions = {}): Promise<FileSnapshot> {
-  const temporary = temporaryPath(file);
-  let handle: fsp.FileHandle | undefined;
-  let created = false;
-  try {
-    const before = await lstatOrUndefined(file);
-    checkTarget(before, options.expected);
-    await checkWritable(file, before);
-    const mode = before ? before.mode & 0o7777 : newFileMode(options);
-    handle = await fsp.open(temporary, fs.constants.O_WRONLY | fs.constants.O_CREAT | fs.constants.O_EXCL, 0o600);
-    created = true;
-    const bytes = typeof data === 'string' ? Buffer.from(data, 'utf8') : data;
-    await handle.writeFile(bytes);
-    await handle.sync();
-    await handle.chmod(mode);
-    if (before && typeof process.getuid === 'function' && (before.uid !== process.getuid() || before.gid !== process.getgid?.())) {
-      await handle.chown(before.uid, before.gid).catch(() => handle!.chown(process.getuid!(), before.gid)).catch(() => undefined);
-    }
-    await handle.close();
-    handle = undefined;
-    options.beforeCommit?.();
-    const current = await lstatOrUndefined(file);
-    const again = current?.isFile() && options.expected ? await fsp.readFile(file) : Buffer.alloc(0);
-    checkUnchanged(options.expected, current, () => again);
-    await fsp.rename(temporary, file);
-    created = false;
-    await syncFolder(path.dirname(file));
-    return snapshotOf(file, await fsp.stat(file), Buffer.from(bytes));
-  } catch (error) {
-    throw systemError(error);
-  } finally {
-    await handle?.close().catch(() => undefined);
-    if (created) {
-      await fsp.unlink(temporary).catch(() => undefined);
-    }
-  }
-}
-
 /** Flushes a folder's entries (the rename) to disk, where the system allows it. */
 function syncFolderSync(folder: string): void {
   try {
@@ -595,15 +544,3 @@ function syncFolderSync(folder: string): void {
   }
 }
 
-async function syncFolder(folder: string): Promise<void> {
-  try {
-    const handle = await fsp.open(folder, fs.constants.O_RDONLY);
-    try {
-      await handle.sync();
-    } finally {
-      await handle.close();
-    }
-  } catch {
-    // Not supported here.
-  }
-}

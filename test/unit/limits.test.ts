@@ -99,6 +99,27 @@ describe('limits', () => {
     assert.equal(second.lines[0].text, 'XTitle');
   });
 
+  test('Should give a text an edit takes past the lines or characters limit the model of its first part, as an open of it does', () => {
+    const small = digest(entryLines('A'));
+    for (const [limit, added] of [
+      ['lines', '\n'.repeat(DOCUMENT_LIMITS.maxLines) + 'Tail Title\n'],
+      ['characters', ('x'.repeat(99) + '\n').repeat(DOCUMENT_LIMITS.maxCharacters / 100 + 10)],
+    ] as const) {
+      const cache = new DigestCache();
+      const uri = `file:///${limit}.digest`;
+      cache.get({ uri, version: 1, getText: () => small });
+      const lines = small.split('\n').length - 1;
+      const edited = small + added;
+      cache.change({ uri, version: 1, getText: () => small }, [{ range: { start: { line: lines, character: 0 }, end: { line: lines, character: 0 } }, text: added }], () => ({ uri, version: 2, getText: () => edited }));
+      const model = cache.get({ uri, version: 2, getText: () => edited });
+      const fresh = parseWithinLimits(edited);
+      assert.ok(isTruncated(model), limit);
+      assert.equal(model.text.length, fresh.text.length, limit);
+      assert.equal(model.entries.length, fresh.entries.length, limit);
+      assert.equal(documentTooLarge(model)?.limit, limit);
+    }
+  });
+
   test('Should report only document-too-large past a limit, as the rule settings say', () => {
     const text = digest(entryLines('A', { authors: null }), entryLines('B', { institutions: '机构 ' + '（；'.repeat(60_000) }));
     const doc = parseDigest(text);

@@ -4,7 +4,7 @@
  * parsing it again.
  */
 import { ContentChange, updateDigest } from './incremental';
-import { isTruncated, parseWithinLimits } from './limits';
+import { DOCUMENT_LIMITS, isTruncated, parsedWhole, parseWithinLimits } from './limits';
 import type { DigestDocument } from './model';
 
 export interface VersionedText {
@@ -45,9 +45,12 @@ export class DigestCache {
     const before = document.version;
     const cached = this.models.get(document.uri);
     const updated = apply();
-    // The model of the first part of a text past the limits is parsed again, not updated.
-    if (cached && cached.version === before && this.parse === parseWithinLimits && !isTruncated(cached.model)) {
-      this.models.set(updated.uri, { version: updated.version, model: updateDigest(cached.model, changes, updated.getText()) });
+    // The model of the first part of a text past the limits is parsed again, not updated; so is a
+    // text an edit takes past them (its model is then of its first part, as when it is opened).
+    const text = updated.getText();
+    const model = cached && cached.version === before && this.parse === parseWithinLimits && !isTruncated(cached.model) && text.length <= DOCUMENT_LIMITS.maxCharacters ? updateDigest(cached.model, changes, text) : undefined;
+    if (model && parsedWhole(model)) {
+      this.models.set(updated.uri, { version: updated.version, model });
       this.updateCount++;
     } else {
       this.models.delete(document.uri);

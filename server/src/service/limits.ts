@@ -91,6 +91,16 @@ export function parseWithinLimits(text: string): DigestDocument {
   return model;
 }
 
+/**
+ * Whether a model of a whole text is the one `parseWithinLimits` gives for that text: a text
+ * within the characters and lines limits is parsed whole; one past them is parsed in part, and
+ * a model of all of it (an incremental update of a model that was within them) is not that.
+ */
+export function parsedWhole(model: DigestDocument): boolean {
+  const lines = model instanceof DigestModel ? model.table.count : model.lines.length;
+  return model.text.length <= DOCUMENT_LIMITS.maxCharacters && lines <= DOCUMENT_LIMITS.maxLines;
+}
+
 /** Whether a model is of the first part of a longer text only (`parseWithinLimits`). */
 export function isTruncated(doc: DigestDocument): boolean {
   return TRUNCATED.has(doc);

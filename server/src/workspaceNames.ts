@@ -42,6 +42,39 @@ export interface WorkspaceNamesContext {
  * cannot be read (gone, too big, not UTF-8) are left out.
  */
 export async function sourcesNaming(context: WorkspaceNamesContext, name: NameTarget): Promise<WorkspaceSource[]> {
+  const openAtStart = new Set(context.documents.all().map((document) => indexUri(document.uri)));
+  const candidates: string[] = [];
+  const folded = foldForSearch(name.key);
+  for (const [uri, terms] of context.terms.files()) {
+    if (openAtStart.has(uri) || (!context.readText && !uri.startsWith('file:'))) {
+      continue;
+    }
+    const may = mayName(terms, name);
+    if (may === true || (may === undefined && (context.index.file(uri)?.papers.some((paper) => searchIncludes(paper, folded)) ?? false))) {
+      candidates.push(uri);
+    }
+  }
+  candidates.sort();
+  const onDisk: WorkspaceSource[] = [];
+  for (const uri of candidates) {
+    if (context.isCancelled?.()) {
+      break;
+    }
+    try {
+      const text = context.readText ? await context.readText(uri) : new TextDecoder('utf-8', { fatal: true }).decode((await readFileSnapshot(fileURLToPath(uri))).bytes);
+      if (text === undefined) {
+        continue;
+      }
+      const doc = parseDigest(text);
+      if (!documentTooLarge(doc)) {
+        onDisk.push({ uri, doc });
+      }
+    } catch {
+      // Gone or unreadable since it was indexed: nothing to show or rename there.
+    }
+  }
+  // The open documents as they are now, after the reads: an edit made while the files were read
+  // has replaced a model taken before them (the answer is of the documents' current versions).
   const sources: WorkspaceSource[] = [];
   const open = new Set<string>();
   for (const document of context.documents.all()) {
@@ -51,34 +84,6 @@ export async function sourcesNaming(context: WorkspaceNamesContext, name: NameTa
       sources.push({ uri: document.uri, doc, version: document.version });
     }
   }
-  const candidates: string[] = [];
-  const folded = foldForSearch(name.key);
-  for (const [uri, terms] of context.terms.files()) {
-    if (open.has(uri) || (!context.readText && !uri.startsWith('file:'))) {
-      continue;
-    }
-    const may = mayName(terms, name);
-    if (may === true || (may === undefined && (context.index.file(uri)?.papers.some((paper) => searchIncludes(paper, folded)) ?? false))) {
-      candidates.push(uri);
-    }
-  }
-  candidates.sort();
-  for (const uri of candidates) {
-    if (context.isCancelled?.()) {
-      return sources;
-    }
-    try {
-      const text = context.readText ? await context.readText(uri) : new TextDecoder('utf-8', { fatal: true }).decode((await readFileSnapshot(fileURLToPath(uri))).bytes);
-      if (text === undefined) {
-        continue;
-      }
-      const doc = parseDigest(text);
-      if (!documentTooLarge(doc)) {
-        sources.push({ uri, doc });
-      }
-    } catch {
-      // Gone or unreadable since it was indexed: nothing to show or rename there.
-    }
-  }
-  return sources;
+  // A file opened meanwhile is taken as open, not as read from disk.
+  return [...sources, ...onDisk.filter((source) => !open.has(source.uri))];
 }

@@ -224,6 +224,29 @@ describe('lsp: references, highlights and rename over stdio', () => {
     }
   });
 
+  test('Should answer references and rename of the open document as it is after an edit made while files on disk were read', async () => {
+    const racing = uri('racing.digest'); // open only, never on disk
+    client.openDocument(racing, digest(fudan('R', 'Fudan University')));
+    const at = { textDocument: { uri: racing }, position: { line: 8, character: 8 } };
+    // Each request is followed at once by an edit (two lines at the top), which the server reads
+    // while the request waits for disk.digest.
+    const edit = (version: number) =>
+      client.notify('textDocument/didChange', { textDocument: { uri: racing, version }, contentChanges: [{ range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } }, text: '\n\n' }] });
+    const references = client.request('textDocument/references', { ...at, context: { includeDeclaration: true } });
+    edit(2);
+    const found = (await references) as { uri: string; range: { start: { line: number } } }[];
+    assert.ok(found.some((location) => location.uri === uri('disk.digest')), JSON.stringify(found));
+    // Found in the racing document itself, at the line of whichever version was current.
+    const own = found.filter((location) => location.uri === racing);
+    assert.equal(own.length, 1, JSON.stringify(found));
+    assert.ok([8, 10].includes(own[0].range.start.line), JSON.stringify(own));
+    const rename = client.request('textDocument/rename', { textDocument: { uri: racing }, position: { line: own[0].range.start.line, character: 8 }, newName: 'Fudan U' });
+    edit(3);
+    const changes = ((await rename) as { documentChanges: { textDocument: { uri: string } }[] }).documentChanges.map((change) => change.textDocument.uri);
+    assert.ok(changes.includes(racing) && changes.includes(uri('disk.digest')), JSON.stringify(changes));
+    client.closeDocument(racing);
+  });
+
   test('Should take a file that is open with unsaved changes from its text, at its version, and not also from the disk', async () => {
     // disk.digest names Fudan on line 8; its open, unsaved text names it on lines 24 and 40 instead.
     const unsaved = digest(entryLines('B'), fudan('A', 'Fudan University'), fudan('F', 'FUDAN UNIVERSITY'));

@@ -155,7 +155,13 @@ const documents = new TextDocuments<OpenDocument>({
     forgetDocument(uri);
     return OpenDocument.create(uri, languageId, version, content);
   },
-  update: (document, changes, version) => cache.change(document, changes, () => OpenDocument.update(document, changes, version)),
+  update: (document, changes, version) => {
+    // The answers kept go by version; a client that sends a version number twice (LSP wants
+    // them to increase) must not be answered from the other text's.
+    answers.delete(document.uri);
+    pull.filesChanged([document.uri]); // (made below, before any message is read)
+    return cache.change(document, changes, () => OpenDocument.update(document, changes, version));
+  },
 });
 /** Every paper of every digest file of the workspace folders; open documents override the disk. */
 const workspaceIndex = new WorkspaceIndex();

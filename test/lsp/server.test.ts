@@ -102,4 +102,32 @@ describe('dist/server.js over stdio', () => {
     assert.match(second[0].children[2].name, /^Reopened Title/);
     client.closeDocument(again);
   });
+
+  test('Should answer from the new text when a client sends a version number twice, never from the other text’s', async () => {
+    const twice = 'file:///twice.digest';
+    const text = readFixture('parser/well-formed.digest');
+    client.openDocument(twice, text, 'paper-digest', 1);
+    const edited = text.replace('Multi-Agent Debate for Theorem Proving', 'Edited Once');
+    client.changeDocument(twice, edited, 2);
+    const foldsBefore = await client.request('textDocument/foldingRange', { textDocument: { uri: twice } });
+    const tokensBefore = await client.request('textDocument/semanticTokens/full', { textDocument: { uri: twice } });
+    const pulled = (await client.request('textDocument/diagnostic', { textDocument: { uri: twice } })) as { resultId: string };
+    // Version 2 again, another text: two lines fewer at the top of the second entry.
+    const lines = edited.split('\n');
+    const shorter = [...lines.slice(0, 18), ...lines.slice(20)].join('\n');
+    client.changeDocument(twice, shorter, 2);
+    const fresh = 'file:///twice-fresh.digest';
+    client.openDocument(fresh, shorter, 'paper-digest', 2);
+    for (const method of ['textDocument/foldingRange', 'textDocument/semanticTokens/full', 'textDocument/documentSymbol']) {
+      const answer = JSON.stringify(await client.request(method, { textDocument: { uri: twice } }));
+      const expected = JSON.stringify(await client.request(method, { textDocument: { uri: fresh } })).replaceAll(fresh, twice);
+      assert.equal(answer, expected, method);
+    }
+    assert.notEqual(JSON.stringify(await client.request('textDocument/foldingRange', { textDocument: { uri: twice } })), JSON.stringify(foldsBefore));
+    assert.notEqual(JSON.stringify(await client.request('textDocument/semanticTokens/full', { textDocument: { uri: twice } })), JSON.stringify(tokensBefore));
+    const again = (await client.request('textDocument/diagnostic', { textDocument: { uri: twice }, previousResultId: pulled.resultId })) as { kind: string };
+    assert.equal(again.kind, 'full', 'the problems of the other text are not said to be unchanged');
+    client.closeDocument(twice);
+    client.closeDocument(fresh);
+  });
 });

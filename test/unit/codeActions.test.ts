@@ -284,6 +284,24 @@ describe('quick fixes: more cases', () => {
     assert.equal(applyEdits(text, fixAll(doc)), expected);
   });
 
+  test('Should give each of two problems of one code at one place its own fix, one preferred each', () => {
+    // The title lacks both its Chinese title and its authors: two missing-field problems on one range.
+    const text = '大模型推理能力\n\nA Title Alone\n\n机构 * Kyoto University（京都大学） 纠错\n';
+    const doc = parseDigest(text);
+    const missing = computeDiagnostics(doc).filter((d) => d.code === 'missing-field' && d.range.start.line === 2);
+    assert.deepEqual(missing.map((d) => d.message), ['This paper lacks its Chinese title — 此论文缺少中文标题', 'This paper lacks its authors — 此论文缺少作者']);
+    assert.deepEqual(missing[0].range, missing[1].range);
+    for (const shown of missing) {
+      const actions = codeActions(doc, { uri: 'file:///a.digest' }, { range: shown.range, diagnostics: [shown] }, { uri: 'file:///a.digest' });
+      assert.equal(actions.length, 1, actions.map((a) => a.title).join(' | '));
+      assert.equal(actions[0].diagnostics?.[0], shown);
+      // The fix makes that problem go away, and no other.
+      const after = computeDiagnostics(parseDigest(applyEdits(text, actions[0].edit!.changes!['file:///a.digest'])));
+      assert.ok(!after.some((d) => d.message === shown.message), `${shown.message} is gone`);
+      assert.ok(after.some((d) => d.message === missing.find((m) => m !== shown)!.message), 'the other problem stays');
+    }
+  });
+
   test('Should replace a colon after 机构 by the star', () => {
     const text = digest(entryLines('A', { institutions: '机构：Kyoto University（京都大学） 纠错' }));
     const doc = parseDigest(text);

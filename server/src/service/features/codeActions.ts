@@ -208,18 +208,38 @@ export function codeActions(
   const actions: CodeAction[] = [];
   if (wants(CodeActionKind.QuickFix)) {
     const fresh = diagnosticsOf(doc, options, token);
-    // The diagnostics the editor shows, by code and range: looked up once per diagnostic, not
-    // compared with each (a selection over thousands of problems was quadratic).
+    // The diagnostics the editor shows, by code, range and message: looked up once per
+    // diagnostic, not compared with each (a selection over thousands of problems was quadratic).
+    // One of another message (the message language changed since) matches by code and range
+    // when it is the only problem of its code there.
     const shownByKey = new Map<string, Diagnostic>();
+    const shownByPlace = new Map<string, Diagnostic | null>();
     for (const shown of request.diagnostics) {
-      if (shown.source === undefined || shown.source === DIAGNOSTIC_SOURCE) shownByKey.set(diagnosticKey(shown.code, shown.range), shown);
+      if (shown.source === undefined || shown.source === DIAGNOSTIC_SOURCE) {
+        shownByKey.set(diagnosticKey(shown.code, shown.range, typeof shown.message === 'string' ? shown.message : ''), shown);
+        const place = diagnosticKey(shown.code, shown.range);
+        shownByPlace.set(place, shownByPlace.has(place) ? null : shown);
+      }
     }
+    const freshAtPlace = new Map<string, number>();
+    if (request.diagnostics.length > 0) {
+      for (const diagnostic of fresh) {
+        const place = diagnosticKey(diagnostic.code, diagnostic.range);
+        freshAtPlace.set(place, (freshAtPlace.get(place) ?? 0) + 1);
+      }
+    }
+    const shownOf = (diagnostic: Diagnostic): Diagnostic | undefined => {
+      const exact = shownByKey.get(diagnosticKey(diagnostic.code, diagnostic.range, diagnostic.message as string));
+      if (exact) return exact;
+      const place = diagnosticKey(diagnostic.code, diagnostic.range);
+      return freshAtPlace.get(place) === 1 ? (shownByPlace.get(place) ?? undefined) : undefined;
+    };
     let fixed = 0;
     for (const diagnostic of fresh) {
       if (token.isCancellationRequested) {
         return [];
       }
-      const shown = request.diagnostics.length === 0 ? (intersects(diagnostic.range, request.range) ? diagnostic : undefined) : shownByKey.get(diagnosticKey(diagnostic.code, diagnostic.range));
+      const shown = request.diagnostics.length === 0 ? (intersects(diagnostic.range, request.range) ? diagnostic : undefined) : shownOf(diagnostic);
       if (!shown) {
         continue;
       }
@@ -785,9 +805,14 @@ function before(a: Position, b: Position): boolean {
   return a.line < b.line || (a.line === b.line && a.character < b.character);
 }
 
-/** A diagnostic's code and range as one key: an editor's diagnostic and the same fresh one have the same. */
-function diagnosticKey(code: Diagnostic['code'], range: Range): string {
-  return `${String(code)}@${range.start.line}:${range.start.character}-${range.end.line}:${range.end.character}`;
+/**
+ * A diagnostic's code, range and (when given) message as one key: an editor's diagnostic and the
+ * same fresh one have the same; two problems of one code at one place (a title that lacks both
+ * its Chinese title and its authors) are told apart by their messages.
+ */
+function diagnosticKey(code: Diagnostic['code'], range: Range, message?: string): string {
+  const place = `${String(code)}@${range.start.line}:${range.start.character}-${range.end.line}:${range.end.character}`;
+  return message === undefined ? place : `${place}#${message}`;
 }
 
 /**

@@ -308,6 +308,19 @@ describe('quick fixes: more cases', () => {
     assert.equal(applyEdits(text, fixAll(doc)), digest(entryLines('A', { institutions: '机构 * Kyoto University（京都大学） 纠错' })));
   });
 
+  test('Should make a star after another separator the one star, not add a second', () => {
+    for (const line of ['机构：* Kyoto University（京都大学） 纠错', '机构: * Kyoto University（京都大学） 纠错', '机构:*Kyoto University（京都大学） 纠错']) {
+      const text = digest(entryLines('A', { institutions: line }));
+      const doc = parseDigest(text);
+      const missing = computeDiagnostics(doc).find((d) => d.code === 'institutions-missing-star');
+      assert.ok(missing, line);
+      const [fix] = fixesFor(doc, missing);
+      const fixed = applyEdits(text, fix.edits);
+      assert.equal(fixed, digest(entryLines('A', { institutions: '机构 * Kyoto University（京都大学） 纠错' })), line);
+      assert.deepEqual(computeDiagnostics(parseDigest(fixed)), [], line);
+    }
+  });
+
   test('Should not close a bracket when others follow it', () => {
     const text = digest(entryLines('A', { institutions: '机构 * Lab (Montreal, Canada（蒙特利尔） 纠错' }));
     const doc = parseDigest(text);

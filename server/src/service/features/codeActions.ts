@@ -122,7 +122,14 @@ export function fixesFor(doc: DigestDocument, diagnostic: DigestDiagnostic, cont
       const range = data.replaceRange;
       if (!range || !entry?.institutions) return [];
       const between = at.textOf(range);
-      const edit = between.length > 0 && isBlank(between) ? insert(range.end, '* ') : TextEdit.replace(range, ' * ');
+      // A star after another separator (`机构：* …`) was read as the start of the first name:
+      // the separator and that star become the one star.
+      const star = /^\*[ \t\u3000]*/.exec(at.textOf({ start: range.end, end: at.contentEnd(range.end.line) }));
+      const edit = star
+        ? TextEdit.replace({ start: range.start, end: { line: range.end.line, character: range.end.character + star[0].length } }, ' * ')
+        : between.length > 0 && isBlank(between)
+          ? insert(range.end, '* ')
+          : TextEdit.replace(range, ' * ');
       return [fix(bilingual("Add '* ' after 机构", "在“机构”后添加“* ”"), [edit], true, true)];
     }
     case DiagnosticCode.InstitutionsMissingMarker: {

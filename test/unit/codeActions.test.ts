@@ -308,6 +308,16 @@ describe('quick fixes: more cases', () => {
     assert.equal(applyEdits(text, fixAll(doc)), digest(entryLines('A', { institutions: '机构 * Kyoto University（京都大学） 纠错' })));
   });
 
+  test('Should not offer a reordering that trades one missing field for another', () => {
+    // No titles: put first, the author list would be read as the English title, and the paper would lack its authors.
+    const text = '大模型推理能力\n\n机构 * Kyoto University（京都大学） 纠错\n\nMei Tanaka, Omar Haddad\n\n专题命中 数学推理 ：reasoning(abstract)；分类 cs.AI\n\nAI总结 本文。\n';
+    const doc = parseDigest(text);
+    const whole = { start: { line: 0, character: 0 }, end: { line: 20, character: 0 } };
+    const titles = codeActions(doc, { uri: 'file:///a.digest' }, { range: whole, diagnostics: [] }, { uri: 'file:///a.digest' }).map((action) => action.title);
+    assert.ok(!titles.some((title) => /in order/.test(title)), titles.join(' | '));
+    assert.equal(applyEdits(text, fixAll(doc)), text, 'fix-all leaves it for the titles to be written');
+  });
+
   test('Should make a star after another separator the one star, not add a second', () => {
     for (const line of ['机构：* Kyoto University（京都大学） 纠错', '机构: * Kyoto University（京都大学） 纠错', '机构:*Kyoto University（京都大学） 纠错']) {
       const text = digest(entryLines('A', { institutions: line }));

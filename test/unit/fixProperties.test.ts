@@ -31,9 +31,11 @@ const URI = 'file:///mutant.digest';
  */
 const SEED = 20261203;
 
+/** A problem as the property counts it: its rule and entry, and for a missing field which field (a fix that trades one missing field for another is no fix). */
 function key(d: DigestDiagnostic, shiftFrom = Infinity): string {
   const entry = d.data.entry ?? -1;
-  return `${d.code}@${entry >= shiftFrom ? entry + 1 : entry}`;
+  const field = d.code === DiagnosticCode.MissingField && d.data.field ? `:${d.data.field}` : '';
+  return `${d.code}${field}@${entry >= shiftFrom ? entry + 1 : entry}`;
 }
 
 function counts(keys: string[]): Map<string, number> {
@@ -152,7 +154,12 @@ describe('properties: fixes never make a digest worse', () => {
       for (const diagnostic of before) {
         const offered = codeActions(doc, { uri: URI }, { range: diagnostic.range, diagnostics: [diagnostic] }, { uri: URI }).map((action) => JSON.stringify(action.edit!.changes![URI]));
         for (const fix of fixesFor(doc, diagnostic)) {
-          const kind = `${diagnostic.code}${diagnostic.data.field ? `:${diagnostic.data.field}` : ''}`;
+          // An author list placed in an entry that lacks its titles too reads as its title: that
+          // fix waits for the titles' (held back until they are there), and is counted apart.
+          const titleless =
+            diagnostic.data.field === 'authors' &&
+            before.some((d) => d.code === DiagnosticCode.MissingField && d.data.entry === diagnostic.data.entry && (d.data.field === 'englishTitle' || d.data.field === 'chineseTitle'));
+          const kind = `${diagnostic.code}${diagnostic.data.field ? `:${diagnostic.data.field}` : ''}${titleless ? ' (titles missing too)' : ''}`;
           made.set(kind, (made.get(kind) ?? 0) + 1);
           const removed = diagnostic.code === DiagnosticCode.DuplicatePaper ? diagnostic.data.entry! : Infinity;
           const expected = counts(before.map((d) => key(d)));
@@ -168,14 +175,17 @@ describe('properties: fixes never make a digest worse', () => {
     for (const code of [DiagnosticCode.MissingField, DiagnosticCode.OutOfOrder]) {
       // Where the parser read a mutilated entry's paragraphs in more than one way, a fix can leave
       // its entry read another way: a few of these are held back, never most.
-      const kinds = [...made.keys()].filter((kind) => kind.startsWith(`${code}:`));
+      const kinds = [...made.keys()].filter((kind) => kind.startsWith(`${code}:`) && !kind.endsWith(' (titles missing too)'));
       const [held, all] = share(kinds);
-      assert.ok(all >= 50 && held / all <= 0.15, `${code}: ${held} of ${all} fixes held back`);
+      assert.ok(all >= 50 && held / all <= 0.15, `${code}: ${held} of ${all} fixes held back: ${kinds.map((kind) => `${kind} ${share([kind]).join('/')}`).join(', ')}`);
       for (const kind of kinds) {
         const [h, a] = share([kind]);
         assert.ok(a < 10 || h / a <= 0.35, `${kind}: ${h} of ${a} fixes held back`);
       }
     }
+    // Most of an author list's fixes in entries without their titles are held back; some are not.
+    const [waitingHeld, waiting] = share([`${DiagnosticCode.MissingField}:authors (titles missing too)`]);
+    assert.ok(waiting === 0 || waitingHeld < waiting, `${waitingHeld} of ${waiting} author fixes in entries without titles held back`);
     const others = [...heldBack.keys()].filter((kind) => !kind.startsWith(`${DiagnosticCode.MissingField}:`) && !kind.startsWith(`${DiagnosticCode.OutOfOrder}:`));
     assert.deepEqual(others, [], 'fixes of other rules are never held back');
     assert.ok([...made.values()].reduce((a, b) => a + b, 0) > 1000, 'enough fixes made');

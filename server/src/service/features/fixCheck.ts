@@ -41,10 +41,19 @@ export function problemCounts(diagnostics: readonly DigestDiagnostic[], removedE
       // After an entry was removed, the entries after it moved up by one.
       entry++;
     }
-    const key = `${d.code}@${entry}`;
+    const key = problemKey(d, entry);
     counts.set(key, (counts.get(key) ?? 0) + 1);
   }
   return counts;
+}
+
+/**
+ * What a problem counts as: its rule and entry, and for a missing field the field it lacks (a
+ * fix that gives a paper its title but takes its authors, read as the title, is no better).
+ */
+function problemKey(d: DigestDiagnostic, entry: number): string {
+  const field = d.code === DiagnosticCode.MissingField && typeof d.data?.field === 'string' ? `:${d.data.field}` : '';
+  return `${d.code}${field}@${entry}`;
 }
 
 /** The entries (-1 for none) with more problems of some code after than before. */
@@ -61,7 +70,7 @@ export function newProblems(before: ReadonlyMap<string, number>, after: Readonly
 /** `problemCounts(before)` less the problem a fix is for. */
 function expectedAfter(before: readonly DigestDiagnostic[], diagnostic: DigestDiagnostic): Map<string, number> | undefined {
   const expected = problemCounts(before);
-  const fixedKey = `${diagnostic.code}@${diagnostic.data?.entry ?? -1}`;
+  const fixedKey = problemKey(diagnostic, diagnostic.data?.entry ?? -1);
   const count = expected.get(fixedKey);
   if (count === undefined) {
     return undefined;

@@ -343,6 +343,27 @@ function codes(diagnostics: readonly DigestDiagnostic[]): string[] {
   return diagnostics.map((d) => d.code);
 }
 
+describe('fix-all: names it changed itself', () => {
+  test('Should close a bracket typed as another closer by replacing it, and never rewrite a line that had no problem', () => {
+    const line = (translation: string) => `机构 * Kyoto University（${translation} 纠错`;
+    for (const [closer, fixed] of [
+      ['﹚', '京都大学）'],
+      ['】', '京都大学）'],
+      ['。', '京都大学。'],
+    ] as const) {
+      const text = digest(entryLines('A', { institutions: line(`京都大学${closer}`) }), entryLines('B', { institutions: line('京都大学）') }), entryLines('C', { institutions: line(`京都大学${closer}`) }));
+      const after = applyEdits(text, fixAll(parseDigest(text)));
+      const lines = after.split('\n').filter((each) => each.startsWith('机构'));
+      // B's line, right from the start, stays as it was whatever the others become.
+      assert.equal(lines[1], line('京都大学）'), closer);
+      if (closer !== '。') {
+        assert.deepEqual(lines, [line(fixed), line(fixed), line(fixed)], closer);
+        assert.deepEqual(computeDiagnostics(parseDigest(after)), [], closer);
+      }
+    }
+  });
+});
+
 describe('fix-all', () => {
   test('Should fix every safe problem of a digest full of mistakes, as its golden file gives', () => {
     const text = readFixture('fixes/all-mistakes.digest');

@@ -389,7 +389,11 @@ function* fixAllRounds(
     if (checked === undefined) {
       checked = yield* diagnosticSteps(current, options, token);
     }
-    const edits = yield* safeEditsOf(current, checked, excluded, token);
+    // After the first round, the names' votes are those the fixes made (two brackets closed after
+    // the same stray character outvote the line written right): what they disagree with then is
+    // not fix-all's to change.
+    const fixable = round === 0 ? checked : checked.filter((d) => !VOTED.has(d.code));
+    const edits = yield* safeEditsOf(current, fixable, excluded, token);
     if (token.isCancellationRequested || edits.length === 0) {
       return { edits: composed, result: current, resultDiagnostics: checked };
     }
@@ -401,6 +405,9 @@ function* fixAllRounds(
   }
   return { edits: composed, result: current };
 }
+
+/** Rules that compare a name with the other forms of it in the workspace (consistency.ts). */
+const VOTED: ReadonlySet<string> = new Set([DiagnosticCode.InconsistentTranslation, DiagnosticCode.InconsistentAuthorName]);
 
 /**
  * Fixes that change the structure of an entry (they insert, remove or move paragraphs, or change
@@ -725,6 +732,9 @@ function reorder(at: Places, entry: Entry): DigestFix[] {
 }
 
 /** Closes a `（` left open at the end of its institution, when nothing follows it but the translation. */
+/** Closing brackets that are not `）` or `)`, which a translation's closer is sometimes typed as. */
+const LOOKALIKE_CLOSERS: ReadonlySet<string> = new Set(['﹚', '⦆', '〕', '】', ']', '」', '』', '〉', '》', '｣', '］', '〗', '〙', '〛']);
+
 function closeBracket(field: InstitutionsField, index: number): DigestFix[] {
   const item = field.items[index];
   if (!item || item.unbalanced !== 1 || !item.unbalancedAt) {
@@ -736,6 +746,13 @@ function closeBracket(field: InstitutionsField, index: number): DigestFix[] {
     return [];
   }
   const closer = opener === '（' ? '）' : ')';
+  // A closing bracket of another kind at the item's end (`（京都大学﹚`, `（京都大学】`) is the
+  // closer mistyped: replaced, not kept inside the brackets.
+  const last = item.text.codePointAt(item.text.length - 1);
+  if (last !== undefined && LOOKALIKE_CLOSERS.has(String.fromCodePoint(last)) && item.text.length - 1 > openAt) {
+    const end = item.range.end;
+    return [fix(bilingual(`Close the bracket with '${closer}'`, `补全“${closer}”`), [TextEdit.replace({ start: { line: end.line, character: end.character - 1 }, end }, closer)], true, true)];
+  }
   return [fix(bilingual(`Close the bracket with '${closer}'`, `补全“${closer}”`), [insert(item.range.end, closer)], true, true)];
 }
 

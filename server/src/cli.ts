@@ -55,8 +55,12 @@ interface CheckedFile {
   /** The real folder searched it was found in: the fix is written only while the file is still inside it. */
   readonly realRoot?: string;
   readonly uri: string;
-  /** What the file was when it was read, so that a fix never overwrites a change made since. */
-  readonly snapshot: FileSnapshot;
+  /** What the file was when it was read (or last written), so that a fix never overwrites a change made since. */
+  snapshot: FileSnapshot;
+  /** Its modification time when it was read. */
+  readonly readMtimeMs: number;
+  /** Its fixes could not be written: it is not tried again. */
+  failedWrite?: boolean;
   doc: DigestDocument;
   fixed: boolean;
   diagnostics: DigestDiagnostic[];
@@ -125,7 +129,7 @@ export function runCli(argv: readonly string[], out: CliOutput, cwd = process.cw
     if (read === undefined) {
       continue;
     }
-    files.push({ display, absolute: found.path, realRoot: found.realRoot, uri: pathToFileURL(found.path).href, snapshot: read.snapshot, doc: parseWithinLimits(read.text), fixed: false, diagnostics: [] });
+    files.push({ display, absolute: found.path, realRoot: found.realRoot, uri: pathToFileURL(found.path).href, snapshot: read.snapshot, readMtimeMs: read.snapshot.mtimeMs, doc: parseWithinLimits(read.text), fixed: false, diagnostics: [] });
   }
 
   // The names of all the files, for the consistency rules across them; a file past a limit
@@ -134,34 +138,49 @@ export function runCli(argv: readonly string[], out: CliOutput, cwd = process.cw
   for (const file of files) {
     if (!documentTooLarge(file.doc)) terms.set(file.uri, termsOf(file.doc));
   }
-  const formsElsewhere = (uri: string): Pick<DiagnosticOptions, 'translationsElsewhere' | 'authorFormsElsewhere'> => ({
+  /** Moves each time a fix changes a file's names: a model's kept problems are of the names before. */
+  let formsGeneration = 0;
+  const formsElsewhere = (uri: string): Pick<DiagnosticOptions, 'translationsElsewhere' | 'authorFormsElsewhere' | 'formsGeneration'> => ({
     translationsElsewhere: (key) => terms.translationsWith(key, uri, undefined),
     authorFormsElsewhere: (key) => terms.authorFormsWith(key, uri, undefined),
+    formsGeneration,
   });
   if (options.fix) {
-    for (const file of files) {
-      // A file past a limit is not split into its parts, and its model may be of its first part only.
-      const edits = documentTooLarge(file.doc) ? [] : fixAll(file.doc, formsElsewhere(file.uri));
-      if (edits.length === 0) {
-        continue;
+    // Again while a pass fixed something: a file fixed later can change the names the others are
+    // compared with (a bracket closed makes a translation the majority), as a second run would.
+    for (let pass = 0, fixedAny = true; fixedAny && pass < MAX_FIX_PASSES; pass++) {
+      fixedAny = false;
+      for (const file of files) {
+        if (file.failedWrite) {
+          continue;
+        }
+        // A file past a limit is not split into its parts, and its model may be of its first part only.
+        const edits = documentTooLarge(file.doc) ? [] : fixAll(file.doc, formsElsewhere(file.uri));
+        if (edits.length === 0) {
+          continue;
+        }
+        // The edits never touch the BOM, and insert the file's own line end.
+        const text = applyEdits(file.doc.text, edits);
+        // Written aside and renamed over the file, only if it is still what was read; never
+        // through a symbolic link.
+        try {
+          file.snapshot = writeFileAtomicSync(file.absolute, text, { expected: file.snapshot, within: file.realRoot, beforeCommit: hooks.beforeReplace && (() => hooks.beforeReplace!(file.absolute)) });
+        } catch (error) {
+          fail(message('cannotWriteLeft', { path: printable(file.display), reason: reasonOf(error) }));
+          file.failedWrite = true;
+          continue;
+        }
+        file.doc = parseWithinLimits(text);
+        file.fixed = true;
+        fixedAny = true;
+        if (!documentTooLarge(file.doc)) terms.set(file.uri, termsOf(file.doc));
+        formsGeneration++;
       }
-      // The edits never touch the BOM, and insert the file's own line end.
-      const text = applyEdits(file.doc.text, edits);
-      // Written aside and renamed over the file, only if it is still what was read; never
-      // through a symbolic link.
-      try {
-        writeFileAtomicSync(file.absolute, text, { expected: file.snapshot, within: file.realRoot, beforeCommit: hooks.beforeReplace && (() => hooks.beforeReplace!(file.absolute)) });
-      } catch (error) {
-        fail(message('cannotWriteLeft', { path: printable(file.display), reason: reasonOf(error) }));
-        continue;
-      }
-      file.doc = parseWithinLimits(text);
-      file.fixed = true;
-      if (!documentTooLarge(file.doc)) terms.set(file.uri, termsOf(file.doc));
     }
   }
 
-  const byUriMtime = new Map(files.map((file) => [file.uri, file.snapshot.mtimeMs]));
+  // The digests' order by their times as they were found (a fix writes them again).
+  const byUriMtime = new Map(files.map((file) => [file.uri, file.readMtimeMs]));
   // Papers by title over all the files, for the duplicates across files; a file past a limit is
   // not checked and lists no paper (as in the editor).
   const papers = new Map<string, PaperLocation[]>();
@@ -211,6 +230,9 @@ export function runCli(argv: readonly string[], out: CliOutput, cwd = process.cw
   }
   return files.some((file) => file.diagnostics.length > 0) ? 1 : 0;
 }
+
+/** How many passes of fix-all over the files `check --fix` makes at most (each after one that fixed something). */
+const MAX_FIX_PASSES = 3;
 
 function parseArguments(argv: readonly string[]): Options | InfoRequest {
   const options: Options = { fix: false, format: 'text', language: DEFAULT_MESSAGE_LANGUAGE, paths: [] };

@@ -191,6 +191,21 @@ describe('paper-digest check', () => {
     assert.match(second.stdout, /^Fixed 0 of 2 files\.$/m);
   });
 
+  test('Should settle in one run when a fix in one file changes what another is compared with', () => {
+    // Closing the bracket in the second file makes 复旦大学 the majority; the first file then
+    // differs from it, as a second run would find.
+    const folder = folderWith('fix-across', {
+      '2026-05-01.digest': digest(entryLines('A', { institutions: '机构 * Fudan University（復旦大學） 纠错' })),
+      '2026-05-02.digest': digest(entryLines('B', { institutions: '机构 * Fudan University（复旦大学） 纠错' }), entryLines('C', { institutions: '机构 * Fudan University（复旦大学 纠错' })),
+    });
+    const first = run(['check', '--fix', '--lang', 'en', '.'], folder);
+    assert.equal(first.status, 0, first.stdout + first.stderr);
+    assert.match(first.stdout, /^Fixed 2 of 2 files\.$/m);
+    assert.match(fs.readFileSync(path.join(folder, '2026-05-01.digest'), 'utf8'), /Fudan University（复旦大学） 纠错/);
+    const second = run(['check', '--fix', '--lang', 'en', '.'], folder);
+    assert.match(second.stdout, /^Fixed 0 of 2 files\.$/m);
+  });
+
   test('Should leave files alone without --fix', () => {
     const text = readFixture('fixes/all-mistakes.digest');
     const folder = folderWith('nofix', { 'm.digest': text });

@@ -318,6 +318,19 @@ describe('quick fixes: more cases', () => {
     assert.equal(applyEdits(text, fixAll(doc)), text, 'fix-all leaves it for the titles to be written');
   });
 
+  test('Should take the separators between two categories as one problem, fixed by one 、', () => {
+    for (const categories of ['cs.CL、;cs.LG', 'cs.CL；；cs.LG', 'cs.CL;;cs.LG', 'cs.CL、、cs.LG', 'cs.CL ; 、 cs.LG']) {
+      const text = digest(entryLines('A', { topicHits: `专题命中 数学推理 ：reasoning(abstract)；分类 ${categories}` }));
+      const doc = parseDigest(text);
+      const problems = computeDiagnostics(doc);
+      assert.equal(problems.length, 1, `${categories}: ${problems.map((d) => d.message).join(' | ')}`);
+      const [fix] = fixesFor(doc, problems[0]);
+      const fixed = applyEdits(text, fix.edits);
+      assert.match(fixed, /分类 cs\.CL、cs\.LG\n/, categories);
+      assert.deepEqual(computeDiagnostics(parseDigest(fixed)), [], categories);
+    }
+  });
+
   test('Should make a star after another separator the one star, not add a second', () => {
     for (const line of ['机构：* Kyoto University（京都大学） 纠错', '机构: * Kyoto University（京都大学） 纠错', '机构:*Kyoto University（京都大学） 纠错']) {
       const text = digest(entryLines('A', { institutions: line }));

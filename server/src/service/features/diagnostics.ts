@@ -9,7 +9,7 @@
  */
 import { compareDigests } from '../digestDates';
 import { Diagnostic, DiagnosticRelatedInformation, DiagnosticSeverity } from 'vscode-languageserver-types';
-import type { Range } from 'vscode-languageserver-types';
+import type { Position, Range } from 'vscode-languageserver-types';
 import type { Cancellation } from '../cancellation';
 import { NEVER_CANCELLED } from '../cancellation';
 import type { DigestDocument, Entry, FieldKind, InstitutionItem, InstitutionsField, Span, StructureProblem, TopicHitsField } from '../model';
@@ -778,18 +778,22 @@ class Checker {
       this.add(DiagnosticCode.MissingCategories, categoriesLabel.range, 'No categories follow 分类', '“分类”之后没有分类代码', { entry: entry.index });
       return;
     }
-    for (const separator of field.categorySeparators) {
-      const text = separator.text.trim();
+    for (const run of separatorRuns(field.categorySeparators, field.categories)) {
+      // The separators between two categories, as one: `、;` or `；；` is one problem, and its fix
+      // puts one '、' in the place of all of it (one of them changed would leave `、、`).
+      const text = run.map((separator) => separator.text.trim()).join('');
       if (text === '、') {
         continue;
       }
+      const range = { start: run[0].range.start, end: run[run.length - 1].range.end };
+      const shown = run.length === 1 ? run[0].text : text;
       const halfWidth = /[,;]/.test(text);
       this.add(
         halfWidth ? DiagnosticCode.HalfWidthPunctuation : DiagnosticCode.CategorySeparator,
-        separator.range,
-        halfWidth ? `Half-width ${quote(text)} between categories, where the format uses '、'` : `Categories separated by ${quote(separator.text)}, where the format uses '、'`,
+        range,
+        halfWidth ? `Half-width ${quote(text)} between categories, where the format uses '、'` : `Categories separated by ${quote(shown)}, where the format uses '、'`,
         halfWidth ? `分类之间应使用“、”而非半角“${text}”` : '分类之间应使用“、”分隔',
-        { entry: entry.index, marks: [{ range: separator.range, expected: '、' }] },
+        { entry: entry.index, marks: [{ range, expected: '、' }] },
       );
     }
     for (const category of field.categories) {
@@ -946,6 +950,30 @@ function hasAnyOf(text: string, marks: string): boolean {
  * The last character of a field's line, trailing white space left out (two code units for a
  * character outside the BMP): where something missing at the end of the line is reported.
  */
+/** The separators grouped by the pair of categories they stand between (no category between two of one group), in order. */
+function separatorRuns(separators: readonly Span[], categories: readonly Span[]): Span[][] {
+  const runs: Span[][] = [];
+  let next = 0;
+  for (const separator of separators) {
+    // The categories before this separator: a category since the last one starts a new group.
+    let categoryBetween = runs.length === 0;
+    while (next < categories.length && !positionBefore(separator.range.start, categories[next].range.start)) {
+      next++;
+      categoryBetween = true;
+    }
+    if (categoryBetween) {
+      runs.push([separator]);
+    } else {
+      runs[runs.length - 1].push(separator);
+    }
+  }
+  return runs;
+}
+
+function positionBefore(a: Position, b: Position): boolean {
+  return a.line < b.line || (a.line === b.line && a.character < b.character);
+}
+
 function lastCharacter(field: { readonly text: string; readonly range: Range }): Range {
   const text = field.text;
   let end = text.length;

@@ -331,6 +331,24 @@ describe('quick fixes: more cases', () => {
     }
   });
 
+  test('Should not write a second 分类 or a field after the categories, and put the missing ； before 分类', () => {
+    for (const [hits, fixed] of [
+      // The label is there, read into the topic for want of ' ：': no fix doubles it.
+      ['专题命中 数学推理reasoning(abstract)；分类 cs.CL', undefined],
+      ['专题命中 推理(abstract)；分类 cs.CL', undefined],
+      // The ； before 分类 is missing: it is what the fix puts in, not a (field) after the categories.
+      ['专题命中 数学推理 ：reasoning(abstract)分类 cs.LG', '专题命中 数学推理 ：reasoning(abstract)；分类 cs.LG'],
+    ] as const) {
+      const text = digest(entryLines('A', { topicHits: hits }));
+      const doc = parseDigest(text);
+      const fixes = computeDiagnostics(doc).flatMap((d) => fixesFor(doc, d).map((f) => applyEdits(text, f.edits)));
+      assert.ok(fixes.every((after) => !/分类.*分类|cs\.\w+\((abstract|title)\)/.test(after)), `${hits}: ${fixes.join('\n')}`);
+      const all = applyEdits(text, fixAll(doc));
+      assert.equal(all, fixed === undefined ? text : digest(entryLines('A', { topicHits: fixed })), hits);
+      if (fixed !== undefined) assert.deepEqual(computeDiagnostics(parseDigest(all)), [], hits);
+    }
+  });
+
   test('Should make a star after another separator the one star, not add a second', () => {
     for (const line of ['机构：* Kyoto University（京都大学） 纠错', '机构: * Kyoto University（京都大学） 纠错', '机构:*Kyoto University（京都大学） 纠错']) {
       const text = digest(entryLines('A', { institutions: line }));

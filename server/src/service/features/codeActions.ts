@@ -707,6 +707,11 @@ function nearestTopicHits(doc: DigestDocument, index: number): { topic: string; 
  * or a wrong separator would be a new problem. Not offered when one of them is no known code.
  */
 function labelCategories(at: Places, range: Range): DigestFix[] {
+  // The label is there already (read into the topic for want of ` ：` after it): a second one is no fix.
+  const before = at.textOf({ start: { line: range.start.line, character: 0 }, end: range.start });
+  if (/分类[\s:：]*$/.test(before)) {
+    return [];
+  }
   const parts = at.textOf(range).split(/[、,，\s]+/).filter((part) => part.length > 0);
   const codes = parts.map((part) => categoryIgnoringCase(part)?.code);
   if (codes.length === 0 || codes.some((code) => code === undefined)) {
@@ -795,7 +800,11 @@ function hitMissingField(field: TopicHitsField, index: number): DigestFix[] {
   const fixes: DigestFix[] = [];
   if (next && next.keyword.text.length === 0 && next.field && separator) {
     fixes.push(fix(bilingual(`Join with '${next.text}'`, `与“${next.text}”合并`), [TextEdit.del(separator.range)], true, true));
-  } else if (hit && !hit.open) {
+  } else if (hit && hit.text.indexOf(LABELS.categories) > 0 && hit.range.start.line === hit.range.end.line) {
+    // A hit that runs into `分类 …` lacks the `；` before the label, not its field.
+    const label = hit.text.indexOf(LABELS.categories);
+    fixes.push(fix(bilingual("Insert '；' before 分类", '在“分类”前插入“；”'), [insert({ line: hit.range.start.line, character: hit.range.start.character + label }, '；')], true, true));
+  } else if (hit && !hit.open && !hit.text.includes(LABELS.categories)) {
     for (const where of ['abstract', 'title']) {
       fixes.push(fix(bilingual(`Add '(${where})'`, `添加“(${where})”`), [insert(hit.range.end, `(${where})`)], false, false));
     }

@@ -37,6 +37,8 @@ const UTF8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 export interface StateDiskHooks {
   /** Called after the new text is in the temporary file, just before the check and the rename. */
   beforeCommit?(): void;
+  /** Called after the final check, just before the rename. */
+  beforeRename?(): void;
   /** How long a write waits for another writer's lock, and when a lock is stale. */
   lock?: LockOptions;
 }
@@ -167,7 +169,7 @@ export class NodeStateDisk implements StateDisk {
     }
     try {
       // Still in the workspace folder at the last moment: no folder on the way turned into a link meanwhile.
-      const written = writeFileAtomicSync(this.file, text, { expected: snapshot, beforeCommit: this.hooks.beforeCommit, within: realPathSync(this.root) });
+      const written = writeFileAtomicSync(this.file, text, { expected: snapshot, beforeCommit: this.hooks.beforeCommit, beforeRename: this.hooks.beforeRename, within: realPathSync(this.root) });
       this.last = { text, snapshot: written };
       return true;
     } catch (error) {

@@ -10,7 +10,7 @@
  *   original's mode (and owner, where the process may), checks that the target still is what
  *   was read (`expected`) and still in its folder (`within`), then renames the temporary file
  *   over the target, holding the target open meanwhile so that a change written into it in
- *   that instant is kept aside, not lost. A write that fails midway leaves the target as it
+ *   that instant is put back, not lost. A write that fails midway leaves the target as it
  *   was; a target someone changed meanwhile is left alone; a target that is a symbolic link is
  *   never written through. (The server's and the command line's writes are few and small: one
  *   synchronous implementation serves both.)
@@ -321,9 +321,12 @@ interface HeldTarget {
   readonly stat: fs.Stats;
 }
 
-/** Opens the target for the final check when a snapshot is expected; undefined when it cannot (the check then says why). */
+/**
+ * Opens the target for the final check when a snapshot is expected; undefined when it cannot (the
+ * check then says why), and on Windows, where a file open in any process cannot be renamed over.
+ */
 function holdTarget(file: string, expected: FileSnapshot | null | undefined): HeldTarget | undefined {
-  if (!expected) {
+  if (!expected || process.platform === 'win32') {
     return undefined;
   }
   try {
@@ -350,22 +353,32 @@ function readHeld(held: HeldTarget): Buffer {
 
 /**
  * After the rename: when the file that was replaced changed after its final check (another
- * process wrote into it in that instant), its bytes are kept in a new file beside the target,
- * and a `SafeFileError` says where. The new content stays in place; nothing of either is lost.
+ * process wrote into it in that instant: its size, time or bytes differ), that version is put
+ * back in the target's place and the write fails as `changed`, as it would have a moment
+ * earlier, so that the caller merges and tries again (the state file) or leaves the file as it
+ * is (a fix). Where it cannot be put back, it is kept beside the target and the error says where.
  * (A file put in the target's place by another rename in that instant cannot be seen.)
  */
-function keepChangeMadeDuringRename(file: string, held: HeldTarget | undefined): void {
-  if (!held) {
+function restoreChangeMadeDuringRename(file: string, held: HeldTarget | undefined, expected: FileSnapshot | null | undefined): void {
+  if (!held || !expected) {
     return;
   }
   const now = fs.fstatSync(held.fd);
-  if (now.size === held.stat.size && now.mtimeMs === held.stat.mtimeMs) {
+  const bytes = readHeld(held);
+  if (now.size === held.stat.size && now.mtimeMs === held.stat.mtimeMs && (!expected.sha256 || createHash('sha256').update(bytes).digest('hex') === expected.sha256)) {
     return;
   }
-  const bytes = readHeld(held);
-  const saved = path.join(path.dirname(file), `${nameStem(path.basename(file))}.conflict-${process.pid}-${randomBytes(4).toString('hex')}`);
-  fs.writeFileSync(saved, bytes, { flag: 'wx', mode: held.stat.mode & 0o7777 });
-  throw new SafeFileError('io', message('changedWhileReplaced', { saved: path.basename(saved) }));
+  const back = temporaryPath(file);
+  try {
+    fs.writeFileSync(back, bytes, { flag: 'wx', mode: held.stat.mode & 0o7777 });
+    fs.renameSync(back, file);
+  } catch {
+    fs.rmSync(back, { force: true });
+    const saved = path.join(path.dirname(file), `${nameStem(path.basename(file))}.conflict-${process.pid}-${randomBytes(4).toString('hex')}`);
+    fs.writeFileSync(saved, bytes, { flag: 'wx', mode: held.stat.mode & 0o7777 });
+    throw new SafeFileError('io', message('changedWhileReplaced', { saved: path.basename(saved) }));
+  }
+  throw new SafeFileError('changed', message('changedMeanwhile'));
 }
 
 /** The cheap checks before anything is written: a regular file or none, as expected. */
@@ -451,8 +464,7 @@ function currentUmask(): number {
  * is a symbolic link, changed since `expected` was read, or the write fails.
  *
  * A change written into the target in the instant between the final check and the rename is
- * kept in a file beside it and reported (`keepChangeMadeDuringRename`); everything before is
- * refused.
+ * put back and refused as `changed` (`restoreChangeMadeDuringRename`), as a change before it is.
  */
 export function writeFileAtomicSync(file: string, data: string | Uint8Array, options: WriteOptions = {}): FileSnapshot {
   const temporary = temporaryPath(file);
@@ -503,7 +515,7 @@ export function writeFileAtomicSync(file: string, data: string | Uint8Array, opt
       fs.renameSync(temporary, file);
       created = false;
       syncFolderSync(path.dirname(file));
-      keepChangeMadeDuringRename(file, held);
+      restoreChangeMadeDuringRename(file, held, options.expected);
     } finally {
       if (held) fs.closeSync(held.fd);
     }

@@ -349,6 +349,14 @@ describe('quick fixes: more cases', () => {
     }
   });
 
+  test('Should take a keyword with 分类 in it for a keyword, offering its field', () => {
+    const text = digest(entryLines('A', { topicHits: '专题命中 文本分类 ：label noise、文本分类；分类 cs.CL' }));
+    const doc = parseDigest(text);
+    const titles = computeDiagnostics(doc).flatMap((d) => fixesFor(doc, d).map((f) => f.titles.en));
+    assert.ok(!titles.some((title) => /before 分类/.test(title)), titles.join(' | '));
+    assert.ok(titles.includes("Add '(abstract)'"), titles.join(' | '));
+  });
+
   test('Should make a star after another separator the one star, not add a second', () => {
     for (const line of ['机构：* Kyoto University（京都大学） 纠错', '机构: * Kyoto University（京都大学） 纠错', '机构:*Kyoto University（京都大学） 纠错']) {
       const text = digest(entryLines('A', { institutions: line }));
@@ -375,6 +383,17 @@ function codes(diagnostics: readonly DigestDiagnostic[]): string[] {
 }
 
 describe('fix-all: names it changed itself', () => {
+  test('Should close a bracket after a closer of another kind that has its own opener, keeping that pair', () => {
+    for (const [name, closed] of [
+      ['Shanghai AI Lab（上海人工智能实验室「书生」', 'Shanghai AI Lab（上海人工智能实验室「书生」）'],
+      ['Kyoto University（京都大学《研究》', 'Kyoto University（京都大学《研究》）'],
+    ] as const) {
+      const text = digest(entryLines('A', { institutions: `机构 * ${name} 纠错` }));
+      const after = applyEdits(text, fixAll(parseDigest(text)));
+      assert.equal(after, digest(entryLines('A', { institutions: `机构 * ${closed} 纠错` })), name);
+    }
+  });
+
   test('Should close a bracket typed as another closer by replacing it, and never rewrite a line that had no problem', () => {
     const line = (translation: string) => `机构 * Kyoto University（${translation} 纠错`;
     for (const [closer, fixed] of [

@@ -737,8 +737,26 @@ function reorder(at: Places, entry: Entry): DigestFix[] {
 }
 
 /** Closes a `（` left open at the end of its institution, when nothing follows it but the translation. */
-/** Closing brackets that are not `）` or `)`, which a translation's closer is sometimes typed as. */
-const LOOKALIKE_CLOSERS: ReadonlySet<string> = new Set(['﹚', '⦆', '〕', '】', ']', '」', '』', '〉', '》', '｣', '］', '〗', '〙', '〛']);
+/**
+ * Closing brackets that are not `）` or `)`, which a translation's closer is sometimes typed as,
+ * each with its own opening one (a closer whose opener is in the item closes that, not this).
+ */
+const LOOKALIKE_CLOSERS: ReadonlyMap<string, string> = new Map([
+  ['﹚', '﹙'],
+  ['⦆', '⦅'],
+  ['〕', '〔'],
+  ['】', '【'],
+  [']', '['],
+  ['」', '「'],
+  ['』', '『'],
+  ['〉', '〈'],
+  ['》', '《'],
+  ['｣', '｢'],
+  ['］', '［'],
+  ['〗', '〖'],
+  ['〙', '〘'],
+  ['〛', '〚'],
+]);
 
 function closeBracket(field: InstitutionsField, index: number): DigestFix[] {
   const item = field.items[index];
@@ -753,8 +771,9 @@ function closeBracket(field: InstitutionsField, index: number): DigestFix[] {
   const closer = opener === '（' ? '）' : ')';
   // A closing bracket of another kind at the item's end (`（京都大学﹚`, `（京都大学】`) is the
   // closer mistyped: replaced, not kept inside the brackets.
-  const last = item.text.codePointAt(item.text.length - 1);
-  if (last !== undefined && LOOKALIKE_CLOSERS.has(String.fromCodePoint(last)) && item.text.length - 1 > openAt) {
+  const last = item.text.length > openAt + 1 ? item.text[item.text.length - 1] : '';
+  const pair = LOOKALIKE_CLOSERS.get(last);
+  if (pair !== undefined && !item.text.slice(openAt + 1, -1).includes(pair)) {
     const end = item.range.end;
     return [fix(bilingual(`Close the bracket with '${closer}'`, `补全“${closer}”`), [TextEdit.replace({ start: { line: end.line, character: end.character - 1 }, end }, closer)], true, true)];
   }
@@ -793,6 +812,9 @@ function removeInstitution(at: Places, field: InstitutionsField, index: number):
 }
 
 /** `math reasoning；(title)`: joins a hit without a field to the `(field)` split from it. */
+/** `分类` and a category code after it, within a hit: the label of the categories, run into. */
+const RUNS_INTO_CATEGORIES = /(?<=.)分类[ \t\u3000]*[A-Za-z][A-Za-z-]*\.[A-Za-z][A-Za-z-]*/;
+
 function hitMissingField(field: TopicHitsField, index: number): DigestFix[] {
   const hit = field.hits[index];
   const next = field.hits[index + 1];
@@ -800,11 +822,12 @@ function hitMissingField(field: TopicHitsField, index: number): DigestFix[] {
   const fixes: DigestFix[] = [];
   if (next && next.keyword.text.length === 0 && next.field && separator) {
     fixes.push(fix(bilingual(`Join with '${next.text}'`, `与“${next.text}”合并`), [TextEdit.del(separator.range)], true, true));
-  } else if (hit && hit.text.indexOf(LABELS.categories) > 0 && hit.range.start.line === hit.range.end.line) {
-    // A hit that runs into `分类 …` lacks the `；` before the label, not its field.
-    const label = hit.text.indexOf(LABELS.categories);
+  } else if (hit && hit.range.start.line === hit.range.end.line && RUNS_INTO_CATEGORIES.test(hit.text)) {
+    // A hit that runs into `分类 cs.LG` lacks the `；` before the label, not its field (a keyword
+    // with 分类 in it, `文本分类`, is not that).
+    const label = RUNS_INTO_CATEGORIES.exec(hit.text)!.index;
     fixes.push(fix(bilingual("Insert '；' before 分类", '在“分类”前插入“；”'), [insert({ line: hit.range.start.line, character: hit.range.start.character + label }, '；')], true, true));
-  } else if (hit && !hit.open && !hit.text.includes(LABELS.categories)) {
+  } else if (hit && !hit.open) {
     for (const where of ['abstract', 'title']) {
       fixes.push(fix(bilingual(`Add '(${where})'`, `添加“(${where})”`), [insert(hit.range.end, `(${where})`)], false, false));
     }

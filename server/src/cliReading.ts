@@ -143,7 +143,8 @@ function openWorkspace(paths: readonly string[], cwd: string, fail: (problem: Me
   for (const root of roots) {
     const store = new StateStore(new NodeStateDisk(root));
     store.load();
-    if (store.status.problemRef) {
+    // A state file that can be read but not written is read all the same: papers writes nothing.
+    if (store.status.problemRef && !store.status.stateInUse) {
       fail(store.status.problemRef);
     }
     stores.set(root, store);

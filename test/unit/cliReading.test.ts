@@ -169,6 +169,24 @@ describe('paper-digest papers', () => {
     assert.equal(JSON.parse(result.stdout).length, 5);
   });
 
+  test('Should list the papers with their state from a state file it may not write, exit 0 (papers writes nothing); mark refuses', () => {
+    fs.mkdirSync(path.dirname(stateFile()), { recursive: true });
+    fs.writeFileSync(stateFile(), JSON.stringify({ version: 1, papers: { [SPARSE]: { starred: true } } }));
+    fs.chmodSync(stateFile(), 0o444);
+    try {
+      const result = run(['papers', '--format', 'json', '--starred'], work);
+      assert.equal(result.status, 0, result.stderr);
+      assert.equal(result.stderr, '');
+      assert.equal(json(result).length, 1);
+      const mark = run(['mark', 'read', '--title', SPARSE, '--lang', 'en'], work);
+      assert.equal(mark.status, 2);
+      assert.match(mark.stderr, /state\.json cannot be written: it is read-only/);
+    } finally {
+      fs.chmodSync(stateFile(), 0o644);
+      fs.rmSync(stateFile());
+    }
+  });
+
   test('Should refuse bad usage with exit 2 and one line', () => {
     assertUsage(run(['papers', '--format', 'yaml'], work), /unknown format 'yaml': use text, json, bibtex, csljson, ris, csv or markdown/);
     assertUsage(run(['papers', '--sort'], work), /--sort needs a value/);

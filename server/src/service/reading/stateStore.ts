@@ -96,6 +96,8 @@ export interface StoreStatus {
   readonly problem?: string;
   /** The same as a message of the table, to be shown in the language asked for. */
   readonly problemRef?: MessageRef;
+  /** The problem is that the file cannot be written: its state was read and is in use. */
+  readonly stateInUse?: boolean;
 }
 
 /** Result of `StateStore.change`. */
@@ -144,7 +146,10 @@ export class StateStore {
   }
 
   get status(): StoreStatus {
-    return this.problem ? { readOnly: true, problem: this.problemEnglish, problemRef: this.problem } : { readOnly: false };
+    if (!this.problem) {
+      return { readOnly: false };
+    }
+    return { readOnly: true, problem: this.problemEnglish, problemRef: this.problem, ...(this.problem.key === 'stateCannotWrite' ? { stateInUse: true } : {}) };
   }
 
   get location(): string {

@@ -382,6 +382,8 @@ function* fixAllRounds(
   token: Cancellation,
 ): Generator<void, { edits: OffsetEdit[]; result: DigestDocument; resultDiagnostics?: readonly DigestDiagnostic[] }, void> {
   const original = doc.text;
+  /** The entries with a problem at the start. */
+  const troubled = new Set(diagnostics.map((d) => d.data?.entry ?? -1));
   let current = doc;
   let checked: readonly DigestDiagnostic[] | undefined = diagnostics;
   let composed: OffsetEdit[] = [];
@@ -389,10 +391,10 @@ function* fixAllRounds(
     if (checked === undefined) {
       checked = yield* diagnosticSteps(current, options, token);
     }
-    // After the first round, the names' votes are those the fixes made (two brackets closed after
-    // the same stray character outvote the line written right): what they disagree with then is
-    // not fix-all's to change.
-    const fixable = round === 0 ? checked : checked.filter((d) => !VOTED.has(d.code));
+    // After the first round, the names' votes are partly those the fixes made (two brackets closed
+    // after the same stray character outvote the line written right): a paper that had no problem
+    // at the start is not fix-all's to change for them.
+    const fixable = round === 0 ? checked : checked.filter((d) => !VOTED.has(d.code) || troubled.has(d.data?.entry ?? -1));
     const edits = yield* safeEditsOf(current, fixable, excluded, token);
     if (token.isCancellationRequested || edits.length === 0) {
       return { edits: composed, result: current, resultDiagnostics: checked };

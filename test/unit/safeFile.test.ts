@@ -297,14 +297,18 @@ describe('safe files: atomic writes', () => {
     // A process that has exited: its id is free (a reused one counts as alive and is kept).
     const gone = spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))'], { encoding: 'utf8' });
     const dead = Number(gone.stdout);
-    const left = [`.a.digest.${dead}.0123abcd.tmp`, `.a.digest.${process.ppid}.89abcdef.tmp`, `.b.digest.${dead}.0123abcd.tmp`, `.a.digest.${dead}.notours.tmp`];
-    for (const name of left) fs.writeFileSync(path.join(root, name), 'a part of a write');
+    const old = new Date(Date.now() - 3600_000);
+    const left = [`.a.digest.${dead}.0123abcd.tmp`, `.b.digest.${dead}.0123abcd.tmp`, `.a.digest.${process.ppid}.89abcdef.tmp`, `.a.digest.${dead}.notours.tmp`, `.young.digest.${dead}.00000000.tmp`];
+    for (const name of left) {
+      fs.writeFileSync(path.join(root, name), 'a part of a write');
+      if (!name.startsWith('.young')) fs.utimesSync(path.join(root, name), old, old);
+    }
     fs.symlinkSync('/nonexistent', path.join(root, `.a.digest.${dead}.fedcba98.tmp`));
     writeFileAtomicSync(file, 'new', { expected: readFileSnapshotSync(file).snapshot });
     assert.deepEqual(
       leftovers(root).sort(),
-      [`.a.digest.${dead}.fedcba98.tmp`, `.a.digest.${dead}.notours.tmp`, `.a.digest.${process.ppid}.89abcdef.tmp`, `.b.digest.${dead}.0123abcd.tmp`].sort(),
-      'only the dead writer’s temporary file of this file went (not a link, not a live process’s, not another file’s)',
+      [`.a.digest.${dead}.fedcba98.tmp`, `.a.digest.${dead}.notours.tmp`, `.a.digest.${process.ppid}.89abcdef.tmp`, `.young.digest.${dead}.00000000.tmp`].sort(),
+      'only the dead writers’ old temporary files went (not a link, not a live process’s, not one written to lately, not another name)',
     );
   });
 

@@ -269,13 +269,24 @@ function nameStem(name: string): string {
   return stem;
 }
 
+/** The folders whose left temporary files this process has looked for: once each. */
+const SWEPT_FOLDERS = new Set<string>();
+
+/** A temporary file younger than this may be another machine's write in progress (a shared folder). */
+const LEFT_TEMPORARY_AGE_MS = 10 * 60_000;
+
 /**
- * Removes the temporary files of `file` that writers killed in the middle of a write left behind
- * (`.<name>.<pid>.<hex>.tmp` of a process that is gone): regular files only, never through a link.
+ * Removes the temporary files that writers killed in the middle of a write left behind in a
+ * file's folder (`.<name>.<pid>.<hex>.tmp` of a process that is gone, not written to for ten
+ * minutes): regular files only, never through a link, and the folder read once per process (a
+ * `check --fix` of thousands of files in one folder reads it once).
  */
 function removeLeftTemporaries(file: string): void {
-  const stem = nameStem(path.basename(file));
   const folder = path.dirname(file);
+  if (SWEPT_FOLDERS.has(folder)) {
+    return;
+  }
+  SWEPT_FOLDERS.add(folder);
   let names: string[];
   try {
     names = fs.readdirSync(folder);
@@ -283,13 +294,13 @@ function removeLeftTemporaries(file: string): void {
     return;
   }
   for (const name of names) {
-    if (!name.startsWith(`.${stem}.`) || !name.endsWith('.tmp')) continue;
-    const match = /^\.(\d+)\.[0-9a-f]{8}\.tmp$/.exec(name.slice(stem.length + 1));
+    const match = /^\..+\.(\d+)\.[0-9a-f]{8}\.tmp$/.exec(name);
     const pid = match ? Number(match[1]) : 0;
     if (!match || pid === process.pid || processAlive(pid)) continue;
     const leftover = path.join(folder, name);
     try {
-      if (fs.lstatSync(leftover).isFile()) fs.unlinkSync(leftover);
+      const stat = fs.lstatSync(leftover);
+      if (stat.isFile() && Date.now() - stat.mtimeMs > LEFT_TEMPORARY_AGE_MS) fs.unlinkSync(leftover);
     } catch {
       // Gone already, or not ours to remove.
     }

@@ -45,33 +45,41 @@ export async function sourcesNaming(context: WorkspaceNamesContext, name: NameTa
   const openAtStart = new Set(context.documents.all().map((document) => indexUri(document.uri)));
   const candidates: string[] = [];
   const folded = foldForSearch(name.key);
-  for (const [uri, terms] of context.terms.files()) {
+  for (const [uri] of context.terms.files()) {
     if (openAtStart.has(uri) || (!context.readText && !uri.startsWith('file:'))) {
       continue;
     }
-    const may = mayName(terms, name);
-    if (may === true || (may === undefined && (context.index.file(uri)?.papers.some((paper) => searchIncludes(paper, folded)) ?? false))) {
+    if (mayNameFile(context, uri, name, folded)) {
       candidates.push(uri);
     }
   }
   candidates.sort();
   const onDisk: WorkspaceSource[] = [];
-  for (const uri of candidates) {
-    if (context.isCancelled?.()) {
-      break;
-    }
-    try {
-      const text = context.readText ? await context.readText(uri) : new TextDecoder('utf-8', { fatal: true }).decode((await readFileSnapshot(fileURLToPath(uri))).bytes);
-      if (text === undefined) {
-        continue;
+  const read = async (uris: readonly string[]): Promise<void> => {
+    for (const uri of uris) {
+      if (context.isCancelled?.()) {
+        return;
       }
-      const doc = parseDigest(text);
-      if (!documentTooLarge(doc)) {
-        onDisk.push({ uri, doc });
+      try {
+        const text = context.readText ? await context.readText(uri) : new TextDecoder('utf-8', { fatal: true }).decode((await readFileSnapshot(fileURLToPath(uri))).bytes);
+        if (text === undefined) {
+          continue;
+        }
+        const doc = parseDigest(text);
+        if (!documentTooLarge(doc)) {
+          onDisk.push({ uri, doc });
+        }
+      } catch {
+        // Gone or unreadable since it was indexed: nothing to show or rename there.
       }
-    } catch {
-      // Gone or unreadable since it was indexed: nothing to show or rename there.
     }
+  };
+  await read(candidates);
+  // A document open at the start and closed since is read from disk as the others are.
+  const openNow = new Set(context.documents.all().map((document) => indexUri(document.uri)));
+  const closed = [...openAtStart].filter((uri) => !openNow.has(uri) && (context.readText || uri.startsWith('file:')) && mayNameFile(context, uri, name, folded));
+  if (closed.length > 0) {
+    await read(closed.sort());
   }
   // The open documents as they are now, after the reads: an edit made while the files were read
   // has replaced a model taken before them (the answer is of the documents' current versions).
@@ -86,4 +94,11 @@ export async function sourcesNaming(context: WorkspaceNamesContext, name: NameTa
   }
   // A file opened meanwhile is taken as open, not as read from disk.
   return [...sources, ...onDisk.filter((source) => !open.has(source.uri))];
+}
+
+/** Whether the index's counts of a file say it may name the target (`mayName`, else its papers' search texts). */
+function mayNameFile(context: WorkspaceNamesContext, uri: string, name: NameTarget, folded: string): boolean {
+  const terms = context.terms.file(uri);
+  const may = terms ? mayName(terms, name) : undefined;
+  return may === true || (may === undefined && (context.index.file(uri)?.papers.some((paper) => searchIncludes(paper, folded)) ?? false));
 }

@@ -245,6 +245,18 @@ describe('lsp: references, highlights and rename over stdio', () => {
     const changes = ((await rename) as { documentChanges: { textDocument: { uri: string } }[] }).documentChanges.map((change) => change.textDocument.uri);
     assert.ok(changes.includes(racing) && changes.includes(uri('disk.digest')), JSON.stringify(changes));
     client.closeDocument(racing);
+    // A file on disk, open when asked and closed at once (while another file is read): taken from the disk then.
+    fs.writeFileSync(path.join(root, 'another.digest'), digest(fudan('N', 'Fudan University')));
+    await client.request('paperDigest/rescanWorkspace');
+    const onDisk = uri('disk.digest');
+    client.openDocument(onDisk, fs.readFileSync(path.join(root, 'disk.digest'), 'utf8'));
+    const asked = client.request('textDocument/references', { textDocument: { uri: uri('open.digest') }, position: { line: 8, character: 8 }, context: { includeDeclaration: true } });
+    client.closeDocument(onDisk);
+    const withClosed = (await asked) as { uri: string }[];
+    assert.ok(withClosed.some((location) => location.uri === onDisk), JSON.stringify(withClosed));
+    assert.ok(withClosed.some((location) => location.uri === uri('another.digest')), JSON.stringify(withClosed));
+    fs.rmSync(path.join(root, 'another.digest'));
+    await client.request('paperDigest/rescanWorkspace');
   });
 
   test('Should take a file that is open with unsaved changes from its text, at its version, and not also from the disk', async () => {

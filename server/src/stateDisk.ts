@@ -121,21 +121,8 @@ export class NodeStateDisk implements StateDisk {
     return this.lockNeeded() ? withFileLockSync(this.file, () => this.holding(work), this.hooks.lock) : work();
   }
 
-  /**
-   * `exclusive`, waiting for another holder with timers (the server goes on answering meanwhile).
-   * The state folder is made first when there is none, so that the lock is waited for here, not
-   * by the write inside (two windows making the first state file at once).
-   */
+  /** `exclusive`, waiting for another holder with timers (the server goes on answering meanwhile). */
   exclusiveAsync<T>(work: () => T): Promise<T> {
-    if (!this.locked && !fs.existsSync(this.folder)) {
-      try {
-        this.checkFolder();
-        // In the workspace folder only: a folder that is gone is not made again.
-        fs.mkdirSync(this.folder);
-      } catch {
-        // Not to be made here (a link, no permission, no workspace folder): the work's read or write says why.
-      }
-    }
     return this.lockNeeded() ? withFileLock(this.file, () => this.holding(work), this.hooks.lock) : Promise.resolve().then(work);
   }
 

@@ -75,10 +75,16 @@ export async function sourcesNaming(context: WorkspaceNamesContext, name: NameTa
     }
   };
   await read(candidates);
-  // A document open at the start and closed since is read from disk as the others are.
-  const openNow = new Set(context.documents.all().map((document) => indexUri(document.uri)));
-  const closed = [...openAtStart].filter((uri) => !openNow.has(uri) && (context.readText || uri.startsWith('file:')) && mayNameFile(context, uri, name, folded));
-  if (closed.length > 0) {
+  // A document open at the start and closed since is read from disk as the others are (again
+  // while one closes during those reads; a few rounds at most).
+  const done = new Set(candidates);
+  for (let round = 0; round < 3; round++) {
+    const openNow = new Set(context.documents.all().map((document) => indexUri(document.uri)));
+    const closed = [...openAtStart].filter((uri) => !openNow.has(uri) && !done.has(uri) && (context.readText || uri.startsWith('file:')) && mayNameFile(context, uri, name, folded));
+    if (closed.length === 0) {
+      break;
+    }
+    for (const uri of closed) done.add(uri);
     await read(closed.sort());
   }
   // The open documents as they are now, after the reads: an edit made while the files were read

@@ -338,6 +338,7 @@ describe('quick fixes: more cases', () => {
       ['专题命中 推理(abstract)；分类 cs.CL', undefined],
       // The ； before 分类 is missing: it is what the fix puts in, not a (field) after the categories.
       ['专题命中 数学推理 ：reasoning(abstract)分类 cs.LG', '专题命中 数学推理 ：reasoning(abstract)；分类 cs.LG'],
+      ['专题命中 数学推理 ：reasoning(abstract)分类 hep-th', '专题命中 数学推理 ：reasoning(abstract)；分类 hep-th'],
     ] as const) {
       const text = digest(entryLines('A', { topicHits: hits }));
       const doc = parseDigest(text);
@@ -401,7 +402,12 @@ describe('fix-all: names it changed itself', () => {
       ['】', '京都大学）'],
       ['。', '京都大学。'],
     ] as const) {
-      const text = digest(entryLines('A', { institutions: line(`京都大学${closer}`) }), entryLines('B', { institutions: line('京都大学）') }), entryLines('C', { institutions: line(`京都大学${closer}`) }));
+      // B has a problem of its own too, unrelated to its names (a category's case).
+      const text = digest(
+        entryLines('A', { institutions: line(`京都大学${closer}`) }),
+        entryLines('B', { institutions: line('京都大学）'), topicHits: '专题命中 数学推理 ：reasoning(abstract)；分类 CS.lg' }),
+        entryLines('C', { institutions: line(`京都大学${closer}`) }),
+      );
       const after = applyEdits(text, fixAll(parseDigest(text)));
       const lines = after.split('\n').filter((each) => each.startsWith('机构'));
       // B's line, right from the start, stays as it was whatever the others become.

@@ -230,6 +230,35 @@ describe('safe files: atomic writes', () => {
     assert.deepEqual(fs.readdirSync(root).sort(), ['a.digest']);
   });
 
+  test('Should put the other version back with its mode, and keep it aside instead when a third writer has replaced the file since', () => {
+    const root = scratch();
+    const file = path.join(root, 'a.digest');
+    fs.writeFileSync(file, 'v1\n');
+    fs.chmodSync(file, 0o664);
+    const first = readFileSnapshotSync(file).snapshot;
+    expectCode(() => writeFileAtomicSync(file, 'mine\n', { expected: first, beforeRename: () => fs.appendFileSync(file, 'in place\n') }), 'changed');
+    assert.equal(fs.readFileSync(file, 'utf8'), 'v1\nin place\n');
+    assert.equal(fs.statSync(file).mode & 0o777, 0o664, 'its mode, whatever the umask');
+    // A third writer replaces the file between this write's rename and the putting back: its
+    // version stays; the in-place change is kept aside.
+    const second = readFileSnapshotSync(file).snapshot;
+    const message = expectCode(
+      () =>
+        writeFileAtomicSync(file, 'mine\n', {
+          expected: second,
+          beforeRename: () => fs.appendFileSync(file, 'again\n'),
+          afterRename: () => {
+            fs.writeFileSync(path.join(root, 'third.tmp'), 'third\n');
+            fs.renameSync(path.join(root, 'third.tmp'), file);
+          },
+        }),
+      'io',
+    );
+    assert.equal(fs.readFileSync(file, 'utf8'), 'third\n', 'the third writer’s version is not replaced');
+    const kept = /kept as (\S+)$/.exec(message)![1];
+    assert.equal(fs.readFileSync(path.join(root, kept), 'utf8'), 'v1\nin place\nagain\n');
+  });
+
   test('Should merge a state change another writer made in the instant before the rename, and keep both', () => {
     const root = scratch();
     fs.mkdirSync(path.join(root, STATE_FOLDER));

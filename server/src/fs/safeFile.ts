@@ -102,6 +102,8 @@ export interface WriteOptions {
   readonly beforeCommit?: () => void;
   /** Called after the final check, just before the rename; for tests. */
   readonly beforeRename?: () => void;
+  /** Called just after the rename; for tests. */
+  readonly afterRename?: () => void;
   /**
    * A real folder the file must still be in at the final check: a folder on its path turned into
    * a link out of it since the file was found (a rename and a link in its place) is refused.
@@ -272,6 +274,9 @@ function nameStem(name: string): string {
 /** The folders whose left temporary files this process has looked for: once each. */
 const SWEPT_FOLDERS = new Set<string>();
 
+/** The largest process id a temporary file's name is taken to hold (Linux's highest `pid_max`). */
+const MAX_PROCESS_ID = 4_194_304;
+
 /** A temporary file younger than this may be another machine's write in progress (a shared folder). */
 const LEFT_TEMPORARY_AGE_MS = 10 * 60_000;
 
@@ -286,17 +291,18 @@ function removeLeftTemporaries(file: string): void {
   if (SWEPT_FOLDERS.has(folder)) {
     return;
   }
-  SWEPT_FOLDERS.add(folder);
   let names: string[];
   try {
     names = fs.readdirSync(folder);
   } catch {
     return;
   }
+  SWEPT_FOLDERS.add(folder);
   for (const name of names) {
-    const match = /^\..+\.(\d+)\.[0-9a-f]{8}\.tmp$/.exec(name);
+    const match = /^\..+\.(\d{1,7})\.[0-9a-f]{8}\.tmp$/.exec(name);
     const pid = match ? Number(match[1]) : 0;
-    if (!match || pid === process.pid || processAlive(pid)) continue;
+    // A process id as systems hand them out (Linux: up to 4,194,304), not a date or a count.
+    if (!match || pid <= 1 || pid > MAX_PROCESS_ID || pid === process.pid || processAlive(pid)) continue;
     const leftover = path.join(folder, name);
     try {
       const stat = fs.lstatSync(leftover);
@@ -365,12 +371,14 @@ function readHeld(held: HeldTarget): Buffer {
 /**
  * After the rename: when the file that was replaced changed after its final check (another
  * process wrote into it in that instant: its size, time or bytes differ), that version is put
- * back in the target's place and the write fails as `changed`, as it would have a moment
- * earlier, so that the caller merges and tries again (the state file) or leaves the file as it
- * is (a fix). Where it cannot be put back, it is kept beside the target and the error says where.
- * (A file put in the target's place by another rename in that instant cannot be seen.)
+ * back in the target's place (with its mode and owner, flushed) and the write fails as
+ * `changed`, as it would have a moment earlier, so that the caller merges and tries again (the
+ * state file) or leaves the file as it is (a fix). It is put back only while the target is still
+ * the file this write made; where it is not (another writer has replaced it since) or it cannot
+ * be put back, that version is kept beside the target and the error says where. (A file put in
+ * the target's place by another rename in that instant cannot be seen.)
  */
-function restoreChangeMadeDuringRename(file: string, held: HeldTarget | undefined, expected: FileSnapshot | null | undefined): void {
+function restoreChangeMadeDuringRename(file: string, held: HeldTarget | undefined, expected: FileSnapshot | null | undefined, written: number): void {
   if (!held || !expected) {
     return;
   }
@@ -379,17 +387,37 @@ function restoreChangeMadeDuringRename(file: string, held: HeldTarget | undefine
   if (now.size === held.stat.size && now.mtimeMs === held.stat.mtimeMs && (!expected.sha256 || createHash('sha256').update(bytes).digest('hex') === expected.sha256)) {
     return;
   }
-  const back = temporaryPath(file);
-  try {
-    fs.writeFileSync(back, bytes, { flag: 'wx', mode: held.stat.mode & 0o7777 });
-    fs.renameSync(back, file);
-  } catch {
-    fs.rmSync(back, { force: true });
-    const saved = path.join(path.dirname(file), `${nameStem(path.basename(file))}.conflict-${process.pid}-${randomBytes(4).toString('hex')}`);
-    fs.writeFileSync(saved, bytes, { flag: 'wx', mode: held.stat.mode & 0o7777 });
-    throw new SafeFileError('io', message('changedWhileReplaced', { saved: path.basename(saved) }));
+  const mode = held.stat.mode & 0o7777;
+  if (lstatOrUndefinedSync(file)?.ino === written) {
+    const back = temporaryPath(file);
+    let fd: number | undefined;
+    try {
+      fd = fs.openSync(back, fs.constants.O_WRONLY | fs.constants.O_CREAT | fs.constants.O_EXCL, 0o600);
+      for (let offset = 0; offset < bytes.length; ) offset += fs.writeSync(fd, bytes, offset, bytes.length - offset);
+      fs.fsyncSync(fd);
+      fs.fchmodSync(fd, mode);
+      try {
+        fs.fchownSync(fd, held.stat.uid, held.stat.gid);
+      } catch {
+        // Only root may give a file away: the process's own then.
+      }
+      fs.closeSync(fd);
+      fd = undefined;
+      if (lstatOrUndefinedSync(file)?.ino === written) {
+        fs.renameSync(back, file);
+        throw new SafeFileError('changed', message('changedMeanwhile'));
+      }
+    } catch (error) {
+      if (error instanceof SafeFileError) throw error;
+    } finally {
+      if (fd !== undefined) fs.closeSync(fd);
+      fs.rmSync(back, { force: true });
+    }
   }
-  throw new SafeFileError('changed', message('changedMeanwhile'));
+  const saved = path.join(path.dirname(file), `${nameStem(path.basename(file))}.conflict-${process.pid}-${randomBytes(4).toString('hex')}`);
+  fs.writeFileSync(saved, bytes, { flag: 'wx', mode });
+  fs.chmodSync(saved, mode);
+  throw new SafeFileError('io', message('changedWhileReplaced', { saved: path.basename(saved) }));
 }
 
 /** The cheap checks before anything is written: a regular file or none, as expected. */
@@ -488,6 +516,7 @@ export function writeFileAtomicSync(file: string, data: string | Uint8Array, opt
     const mode = before ? before.mode & 0o7777 : newFileMode(options);
     fd = fs.openSync(temporary, fs.constants.O_WRONLY | fs.constants.O_CREAT | fs.constants.O_EXCL, 0o600);
     created = true;
+    const written = fs.fstatSync(fd).ino;
     const bytes = typeof data === 'string' ? Buffer.from(data, 'utf8') : data;
     let offset = 0;
     while (offset < bytes.length) {
@@ -526,7 +555,8 @@ export function writeFileAtomicSync(file: string, data: string | Uint8Array, opt
       fs.renameSync(temporary, file);
       created = false;
       syncFolderSync(path.dirname(file));
-      restoreChangeMadeDuringRename(file, held, options.expected);
+      options.afterRename?.();
+      restoreChangeMadeDuringRename(file, held, options.expected, written);
     } finally {
       if (held) fs.closeSync(held.fd);
     }

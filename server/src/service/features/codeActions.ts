@@ -382,8 +382,12 @@ function* fixAllRounds(
   token: Cancellation,
 ): Generator<void, { edits: OffsetEdit[]; result: DigestDocument; resultDiagnostics?: readonly DigestDiagnostic[] }, void> {
   const original = doc.text;
-  /** The entries with a problem at the start. */
-  const troubled = new Set(diagnostics.map((d) => d.data?.entry ?? -1));
+  /**
+   * The entries whose names fix-all may still settle after its first round: those whose names
+   * disagreed at the start, or whose lines it may read otherwise once fixed (a line moved into
+   * place, a field found); not those with an unrelated problem (a category's case).
+   */
+  const troubled = new Set(diagnostics.filter((d) => VOTED.has(d.code) || RELINED.has(d.code)).map((d) => d.data?.entry ?? -1));
   let current = doc;
   let checked: readonly DigestDiagnostic[] | undefined = diagnostics;
   let composed: OffsetEdit[] = [];
@@ -410,6 +414,9 @@ function* fixAllRounds(
 
 /** Rules that compare a name with the other forms of it in the workspace (consistency.ts). */
 const VOTED: ReadonlySet<string> = new Set([DiagnosticCode.InconsistentTranslation, DiagnosticCode.InconsistentAuthorName]);
+
+/** Rules whose fixes change which field a line is read as. */
+const RELINED: ReadonlySet<string> = new Set([DiagnosticCode.OutOfOrder, DiagnosticCode.MissingField, DiagnosticCode.RunTogether, DiagnosticCode.StrayLine, DiagnosticCode.SwappedTitles]);
 
 /**
  * Fixes that change the structure of an entry (they insert, remove or move paragraphs, or change
@@ -738,7 +745,6 @@ function reorder(at: Places, entry: Entry): DigestFix[] {
   return edits.length > 0 ? [fix(bilingual('Put the fields of this paper in order', '按规范顺序排列字段'), edits, true, true)] : [];
 }
 
-/** Closes a `（` left open at the end of its institution, when nothing follows it but the translation. */
 /**
  * Closing brackets that are not `）` or `)`, which a translation's closer is sometimes typed as,
  * each with its own opening one (a closer whose opener is in the item closes that, not this).
@@ -760,6 +766,7 @@ const LOOKALIKE_CLOSERS: ReadonlyMap<string, string> = new Map([
   ['〛', '〚'],
 ]);
 
+/** Closes a `（` left open at the end of its institution, when nothing follows it but the translation. */
 function closeBracket(field: InstitutionsField, index: number): DigestFix[] {
   const item = field.items[index];
   if (!item || item.unbalanced !== 1 || !item.unbalancedAt) {
@@ -813,10 +820,16 @@ function removeInstitution(at: Places, field: InstitutionsField, index: number):
   return [fix(empty ? bilingual('Remove the empty item', '删除空的机构项') : bilingual('Remove this item', '删除此机构项'), [edit], true, empty)];
 }
 
-/** `math reasoning；(title)`: joins a hit without a field to the `(field)` split from it. */
-/** `分类` and a category code after it, within a hit: the label of the categories, run into. */
-const RUNS_INTO_CATEGORIES = /(?<=.)分类[ \t\u3000]*[A-Za-z][A-Za-z-]*\.[A-Za-z][A-Za-z-]*/;
+/** `分类` and a word after it, within a hit: the label of the categories run into, when the word is a category code. */
+const RUNS_INTO_CATEGORIES = /(?<=.)分类[ \t\u3000]*([A-Za-z][A-Za-z.-]*)/;
 
+/** Where a hit runs into `分类` and a known category code (`reasoning(abstract)分类 hep-th`), or -1. */
+function categoriesRunInto(text: string): number {
+  const match = RUNS_INTO_CATEGORIES.exec(text);
+  return match && categoryIgnoringCase(match[1]) ? match.index : -1;
+}
+
+/** `math reasoning；(title)`: joins a hit without a field to the `(field)` split from it. */
 function hitMissingField(field: TopicHitsField, index: number): DigestFix[] {
   const hit = field.hits[index];
   const next = field.hits[index + 1];
@@ -824,10 +837,10 @@ function hitMissingField(field: TopicHitsField, index: number): DigestFix[] {
   const fixes: DigestFix[] = [];
   if (next && next.keyword.text.length === 0 && next.field && separator) {
     fixes.push(fix(bilingual(`Join with '${next.text}'`, `与“${next.text}”合并`), [TextEdit.del(separator.range)], true, true));
-  } else if (hit && hit.range.start.line === hit.range.end.line && RUNS_INTO_CATEGORIES.test(hit.text)) {
+  } else if (hit && hit.range.start.line === hit.range.end.line && categoriesRunInto(hit.text) > 0) {
     // A hit that runs into `分类 cs.LG` lacks the `；` before the label, not its field (a keyword
     // with 分类 in it, `文本分类`, is not that).
-    const label = RUNS_INTO_CATEGORIES.exec(hit.text)!.index;
+    const label = categoriesRunInto(hit.text);
     fixes.push(fix(bilingual("Insert '；' before 分类", '在“分类”前插入“；”'), [insert({ line: hit.range.start.line, character: hit.range.start.character + label }, '；')], true, true));
   } else if (hit && !hit.open) {
     for (const where of ['abstract', 'title']) {

@@ -32,6 +32,7 @@ export const unlinkSync = stub('unlinkSync');
 export const writeFileSync = stub('writeFileSync');
 export const writeSync = stub('writeSync');
 export const readdirSync = stub('readdirSync');
+export const chmodSync = stub('chmodSync');
 export const existsSync = (): boolean => false;
 export const access = stub('access');
 export const lstat = stub('lstat');

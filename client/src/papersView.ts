@@ -137,6 +137,10 @@ export class PapersView implements vscode.TreeDataProvider<PapersElement>, vscod
         this.indexEmitter.fire(params);
         if (this.treeView.visible) {
           this.refresh();
+          // A paper revealed while the tree was being asked again may not have been selected:
+          // the paper under the cursor is revealed again once the new tree is in (nothing is
+          // asked when it is selected already).
+          this.followActiveEditor();
         } else {
           this.stale = true;
         }

@@ -15,7 +15,7 @@ import { isInside, realPathSync } from './fs/contained';
 import type { LockOptions } from './fs/lockFile';
 import { withFileLock, withFileLockSync } from './fs/lockFile';
 import type { FileSnapshot } from './fs/safeFile';
-import { readFileSnapshotSync, SafeFileError, writeFileAtomicSync } from './fs/safeFile';
+import { readFileSnapshotSync, SafeFileError, unreplaceable, writeFileAtomicSync } from './fs/safeFile';
 import { message, reasonOf } from './service/cliMessages';
 import type { MessageRef } from './service/cliMessages';
 import type { StateDisk } from './service/reading/stateStore';
@@ -100,11 +100,9 @@ export class NodeStateDisk implements StateDisk {
     if (!stat.isFile()) {
       return undefined; // A link or not a file: the read refuses it.
     }
-    if ((stat.mode & 0o222) === 0) {
-      return message('readOnlyFile');
-    }
-    if (stat.nlink > 1) {
-      return message('hasOtherNames', { count: stat.nlink - 1 });
+    const problem = unreplaceable(stat);
+    if (problem) {
+      return problem;
     }
     try {
       fs.accessSync(this.file, fs.constants.W_OK);

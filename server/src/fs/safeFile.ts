@@ -370,7 +370,7 @@ function readHeld(held: HeldTarget): Buffer {
 
 /**
  * After the rename: when the file that was replaced changed after its final check (another
- * process wrote into it in that instant: its size, time or bytes differ), that version is put
+ * process wrote into it in that instant: its bytes differ from those checked), that version is put
  * back in the target's place (with its mode and owner, flushed) and the write fails as
  * `changed`, as it would have a moment earlier, so that the caller merges and tries again (the
  * state file) or leaves the file as it is (a fix). It is put back only while the target is still
@@ -378,31 +378,20 @@ function readHeld(held: HeldTarget): Buffer {
  * be put back, that version is kept beside the target and the error says where. (A file put in
  * the target's place by another rename in that instant cannot be seen.)
  */
-function restoreChangeMadeDuringRename(file: string, held: HeldTarget | undefined, expected: FileSnapshot | null | undefined, written: number): void {
-  if (!held || !expected) {
+function restoreChangeMadeDuringRename(file: string, held: HeldTarget | undefined, checked: Buffer | undefined, written: number): void {
+  if (!held || !checked) {
     return;
   }
-  const now = fs.fstatSync(held.fd);
   const bytes = readHeld(held);
-  if (now.size === held.stat.size && now.mtimeMs === held.stat.mtimeMs && (!expected.sha256 || createHash('sha256').update(bytes).digest('hex') === expected.sha256)) {
+  // The bytes themselves: a clock too coarse to move between two writes hides a change from the time.
+  if (bytes.equals(checked)) {
     return;
   }
   const mode = held.stat.mode & 0o7777;
   if (lstatOrUndefinedSync(file)?.ino === written) {
     const back = temporaryPath(file);
-    let fd: number | undefined;
     try {
-      fd = fs.openSync(back, fs.constants.O_WRONLY | fs.constants.O_CREAT | fs.constants.O_EXCL, 0o600);
-      for (let offset = 0; offset < bytes.length; ) offset += fs.writeSync(fd, bytes, offset, bytes.length - offset);
-      fs.fsyncSync(fd);
-      fs.fchmodSync(fd, mode);
-      try {
-        fs.fchownSync(fd, held.stat.uid, held.stat.gid);
-      } catch {
-        // Only root may give a file away: the process's own then.
-      }
-      fs.closeSync(fd);
-      fd = undefined;
+      writeTemporarySync(back, bytes, mode, held.stat);
       if (lstatOrUndefinedSync(file)?.ino === written) {
         fs.renameSync(back, file);
         throw new SafeFileError('changed', message('changedMeanwhile'));
@@ -410,7 +399,6 @@ function restoreChangeMadeDuringRename(file: string, held: HeldTarget | undefine
     } catch (error) {
       if (error instanceof SafeFileError) throw error;
     } finally {
-      if (fd !== undefined) fs.closeSync(fd);
       fs.rmSync(back, { force: true });
     }
   }
@@ -418,6 +406,43 @@ function restoreChangeMadeDuringRename(file: string, held: HeldTarget | undefine
   fs.writeFileSync(saved, bytes, { flag: 'wx', mode });
   fs.chmodSync(saved, mode);
   throw new SafeFileError('io', message('changedWhileReplaced', { saved: path.basename(saved) }));
+}
+
+/**
+ * Writes `bytes` to a new file (created exclusively; removed again if the write fails), flushed,
+ * with `mode` and, where the process may, the owner and group of `owner` (the file it replaces);
+ * returns its inode.
+ */
+function writeTemporarySync(temporary: string, bytes: Uint8Array, mode: number, owner: fs.Stats | undefined): number {
+  const fd = fs.openSync(temporary, fs.constants.O_WRONLY | fs.constants.O_CREAT | fs.constants.O_EXCL, 0o600);
+  let written = false;
+  try {
+    for (let offset = 0; offset < bytes.length; ) {
+      offset += fs.writeSync(fd, bytes, offset, bytes.length - offset);
+    }
+    fs.fsyncSync(fd);
+    fs.fchmodSync(fd, mode);
+    if (owner && typeof process.getuid === 'function' && (owner.uid !== process.getuid() || owner.gid !== process.getgid?.())) {
+      try {
+        fs.fchownSync(fd, owner.uid, owner.gid);
+      } catch {
+        // Only root may give a file away; the group is kept where the process may.
+        try {
+          fs.fchownSync(fd, process.getuid(), owner.gid);
+        } catch {
+          // Keep the process's own.
+        }
+      }
+    }
+    const ino = fs.fstatSync(fd).ino;
+    written = true;
+    return ino;
+  } finally {
+    fs.closeSync(fd);
+    if (!written) {
+      fs.rmSync(temporary, { force: true });
+    }
+  }
 }
 
 /** The cheap checks before anything is written: a regular file or none, as expected. */
@@ -434,15 +459,26 @@ function checkTarget(current: fs.Stats | undefined, expected: FileSnapshot | nul
   if (expected && !current) {
     throw new SafeFileError('changed', message('deletedMeanwhile'));
   }
-  if (current && current.nlink > 1) {
-    // A rename would give this name a new file and leave the other names with the old one.
-    throw new SafeFileError('io', message('hasOtherNames', { count: current.nlink - 1 }));
+  const problem = current && unreplaceable(current);
+  if (problem) {
+    throw new SafeFileError('io', problem);
   }
-  if (current && (current.mode & 0o222) === 0) {
-    // A file nobody may write (chmod a-w) is not replaced, not even by its owner or root:
-    // the rename would bypass its mode, which only guards writes into the file.
-    throw new SafeFileError('io', message('readOnlyFile'));
+}
+
+/**
+ * Why an existing file is not replaced whoever writes: it has other names (a rename would give
+ * this name a new file and leave the other names with the old one), or nobody may write it
+ * (`chmod a-w`: the rename would bypass its mode, which only guards writes into the file, so not
+ * even its owner or root replaces it). Undefined when neither.
+ */
+export function unreplaceable(stat: fs.Stats): MessageRef | undefined {
+  if (stat.nlink > 1) {
+    return message('hasOtherNames', { count: stat.nlink - 1 });
   }
+  if ((stat.mode & 0o222) === 0) {
+    return message('readOnlyFile');
+  }
+  return undefined;
 }
 
 /** Throws when the process may not write the existing file (its mode, owner or ACL), which the rename would bypass. */
@@ -507,37 +543,15 @@ function currentUmask(): number {
  */
 export function writeFileAtomicSync(file: string, data: string | Uint8Array, options: WriteOptions = {}): FileSnapshot {
   const temporary = temporaryPath(file);
-  let fd: number | undefined;
   let created = false;
   try {
     const before = lstatOrUndefinedSync(file);
     checkTarget(before, options.expected);
     checkWritableSync(file, before);
     const mode = before ? before.mode & 0o7777 : newFileMode(options);
-    fd = fs.openSync(temporary, fs.constants.O_WRONLY | fs.constants.O_CREAT | fs.constants.O_EXCL, 0o600);
-    created = true;
-    const written = fs.fstatSync(fd).ino;
     const bytes = typeof data === 'string' ? Buffer.from(data, 'utf8') : data;
-    let offset = 0;
-    while (offset < bytes.length) {
-      offset += fs.writeSync(fd, bytes, offset, bytes.length - offset);
-    }
-    fs.fsyncSync(fd);
-    fs.fchmodSync(fd, mode);
-    if (before && typeof process.getuid === 'function' && (before.uid !== process.getuid() || before.gid !== process.getgid?.())) {
-      try {
-        fs.fchownSync(fd, before.uid, before.gid);
-      } catch {
-        // Only root may give a file away; the group is kept where the process may.
-        try {
-          fs.fchownSync(fd, process.getuid(), before.gid);
-        } catch {
-          // Keep the process's own.
-        }
-      }
-    }
-    fs.closeSync(fd);
-    fd = undefined;
+    const written = writeTemporarySync(temporary, bytes, mode, before);
+    created = true;
     options.beforeCommit?.();
     // The file checked is held open over the rename, so that a change written into it in that
     // instant is found afterwards (and kept) instead of lost.
@@ -547,16 +561,18 @@ export function writeFileAtomicSync(file: string, data: string | Uint8Array, opt
         checkStillWithin(file, options.within);
       }
       const current = lstatOrUndefinedSync(file);
+      let checked: Buffer | undefined;
       checkUnchanged(options.expected, current, () => {
         if (held && held.stat.ino !== current?.ino) throw new SafeFileError('changed', message('changedMeanwhile'));
-        return held ? readHeld(held) : fs.readFileSync(file);
+        checked = held ? readHeld(held) : fs.readFileSync(file);
+        return checked;
       });
       options.beforeRename?.();
       fs.renameSync(temporary, file);
       created = false;
       syncFolderSync(path.dirname(file));
       options.afterRename?.();
-      restoreChangeMadeDuringRename(file, held, options.expected, written);
+      restoreChangeMadeDuringRename(file, held, checked, written);
     } finally {
       if (held) fs.closeSync(held.fd);
     }
@@ -566,13 +582,6 @@ export function writeFileAtomicSync(file: string, data: string | Uint8Array, opt
   } catch (error) {
     throw systemError(error);
   } finally {
-    if (fd !== undefined) {
-      try {
-        fs.closeSync(fd);
-      } catch {
-        // Already failing.
-      }
-    }
     if (created) {
       try {
         fs.unlinkSync(temporary);

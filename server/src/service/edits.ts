@@ -284,3 +284,8 @@ export function isRange(value: unknown): value is Range {
   const r = value as Partial<Range> | null | undefined;
   return !!r && typeof r === 'object' && isPosition(r.start) && isPosition(r.end);
 }
+
+/** Whether position `a` comes strictly before `b`. */
+export function positionBefore(a: Position, b: Position): boolean {
+  return a.line < b.line || (a.line === b.line && a.character < b.character);
+}

@@ -10,7 +10,7 @@
 import { CodeAction, CodeActionKind, Diagnostic, Position, Range, SnippetTextEdit, TextDocumentEdit, TextEdit, WorkspaceEdit } from 'vscode-languageserver-types';
 import type { Cancellation } from '../cancellation';
 import { NEVER_CANCELLED } from '../cancellation';
-import { applyOffsetEdits, composeEdits, editsConflict, LineIndex, OffsetEdit, splitsSurrogatePair, toOffsetEdits, toTextEdits } from '../edits';
+import { applyOffsetEdits, composeEdits, editsConflict, LineIndex, OffsetEdit, positionBefore, splitsSurrogatePair, toOffsetEdits, toTextEdits } from '../edits';
 import type { DigestDocument, Entry, Field, FieldKind, InstitutionsField, TopicHitsField } from '../model';
 import { FIELD_ORDER, LABELS } from '../model';
 import { categoryByCode, categoryIgnoringCase } from '../taxonomy';
@@ -835,12 +835,12 @@ function hitMissingField(field: TopicHitsField, index: number): DigestFix[] {
   const next = field.hits[index + 1];
   const separator = field.separators[index];
   const fixes: DigestFix[] = [];
+  // Where the hit runs into `分类 cs.LG`, if it does: it lacks the `；` before the label, not its
+  // field (a keyword with 分类 in it, `文本分类`, is not that).
+  const label = hit && hit.range.start.line === hit.range.end.line ? categoriesRunInto(hit.text) : -1;
   if (next && next.keyword.text.length === 0 && next.field && separator) {
     fixes.push(fix(bilingual(`Join with '${next.text}'`, `与“${next.text}”合并`), [TextEdit.del(separator.range)], true, true));
-  } else if (hit && hit.range.start.line === hit.range.end.line && categoriesRunInto(hit.text) > 0) {
-    // A hit that runs into `分类 cs.LG` lacks the `；` before the label, not its field (a keyword
-    // with 分类 in it, `文本分类`, is not that).
-    const label = categoriesRunInto(hit.text);
+  } else if (hit && label > 0) {
     fixes.push(fix(bilingual("Insert '；' before 分类", '在“分类”前插入“；”'), [insert({ line: hit.range.start.line, character: hit.range.start.character + label }, '；')], true, true));
   } else if (hit && !hit.open) {
     for (const where of ['abstract', 'title']) {
@@ -869,11 +869,7 @@ function emptyKeyword(field: TopicHitsField, index: number): DigestFix[] {
 }
 
 function intersects(a: Range, b: Range): boolean {
-  return !(before(a.end, b.start) || before(b.end, a.start));
-}
-
-function before(a: Position, b: Position): boolean {
-  return a.line < b.line || (a.line === b.line && a.character < b.character);
+  return !(positionBefore(a.end, b.start) || positionBefore(b.end, a.start));
 }
 
 /**

@@ -9,12 +9,13 @@
  */
 import { compareDigests } from '../digestDates';
 import { Diagnostic, DiagnosticRelatedInformation, DiagnosticSeverity } from 'vscode-languageserver-types';
-import type { Position, Range } from 'vscode-languageserver-types';
+import type { Range } from 'vscode-languageserver-types';
 import type { Cancellation } from '../cancellation';
 import { NEVER_CANCELLED } from '../cancellation';
 import type { DigestDocument, Entry, FieldKind, InstitutionItem, InstitutionsField, Span, StructureProblem, TopicHitsField } from '../model';
 import { categoryByCode, categoryIgnoringCase, isCategoryLike, nearestCategories } from '../taxonomy';
 import { hasCjk } from '../text';
+import { positionBefore } from '../edits';
 import { entryAt, entryLine, entryTitleKey } from './entries';
 import { consistencyProblems, FormsElsewhere } from './consistency';
 import { documentTooLarge, TooLarge } from '../limits';
@@ -946,10 +947,6 @@ function hasAnyOf(text: string, marks: string): boolean {
   return false;
 }
 
-/**
- * The last character of a field's line, trailing white space left out (two code units for a
- * character outside the BMP): where something missing at the end of the line is reported.
- */
 /** The separators grouped by the pair of categories they stand between (no category between two of one group), in order. */
 function separatorRuns(separators: readonly Span[], categories: readonly Span[]): Span[][] {
   const runs: Span[][] = [];
@@ -970,10 +967,10 @@ function separatorRuns(separators: readonly Span[], categories: readonly Span[])
   return runs;
 }
 
-function positionBefore(a: Position, b: Position): boolean {
-  return a.line < b.line || (a.line === b.line && a.character < b.character);
-}
-
+/**
+ * The last character of a field's line, trailing white space left out (two code units for a
+ * character outside the BMP): where something missing at the end of the line is reported.
+ */
 function lastCharacter(field: { readonly text: string; readonly range: Range }): Range {
   const text = field.text;
   let end = text.length;

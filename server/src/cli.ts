@@ -469,7 +469,6 @@ function formatSarif(files: readonly CheckedFile[], cwd: string, docsBase: strin
   };
 }
 
-
 /**
  * The rule pages in the project's repository (package.json's `repository`), for SARIF, which a
  * code-scanning service shows elsewhere than on this machine: `https://github.com/…/blob/main/docs/rules/`

@@ -46,7 +46,7 @@ export async function sourcesNaming(context: WorkspaceNamesContext, name: NameTa
   const candidates: string[] = [];
   const folded = foldForSearch(name.key);
   for (const [uri] of context.terms.files()) {
-    if (openAtStart.has(uri) || (!context.readText && !uri.startsWith('file:'))) {
+    if (openAtStart.has(uri) || !readableHere(context, uri)) {
       continue;
     }
     if (mayNameFile(context, uri, name, folded)) {
@@ -80,7 +80,7 @@ export async function sourcesNaming(context: WorkspaceNamesContext, name: NameTa
   const done = new Set(candidates);
   for (let round = 0; round < 3; round++) {
     const openNow = new Set(context.documents.all().map((document) => indexUri(document.uri)));
-    const closed = [...openAtStart].filter((uri) => !openNow.has(uri) && !done.has(uri) && (context.readText || uri.startsWith('file:')) && mayNameFile(context, uri, name, folded));
+    const closed = [...openAtStart].filter((uri) => !openNow.has(uri) && !done.has(uri) && readableHere(context, uri) && mayNameFile(context, uri, name, folded));
     if (closed.length === 0) {
       break;
     }
@@ -107,4 +107,9 @@ function mayNameFile(context: WorkspaceNamesContext, uri: string, name: NameTarg
   const terms = context.terms.file(uri);
   const may = terms ? mayName(terms, name) : undefined;
   return may === true || (may === undefined && (context.index.file(uri)?.papers.some((paper) => searchIncludes(paper, folded)) ?? false));
+}
+
+/** Whether a file can be read here: any URI through the client (the web extension), else a `file:` URI from disk. */
+function readableHere(context: WorkspaceNamesContext, uri: string): boolean {
+  return context.readText !== undefined || uri.startsWith('file:');
 }

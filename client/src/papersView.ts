@@ -241,9 +241,10 @@ export class PapersView implements vscode.TreeDataProvider<PapersElement>, vscod
 
   /**
    * Reveals and selects the paper under the editor's cursor, when the view is visible and the
-   * selected paper is not already that one. Resolves with the revealed element, if any.
+   * selected paper is not already that one (`again`: once more when the tree changed under the
+   * reveal). Resolves with the revealed element, if any.
    */
-  async follow(editor: vscode.TextEditor): Promise<PapersElement | undefined> {
+  async follow(editor: vscode.TextEditor, again = true): Promise<PapersElement | undefined> {
     if (!this.treeView.visible || editor.document.languageId !== LANGUAGE_ID) {
       return undefined;
     }
@@ -267,7 +268,17 @@ export class PapersView implements vscode.TreeDataProvider<PapersElement>, vscod
       parent = this.intern(node, parent);
     }
     if (parent) {
-      await this.treeView.reveal(parent, { select: true, focus: false, expand: false });
+      try {
+        await this.treeView.reveal(parent, { select: true, focus: false, expand: false });
+      } catch (error) {
+        // The tree was being asked again meanwhile (an index change) and did not hold the row:
+        // followed once more, from the server's path in the new tree, once its roots are in.
+        if (!again) {
+          throw error;
+        }
+        await this.rootsLoaded;
+        return this.follow(editor, false);
+      }
     }
     return parent;
   }

@@ -31,13 +31,16 @@ export interface PaperDigestApi {
 /** Diagnostics as the server reports them, with their document versions, for Fix All's counts (one client per extension host). */
 const arrivals = new DiagnosticsArrivals();
 
-/** The client's options; `documentSelector` says which documents' schemes the server gets. */
-export function paperDigestClientOptions(documentSelector: DocumentSelector): LanguageClientOptions {
+/**
+ * The client's options; `documentSelector` says which documents' schemes the server gets, and
+ * `keptIndexFolder` where the server keeps its index between starts (the workspace's storage).
+ */
+export function paperDigestClientOptions(documentSelector: DocumentSelector, keptIndexFolder?: string): LanguageClientOptions {
   return {
     documentSelector,
     connectionOptions: { messageStrategy: arrivals.messageStrategy },
     // The file events come from the watchers below: the server need not register its own.
-    initializationOptions: { watchesFiles: true },
+    initializationOptions: { watchesFiles: true, ...(keptIndexFolder ? { keptIndexFolder } : {}) },
     synchronize: {
       configurationSection: 'paperDigest',
       // The workspace index follows digest files on disk; deletions of anything else may be

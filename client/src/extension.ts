@@ -25,10 +25,15 @@ export async function activate(context: vscode.ExtensionContext): Promise<PaperD
     run: { module: serverModule, transport: TransportKind.stdio, options: { execArgv } },
     debug: { module: serverModule, transport: TransportKind.stdio, options: { execArgv: [...execArgv, '--nolazy', '--inspect=6009'] } },
   };
-  const clientOptions = paperDigestClientOptions([
-    { scheme: 'file', language: LANGUAGE_ID },
-    { scheme: 'untitled', language: LANGUAGE_ID },
-  ]);
+  // The Papers view's first level comes from the index kept here while the workspace is read.
+  const keptIndexFolder = context.storageUri?.scheme === 'file' ? context.storageUri.fsPath : undefined;
+  const clientOptions = paperDigestClientOptions(
+    [
+      { scheme: 'file', language: LANGUAGE_ID },
+      { scheme: 'untitled', language: LANGUAGE_ID },
+    ],
+    keptIndexFolder,
+  );
   client = new LanguageClient('paperDigest', 'Paper Digest', serverOptions, clientOptions);
   return startPaperDigest(context, client);
 }

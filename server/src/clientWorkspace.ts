@@ -18,7 +18,20 @@ import { withoutTrailingSlashes } from './service/text';
 /** What the server asks of the workspace's files, whichever way they are read. */
 export type WorkspaceFiles = Pick<
   WorkspaceDigests,
-  'ready' | 'folderUris' | 'mtimeOf' | 'setFolders' | 'rescan' | 'changeFolders' | 'filesChanged' | 'documentChanged' | 'documentClosed' | 'flush' | 'dispose' | 'inWorkspace'
+  | 'ready'
+  | 'folderUris'
+  | 'mtimeOf'
+  | 'setFolders'
+  | 'rescan'
+  | 'changeFolders'
+  | 'filesChanged'
+  | 'documentChanged'
+  | 'documentClosed'
+  | 'flush'
+  | 'dispose'
+  | 'inWorkspace'
+  | 'keepIndexWith'
+  | 'earlyIndex'
 >;
 
 /** Where the files come from: the client, or a test's own files. */
@@ -163,6 +176,13 @@ export class ClientWorkspaceDigests implements WorkspaceFiles {
 
   dispose(): void {
     this.pendingDocuments.dispose();
+  }
+
+  /** The web extension keeps no index between starts: its files come through the client, read in full at each start. */
+  keepIndexWith(): void {}
+
+  earlyIndex(): Promise<WorkspaceIndex | undefined> {
+    return Promise.resolve(undefined);
   }
 
   inWorkspace(uri: string): boolean {

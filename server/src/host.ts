@@ -11,6 +11,7 @@ import type { StateFileSource } from './clientStateDisk';
 import type { WorkspaceFiles } from './clientWorkspace';
 import { rulesDocsBase } from './docsBase';
 import { decodeUtf8Text } from './fs/utf8Text';
+import { KeptIndexStore, keptIndexStore } from './keptIndexDisk';
 import type { WorkspaceIndex } from './service/workspaceIndex';
 import { WorkspaceDigests } from './workspace';
 
@@ -28,6 +29,11 @@ export function createWorkspaceFiles(
   options: { readonly log?: (message: string) => void; readonly idle?: () => Promise<void> },
 ): WorkspaceFiles {
   return new WorkspaceDigests(index, { ...options, decode: decodeUtf8Text });
+}
+
+/** The index kept between starts in `folder` (keptIndexDisk.ts); the web extension keeps none. */
+export function createKeptIndexStore(folder: string, log: (message: string) => void): KeptIndexStore | undefined {
+  return keptIndexStore(folder, log);
 }
 
 /** The docs/rules/ folder shipped beside the bundle, for the diagnostics' links. */

@@ -45,8 +45,10 @@ import { foldingRanges } from './service/features/folding';
 import { SEMANTIC_TOKEN_MODIFIERS, SEMANTIC_TOKEN_TYPES } from './service/features/semanticTokens';
 import { WorkspaceIndex } from './service/workspaceIndex';
 import { isPosition } from './service/edits';
-import { PAPERS_GROUPINGS, PapersTreeCache, PapersTreeOptions, paperAt } from './service/features/tree';
-import type { PapersQuery, PapersTreeParams } from './protocol';
+import { PAPERS_GROUPINGS, PapersTreeCache, PapersTreeLookup, PapersTreeOptions, paperAt, papersTree } from './service/features/tree';
+import { NotKeptError } from './service/keptIndex';
+import { isReadingGrouping } from './service/features/readingTree';
+import type { PapersQuery, PapersTreeParams, PapersTreeResult } from './protocol';
 import type { ReadingLookup } from './service/reading/paperInfo';
 import { ReadingService } from './reading';
 import {
@@ -62,7 +64,7 @@ import { workspaceSymbols } from './service/features/workspaceSymbols';
 import { documentStats } from './service/features/documentStats';
 import { DocumentStatsRequest, IndexChangedNotification, PaperAtRequest, PapersTreeRequest, RescanWorkspaceRequest } from './protocol';
 import { indexUri } from './workspace';
-import { createServerConnection, createStateFileSource, createTextReader, createWorkspaceFiles, readsFilesThroughClient, rulesPagesBase } from './host';
+import { createKeptIndexStore, createServerConnection, createStateFileSource, createTextReader, createWorkspaceFiles, readsFilesThroughClient, rulesPagesBase } from './host';
 import { hover } from './service/features/hover';
 import { diagnosticSteps, DiagnosticOptions, RuleSetting } from './service/features/diagnostics';
 import { idle, outputSent, runInSlices } from './slices';
@@ -215,7 +217,13 @@ connection.onInitialize((params: InitializeParams): InitializeResult => {
   refreshSupport = params.capabilities.workspace?.diagnostics?.refreshSupport === true;
   // Editors other than VS Code (Neovim, Helix, eglot) send file events only for the watchers a
   // server registers; VS Code's client here watches the files itself and says so.
-  const watchesFiles = (params.initializationOptions as { watchesFiles?: unknown } | undefined)?.watchesFiles === true;
+  const options = params.initializationOptions as { watchesFiles?: unknown; keptIndexFolder?: unknown } | undefined;
+  const watchesFiles = options?.watchesFiles === true;
+  // Where the index is kept between starts (VS Code's storage of the workspace), when the client gives a place.
+  const keptIndex = typeof options?.keptIndexFolder === 'string' && options.keptIndexFolder !== '' ? createKeptIndexStore(options.keptIndexFolder, (message) => connection.console.log(message)) : undefined;
+  if (keptIndex) {
+    workspaceDigests.keepIndexWith(keptIndex);
+  }
   registerWatchers = params.capabilities.workspace?.didChangeWatchedFiles?.dynamicRegistration === true && !watchesFiles;
   return {
     capabilities: {
@@ -338,6 +346,10 @@ connection.onRequest(PapersTreeRequest, guarded(PapersTreeRequest.method, async 
   if (!isPapersTreeQuery(params)) {
     return { generation: workspaceIndex.generation, paperCount: 0, distinctPaperCount: 0, nodes: [] };
   }
+  const early = params.parentId === undefined ? await earlyRoots(params, token) : undefined;
+  if (early) {
+    return early;
+  }
   await workspaceDigests.ready;
   await reading.ready();
   workspaceDigests.flush();
@@ -346,6 +358,37 @@ connection.onRequest(PapersTreeRequest, guarded(PapersTreeRequest.method, async 
   const nodes = (lookup.childrenOf(params.parentId) ?? []).map((node) => localizedNode(node, messageLanguage.current()));
   return { generation: lookup.tree.generation, paperCount: lookup.tree.paperCount, distinctPaperCount: lookup.tree.distinctPaperCount, indexedPaperCount: workspaceIndex.paperCount, nodes };
 }));
+
+/**
+ * The tree's first level while the first scan of the workspace runs, from the index kept at the
+ * last start and the files changed since (`earlyIndex`, workspace.ts): the same groups and counts
+ * the scan comes to. Only for the groupings and filters that need no more than what is kept of a
+ * paper (its topic, keywords, categories, institutions and title key): undefined for the others,
+ * which wait for the scan, as does every deeper level.
+ */
+async function earlyRoots(params: PapersTreeParams, token: CancellationToken): Promise<PapersTreeResult | undefined> {
+  const plain = params.filter === '' && !params.unreadOnly && !params.starredOnly && !params.newOnly && params.tag === undefined;
+  if (!plain || params.grouping === 'forYou' || isReadingGrouping(params.grouping)) {
+    return undefined;
+  }
+  const early = await workspaceDigests.earlyIndex();
+  if (!early) {
+    return undefined;
+  }
+  await messageLanguage.ready();
+  try {
+    const lookup = new PapersTreeLookup(papersTree(early, params.grouping, { filter: '' }, token));
+    const language = messageLanguage.current();
+    const nodes = (lookup.childrenOf(undefined) ?? []).map((node) => localizedNode(node, language));
+    return { generation: workspaceIndex.generation, paperCount: lookup.tree.paperCount, distinctPaperCount: lookup.tree.distinctPaperCount, indexedPaperCount: early.paperCount, nodes };
+  } catch (error) {
+    // Something of a paper not kept was read after all: the scan answers.
+    if (error instanceof NotKeptError) {
+      return undefined;
+    }
+    throw error;
+  }
+}
 
 connection.onRequest(PaperAtRequest, guarded(PaperAtRequest.method, async (params, token) => {
   if (!isPapersTreeQuery(params) || typeof params.uri !== 'string' || !isPosition(params.position)) {

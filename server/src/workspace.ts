@@ -11,10 +11,13 @@ import { fileURLToPath } from 'node:url';
 import { FileChangeType, FileEvent } from 'vscode-languageserver/node';
 import { realPath } from './fs/contained';
 import { readFileSnapshot, SafeFileError } from './fs/safeFile';
+import type { KeptIndexStore } from './keptIndexDisk';
+import { FileFingerprint, KeptFile, sameFingerprint } from './service/keptIndex';
+import { parseWithinLimits } from './service/limits';
 import { folderChange, isDigestFileName, isDigestUri, isInFolder, isInFolders } from './digestFiles';
 import { PendingDocuments } from './pendingDocuments';
 import type { DigestDocument } from './service/model';
-import type { WorkspaceIndex } from './service/workspaceIndex';
+import { FileSummary, summariseDigest, WorkspaceIndex } from './service/workspaceIndex';
 import { wellFormed, withoutTrailingSlashes } from './service/text';
 
 /** Limits of the scan, so that a huge or deep workspace cannot stall the server. */
@@ -92,6 +95,24 @@ export class WorkspaceDigests {
   private readonly uriOfFile = new Map<string, string>();
   /** The real path of each workspace folder, resolved once. */
   private readonly realRoots = new Map<string, Promise<string | undefined>>();
+  /** Where the index is kept between starts, once the client has said (`keepIndexWith`). */
+  private keptStore: KeptIndexStore | undefined;
+  /** What each digest read from disk was when it was read, for the index kept between starts. */
+  private readonly fingerprints = new Map<string, FileFingerprint>();
+  /** Whether the first scan has started: only it is preceded by the files kept at the last start. */
+  private firstScanStarted = false;
+  /** Scans started and not finished: the index is kept only when none runs. */
+  private scansRunning = 0;
+  /**
+   * While the first scan runs: the digest files as kept at the last start (those unchanged since)
+   * or read again (the others), by URI, filled in before the scan reads them in full.
+   */
+  private earlyFiles: Map<string, FileSummary> | undefined;
+  /** Settles when `earlyFiles` is complete (or there is none). */
+  private earlyRead: Promise<void> = Promise.resolve();
+  /** What the index kept was written for (or read as), to write it only when that changed. */
+  private keptSignature = '';
+  private keepTimer: ReturnType<typeof setTimeout> | undefined;
 
   constructor(
     private readonly index: WorkspaceIndex,
@@ -126,6 +147,42 @@ export class WorkspaceDigests {
     return this.mtimes.get(uri);
   }
 
+  /**
+   * Keeps the index between starts in `store`: before the first scan reads the files in full, the
+   * files unchanged since the last start are taken from it (`earlyIndex`), and it is written again
+   * after each scan and after files change. Called before the first scan, else it applies from the
+   * next change on.
+   */
+  keepIndexWith(store: KeptIndexStore): void {
+    this.keptStore = store;
+  }
+
+  /**
+   * While the first scan runs, once the files kept at the last start are looked at: an index of
+   * the workspace as the scan will find it, made of the files kept then and unchanged since, the
+   * others read now, and what the index has already (open documents, files read). Its papers
+   * from the kept files have no titles, ranges or summaries (`NotKeptError`): it answers the
+   * Papers tree's first level, nothing else. Undefined once the scan is done, or when nothing was kept.
+   */
+  async earlyIndex(): Promise<WorkspaceIndex | undefined> {
+    await Promise.race([this.earlyRead, this.scanning]);
+    const files = this.earlyFiles;
+    if (!files) {
+      return undefined;
+    }
+    this.pendingDocuments.flush();
+    const early = new WorkspaceIndex();
+    for (const file of this.index.files()) {
+      early.adopt(file);
+    }
+    for (const summary of files.values()) {
+      if (!this.index.file(summary.uri)) {
+        early.adopt(summary);
+      }
+    }
+    return early;
+  }
+
   /** The workspace folder URIs. */
   get folderUris(): readonly string[] {
     return this.folders;
@@ -155,6 +212,7 @@ export class WorkspaceDigests {
     });
     await this.scanning;
     this.index.removeMany(this.index.diskUris().filter((uri) => !seen.has(uri) && this.inWorkspace(uri)));
+    this.scheduleKeep(0);
   }
 
   /** Adds and removes workspace folders (`workspace/didChangeWorkspaceFolders`). */
@@ -176,6 +234,8 @@ export class WorkspaceDigests {
       if (!uri || !this.inWorkspace(uri)) {
         continue;
       }
+      // What was kept of it is no more; the index has it as read now.
+      this.forgetEarly(uri);
       if (change.type === FileChangeType.Deleted) {
         // A read still under way is dropped; a deleted folder takes its digests with it. The
         // reads started here settle after the deletions below, so the batch keeps its order.
@@ -193,6 +253,7 @@ export class WorkspaceDigests {
       this.index.removeMany(deleted);
     }
     await Promise.all(reads);
+    this.scheduleKeep(KEEP_DELAY_MS);
   }
 
   /**
@@ -216,9 +277,14 @@ export class WorkspaceDigests {
     this.pendingDocuments.flush();
   }
 
-  /** Stops the pending timers. */
+  /** Stops the pending timers; an index to keep is written now. */
   dispose(): void {
     this.pendingDocuments.dispose();
+    if (this.keepTimer !== undefined) {
+      clearTimeout(this.keepTimer);
+      this.keepTimer = undefined;
+      this.writeKept();
+    }
   }
 
   /** Whether a URI is inside a workspace folder (or the server has no folders at all). */
@@ -240,7 +306,7 @@ export class WorkspaceDigests {
    */
   private async readInto(uri: string, operation: number, checkPath: boolean): Promise<ReadOutcome> {
     let text: string | undefined;
-    let mtime: number | undefined;
+    let fingerprint: FileFingerprint | undefined;
     let outcome: ReadOutcome;
     try {
       const file = fileURLToPath(uri);
@@ -252,7 +318,7 @@ export class WorkspaceDigests {
       } else if (stat && !(await this.reallyInside(uri, file))) {
         outcome = 'link';
       } else {
-        const { bytes, snapshot } = await readFileSnapshot(file, { maxBytes: this.limits.maxFileBytes, followSymlinks: false, hash: false });
+        const { bytes, snapshot } = await readFileSnapshot(file, this.readOptions);
         const identity = `${snapshot.dev}:${snapshot.ino}`;
         const first = this.uriOfFile.get(identity);
         if (first !== undefined && first !== uri && this.fileOfUri.get(first) === identity && this.index.hasOnDisk(first)) {
@@ -265,25 +331,26 @@ export class WorkspaceDigests {
           } else {
             this.uriOfFile.set(identity, uri);
             this.fileOfUri.set(uri, identity);
-            mtime = snapshot.mtimeMs;
+            fingerprint = snapshot;
             outcome = 'indexed';
           }
         }
       }
     } catch (error) {
-      const code = (error as NodeJS.ErrnoException).code;
-      outcome = error instanceof SafeFileError ? SKIP_OF_ERROR[error.code] : code === 'ENOENT' || code === 'ENOTDIR' ? 'missing' : 'unreadable';
+      outcome = skipOf(error);
     }
     if (this.operations.get(uri) !== operation) {
       return 'superseded';
     }
     this.operations.delete(uri);
-    if (text !== undefined && this.inWorkspace(uri)) {
-      this.mtimes.set(uri, mtime!);
+    if (text !== undefined && fingerprint !== undefined && this.inWorkspace(uri)) {
+      this.mtimes.set(uri, fingerprint.mtimeMs);
+      this.fingerprints.set(uri, fingerprint);
       this.index.update(uri, text);
       return outcome;
     }
     this.mtimes.delete(uri);
+    this.fingerprints.delete(uri);
     if (outcome === 'missing' || outcome === 'folder') {
       // Gone, or a folder now: nothing of the file (nor of an older folder there) stays.
       this.index.remove(uri);
@@ -340,12 +407,36 @@ export class WorkspaceDigests {
     return this.options.limits ?? DEFAULT_SCAN_LIMITS;
   }
 
-  /** Scans folders one directory at a time, yielding to the event loop between files. */
+  private get readOptions(): { maxBytes: number; followSymlinks: false; hash: false } {
+    return { maxBytes: this.limits.maxFileBytes, followSymlinks: false, hash: false };
+  }
+
+  /**
+   * Scans folders one directory at a time, yielding to the event loop between files. The first
+   * scan, where an index is kept between starts, first looks at what was kept (`readEarly`).
+   */
   private scan(folderUris: readonly string[]): Promise<void> {
     const previous = this.scanning;
-    this.scanning = previous.then(() => this.scanFolders(folderUris)).catch((error: unknown) => {
-      this.options.log?.(`Paper Digest: scanning the workspace failed: ${String(error)}`);
-    });
+    const early = !this.firstScanStarted && this.keptStore !== undefined;
+    this.firstScanStarted = true;
+    if (early) {
+      this.earlyFiles = new Map();
+      this.earlyRead = previous.then(() => this.readEarly(folderUris, this.earlyFiles!)).catch((error: unknown) => {
+        this.earlyFiles = undefined;
+        this.options.log?.(`Paper Digest: reading the index kept at the last start failed: ${String(error)}`);
+      });
+    }
+    this.scansRunning++;
+    this.scanning = (early ? this.earlyRead : previous)
+      .then(() => this.scanFolders(folderUris))
+      .catch((error: unknown) => {
+        this.options.log?.(`Paper Digest: scanning the workspace failed: ${String(error)}`);
+      })
+      .finally(() => {
+        this.scansRunning--;
+        this.earlyFiles = undefined;
+        this.scheduleKeep(0);
+      });
     return this.scanning;
   }
 
@@ -354,6 +445,108 @@ export class WorkspaceDigests {
    * `seen`, every file (and `seen` collects their URIs).
    */
   private async scanFolders(folderUris: readonly string[], seen?: Set<string>): Promise<void> {
+    const started = Date.now();
+    const { indexed, skipped } = await this.walk(folderUris, async (uri) => {
+      const outcome = seen || !this.index.hasOnDisk(uri) ? await this.readInto(uri, this.nextOperation(uri), false) : 'indexed';
+      if (outcome === 'indexed') {
+        seen?.add(uri);
+      }
+      return outcome;
+    });
+    const skippedCount = [...skipped.values()].reduce((a, b) => a + b, 0);
+    const reasons = [...skipped].map(([reason, count]) => `${count} ${SKIP_DESCRIPTIONS[reason]}`).join(', ');
+    this.options.log?.(
+      `Paper Digest: indexed ${indexed} digest files (${this.index.paperCount} papers) in ${Date.now() - started} ms` +
+        (skippedCount > 0 ? `; skipped ${skippedCount}: ${reasons}.` : '.'),
+    );
+  }
+
+  /**
+   * Before the first scan: the digest files kept at the last start and unchanged since (the same
+   * size, times, device and inode), and the others read now, into `files`, in the order and
+   * within the limits of the scan.
+   */
+  private async readEarly(folderUris: readonly string[], files: Map<string, FileSummary>): Promise<void> {
+    const started = Date.now();
+    const kept = await this.keptStore!.read();
+    if (!kept) {
+      this.earlyFiles = undefined;
+      return;
+    }
+    let unchanged = 0;
+    const seenFiles = new Set<string>();
+    const { indexed } = await this.walk(folderUris, async (uri, file) => {
+      let text: string | undefined;
+      try {
+        const stat = await fs.lstat(file);
+        const identity = `${stat.dev}:${stat.ino}`;
+        if (seenFiles.has(identity)) {
+          return 'another-name';
+        }
+        seenFiles.add(identity);
+        const known = kept.get(uri);
+        if (known && sameFingerprint(known.fingerprint, stat)) {
+          files.set(uri, known.summary);
+          unchanged++;
+          return 'indexed';
+        }
+        text = (this.options.decode ?? strictUtf8)((await readFileSnapshot(file, this.readOptions)).bytes);
+      } catch (error) {
+        return skipOf(error);
+      }
+      if (text === undefined) {
+        return 'not-utf8';
+      }
+      files.set(uri, summariseDigest(uri, parseWithinLimits(text), 'disk'));
+      return 'indexed';
+    });
+    this.keptSignature = keptSignature(kept.values());
+    this.options.log?.(`Paper Digest: the index kept at the last start has ${unchanged} of the ${indexed} digest files as they are (${Date.now() - started} ms); the others were read again.`);
+  }
+
+  /** Drops what was kept of a file (it changed meanwhile). */
+  private forgetEarly(uri: string): void {
+    this.earlyFiles?.delete(uri);
+  }
+
+  /** Writes the index to keep after `delay` ms (at once after a scan, later after file events), once no scan runs. */
+  private scheduleKeep(delay: number): void {
+    if (!this.keptStore || this.keepTimer !== undefined) {
+      return;
+    }
+    this.keepTimer = setTimeout(() => {
+      this.keepTimer = undefined;
+      this.writeKept();
+    }, delay);
+    this.keepTimer.unref?.();
+  }
+
+  /** Writes the digests read from disk to the kept index, when they are not what it holds already. */
+  private writeKept(): void {
+    if (!this.keptStore || this.scansRunning > 0) {
+      return;
+    }
+    const files: KeptFile[] = [];
+    for (const uri of this.index.diskUris().sort()) {
+      const summary = this.index.diskFile(uri);
+      const fingerprint = this.fingerprints.get(uri);
+      if (summary && fingerprint) {
+        files.push({ summary, fingerprint });
+      }
+    }
+    const signature = keptSignature(files);
+    if (signature !== this.keptSignature) {
+      this.keptStore.write(files);
+      this.keptSignature = signature;
+    }
+  }
+
+  /**
+   * Visits the digest files of the folders in order (directories by name, breadth first), within
+   * the limits, yielding to the event loop between files: the regular files only (links and
+   * special files are skipped); `visit` says what came of each.
+   */
+  private async walk(folderUris: readonly string[], visit: (uri: string, file: string) => Promise<ReadOutcome>): Promise<{ indexed: number; skipped: Map<SkipReason, number> }> {
     const limits = this.limits;
     let indexed = 0;
     let directories = 0;
@@ -361,7 +554,6 @@ export class WorkspaceDigests {
     const skip = (reason: SkipReason): void => {
       skipped.set(reason, (skipped.get(reason) ?? 0) + 1);
     };
-    const started = Date.now();
     for (const folderUri of folderUris) {
       if (!this.inWorkspace(folderUri)) {
         continue;
@@ -410,11 +602,9 @@ export class WorkspaceDigests {
             this.options.log?.(`Paper Digest: indexed the first ${limits.maxFiles} digest files only.`);
             break;
           }
-          const uri = fileUri(full);
-          const outcome = seen || !this.index.hasOnDisk(uri) ? await this.readInto(uri, this.nextOperation(uri), false) : 'indexed';
+          const outcome = await visit(fileUri(full), full);
           if (outcome === 'indexed') {
             indexed++;
-            seen?.add(uri);
           } else if (outcome === 'folder') {
             queue.push({ dir: full, depth: depth + 1 });
           } else if (outcome !== 'superseded') {
@@ -430,14 +620,27 @@ export class WorkspaceDigests {
         }
       }
     }
-    const skippedCount = [...skipped.values()].reduce((a, b) => a + b, 0);
-    const reasons = [...skipped].map(([reason, count]) => `${count} ${SKIP_DESCRIPTIONS[reason]}`).join(', ');
-    this.options.log?.(
-      `Paper Digest: indexed ${indexed} digest files (${this.index.paperCount} papers) in ${Date.now() - started} ms` +
-        (skippedCount > 0 ? `; skipped ${skippedCount}: ${reasons}.` : '.'),
-    );
+    return { indexed, skipped };
   }
 }
+
+/** Why reading a file failed, as a reason to skip it. */
+function skipOf(error: unknown): SkipReason {
+  const code = (error as NodeJS.ErrnoException).code;
+  return error instanceof SafeFileError ? SKIP_OF_ERROR[error.code] : code === 'ENOENT' || code === 'ENOTDIR' ? 'missing' : 'unreadable';
+}
+
+/** What a kept index holds, as a string: its files and their fingerprints. */
+function keptSignature(files: Iterable<KeptFile>): string {
+  const parts: string[] = [];
+  for (const { summary, fingerprint } of files) {
+    parts.push(`${summary.uri}\u0000${fingerprint.size}:${fingerprint.mtimeMs}:${fingerprint.ctimeMs}:${fingerprint.dev}:${fingerprint.ino}`);
+  }
+  return parts.sort().join('\n');
+}
+
+/** How long after files change the index is kept again, in ms. */
+const KEEP_DELAY_MS = 5_000;
 
 /**
  * The URI of a file path, encoded as VS Code encodes it, so that URIs of files found on disk

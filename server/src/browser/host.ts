@@ -33,6 +33,9 @@ export const createServerConnection: typeof NodeHost.createServerConnection = (o
   return connection;
 };
 
+/** No index is kept between starts in the web extension (its files come through the client). */
+export const createKeptIndexStore: typeof NodeHost.createKeptIndexStore = () => undefined;
+
 /** The requests of workspaceFilesProtocol.ts on a connection. */
 export function connectionFileSource(connection: NodeHost.ServerConnection): DigestFileSource {
   return {

@@ -68,6 +68,8 @@ export interface FileSnapshot {
   readonly ino: number;
   readonly size: number;
   readonly mtimeMs: number;
+  /** The time of the inode's last change (a write, a rename, a change of mode). */
+  readonly ctimeMs: number;
   /** The permission bits (`mode & 0o7777`). */
   readonly mode: number;
   readonly uid: number;
@@ -172,6 +174,7 @@ function snapshotOf(file: string, stat: fs.Stats, bytes: Buffer, hash = true): F
     ino: stat.ino,
     size: stat.size,
     mtimeMs: stat.mtimeMs,
+    ctimeMs: stat.ctimeMs,
     mode: stat.mode & 0o7777,
     uid: stat.uid,
     gid: stat.gid,

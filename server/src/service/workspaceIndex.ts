@@ -168,11 +168,23 @@ export class WorkspaceIndex {
 
   /** Sets the disk content of a file (created or changed on disk). */
   update(uri: string, content: DigestContent): void {
-    const summary = summariseDigest(uri, this.model(content), 'disk');
-    this.disk.set(uri, summary);
-    if (!this.open.has(uri)) {
-      this.apply([uri], () => this.setEffective(uri, summary));
+    this.adopt(summariseDigest(uri, this.model(content), 'disk'));
+  }
+
+  /**
+   * Puts a summary made elsewhere in as it is, as the disk or the open content of its file (by
+   * its `source`): what `update` does with the summary it makes, and how an index of the
+   * summaries kept between starts is made (keptIndex.ts).
+   */
+  adopt(summary: FileSummary): void {
+    const uri = summary.uri;
+    if (summary.source === 'open') {
+      this.open.set(uri, summary);
+    } else {
+      this.disk.set(uri, summary);
+      if (this.open.has(uri)) return;
     }
+    this.apply([uri], () => this.setEffective(uri, summary));
   }
 
   /**
@@ -284,6 +296,11 @@ export class WorkspaceIndex {
   /** The URIs with disk content, in no particular order. */
   diskUris(): string[] {
     return [...this.disk.keys()];
+  }
+
+  /** The disk content of a file, whether or not it is open. */
+  diskFile(uri: string): FileSummary | undefined {
+    return this.disk.get(uri);
   }
 
   /** Whether the file has disk content in the index. */

@@ -1,0 +1,88 @@
+/**
+ * The file of the index kept between starts (service/keptIndex.ts), in a folder the client
+ * gives (`initializationOptions.keptIndexFolder`; VS Code's storage of the workspace): read once
+ * at start, written after a scan and after files change. It holds nothing that is not in the
+ * digests: one that cannot be used (another build's, not this form) is said so in the log, not
+ * used, and replaced by the next write. Written as every file of the server is, atomically and
+ * never through a link.
+ */
+import { createHash } from 'node:crypto';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { readFileSnapshot, SafeFileError, writeFileAtomicSync } from './fs/safeFile';
+import { decodeKeptIndex, encodeKeptIndex, KeptFile } from './service/keptIndex';
+
+/** Where the kept index comes from and goes to (workspace.ts). */
+export interface KeptIndexStore {
+  /** The files kept at the last start, or undefined when there are none that can be used. */
+  read(): Promise<ReadonlyMap<string, KeptFile> | undefined>;
+  /** Keeps these files (and only these) for the next start. */
+  write(files: readonly KeptFile[]): void;
+}
+
+/** The file's name in its folder. */
+export const KEPT_INDEX_FILE = 'papers-index.json';
+
+/** A kept index bigger than this is not read (100,000 papers keep about 10 MB). */
+const MAX_KEPT_INDEX_BYTES = 256 * 1024 * 1024;
+
+/**
+ * The kept index in `folder`, which is made when first written.
+ *
+ * @example
+ * workspaceDigests.keepIndexWith(keptIndexStore('/home/me/.config/Code/User/workspaceStorage/1a2b/paper-digest', log));
+ */
+export function keptIndexStore(folder: string, log: (message: string) => void): KeptIndexStore {
+  const file = path.join(folder, KEPT_INDEX_FILE);
+  return {
+    async read() {
+      let text: string;
+      try {
+        const { bytes } = await readFileSnapshot(file, { maxBytes: MAX_KEPT_INDEX_BYTES, followSymlinks: false, hash: false });
+        text = bytes.toString('utf8');
+      } catch (error) {
+        if (!(error instanceof SafeFileError && error.code === 'missing')) {
+          log(`Paper Digest: the index kept at the last start (${file}) was not read: ${reason(error)}.`);
+        }
+        return undefined;
+      }
+      const kept = decodeKeptIndex(text, buildId());
+      if ('problem' in kept) {
+        const why = kept.problem === 'corrupt' ? 'it is not an index this server keeps' : 'another version of the server kept it';
+        log(`Paper Digest: the index kept at the last start (${file}) is not used: ${why}; it is made again.`);
+        return undefined;
+      }
+      return kept.files;
+    },
+    write(files) {
+      try {
+        fs.mkdirSync(folder, { recursive: true });
+        writeFileAtomicSync(file, encodeKeptIndex(buildId(), files));
+      } catch (error) {
+        log(`Paper Digest: the index was not kept for the next start (${file}): ${reason(error)}.`);
+      }
+    },
+  };
+}
+
+function reason(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+let build: string | undefined;
+
+/**
+ * What names this build of the server: the hash of its own code (the bundle, dist/server.js).
+ * What a paper's topic or key is may change from one build to the next; an index kept by
+ * another build is not read back.
+ */
+function buildId(): string {
+  if (build === undefined) {
+    try {
+      build = createHash('sha256').update(fs.readFileSync(__filename)).digest('hex').slice(0, 32);
+    } catch {
+      build = 'unknown';
+    }
+  }
+  return build;
+}

@@ -276,6 +276,9 @@ connection.onInitialized(() => {
   void messageLanguage.ready();
 });
 
+// A change of the files not yet in the index kept between starts is written before the server goes.
+connection.onShutdown(() => workspaceDigests.dispose());
+
 // The workspace index: file events, open documents, and the Papers view's requests.
 connection.onDidChangeWatchedFiles((params) => {
   void workspaceDigests.filesChanged(params.changes);

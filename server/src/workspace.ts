@@ -111,7 +111,7 @@ export class WorkspaceDigests {
   /** Settles when `earlyFiles` is complete (or there is none). */
   private earlyRead: Promise<void> = Promise.resolve();
   /** What the index kept was written for (or read as), to write it only when that changed. */
-  private keptSignature = '';
+  private keptSignature: string | undefined;
   private keepTimer: ReturnType<typeof setTimeout> | undefined;
 
   constructor(
@@ -518,7 +518,6 @@ export class WorkspaceDigests {
       this.keepTimer = undefined;
       this.writeKept();
     }, delay);
-    this.keepTimer.unref?.();
   }
 
   /** Writes the digests read from disk to the kept index, when they are not what it holds already. */

@@ -1,0 +1,86 @@
+/**
+ * The index kept between starts over stdio: the bundled server, given a storage folder
+ * (`initializationOptions.keptIndexFolder`), keeps its index there after the scan, takes the
+ * files unchanged since from it at the next start, and answers the Papers tree's first level
+ * as the scan does. (That the early answer equals the scan's for every kind of change is
+ * test/unit/keptIndex.test.ts; here, the wiring.)
+ */
+import { after, describe, test } from 'node:test';
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { FIXTURES } from '../support/fixtures';
+import { LspClient, SERVER_BUNDLE } from '../support/lspClient';
+import type { PapersTreeResult } from '../../server/src/protocol';
+import { KEPT_INDEX_FILE } from '../../server/src/keptIndexDisk';
+
+const GROUPINGS = ['topic', 'category', 'institution', 'file'] as const;
+const NEW_DIGEST = ['新专题', 'Graph Rewriting for Query Planning', '面向查询规划的图重写', 'Ines Duarte, Pavel Novak', '专题命中 数据库 ：query planning(title)；分类 cs.DB', ''].join('\n\n');
+
+describe('lsp: the index kept between starts', () => {
+  const made: string[] = [];
+  const folder = (prefix: string): string => {
+    const root = fs.mkdtempSync(path.join(os.tmpdir(), prefix));
+    made.push(root);
+    return root;
+  };
+  after(() => made.forEach((root) => fs.rmSync(root, { recursive: true, force: true })));
+
+  async function start(root: string, storage: string): Promise<LspClient> {
+    assert.ok(fs.existsSync(SERVER_BUNDLE), 'run `node esbuild.mjs` first: dist/server.js is missing');
+    return LspClient.start({ rootUri: pathToFileURL(root).href, initializationOptions: { watchesFiles: true, keptIndexFolder: storage } });
+  }
+
+  /** The first level of each grouping, asked at once after the start. */
+  const firstLevels = (client: LspClient): Promise<PapersTreeResult[]> => Promise.all(GROUPINGS.map((grouping) => client.request<PapersTreeResult>('paperDigest/papersTree', { grouping, filter: '' })));
+  /** What does not depend on when it was asked. */
+  const comparable = (results: PapersTreeResult[]): unknown => results.map(({ nodes, paperCount, distinctPaperCount, indexedPaperCount }) => ({ nodes, paperCount, distinctPaperCount, indexedPaperCount }));
+  const logged = (client: LspClient, pattern: RegExp): Promise<{ message: string }> => client.waitForNotification<{ message: string }>('window/logMessage', (params) => pattern.test(params.message), undefined, true);
+
+  test('Should keep the index after the scan, take the unchanged files from it at the next start, and answer as the scan does', async () => {
+    const root = folder('paper-digest-kept-ws-');
+    fs.cpSync(path.join(FIXTURES, 'workspace'), root, { recursive: true });
+    const storage = path.join(folder('paper-digest-kept-storage-'), 'workspace-1');
+
+    let client = await start(root, storage);
+    await firstLevels(client);
+    await client.shutdown();
+    const kept = path.join(storage, KEPT_INDEX_FILE);
+    assert.ok(fs.statSync(kept).size > 0, 'kept once the scan was done');
+
+    fs.writeFileSync(path.join(root, 'new.digest'), NEW_DIGEST);
+    client = await start(root, storage);
+    try {
+      const early = await firstLevels(client);
+      const { message } = await logged(client, /index kept at the last start has/);
+      const [, unchanged, all] = /has (\d+) of the (\d+) digest files/.exec(message)!;
+      assert.equal(Number(all), Number(unchanged) + 1, message);
+      await client.request('paperDigest/rescanWorkspace', {});
+      assert.deepEqual(comparable(early), comparable(await firstLevels(client)));
+      assert.ok(early[3].nodes.some((node) => node.kind === 'group' && node.label === 'new.digest'));
+    } finally {
+      await client.shutdown();
+    }
+    // Kept again with the new file.
+    assert.match(fs.readFileSync(kept, 'utf8'), /new\.digest/);
+  });
+
+  test('Should say so of a kept index it cannot use, read the workspace in full, and keep a new one', async () => {
+    const root = folder('paper-digest-kept-ws-');
+    fs.cpSync(path.join(FIXTURES, 'workspace'), root, { recursive: true });
+    const storage = folder('paper-digest-kept-storage-');
+    fs.writeFileSync(path.join(storage, KEPT_INDEX_FILE), '{"format":"paper-digest-kept-index","version":1,"build":');
+    const client = await start(root, storage);
+    try {
+      const answers = await firstLevels(client);
+      await logged(client, /is not used: it is not an index this server keeps/);
+      await client.request('paperDigest/rescanWorkspace', {});
+      assert.deepEqual(comparable(answers), comparable(await firstLevels(client)));
+    } finally {
+      await client.shutdown();
+    }
+    assert.match(fs.readFileSync(path.join(storage, KEPT_INDEX_FILE), 'utf8'), /agents\.digest/);
+  });
+});

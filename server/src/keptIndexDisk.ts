@@ -10,14 +10,16 @@ import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { readFileSnapshot, SafeFileError, writeFileAtomicSync } from './fs/safeFile';
-import { decodeKeptIndex, encodeKeptIndex, KeptFile } from './service/keptIndex';
+import { decodeKeptIndex, KeptFile, KeptIndexWriter } from './service/keptIndex';
 
 /** Where the kept index comes from and goes to (workspace.ts). */
 export interface KeptIndexStore {
   /** The files kept at the last start, or undefined when there are none that can be used. */
   read(): Promise<ReadonlyMap<string, KeptFile> | undefined>;
-  /** Keeps these files (and only these) for the next start. */
-  write(files: readonly KeptFile[]): void;
+  /** A writer of the kept index (`add` each file, then `write` it). */
+  writer(): KeptIndexWriter;
+  /** Keeps the files added to the writer (and only these) for the next start. */
+  write(writer: KeptIndexWriter): void;
 }
 
 /** The file's name in its folder. */
@@ -54,10 +56,11 @@ export function keptIndexStore(folder: string, log: (message: string) => void): 
       }
       return kept.files;
     },
-    write(files) {
+    writer: () => new KeptIndexWriter(buildId()),
+    write(writer) {
       try {
         fs.mkdirSync(folder, { recursive: true });
-        writeFileAtomicSync(file, encodeKeptIndex(buildId(), files));
+        writeFileAtomicSync(file, writer.text());
       } catch (error) {
         log(`Paper Digest: the index was not kept for the next start (${file}): ${reason(error)}.`);
       }

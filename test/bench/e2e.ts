@@ -85,6 +85,8 @@ const TARGETS: Record<string, { max: number; unit: string; at?: number }> = {
   outlineMB: { max: 6, unit: 'MB', at: 10000 },
   heapRatio: { max: 3, unit: '×', at: 10000 },
   treeRoot: { max: 1000, unit: 'ms', at: 100000 },
+  treeRootKept: { max: 1000, unit: 'ms', at: 100000 },
+  treeRootKeptNew: { max: 1000, unit: 'ms', at: 100000 },
   repeatSymbol: { max: 20, unit: 'ms', at: 100000 },
   workspaceRssMB: { max: 300, unit: 'MB', at: 100000 },
   workspaceIdleRssMB: { max: 300, unit: 'MB', at: 100000 },
@@ -105,7 +107,9 @@ const LABELS: Record<string, string> = {
   outlineSymbols: 'outline symbols',
   heapRatio: 'heap after GC / text',
   rssRatio: 'RSS growth / text',
-  treeRoot: 'start → Papers tree root',
+  treeRoot: 'start → tree root, nothing kept',
+  treeRootKept: '  index kept, nothing changed',
+  treeRootKeptNew: '  index kept, one new digest',
   firstSymbol: 'first workspace symbol',
   repeatSymbol: 'repeated workspace symbol',
   workspaceRssMB: 'RSS with the workspace indexed',
@@ -209,10 +213,12 @@ function cpuOf(pid: number | undefined): number | undefined {
   }
 }
 
-async function startOurs(rootUri: string | null): Promise<Server> {
+async function startOurs(rootUri: string | null, keptIndexFolder?: string): Promise<Server> {
   const client = await LspClient.start({
     rootUri,
     timeoutMs: TIMEOUT_MS,
+    // Where the extension has the server keep its index between starts (VS Code's workspace storage).
+    initializationOptions: keptIndexFolder ? { keptIndexFolder } : undefined,
     serverModule: OUR_SERVER,
     execArgv: [...SERVER_FLAGS, '--expose-gc'],
     args: ['--debug-requests'],
@@ -461,12 +467,18 @@ async function workspaceBenchmark(files: number, papersPerFile: number, rounds: 
     const query = generatedEntry(Math.floor((files * papersPerFile) / 2))[0];
     const ours: Side = { samples: [] };
     const peer: Side = { samples: [] };
+    const newDigest = path.join(digestRoot, 'day-new.digest');
     for (let round = 0; round < rounds; round++) {
-      await onServer(ours, () => startOurs(pathToFileURL(digestRoot).href), async (server) => {
-        const sample: Sample = {};
+      // A new storage folder each round: the first start has nothing kept.
+      const storage = fs.mkdtempSync(path.join(root, 'storage-'));
+      const treeRoot = async (server: Server): Promise<number> => {
         const started = now();
         await server.client.request('paperDigest/papersTree', { grouping: 'topic', filter: '' });
-        sample.treeRoot = now() - started;
+        return now() - started;
+      };
+      await onServer(ours, () => startOurs(pathToFileURL(digestRoot).href, storage), async (server) => {
+        const sample: Sample = {};
+        sample.treeRoot = await treeRoot(server);
         // CPU time varies less than the wall clock on a loaded machine.
         sample.treeRootCpu = cpuOf(server.client.pid);
         await symbolTimes(server, query, sample);
@@ -477,6 +489,19 @@ async function workspaceBenchmark(files: number, papersPerFile: number, rounds: 
         sample.workspaceIdleRssMB = files * papersPerFile >= 10_000 ? await idleRss(server) : undefined;
         return sample;
       });
+      // The next starts, with the index kept by the one before: nothing changed since, then
+      // the morning's case, one new digest of as many papers.
+      const sample = ours.samples[ours.samples.length - 1];
+      const restart = async (metric: string): Promise<void> => {
+        const side: Side = { samples: [] };
+        await onServer(side, () => startOurs(pathToFileURL(digestRoot).href, storage), async (server) => ({ [metric]: await treeRoot(server) }));
+        if (sample) sample[metric] = side.samples[0]?.[metric];
+        ours.failure ??= side.failure;
+      };
+      await restart('treeRootKept');
+      fs.writeFileSync(newDigest, digestText(files * papersPerFile, papersPerFile));
+      await restart('treeRootKeptNew');
+      fs.rmSync(newDigest);
       if (!peer.failure && PEER) {
         await onServer(peer, () => startPeer(pathToFileURL(path.join(root, 'markdown')).href, markdownTexts), async (server) => {
           const sample: Sample = {};
@@ -489,6 +514,8 @@ async function workspaceBenchmark(files: number, papersPerFile: number, rounds: 
     }
     printTable(`workspace of ${files} digests × ${papersPerFile.toLocaleString('en')} papers`, files * papersPerFile, { samples: [] }, ours, peer, [
       'treeRoot',
+      'treeRootKept',
+      'treeRootKeptNew',
       'treeRootCpu',
       'firstSymbol',
       'repeatSymbol',

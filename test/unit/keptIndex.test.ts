@@ -3,7 +3,7 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import fc from 'fast-check';
-import { decodeKeptIndex, encodeKeptIndex, KeptFile, KEPT_INDEX_VERSION, NotKeptError } from '../../server/src/service/keptIndex';
+import { decodeKeptIndex, encodeKeptIndex, KeptFile, KeptIndexWriter, KEPT_INDEX_VERSION, NotKeptError } from '../../server/src/service/keptIndex';
 import { KEPT_INDEX_FILE, KeptIndexStore, keptIndexStore } from '../../server/src/keptIndexDisk';
 import { parseDigest } from '../../server/src/service/parser';
 import { FileSummary, WorkspaceIndex } from '../../server/src/service/workspaceIndex';
@@ -17,25 +17,23 @@ const temp = temporaryFolders();
 /** The groupings whose first level the kept index answers. */
 const KEPT_GROUPINGS: readonly PapersGrouping[] = ['topic', 'category', 'institution', 'file'];
 
-/** A kept index in memory, through the real text (encode, decode); `written()` settles at the next write. */
-function memoryStore(build = 'test-build'): KeptIndexStore & { text: string | undefined; writes: number; written(): Promise<void> } {
-  let waiters: (() => void)[] = [];
+/** A kept index in memory, through the real text (written, read back). */
+function memoryStore(build = 'test-build'): KeptIndexStore & { text: string | undefined; writes: number; onWrite?: () => void } {
   const store = {
     text: undefined as string | undefined,
     writes: 0,
+    onWrite: undefined as (() => void) | undefined,
     read: () => {
       if (store.text === undefined) return Promise.resolve(undefined);
       const kept = decodeKeptIndex(store.text, build);
       return Promise.resolve('files' in kept ? kept.files : undefined);
     },
-    write: (files: readonly KeptFile[]) => {
-      store.text = encodeKeptIndex(build, files);
+    writer: () => new KeptIndexWriter(build),
+    write: (writer: KeptIndexWriter) => {
+      store.text = writer.text();
       store.writes++;
-      const settled = waiters;
-      waiters = [];
-      settled.forEach((resolve) => resolve());
+      store.onWrite?.();
     },
-    written: () => new Promise<void>((resolve) => waiters.push(resolve)),
   };
   return store;
 }
@@ -61,14 +59,12 @@ function firstLevels(index: WorkspaceIndex): unknown {
   });
 }
 
-/** Scans `root` with the store until its index is kept; the index. */
+/** Scans `root` with the store, and keeps its index as the server does when it goes; the index. */
 async function scanAndKeep(root: string, store: ReturnType<typeof memoryStore>): Promise<WorkspaceIndex> {
   const index = new WorkspaceIndex();
   const files = new WorkspaceDigests(index);
   files.keepIndexWith(store);
-  const written = store.written();
   await files.setFolders([fileUri(root)]);
-  await written;
   files.dispose();
   return index;
 }
@@ -126,19 +122,30 @@ describe('kept index: its text', () => {
     const value = JSON.parse(good) as Record<string, unknown>;
     assert.deepEqual(decodeKeptIndex(JSON.stringify({ ...value, version: KEPT_INDEX_VERSION + 1 }), 'b1'), { problem: 'other-version' });
     const files = value.files as unknown[][];
+    const lists = value.lists as number[][];
+    const [uri, size, mtime, ctime, dev, ino, heading, keys, columns] = files[0] as [string, number, number, number, number, number, number, string[], number[]];
+    const withFile = (file: unknown[], more: Record<string, unknown> = {}): string => JSON.stringify({ ...value, ...more, files: [file] });
+    const column = (at: number, to: number): number[] => columns.map((each, i) => (i === at ? to : each));
     const broken: unknown[] = [
       good.slice(0, good.length / 2),
       '[]',
       'null',
       JSON.stringify({ ...value, format: 'another' }),
       JSON.stringify({ ...value, strings: [1, 2] }),
+      JSON.stringify({ ...value, lists: undefined }),
       JSON.stringify({ ...value, files: [files[0], files[0]] }),
-      JSON.stringify({ ...value, files: [[...files[0].slice(0, 7)]] }),
-      JSON.stringify({ ...value, files: [[...files[0].slice(0, 7), [[0, 'no hash', 1, 0, [], [], []]]]] }),
-      JSON.stringify({ ...value, files: [[...files[0].slice(0, 7), [[0, 'k#0', 1, 10_000, [], [], []]]]] }),
-      JSON.stringify({ ...value, files: [[...files[0].slice(0, 7), [[0, 'k#0', 1, 0, [-2], [], []]]]] }),
-      JSON.stringify({ ...value, files: [[...files[0].slice(0, 7), [[0, 'k#0', 1, 0, [], [], [[0]]]]]] }),
-      JSON.stringify({ ...value, files: [['file:///w/a.digest', -1, ...files[0].slice(2)]] }),
+      withFile(files[0].slice(0, 8)),
+      withFile([uri, -1, mtime, ctime, dev, ino, heading, keys, columns]),
+      withFile([uri, size, mtime, ctime, dev, ino, 10_000, keys, columns]),
+      withFile([uri, size, mtime, ctime, dev, ino, heading, ['no hash', ...keys.slice(1)], columns]),
+      withFile([uri, size, mtime, ctime, dev, ino, heading, keys, columns.slice(1)]),
+      withFile([uri, size, mtime, ctime, dev, ino, heading, keys, column(0, 2)]),
+      withFile([uri, size, mtime, ctime, dev, ino, heading, keys, column(1, 10_000)]),
+      // A list of institutions where a list of keywords goes, and the other way round.
+      withFile([uri, size, mtime, ctime, dev, ino, heading, keys, column(2, columns[4])]),
+      withFile([uri, size, mtime, ctime, dev, ino, heading, keys, column(4, columns[2])]),
+      withFile([uri, size, mtime, ctime, dev, ino, heading, keys, column(2, lists.length)], { lists: [...lists, [0.5]] }),
+      withFile([uri, size, mtime, ctime, dev, ino, heading, keys, column(4, lists.length)], { lists: [...lists, [-2, 0]] }),
     ];
     for (const each of broken) {
       assert.deepEqual(decodeKeptIndex(each as string, 'b1'), { problem: 'corrupt' }, String(each).slice(0, 80));
@@ -242,15 +249,16 @@ describe('kept index: the first level of the Papers tree before the scan', () =>
     const root = folder({ 'a.digest': digest(entryLines('A')), 'b.digest': digest(entryLines('B')) });
     const store = memoryStore();
     await scanAndKeep(root, store);
+    assert.equal(store.writes, 1);
     const first = store.text;
-    // Nothing changed: the next start does not write it again.
+    // Nothing changed since: not written again.
+    await scanAndKeep(root, store);
+    assert.equal(store.writes, 1);
+    // A file changed while the server runs: kept again once the server goes, with it.
     const index = new WorkspaceIndex();
     const files = new WorkspaceDigests(index);
     files.keepIndexWith(store);
     await files.setFolders([fileUri(root)]);
-    await files.rescan();
-    assert.equal(store.writes, 1);
-    // A file changed: kept again once the server goes, with it.
     writeFiles(root, { 'c.digest': digest(entryLines('C')) });
     await files.filesChanged([{ uri: fileUri(path.join(root, 'c.digest')), type: 1 }]);
     assert.equal(store.writes, 1);
@@ -260,6 +268,27 @@ describe('kept index: the first level of the Papers tree before the scan', () =>
     const kept = decodeKeptIndex(store.text!, 'test-build');
     assert.ok('files' in kept);
     assert.deepEqual([...kept.files.keys()].map((uri) => uri.slice(fileUri(root).length + 1)), ['a.digest', 'b.digest', 'c.digest']);
+  });
+
+  test('Should keep the index by itself once the scan is done and the server idle', async () => {
+    const root = folder({ 'a.digest': digest(entryLines('A')), 'b.digest': digest(entryLines('B')) });
+    const store = memoryStore();
+    let idleAsked = 0;
+    const files = new WorkspaceDigests(new WorkspaceIndex(), {
+      idle: async () => {
+        idleAsked++;
+      },
+    });
+    files.keepIndexWith(store);
+    const written = new Promise<void>((resolve) => (store.onWrite = resolve));
+    await files.setFolders([fileUri(root)]);
+    assert.equal(store.writes, 0, 'not while the answers the scan held up go');
+    await written;
+    assert.equal(idleAsked, 1);
+    const kept = decodeKeptIndex(store.text!, 'test-build');
+    assert.ok('files' in kept && kept.files.size === 2);
+    files.dispose();
+    assert.equal(store.writes, 1);
   });
 
   test('Should read every file when nothing was kept, and have no early index', async () => {
@@ -275,6 +304,13 @@ describe('kept index: the first level of the Papers tree before the scan', () =>
   });
 });
 
+/** A writer of the store with the files added. */
+function writerOf(store: KeptIndexStore, files: readonly KeptFile[]): KeptIndexWriter {
+  const writer = store.writer();
+  files.forEach((file) => writer.add(file));
+  return writer;
+}
+
 describe('kept index: its file', () => {
   function summaries(): KeptFile[] {
     const index = new WorkspaceIndex();
@@ -287,7 +323,7 @@ describe('kept index: its file', () => {
     const logs: string[] = [];
     const store = keptIndexStore(storage, (message) => logs.push(message));
     assert.equal(await store.read(), undefined);
-    store.write(summaries());
+    store.write(writerOf(store, summaries()));
     assert.deepEqual(fs.readdirSync(storage), [KEPT_INDEX_FILE]);
     const back = await store.read();
     assert.deepEqual([...(back?.keys() ?? [])], ['file:///w/a.digest']);
@@ -303,7 +339,7 @@ describe('kept index: its file', () => {
     assert.equal(await store.read(), undefined);
     assert.match(logs.join('\n'), /is not used: it is not an index this server keeps/);
     assert.equal(fs.readFileSync(file, 'utf8'), '{"format": "something else"');
-    store.write(summaries());
+    store.write(writerOf(store, summaries()));
     assert.ok(await store.read());
   });
 
@@ -316,7 +352,7 @@ describe('kept index: its file', () => {
     const store = keptIndexStore(storage, (message) => logs.push(message));
     assert.equal(await store.read(), undefined);
     assert.match(logs.join('\n'), /was not read/);
-    store.write(summaries());
+    store.write(writerOf(store, summaries()));
     assert.equal(fs.readFileSync(outside, 'utf8'), 'precious');
     assert.ok(fs.lstatSync(path.join(storage, KEPT_INDEX_FILE)).isSymbolicLink());
     assert.match(logs.join('\n'), /the index was not kept for the next start/);

@@ -9,13 +9,14 @@
  *
  * Pure: the text in and out (keptIndexDisk.ts reads and writes the file).
  *
- * The text is JSON: `{ format, version, build, strings, files }`. `strings` holds the topics,
- * keywords, categories, institution names and headings once each; `files` one array a file,
- * `[uri, size, mtimeMs, ctimeMs, dev, ino, heading, papers]` with `heading` a string number or
- * -1, and each paper `[entryIndex, key, hasTitleKey, topic, keywords, categories, institutions]`,
- * where `hasTitleKey` is 1 when the title key is the key's identity (the part before `#`),
- * `topic` a string number, `keywords` and `categories` lists of string numbers and
- * `institutions` a list of `[name, translation]` string numbers (-1: none).
+ * The text is JSON: `{ format, version, build, strings, lists, files }`, made to be read back
+ * fast. `strings` holds each topic, keyword, category, institution name and heading once;
+ * `lists` each list of keywords or categories once (string numbers) and each list of
+ * institutions once (string numbers in pairs, name then translation, -1 for none); `files` one
+ * array a file, `[uri, size, mtimeMs, ctimeMs, dev, ino, heading, keys, columns]`, with `heading`
+ * a string number or -1, `keys` the papers' keys in order and `columns` five numbers a paper:
+ * whether its title key is its key's identity (the part before `#`: 1, else 0 and no title
+ * key), its topic (a string number), and its keywords, categories and institutions (list numbers).
  */
 import type { Range } from 'vscode-languageserver-types';
 import type { FileSummary, InstitutionSummary, PaperSummary } from './workspaceIndex';
@@ -63,36 +64,63 @@ export class NotKeptError extends Error {
  * encodeKeptIndex('4f2a…', [{ summary: index.file(uri)!, fingerprint }])
  */
 export function encodeKeptIndex(build: string, files: readonly KeptFile[]): string {
-  const strings: string[] = [];
-  const numbers = new Map<string, number>();
-  const number = (text: string): number => {
-    let at = numbers.get(text);
+  const writer = new KeptIndexWriter(build);
+  files.forEach((file) => writer.add(file));
+  return writer.text();
+}
+
+/**
+ * The text of a kept index made a file at a time (`add`), so that a caller can let other work
+ * through between files, then whole (`text`).
+ */
+export class KeptIndexWriter {
+  private readonly strings = new Table<string>();
+  private readonly lists = new Table<readonly number[]>();
+  private readonly files: string[] = [];
+
+  constructor(private readonly build: string) {}
+
+  /** Adds a file; one whose papers are not numbered by their place (as they are read back) is left out. */
+  add({ summary, fingerprint }: KeptFile): void {
+    if (!summary.papers.every((paper, i) => paper.entryIndex === i)) {
+      return;
+    }
+    const string = (text: string): number => this.strings.number(text, text);
+    const list = (numbers: readonly number[]): number => this.lists.number(numbers.join(','), numbers);
+    const columns: number[] = [];
+    for (const paper of summary.papers) {
+      const institutions: number[] = [INSTITUTIONS];
+      for (const institution of paper.institutions) {
+        institutions.push(string(institution.name), institution.translation === undefined ? -1 : string(institution.translation));
+      }
+      // A list of institutions is told from a list of names by its first number.
+      columns.push(paper.titleKey !== '' ? 1 : 0, string(paper.topic), list(paper.keywords.map(string)), list(paper.categories.map(string)), list(institutions));
+    }
+    const keys = summary.papers.map((paper) => paper.key);
+    const heading = summary.heading === undefined ? -1 : string(summary.heading);
+    this.files.push(JSON.stringify([summary.uri, fingerprint.size, fingerprint.mtimeMs, fingerprint.ctimeMs, fingerprint.dev, fingerprint.ino, heading, keys, columns]));
+  }
+
+  text(): string {
+    const head = JSON.stringify({ format: FORMAT, version: KEPT_INDEX_VERSION, build: this.build, strings: this.strings.values, lists: this.lists.values });
+    return `${head.slice(0, -1)},"files":[${this.files.join(',')}]}`;
+  }
+}
+
+/** Values numbered in the order first met, each once. */
+class Table<T> {
+  readonly values: T[] = [];
+  private readonly numbers = new Map<string, number>();
+
+  number(key: string, value: T): number {
+    let at = this.numbers.get(key);
     if (at === undefined) {
-      at = strings.length;
-      strings.push(text);
-      numbers.set(text, at);
+      at = this.values.length;
+      this.values.push(value);
+      this.numbers.set(key, at);
     }
     return at;
-  };
-  const encoded = files.map(({ summary, fingerprint }) => [
-    summary.uri,
-    fingerprint.size,
-    fingerprint.mtimeMs,
-    fingerprint.ctimeMs,
-    fingerprint.dev,
-    fingerprint.ino,
-    summary.heading === undefined ? -1 : number(summary.heading),
-    summary.papers.map((paper) => [
-      paper.entryIndex,
-      paper.key,
-      paper.titleKey !== '' ? 1 : 0,
-      number(paper.topic),
-      paper.keywords.map(number),
-      paper.categories.map(number),
-      paper.institutions.map((institution) => [number(institution.name), institution.translation === undefined ? -1 : number(institution.translation)]),
-    ]),
-  ]);
-  return JSON.stringify({ format: FORMAT, version: KEPT_INDEX_VERSION, build, strings, files: encoded });
+  }
 }
 
 /** The files of a kept index, or why it cannot be used. */
@@ -122,14 +150,15 @@ export function decodeKeptIndex(text: string, build: string): KeptIndexReading {
   if (value.build !== build) {
     return { problem: 'other-build' };
   }
-  const { strings, files } = value;
-  if (!Array.isArray(strings) || !strings.every((each) => typeof each === 'string') || !Array.isArray(files)) {
+  const { strings, lists, files } = value;
+  if (!Array.isArray(strings) || !strings.every((each) => typeof each === 'string') || !Array.isArray(lists) || !Array.isArray(files)) {
     return { problem: 'corrupt' };
   }
   try {
+    const tables = new KeptTables(strings as string[], lists);
     const result = new Map<string, KeptFile>();
     for (const file of files) {
-      const kept = decodeFile(file, strings as string[]);
+      const kept = decodeFile(file, tables);
       if (result.has(kept.summary.uri)) throw new CorruptKeptIndex();
       result.set(kept.summary.uri, kept);
     }
@@ -154,43 +183,82 @@ function isCount(value: unknown): value is number {
   return typeof value === 'number' && Number.isInteger(value) && value >= 0;
 }
 
-function decodeFile(file: unknown, strings: readonly string[]): KeptFile {
-  check(Array.isArray(file) && file.length === 8);
-  const [uri, size, mtimeMs, ctimeMs, dev, ino, heading, papers] = file as unknown[];
-  check(typeof uri === 'string' && isCount(size) && typeof mtimeMs === 'number' && typeof ctimeMs === 'number' && isCount(dev) && isCount(ino));
-  check(Array.isArray(papers));
-  const string = (at: unknown): string => {
-    check(isCount(at) && at < strings.length);
-    return strings[at];
-  };
-  const stringList = (list: unknown): string[] => {
-    check(Array.isArray(list));
-    return list.map(string);
-  };
-  // One object per name within the file, as the index shares them (the institution groups are
-  // worked out once per object).
-  const institutionItems = new Map<string, InstitutionSummary>();
-  const institution = (pair: unknown): InstitutionSummary => {
-    check(Array.isArray(pair) && pair.length === 2);
-    const name = string(pair[0]);
-    const translation = pair[1] === -1 ? undefined : string(pair[1]);
-    const id = `${pair[0]}:${pair[1]}`;
-    let item = institutionItems.get(id);
-    if (!item) {
-      item = translation === undefined ? { name } : { name, translation };
-      institutionItems.set(id, item);
+/**
+ * The strings and lists of a kept index, each list made once, when first asked, and shared by
+ * the papers that have it (as the index shares a file's institution items).
+ */
+class KeptTables {
+  private readonly names = new Map<number, readonly string[]>();
+  private readonly institutionLists = new Map<number, readonly InstitutionSummary[]>();
+
+  constructor(
+    private readonly strings: readonly string[],
+    private readonly lists: readonly unknown[],
+  ) {}
+
+  string(at: unknown): string {
+    check(isCount(at) && at < this.strings.length);
+    return this.strings[at];
+  }
+
+  /** A list of strings (keywords, categories). */
+  nameList(at: unknown): readonly string[] {
+    let list = this.names.get(at as number);
+    if (!list) {
+      const numbers = this.numbers(at);
+      check(numbers[0] !== INSTITUTIONS);
+      list = numbers.map((each) => this.string(each));
+      this.names.set(at as number, list);
     }
-    return item;
-  };
-  const kept = (paper: unknown): PaperSummary => {
-    check(Array.isArray(paper) && paper.length === 7);
-    const [entryIndex, key, hasTitleKey, topic, keywords, categories, institutions] = paper as unknown[];
-    check(isCount(entryIndex) && typeof key === 'string' && (hasTitleKey === 0 || hasTitleKey === 1) && key.includes('#'));
-    check(Array.isArray(institutions));
+    return list;
+  }
+
+  /** A list of institutions. */
+  institutionList(at: unknown): readonly InstitutionSummary[] {
+    let list = this.institutionLists.get(at as number);
+    if (!list) {
+      const numbers = this.numbers(at);
+      check(numbers[0] === INSTITUTIONS && numbers.length % 2 === 1);
+      const items: InstitutionSummary[] = [];
+      for (let i = 1; i < numbers.length; i += 2) {
+        const name = this.string(numbers[i]);
+        items.push(numbers[i + 1] === -1 ? { name } : { name, translation: this.string(numbers[i + 1]) });
+      }
+      list = items;
+      this.institutionLists.set(at as number, list);
+    }
+    return list;
+  }
+
+  private numbers(at: unknown): readonly number[] {
+    check(isCount(at) && at < this.lists.length);
+    const numbers = this.lists[at];
+    check(Array.isArray(numbers) && numbers.every((each) => Number.isInteger(each)));
+    return numbers as number[];
+  }
+}
+
+/** The first number of a list of institutions, which tells it from a list of names. */
+const INSTITUTIONS = -2;
+
+/** How many numbers `columns` holds for each paper. */
+const COLUMNS = 5;
+
+function decodeFile(file: unknown, tables: KeptTables): KeptFile {
+  check(Array.isArray(file) && file.length === 9);
+  const [uri, size, mtimeMs, ctimeMs, dev, ino, heading, keys, columns] = file as unknown[];
+  check(typeof uri === 'string' && isCount(size) && typeof mtimeMs === 'number' && typeof ctimeMs === 'number' && isCount(dev) && isCount(ino));
+  check(Array.isArray(keys) && Array.isArray(columns) && columns.length === keys.length * COLUMNS);
+  const papers: PaperSummary[] = [];
+  for (let i = 0; i < keys.length; i++) {
+    const key: unknown = keys[i];
+    const at = i * COLUMNS;
+    const hasTitleKey: unknown = columns[at];
+    check(typeof key === 'string' && key.includes('#') && (hasTitleKey === 0 || hasTitleKey === 1));
     const titleKey = hasTitleKey === 1 ? key.slice(0, key.lastIndexOf('#')) : '';
-    return new KeptPaper(uri, entryIndex, key, titleKey, string(topic), stringList(keywords), stringList(categories), institutions.map(institution));
-  };
-  const summary = keptSummary(uri, heading === -1 ? undefined : string(heading), (papers as unknown[]).map(kept));
+    papers.push(new KeptPaper(uri, i, key, titleKey, tables.string(columns[at + 1]), tables.nameList(columns[at + 2]), tables.nameList(columns[at + 3]), tables.institutionList(columns[at + 4])));
+  }
+  const summary = keptSummary(uri, heading === -1 ? undefined : tables.string(heading), papers);
   return { summary, fingerprint: { size, mtimeMs, ctimeMs, dev, ino } };
 }
 

@@ -11,6 +11,12 @@
  * summary of the middle paper, followed by a pause of `TYPING_PAUSE_MS` (longer than the
  * server's diagnostics and index delays), as a user types a word and stops.
  *
+ * The workspace half starts the server three times a round on one storage folder
+ * (`initializationOptions.keptIndexFolder`, as the extension gives it): with nothing kept, then
+ * with the index the start before kept and nothing changed, then with one new digest of as many
+ * papers as the others (a morning's new digest), each timed from the start to the Papers tree's
+ * first level.
+ *
  * Memory: the server is started with `--expose-gc --debug-requests` and asked
  * `paperDigest/debug/memory` (heap after full collections, see server/src/debug.ts); RSS of
  * both servers is read from /proc. `--size small` (for CI) shrinks everything so that the run

@@ -36,16 +36,27 @@ export const DebugCountersRequest = new RequestType0<Record<string, number>, voi
  */
 export const DebugFailRequest = new RequestType0<never, void>('paperDigest/debug/fail');
 
+/**
+ * `paperDigest/debug/releaseScan` (client → server, no params): lets the first scan go on, which
+ * `initializationOptions.debugHoldScan` held after its look at the index kept at the last start,
+ * so that the tests see what is answered meanwhile.
+ */
+export const DebugReleaseScanRequest = new RequestType0<null, void>('paperDigest/debug/releaseScan');
+
 /** Whether the server was asked for the debug requests. */
 export function debugRequestsEnabled(argv: readonly string[] = process.argv): boolean {
   return argv.includes('--debug-requests');
 }
 
 /** Registers the debug requests on the connection, when enabled. */
-export function registerDebugRequests(connection: Connection, counters: () => Record<string, number>, guard: <R>(method: string, handler: () => R) => () => Promise<R>): void {
+export function registerDebugRequests(connection: Connection, counters: () => Record<string, number>, guard: <R>(method: string, handler: () => R) => () => Promise<R>, releaseScan: () => void): void {
   if (!debugRequestsEnabled()) {
     return;
   }
+  connection.onRequest(DebugReleaseScanRequest, () => {
+    releaseScan();
+    return null;
+  });
   connection.onRequest(DebugMemoryRequest, () => {
     const gc = (globalThis as { gc?: () => void }).gc;
     gc?.();

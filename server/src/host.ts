@@ -26,7 +26,7 @@ export type ServerConnection = ReturnType<typeof createServerConnection>;
 export function createWorkspaceFiles(
   index: WorkspaceIndex,
   _connection: ServerConnection,
-  options: { readonly log?: (message: string) => void; readonly idle?: () => Promise<void> },
+  options: { readonly log?: (message: string) => void; readonly idle?: () => Promise<void>; readonly beforeFullScan?: () => Promise<void> },
 ): WorkspaceFiles {
   return new WorkspaceDigests(index, { ...options, decode: decodeUtf8Text });
 }

@@ -3,8 +3,8 @@
  * gives (`initializationOptions.keptIndexFolder`; VS Code's storage of the workspace): read once
  * at start, written after a scan and after files change. It holds nothing that is not in the
  * digests: one that cannot be used (another build's, not this form) is said so in the log, not
- * used, and replaced by the next write. Written as every file of the server is, atomically and
- * never through a link.
+ * used, and replaced by the next write; a file of that name that is not a kept index is never
+ * replaced. Written as every file of the server is, atomically and never through a link.
  */
 import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
@@ -25,8 +25,14 @@ export interface KeptIndexStore {
 /** The file's name in its folder. */
 export const KEPT_INDEX_FILE = 'papers-index.json';
 
-/** A kept index bigger than this is not read (100,000 papers keep about 10 MB). */
-const MAX_KEPT_INDEX_BYTES = 256 * 1024 * 1024;
+/**
+ * A kept index bigger than this is neither read nor written (100,000 papers keep about 8 MB):
+ * reading one back takes about 30 times its size in memory.
+ */
+const MAX_KEPT_INDEX_BYTES = 32 * 1024 * 1024;
+
+/** How a kept index begins: a file that does not is not one, and is never replaced. */
+const KEPT_INDEX_START = '{"format":"paper-digest-kept-index"';
 
 /**
  * The kept index in `folder`, which is made when first written.
@@ -34,7 +40,11 @@ const MAX_KEPT_INDEX_BYTES = 256 * 1024 * 1024;
  * @example
  * workspaceDigests.keepIndexWith(keptIndexStore('/home/me/.config/Code/User/workspaceStorage/1a2b/paper-digest', log));
  */
-export function keptIndexStore(folder: string, log: (message: string) => void): KeptIndexStore {
+export function keptIndexStore(folder: string, log: (message: string) => void): KeptIndexStore | undefined {
+  if (!path.isAbsolute(folder)) {
+    log(`Paper Digest: keptIndexFolder must be an absolute path, not ${JSON.stringify(folder)}: no index is kept between starts.`);
+    return undefined;
+  }
   const file = path.join(folder, KEPT_INDEX_FILE);
   return {
     async read() {
@@ -59,13 +69,38 @@ export function keptIndexStore(folder: string, log: (message: string) => void): 
     writer: () => new KeptIndexWriter(buildId()),
     write(writer) {
       try {
+        const text = writer.text();
+        if (Buffer.byteLength(text, 'utf8') > MAX_KEPT_INDEX_BYTES) {
+          log(`Paper Digest: the index was not kept for the next start: it would be bigger than ${MAX_KEPT_INDEX_BYTES / 1024 / 1024} MB.`);
+          return;
+        }
         fs.mkdirSync(folder, { recursive: true });
-        writeFileAtomicSync(file, writer.text());
+        if (!replaceable(file)) {
+          log(`Paper Digest: the index was not kept for the next start: ${file} is there and is not an index this server keeps; it is left as it is.`);
+          return;
+        }
+        writeFileAtomicSync(file, text);
       } catch (error) {
         log(`Paper Digest: the index was not kept for the next start (${file}): ${reason(error)}.`);
       }
     },
   };
+}
+
+/** Whether the file is missing or a kept index (of any build or version, whole or not): what may be replaced. */
+function replaceable(file: string): boolean {
+  let fd: number | undefined;
+  try {
+    fd = fs.openSync(file, fs.constants.O_RDONLY | (fs.constants.O_NOFOLLOW ?? 0) | (fs.constants.O_NONBLOCK ?? 0));
+    if (!fs.fstatSync(fd).isFile()) return false;
+    const start = Buffer.alloc(KEPT_INDEX_START.length);
+    const read = fs.readSync(fd, start, 0, start.length, 0);
+    return start.subarray(0, read).toString('utf8') === KEPT_INDEX_START;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'ENOENT';
+  } finally {
+    if (fd !== undefined) fs.closeSync(fd);
+  }
 }
 
 function reason(error: unknown): string {

@@ -75,7 +75,7 @@ import { parseDigest } from './service/parser';
 import { TextDocumentEdit } from 'vscode-languageserver/node';
 import type { WorkspaceEdit } from 'vscode-languageserver/node';
 import { documentSymbols } from './service/features/symbols';
-import { registerDebugRequests } from './debug';
+import { debugRequestsEnabled, registerDebugRequests } from './debug';
 import { WorkspaceTerms } from './service/workspaceTerms';
 import { completions, COMPLETION_TRIGGER_CHARACTERS, CompletionWorkspace, resolveCompletion } from './service/features/completion';
 import { documentLinks } from './service/features/links';
@@ -167,7 +167,10 @@ const documents = new TextDocuments<OpenDocument>({
 });
 /** Every paper of every digest file of the workspace folders; open documents override the disk. */
 const workspaceIndex = new WorkspaceIndex();
-const workspaceDigests = createWorkspaceFiles(workspaceIndex, connection, { log: (message) => connection.console.log(message), idle });
+/** With `--debug-requests` and `initializationOptions.debugHoldScan`, the first scan waits after the kept index for `paperDigest/debug/releaseScan` (tests). */
+let scanHold: Promise<void> | undefined;
+let releaseScan: (() => void) | undefined;
+const workspaceDigests = createWorkspaceFiles(workspaceIndex, connection, { log: (message) => connection.console.log(message), idle, beforeFullScan: () => scanHold ?? Promise.resolve() });
 const papersTrees = new PapersTreeCache();
 /** The reading workflow: state files, interests, digest order, export (reading.ts). */
 const reading = new ReadingService(workspaceIndex, {
@@ -217,7 +220,10 @@ connection.onInitialize((params: InitializeParams): InitializeResult => {
   refreshSupport = params.capabilities.workspace?.diagnostics?.refreshSupport === true;
   // Editors other than VS Code (Neovim, Helix, eglot) send file events only for the watchers a
   // server registers; VS Code's client here watches the files itself and says so.
-  const options = params.initializationOptions as { watchesFiles?: unknown; keptIndexFolder?: unknown } | undefined;
+  const options = params.initializationOptions as { watchesFiles?: unknown; keptIndexFolder?: unknown; debugHoldScan?: unknown } | undefined;
+  if (options?.debugHoldScan === true && debugRequestsEnabled()) {
+    scanHold = new Promise((resolve) => (releaseScan = resolve));
+  }
   const watchesFiles = options?.watchesFiles === true;
   // Where the index is kept between starts (VS Code's storage of the workspace), when the client gives a place.
   const keptIndex = typeof options?.keptIndexFolder === 'string' && options.keptIndexFolder !== '' ? createKeptIndexStore(options.keptIndexFolder, (message) => connection.console.log(message)) : undefined;
@@ -370,7 +376,7 @@ connection.onRequest(PapersTreeRequest, guarded(PapersTreeRequest.method, async 
  * which wait for the scan, as does every deeper level.
  */
 async function earlyRoots(params: PapersTreeParams, token: CancellationToken): Promise<PapersTreeResult | undefined> {
-  const plain = params.filter === '' && !params.unreadOnly && !params.starredOnly && !params.newOnly && params.tag === undefined;
+  const plain = (params.filter ?? '') === '' && !params.unreadOnly && !params.starredOnly && !params.newOnly && params.tag === undefined;
   if (!plain || params.grouping === 'forYou' || isReadingGrouping(params.grouping)) {
     return undefined;
   }
@@ -379,19 +385,37 @@ async function earlyRoots(params: PapersTreeParams, token: CancellationToken): P
     return undefined;
   }
   await messageLanguage.ready();
-  try {
-    const lookup = new PapersTreeLookup(papersTree(early, params.grouping, { filter: '' }, token));
-    const language = messageLanguage.current();
-    const nodes = (lookup.childrenOf(undefined) ?? []).map((node) => localizedNode(node, language));
-    return { generation: workspaceIndex.generation, paperCount: lookup.tree.paperCount, distinctPaperCount: lookup.tree.distinctPaperCount, indexedPaperCount: early.paperCount, nodes };
-  } catch (error) {
-    // Something of a paper not kept was read after all: the scan answers.
-    if (error instanceof NotKeptError) {
-      return undefined;
-    }
-    throw error;
+  // The same early index (nothing changed but the files the scan read as they were kept) answers as before.
+  let answers = earlyAnswers.get(early);
+  if (!answers) {
+    answers = new Map();
+    earlyAnswers.set(early, answers);
   }
+  const language = messageLanguage.current();
+  const key = `${params.grouping}|${language}`;
+  let answer = answers.get(key);
+  if (!answer) {
+    try {
+      const lookup = new PapersTreeLookup(papersTree(early, params.grouping, { filter: '' }, token));
+      if (token.isCancellationRequested) {
+        return undefined;
+      }
+      const nodes = (lookup.childrenOf(undefined) ?? []).map((node) => localizedNode(node, language));
+      answer = { paperCount: lookup.tree.paperCount, distinctPaperCount: lookup.tree.distinctPaperCount, indexedPaperCount: early.paperCount, nodes };
+      answers.set(key, answer);
+    } catch (error) {
+      // Something of a paper not kept was read after all: the scan answers.
+      if (error instanceof NotKeptError) {
+        return undefined;
+      }
+      throw error;
+    }
+  }
+  return { generation: workspaceIndex.generation, ...answer };
 }
+
+/** The early answers of each early index (`earlyRoots`), by grouping and language. */
+const earlyAnswers = new WeakMap<WorkspaceIndex, Map<string, Omit<PapersTreeResult, 'generation'>>>();
 
 connection.onRequest(PaperAtRequest, guarded(PaperAtRequest.method, async (params, token) => {
   if (!isPapersTreeQuery(params) || typeof params.uri !== 'string' || !isPosition(params.position)) {
@@ -1058,7 +1082,7 @@ onStandard(ExecuteCommandRequest.type, async (params): Promise<FixAllResult | un
   return { applied: result?.applied === true, edits: edits.length };
 });
 
-registerDebugRequests(connection, () => ({ parse: cache.parseCount, update: cache.updateCount, ...answers.counters }), guarded);
+registerDebugRequests(connection, () => ({ parse: cache.parseCount, update: cache.updateCount, ...answers.counters }), guarded, () => releaseScan?.());
 
 documents.listen(shapedDocumentConnection(connection));
 connection.listen();

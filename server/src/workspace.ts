@@ -5,19 +5,20 @@
  *
  * This is the one part of the server that reads files; the index itself stays pure.
  */
+import { constants as fsConstants } from 'node:fs';
 import * as fs from 'node:fs/promises';
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { FileChangeType, FileEvent } from 'vscode-languageserver/node';
 import { realPath } from './fs/contained';
-import { readFileSnapshot, SafeFileError } from './fs/safeFile';
+import { ReadResult, readFileSnapshot, SafeFileError } from './fs/safeFile';
+import { EarlyFiles } from './earlyFiles';
 import type { KeptIndexStore } from './keptIndexDisk';
 import { FileFingerprint, KeptFile, sameFingerprint } from './service/keptIndex';
-import { parseWithinLimits } from './service/limits';
 import { folderChange, isDigestFileName, isDigestUri, isInFolder, isInFolders } from './digestFiles';
 import { PendingDocuments } from './pendingDocuments';
 import type { DigestDocument } from './service/model';
-import { FileSummary, summariseDigest, WorkspaceIndex } from './service/workspaceIndex';
+import { WorkspaceIndex } from './service/workspaceIndex';
 import { wellFormed, withoutTrailingSlashes } from './service/text';
 
 /** Limits of the scan, so that a huge or deep workspace cannot stall the server. */
@@ -99,16 +100,13 @@ export class WorkspaceDigests {
   private keptStore: KeptIndexStore | undefined;
   /** What each digest read from disk was when it was read, for the index kept between starts. */
   private readonly fingerprints = new Map<string, FileFingerprint>();
-  /** Whether the first scan has started: only it is preceded by the files kept at the last start. */
+  /** Whether the folders were set once: only their first scan is preceded by the files kept at the last start. */
   private firstScanStarted = false;
   /** Scans started and not finished: the index is kept only when none runs. */
   private scansRunning = 0;
-  /**
-   * While the first scan runs: the digest files as kept at the last start (those unchanged since)
-   * or read again (the others), by URI, filled in before the scan reads them in full.
-   */
-  private earlyFiles: Map<string, FileSummary> | undefined;
-  /** Settles when `earlyFiles` is complete (or there is none). */
+  /** While the first scan runs: the files taken from the index kept at the last start, and what happened since. */
+  private early: EarlyFiles | undefined;
+  /** Settles when `early` has every file the kept index has unchanged (or there is none). */
   private earlyRead: Promise<void> = Promise.resolve();
   /** What the index kept was written for (or read as), to write it only when that changed. */
   private keptSignature: string | undefined;
@@ -135,6 +133,11 @@ export class WorkspaceDigests {
        * passes a faster one (fs/utf8Text.ts).
        */
       readonly decode?: (bytes: Buffer) => string | undefined;
+      /**
+       * Awaited between the look at the index kept at the last start and the scan that reads
+       * the files in full (the server's tests hold the scan there, to see what is answered meanwhile).
+       */
+      readonly beforeFullScan?: () => Promise<void>;
     } = {},
   ) {
     this.pendingDocuments = new PendingDocuments(index, options.documentDelay ?? 200, options.idle);
@@ -169,21 +172,40 @@ export class WorkspaceDigests {
    */
   async earlyIndex(): Promise<WorkspaceIndex | undefined> {
     await Promise.race([this.earlyRead, this.scanning]);
-    const files = this.earlyFiles;
-    if (!files) {
+    const early = this.early;
+    // The folders changed since the scan began: it will not come to what was kept.
+    if (!early || early.folders.join('\n') !== this.folders.join('\n')) {
       return undefined;
     }
     this.pendingDocuments.flush();
-    const early = new WorkspaceIndex();
-    for (const file of this.index.files()) {
-      early.adopt(file);
+    return early.index(
+      this.index,
+      (uri) => this.inWorkspace(uri),
+      (identity, uri) => this.indexedUnderAnotherName(identity, uri),
+    );
+  }
+
+  /** Whether the file (`dev:ino`) is indexed, as read last, under another URI than `uri`. */
+  private indexedUnderAnotherName(identity: string, uri: string): boolean {
+    const first = this.uriOfFile.get(identity);
+    return first !== undefined && first !== uri && this.fileOfUri.get(first) === identity && this.index.hasOnDisk(first);
+  }
+
+  /**
+   * Whether a file just read (`dev:ino`) is another name (a hard link) of a file indexed under
+   * another URI, and still that file: the other may have been replaced since it was read, and
+   * its inode number given to this new file.
+   */
+  private async isAnotherName(identity: string, uri: string): Promise<boolean> {
+    if (!this.indexedUnderAnotherName(identity, uri)) {
+      return false;
     }
-    for (const summary of files.values()) {
-      if (!this.index.file(summary.uri)) {
-        early.adopt(summary);
-      }
+    try {
+      const other = await fs.lstat(fileURLToPath(this.uriOfFile.get(identity)!));
+      return `${other.dev}:${other.ino}` === identity;
+    } catch {
+      return false;
     }
-    return early;
   }
 
   /** The workspace folder URIs. */
@@ -200,7 +222,9 @@ export class WorkspaceDigests {
     }
     this.folders = next;
     this.realRoots.clear();
-    return this.scan(scan);
+    const first = !this.firstScanStarted;
+    this.firstScanStarted = true;
+    return this.scan(scan, first);
   }
 
   /**
@@ -210,9 +234,13 @@ export class WorkspaceDigests {
   async rescan(): Promise<void> {
     const seen = new Set<string>();
     const previous = this.scanning;
-    this.scanning = previous.then(() => this.scanFolders(this.folders, seen)).catch((error: unknown) => {
-      this.options.log?.(`Paper Digest: scanning the workspace failed: ${String(error)}`);
-    });
+    this.scansRunning++;
+    this.scanning = previous
+      .then(() => this.scanFolders(this.folders, seen))
+      .catch((error: unknown) => {
+        this.options.log?.(`Paper Digest: scanning the workspace failed: ${String(error)}`);
+      })
+      .finally(() => this.scansRunning--);
     await this.scanning;
     this.index.removeMany(this.index.diskUris().filter((uri) => !seen.has(uri) && this.inWorkspace(uri)));
     this.scheduleKeep(KEEP_AFTER_SCAN_MS);
@@ -237,14 +265,16 @@ export class WorkspaceDigests {
       if (!uri || !this.inWorkspace(uri)) {
         continue;
       }
-      // What was kept of it is no more; the index has it as read now.
-      this.forgetEarly(uri);
       if (change.type === FileChangeType.Deleted) {
+        // What was kept of it (or of the files of a folder deleted) is no more.
+        this.early?.forget(uri);
+        this.fingerprints.delete(uri);
         // A read still under way is dropped; a deleted folder takes its digests with it. The
         // reads started here settle after the deletions below, so the batch keeps its order.
         this.operations.delete(uri);
         deleted.push(uri);
       } else if (isDigestUri(uri)) {
+        this.early?.touch(uri);
         // A digest's name may now be a folder's (a file replaced by a folder): scan it then.
         reads.push(this.readInto(uri, this.nextOperation(uri), true).then((outcome) => (outcome === 'folder' ? this.scan([uri]) : undefined)));
       } else if (change.type === FileChangeType.Created) {
@@ -310,6 +340,7 @@ export class WorkspaceDigests {
    */
   private async readInto(uri: string, operation: number, checkPath: boolean): Promise<ReadOutcome> {
     let text: string | undefined;
+    let mtime: number | undefined;
     let fingerprint: FileFingerprint | undefined;
     let outcome: ReadOutcome;
     try {
@@ -322,10 +353,10 @@ export class WorkspaceDigests {
       } else if (stat && !(await this.reallyInside(uri, file))) {
         outcome = 'link';
       } else {
-        const { bytes, snapshot } = await readFileSnapshot(file, this.readOptions);
+        const read = await readFileSnapshot(file, this.readOptions);
+        const { bytes, snapshot } = read;
         const identity = `${snapshot.dev}:${snapshot.ino}`;
-        const first = this.uriOfFile.get(identity);
-        if (first !== undefined && first !== uri && this.fileOfUri.get(first) === identity && this.index.hasOnDisk(first)) {
+        if (await this.isAnotherName(identity, uri)) {
           outcome = 'another-name';
         } else {
           text = (this.options.decode ?? strictUtf8)(bytes);
@@ -335,7 +366,9 @@ export class WorkspaceDigests {
           } else {
             this.uriOfFile.set(identity, uri);
             this.fileOfUri.set(uri, identity);
-            fingerprint = snapshot;
+            mtime = snapshot.mtimeMs;
+            // Kept for the next start only when what was read is what the fingerprint says.
+            fingerprint = keepable(read) ? snapshot : undefined;
             outcome = 'indexed';
           }
         }
@@ -347,14 +380,19 @@ export class WorkspaceDigests {
       return 'superseded';
     }
     this.operations.delete(uri);
-    if (text !== undefined && fingerprint !== undefined && this.inWorkspace(uri)) {
-      this.mtimes.set(uri, fingerprint.mtimeMs);
-      this.fingerprints.set(uri, fingerprint);
+    if (text !== undefined && this.inWorkspace(uri)) {
+      this.mtimes.set(uri, mtime!);
+      if (fingerprint) {
+        this.fingerprints.set(uri, fingerprint);
+      } else {
+        this.fingerprints.delete(uri);
+      }
       this.index.update(uri, text);
       return outcome;
     }
     this.mtimes.delete(uri);
     this.fingerprints.delete(uri);
+    this.early?.forget(uri);
     if (outcome === 'missing' || outcome === 'folder') {
       // Gone, or a folder now: nothing of the file (nor of an older folder there) stays.
       this.index.remove(uri);
@@ -419,26 +457,30 @@ export class WorkspaceDigests {
    * Scans folders one directory at a time, yielding to the event loop between files. The first
    * scan, where an index is kept between starts, first looks at what was kept (`readEarly`).
    */
-  private scan(folderUris: readonly string[]): Promise<void> {
+  private scan(folderUris: readonly string[], first = false): Promise<void> {
     const previous = this.scanning;
-    const early = !this.firstScanStarted && this.keptStore !== undefined;
-    this.firstScanStarted = true;
-    if (early) {
-      this.earlyFiles = new Map();
-      this.earlyRead = previous.then(() => this.readEarly(folderUris, this.earlyFiles!)).catch((error: unknown) => {
-        this.earlyFiles = undefined;
-        this.options.log?.(`Paper Digest: reading the index kept at the last start failed: ${String(error)}`);
-      });
+    const store = first ? this.keptStore : undefined;
+    let before = previous;
+    if (store) {
+      const early = new EarlyFiles(this.folders.slice());
+      this.early = early;
+      this.earlyRead = previous
+        .then(() => this.readEarly(folderUris, store, early))
+        .catch((error: unknown) => {
+          this.early = undefined;
+          this.options.log?.(`Paper Digest: reading the index kept at the last start failed: ${String(error)}`);
+        });
+      before = this.earlyRead.then(() => this.options.beforeFullScan?.());
     }
     this.scansRunning++;
-    this.scanning = (early ? this.earlyRead : previous)
+    this.scanning = before
       .then(() => this.scanFolders(folderUris))
       .catch((error: unknown) => {
         this.options.log?.(`Paper Digest: scanning the workspace failed: ${String(error)}`);
       })
       .finally(() => {
         this.scansRunning--;
-        this.earlyFiles = undefined;
+        this.early = undefined;
         this.scheduleKeep(KEEP_AFTER_SCAN_MS);
       });
     return this.scanning;
@@ -467,50 +509,46 @@ export class WorkspaceDigests {
 
   /**
    * Before the first scan: the digest files kept at the last start and unchanged since (the same
-   * size, times, device and inode), and the others read now, into `files`, in the order and
-   * within the limits of the scan.
+   * size, times and inode) into `early`, the others read into the index now, in the order and
+   * within the limits of the scan (which then reads the files kept, and skips those read).
    */
-  private async readEarly(folderUris: readonly string[], files: Map<string, FileSummary>): Promise<void> {
+  private async readEarly(folderUris: readonly string[], store: KeptIndexStore, early: EarlyFiles): Promise<void> {
     const started = Date.now();
-    const kept = await this.keptStore!.read();
+    const kept = await store.read();
     if (!kept) {
-      this.earlyFiles = undefined;
+      this.early = undefined;
       return;
     }
+    this.keptSignature = keptSignature(kept.values());
     let unchanged = 0;
     const seenFiles = new Set<string>();
     const { indexed } = await this.walk(folderUris, async (uri, file) => {
-      let text: string | undefined;
+      let stat: import('node:fs').Stats;
       try {
-        const stat = await fs.lstat(file);
-        const identity = `${stat.dev}:${stat.ino}`;
-        if (seenFiles.has(identity)) {
-          return 'another-name';
+        stat = await fs.lstat(file);
+        // What the scan checks before it reads a file, so as not to keep what it would skip.
+        if (stat.size > this.limits.maxFileBytes) {
+          return 'too-big';
         }
-        seenFiles.add(identity);
-        const known = kept.get(uri);
-        if (known && sameFingerprint(known.fingerprint, stat)) {
-          files.set(uri, known.summary);
-          unchanged++;
-          return 'indexed';
-        }
-        text = (this.options.decode ?? strictUtf8)((await readFileSnapshot(file, this.readOptions)).bytes);
+        await fs.access(file, fsConstants.R_OK);
       } catch (error) {
         return skipOf(error);
       }
-      if (text === undefined) {
-        return 'not-utf8';
+      const identity = `${stat.dev}:${stat.ino}`;
+      if (seenFiles.has(identity)) {
+        // Another name of a file met before, which the scan indexes under that name.
+        return 'another-name';
       }
-      files.set(uri, summariseDigest(uri, parseWithinLimits(text), 'disk'));
-      return 'indexed';
+      seenFiles.add(identity);
+      const known = kept.get(uri);
+      if (known && sameFingerprint(known.fingerprint, stat)) {
+        early.keep(uri, known.summary, identity);
+        unchanged++;
+        return 'indexed';
+      }
+      return this.index.hasOnDisk(uri) ? 'indexed' : this.readInto(uri, this.nextOperation(uri), false);
     });
-    this.keptSignature = keptSignature(kept.values());
     this.options.log?.(`Paper Digest: the index kept at the last start has ${unchanged} of the ${indexed} digest files as they are (${Date.now() - started} ms); the others were read again.`);
-  }
-
-  /** Drops what was kept of a file (it changed meanwhile). */
-  private forgetEarly(uri: string): void {
-    this.earlyFiles?.delete(uri);
   }
 
   /**
@@ -530,7 +568,13 @@ export class WorkspaceDigests {
   /** The digests read from disk as they are to be kept, and what they are as a string. */
   private keptFiles(): { files: KeptFile[]; signature: string } {
     const files: KeptFile[] = [];
-    for (const uri of this.index.diskUris().sort()) {
+    const uris = this.index.diskUris().sort();
+    if (this.fingerprints.size > uris.length) {
+      // Of files no more indexed (a folder removed).
+      const indexed = new Set(uris);
+      for (const uri of this.fingerprints.keys()) if (!indexed.has(uri)) this.fingerprints.delete(uri);
+    }
+    for (const uri of uris) {
       const summary = this.index.diskFile(uri);
       const fingerprint = this.fingerprints.get(uri);
       if (summary && fingerprint) {
@@ -678,6 +722,18 @@ function skipOf(error: unknown): SkipReason {
   const code = (error as NodeJS.ErrnoException).code;
   return error instanceof SafeFileError ? SKIP_OF_ERROR[error.code] : code === 'ENOENT' || code === 'ENOTDIR' ? 'missing' : 'unreadable';
 }
+
+/**
+ * Whether a file as read may be kept for the next start by its fingerprint: unchanged while it
+ * was read, and last written at least `RACY_MS` before (a file written again within the same
+ * tick of a coarse clock, FAT's two seconds, keeps its time and may keep its size).
+ */
+function keepable(read: ReadResult): boolean {
+  return read.steady && Date.now() - read.snapshot.mtimeMs >= RACY_MS;
+}
+
+/** How long ago a file must have been written for its fingerprint to be kept. */
+const RACY_MS = 2_000;
 
 /** What a kept index holds, as a string: its files and their fingerprints. */
 function keptSignature(files: Iterable<KeptFile>): string {

@@ -28,9 +28,26 @@ describe('lsp: the index kept between starts', () => {
   };
   after(() => made.forEach((root) => fs.rmSync(root, { recursive: true, force: true })));
 
-  async function start(root: string, storage: string): Promise<LspClient> {
+  /** A server on `root` keeping its index in `storage`; with `hold`, its first scan waits after the kept index until `paperDigest/debug/releaseScan`. */
+  async function start(root: string, storage: string, hold = false): Promise<LspClient> {
     assert.ok(fs.existsSync(SERVER_BUNDLE), 'run `node esbuild.mjs` first: dist/server.js is missing');
-    return LspClient.start({ rootUri: pathToFileURL(root).href, initializationOptions: { watchesFiles: true, keptIndexFolder: storage } });
+    return LspClient.start({ rootUri: pathToFileURL(root).href, args: ['--debug-requests'], initializationOptions: { watchesFiles: true, keptIndexFolder: storage, debugHoldScan: hold } });
+  }
+
+  /** A copy of the fixture workspace, its files written an hour ago (a file written in the last two seconds is not kept). */
+  function workspace(): string {
+    const root = folder('paper-digest-kept-ws-');
+    fs.cpSync(path.join(FIXTURES, 'workspace'), root, { recursive: true });
+    anHourAgo(root);
+    return root;
+  }
+
+  function anHourAgo(file: string): void {
+    const then = new Date(Date.now() - 3_600_000);
+    if (fs.statSync(file).isDirectory()) {
+      for (const entry of fs.readdirSync(file)) anHourAgo(path.join(file, entry));
+    }
+    fs.utimesSync(file, then, then);
   }
 
   /** The first level of each grouping, asked at once after the start. */
@@ -39,27 +56,45 @@ describe('lsp: the index kept between starts', () => {
   const comparable = (results: PapersTreeResult[]): unknown => results.map(({ nodes, paperCount, distinctPaperCount, indexedPaperCount }) => ({ nodes, paperCount, distinctPaperCount, indexedPaperCount }));
   const logged = (client: LspClient, pattern: RegExp): Promise<{ message: string }> => client.waitForNotification<{ message: string }>('window/logMessage', (params) => pattern.test(params.message), undefined, true);
 
-  test('Should keep the index after the scan, take the unchanged files from it at the next start, and answer as the scan does', async () => {
-    const root = folder('paper-digest-kept-ws-');
-    fs.cpSync(path.join(FIXTURES, 'workspace'), root, { recursive: true });
+  test('Should keep the index after the scan, and answer the first level from it at the next start as the scan does', async () => {
+    const root = workspace();
     const storage = path.join(folder('paper-digest-kept-storage-'), 'workspace-1');
 
     let client = await start(root, storage);
-    await firstLevels(client);
+    const scanned = comparable(await firstLevels(client));
     await client.shutdown();
     const kept = path.join(storage, KEPT_INDEX_FILE);
     assert.ok(fs.statSync(kept).size > 0, 'kept once the scan was done');
 
+    // The next start, its scan held: the first level comes from the kept index alone.
+    client = await start(root, storage, true);
+    try {
+      const early = await firstLevels(client);
+      const { message } = await logged(client, /index kept at the last start has/);
+      const [, unchanged, all] = /has (\d+) of the (\d+) digest files/.exec(message)!;
+      assert.equal(Number(unchanged), Number(all), message);
+      assert.deepEqual(comparable(early), scanned);
+      // Asked deeper, the scan answers (once it goes on).
+      const deeper = client.request<PapersTreeResult>('paperDigest/papersTree', { grouping: 'topic', filter: '', parentId: (early[0].nodes[0] as { id: string }).id });
+      await client.request('paperDigest/debug/releaseScan');
+      assert.ok((await deeper).nodes.length > 0);
+    } finally {
+      await client.shutdown();
+    }
+
+    // A new digest since: read before the first level is answered.
     fs.writeFileSync(path.join(root, 'new.digest'), NEW_DIGEST);
-    client = await start(root, storage);
+    anHourAgo(path.join(root, 'new.digest'));
+    client = await start(root, storage, true);
     try {
       const early = await firstLevels(client);
       const { message } = await logged(client, /index kept at the last start has/);
       const [, unchanged, all] = /has (\d+) of the (\d+) digest files/.exec(message)!;
       assert.equal(Number(all), Number(unchanged) + 1, message);
+      assert.ok(early[3].nodes.some((node) => node.kind === 'group' && node.label === 'new.digest'));
+      await client.request('paperDigest/debug/releaseScan');
       await client.request('paperDigest/rescanWorkspace', {});
       assert.deepEqual(comparable(early), comparable(await firstLevels(client)));
-      assert.ok(early[3].nodes.some((node) => node.kind === 'group' && node.label === 'new.digest'));
     } finally {
       await client.shutdown();
     }
@@ -68,8 +103,7 @@ describe('lsp: the index kept between starts', () => {
   });
 
   test('Should say so of a kept index it cannot use, read the workspace in full, and keep a new one', async () => {
-    const root = folder('paper-digest-kept-ws-');
-    fs.cpSync(path.join(FIXTURES, 'workspace'), root, { recursive: true });
+    const root = workspace();
     const storage = folder('paper-digest-kept-storage-');
     fs.writeFileSync(path.join(storage, KEPT_INDEX_FILE), '{"format":"paper-digest-kept-index","version":1,"build":');
     const client = await start(root, storage);

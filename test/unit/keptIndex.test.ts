@@ -8,7 +8,7 @@ import { KEPT_INDEX_FILE, KeptIndexStore, keptIndexStore } from '../../server/sr
 import { parseDigest } from '../../server/src/service/parser';
 import { FileSummary, WorkspaceIndex } from '../../server/src/service/workspaceIndex';
 import { papersTree, PapersGrouping, withoutChildren } from '../../server/src/service/features/tree';
-import { fileUri, WorkspaceDigests } from '../../server/src/workspace';
+import { DEFAULT_SCAN_LIMITS, fileUri, WorkspaceDigests } from '../../server/src/workspace';
 import { digest, entryLines } from '../support/fixtures';
 import { temporaryFolders } from '../support/tempFolders';
 
@@ -38,17 +38,49 @@ function memoryStore(build = 'test-build'): KeptIndexStore & { text: string | un
   return store;
 }
 
+/** A folder of digests written an hour ago (a file written in the last two seconds is not kept). */
 function folder(files: Record<string, string>): string {
   const root = temp.make('paper-digest-kept-');
-  writeFiles(root, files);
+  writeFiles(root, files, true);
   return root;
 }
 
-function writeFiles(root: string, files: Record<string, string>): void {
+function writeFiles(root: string, files: Record<string, string>, anHourAgo = false): void {
   for (const [relative, text] of Object.entries(files)) {
-    fs.mkdirSync(path.dirname(path.join(root, relative)), { recursive: true });
-    fs.writeFileSync(path.join(root, relative), text);
+    const file = path.join(root, relative);
+    fs.mkdirSync(path.dirname(file), { recursive: true });
+    fs.writeFileSync(file, text);
+    if (anHourAgo) {
+      const then = new Date(Date.now() - 3_600_000);
+      fs.utimesSync(file, then, then);
+    }
   }
+}
+
+/** Holds a scan after its look at the kept index until `release` (`beforeFullScan`). */
+function scanHold(): { beforeFullScan: () => Promise<void>; release: () => void; reached: Promise<void> } {
+  let release = (): void => undefined;
+  let reached = (): void => undefined;
+  const held = new Promise<void>((resolve) => (release = resolve));
+  const reachedPromise = new Promise<void>((resolve) => (reached = resolve));
+  return {
+    beforeFullScan: () => {
+      reached();
+      return held;
+    },
+    release: () => release(),
+    reached: reachedPromise,
+  };
+}
+
+/** The first level of a scan of `root` without a kept index, with `open` documents over their files. */
+async function freshFirstLevels(root: string, open: Record<string, string> = {}): Promise<unknown> {
+  const index = new WorkspaceIndex();
+  const files = new WorkspaceDigests(index);
+  await files.setFolders([fileUri(root)]);
+  for (const [uri, text] of Object.entries(open)) index.updateOpen(uri, text);
+  files.dispose();
+  return firstLevels(index);
 }
 
 /** The first level of the tree of each grouping, with the counts, as the server answers it. */
@@ -189,10 +221,12 @@ describe('kept index: the first level of the Papers tree before the scan', () =>
     await scan;
     assert.equal(await files.earlyIndex(), undefined, 'none once the scan is done');
     assert.deepEqual(answered, firstLevels(index));
+    // The scan then read b.digest, and not again those read before it.
+    assert.equal(decoded.length, 4);
     files.dispose();
   });
 
-  test('Should give the first level of random workspaces as the scan does, whatever changed since', async () => {
+  test('Should give the first level of random workspaces as a scan does, whatever changed since and meanwhile', async () => {
     const title = fc.constantFrom('Sparse Probes', 'sparse  probes', 'Latent Agents', 'Verifier Feedback', 'Chain of Thought');
     const entry = fc.record({
       englishTitle: fc.option(title, { nil: null }),
@@ -211,38 +245,137 @@ describe('kept index: the first level of the Papers tree before the scan', () =>
       });
     const digestText = fc.array(entry, { maxLength: 6 }).map((entries) => digest(...entries.map(entryText)));
     const names = ['a.digest', 'b.digest', 'sub/a.digest', 'sub/deep/c.digest.txt', 'd.digest'];
-    const workspace = fc.dictionary(fc.constantFrom(...names), digestText, { maxKeys: 5 });
-    const samples = fc.sample(fc.tuple(workspace, workspace, fc.subarray(names), fc.option(fc.tuple(fc.constantFrom(...names), digestText), { nil: undefined })), { numRuns: 25, seed: 4242 });
-    for (const [before, after, removed, open] of samples) {
+    const name = fc.constantFrom(...names);
+    /** How a file changes: rewritten by a rename (a new inode), in place, or deleted. */
+    const change = fc.record({ how: fc.constantFrom('rename', 'in place', 'delete'), text: digestText });
+    const changes = fc.dictionary(name, change, { maxKeys: 4 });
+    const samples = fc.sample(
+      fc.record({
+        before: fc.dictionary(name, digestText, { maxKeys: 5 }),
+        since: changes,
+        meanwhile: changes,
+        deleteSub: fc.boolean(),
+        open: fc.option(fc.tuple(name, digestText), { nil: undefined }),
+      }),
+      { numRuns: 30, seed: 4242 },
+    );
+    const apply = (root: string, what: Record<string, { how: string; text: string }>): { uri: string; type: 1 | 2 | 3 }[] =>
+      Object.entries(what).map(([relative, { how, text }]) => {
+        const file = path.join(root, relative);
+        const existed = fs.existsSync(file);
+        if (how === 'delete') {
+          fs.rmSync(file, { force: true });
+          return { uri: fileUri(file), type: 3 };
+        }
+        fs.mkdirSync(path.dirname(file), { recursive: true });
+        if (how === 'rename') {
+          fs.writeFileSync(file + '.next', text);
+          fs.renameSync(file + '.next', file);
+        } else {
+          fs.writeFileSync(file, text);
+        }
+        return { uri: fileUri(file), type: existed ? 2 : 1 };
+      });
+    for (const { before, since, meanwhile, deleteSub, open } of samples) {
+      const context = JSON.stringify({ before, since, meanwhile, deleteSub, open });
       const root = folder(before);
       const store = memoryStore();
       await scanAndKeep(root, store);
-      // Since the last start: files rewritten (a new inode, as a generator writes), some deleted.
-      for (const [name, text] of Object.entries(after)) {
-        const file = path.join(root, name);
-        fs.mkdirSync(path.dirname(file), { recursive: true });
-        fs.writeFileSync(file + '.next', text);
-        fs.renameSync(file + '.next', file);
-      }
-      for (const name of removed) {
-        if (!(name in after)) fs.rmSync(path.join(root, name), { force: true });
-      }
+      apply(root, since);
+      const openDocuments = open ? { [fileUri(path.join(root, open[0]))]: open[1] } : {};
+      const expectedAtStart = await freshFirstLevels(root, openDocuments);
+
+      const hold = scanHold();
       const index = new WorkspaceIndex();
-      const files = new WorkspaceDigests(index, { documentDelay: 60_000 });
+      const files = new WorkspaceDigests(index, { documentDelay: 60_000, beforeFullScan: hold.beforeFullScan });
       files.keepIndexWith(store);
       const scan = files.setFolders([fileUri(root)]);
-      if (open) {
+      for (const [uri, text] of Object.entries(openDocuments)) {
         // A document open in the editor overrides its file.
-        files.documentChanged(fileUri(path.join(root, open[0])), () => parseDigest(open[1]));
+        files.documentChanged(uri, () => parseDigest(text));
       }
+      await hold.reached;
       const early = await files.earlyIndex();
-      assert.ok(early);
-      const answered = firstLevels(early);
+      assert.ok(early, context);
+      assert.deepEqual(firstLevels(early), expectedAtStart, context);
+      // Files change while the scan is held, and their events come.
+      const events = apply(root, meanwhile);
+      if (deleteSub) {
+        fs.rmSync(path.join(root, 'sub'), { recursive: true, force: true });
+        events.push({ uri: fileUri(path.join(root, 'sub')), type: 3 });
+      }
+      await files.filesChanged(events);
+      const later = await files.earlyIndex();
+      assert.ok(later, context);
+      const answered = firstLevels(later);
+      hold.release();
       await scan;
       files.flush();
-      assert.deepEqual(answered, firstLevels(index), JSON.stringify({ before, after, removed, open }));
+      assert.deepEqual(answered, firstLevels(index), context);
+      assert.deepEqual(answered, await freshFirstLevels(root, openDocuments), context);
       files.dispose();
     }
+  });
+
+  test('Should not count a file twice that an event read under another name (a hard link) before the scan', async () => {
+    const root = folder({ 'a.digest': digest(entryLines('A')), 'c.digest': digest(entryLines('C')) });
+    const store = memoryStore();
+    await scanAndKeep(root, store);
+    fs.linkSync(path.join(root, 'a.digest'), path.join(root, 'b.digest'));
+    const hold = scanHold();
+    const index = new WorkspaceIndex();
+    const files = new WorkspaceDigests(index, { beforeFullScan: hold.beforeFullScan });
+    files.keepIndexWith(store);
+    const scan = files.setFolders([fileUri(root)]);
+    await hold.reached;
+    await files.filesChanged([{ uri: fileUri(path.join(root, 'b.digest')), type: 1 }]);
+    const answered = firstLevels((await files.earlyIndex())!);
+    hold.release();
+    await scan;
+    assert.deepEqual(answered, firstLevels(index));
+    assert.equal(index.paperCount, 2);
+    files.dispose();
+  });
+
+  test('Should not take a kept file past the size limit, nor keep a file written in the last two seconds', async () => {
+    const root = folder({ 'a.digest': digest(entryLines('A')), 'big.digest': digest(entryLines('B'), entryLines('C')) });
+    const store = memoryStore();
+    await scanAndKeep(root, store);
+    const index = new WorkspaceIndex();
+    const limits = { ...DEFAULT_SCAN_LIMITS, maxFileBytes: fs.statSync(path.join(root, 'a.digest')).size + 1 };
+    const files = new WorkspaceDigests(index, { limits });
+    files.keepIndexWith(store);
+    const scan = files.setFolders([fileUri(root)]);
+    const answered = firstLevels((await files.earlyIndex())!);
+    await scan;
+    assert.deepEqual(answered, firstLevels(index));
+    assert.equal(index.paperCount, 1);
+    files.dispose();
+    // Just written: read, not kept, so read again at the next start.
+    writeFiles(root, { 'fresh.digest': digest(entryLines('F')) });
+    const again = memoryStore();
+    await scanAndKeep(root, again);
+    const kept = decodeKeptIndex(again.text!, 'test-build');
+    assert.ok('files' in kept);
+    assert.deepEqual([...kept.files.keys()].map((uri) => path.basename(uri)), ['a.digest', 'big.digest']);
+  });
+
+  test('Should have no early index once the folders changed after the scan began', async () => {
+    const root = folder({ 'a.digest': digest(entryLines('A')) });
+    const other = folder({ 'b.digest': digest(entryLines('B')) });
+    const store = memoryStore();
+    await scanAndKeep(root, store);
+    const hold = scanHold();
+    const files = new WorkspaceDigests(new WorkspaceIndex(), { beforeFullScan: hold.beforeFullScan });
+    files.keepIndexWith(store);
+    const scan = files.setFolders([fileUri(root)]);
+    await hold.reached;
+    assert.ok(await files.earlyIndex());
+    const added = files.changeFolders([fileUri(other)], []);
+    assert.equal(await files.earlyIndex(), undefined);
+    hold.release();
+    await Promise.all([scan, added]);
+    files.dispose();
   });
 
   test('Should keep the index again only when the files changed, and write a pending change when disposed', async () => {
@@ -259,7 +392,7 @@ describe('kept index: the first level of the Papers tree before the scan', () =>
     const files = new WorkspaceDigests(index);
     files.keepIndexWith(store);
     await files.setFolders([fileUri(root)]);
-    writeFiles(root, { 'c.digest': digest(entryLines('C')) });
+    writeFiles(root, { 'c.digest': digest(entryLines('C')) }, true);
     await files.filesChanged([{ uri: fileUri(path.join(root, 'c.digest')), type: 1 }]);
     assert.equal(store.writes, 1);
     files.dispose();
@@ -321,7 +454,7 @@ describe('kept index: its file', () => {
   test('Should write it atomically in a folder it makes, and read it back', async () => {
     const storage = path.join(temp.make('paper-digest-storage-'), 'not', 'yet');
     const logs: string[] = [];
-    const store = keptIndexStore(storage, (message) => logs.push(message));
+    const store = keptIndexStore(storage, (message) => logs.push(message))!;
     assert.equal(await store.read(), undefined);
     store.write(writerOf(store, summaries()));
     assert.deepEqual(fs.readdirSync(storage), [KEPT_INDEX_FILE]);
@@ -330,17 +463,31 @@ describe('kept index: its file', () => {
     assert.deepEqual(logs, []);
   });
 
-  test('Should say so of a kept index it cannot use, and leave it until the next write', async () => {
+  test('Should say so of a kept index it cannot use, and replace it at the next write', async () => {
     const storage = temp.make('paper-digest-storage-');
     const file = path.join(storage, KEPT_INDEX_FILE);
-    fs.writeFileSync(file, '{"format": "something else"');
+    // Cut short: the start of a kept index, not the rest.
+    fs.writeFileSync(file, '{"format":"paper-digest-kept-index","version":1,"build":"x","strings":["a"');
     const logs: string[] = [];
-    const store = keptIndexStore(storage, (message) => logs.push(message));
+    const store = keptIndexStore(storage, (message) => logs.push(message))!;
     assert.equal(await store.read(), undefined);
     assert.match(logs.join('\n'), /is not used: it is not an index this server keeps/);
-    assert.equal(fs.readFileSync(file, 'utf8'), '{"format": "something else"');
     store.write(writerOf(store, summaries()));
     assert.ok(await store.read());
+  });
+
+  test('Should never replace a file of its name that is not a kept index', async () => {
+    const storage = temp.make('paper-digest-storage-');
+    const file = path.join(storage, KEPT_INDEX_FILE);
+    fs.writeFileSync(file, '{"papers": ["someone else\'s"]}');
+    const logs: string[] = [];
+    const store = keptIndexStore(storage, (message) => logs.push(message))!;
+    assert.equal(await store.read(), undefined);
+    store.write(writerOf(store, summaries()));
+    assert.equal(fs.readFileSync(file, 'utf8'), '{"papers": ["someone else\'s"]}');
+    assert.match(logs.join('\n'), /is not an index this server keeps; it is left as it is/);
+    assert.equal(keptIndexStore('relative/folder', (message) => logs.push(message)), undefined);
+    assert.match(logs.join('\n'), /must be an absolute path/);
   });
 
   test('Should neither follow nor replace a link in its place: the index is then not kept, and says so', async () => {
@@ -349,7 +496,7 @@ describe('kept index: its file', () => {
     fs.writeFileSync(outside, 'precious');
     fs.symlinkSync(outside, path.join(storage, KEPT_INDEX_FILE));
     const logs: string[] = [];
-    const store = keptIndexStore(storage, (message) => logs.push(message));
+    const store = keptIndexStore(storage, (message) => logs.push(message))!;
     assert.equal(await store.read(), undefined);
     assert.match(logs.join('\n'), /was not read/);
     store.write(writerOf(store, summaries()));

@@ -89,7 +89,18 @@ export interface ReadOptions {
 
 export interface ReadResult {
   readonly bytes: Buffer;
+  /** The file after the read. */
   readonly snapshot: FileSnapshot;
+  /**
+   * Whether the file's size and times were the same when it was opened as after the read: if
+   * not, it was written meanwhile, and the bytes may be of neither version.
+   */
+  readonly steady: boolean;
+}
+
+/** Whether two stats of one open file show no write between them. */
+function sameStat(a: fs.Stats, b: fs.Stats): boolean {
+  return a.size === b.size && a.mtimeMs === b.mtimeMs && a.ctimeMs === b.ctimeMs;
 }
 
 export interface WriteOptions {
@@ -213,7 +224,8 @@ export function readFileSnapshotSync(file: string, options: ReadOptions = {}): R
       chunks.push(read === chunk.length ? chunk : chunk.subarray(0, read));
     }
     const bytes = Buffer.concat(chunks, total);
-    return { bytes, snapshot: snapshotOf(file, fs.fstatSync(fd), bytes, options.hash !== false) };
+    const after = fs.fstatSync(fd);
+    return { bytes, snapshot: snapshotOf(file, after, bytes, options.hash !== false), steady: sameStat(opened, after) };
   } catch (error) {
     throw systemError(error);
   } finally {
@@ -242,7 +254,8 @@ export async function readFileSnapshot(file: string, options: ReadOptions = {}):
       chunks.push(bytesRead === chunk.length ? chunk : chunk.subarray(0, bytesRead));
     }
     const bytes = Buffer.concat(chunks, total);
-    return { bytes, snapshot: snapshotOf(file, await handle.stat(), bytes, options.hash !== false) };
+    const after = await handle.stat();
+    return { bytes, snapshot: snapshotOf(file, after, bytes, options.hash !== false), steady: sameStat(opened, after) };
   } catch (error) {
     throw systemError(error);
   } finally {

@@ -22,6 +22,9 @@ import type { Range } from 'vscode-languageserver-types';
 import type { FileSummary, InstitutionSummary, PaperSummary } from './workspaceIndex';
 import type { FileTerms } from './terms';
 
+/** At most as many files as a scan indexes (workspace.ts `DEFAULT_SCAN_LIMITS`). */
+const MAX_KEPT_FILES = 20_000;
+
 /** Bumped whenever what is kept changes its form. */
 export const KEPT_INDEX_VERSION = 1;
 
@@ -36,9 +39,12 @@ export interface FileFingerprint {
   readonly ino: number;
 }
 
-/** Whether two fingerprints are of the same file unchanged. */
+/**
+ * Whether two fingerprints are of the same file unchanged. Not the device: a network or FUSE
+ * file system may be given another device number at each mount.
+ */
 export function sameFingerprint(a: FileFingerprint, b: FileFingerprint): boolean {
-  return a.size === b.size && a.mtimeMs === b.mtimeMs && a.ctimeMs === b.ctimeMs && a.dev === b.dev && a.ino === b.ino;
+  return a.size === b.size && a.mtimeMs === b.mtimeMs && a.ctimeMs === b.ctimeMs && a.ino === b.ino;
 }
 
 /** A digest file as kept: its summary (of kept papers) and its fingerprint. */
@@ -151,7 +157,7 @@ export function decodeKeptIndex(text: string, build: string): KeptIndexReading {
     return { problem: 'other-build' };
   }
   const { strings, lists, files } = value;
-  if (!Array.isArray(strings) || !strings.every((each) => typeof each === 'string') || !Array.isArray(lists) || !Array.isArray(files)) {
+  if (!Array.isArray(strings) || !strings.every((each) => typeof each === 'string') || !Array.isArray(lists) || !Array.isArray(files) || files.length > MAX_KEPT_FILES) {
     return { problem: 'corrupt' };
   }
   try {
@@ -247,7 +253,7 @@ const COLUMNS = 5;
 function decodeFile(file: unknown, tables: KeptTables): KeptFile {
   check(Array.isArray(file) && file.length === 9);
   const [uri, size, mtimeMs, ctimeMs, dev, ino, heading, keys, columns] = file as unknown[];
-  check(typeof uri === 'string' && isCount(size) && typeof mtimeMs === 'number' && typeof ctimeMs === 'number' && isCount(dev) && isCount(ino));
+  check(typeof uri === 'string' && uri.startsWith('file:') && isCount(size) && typeof mtimeMs === 'number' && typeof ctimeMs === 'number' && isCount(dev) && isCount(ino));
   check(Array.isArray(keys) && Array.isArray(columns) && columns.length === keys.length * COLUMNS);
   const papers: PaperSummary[] = [];
   for (let i = 0; i < keys.length; i++) {

@@ -1,0 +1,81 @@
+/**
+ * While the first scan of a start runs: the digest files taken from the index kept at the last
+ * start (service/keptIndex.ts) because they are unchanged since, and what happened to the files
+ * meanwhile, made into an index of the workspace as the scan will find it (workspace.ts
+ * `earlyIndex`), for the Papers tree's first level.
+ */
+import { isInFolder } from './digestFiles';
+import { FileSummary, WorkspaceIndex } from './service/workspaceIndex';
+
+/** A file taken from the kept index, and which file it is (`dev:ino`, for other names of it). */
+interface KeptHit {
+  readonly summary: FileSummary;
+  readonly identity: string;
+}
+
+export class EarlyFiles {
+  private readonly kept = new Map<string, KeptHit>();
+  /** Files and folders deleted, or found unreadable, since the start. */
+  private readonly gone: string[] = [];
+  /** Files changed since the start: the index has them once read again. */
+  private readonly changed = new Set<string>();
+  private last: { parts: readonly FileSummary[]; index: WorkspaceIndex } | undefined;
+
+  /** `folders`: the workspace folders the first scan walks. */
+  constructor(readonly folders: readonly string[]) {}
+
+  /** A file found as the kept index has it. */
+  keep(uri: string, summary: FileSummary, identity: string): void {
+    this.kept.set(uri, { summary, identity });
+  }
+
+  /** A file or folder deleted, or a file that cannot be read (any more). */
+  forget(uri: string): void {
+    this.gone.push(uri);
+  }
+
+  /** A file changed: what was kept of it stands until the index has it as read again. */
+  touch(uri: string): void {
+    this.changed.add(uri);
+  }
+
+  /**
+   * The index of the workspace as the scan will find it: for each file, the open document, else
+   * (when neither gone, changed and read again, nor another name of a file the index has) the
+   * file as kept, else the file as the index has it. The same index while nothing of that changes.
+   *
+   * @param index what the scan and the events have read so far, and the open documents
+   * @param inWorkspace whether a URI is in a workspace folder now
+   * @param anotherName whether a file (`dev:ino`) is indexed under another URI
+   */
+  index(index: WorkspaceIndex, inWorkspace: (uri: string) => boolean, anotherName: (identity: string, uri: string) => boolean): WorkspaceIndex {
+    const parts: FileSummary[] = [];
+    const uris = new Set<string>(this.kept.keys());
+    for (const file of index.files()) uris.add(file.uri);
+    for (const uri of [...uris].sort()) {
+      const read = index.file(uri);
+      const hit = this.kept.get(uri);
+      if (read?.source === 'open') {
+        parts.push(read);
+      } else if (hit && !(read && this.changed.has(uri)) && !this.isGone(uri) && inWorkspace(uri) && !anotherName(hit.identity, uri)) {
+        parts.push(hit.summary);
+      } else if (read) {
+        parts.push(read);
+      }
+    }
+    const last = this.last;
+    if (last && last.parts.length === parts.length && last.parts.every((part, i) => part === parts[i])) {
+      return last.index;
+    }
+    const early = new WorkspaceIndex();
+    for (const part of parts) {
+      early.adopt(part);
+    }
+    this.last = { parts, index: early };
+    return early;
+  }
+
+  private isGone(uri: string): boolean {
+    return this.gone.some((gone) => gone === uri || isInFolder(uri, gone));
+  }
+}

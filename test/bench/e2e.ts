@@ -467,7 +467,11 @@ async function workspaceBenchmark(files: number, papersPerFile: number, rounds: 
     const markdownTexts = new Map<string, string>();
     for (let f = 0; f < files; f++) {
       const name = `day-${String(f).padStart(3, '0')}`;
-      fs.writeFileSync(path.join(digestRoot, name + '.digest'), digestText(f * papersPerFile, papersPerFile));
+      const file = path.join(digestRoot, name + '.digest');
+      fs.writeFileSync(file, digestText(f * papersPerFile, papersPerFile));
+      // Digests of days before (the server keeps no file written in the last two seconds).
+      const day = new Date(Date.now() - (files - f) * 86_400_000);
+      fs.utimesSync(file, day, day);
       markdownTexts.set(pathToFileURL(path.join(root, 'markdown', name + '.md')).href, markdownText(f * papersPerFile, papersPerFile));
     }
     const query = generatedEntry(Math.floor((files * papersPerFile) / 2))[0];
@@ -482,6 +486,7 @@ async function workspaceBenchmark(files: number, papersPerFile: number, rounds: 
         await server.client.request('paperDigest/papersTree', { grouping: 'topic', filter: '' });
         return now() - started;
       };
+      const samplesBefore = ours.samples.length;
       await onServer(ours, () => startOurs(pathToFileURL(digestRoot).href, storage), async (server) => {
         const sample: Sample = {};
         sample.treeRoot = await treeRoot(server);
@@ -497,7 +502,8 @@ async function workspaceBenchmark(files: number, papersPerFile: number, rounds: 
       });
       // The next starts, with the index kept by the one before: nothing changed since, then
       // the morning's case, one new digest of as many papers.
-      const sample = ours.samples[ours.samples.length - 1];
+      // This round's sample (none when its first start failed).
+      const sample = ours.samples.length > samplesBefore ? ours.samples[ours.samples.length - 1] : undefined;
       const restart = async (metric: string): Promise<void> => {
         const side: Side = { samples: [] };
         await onServer(side, () => startOurs(pathToFileURL(digestRoot).href, storage), async (server) => ({ [metric]: await treeRoot(server) }));

@@ -26,6 +26,16 @@ export interface PaperDigestApi {
   readonly reading: ReadingApi;
   readonly statistics: StatisticsDashboard;
   readonly languageStatus: DigestLanguageStatus;
+  /** Where the server keeps its index between starts (the workspace's storage folder), if anywhere. */
+  readonly keptIndexFolder?: string;
+}
+
+/**
+ * Where the Node server keeps its index between starts: VS Code's storage folder for the
+ * workspace, when there is a workspace and it is on disk.
+ */
+export function keptIndexFolderOf(context: vscode.ExtensionContext): string | undefined {
+  return context.storageUri?.scheme === 'file' ? context.storageUri.fsPath : undefined;
 }
 
 /** Diagnostics as the server reports them, with their document versions, for Fix All's counts (one client per extension host). */
@@ -88,7 +98,7 @@ export async function startPaperDigest(context: vscode.ExtensionContext, client:
   const statistics = registerStatistics(context, client, papersView);
   context.subscriptions.push(...registerPaperCommands(papersView));
   const languageStatus = registerLanguageStatus(context, client, papersView.onDidChangeIndex);
-  return { client, papersView, reading, statistics, languageStatus };
+  return { client, papersView, reading, statistics, languageStatus, keptIndexFolder: client.clientOptions.initializationOptions?.keptIndexFolder };
 }
 
 /** Switches plain-text documents that read like digests to the digest language. */

@@ -7,7 +7,7 @@ import * as vscode from 'vscode';
 import { LanguageClient, ServerOptions, TransportKind } from 'vscode-languageclient/node';
 import { SERVER_NODE_OPTIONS } from '../../server/src/nodeOptions';
 import { LANGUAGE_ID } from '../../server/src/protocol';
-import { PaperDigestApi, paperDigestClientOptions, startPaperDigest } from './clientSetup';
+import { keptIndexFolderOf, PaperDigestApi, paperDigestClientOptions, startPaperDigest } from './clientSetup';
 
 export type { PaperDigestApi } from './clientSetup';
 
@@ -26,7 +26,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<PaperD
     debug: { module: serverModule, transport: TransportKind.stdio, options: { execArgv: [...execArgv, '--nolazy', '--inspect=6009'] } },
   };
   // The Papers view's first level comes from the index kept here while the workspace is read.
-  const keptIndexFolder = context.storageUri?.scheme === 'file' ? context.storageUri.fsPath : undefined;
+  const keptIndexFolder = keptIndexFolderOf(context);
   const clientOptions = paperDigestClientOptions(
     [
       { scheme: 'file', language: LANGUAGE_ID },

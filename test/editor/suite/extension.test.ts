@@ -3,6 +3,7 @@
  * Papers view's data and workspace symbols, on the workspace test/editor/workspace.
  */
 import * as assert from 'assert';
+import * as fs from 'fs';
 import * as path from 'path';
 import * as vscode from 'vscode';
 import { activateExtension, codeOf, documentSymbolsOf, hoverText, workspaceFile } from './helpers';
@@ -13,6 +14,16 @@ describe('Paper Digest in the editor', () => {
 
   before(async () => {
     api = await activateExtension();
+  });
+
+  it('Should keep the index of the workspace for the next start in its storage folder', async () => {
+    const folder: string | undefined = api.keptIndexFolder;
+    assert.ok(folder, 'a storage folder for the workspace');
+    const file = path.join(folder, 'papers-index.json');
+    // Written once the server has read the workspace and is idle.
+    const text = await waitUntil(() => (fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : undefined), `${file} to be written`, []);
+    assert.match(text, /^\{"format":"paper-digest-kept-index"/);
+    assert.ok(text.includes(JSON.stringify(workspaceFile('papers.digest').toString())), 'papers.digest is kept');
   });
 
   it('Should set the digest language on .digest files', async () => {

@@ -4,19 +4,19 @@
  * meanwhile, made into an index of the workspace as the scan will find it (workspace.ts
  * `earlyIndex`), for the Papers tree's first level.
  */
-import { isInFolder } from './digestFiles';
-import { FileSummary, WorkspaceIndex } from './service/workspaceIndex';
+import { FileFingerprint, KeptFile, sameFingerprint } from './service/keptIndex';
+import type { FileSummary, InstitutionSummary } from './service/workspaceIndex';
+import { WorkspaceIndex } from './service/workspaceIndex';
 
 /** A file taken from the kept index, and which file it is (`dev:ino`, for other names of it). */
-interface KeptHit {
-  readonly summary: FileSummary;
+interface KeptHit extends KeptFile {
   readonly identity: string;
 }
 
 export class EarlyFiles {
   private readonly kept = new Map<string, KeptHit>();
   /** Files and folders deleted, or found unreadable, since the start. */
-  private readonly gone: string[] = [];
+  private readonly gone = new Set<string>();
   /** Files changed since the start: the index has them once read again. */
   private readonly changed = new Set<string>();
   private last: { parts: readonly FileSummary[]; index: WorkspaceIndex } | undefined;
@@ -25,18 +25,37 @@ export class EarlyFiles {
   constructor(readonly folders: readonly string[]) {}
 
   /** A file found as the kept index has it. */
-  keep(uri: string, summary: FileSummary, identity: string): void {
-    this.kept.set(uri, { summary, identity });
+  keep(uri: string, kept: KeptFile, identity: string): void {
+    this.kept.set(uri, { ...kept, identity });
   }
 
   /** A file or folder deleted, or a file that cannot be read (any more). */
   forget(uri: string): void {
-    this.gone.push(uri);
+    this.gone.add(uri);
   }
 
   /** A file changed: what was kept of it stands until the index has it as read again. */
   touch(uri: string): void {
     this.changed.add(uri);
+  }
+
+  /**
+   * A file the index read, as `summary`, with this fingerprint: when it was taken from the kept
+   * index, and is no longer what was kept (it changed with no event yet, or what was kept of it
+   * is not what the file says: then false, and the kept index is to be written again), the index
+   * has it from now on.
+   */
+  read(uri: string, fingerprint: FileFingerprint, summary: FileSummary | undefined): boolean {
+    const hit = this.kept.get(uri);
+    if (!hit) {
+      return true;
+    }
+    const same = sameFingerprint(hit.fingerprint, fingerprint);
+    const right = summary !== undefined && sameFirstLevel(hit.summary, summary);
+    if (!same || !right) {
+      this.changed.add(uri);
+    }
+    return !same || right;
   }
 
   /**
@@ -75,7 +94,37 @@ export class EarlyFiles {
     return early;
   }
 
+  /** Whether the file, or a folder it is in, is gone: linear in the depth of its path. */
   private isGone(uri: string): boolean {
-    return this.gone.some((gone) => gone === uri || isInFolder(uri, gone));
+    if (this.gone.size === 0) {
+      return false;
+    }
+    for (let end = uri.length; end > 0; end = uri.lastIndexOf('/', end - 1)) {
+      if (this.gone.has(uri.slice(0, end))) {
+        return true;
+      }
+    }
+    return false;
   }
+}
+
+/** Whether two summaries of a file give the Papers tree's first level the same (what a kept file has). */
+function sameFirstLevel(a: FileSummary, b: FileSummary): boolean {
+  if (a.heading !== b.heading || a.papers.length !== b.papers.length) {
+    return false;
+  }
+  const sameList = <T>(x: readonly T[], y: readonly T[], same: (p: T, q: T) => boolean = (p, q) => p === q): boolean => x.length === y.length && x.every((each, i) => same(each, y[i]));
+  const sameInstitution = (x: InstitutionSummary, y: InstitutionSummary): boolean => x.name === y.name && x.translation === y.translation;
+  return a.papers.every((paper, i) => {
+    const other = b.papers[i];
+    return (
+      paper.key === other.key &&
+      paper.titleKey === other.titleKey &&
+      paper.entryIndex === other.entryIndex &&
+      paper.topic === other.topic &&
+      sameList(paper.keywords, other.keywords) &&
+      sameList(paper.categories, other.categories) &&
+      sameList(paper.institutions, other.institutions, sameInstitution)
+    );
+  });
 }

@@ -18,8 +18,8 @@ export interface KeptIndexStore {
   read(): Promise<ReadonlyMap<string, KeptFile> | undefined>;
   /** A writer of the kept index (`add` each file, then `write` it). */
   writer(): KeptIndexWriter;
-  /** Keeps the files added to the writer (and only these) for the next start. */
-  write(writer: KeptIndexWriter): void;
+  /** Keeps the files added to the writer (and only these) for the next start; false when it could not. */
+  write(writer: KeptIndexWriter): boolean;
 }
 
 /** The file's name in its folder. */
@@ -60,8 +60,12 @@ export function keptIndexStore(folder: string, log: (message: string) => void): 
       }
       const kept = decodeKeptIndex(text, buildId());
       if ('problem' in kept) {
-        const why = kept.problem === 'corrupt' ? 'it is not an index this server keeps' : 'another version of the server kept it';
-        log(`Paper Digest: the index kept at the last start (${file}) is not used: ${why}; it is made again.`);
+        if (!replaceable(file)) {
+          log(`Paper Digest: ${file} is not an index this server keeps: it is left as it is, and no index is kept between starts.`);
+        } else {
+          const why = kept.problem === 'corrupt' ? 'it is not whole' : 'another version of the server kept it';
+          log(`Paper Digest: the index kept at the last start (${file}) is not used: ${why}; it is made again.`);
+        }
         return undefined;
       }
       return kept.files;
@@ -72,22 +76,24 @@ export function keptIndexStore(folder: string, log: (message: string) => void): 
         const text = writer.text();
         if (Buffer.byteLength(text, 'utf8') > MAX_KEPT_INDEX_BYTES) {
           log(`Paper Digest: the index was not kept for the next start: it would be bigger than ${MAX_KEPT_INDEX_BYTES / 1024 / 1024} MB.`);
-          return;
+          return false;
         }
         fs.mkdirSync(folder, { recursive: true });
         if (!replaceable(file)) {
           log(`Paper Digest: the index was not kept for the next start: ${file} is there and is not an index this server keeps; it is left as it is.`);
-          return;
+          return false;
         }
         writeFileAtomicSync(file, text);
+        return true;
       } catch (error) {
         log(`Paper Digest: the index was not kept for the next start (${file}): ${reason(error)}.`);
+        return false;
       }
     },
   };
 }
 
-/** Whether the file is missing or a kept index (of any build or version, whole or not): what may be replaced. */
+/** Whether the file is missing, empty or a kept index (of any build or version, whole or not): what may be replaced. */
 function replaceable(file: string): boolean {
   let fd: number | undefined;
   try {
@@ -95,7 +101,7 @@ function replaceable(file: string): boolean {
     if (!fs.fstatSync(fd).isFile()) return false;
     const start = Buffer.alloc(KEPT_INDEX_START.length);
     const read = fs.readSync(fd, start, 0, start.length, 0);
-    return start.subarray(0, read).toString('utf8') === KEPT_INDEX_START;
+    return read === 0 || start.subarray(0, read).toString('utf8') === KEPT_INDEX_START;
   } catch (error) {
     return (error as NodeJS.ErrnoException).code === 'ENOENT';
   } finally {

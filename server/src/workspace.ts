@@ -5,6 +5,7 @@
  *
  * This is the one part of the server that reads files; the index itself stays pure.
  */
+import { createHash } from 'node:crypto';
 import { constants as fsConstants } from 'node:fs';
 import * as fs from 'node:fs/promises';
 import * as path from 'node:path';
@@ -313,11 +314,10 @@ export class WorkspaceDigests {
   /** Stops the pending timers; an index to keep is written now. */
   dispose(): void {
     this.pendingDocuments.dispose();
-    if (this.keepTimer !== undefined || this.writingKept) {
-      clearTimeout(this.keepTimer);
-      this.keepTimer = undefined;
-      this.writeKeptNow();
-    }
+    clearTimeout(this.keepTimer);
+    this.keepTimer = undefined;
+    // Whatever was pending (a timer, a wait for the server to be idle, a write under way).
+    this.writeKeptNow();
     this.disposed = true;
   }
 
@@ -341,6 +341,7 @@ export class WorkspaceDigests {
   private async readInto(uri: string, operation: number, checkPath: boolean): Promise<ReadOutcome> {
     let text: string | undefined;
     let mtime: number | undefined;
+    let readFingerprint: FileFingerprint | undefined;
     let fingerprint: FileFingerprint | undefined;
     let outcome: ReadOutcome;
     try {
@@ -353,6 +354,7 @@ export class WorkspaceDigests {
       } else if (stat && !(await this.reallyInside(uri, file))) {
         outcome = 'link';
       } else {
+        const begun = Date.now();
         const read = await readFileSnapshot(file, this.readOptions);
         const { bytes, snapshot } = read;
         const identity = `${snapshot.dev}:${snapshot.ino}`;
@@ -367,8 +369,9 @@ export class WorkspaceDigests {
             this.uriOfFile.set(identity, uri);
             this.fileOfUri.set(uri, identity);
             mtime = snapshot.mtimeMs;
+            readFingerprint = snapshot;
             // Kept for the next start only when what was read is what the fingerprint says.
-            fingerprint = keepable(read) ? snapshot : undefined;
+            fingerprint = keepable(read, begun) ? snapshot : undefined;
             outcome = 'indexed';
           }
         }
@@ -388,6 +391,11 @@ export class WorkspaceDigests {
         this.fingerprints.delete(uri);
       }
       this.index.update(uri, text);
+      // A file taken from the kept index: the early index has it as read from now on when it
+      // changed meanwhile; when what was kept of it was wrong, the kept index is written again.
+      if (this.early && readFingerprint && !this.early.read(uri, readFingerprint, this.index.diskFile(uri))) {
+        this.keptSignature = undefined;
+      }
       return outcome;
     }
     this.mtimes.delete(uri);
@@ -542,7 +550,7 @@ export class WorkspaceDigests {
       seenFiles.add(identity);
       const known = kept.get(uri);
       if (known && sameFingerprint(known.fingerprint, stat)) {
-        early.keep(uri, known.summary, identity);
+        early.keep(uri, known, identity);
         unchanged++;
         return 'indexed';
       }
@@ -608,8 +616,9 @@ export class WorkspaceDigests {
           return;
         }
       }
-      store.write(writer);
-      this.keptSignature = signature;
+      if (store.write(writer)) {
+        this.keptSignature = signature;
+      }
     } finally {
       this.writingKept = false;
     }
@@ -629,8 +638,9 @@ export class WorkspaceDigests {
     if (signature !== this.keptSignature) {
       const writer = store.writer();
       files.forEach((file) => writer.add(file));
-      store.write(writer);
-      this.keptSignature = signature;
+      if (store.write(writer)) {
+        this.keptSignature = signature;
+      }
     }
   }
 
@@ -725,23 +735,26 @@ function skipOf(error: unknown): SkipReason {
 
 /**
  * Whether a file as read may be kept for the next start by its fingerprint: unchanged while it
- * was read, and last written at least `RACY_MS` before (a file written again within the same
- * tick of a coarse clock, FAT's two seconds, keeps its time and may keep its size).
+ * was read, and last written at least `RACY_MS` before the read `begun` (a file written again
+ * within the same tick of a coarse clock, FAT's two seconds, keeps its time and may keep its
+ * size). The change time is in the fingerprint but not judged here: a file whose contents were
+ * written long ago and whose time was set since (`cp -p`, an archive unpacked) changes its
+ * change time with any later write, where the clock is fine enough to tell.
  */
-function keepable(read: ReadResult): boolean {
-  return read.steady && Date.now() - read.snapshot.mtimeMs >= RACY_MS;
+function keepable(read: ReadResult, begun: number): boolean {
+  return read.steady && begun - read.snapshot.mtimeMs >= RACY_MS;
 }
 
 /** How long ago a file must have been written for its fingerprint to be kept. */
 const RACY_MS = 2_000;
 
-/** What a kept index holds, as a string: its files and their fingerprints. */
+/** What a kept index holds, as a hash: its files and their fingerprints. */
 function keptSignature(files: Iterable<KeptFile>): string {
   const parts: string[] = [];
   for (const { summary, fingerprint } of files) {
     parts.push(`${summary.uri}\u0000${fingerprint.size}:${fingerprint.mtimeMs}:${fingerprint.ctimeMs}:${fingerprint.dev}:${fingerprint.ino}`);
   }
-  return parts.sort().join('\n');
+  return createHash('sha256').update(parts.sort().join('\n')).digest('hex');
 }
 
 /** How long after files change the index is kept again, in ms. */

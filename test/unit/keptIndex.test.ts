@@ -9,6 +9,7 @@ import { parseDigest } from '../../server/src/service/parser';
 import { FileSummary, WorkspaceIndex } from '../../server/src/service/workspaceIndex';
 import { papersTree, PapersGrouping, withoutChildren } from '../../server/src/service/features/tree';
 import { DEFAULT_SCAN_LIMITS, fileUri, WorkspaceDigests } from '../../server/src/workspace';
+import { EarlyFiles } from '../../server/src/earlyFiles';
 import { digest, entryLines } from '../support/fixtures';
 import { temporaryFolders } from '../support/tempFolders';
 
@@ -18,10 +19,11 @@ const temp = temporaryFolders();
 const KEPT_GROUPINGS: readonly PapersGrouping[] = ['topic', 'category', 'institution', 'file'];
 
 /** A kept index in memory, through the real text (written, read back). */
-function memoryStore(build = 'test-build'): KeptIndexStore & { text: string | undefined; writes: number; onWrite?: () => void } {
+function memoryStore(build = 'test-build'): KeptIndexStore & { text: string | undefined; writes: number; onWrite?: () => void; failing: boolean } {
   const store = {
     text: undefined as string | undefined,
     writes: 0,
+    failing: false,
     onWrite: undefined as (() => void) | undefined,
     read: () => {
       if (store.text === undefined) return Promise.resolve(undefined);
@@ -30,9 +32,11 @@ function memoryStore(build = 'test-build'): KeptIndexStore & { text: string | un
     },
     writer: () => new KeptIndexWriter(build),
     write: (writer: KeptIndexWriter) => {
+      if (store.failing) return false;
       store.text = writer.text();
       store.writes++;
       store.onWrite?.();
+      return true;
     },
   };
   return store;
@@ -183,6 +187,19 @@ describe('kept index: its text', () => {
       assert.deepEqual(decodeKeptIndex(each as string, 'b1'), { problem: 'corrupt' }, String(each).slice(0, 80));
     }
   });
+
+  test('Should refuse whole a kept index of other than file: URIs, of more than 20,000 files or a million papers', () => {
+    const head = { format: 'paper-digest-kept-index', version: KEPT_INDEX_VERSION, build: 'b1', strings: [''], lists: [[], [-2]] };
+    const file = (uri: string, papers = 0): unknown[] => [uri, 0, 0, 0, 0, 0, -1, new Array(papers).fill('k#0'), new Array(papers).fill([0, 0, 0, 0, 1]).flat()];
+    assert.ok('files' in decodeKeptIndex(JSON.stringify({ ...head, files: [file('file:///w/a.digest', 2)] }), 'b1'));
+    assert.deepEqual(decodeKeptIndex(JSON.stringify({ ...head, files: [file('https://example.org/a.digest')] }), 'b1'), { problem: 'corrupt' });
+    const many = Array.from({ length: 20_001 }, (_, i) => file(`file:///w/${i}.digest`));
+    assert.deepEqual(decodeKeptIndex(JSON.stringify({ ...head, files: many }), 'b1'), { problem: 'corrupt' });
+    // Refused before a paper is made: the keys alone are counted.
+    const keys = `"k#0"${',"k#0"'.repeat(1_000_000)}`;
+    const text = `${JSON.stringify(head).slice(0, -1)},"files":[["file:///w/a.digest",0,0,0,0,0,-1,[${keys}],[]]]}`;
+    assert.deepEqual(decodeKeptIndex(text, 'b1'), { problem: 'corrupt' });
+  });
 });
 
 describe('kept index: the first level of the Papers tree before the scan', () => {
@@ -287,7 +304,8 @@ describe('kept index: the first level of the Papers tree before the scan', () =>
 
       const hold = scanHold();
       const index = new WorkspaceIndex();
-      const files = new WorkspaceDigests(index, { documentDelay: 60_000, beforeFullScan: hold.beforeFullScan });
+      const logs: string[] = [];
+      const files = new WorkspaceDigests(index, { documentDelay: 60_000, beforeFullScan: hold.beforeFullScan, log: (message) => logs.push(message) });
       files.keepIndexWith(store);
       const scan = files.setFolders([fileUri(root)]);
       for (const [uri, text] of Object.entries(openDocuments)) {
@@ -297,6 +315,9 @@ describe('kept index: the first level of the Papers tree before the scan', () =>
       await hold.reached;
       const early = await files.earlyIndex();
       assert.ok(early, context);
+      // The files untouched since were taken from the kept index, the others read.
+      const untouched = Object.keys(before).filter((each) => !(each in since)).length;
+      assert.match(logs.join('\n'), new RegExp(`has ${untouched} of the \\d+ digest files as they are`), context);
       assert.deepEqual(firstLevels(early), expectedAtStart, context);
       // Files change while the scan is held, and their events come.
       const events = apply(root, meanwhile);
@@ -378,6 +399,42 @@ describe('kept index: the first level of the Papers tree before the scan', () =>
     files.dispose();
   });
 
+  test('Should write the kept index again when what it held of an unchanged file was wrong', async () => {
+    const root = folder({ 'a.digest': digest(entryLines('A')), 'b.digest': digest(entryLines('B')) });
+    const store = memoryStore();
+    const right = firstLevels(await scanAndKeep(root, store));
+    // Another topic where the file says 数学推理, the fingerprints as they are.
+    store.text = store.text!.replace('"数学推理"', '"另一个专题"');
+    const logs: string[] = [];
+    const files = new WorkspaceDigests(new WorkspaceIndex(), { log: (message) => logs.push(message) });
+    files.keepIndexWith(store);
+    const scan = files.setFolders([fileUri(root)]);
+    assert.notDeepEqual(firstLevels((await files.earlyIndex())!), right, 'what was kept answers until the scan reads the files');
+    await scan;
+    files.dispose();
+    assert.equal(store.writes, 2, 'written again');
+    const again = new WorkspaceDigests(new WorkspaceIndex());
+    again.keepIndexWith(store);
+    const next = again.setFolders([fileUri(root)]);
+    assert.deepEqual(firstLevels((await again.earlyIndex())!), right);
+    await next;
+    again.dispose();
+  });
+
+  test('Should write the kept index again at the next chance when a write failed', async () => {
+    const root = folder({ 'a.digest': digest(entryLines('A')) });
+    const store = memoryStore();
+    store.failing = true;
+    await scanAndKeep(root, store);
+    assert.equal(store.writes, 0);
+    store.failing = false;
+    const files = new WorkspaceDigests(new WorkspaceIndex());
+    files.keepIndexWith(store);
+    await files.setFolders([fileUri(root)]);
+    files.dispose();
+    assert.equal(store.writes, 1);
+  });
+
   test('Should keep the index again only when the files changed, and write a pending change when disposed', async () => {
     const root = folder({ 'a.digest': digest(entryLines('A')), 'b.digest': digest(entryLines('B')) });
     const store = memoryStore();
@@ -444,6 +501,51 @@ function writerOf(store: KeptIndexStore, files: readonly KeptFile[]): KeptIndexW
   return writer;
 }
 
+describe('kept index: which version of a file stands while the scan runs', () => {
+  const uri = 'file:///w/a.digest';
+  const fingerprint = { size: 1, mtimeMs: 2, ctimeMs: 3, dev: 4, ino: 5 };
+  const summaryOf = (text: string): FileSummary => {
+    const index = new WorkspaceIndex();
+    index.update(uri, text);
+    return index.file(uri)!;
+  };
+  const topicsOf = (index: WorkspaceIndex): string[] => index.files().flatMap((file) => file.papers.map((paper) => paper.topic));
+  const kept = summaryOf(digest(entryLines('A')));
+  const changed = summaryOf(digest(entryLines('A', { topicHits: '专题命中 智能体 ：planning(title)' })));
+
+  function scene(): { early: EarlyFiles; index: WorkspaceIndex } {
+    const early = new EarlyFiles(['file:///w']);
+    early.keep(uri, { summary: kept, fingerprint }, '4:5');
+    const index = new WorkspaceIndex();
+    index.adopt(changed);
+    return { early, index };
+  }
+  const early = (each: { early: EarlyFiles; index: WorkspaceIndex }): WorkspaceIndex => each.early.index(each.index, () => true, () => false);
+
+  test('Should stand by the kept version until the file is read as another (changed with no event yet)', () => {
+    const each = scene();
+    assert.deepEqual(topicsOf(early(each)), ['数学推理']);
+    assert.equal(each.early.read(uri, { ...fingerprint, mtimeMs: 9 }, changed), true);
+    assert.deepEqual(topicsOf(early(each)), ['智能体']);
+  });
+
+  test('Should take the file as read, and say the kept index was wrong, when the same file reads otherwise', () => {
+    const each = scene();
+    assert.equal(each.early.read(uri, fingerprint, changed), false);
+    assert.deepEqual(topicsOf(early(each)), ['智能体']);
+    assert.equal(scene().early.read(uri, fingerprint, kept), true);
+  });
+
+  test('Should leave out the files of a folder deleted, however many were', () => {
+    const each = scene();
+    for (let i = 0; i < 5_000; i++) each.early.forget(`file:///elsewhere/${i}.digest`);
+    each.index.removeAll(uri);
+    assert.equal(early(each).paperCount, 1);
+    each.early.forget('file:///w');
+    assert.equal(early(each).paperCount, 0);
+  });
+});
+
 describe('kept index: its file', () => {
   function summaries(): KeptFile[] {
     const index = new WorkspaceIndex();
@@ -471,8 +573,13 @@ describe('kept index: its file', () => {
     const logs: string[] = [];
     const store = keptIndexStore(storage, (message) => logs.push(message))!;
     assert.equal(await store.read(), undefined);
-    assert.match(logs.join('\n'), /is not used: it is not an index this server keeps/);
-    store.write(writerOf(store, summaries()));
+    assert.match(logs.join('\n'), /is not used: it is not whole; it is made again/);
+    assert.ok(store.write(writerOf(store, summaries())));
+    assert.ok(await store.read());
+    // Empty (a write cut short by a full disk): replaced too.
+    fs.writeFileSync(file, '');
+    assert.equal(await store.read(), undefined);
+    assert.ok(store.write(writerOf(store, summaries())));
     assert.ok(await store.read());
   });
 
@@ -483,7 +590,8 @@ describe('kept index: its file', () => {
     const logs: string[] = [];
     const store = keptIndexStore(storage, (message) => logs.push(message))!;
     assert.equal(await store.read(), undefined);
-    store.write(writerOf(store, summaries()));
+    assert.match(logs.join('\n'), /is not an index this server keeps: it is left as it is, and no index is kept/);
+    assert.equal(store.write(writerOf(store, summaries())), false);
     assert.equal(fs.readFileSync(file, 'utf8'), '{"papers": ["someone else\'s"]}');
     assert.match(logs.join('\n'), /is not an index this server keeps; it is left as it is/);
     assert.equal(keptIndexStore('relative/folder', (message) => logs.push(message)), undefined);

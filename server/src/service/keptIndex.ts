@@ -24,6 +24,8 @@ import type { FileTerms } from './terms';
 
 /** At most as many files as a scan indexes (workspace.ts `DEFAULT_SCAN_LIMITS`). */
 const MAX_KEPT_FILES = 20_000;
+/** At most this many papers in all: more than the 32 MB a kept index may take (keptIndexDisk.ts) holds of real digests. */
+const MAX_KEPT_PAPERS = 1_000_000;
 
 /** Bumped whenever what is kept changes its form. */
 export const KEPT_INDEX_VERSION = 1;
@@ -163,9 +165,13 @@ export function decodeKeptIndex(text: string, build: string): KeptIndexReading {
   try {
     const tables = new KeptTables(strings as string[], lists);
     const result = new Map<string, KeptFile>();
+    let papers = 0;
     for (const file of files) {
+      // Counted before the papers are made.
+      papers += Array.isArray(file) && Array.isArray(file[7]) ? file[7].length : 0;
+      check(papers <= MAX_KEPT_PAPERS);
       const kept = decodeFile(file, tables);
-      if (result.has(kept.summary.uri)) throw new CorruptKeptIndex();
+      check(!result.has(kept.summary.uri));
       result.set(kept.summary.uri, kept);
     }
     return { files: result };

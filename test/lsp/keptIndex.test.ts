@@ -109,7 +109,7 @@ describe('lsp: the index kept between starts', () => {
     const client = await start(root, storage);
     try {
       const answers = await firstLevels(client);
-      await logged(client, /is not used: it is not an index this server keeps/);
+      await logged(client, /is not used: it is not whole; it is made again/);
       await client.request('paperDigest/rescanWorkspace', {});
       assert.deepEqual(comparable(answers), comparable(await firstLevels(client)));
     } finally {

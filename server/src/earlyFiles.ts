@@ -20,9 +20,20 @@ export class EarlyFiles {
   /** Files changed since the start: the index has them once read again. */
   private readonly changed = new Set<string>();
   private last: { parts: readonly FileSummary[]; index: WorkspaceIndex } | undefined;
+  private abandonedValue = false;
 
   /** `folders`: the workspace folders the first scan walks. */
   constructor(readonly folders: readonly string[]) {}
+
+  /** Whether the files of the kept index no longer tell what the scan will find (`abandon`). */
+  get abandoned(): boolean {
+    return this.abandonedValue;
+  }
+
+  /** What the scan will find cannot be told before it is done (a folder moved in meanwhile). */
+  abandon(): void {
+    this.abandonedValue = true;
+  }
 
   /** A file found as the kept index has it. */
   keep(uri: string, kept: KeptFile, identity: string): void {

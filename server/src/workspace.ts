@@ -112,6 +112,11 @@ export class WorkspaceDigests {
   /** What the index kept was written for (or read as), to write it only when that changed. */
   private keptSignature: string | undefined;
   private keepTimer: ReturnType<typeof setTimeout> | undefined;
+  /**
+   * Digests read within two seconds of their last write (`keepable`), whose fingerprints are not
+   * kept: read again before the index is kept, once their time is old enough.
+   */
+  private readonly racy = new Set<string>();
   /** Whether the kept index is being made (`writeKept`). */
   private writingKept = false;
   private disposed = false;
@@ -174,8 +179,8 @@ export class WorkspaceDigests {
   async earlyIndex(): Promise<WorkspaceIndex | undefined> {
     await Promise.race([this.earlyRead, this.scanning]);
     const early = this.early;
-    // The folders changed since the scan began: it will not come to what was kept.
-    if (!early || early.folders.join('\n') !== this.folders.join('\n')) {
+    // The folders changed since the scan began, or a folder was moved in: the scan will not come to what was kept.
+    if (!early || early.abandoned || early.folders.join('\n') !== this.folders.join('\n')) {
       return undefined;
     }
     this.pendingDocuments.flush();
@@ -343,6 +348,7 @@ export class WorkspaceDigests {
     let mtime: number | undefined;
     let readFingerprint: FileFingerprint | undefined;
     let fingerprint: FileFingerprint | undefined;
+    let racy = false;
     let outcome: ReadOutcome;
     try {
       const file = fileURLToPath(uri);
@@ -372,6 +378,7 @@ export class WorkspaceDigests {
             readFingerprint = snapshot;
             // Kept for the next start only when what was read is what the fingerprint says.
             fingerprint = keepable(read, begun) ? snapshot : undefined;
+            racy = fingerprint === undefined;
             outcome = 'indexed';
           }
         }
@@ -390,6 +397,11 @@ export class WorkspaceDigests {
       } else {
         this.fingerprints.delete(uri);
       }
+      if (racy && this.keptStore) {
+        this.racy.add(uri);
+      } else {
+        this.racy.delete(uri);
+      }
       this.index.update(uri, text);
       // A file taken from the kept index: the early index has it as read from now on when it
       // changed meanwhile; when what was kept of it was wrong, the kept index is written again.
@@ -400,6 +412,7 @@ export class WorkspaceDigests {
     }
     this.mtimes.delete(uri);
     this.fingerprints.delete(uri);
+    this.racy.delete(uri);
     this.early?.forget(uri);
     if (outcome === 'missing' || outcome === 'folder') {
       // Gone, or a folder now: nothing of the file (nor of an older folder there) stays.
@@ -446,6 +459,9 @@ export class WorkspaceDigests {
     try {
       const file = fileURLToPath(uri);
       if ((await fs.lstat(file)).isDirectory() && (await this.reallyInside(uri, file))) {
+        // A folder moved in during the first scan is read after it: until then, the early index
+        // would lack its digests, and the first level waits for the scan instead.
+        this.early?.abandon();
         await this.scan([uri]);
       }
     } catch {
@@ -569,8 +585,31 @@ export class WorkspaceDigests {
     }
     this.keepTimer = setTimeout(() => {
       this.keepTimer = undefined;
-      void (this.options.idle?.() ?? Promise.resolve()).then(() => this.writeKept());
+      void (this.options.idle?.() ?? Promise.resolve())
+        .then(() => this.readRacyAgain())
+        .then(() => this.writeKept());
     }, delay);
+  }
+
+  /**
+   * Reads again the digests read within two seconds of their last write (a file saved, or synced
+   * in, while the server runs), once that write is two seconds old, so that their fingerprints
+   * are kept: else the next start would read them all again. Those still too recent wait for the
+   * next time the index is kept.
+   */
+  private async readRacyAgain(): Promise<void> {
+    for (const uri of [...this.racy]) {
+      if (this.disposed || this.scansRunning > 0) {
+        return;
+      }
+      const age = Date.now() - (this.mtimes.get(uri) ?? Number.NaN);
+      if (age >= RACY_MS) {
+        await this.readInto(uri, this.nextOperation(uri), true);
+      } else if (!(age > -RACY_MS)) {
+        // Written in the future (another machine's clock), or gone: never old enough to keep.
+        this.racy.delete(uri);
+      }
+    }
   }
 
   /** The digests read from disk as they are to be kept, and what they are as a string. */
@@ -604,6 +643,9 @@ export class WorkspaceDigests {
     }
     const { files, signature } = this.keptFiles();
     if (signature === this.keptSignature) {
+      if (this.racy.size > 0) {
+        this.scheduleKeep(KEEP_DELAY_MS);
+      }
       return;
     }
     this.writingKept = true;
@@ -622,8 +664,8 @@ export class WorkspaceDigests {
     } finally {
       this.writingKept = false;
     }
-    // Files changed while it was made: again, later.
-    if (this.keptFiles().signature !== signature) {
+    // Files changed while it was made, or read too soon after their last write: again, later.
+    if (this.keptFiles().signature !== signature || this.racy.size > 0) {
       this.scheduleKeep(KEEP_DELAY_MS);
     }
   }
@@ -752,7 +794,8 @@ const RACY_MS = 2_000;
 function keptSignature(files: Iterable<KeptFile>): string {
   const parts: string[] = [];
   for (const { summary, fingerprint } of files) {
-    parts.push(`${summary.uri}\u0000${fingerprint.size}:${fingerprint.mtimeMs}:${fingerprint.ctimeMs}:${fingerprint.dev}:${fingerprint.ino}`);
+    // Not the device, as `sameFingerprint`: a network mount's changes are no change of the files.
+    parts.push(`${summary.uri}\u0000${fingerprint.size}:${fingerprint.mtimeMs}:${fingerprint.ctimeMs}:${fingerprint.ino}`);
   }
   return createHash('sha256').update(parts.sort().join('\n')).digest('hex');
 }

@@ -77,6 +77,15 @@ function scanHold(): { beforeFullScan: () => Promise<void>; release: () => void;
   };
 }
 
+/** Waits until the early index is no more (it is given up, or the scan is done), looking after each turn of the event loop, for at most ten seconds. */
+async function waitForUndefinedEarlyIndex(files: WorkspaceDigests): Promise<void> {
+  const deadline = Date.now() + 10_000;
+  while ((await files.earlyIndex()) !== undefined) {
+    assert.ok(Date.now() < deadline, 'the early index is still there after ten seconds');
+    await new Promise<void>((resolve) => setImmediate(resolve));
+  }
+}
+
 /** The first level of a scan of `root` without a kept index, with `open` documents over their files. */
 async function freshFirstLevels(root: string, open: Record<string, string> = {}): Promise<unknown> {
   const index = new WorkspaceIndex();
@@ -397,6 +406,68 @@ describe('kept index: the first level of the Papers tree before the scan', () =>
     hold.release();
     await Promise.all([scan, added]);
     files.dispose();
+  });
+
+  test('Should have no early index once a folder was moved in during the scan (it is read after it)', async () => {
+    const root = folder({ 'sub/a.digest': digest(entryLines('A')), 'b.digest': digest(entryLines('B')) });
+    const store = memoryStore();
+    const scanned = firstLevels(await scanAndKeep(root, store));
+    const hold = scanHold();
+    const index = new WorkspaceIndex();
+    const files = new WorkspaceDigests(index, { beforeFullScan: hold.beforeFullScan });
+    files.keepIndexWith(store);
+    const scan = files.setFolders([fileUri(root)]);
+    await hold.reached;
+    fs.renameSync(path.join(root, 'sub'), path.join(root, 'moved'));
+    const events = files.filesChanged([
+      { uri: fileUri(path.join(root, 'sub')), type: 3 },
+      { uri: fileUri(path.join(root, 'moved')), type: 1 },
+    ]);
+    // Its scan waits behind the first one; the first level waits for both.
+    await new Promise<void>((resolve) => setImmediate(resolve));
+    await waitForUndefinedEarlyIndex(files);
+    hold.release();
+    await Promise.all([scan, events]);
+    assert.equal(index.paperCount, 2);
+    assert.notDeepEqual(firstLevels(index), scanned, 'the file group is another');
+    files.dispose();
+  });
+
+  test('Should not write the kept index again for another device number alone (a network mount)', async () => {
+    const root = folder({ 'a.digest': digest(entryLines('A')) });
+    const store = memoryStore();
+    await scanAndKeep(root, store);
+    const value = JSON.parse(store.text!) as { files: unknown[][] };
+    for (const file of value.files) file[4] = (file[4] as number) + 1;
+    store.text = JSON.stringify(value);
+    const logs: string[] = [];
+    const files = new WorkspaceDigests(new WorkspaceIndex(), { log: (message) => logs.push(message) });
+    files.keepIndexWith(store);
+    await files.setFolders([fileUri(root)]);
+    files.dispose();
+    assert.match(logs.join('\n'), /has 1 of the 1 digest files as they are/);
+    assert.equal(store.writes, 1);
+  });
+
+  test('Should keep a file saved while the server runs, read again once its last write is two seconds old', async () => {
+    const root = folder({ 'a.digest': digest(entryLines('A')) });
+    const store = memoryStore();
+    const files = new WorkspaceDigests(new WorkspaceIndex());
+    files.keepIndexWith(store);
+    await files.setFolders([fileUri(root)]);
+    const kept = new Promise<void>((resolve) => (store.onWrite = resolve));
+    await kept;
+    // Saved now: read at once, too soon to keep its fingerprint.
+    writeFiles(root, { 'saved.digest': digest(entryLines('S')) });
+    await files.filesChanged([{ uri: fileUri(path.join(root, 'saved.digest')), type: 1 }]);
+    // Its write an hour old by the time the index is kept again (as two seconds later would be).
+    const then = new Date(Date.now() - 3_600_000);
+    fs.utimesSync(path.join(root, 'saved.digest'), then, then);
+    await new Promise<void>((resolve) => (store.onWrite = resolve));
+    files.dispose();
+    const decoded = decodeKeptIndex(store.text!, 'test-build');
+    assert.ok('files' in decoded);
+    assert.deepEqual([...decoded.files.keys()].map((uri) => path.basename(uri)), ['a.digest', 'saved.digest']);
   });
 
   test('Should write the kept index again when what it held of an unchanged file was wrong', async () => {

@@ -3,10 +3,11 @@
  * Papers view's data and workspace symbols, on the workspace test/editor/workspace.
  */
 import * as assert from 'assert';
+import { createHash } from 'crypto';
 import * as fs from 'fs';
 import * as path from 'path';
 import * as vscode from 'vscode';
-import { activateExtension, codeOf, documentSymbolsOf, hoverText, workspaceFile } from './helpers';
+import { activateExtension, codeOf, EXTENSION_ID, documentSymbolsOf, hoverText, workspaceFile } from './helpers';
 import { diagnosticsOf, waitUntil } from './waiting';
 
 describe('Paper Digest in the editor', () => {
@@ -24,6 +25,10 @@ describe('Paper Digest in the editor', () => {
     const text = await waitUntil(() => (fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : undefined), `${file} to be written`, []);
     assert.match(text, /^\{"format":"paper-digest-kept-index"/);
     assert.ok(text.includes(JSON.stringify(workspaceFile('papers.digest').toString())), 'papers.digest is kept');
+    // By this build of the server (a file left by an earlier run would name another).
+    const extension = vscode.extensions.getExtension(EXTENSION_ID)!;
+    const build = createHash('sha256').update(fs.readFileSync(path.join(extension.extensionPath, 'dist', 'server.js'))).digest('hex').slice(0, 32);
+    assert.strictEqual((JSON.parse(text) as { build: string }).build, build);
   });
 
   it('Should set the digest language on .digest files', async () => {

@@ -16,6 +16,8 @@ import { decodeKeptIndex, KeptFile, KeptIndexWriter } from './service/keptIndex'
 export interface KeptIndexStore {
   /** The files kept at the last start, or undefined when there are none that can be used. */
   read(): Promise<ReadonlyMap<string, KeptFile> | undefined>;
+  /** Whether the kept index can be written now (its file missing or a kept index): not worth making otherwise. */
+  writable(): boolean;
   /** A writer of the kept index (`add` each file, then `write` it). */
   writer(): KeptIndexWriter;
   /** Keeps the files added to the writer (and only these) for the next start; false when it could not. */
@@ -46,7 +48,17 @@ export function keptIndexStore(folder: string, log: (message: string) => void): 
     return undefined;
   }
   const file = path.join(folder, KEPT_INDEX_FILE);
+  /** Whether the refusal to replace a file not a kept index was said (once, until it is gone). */
+  let refusalSaid = false;
   return {
+    writable() {
+      const writable = replaceable(file);
+      if (!writable && !refusalSaid) {
+        log(`Paper Digest: the index is not kept for the next start: ${file} is there and is not an index this server keeps; it is left as it is.`);
+      }
+      refusalSaid = !writable;
+      return writable;
+    },
     async read() {
       let text: string;
       try {

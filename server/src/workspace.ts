@@ -648,6 +648,9 @@ export class WorkspaceDigests {
       }
       return;
     }
+    if (!store.writable()) {
+      return;
+    }
     this.writingKept = true;
     try {
       const writer = store.writer();
@@ -677,7 +680,7 @@ export class WorkspaceDigests {
       return;
     }
     const { files, signature } = this.keptFiles();
-    if (signature !== this.keptSignature) {
+    if (signature !== this.keptSignature && store.writable()) {
       const writer = store.writer();
       files.forEach((file) => writer.add(file));
       if (store.write(writer)) {

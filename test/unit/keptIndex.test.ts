@@ -30,6 +30,7 @@ function memoryStore(build = 'test-build'): KeptIndexStore & { text: string | un
       const kept = decodeKeptIndex(store.text, build);
       return Promise.resolve('files' in kept ? kept.files : undefined);
     },
+    writable: () => true,
     writer: () => new KeptIndexWriter(build),
     write: (writer: KeptIndexWriter) => {
       if (store.failing) return false;
@@ -662,6 +663,10 @@ describe('kept index: its file', () => {
     const store = keptIndexStore(storage, (message) => logs.push(message))!;
     assert.equal(await store.read(), undefined);
     assert.match(logs.join('\n'), /is not an index this server keeps: it is left as it is, and no index is kept/);
+    // Not made at all while it is there, and said once.
+    assert.equal(store.writable(), false);
+    assert.equal(store.writable(), false);
+    assert.equal(logs.filter((line) => /is not kept for the next start/.test(line)).length, 1);
     assert.equal(store.write(writerOf(store, summaries())), false);
     assert.equal(fs.readFileSync(file, 'utf8'), '{"papers": ["someone else\'s"]}');
     assert.match(logs.join('\n'), /is not an index this server keeps; it is left as it is/);

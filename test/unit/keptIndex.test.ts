@@ -87,6 +87,17 @@ async function waitForUndefinedEarlyIndex(files: WorkspaceDigests): Promise<void
   }
 }
 
+/** A start with the kept index of `store`, its scan held after the look at it; resolves once held. */
+async function heldStart(root: string, store: KeptIndexStore): Promise<{ index: WorkspaceIndex; files: WorkspaceDigests; scan: Promise<void>; release: () => void }> {
+  const hold = scanHold();
+  const index = new WorkspaceIndex();
+  const files = new WorkspaceDigests(index, { beforeFullScan: hold.beforeFullScan });
+  files.keepIndexWith(store);
+  const scan = files.setFolders([fileUri(root)]);
+  await hold.reached;
+  return { index, files, scan, release: hold.release };
+}
+
 /** The first level of a scan of `root` without a kept index, with `open` documents over their files. */
 async function freshFirstLevels(root: string, open: Record<string, string> = {}): Promise<unknown> {
   const index = new WorkspaceIndex();
@@ -353,15 +364,10 @@ describe('kept index: the first level of the Papers tree before the scan', () =>
     const store = memoryStore();
     await scanAndKeep(root, store);
     fs.linkSync(path.join(root, 'a.digest'), path.join(root, 'b.digest'));
-    const hold = scanHold();
-    const index = new WorkspaceIndex();
-    const files = new WorkspaceDigests(index, { beforeFullScan: hold.beforeFullScan });
-    files.keepIndexWith(store);
-    const scan = files.setFolders([fileUri(root)]);
-    await hold.reached;
+    const { index, files, scan, release } = await heldStart(root, store);
     await files.filesChanged([{ uri: fileUri(path.join(root, 'b.digest')), type: 1 }]);
     const answered = firstLevels((await files.earlyIndex())!);
-    hold.release();
+    release();
     await scan;
     assert.deepEqual(answered, firstLevels(index));
     assert.equal(index.paperCount, 2);
@@ -396,15 +402,11 @@ describe('kept index: the first level of the Papers tree before the scan', () =>
     const other = folder({ 'b.digest': digest(entryLines('B')) });
     const store = memoryStore();
     await scanAndKeep(root, store);
-    const hold = scanHold();
-    const files = new WorkspaceDigests(new WorkspaceIndex(), { beforeFullScan: hold.beforeFullScan });
-    files.keepIndexWith(store);
-    const scan = files.setFolders([fileUri(root)]);
-    await hold.reached;
+    const { files, scan, release } = await heldStart(root, store);
     assert.ok(await files.earlyIndex());
     const added = files.changeFolders([fileUri(other)], []);
     assert.equal(await files.earlyIndex(), undefined);
-    hold.release();
+    release();
     await Promise.all([scan, added]);
     files.dispose();
   });
@@ -413,12 +415,7 @@ describe('kept index: the first level of the Papers tree before the scan', () =>
     const root = folder({ 'sub/a.digest': digest(entryLines('A')), 'b.digest': digest(entryLines('B')) });
     const store = memoryStore();
     const scanned = firstLevels(await scanAndKeep(root, store));
-    const hold = scanHold();
-    const index = new WorkspaceIndex();
-    const files = new WorkspaceDigests(index, { beforeFullScan: hold.beforeFullScan });
-    files.keepIndexWith(store);
-    const scan = files.setFolders([fileUri(root)]);
-    await hold.reached;
+    const { index, files, scan, release } = await heldStart(root, store);
     fs.renameSync(path.join(root, 'sub'), path.join(root, 'moved'));
     const events = files.filesChanged([
       { uri: fileUri(path.join(root, 'sub')), type: 3 },
@@ -427,7 +424,7 @@ describe('kept index: the first level of the Papers tree before the scan', () =>
     // Its scan waits behind the first one; the first level waits for both.
     await new Promise<void>((resolve) => setImmediate(resolve));
     await waitForUndefinedEarlyIndex(files);
-    hold.release();
+    release();
     await Promise.all([scan, events]);
     assert.equal(index.paperCount, 2);
     assert.notDeepEqual(firstLevels(index), scanned, 'the file group is another');
@@ -637,13 +634,18 @@ describe('kept index: its file', () => {
     assert.deepEqual(logs, []);
   });
 
-  test('Should say so of a kept index it cannot use, and replace it at the next write', async () => {
+  /** A store in a new folder whose kept index file holds `text`; what it logs. */
+  function storeOver(text: string): { file: string; logs: string[]; store: KeptIndexStore } {
     const storage = temp.make('paper-digest-storage-');
     const file = path.join(storage, KEPT_INDEX_FILE);
-    // Cut short: the start of a kept index, not the rest.
-    fs.writeFileSync(file, '{"format":"paper-digest-kept-index","version":1,"build":"x","strings":["a"');
+    fs.writeFileSync(file, text);
     const logs: string[] = [];
-    const store = keptIndexStore(storage, (message) => logs.push(message))!;
+    return { file, logs, store: keptIndexStore(storage, (message) => logs.push(message))! };
+  }
+
+  test('Should say so of a kept index it cannot use, and replace it at the next write', async () => {
+    // Cut short: the start of a kept index, not the rest.
+    const { file, logs, store } = storeOver('{"format":"paper-digest-kept-index","version":1,"build":"x","strings":["a"');
     assert.equal(await store.read(), undefined);
     assert.match(logs.join('\n'), /is not used: it is not whole; it is made again/);
     assert.ok(store.write(writerOf(store, summaries())));
@@ -656,11 +658,7 @@ describe('kept index: its file', () => {
   });
 
   test('Should never replace a file of its name that is not a kept index', async () => {
-    const storage = temp.make('paper-digest-storage-');
-    const file = path.join(storage, KEPT_INDEX_FILE);
-    fs.writeFileSync(file, '{"papers": ["someone else\'s"]}');
-    const logs: string[] = [];
-    const store = keptIndexStore(storage, (message) => logs.push(message))!;
+    const { file, logs, store } = storeOver('{"papers": ["someone else\'s"]}');
     assert.equal(await store.read(), undefined);
     assert.match(logs.join('\n'), /is not an index this server keeps: it is left as it is, and no index is kept/);
     // Not made at all while it is there, and said once.

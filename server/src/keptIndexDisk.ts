@@ -2,7 +2,7 @@
  * The file of the index kept between starts (service/keptIndex.ts), in a folder the client
  * gives (`initializationOptions.keptIndexFolder`; VS Code's storage of the workspace): read once
  * at start, written after a scan and after files change. It holds nothing that is not in the
- * digests: one that cannot be used (another build's, not this form) is said so in the log, not
+ * digests: one that cannot be used (another build's, or cut short) is said so in the log, not
  * used, and replaced by the next write; a file of that name that is not a kept index is never
  * replaced. Written as every file of the server is, atomically and never through a link.
  */

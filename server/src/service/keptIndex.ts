@@ -88,9 +88,12 @@ export class KeptIndexWriter {
 
   constructor(private readonly build: string) {}
 
-  /** Adds a file; one whose papers are not numbered by their place (as they are read back) is left out. */
+  /**
+   * Adds a file; one whose papers would not read back as they are (not numbered by their place,
+   * or a title key that is not its key's identity) is left out.
+   */
   add({ summary, fingerprint }: KeptFile): void {
-    if (!summary.papers.every((paper, i) => paper.entryIndex === i)) {
+    if (!summary.papers.every((paper, i) => paper.entryIndex === i && (paper.titleKey === '' || paper.key.slice(0, paper.key.lastIndexOf('#')) === paper.titleKey))) {
       return;
     }
     const string = (text: string): number => this.strings.number(text, text);

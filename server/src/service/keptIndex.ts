@@ -20,7 +20,7 @@
  */
 import type { Range } from 'vscode-languageserver-types';
 import type { FileSummary, InstitutionSummary, PaperSummary } from './workspaceIndex';
-import type { FileTerms } from './terms';
+import { diskFileSummary } from './workspaceIndex';
 
 /** At most as many files as a scan indexes (workspace.ts `DEFAULT_SCAN_LIMITS`). */
 const MAX_KEPT_FILES = 20_000;
@@ -273,20 +273,9 @@ function decodeFile(file: unknown, tables: KeptTables): KeptFile {
     const titleKey = hasTitleKey === 1 ? key.slice(0, key.lastIndexOf('#')) : '';
     papers.push(new KeptPaper(uri, i, key, titleKey, tables.string(columns[at + 1]), tables.nameList(columns[at + 2]), tables.nameList(columns[at + 3]), tables.institutionList(columns[at + 4])));
   }
-  const summary = keptSummary(uri, heading === -1 ? undefined : tables.string(heading), papers);
+  // Its names are not kept: what asks for them waits for the file to be read.
+  const summary = diskFileSummary(uri, heading === -1 ? undefined : tables.string(heading), papers, () => notKept('terms'));
   return { summary, fingerprint: { size, mtimeMs, ctimeMs, dev, ino } };
-}
-
-function keptSummary(uri: string, heading: string | undefined, papers: readonly PaperSummary[]): FileSummary {
-  return {
-    uri,
-    heading,
-    papers,
-    source: 'disk',
-    get terms(): FileTerms {
-      throw new NotKeptError('terms');
-    },
-  };
 }
 
 function notKept(what: string): never {

@@ -649,7 +649,7 @@ export function summariseDigest(uri: string, doc: DigestDocument, source: 'disk'
   const papers = doc.entries.map((entry) => summarisePaper(uri, entry, occurrences, reuse, names));
   const heading = doc.heading?.text;
   if (!reuse) {
-    return diskSummary(uri, heading === undefined ? undefined : keep(heading), papers);
+    return diskFileSummary(uri, heading === undefined ? undefined : keep(heading), papers, () => summaryTerms(papers));
   }
   const summary: FileSummary = { uri, heading: heading === undefined ? undefined : keep(heading), papers, source, terms: fileTerms(doc) };
   OPEN_SOURCES.set(summary, { entries: doc.entries.slice(), names: doc.entries.map(entryNames) });
@@ -657,11 +657,12 @@ export function summariseDigest(uri: string, doc: DigestDocument, source: 'disk'
 }
 
 /**
- * The summary of a file on disk, whose names are counted from its papers when first asked
- * (`summaryTerms`, equal to `fileTerms` of its model): the Papers tree, which needs none of
- * them, is not held up by counting them for every file of the workspace scan.
+ * The summary of a file on disk, whose names `termsOf` gives when first asked: for a file read,
+ * counted from its papers (`summaryTerms`, equal to `fileTerms` of its model), so that the Papers
+ * tree, which needs none of them, is not held up by counting them for every file of the
+ * workspace scan; for a file kept between starts, none (keptIndex.ts).
  */
-function diskSummary(uri: string, heading: string | undefined, papers: readonly PaperSummary[]): FileSummary {
+export function diskFileSummary(uri: string, heading: string | undefined, papers: readonly PaperSummary[], termsOf: () => FileTerms): FileSummary {
   let terms: FileTerms | undefined;
   return {
     uri,
@@ -669,7 +670,7 @@ function diskSummary(uri: string, heading: string | undefined, papers: readonly 
     papers,
     source: 'disk',
     get terms(): FileTerms {
-      return (terms ??= summaryTerms(papers));
+      return (terms ??= termsOf());
     },
   };
 }

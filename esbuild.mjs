@@ -21,6 +21,8 @@ const common = {
 const builds = [
   { ...common, entryPoints: ['client/src/extension.ts'], outfile: 'dist/client.js', external: ['vscode'] },
   { ...common, entryPoints: ['server/src/server.ts'], outfile: 'dist/server.js' },
+  // The worker thread that reads digests for the Papers tree while the server starts (firstLevelRead.ts).
+  { ...common, entryPoints: ['server/src/firstLevelWorker.ts'], outfile: 'dist/firstLevelWorker.js' },
   { ...common, entryPoints: ['server/src/cli.ts'], outfile: 'dist/cli.js', banner: { js: '#!/usr/bin/env node' } },
   // The statistics dashboard's page: a browser script (and its style sheet) with no access to anything else.
   { ...common, platform: 'browser', format: 'iife', target: 'es2022', entryPoints: ['client/webview/stats/main.ts'], outfile: 'dist/webview/stats.js' },

@@ -14,6 +14,7 @@ import { FileChangeType, FileEvent } from 'vscode-languageserver/node';
 import { realPath } from './fs/contained';
 import { ReadResult, readFileSnapshot, SafeFileError } from './fs/safeFile';
 import { EarlyFiles } from './earlyFiles';
+import { FirstLevelReader, FirstLevelTask } from './firstLevelRead';
 import type { KeptIndexStore } from './keptIndexDisk';
 import { FileFingerprint, KeptFile, sameFingerprint } from './service/keptIndex';
 import { folderChange, isDigestFileName, isDigestUri, isInFolder, isInFolders } from './digestFiles';
@@ -111,6 +112,8 @@ export class WorkspaceDigests {
   private earlyRead: Promise<void> = Promise.resolve();
   /** What the index kept was written for (or read as), to write it only when that changed. */
   private keptSignature: string | undefined;
+  /** How many files the kept index has (as read at the start, or last written). */
+  private keptFileCount = 0;
   private keepTimer: ReturnType<typeof setTimeout> | undefined;
   /**
    * Digests read within two seconds of their last write (`keepable`), whose fingerprints are not
@@ -533,19 +536,33 @@ export class WorkspaceDigests {
 
   /**
    * Before the first scan: the digest files kept at the last start and unchanged since (the same
-   * size, times and inode) into `early`, the others read into the index now, in the order and
-   * within the limits of the scan (which then reads the files kept, and skips those read).
+   * size, times and inode) into `early`, the others read for the Papers tree's first level only
+   * (firstLevelRead.ts, with a worker thread when they are many: the first start has nothing
+   * kept), in the order and within the limits of the scan, which then reads them all in full. A
+   * file that cannot be read so is read in full now.
    */
   private async readEarly(folderUris: readonly string[], store: KeptIndexStore, early: EarlyFiles): Promise<void> {
     const started = Date.now();
+    const reader = new FirstLevelReader({ maxBytes: this.limits.maxFileBytes, decode: this.options.decode ?? strictUtf8, log: this.options.log });
+    try {
+      await this.readEarlyWith(folderUris, store, early, reader, started);
+    } finally {
+      reader.stop();
+    }
+  }
+
+  private async readEarlyWith(folderUris: readonly string[], store: KeptIndexStore, early: EarlyFiles, reader: FirstLevelReader, started: number): Promise<void> {
     const kept = await store.read();
     if (!kept) {
-      this.early = undefined;
-      return;
+      // Nothing kept (the first start): every file is to be read, and the worker may start meanwhile.
+      reader.prepare();
     }
-    this.keptSignature = keptSignature(kept.values());
+    this.keptSignature = keptSignature(kept?.values() ?? []);
+    this.keptFileCount = kept?.size ?? 0;
     let unchanged = 0;
     const seenFiles = new Set<string>();
+    const toRead: (FirstLevelTask & { identity: string })[] = [];
+    let bytesToRead = 0;
     const { indexed } = await this.walk(folderUris, async (uri, file) => {
       let stat: import('node:fs').Stats;
       try {
@@ -564,15 +581,33 @@ export class WorkspaceDigests {
         return 'another-name';
       }
       seenFiles.add(identity);
-      const known = kept.get(uri);
+      const known = kept?.get(uri);
       if (known && sameFingerprint(known.fingerprint, stat)) {
         early.keep(uri, known, identity);
         unchanged++;
-        return 'indexed';
+      } else if (!this.index.hasOnDisk(uri)) {
+        toRead.push({ uri, file, identity });
+        bytesToRead += stat.size;
       }
-      return this.index.hasOnDisk(uri) ? 'indexed' : this.readInto(uri, this.nextOperation(uri), false);
+      return 'indexed';
     });
-    this.options.log?.(`Paper Digest: the index kept at the last start has ${unchanged} of the ${indexed} digest files as they are (${Date.now() - started} ms); the others were read again.`);
+    const { files: read, byWorker } = await reader.read(toRead, bytesToRead);
+    let inFull = 0;
+    for (const { uri, identity } of toRead) {
+      const file = read.get(uri);
+      if (this.disposed || this.index.hasOnDisk(uri)) {
+        // Read meanwhile (a file event).
+      } else if (file && `${file.fingerprint.dev}:${file.fingerprint.ino}` === identity) {
+        early.keep(uri, file, identity);
+      } else {
+        inFull++;
+        await this.readInto(uri, this.nextOperation(uri), false);
+      }
+    }
+    this.options.log?.(
+      `Paper Digest: the index kept at the last start has ${unchanged} of the ${indexed} digest files as they are; ` +
+        `${toRead.length - inFull} others were read for the Papers tree's first level (${byWorker} by a worker thread), ${inFull} in full (${Date.now() - started} ms).`,
+    );
   }
 
   /**
@@ -663,6 +698,7 @@ export class WorkspaceDigests {
       }
       if (store.write(writer)) {
         this.keptSignature = signature;
+        this.keptFileCount = files.length;
       }
     } finally {
       this.writingKept = false;
@@ -676,18 +712,25 @@ export class WorkspaceDigests {
   /** `writeKept` at once, all in one go: when the server goes. */
   private writeKeptNow(): void {
     const store = this.keptStore;
-    if (!store || this.scansRunning > 0) {
+    if (!store) {
       return;
     }
     const { files, signature } = this.keptFiles();
+    // While a scan runs, the index has the files read so far: kept when they are more than the
+    // kept index has (a first start closed before its scan was done), else it stays as it is.
+    if (this.scansRunning > 0 && files.length <= this.keptFileCount) {
+      return;
+    }
     if (signature !== this.keptSignature && store.writable()) {
       const writer = store.writer();
       files.forEach((file) => writer.add(file));
       if (store.write(writer)) {
         this.keptSignature = signature;
+        this.keptFileCount = files.length;
       }
     }
   }
+
 
   /**
    * Visits the digest files of the folders in order (directories by name, breadth first), within

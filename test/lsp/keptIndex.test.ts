@@ -62,6 +62,8 @@ describe('lsp: the index kept between starts', () => {
 
     let client = await start(root, storage);
     const scanned = comparable(await firstLevels(client));
+    // Asked deeper, the scan answers: once it is done, the index is kept.
+    await client.request<PapersTreeResult>('paperDigest/papersTree', { grouping: 'topic', filter: '', parentId: (scanned as { nodes: { id: string }[] }[])[0].nodes[0].id });
     await client.shutdown();
     const kept = path.join(storage, KEPT_INDEX_FILE);
     assert.ok(fs.statSync(kept).size > 0, 'kept once the scan was done');

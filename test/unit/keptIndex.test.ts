@@ -2,11 +2,18 @@ import { describe, test } from 'node:test';
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { Worker } from 'node:worker_threads';
 import fc from 'fast-check';
-import { decodeKeptIndex, encodeKeptIndex, KeptFile, KeptIndexWriter, KEPT_INDEX_VERSION, NotKeptError } from '../../server/src/service/keptIndex';
+import { decodeKeptIndex, encodeKeptIndex, firstLevelSummary, KeptFile, KeptIndexWriter, KEPT_INDEX_VERSION, NotKeptError } from '../../server/src/service/keptIndex';
+import { FIRST_LEVEL_BUILD, FirstLevelReader, FirstLevelWork, NEXT, WORKER_TOOK } from '../../server/src/firstLevelRead';
+import { parseWithinLimits } from '../../server/src/service/limits';
+import { digestMutant } from '../support/mutants';
+import { noisyDigests } from '../support/noisyDigests';
+import { digestText, DIGEST_MATERIAL } from '../support/modelChecks';
+import { generatedDigest } from '../bench/generate';
 import { KEPT_INDEX_FILE, KeptIndexStore, keptIndexStore } from '../../server/src/keptIndexDisk';
 import { parseDigest } from '../../server/src/service/parser';
-import { FileSummary, WorkspaceIndex } from '../../server/src/service/workspaceIndex';
+import { FileSummary, summariseDigest, WorkspaceIndex } from '../../server/src/service/workspaceIndex';
 import { papersTree, PapersGrouping, withoutChildren } from '../../server/src/service/features/tree';
 import { DEFAULT_SCAN_LIMITS, fileUri, WorkspaceDigests } from '../../server/src/workspace';
 import { EarlyFiles } from '../../server/src/earlyFiles';
@@ -253,14 +260,14 @@ describe('kept index: the first level of the Papers tree before the scan', () =>
     const scan = files.setFolders([fileUri(root)]);
     const early = await files.earlyIndex();
     assert.ok(early, 'an early index while the scan runs');
-    // Before the scan: the three files changed or new were read, b.digest was not.
+    // Before the scan: the three files changed or new were read (for the first level), b.digest was not.
     assert.equal(decoded.length, 3);
     const answered = firstLevels(early);
     await scan;
     assert.equal(await files.earlyIndex(), undefined, 'none once the scan is done');
     assert.deepEqual(answered, firstLevels(index));
-    // The scan then read b.digest, and not again those read before it.
-    assert.equal(decoded.length, 4);
+    // The scan then read the four in full (those three read for the first level only before it).
+    assert.equal(decoded.length, 7);
     files.dispose();
   });
 
@@ -294,6 +301,8 @@ describe('kept index: the first level of the Papers tree before the scan', () =>
         meanwhile: changes,
         deleteSub: fc.boolean(),
         open: fc.option(fc.tuple(name, digestText), { nil: undefined }),
+        // Whether a start before kept the index (else this is the first start, with nothing kept).
+        keptBefore: fc.boolean(),
       }),
       { numRuns: 30, seed: 4242 },
     );
@@ -314,11 +323,11 @@ describe('kept index: the first level of the Papers tree before the scan', () =>
         }
         return { uri: fileUri(file), type: existed ? 2 : 1 };
       });
-    for (const { before, since, meanwhile, deleteSub, open } of samples) {
-      const context = JSON.stringify({ before, since, meanwhile, deleteSub, open });
+    for (const { before, since, meanwhile, deleteSub, open, keptBefore } of samples) {
+      const context = JSON.stringify({ before, since, meanwhile, deleteSub, open, keptBefore });
       const root = folder(before);
       const store = memoryStore();
-      await scanAndKeep(root, store);
+      if (keptBefore) await scanAndKeep(root, store);
       apply(root, since);
       const openDocuments = open ? { [fileUri(path.join(root, open[0]))]: open[1] } : {};
       const expectedAtStart = await freshFirstLevels(root, openDocuments);
@@ -336,9 +345,9 @@ describe('kept index: the first level of the Papers tree before the scan', () =>
       await hold.reached;
       const early = await files.earlyIndex();
       assert.ok(early, context);
-      // The files untouched since were taken from the kept index, the others read.
-      const untouched = Object.keys(before).filter((each) => !(each in since)).length;
-      assert.match(logs.join('\n'), new RegExp(`has ${untouched} of the \\d+ digest files as they are`), context);
+      // The files untouched since were taken from the kept index, the others read for the first level.
+      const untouched = keptBefore ? Object.keys(before).filter((each) => !(each in since)).length : 0;
+      assert.match(logs.join('\n'), new RegExp(`has ${untouched} of the \\d+ digest files as they are; \\d+ others were read for the Papers tree's first level \\(0 by a worker thread\\), 0 in full`), context);
       assert.deepEqual(firstLevels(early), expectedAtStart, context);
       // Files change while the scan is held, and their events come.
       const events = apply(root, meanwhile);
@@ -550,16 +559,49 @@ describe('kept index: the first level of the Papers tree before the scan', () =>
     assert.equal(store.writes, 1);
   });
 
-  test('Should read every file when nothing was kept, and have no early index', async () => {
-    const root = folder({ 'a.digest': digest(entryLines('A')) });
-    const index = new WorkspaceIndex();
-    const files = new WorkspaceDigests(index);
-    files.keepIndexWith(memoryStore());
-    const scan = files.setFolders([fileUri(root)]);
-    assert.equal(await files.earlyIndex(), undefined);
+  test('Should keep what a first start read when it ends before its scan is done, and not replace a bigger kept index so', async () => {
+    const root = folder({ 'a.digest': digest(entryLines('A')), 'b.digest': digest(entryLines('B')) });
+    const store = memoryStore();
+    const first = await heldStart(root, store);
+    // An event reads one file in full while the scan is held; the server then goes.
+    await first.files.filesChanged([{ uri: fileUri(path.join(root, 'a.digest')), type: 2 }]);
+    first.files.dispose();
+    first.release();
+    await first.scan;
+    const keptFirst = decodeKeptIndex(store.text!, 'test-build');
+    assert.ok('files' in keptFirst);
+    assert.deepEqual([...keptFirst.files.keys()].map((uri) => path.basename(uri)), ['a.digest']);
+    // Both kept by a whole scan; a start that goes having read one file in full keeps both.
+    await scanAndKeep(root, store);
+    const writes = store.writes;
+    const second = await heldStart(root, store);
+    await second.files.filesChanged([{ uri: fileUri(path.join(root, 'b.digest')), type: 2 }]);
+    second.files.dispose();
+    second.release();
+    await second.scan;
+    assert.equal(store.writes, writes);
+    const keptSecond = decodeKeptIndex(store.text!, 'test-build');
+    assert.ok('files' in keptSecond && keptSecond.files.size === 2);
+  });
+
+  test('Should read every file for the first level when nothing was kept, then in full', async () => {
+    const root = folder({ 'a.digest': digest(entryLines('A'), entryLines('A')), 'sub/b.digest': digest(entryLines('B', { englishTitle: null })) });
+    const expected = await freshFirstLevels(root);
+    const store = memoryStore();
+    const { index, files, scan, release } = await heldStart(root, store);
+    const early = await files.earlyIndex();
+    assert.ok(early, 'an early index at the first start too');
+    assert.equal(index.paperCount, 0, 'nothing read in full yet');
+    assert.deepEqual(firstLevels(early), expected);
+    // Its papers have what the first level needs, nothing else.
+    assert.throws(() => early.file(fileUri(path.join(root, 'a.digest')))!.papers[0].title, NotKeptError);
+    release();
     await scan;
-    assert.equal(index.paperCount, 1);
+    assert.equal(index.paperCount, 3);
+    assert.equal(await files.earlyIndex(), undefined);
+    assert.deepEqual(firstLevels(index), expected);
     files.dispose();
+    assert.equal(store.writes, 1, 'kept for the next start');
   });
 });
 
@@ -569,6 +611,94 @@ function writerOf(store: KeptIndexStore, files: readonly KeptFile[]): KeptIndexW
   files.forEach((file) => writer.add(file));
   return writer;
 }
+
+/** What the Papers tree's first level reads of a file's summary. */
+function firstLevelFields(summary: FileSummary): unknown {
+  return {
+    heading: summary.heading,
+    papers: summary.papers.map((paper) => ({
+      entryIndex: paper.entryIndex,
+      key: paper.key,
+      titleKey: paper.titleKey,
+      topic: paper.topic,
+      keywords: [...paper.keywords],
+      categories: [...paper.categories],
+      institutions: paper.institutions.map((each) => ({ ...each })),
+    })),
+  };
+}
+
+describe('kept index: the files read for the first level only (a first start)', () => {
+  test('Should give each paper the first level the whole summary gives it, for random digests', () => {
+    fc.assert(
+      fc.property(fc.oneof(digestMutant, noisyDigests(DIGEST_MATERIAL), digestText), (text) => {
+        const uri = 'file:///w/a.digest';
+        const doc = parseWithinLimits(text);
+        assert.deepEqual(firstLevelFields(firstLevelSummary(uri, doc)), firstLevelFields(summariseDigest(uri, doc, 'disk')));
+      }),
+      { numRuns: 300, seed: 7 },
+    );
+  });
+
+  /** Digest files of `papers` papers each, written an hour ago; their tasks. */
+  function bigFiles(count: number, papers: number): { root: string; tasks: { uri: string; file: string }[] } {
+    const root = folder(Object.fromEntries(Array.from({ length: count }, (_, i) => [`d${i}.digest`, generatedDigest(papers).replace(/^(\S+ \S+)/gm, `$1 ${i}`)])));
+    const tasks = fs.readdirSync(root).sort().map((name) => ({ uri: fileUri(path.join(root, name)), file: path.join(root, name) }));
+    return { root, tasks };
+  }
+
+  function expectedOf(tasks: readonly { uri: string; file: string }[]): unknown[] {
+    return tasks.map(({ uri, file }) => firstLevelFields(firstLevelSummary(uri, parseWithinLimits(fs.readFileSync(file, 'utf8')))));
+  }
+
+  test('Should have the worker thread read every file it takes, and send them back whole', async () => {
+    const { tasks } = bigFiles(3, 50);
+    const counters = new Int32Array(new SharedArrayBuffer(8));
+    // The compiled worker, next to the module that starts it (as dist/ has it next to the server).
+    const worker = new Worker(path.join(__dirname, '../../server/src/firstLevelWorker.js'), { workerData: counters.buffer });
+    const text = new Promise<string>((resolve, reject) => {
+      worker.once('message', resolve);
+      worker.once('error', reject);
+    });
+    const work: FirstLevelWork = { tasks: [...tasks, { uri: fileUri('/no/such.digest'), file: '/no/such.digest' }], maxBytes: 32 * 1024 * 1024 };
+    worker.postMessage(work);
+    const decoded = decodeKeptIndex(await text, FIRST_LEVEL_BUILD);
+    await worker.terminate();
+    assert.ok('files' in decoded);
+    assert.ok(Atomics.load(counters, WORKER_TOOK) > 0);
+    assert.ok(Atomics.load(counters, NEXT) >= work.tasks.length, 'every file taken');
+    // The missing file is not there: the workspace reads it in full, and says why it cannot.
+    assert.deepEqual([...decoded.files.keys()], tasks.map((task) => task.uri));
+    assert.deepEqual(tasks.map((task) => firstLevelFields(decoded.files.get(task.uri)!.summary)), expectedOf(tasks));
+  });
+
+  test('Should read many files with a worker thread beside this one, and leave out what cannot be read so', async () => {
+    const { root, tasks } = bigFiles(8, 800);
+    const bytes = tasks.reduce((sum, task) => sum + fs.statSync(task.file).size, 0);
+    assert.ok(bytes > 4 * 1024 * 1024, 'enough for a worker');
+    fs.writeFileSync(path.join(root, 'binary.digest'), Buffer.from([0xff, 0xfe, 0x00, 0x41]));
+    fs.symlinkSync(tasks[0].file, path.join(root, 'link.digest'));
+    const odd = ['binary.digest', 'link.digest', 'gone.digest'].map((name) => ({ uri: fileUri(path.join(root, name)), file: path.join(root, name) }));
+    const logs: string[] = [];
+    const reader = new FirstLevelReader({ maxBytes: 32 * 1024 * 1024, decode: (b) => (b.includes(0xff) ? undefined : b.toString('utf8')), log: (m) => logs.push(m) });
+    reader.prepare();
+    const { files, byWorker } = await reader.read([...odd, ...tasks], bytes);
+    assert.deepEqual([...files.keys()].sort(), tasks.map((task) => task.uri).sort());
+    assert.deepEqual(tasks.map((task) => firstLevelFields(files.get(task.uri)!.summary)), expectedOf(tasks));
+    assert.ok(byWorker <= tasks.length);
+    assert.deepEqual(logs, []);
+    await assert.rejects(() => reader.read(tasks, bytes), /reads once/);
+  });
+
+  test('Should read a few small files on this thread alone', async () => {
+    const { tasks } = bigFiles(2, 3);
+    const reader = new FirstLevelReader({ maxBytes: 32 * 1024 * 1024, decode: (b) => b.toString('utf8') });
+    reader.prepare();
+    const { files, byWorker } = await reader.read(tasks, 10_000);
+    assert.equal(byWorker, 0);
+    assert.deepEqual(tasks.map((task) => firstLevelFields(files.get(task.uri)!.summary)), expectedOf(tasks));
+  });
+});
 
 describe('kept index: which version of a file stands while the scan runs', () => {
   const uri = 'file:///w/a.digest';

@@ -1044,18 +1044,8 @@ function paperContent(entry: Entry, names: FoldedNames): PaperContent {
   const chineseTitle = keep(entry.chineseTitle?.value.text ?? '');
   const { titleKey: key, identity } = identityOf(entry);
   const authors = keptList(entry.authors?.names.map((name) => name.text).filter((name) => name.length > 0) ?? [], names);
-  const institutions: InstitutionSummary[] = [];
-  if (entry.institutions && !entry.institutions.authorPairs) {
-    for (const item of entry.institutions.items) {
-      // A tag or a category code on the line is not an institution (institutionNames.ts).
-      if (item.name.text.length > 0 && !notAnInstitutionKind(item.name.text)) {
-        institutions.push(item.translation?.text ? { name: names.keep(item.name.text), translation: names.keep(item.translation.text) } : { name: names.keep(item.name.text) });
-      }
-    }
-  }
+  const { institutions, topic, keywords, categories } = firstLevelOf(entry, names);
   const hits = entry.topicHits;
-  const keywords = hits ? sharedList(hits.hits.map((hit) => hit.keyword.text).filter((keyword) => keyword.length > 0), names) : NONE;
-  const categories = hits ? sharedList(hits.categories.map((category) => category.text).filter((code) => code.length > 0), names) : NONE;
   // The titles, then the names (which repeat from paper to paper: folded once per file).
   const searchParts = [foldForSearch(englishTitle), foldForSearch(chineseTitle)];
   for (const author of authors) {
@@ -1089,9 +1079,8 @@ function paperContent(entry: Entry, names: FoldedNames): PaperContent {
     titleKey: key,
     identity,
     authors,
-    institutions:
-      institutions.length === 0 ? NONE : names.sharedBy('institutions', pairParts(institutions, (each) => each.name, (each) => each.translation ?? ''), () => institutions.slice()),
-    topic: names.keep(hits?.topic.text ?? ''),
+    institutions,
+    topic,
     keywords,
     categories,
     summary: keep(entry.summary?.value.text ?? ''),
@@ -1102,6 +1091,61 @@ function paperContent(entry: Entry, names: FoldedNames): PaperContent {
     searchNarrow: search.searchNarrow,
     searchWide: search.searchWide,
   };
+}
+
+/** What the Papers tree's first level needs of a paper besides its key (`FirstLevelPaper`). */
+type FirstLevelParts = Pick<PaperSummary, 'topic' | 'keywords' | 'categories' | 'institutions'>;
+
+/** An entry's topic, keywords, categories and institutions, as the index keeps them (kept once per file in `names`). */
+function firstLevelOf(entry: Entry, names: KeptNames): FirstLevelParts {
+  const institutions: InstitutionSummary[] = [];
+  if (entry.institutions && !entry.institutions.authorPairs) {
+    for (const item of entry.institutions.items) {
+      // A tag or a category code on the line is not an institution (institutionNames.ts).
+      if (item.name.text.length > 0 && !notAnInstitutionKind(item.name.text)) {
+        institutions.push(item.translation?.text ? { name: names.keep(item.name.text), translation: names.keep(item.translation.text) } : { name: names.keep(item.name.text) });
+      }
+    }
+  }
+  const hits = entry.topicHits;
+  return {
+    institutions:
+      institutions.length === 0 ? NONE : names.sharedBy('institutions', pairParts(institutions, (each) => each.name, (each) => each.translation ?? ''), () => institutions.slice()),
+    topic: names.keep(hits?.topic.text ?? ''),
+    keywords: hits ? sharedList(hits.hits.map((hit) => hit.keyword.text).filter((keyword) => keyword.length > 0), names) : NONE,
+    categories: hits ? sharedList(hits.categories.map((category) => category.text).filter((code) => code.length > 0), names) : NONE,
+  };
+}
+
+/** What the Papers tree's first level needs of a paper: what the index keeps between starts (keptIndex.ts). */
+export interface FirstLevelPaper extends FirstLevelParts {
+  readonly entryIndex: number;
+  readonly key: string;
+  readonly titleKey: string;
+}
+
+/**
+ * What the Papers tree's first level needs of a parsed digest, as `summariseDigest` has it for a
+ * file on disk, without the rest of each paper's content (titles, names, summary, search texts):
+ * a third of the time. The strings hold no reference to the document's text.
+ *
+ * @example
+ * firstLevelOfDigest(parseWithinLimits(text)).papers[0].topic // '数学推理'
+ */
+export function firstLevelOfDigest(doc: DigestDocument): { heading: string | undefined; papers: FirstLevelPaper[] } {
+  if (documentTooLarge(doc)) {
+    return { heading: doc.heading?.text.slice(0, 1_000), papers: [] };
+  }
+  const occurrences = new Map<string, number>();
+  const names = new KeptNames();
+  const papers = doc.entries.map((entry): FirstLevelPaper => {
+    const { titleKey, identity } = identityOf(entry);
+    const occurrence = occurrences.get(identity) ?? 0;
+    occurrences.set(identity, occurrence + 1);
+    return { entryIndex: entry.index, key: `${identity}#${occurrence}`, titleKey, ...firstLevelOf(entry, names) };
+  });
+  const heading = doc.heading?.text;
+  return { heading: heading === undefined ? undefined : keep(heading), papers };
 }
 
 /**

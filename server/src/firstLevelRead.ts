@@ -1,0 +1,173 @@
+/**
+ * A first start with nothing kept between starts (or a start after many digests changed): the
+ * digest files that must be read are read first for the Papers tree's first level only
+ * (service/keptIndex.ts `firstLevelSummary`: parsed, without the rest of each paper's content),
+ * by this thread and a worker thread side by side, each taking the next file not taken. The
+ * scan then reads them in full (workspace.ts `readEarly`).
+ *
+ * The worker (firstLevelWorker.ts, bundled next to the server) sends its files back as the text
+ * of a kept index, which this thread reads back as the kept index of a start is read. A file the
+ * worker or this thread could not read so (a link, not UTF-8, written while it was read, the
+ * worker gone) has no summary here: the caller reads it in full.
+ */
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { Worker } from 'node:worker_threads';
+import { readFileSnapshot, readFileSnapshotSync, ReadResult } from './fs/safeFile';
+import { decodeKeptIndex, firstLevelSummary, KeptFile } from './service/keptIndex';
+import { parseWithinLimits } from './service/limits';
+
+/** A digest file to read: its URI, and its path. */
+export interface FirstLevelTask {
+  readonly uri: string;
+  readonly file: string;
+}
+
+/**
+ * What the worker is sent once it runs; its `workerData` is two counters (`NEXT`, `WORKER_TOOK`,
+ * in a `SharedArrayBuffer`) shared with the thread that started it.
+ */
+export interface FirstLevelWork {
+  readonly tasks: readonly FirstLevelTask[];
+  readonly maxBytes: number;
+}
+
+/** The number of the next file not taken (`Atomics.add` takes it). */
+export const NEXT = 0;
+/** Raised by the worker before it takes a file: while 0, it has taken none, and its answer is not awaited. */
+export const WORKER_TOOK = 1;
+
+/** The build named in the text the worker sends (it is read back by the same code). */
+export const FIRST_LEVEL_BUILD = 'first-level';
+
+/** Below this many bytes to read in all, a worker thread (about 50 ms to start) is not worth it. */
+const WORKER_FROM_BYTES = 4 * 1024 * 1024;
+
+
+/** The first-level summary of a file as read: undefined when it was written while it was read, or is not text. */
+export function firstLevelOfRead(uri: string, read: ReadResult, decode: (bytes: Buffer) => string | undefined): KeptFile | undefined {
+  if (!read.steady) {
+    return undefined;
+  }
+  const text = decode(read.bytes);
+  return text === undefined ? undefined : { summary: firstLevelSummary(uri, parseWithinLimits(text)), fingerprint: read.snapshot };
+}
+
+/** `firstLevelOfRead` of a file read now, synchronously (the worker's), or undefined when it cannot be read. */
+export function readFirstLevelSync(task: FirstLevelTask, maxBytes: number, decode: (bytes: Buffer) => string | undefined): KeptFile | undefined {
+  try {
+    return firstLevelOfRead(task.uri, readFileSnapshotSync(task.file, { maxBytes, followSymlinks: false, hash: false }), decode);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Reads digest files for the first level, with a worker thread when they are many: one reader
+ * a start. The worker may be started before the files are known (`prepare`); it is stopped
+ * once they are read (`stop`, also when they never are).
+ */
+export class FirstLevelReader {
+  private readonly counters = new Int32Array(new SharedArrayBuffer(2 * Int32Array.BYTES_PER_ELEMENT));
+  private worker: FirstLevelWorker | undefined;
+  private used = false;
+
+  /** `decode`: how the bytes are made text here (`undefined`: not text). */
+  constructor(private readonly options: { readonly maxBytes: number; readonly decode: (bytes: Buffer) => string | undefined; readonly log?: (message: string) => void }) {}
+
+  /** Starts the worker thread now (it takes some 50 ms to start), when many files are to be read. */
+  prepare(): void {
+    this.worker ??= startWorker(this.counters, this.options.log);
+  }
+
+  /**
+   * Reads the files for the first level: their summaries by URI (those that could be read so),
+   * and how many of them the worker read. Once.
+   *
+   * @param bytes how many bytes the files have in all (a worker helps from 4 MB on)
+   */
+  async read(tasks: readonly FirstLevelTask[], bytes: number): Promise<{ files: Map<string, KeptFile>; byWorker: number }> {
+    if (this.used) throw new Error('a FirstLevelReader reads once');
+    this.used = true;
+    const worthIt = tasks.length > 1 && bytes >= WORKER_FROM_BYTES;
+    if (worthIt) {
+      this.prepare();
+    } else {
+      this.stop();
+    }
+    const worker = this.worker;
+    worker?.start({ tasks, maxBytes: this.options.maxBytes });
+    const read = new Map<string, KeptFile>();
+    const counters = this.counters;
+    const readOptions = { maxBytes: this.options.maxBytes, followSymlinks: false, hash: false } as const;
+    /** The next file not taken, read (or why not: the caller reads it in full, and says why it cannot be). */
+    const next = (): Promise<{ task: FirstLevelTask; result: ReadResult | undefined }> | undefined => {
+      const at = Atomics.add(counters, NEXT, 1);
+      const task = tasks[at];
+      return at < tasks.length ? readFileSnapshot(task.file, readOptions).then((result) => ({ task, result }), () => ({ task, result: undefined })) : undefined;
+    };
+    // Each file is read while the one before is parsed.
+    for (let reading = next(); reading; ) {
+      const { task, result } = await reading;
+      reading = next();
+      const kept = result && firstLevelOfRead(task.uri, result, this.options.decode);
+      if (kept) read.set(task.uri, kept);
+    }
+    let byWorker = 0;
+    // Still starting when every file was taken: not waited for.
+    if (worker && Atomics.load(counters, WORKER_TOOK) > 0) {
+      for (const [uri, kept] of await worker.files) {
+        read.set(uri, kept);
+        byWorker++;
+      }
+    }
+    this.stop();
+    return { files: read, byWorker };
+  }
+
+  /** Stops the worker, if any (it may be reading a file: what it read is not waited for). */
+  stop(): void {
+    void this.worker?.terminate();
+    this.worker = undefined;
+  }
+}
+
+/** A worker thread reading files for the first level. */
+interface FirstLevelWorker {
+  /** Gives it the files to read. */
+  start(work: FirstLevelWork): void;
+  /** What it read (none when it failed). */
+  readonly files: Promise<ReadonlyMap<string, KeptFile>>;
+  terminate(): Promise<number>;
+}
+
+/** A worker thread waiting for its files, or undefined when there can be none. */
+function startWorker(counters: Int32Array, log?: (message: string) => void): FirstLevelWorker | undefined {
+  let worker: Worker;
+  try {
+    // Next to this module's (dist/, or the compiled sources).
+    const script = path.join(__dirname, 'firstLevelWorker.js');
+    if (!fs.existsSync(script)) {
+      return undefined;
+    }
+    worker = new Worker(script, { workerData: counters.buffer });
+    // Never what keeps the server running.
+    worker.unref();
+  } catch (error) {
+    log?.(`Paper Digest: no worker thread to read the digests with (${String(error)}); this thread reads them.`);
+    return undefined;
+  }
+  const files = new Promise<ReadonlyMap<string, KeptFile>>((resolve) => {
+    const none = new Map<string, KeptFile>();
+    worker.once('message', (text: unknown) => {
+      const kept = typeof text === 'string' ? decodeKeptIndex(text, FIRST_LEVEL_BUILD) : undefined;
+      resolve(kept && 'files' in kept ? kept.files : none);
+    });
+    worker.once('error', (error) => {
+      log?.(`Paper Digest: the worker thread reading the digests failed (${String(error)}); the files it took are read in full.`);
+      resolve(none);
+    });
+    worker.once('exit', () => resolve(none));
+  });
+  return { start: (work) => worker.postMessage(work), files, terminate: () => worker.terminate() };
+}

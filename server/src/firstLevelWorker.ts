@@ -1,0 +1,24 @@
+/**
+ * The worker thread of firstLevelRead.ts: once sent its files, takes the next file not taken,
+ * reads it for the Papers tree's first level, until none is left; then sends what it read as the
+ * text of a kept index.
+ */
+import { parentPort, workerData } from 'node:worker_threads';
+import { FIRST_LEVEL_BUILD, FirstLevelWork, NEXT, readFirstLevelSync, WORKER_TOOK } from './firstLevelRead';
+import { decodeUtf8Text } from './fs/utf8Text';
+import { KeptIndexWriter } from './service/keptIndex';
+
+const counters = new Int32Array(workerData as SharedArrayBuffer);
+parentPort?.once('message', (work: FirstLevelWork) => {
+  const writer = new KeptIndexWriter(FIRST_LEVEL_BUILD);
+  for (;;) {
+    Atomics.add(counters, WORKER_TOOK, 1);
+    const at = Atomics.add(counters, NEXT, 1);
+    if (at >= work.tasks.length) {
+      break;
+    }
+    const kept = readFirstLevelSync(work.tasks[at], work.maxBytes, decodeUtf8Text);
+    if (kept) writer.add(kept);
+  }
+  parentPort?.postMessage(writer.text());
+});

@@ -651,11 +651,16 @@ describe('kept index: the files read for the first level only (a first start)', 
     return tasks.map(({ uri, file }) => firstLevelFields(firstLevelSummary(uri, parseWithinLimits(fs.readFileSync(file, 'utf8')))));
   }
 
-  test('Should have the worker thread read every file it takes, and send them back whole', async () => {
+  // The compiled worker, next to the module that starts it, and the bundled one, next to the server.
+  for (const [built, script] of [
+    ['compiled', path.join(__dirname, '../../server/src/firstLevelWorker.js')],
+    ['bundled', path.join(__dirname, '../../../dist/firstLevelWorker.js')],
+  ]) {
+  test(`Should have the worker thread (${built}) read every file it takes, and send them back whole`, async () => {
+    assert.ok(fs.existsSync(script), `${script} is missing: build first`);
     const { tasks } = bigFiles(3, 50);
     const counters = new Int32Array(new SharedArrayBuffer(8));
-    // The compiled worker, next to the module that starts it (as dist/ has it next to the server).
-    const worker = new Worker(path.join(__dirname, '../../server/src/firstLevelWorker.js'), { workerData: counters.buffer });
+    const worker = new Worker(script, { workerData: counters.buffer });
     const text = new Promise<string>((resolve, reject) => {
       worker.once('message', resolve);
       worker.once('error', reject);
@@ -671,6 +676,7 @@ describe('kept index: the files read for the first level only (a first start)', 
     assert.deepEqual([...decoded.files.keys()], tasks.map((task) => task.uri));
     assert.deepEqual(tasks.map((task) => firstLevelFields(decoded.files.get(task.uri)!.summary)), expectedOf(tasks));
   });
+  }
 
   test('Should read many files with a worker thread beside this one, and leave out what cannot be read so', async () => {
     const { root, tasks } = bigFiles(8, 800);

@@ -49,7 +49,7 @@ describe('The packaged extension', () => {
 
   test('Should package the bundles, the grammar, the rule pages, the images and the changelog, and no sources or tests', () => {
     const files = packagedFiles();
-    for (const required of ['package.json', 'README.md', 'CHANGELOG.md', 'LICENSE', 'dist/client.js', 'dist/server.js', 'dist/cli.js', 'dist/browser/client.js', 'dist/browser/server.js', 'dist/webview/stats.js', 'dist/webview/stats.css', 'syntaxes/paper-digest.tmLanguage.json', 'images/icon.png', 'docs/rules/README.md']) {
+    for (const required of ['package.json', 'README.md', 'CHANGELOG.md', 'LICENSE', 'dist/client.js', 'dist/server.js', 'dist/firstLevelWorker.js', 'dist/cli.js', 'dist/browser/client.js', 'dist/browser/server.js', 'dist/webview/stats.js', 'dist/webview/stats.css', 'syntaxes/paper-digest.tmLanguage.json', 'images/icon.png', 'docs/rules/README.md']) {
       assert.ok(files.includes(required), `${required} is packaged (got ${files.join(', ')})`);
     }
     // Every image the README shows is in the package.

@@ -71,13 +71,35 @@ export class FirstLevelReader {
   private readonly counters = new Int32Array(new SharedArrayBuffer(2 * Int32Array.BYTES_PER_ELEMENT));
   private worker: FirstLevelWorker | undefined;
   private used = false;
+  private stopped = false;
 
-  /** `decode`: how the bytes are made text here (`undefined`: not text). */
-  constructor(private readonly options: { readonly maxBytes: number; readonly decode: (bytes: Buffer) => string | undefined; readonly log?: (message: string) => void }) {}
+  /**
+   * @param options.decode how the bytes are made text on this thread (`undefined`: not text); the
+   *   worker decodes as the server does (`decodeUtf8Text`)
+   * @param options.cancelled whether to stop taking files (the server goes)
+   */
+  constructor(
+    private readonly options: {
+      readonly maxBytes: number;
+      readonly decode: (bytes: Buffer) => string | undefined;
+      readonly log?: (message: string) => void;
+      readonly cancelled?: () => boolean;
+    },
+  ) {}
 
   /** Starts the worker thread now (it takes some 50 ms to start), when many files are to be read. */
   prepare(): void {
-    this.worker ??= startWorker(this.counters, this.options.log);
+    if (!this.stopped) this.worker ??= startWorker(this.counters, this.options.log);
+  }
+
+  /** Starts the worker once the files known to be read so far are worth it (`count` files, `bytes` in all). */
+  expect(count: number, bytes: number): void {
+    if (worthAWorker(count, bytes)) this.prepare();
+  }
+
+  /** How many times the worker has gone for a file (0: it has taken none yet). */
+  workerTook(): number {
+    return Atomics.load(this.counters, WORKER_TOOK);
   }
 
   /**
@@ -89,8 +111,7 @@ export class FirstLevelReader {
   async read(tasks: readonly FirstLevelTask[], bytes: number): Promise<{ files: Map<string, KeptFile>; byWorker: number }> {
     if (this.used) throw new Error('a FirstLevelReader reads once');
     this.used = true;
-    const worthIt = tasks.length > 1 && bytes >= WORKER_FROM_BYTES;
-    if (worthIt) {
+    if (worthAWorker(tasks.length, bytes)) {
       this.prepare();
     } else {
       this.stop();
@@ -108,6 +129,10 @@ export class FirstLevelReader {
     };
     // Each file is read while the one before is parsed.
     for (let reading = next(); reading; ) {
+      if (this.options.cancelled?.()) {
+        // What is left is taken by no one: the worker stops at its next file.
+        Atomics.store(counters, NEXT, tasks.length);
+      }
       const { task, result } = await reading;
       reading = next();
       const kept = result && firstLevelOfRead(task.uri, result, this.options.decode);
@@ -125,11 +150,16 @@ export class FirstLevelReader {
     return { files: read, byWorker };
   }
 
-  /** Stops the worker, if any (it may be reading a file: what it read is not waited for). */
+  /** Stops the worker, if any (it may be reading a file: what it read is not waited for); none starts after. */
   stop(): void {
+    this.stopped = true;
     void this.worker?.terminate();
     this.worker = undefined;
   }
+}
+
+function worthAWorker(count: number, bytes: number): boolean {
+  return count > 1 && bytes >= WORKER_FROM_BYTES;
 }
 
 /** A worker thread reading files for the first level. */
@@ -151,8 +181,6 @@ function startWorker(counters: Int32Array, log?: (message: string) => void): Fir
       return undefined;
     }
     worker = new Worker(script, { workerData: counters.buffer });
-    // Never what keeps the server running.
-    worker.unref();
   } catch (error) {
     log?.(`Paper Digest: no worker thread to read the digests with (${String(error)}); this thread reads them.`);
     return undefined;
@@ -169,5 +197,7 @@ function startWorker(counters: Int32Array, log?: (message: string) => void): Fir
     });
     worker.once('exit', () => resolve(none));
   });
+  // Never what keeps the server running (after the listeners: a 'message' listener refs it again).
+  worker.unref();
   return { start: (work) => worker.postMessage(work), files, terminate: () => worker.terminate() };
 }

@@ -112,8 +112,8 @@ export class WorkspaceDigests {
   private earlyRead: Promise<void> = Promise.resolve();
   /** What the index kept was written for (or read as), to write it only when that changed. */
   private keptSignature: string | undefined;
-  /** How many files the kept index has (as read at the start, or last written). */
-  private keptFileCount = 0;
+  /** How many files the kept index has (as read at the start, or last written); unknown (infinite) until then. */
+  private keptFileCount = Number.POSITIVE_INFINITY;
   private keepTimer: ReturnType<typeof setTimeout> | undefined;
   /**
    * Digests read within two seconds of their last write (`keepable`), whose fingerprints are not
@@ -177,7 +177,8 @@ export class WorkspaceDigests {
    * the workspace as the scan will find it, made of the files kept then and unchanged since, the
    * others read now, and what the index has already (open documents, files read). Its papers
    * from the kept files have no titles, ranges or summaries (`NotKeptError`): it answers the
-   * Papers tree's first level, nothing else. Undefined once the scan is done, or when nothing was kept.
+   * Papers tree's first level, nothing else (at the first start, with nothing kept, every file was
+   * read so, `readEarly`). Undefined once the scan is done, or when the early index was given up.
    */
   async earlyIndex(): Promise<WorkspaceIndex | undefined> {
     await Promise.race([this.earlyRead, this.scanning]);
@@ -543,7 +544,7 @@ export class WorkspaceDigests {
    */
   private async readEarly(folderUris: readonly string[], store: KeptIndexStore, early: EarlyFiles): Promise<void> {
     const started = Date.now();
-    const reader = new FirstLevelReader({ maxBytes: this.limits.maxFileBytes, decode: this.options.decode ?? strictUtf8, log: this.options.log });
+    const reader = new FirstLevelReader({ maxBytes: this.limits.maxFileBytes, decode: this.options.decode ?? strictUtf8, log: this.options.log, cancelled: () => this.disposed });
     try {
       await this.readEarlyWith(folderUris, store, early, reader, started);
     } finally {
@@ -553,11 +554,8 @@ export class WorkspaceDigests {
 
   private async readEarlyWith(folderUris: readonly string[], store: KeptIndexStore, early: EarlyFiles, reader: FirstLevelReader, started: number): Promise<void> {
     const kept = await store.read();
-    if (!kept) {
-      // Nothing kept (the first start): every file is to be read, and the worker may start meanwhile.
-      reader.prepare();
-    }
-    this.keptSignature = keptSignature(kept?.values() ?? []);
+    // Nothing kept (the first start): the index is written after the scan, even of no file.
+    this.keptSignature = kept ? keptSignature(kept.values()) : undefined;
     this.keptFileCount = kept?.size ?? 0;
     let unchanged = 0;
     const seenFiles = new Set<string>();
@@ -588,11 +586,14 @@ export class WorkspaceDigests {
       } else if (!this.index.hasOnDisk(uri)) {
         toRead.push({ uri, file, identity });
         bytesToRead += stat.size;
+        // The worker starts while the walk goes on, once it is worth it.
+        reader.expect(toRead.length, bytesToRead);
       }
       return 'indexed';
     });
     const { files: read, byWorker } = await reader.read(toRead, bytesToRead);
     let inFull = 0;
+    let notIndexed = 0;
     for (const { uri, identity } of toRead) {
       const file = read.get(uri);
       if (this.disposed || this.index.hasOnDisk(uri)) {
@@ -601,8 +602,15 @@ export class WorkspaceDigests {
         early.keep(uri, file, identity);
       } else {
         inFull++;
-        await this.readInto(uri, this.nextOperation(uri), false);
+        if ((await this.readInto(uri, this.nextOperation(uri), false)) !== 'indexed') {
+          notIndexed++;
+        }
       }
+    }
+    if (notIndexed > 0 && indexed >= this.limits.maxFiles) {
+      // The walk counted files the scan skips (not text, gone) towards the limit, and stopped
+      // before files the scan will index: the scan alone tells.
+      early.abandon();
     }
     this.options.log?.(
       `Paper Digest: the index kept at the last start has ${unchanged} of the ${indexed} digest files as they are; ` +

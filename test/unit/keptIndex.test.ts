@@ -3,6 +3,7 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { Worker } from 'node:worker_threads';
+import { spawnSync } from 'node:child_process';
 import fc from 'fast-check';
 import { decodeKeptIndex, encodeKeptIndex, firstLevelSummary, KeptFile, KeptIndexWriter, KEPT_INDEX_VERSION, NotKeptError } from '../../server/src/service/keptIndex';
 import { FIRST_LEVEL_BUILD, FirstLevelReader, FirstLevelWork, NEXT, WORKER_TOOK } from '../../server/src/firstLevelRead';
@@ -584,6 +585,110 @@ describe('kept index: the first level of the Papers tree before the scan', () =>
     assert.ok('files' in keptSecond && keptSecond.files.size === 2);
   });
 
+  test('Should not answer early when a file the walk counted towards the file limit is one the scan skips', async () => {
+    for (const keptBefore of [false, true]) {
+      const root = folder({ 'b.digest': digest(entryLines('B')), 'c.digest': digest(entryLines('C')) });
+      const store = memoryStore();
+      if (keptBefore) await scanAndKeep(root, store);
+      // Not text: the scan skips it, and does not count it.
+      fs.writeFileSync(path.join(root, 'a.digest'), Buffer.from([0xff, 0xfe, 0x41]));
+      const index = new WorkspaceIndex();
+      const files = new WorkspaceDigests(index, { limits: { ...DEFAULT_SCAN_LIMITS, maxFiles: 2 } });
+      files.keepIndexWith(store);
+      const scan = files.setFolders([fileUri(root)]);
+      const early = await files.earlyIndex();
+      const answered = early && firstLevels(early);
+      await scan;
+      assert.equal(index.paperCount, 2, `kept before: ${keptBefore}`);
+      assert.equal(answered, undefined, `kept before: ${keptBefore}: the scan alone tells`);
+      files.dispose();
+    }
+  });
+
+  test('Should keep the index of a workspace with no digest, so that the next start is not a first start', async () => {
+    const root = folder({ 'notes.txt': 'no digest here' });
+    const store = memoryStore();
+    await scanAndKeep(root, store);
+    assert.equal(store.writes, 1);
+    const kept = decodeKeptIndex(store.text!, 'test-build');
+    assert.ok('files' in kept && kept.files.size === 0);
+    const logs: string[] = [];
+    const index = new WorkspaceIndex();
+    const files = new WorkspaceDigests(index, { log: (m) => logs.push(m) });
+    files.keepIndexWith(store);
+    await files.setFolders([fileUri(root)]);
+    files.dispose();
+    assert.equal(store.writes, 1, 'nothing to write again');
+    assert.match(logs.join('\n'), /has 0 of the 0 digest files as they are; 0 others/);
+  });
+
+  test('Should not replace the kept index with what an event read when the server goes before the kept index is read', async () => {
+    const root = folder({ 'a.digest': digest(entryLines('A')), 'b.digest': digest(entryLines('B')), 'c.digest': digest(entryLines('C')) });
+    const store = memoryStore();
+    await scanAndKeep(root, store);
+    const writes = store.writes;
+    let release = (): void => undefined;
+    const heldRead = new Promise<void>((resolve) => (release = resolve));
+    const read = store.read;
+    const slow = { ...store, read: () => heldRead.then(read) };
+    const index = new WorkspaceIndex();
+    const files = new WorkspaceDigests(index);
+    files.keepIndexWith(slow);
+    const scan = files.setFolders([fileUri(root)]);
+    await files.filesChanged([{ uri: fileUri(path.join(root, 'a.digest')), type: 2 }]);
+    assert.equal(index.paperCount, 1);
+    files.dispose();
+    release();
+    await scan;
+    assert.equal(store.writes, writes);
+    const kept = decodeKeptIndex(store.text!, 'test-build');
+    assert.ok('files' in kept && kept.files.size === 3);
+  });
+
+  test('Should give the first level the scan comes to when files change and go while they are read for it', async () => {
+    for (const at of [1, 2, 3]) {
+      const root = folder({ 'a.digest': digest(entryLines('A')), 'b.digest': digest(entryLines('B')), 'c.digest': digest(entryLines('C')) });
+      const uri = (name: string): string => fileUri(path.join(root, name));
+      let calls = 0;
+      let events: Promise<void> = Promise.resolve();
+      const hold = scanHold();
+      const index = new WorkspaceIndex();
+      const files: WorkspaceDigests = new WorkspaceDigests(index, {
+        documentDelay: 60_000,
+        beforeFullScan: hold.beforeFullScan,
+        decode: (bytes) => {
+          if (++calls === at) {
+            // While the files are read for the first level: one rewritten (read before or after
+            // this), one deleted, one new, with their events.
+            fs.writeFileSync(path.join(root, 'a.digest'), digest(entryLines('A2', { topicHits: '专题命中 智能体 ：planning(title)' })));
+            fs.rmSync(path.join(root, 'c.digest'));
+            fs.writeFileSync(path.join(root, 'd.digest'), digest(entryLines('D')));
+            events = files.filesChanged([
+              { uri: uri('a.digest'), type: 2 },
+              { uri: uri('c.digest'), type: 3 },
+              { uri: uri('d.digest'), type: 1 },
+            ]);
+          }
+          return bytes.toString('utf8');
+        },
+      });
+      files.keepIndexWith(memoryStore());
+      const scan = files.setFolders([fileUri(root)]);
+      await hold.reached;
+      // Once the events are read (the scan is held: it does not read the files meanwhile).
+      await events;
+      const early = await files.earlyIndex();
+      assert.ok(early, `at ${at}`);
+      const answered = firstLevels(early);
+      hold.release();
+      await scan;
+      files.flush();
+      assert.deepEqual(answered, firstLevels(index), `at ${at}`);
+      assert.deepEqual(answered, await freshFirstLevels(root), `at ${at}`);
+      files.dispose();
+    }
+  });
+
   test('Should read every file for the first level when nothing was kept, then in full', async () => {
     const root = folder({ 'a.digest': digest(entryLines('A'), entryLines('A')), 'sub/b.digest': digest(entryLines('B', { englishTitle: null })) });
     const expected = await freshFirstLevels(root);
@@ -686,14 +791,33 @@ describe('kept index: the files read for the first level only (a first start)', 
     fs.symlinkSync(tasks[0].file, path.join(root, 'link.digest'));
     const odd = ['binary.digest', 'link.digest', 'gone.digest'].map((name) => ({ uri: fileUri(path.join(root, name)), file: path.join(root, name) }));
     const logs: string[] = [];
-    const reader = new FirstLevelReader({ maxBytes: 32 * 1024 * 1024, decode: (b) => (b.includes(0xff) ? undefined : b.toString('utf8')), log: (m) => logs.push(m) });
-    reader.prepare();
+    let decoded = 0;
+    const reader: FirstLevelReader = new FirstLevelReader({
+      maxBytes: 32 * 1024 * 1024,
+      decode: (b) => {
+        // This thread's first file waits until the worker has gone for one (of the seven left).
+        const deadline = Date.now() + 20_000;
+        while (decoded === 0 && b.length > 100 && reader.workerTook() === 0) assert.ok(Date.now() < deadline, 'the worker took no file');
+        decoded++;
+        return b.includes(0xff) ? undefined : b.toString('utf8');
+      },
+      log: (m) => logs.push(m),
+    });
     const { files, byWorker } = await reader.read([...odd, ...tasks], bytes);
     assert.deepEqual([...files.keys()].sort(), tasks.map((task) => task.uri).sort());
     assert.deepEqual(tasks.map((task) => firstLevelFields(files.get(task.uri)!.summary)), expectedOf(tasks));
-    assert.ok(byWorker <= tasks.length);
+    assert.ok(byWorker >= 1 && byWorker < tasks.length, `the worker read ${byWorker}`);
     assert.deepEqual(logs, []);
     await assert.rejects(() => reader.read(tasks, bytes), /reads once/);
+  });
+
+  test('Should never keep a process running with its worker (started, never given its files)', () => {
+    const module = path.join(__dirname, '../../server/src/firstLevelRead.js');
+    const script = `const { FirstLevelReader } = require(${JSON.stringify(module)}); new FirstLevelReader({ maxBytes: 1e6, decode: (b) => b.toString() }).prepare(); console.log('prepared');`;
+    const result = spawnSync(process.execPath, ['-e', script], { encoding: 'utf8', timeout: 30_000 });
+    assert.equal(result.signal, null, 'it ended on its own');
+    assert.equal(result.status, 0, result.stderr);
+    assert.equal(result.stdout.trim(), 'prepared');
   });
 
   test('Should read a few small files on this thread alone', async () => {

@@ -639,7 +639,7 @@ class TitleCopies {
 export function summariseDigest(uri: string, doc: DigestDocument, source: 'disk' | 'open'): FileSummary {
   if (documentTooLarge(doc)) {
     // A file past a limit (limits.ts) is not split into its parts: it lists no papers.
-    return { uri, heading: doc.heading?.text.slice(0, 1_000), papers: [], source, terms: fileTerms(parseDigest('')) };
+    return { uri, heading: keepHeading(doc), papers: [], source, terms: fileTerms(parseDigest('')) };
   }
   const occurrences = new Map<string, number>();
   // An open document is summarised again after each pause in typing; its model keeps the
@@ -1093,6 +1093,11 @@ function paperContent(entry: Entry, names: FoldedNames): PaperContent {
   };
 }
 
+/** The heading of a file past a limit: its first 1,000 characters, a copy (a slice would keep the whole text alive). */
+function keepHeading(doc: DigestDocument): string | undefined {
+  return doc.heading === undefined ? undefined : keep(doc.heading.text.slice(0, 1_000));
+}
+
 /** What the Papers tree's first level needs of a paper besides its key (`FirstLevelPaper`). */
 type FirstLevelParts = Pick<PaperSummary, 'topic' | 'keywords' | 'categories' | 'institutions'>;
 
@@ -1134,7 +1139,7 @@ export interface FirstLevelPaper extends FirstLevelParts {
  */
 export function firstLevelOfDigest(doc: DigestDocument): { heading: string | undefined; papers: FirstLevelPaper[] } {
   if (documentTooLarge(doc)) {
-    return { heading: doc.heading?.text.slice(0, 1_000), papers: [] };
+    return { heading: keepHeading(doc), papers: [] };
   }
   const occurrences = new Map<string, number>();
   const names = new KeptNames();

@@ -52,7 +52,7 @@ export class EarlyFiles {
 
   /**
    * A file the index read, as `summary`, with this fingerprint: when it was taken from the kept
-   * index, and is no longer what was kept (it changed with no event yet, or what was kept of it
+   * index and is what was kept, the index has it from now on; when it is no longer what was kept (it changed with no event yet, or what was kept of it
    * is not what the file says: then false, and the kept index is to be written again), the index
    * has it from now on.
    */
@@ -65,6 +65,11 @@ export class EarlyFiles {
     const right = summary !== undefined && sameFirstLevel(hit.summary, summary);
     if (!same || !right) {
       this.changed.add(uri);
+    } else {
+      // Read as kept: the index has it from now on, and what was kept of it (and the early index
+      // made of that) is let go, so that the scan does not hold the workspace twice.
+      this.kept.delete(uri);
+      this.last = undefined;
     }
     return !same || right;
   }

@@ -197,7 +197,16 @@ function startWorker(counters: Int32Array, log?: (message: string) => void): Fir
     });
     worker.once('exit', () => resolve(none));
   });
-  // Never what keeps the server running (after the listeners: a 'message' listener refs it again).
+  // Not what keeps the process running while it waits for its files (after the listeners: a
+  // 'message' listener refs it again).
   worker.unref();
-  return { start: (work) => worker.postMessage(work), files, terminate: () => worker.terminate() };
+  return {
+    start: (work) => {
+      // Its answer is awaited from now on: until it comes, the worker keeps the process running.
+      worker.ref();
+      worker.postMessage(work);
+    },
+    files,
+    terminate: () => worker.terminate(),
+  };
 }

@@ -820,6 +820,24 @@ describe('kept index: the files read for the first level only (a first start)', 
     assert.equal(result.stdout.trim(), 'prepared');
   });
 
+  test('Should keep the process running while the worker reads a file this thread waits for', () => {
+    // This thread reads the first file while it has taken the second (each file is read while the
+    // one before is parsed), and waits in the first until the worker has gone for the next, a
+    // big one; this thread then reads the small ones left, and waits for the worker's answer with
+    // nothing else to keep the process running.
+    const root = folder({ 'a.digest': digest(entryLines('A')), 'b.digest': digest(entryLines('B')), 'c.digest': generatedDigest(12_000), 'd.digest': digest(entryLines('D')) });
+    const tasks = ['a', 'b', 'c', 'd'].map((name) => ({ uri: fileUri(path.join(root, `${name}.digest`)), file: path.join(root, `${name}.digest`) }));
+    const module = path.join(__dirname, '../../server/src/firstLevelRead.js');
+    const script = `
+      const { FirstLevelReader } = require(${JSON.stringify(module)});
+      let first = true;
+      const reader = new FirstLevelReader({ maxBytes: 64e6, decode: (b) => { const deadline = Date.now() + 20000; while (first && reader.workerTook() === 0 && Date.now() < deadline); first = false; return b.toString(); } });
+      reader.read(${JSON.stringify(tasks)}, 64e6).then(({ files, byWorker }) => console.log(files.size, byWorker));`;
+    const result = spawnSync(process.execPath, ['-e', script], { encoding: 'utf8', timeout: 60_000 });
+    assert.equal(result.status, 0, result.stderr);
+    assert.equal(result.stdout.trim(), '4 1', 'every file read, the big one by the worker, before the process ended');
+  });
+
   test('Should read a few small files on this thread alone', async () => {
     const { tasks } = bigFiles(2, 3);
     const reader = new FirstLevelReader({ maxBytes: 32 * 1024 * 1024, decode: (b) => b.toString('utf8') });

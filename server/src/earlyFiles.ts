@@ -8,9 +8,13 @@ import { FileFingerprint, KeptFile, sameFingerprint } from './service/keptIndex'
 import type { FileSummary, InstitutionSummary } from './service/workspaceIndex';
 import { WorkspaceIndex } from './service/workspaceIndex';
 
-/** A file taken from the kept index, and which file it is (`dev:ino`, for other names of it). */
+/**
+ * A file taken from the kept index (or read for the first level at this start), which file it is
+ * (`dev:ino`, for other names of it), and whether it may be kept for the next start as it is.
+ */
 interface KeptHit extends KeptFile {
   readonly identity: string;
+  readonly keepable: boolean;
 }
 
 export class EarlyFiles {
@@ -19,8 +23,11 @@ export class EarlyFiles {
   private readonly gone = new Set<string>();
   /** Files changed since the start: the index has them once read again. */
   private readonly changed = new Set<string>();
-  private last: { parts: readonly FileSummary[]; index: WorkspaceIndex } | undefined;
+  /** The early index last made, of these parts (one a file, by URI), numbered by URI in `at`. */
+  private last: { parts: FileSummary[]; at: Map<string, number>; index: WorkspaceIndex } | undefined;
   private abandonedValue = false;
+  /** Whether the walk stopped at the scan's limit of files (`reachedLimit`). */
+  private atLimit = false;
 
   /** `folders`: the workspace folders the first scan walks. */
   constructor(readonly folders: readonly string[]) {}
@@ -35,19 +42,33 @@ export class EarlyFiles {
     this.abandonedValue = true;
   }
 
-  /** A file found as the kept index has it. */
-  keep(uri: string, kept: KeptFile, identity: string): void {
-    this.kept.set(uri, { ...kept, identity });
+  /**
+   * The walk before the scan stopped at the scan's limit of files: any file that changes or goes
+   * from now on may change which files the scan comes to (it counts the files it indexes), so the
+   * early index is then given up (`abandon`).
+   */
+  reachedLimit(): void {
+    this.atLimit = true;
+  }
+
+  /**
+   * A file found as the kept index has it, or read for the first level; `keepable`: whether it
+   * may be kept for the next start as it is (read long enough after its last write).
+   */
+  keep(uri: string, kept: KeptFile, identity: string, keepable = true): void {
+    this.kept.set(uri, { ...kept, identity, keepable });
   }
 
   /** A file or folder deleted, or a file that cannot be read (any more). */
   forget(uri: string): void {
     this.gone.add(uri);
+    if (this.atLimit) this.abandon();
   }
 
   /** A file changed: what was kept of it stands until the index has it as read again. */
   touch(uri: string): void {
     this.changed.add(uri);
+    if (this.atLimit) this.abandon();
   }
 
   /**
@@ -66,12 +87,34 @@ export class EarlyFiles {
     if (!same || !right) {
       this.changed.add(uri);
     } else {
-      // Read as kept: the index has it from now on, and what was kept of it (and the early index
-      // made of that) is let go, so that the scan does not hold the workspace twice.
+      // Read as kept: the index has it from now on, and what was kept of it is let go, so that
+      // the scan does not hold the workspace twice; the early index made of it takes the file as
+      // read (the same first level), and stays the one the next request gets.
       this.kept.delete(uri);
-      this.last = undefined;
+      const last = this.last;
+      const at = last?.at.get(uri);
+      if (last && at !== undefined && last.parts[at] === hit.summary && summary) {
+        last.parts[at] = summary;
+        last.index.adopt(summary);
+      }
     }
     return !same || right;
+  }
+
+  /**
+   * The files kept (or read for the first level) that the index has not read yet and that may
+   * be kept as they are: neither gone nor changed, in the workspace, not another name of a file
+   * the index has. What the kept index is to hold of them when the server goes before the scan
+   * is done.
+   */
+  unread(index: WorkspaceIndex, inWorkspace: (uri: string) => boolean, anotherName: (identity: string, uri: string) => boolean): KeptFile[] {
+    const files: KeptFile[] = [];
+    for (const [uri, hit] of this.kept) {
+      if (hit.keepable && !index.hasOnDisk(uri) && !this.changed.has(uri) && !this.isGone(uri) && inWorkspace(uri) && !anotherName(hit.identity, uri)) {
+        files.push({ summary: hit.summary, fingerprint: hit.fingerprint });
+      }
+    }
+    return files;
   }
 
   /**
@@ -106,7 +149,7 @@ export class EarlyFiles {
     for (const part of parts) {
       early.adopt(part);
     }
-    this.last = { parts, index: early };
+    this.last = { parts, at: new Map(parts.map((part, i) => [part.uri, i])), index: early };
     return early;
   }
 

@@ -129,11 +129,12 @@ export class FirstLevelReader {
     };
     // Each file is read while the one before is parsed.
     for (let reading = next(); reading; ) {
+      const { task, result } = await reading;
       if (this.options.cancelled?.()) {
         // What is left is taken by no one: the worker stops at its next file.
         Atomics.store(counters, NEXT, tasks.length);
+        break;
       }
-      const { task, result } = await reading;
       reading = next();
       const kept = result && firstLevelOfRead(task.uri, result, this.options.decode);
       if (kept) read.set(task.uri, kept);

@@ -112,8 +112,8 @@ export class WorkspaceDigests {
   private earlyRead: Promise<void> = Promise.resolve();
   /** What the index kept was written for (or read as), to write it only when that changed. */
   private keptSignature: string | undefined;
-  /** How many files the kept index has (as read at the start, or last written); unknown (infinite) until then. */
-  private keptFileCount = Number.POSITIVE_INFINITY;
+  /** Whether the kept index was read at this start (until then, nothing is written while a scan runs). */
+  private keptRead = false;
   private keepTimer: ReturnType<typeof setTimeout> | undefined;
   /**
    * Digests read within two seconds of their last write (`keepable`), whose fingerprints are not
@@ -556,7 +556,7 @@ export class WorkspaceDigests {
     const kept = await store.read();
     // Nothing kept (the first start): the index is written after the scan, even of no file.
     this.keptSignature = kept ? keptSignature(kept.values()) : undefined;
-    this.keptFileCount = kept?.size ?? 0;
+    this.keptRead = true;
     let unchanged = 0;
     const seenFiles = new Set<string>();
     const toRead: (FirstLevelTask & { identity: string })[] = [];
@@ -591,26 +591,25 @@ export class WorkspaceDigests {
       }
       return 'indexed';
     });
+    if (indexed >= this.limits.maxFiles) {
+      // The walk counted the files read for the first level as the scan will index them: one
+      // that cannot be read (or changes, or goes) may change which files the scan comes to.
+      early.reachedLimit();
+    }
     const { files: read, byWorker } = await reader.read(toRead, bytesToRead);
     let inFull = 0;
-    let notIndexed = 0;
     for (const { uri, identity } of toRead) {
       const file = read.get(uri);
       if (this.disposed || this.index.hasOnDisk(uri)) {
         // Read meanwhile (a file event).
       } else if (file && `${file.fingerprint.dev}:${file.fingerprint.ino}` === identity) {
-        early.keep(uri, file, identity);
+        // Kept for the next start (should the server go before the scan reads it) when written
+        // long enough before this start.
+        early.keep(uri, file, identity, started - file.fingerprint.mtimeMs >= RACY_MS);
       } else {
         inFull++;
-        if ((await this.readInto(uri, this.nextOperation(uri), false)) !== 'indexed') {
-          notIndexed++;
-        }
+        await this.readInto(uri, this.nextOperation(uri), false);
       }
-    }
-    if (notIndexed > 0 && indexed >= this.limits.maxFiles) {
-      // The walk counted files the scan skips (not text, gone) towards the limit, and stopped
-      // before files the scan will index: the scan alone tells.
-      early.abandon();
     }
     this.options.log?.(
       `Paper Digest: the index kept at the last start has ${unchanged} of the ${indexed} digest files as they are; ` +
@@ -706,7 +705,6 @@ export class WorkspaceDigests {
       }
       if (store.write(writer)) {
         this.keptSignature = signature;
-        this.keptFileCount = files.length;
       }
     } finally {
       this.writingKept = false;
@@ -720,24 +718,29 @@ export class WorkspaceDigests {
   /** `writeKept` at once, all in one go: when the server goes. */
   private writeKeptNow(): void {
     const store = this.keptStore;
-    if (!store) {
+    // While a scan runs, not before the kept index was read (what it holds would be lost).
+    if (!store || (this.scansRunning > 0 && !this.keptRead)) {
       return;
     }
-    const { files, signature } = this.keptFiles();
-    // While a scan runs, the index has the files read so far: kept when they are more than the
-    // kept index has (a first start closed before its scan was done), else it stays as it is.
-    if (this.scansRunning > 0 && files.length <= this.keptFileCount) {
-      return;
+    let { files, signature } = this.keptFiles();
+    const early = this.early;
+    if (this.scansRunning > 0 && early) {
+      // The files the scan has not read yet, as kept (or read for the first level).
+      const unread = early.unread(this.index, (uri) => this.inWorkspace(uri), (identity, uri) => this.indexedUnderAnotherName(identity, uri));
+      if (unread.length > 0) {
+        files = [...files, ...unread].sort((a, b) => (a.summary.uri < b.summary.uri ? -1 : a.summary.uri > b.summary.uri ? 1 : 0));
+        signature = keptSignature(files);
+      }
     }
     if (signature !== this.keptSignature && store.writable()) {
       const writer = store.writer();
       files.forEach((file) => writer.add(file));
       if (store.write(writer)) {
         this.keptSignature = signature;
-        this.keptFileCount = files.length;
       }
     }
   }
+
 
 
   /**
@@ -800,6 +803,9 @@ export class WorkspaceDigests {
           if (indexed >= limits.maxFiles) {
             this.options.log?.(`Paper Digest: indexed the first ${limits.maxFiles} digest files only.`);
             break;
+          }
+          if (this.disposed) {
+            return { indexed, skipped };
           }
           const outcome = await visit(fileUri(full), full);
           if (outcome === 'indexed') {

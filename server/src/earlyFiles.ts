@@ -28,6 +28,8 @@ export class EarlyFiles {
   private abandonedValue = false;
   /** Whether the walk stopped at the scan's limit of files (`reachedLimit`). */
   private atLimit = false;
+  /** The files the walk before the scan counted towards the scan's limit of files (`counted`). */
+  private readonly countedFiles = new Set<string>();
 
   /** `folders`: the workspace folders the first scan walks. */
   constructor(readonly folders: readonly string[]) {}
@@ -42,13 +44,34 @@ export class EarlyFiles {
     this.abandonedValue = true;
   }
 
+  /** A file the walk before the scan counted as one the scan will index. */
+  counted(uri: string): void {
+    this.countedFiles.add(uri);
+  }
+
   /**
-   * The walk before the scan stopped at the scan's limit of files: any file that changes or goes
-   * from now on may change which files the scan comes to (it counts the files it indexes), so the
-   * early index is then given up (`abandon`).
+   * The walk before the scan stopped at the scan's limit of files. A digest that changes or is
+   * made, or a file counted that goes, since the start (or from now on) may change which files
+   * the scan comes to (it counts the files it indexes): the early index is then given up
+   * (`abandon`).
    */
   reachedLimit(): void {
     this.atLimit = true;
+    if (this.changed.size > 0 || [...this.gone].some((uri) => this.wasCounted(uri))) {
+      this.abandon();
+    }
+  }
+
+  /** Whether the walk counted the file, or a file in the folder `uri`. */
+  private wasCounted(uri: string): boolean {
+    if (this.countedFiles.has(uri)) {
+      return true;
+    }
+    const prefix = uri + '/';
+    for (const each of this.countedFiles) {
+      if (each.startsWith(prefix)) return true;
+    }
+    return false;
   }
 
   /**
@@ -62,7 +85,7 @@ export class EarlyFiles {
   /** A file or folder deleted, or a file that cannot be read (any more). */
   forget(uri: string): void {
     this.gone.add(uri);
-    if (this.atLimit) this.abandon();
+    if (this.atLimit && !this.abandonedValue && this.wasCounted(uri)) this.abandon();
   }
 
   /** A file changed: what was kept of it stands until the index has it as read again. */

@@ -111,6 +111,10 @@ export class FirstLevelReader {
   async read(tasks: readonly FirstLevelTask[], bytes: number): Promise<{ files: Map<string, KeptFile>; byWorker: number }> {
     if (this.used) throw new Error('a FirstLevelReader reads once');
     this.used = true;
+    if (this.options.cancelled?.()) {
+      this.stop();
+      return { files: new Map(), byWorker: 0 };
+    }
     if (worthAWorker(tasks.length, bytes)) {
       this.prepare();
     } else {

@@ -112,8 +112,11 @@ export class WorkspaceDigests {
   private earlyRead: Promise<void> = Promise.resolve();
   /** What the index kept was written for (or read as), to write it only when that changed. */
   private keptSignature: string | undefined;
-  /** Whether the kept index was read at this start (until then, nothing is written while a scan runs). */
-  private keptRead = false;
+  /**
+   * Whether the walk before the first scan has met every file kept at the last start (until then,
+   * nothing is written while the scan runs: what was kept of the files not met would be lost).
+   */
+  private keptMet = false;
   private keepTimer: ReturnType<typeof setTimeout> | undefined;
   /**
    * Digests read within two seconds of their last write (`keepable`), whose fingerprints are not
@@ -556,7 +559,6 @@ export class WorkspaceDigests {
     const kept = await store.read();
     // Nothing kept (the first start): the index is written after the scan, even of no file.
     this.keptSignature = kept ? keptSignature(kept.values()) : undefined;
-    this.keptRead = true;
     let unchanged = 0;
     const seenFiles = new Set<string>();
     const toRead: (FirstLevelTask & { identity: string })[] = [];
@@ -579,6 +581,7 @@ export class WorkspaceDigests {
         return 'another-name';
       }
       seenFiles.add(identity);
+      early.counted(uri);
       const known = kept?.get(uri);
       if (known && sameFingerprint(known.fingerprint, stat)) {
         early.keep(uri, known, identity);
@@ -591,11 +594,16 @@ export class WorkspaceDigests {
       }
       return 'indexed';
     });
+    if (this.disposed) {
+      return;
+    }
     if (indexed >= this.limits.maxFiles) {
       // The walk counted the files read for the first level as the scan will index them: one
       // that cannot be read (or changes, or goes) may change which files the scan comes to.
       early.reachedLimit();
     }
+    // Every file kept is met: from now on, a server that goes before the scan is done keeps them.
+    this.keptMet = true;
     const { files: read, byWorker } = await reader.read(toRead, bytesToRead);
     let inFull = 0;
     for (const { uri, identity } of toRead) {
@@ -718,14 +726,18 @@ export class WorkspaceDigests {
   /** `writeKept` at once, all in one go: when the server goes. */
   private writeKeptNow(): void {
     const store = this.keptStore;
-    // While a scan runs, not before the kept index was read (what it holds would be lost).
-    if (!store || (this.scansRunning > 0 && !this.keptRead)) {
+    if (!store) {
       return;
     }
     let { files, signature } = this.keptFiles();
-    const early = this.early;
-    if (this.scansRunning > 0 && early) {
-      // The files the scan has not read yet, as kept (or read for the first level).
+    if (this.scansRunning > 0) {
+      // While a scan runs, only the first, once its walk has met every file kept (what was kept
+      // of the others would be lost), with the files it has not read yet as kept (or as read for
+      // the first level).
+      const early = this.early;
+      if (!early || !this.keptMet) {
+        return;
+      }
       const unread = early.unread(this.index, (uri) => this.inWorkspace(uri), (identity, uri) => this.indexedUnderAnotherName(identity, uri));
       if (unread.length > 0) {
         files = [...files, ...unread].sort((a, b) => (a.summary.uri < b.summary.uri ? -1 : a.summary.uri > b.summary.uri ? 1 : 0));
@@ -740,6 +752,7 @@ export class WorkspaceDigests {
       }
     }
   }
+
 
 
 

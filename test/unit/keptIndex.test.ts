@@ -597,6 +597,22 @@ describe('kept index: the first level of the Papers tree before the scan', () =>
     assert.equal(store.writes, writes);
   });
 
+  test('Should not cut the kept index down when the server goes during the walk before the scan', async () => {
+    const root = folder(Object.fromEntries(Array.from({ length: 30 }, (_, i) => [`d${String(i).padStart(2, '0')}.digest`, digest(entryLines(`P${i}`))])));
+    const store = memoryStore();
+    await scanAndKeep(root, store);
+    const writes = store.writes;
+    const index = new WorkspaceIndex();
+    const files: WorkspaceDigests = new WorkspaceDigests(index);
+    const read = store.read;
+    // Goes at the first turn of the event loop after the kept index is read: the walk has begun.
+    files.keepIndexWith({ ...store, read: () => read().then((kept) => (setImmediate(() => files.dispose()), kept)) });
+    await files.setFolders([fileUri(root)]);
+    assert.equal(store.writes, writes, 'nothing written (nothing new to keep)');
+    const kept = decodeKeptIndex(store.text!, 'test-build');
+    assert.ok('files' in kept && kept.files.size === 30);
+  });
+
   test('Should give up the early answer when a file changes or goes once the walk reached the file limit', async () => {
     for (const [how, keptBefore] of [['delete', false], ['delete', true], ['not text', false], ['create', false], ['create', true]] as const) {
       const context = `${how}, kept before: ${keptBefore}`;
@@ -951,6 +967,43 @@ describe('kept index: which version of a file stands while the scan runs', () =>
   const topicsOf = (index: WorkspaceIndex): string[] => index.files().flatMap((file) => file.papers.map((paper) => paper.topic));
   const kept = summaryOf(digest(entryLines('A')));
   const changed = summaryOf(digest(entryLines('A', { topicHits: '专题命中 智能体 ：planning(title)' })));
+
+  test('Should give the early index up at the file limit only for events that may change which files the scan comes to', () => {
+    const counted = (): EarlyFiles => {
+      const early = new EarlyFiles(['file:///w']);
+      for (const name of ['a', 'b', 'sub/c']) early.counted(`file:///w/${name}.digest`);
+      return early;
+    };
+    // Before the walk reached the limit: a counted file deleted, a digest changed or made.
+    let early = counted();
+    early.forget('file:///w/b.digest');
+    early.reachedLimit();
+    assert.ok(early.abandoned, 'a counted file gone during the walk');
+    early = counted();
+    early.touch('file:///w/0.digest');
+    early.reachedLimit();
+    assert.ok(early.abandoned, 'a digest made during the walk');
+    // After: a folder of counted files deleted, a digest changed.
+    early = counted();
+    early.reachedLimit();
+    early.forget('file:///w/sub');
+    assert.ok(early.abandoned, 'a folder of counted files gone');
+    early = counted();
+    early.reachedLimit();
+    early.touch('file:///w/a.digest');
+    assert.ok(early.abandoned, 'a digest changed');
+    // Not: files the walk did not count (another file, another name of a file, one too big), or any event below the limit.
+    early = counted();
+    early.forget('file:///w/notes.txt');
+    early.reachedLimit();
+    early.forget('file:///w/link-to-a.digest');
+    early.forget('file:///w/su');
+    assert.ok(!early.abandoned);
+    early = counted();
+    early.forget('file:///w/a.digest');
+    early.touch('file:///w/b.digest');
+    assert.ok(!early.abandoned, 'below the limit, the early index follows events');
+  });
 
   function scene(): { early: EarlyFiles; index: WorkspaceIndex } {
     const early = new EarlyFiles(['file:///w']);

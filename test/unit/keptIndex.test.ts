@@ -565,35 +565,29 @@ describe('kept index: the first level of the Papers tree before the scan', () =>
     // Written now: read for the first level, but not kept (a write in the same tick may follow).
     fs.utimesSync(path.join(root, 'fresh.digest'), new Date(), new Date());
     const store = memoryStore();
-    const first = await heldStart(root, store);
-    // An event reads one file in full while the scan is held; the server then goes.
-    await first.files.filesChanged([{ uri: fileUri(path.join(root, 'a.digest')), type: 2 }]);
-    first.files.dispose();
-    first.release();
-    await first.scan;
-    const keptFirst = decodeKeptIndex(store.text!, 'test-build');
-    assert.ok('files' in keptFirst);
-    assert.deepEqual([...keptFirst.files.keys()].map((uri) => path.basename(uri)), ['a.digest', 'b.digest']);
-    assert.deepEqual(firstLevelFields(keptFirst.files.get(fileUri(path.join(root, 'b.digest')))!.summary), firstLevelFields((await scanAndKeep(root, memoryStore())).file(fileUri(path.join(root, 'b.digest')))!));
-    // All kept by a whole scan; six new files since; the server goes once the scan has read one file.
+    /** A start whose scan is held; an event reads `name` in full, and the server then goes. The names kept. */
+    const goesAfterReading = async (name: string): Promise<string[]> => {
+      const start = await heldStart(root, store);
+      await start.files.filesChanged([{ uri: fileUri(path.join(root, name)), type: 2 }]);
+      start.files.dispose();
+      start.release();
+      await start.scan;
+      const kept = decodeKeptIndex(store.text!, 'test-build');
+      assert.ok('files' in kept);
+      return [...kept.files.keys()].map((uri) => path.basename(uri));
+    };
+    assert.deepEqual(await goesAfterReading('a.digest'), ['a.digest', 'b.digest']);
+    const keptB = decodeKeptIndex(store.text!, 'test-build');
+    assert.ok('files' in keptB);
+    assert.deepEqual(firstLevelFields(keptB.files.get(fileUri(path.join(root, 'b.digest')))!.summary), firstLevelFields((await scanAndKeep(root, memoryStore())).file(fileUri(path.join(root, 'b.digest')))!));
+    // All kept by a whole scan; six new files since: the files kept and the new ones read for the first level.
     fs.rmSync(path.join(root, 'fresh.digest'));
     await scanAndKeep(root, store);
     writeFiles(root, Object.fromEntries(['n1', 'n2', 'n3', 'n4', 'n5', 'n6'].map((name) => [`${name}.digest`, digest(entryLines(name.toUpperCase()))])), true);
-    const second = await heldStart(root, store);
-    await second.files.filesChanged([{ uri: fileUri(path.join(root, 'b.digest')), type: 2 }]);
-    second.files.dispose();
-    second.release();
-    await second.scan;
-    const keptSecond = decodeKeptIndex(store.text!, 'test-build');
-    assert.ok('files' in keptSecond);
-    assert.deepEqual([...keptSecond.files.keys()].map((uri) => path.basename(uri)), ['a.digest', 'b.digest', 'n1.digest', 'n2.digest', 'n3.digest', 'n4.digest', 'n5.digest', 'n6.digest']);
+    assert.deepEqual(await goesAfterReading('b.digest'), ['a.digest', 'b.digest', 'n1.digest', 'n2.digest', 'n3.digest', 'n4.digest', 'n5.digest', 'n6.digest']);
     // Nothing new since: the kept index stays as it is.
     const writes = store.writes;
-    const third = await heldStart(root, store);
-    await third.files.filesChanged([{ uri: fileUri(path.join(root, 'n3.digest')), type: 2 }]);
-    third.files.dispose();
-    third.release();
-    await third.scan;
+    await goesAfterReading('n3.digest');
     assert.equal(store.writes, writes);
   });
 

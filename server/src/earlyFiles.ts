@@ -95,10 +95,10 @@ export class EarlyFiles {
   }
 
   /**
-   * A file the index read, as `summary`, with this fingerprint: when it was taken from the kept
-   * index and is what was kept, the index has it from now on; when it is no longer what was kept (it changed with no event yet, or what was kept of it
-   * is not what the file says: then false, and the kept index is to be written again), the index
-   * has it from now on.
+   * A file the index read, as `summary`, with this fingerprint, when it was taken from the kept
+   * index (or read for the first level): the index has it from now on. When it is no longer what
+   * was kept (it changed with no event yet), or what was kept of it is not what the file says
+   * (then false: the kept index is to be written again), it counts as changed.
    */
   read(uri: string, fingerprint: FileFingerprint, summary: FileSummary | undefined): boolean {
     const hit = this.kept.get(uri);

@@ -43,7 +43,6 @@ export const FIRST_LEVEL_BUILD = 'first-level';
 /** Below this many bytes to read in all, a worker thread (about 50 ms to start) is not worth it. */
 const WORKER_FROM_BYTES = 4 * 1024 * 1024;
 
-
 /** The first-level summary of a file as read: undefined when it was written while it was read, or is not text. */
 export function firstLevelOfRead(uri: string, read: ReadResult, decode: (bytes: Buffer) => string | undefined): KeptFile | undefined {
   if (!read.steady) {

@@ -753,9 +753,6 @@ export class WorkspaceDigests {
     }
   }
 
-
-
-
   /**
    * Visits the digest files of the folders in order (directories by name, breadth first), within
    * the limits, yielding to the event loop between files: the regular files only (links and

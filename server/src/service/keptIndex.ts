@@ -281,7 +281,7 @@ function decodeFile(file: unknown, tables: KeptTables): KeptFile {
 
 /**
  * The summary of a parsed digest on disk as it would be kept: what the Papers tree's first level
- * needs of it (its papers are `KeptPaper`s), made in a third of the time of the whole summary. A
+ * needs of it (its papers are `KeptPaper`s), made in about two fifths of the time of the whole summary. A
  * first start, with nothing kept yet, reads the files so for the tree, before it reads them in full.
  *
  * @example

@@ -1132,7 +1132,7 @@ export interface FirstLevelPaper extends FirstLevelParts {
 /**
  * What the Papers tree's first level needs of a parsed digest, as `summariseDigest` has it for a
  * file on disk, without the rest of each paper's content (titles, names, summary, search texts):
- * a third of the time. The strings hold no reference to the document's text.
+ * two fifths of the time. The strings hold no reference to the document's text.
  *
  * @example
  * firstLevelOfDigest(parseWithinLimits(text)).papers[0].topic // '数学推理'

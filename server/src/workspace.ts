@@ -215,7 +215,7 @@ export class WorkspaceDigests {
     }
     try {
       const other = await fs.lstat(fileURLToPath(this.uriOfFile.get(identity)!));
-      return `${other.dev}:${other.ino}` === identity;
+      return fileIdentity(other) === identity;
     } catch {
       return false;
     }
@@ -370,7 +370,7 @@ export class WorkspaceDigests {
         const begun = Date.now();
         const read = await readFileSnapshot(file, this.readOptions);
         const { bytes, snapshot } = read;
-        const identity = `${snapshot.dev}:${snapshot.ino}`;
+        const identity = fileIdentity(snapshot);
         if (await this.isAnotherName(identity, uri)) {
           outcome = 'another-name';
         } else {
@@ -575,7 +575,7 @@ export class WorkspaceDigests {
       } catch (error) {
         return skipOf(error);
       }
-      const identity = `${stat.dev}:${stat.ino}`;
+      const identity = fileIdentity(stat);
       if (seenFiles.has(identity)) {
         // Another name of a file met before, which the scan indexes under that name.
         return 'another-name';
@@ -610,10 +610,10 @@ export class WorkspaceDigests {
       const file = read.get(uri);
       if (this.disposed || this.index.hasOnDisk(uri)) {
         // Read meanwhile (a file event).
-      } else if (file && `${file.fingerprint.dev}:${file.fingerprint.ino}` === identity) {
+      } else if (file && fileIdentity(file.fingerprint) === identity) {
         // Kept for the next start (should the server go before the scan reads it) when written
         // long enough before this start.
-        early.keep(uri, file, identity, started - file.fingerprint.mtimeMs >= RACY_MS);
+        early.keep(uri, file, identity, writtenLongBefore(file.fingerprint.mtimeMs, started));
       } else {
         inFull++;
         await this.readInto(uri, this.nextOperation(uri), false);
@@ -854,7 +854,17 @@ function skipOf(error: unknown): SkipReason {
  * change time with any later write, where the clock is fine enough to tell.
  */
 function keepable(read: ReadResult, begun: number): boolean {
-  return read.steady && begun - read.snapshot.mtimeMs >= RACY_MS;
+  return read.steady && writtenLongBefore(read.snapshot.mtimeMs, begun);
+}
+
+/** Whether a file last written at `mtimeMs` was so at least `RACY_MS` before `begun`. */
+function writtenLongBefore(mtimeMs: number, begun: number): boolean {
+  return begun - mtimeMs >= RACY_MS;
+}
+
+/** Which file a stat is of (`dev:ino`): two names with the same are hard links of one file. */
+function fileIdentity(stat: { readonly dev: number; readonly ino: number }): string {
+  return `${stat.dev}:${stat.ino}`;
 }
 
 /** How long ago a file must have been written for its fingerprint to be kept. */

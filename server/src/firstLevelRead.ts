@@ -40,6 +40,9 @@ export const WORKER_TOOK = 1;
 /** The build named in the text the worker sends (it is read back by the same code). */
 export const FIRST_LEVEL_BUILD = 'first-level';
 
+/** What the worker sends once it has taken its last file, after the files it read. */
+export const FIRST_LEVEL_DONE = 0;
+
 /** Below this many bytes to read in all, a worker thread (about 50 ms to start) is not worth it. */
 const WORKER_FROM_BYTES = 4 * 1024 * 1024;
 
@@ -76,6 +79,8 @@ export class FirstLevelReader {
    * @param options.decode how the bytes are made text on this thread (`undefined`: not text); the
    *   worker decodes as the server does (`decodeUtf8Text`)
    * @param options.cancelled whether to stop taking files (the server goes)
+   * @param options.workerScript the worker's script (tests: one that fails); firstLevelWorker.js
+   *   next to this module by default
    */
   constructor(
     private readonly options: {
@@ -83,12 +88,13 @@ export class FirstLevelReader {
       readonly decode: (bytes: Buffer) => string | undefined;
       readonly log?: (message: string) => void;
       readonly cancelled?: () => boolean;
+      readonly workerScript?: string;
     },
   ) {}
 
   /** Starts the worker thread now (it takes some 50 ms to start), when many files are to be read. */
   prepare(): void {
-    if (!this.stopped) this.worker ??= startWorker(this.counters, this.options.log);
+    if (!this.stopped) this.worker ??= startWorker(this.counters, this.options.workerScript ?? path.join(__dirname, 'firstLevelWorker.js'), this.options.log);
   }
 
   /** Starts the worker once the files known to be read so far are worth it (`count` files, `bytes` in all). */
@@ -176,11 +182,9 @@ interface FirstLevelWorker {
 }
 
 /** A worker thread waiting for its files, or undefined when there can be none. */
-function startWorker(counters: Int32Array, log?: (message: string) => void): FirstLevelWorker | undefined {
+function startWorker(counters: Int32Array, script: string, log?: (message: string) => void): FirstLevelWorker | undefined {
   let worker: Worker;
   try {
-    // Next to this module's (dist/, or the compiled sources).
-    const script = path.join(__dirname, 'firstLevelWorker.js');
     if (!fs.existsSync(script)) {
       return undefined;
     }
@@ -190,16 +194,24 @@ function startWorker(counters: Int32Array, log?: (message: string) => void): Fir
     return undefined;
   }
   const files = new Promise<ReadonlyMap<string, KeptFile>>((resolve) => {
-    const none = new Map<string, KeptFile>();
-    worker.once('message', (text: unknown) => {
-      const kept = typeof text === 'string' ? decodeKeptIndex(text, FIRST_LEVEL_BUILD) : undefined;
-      resolve(kept && 'files' in kept ? kept.files : none);
+    // Each file as it comes, read back between this thread's own files; those sent before the
+    // worker failed or went are kept (each came whole), the others it took are not read here.
+    const read = new Map<string, KeptFile>();
+    worker.on('message', (message: unknown) => {
+      if (message === FIRST_LEVEL_DONE) {
+        resolve(read);
+        return;
+      }
+      const kept = typeof message === 'string' ? decodeKeptIndex(message, FIRST_LEVEL_BUILD) : undefined;
+      if (kept && 'files' in kept) {
+        for (const [uri, file] of kept.files) read.set(uri, file);
+      }
     });
     worker.once('error', (error) => {
-      log?.(`Paper Digest: the worker thread reading the digests failed (${String(error)}); the files it took are read in full.`);
-      resolve(none);
+      log?.(`Paper Digest: the worker thread reading the digests failed (${String(error)}); the files it took and did not send are read in full.`);
     });
-    worker.once('exit', () => resolve(none));
+    // After its messages (an 'error' may come before those sent just before it).
+    worker.once('exit', () => resolve(read));
   });
   // Not what keeps the process running while it waits for its files (after the listeners: a
   // 'message' listener refs it again).

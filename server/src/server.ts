@@ -45,7 +45,7 @@ import { foldingRanges } from './service/features/folding';
 import { SEMANTIC_TOKEN_MODIFIERS, SEMANTIC_TOKEN_TYPES } from './service/features/semanticTokens';
 import { WorkspaceIndex } from './service/workspaceIndex';
 import { isPosition } from './service/edits';
-import { PAPERS_GROUPINGS, PapersTreeCache, PapersTreeLookup, PapersTreeOptions, paperAt, papersTree } from './service/features/tree';
+import { PAPERS_GROUPINGS, PapersTreeCache, PapersTreeOptions, paperAt, papersTreeFirstLevel } from './service/features/tree';
 import { NotKeptError } from './service/keptIndex';
 import { isReadingGrouping } from './service/features/readingTree';
 import type { PapersQuery, PapersTreeParams, PapersTreeResult } from './protocol';
@@ -396,12 +396,12 @@ async function earlyRoots(params: PapersTreeParams, token: CancellationToken): P
   let answer = answers.get(key);
   if (!answer) {
     try {
-      const lookup = new PapersTreeLookup(papersTree(early, params.grouping, { filter: '' }, token));
-      if (token.isCancellationRequested) {
+      const first = papersTreeFirstLevel(early, params.grouping, token);
+      if (!first || token.isCancellationRequested) {
         return undefined;
       }
-      const nodes = (lookup.childrenOf(undefined) ?? []).map((node) => localizedNode(node, language));
-      answer = { paperCount: lookup.tree.paperCount, distinctPaperCount: lookup.tree.distinctPaperCount, indexedPaperCount: early.paperCount, nodes };
+      const nodes = first.nodes.map((node) => localizedNode(node, language));
+      answer = { paperCount: first.paperCount, distinctPaperCount: first.distinctPaperCount, indexedPaperCount: early.paperCount, nodes };
       answers.set(key, answer);
     } catch (error) {
       // Something of a paper not kept was read after all: the scan answers.

@@ -6,7 +6,7 @@ import { Worker } from 'node:worker_threads';
 import { spawnSync } from 'node:child_process';
 import fc from 'fast-check';
 import { decodeKeptIndex, encodeKeptIndex, firstLevelSummary, KeptFile, KeptIndexWriter, KEPT_INDEX_VERSION, NotKeptError } from '../../server/src/service/keptIndex';
-import { FIRST_LEVEL_BUILD, FirstLevelReader, FirstLevelWork, NEXT, WORKER_TOOK } from '../../server/src/firstLevelRead';
+import { FIRST_LEVEL_BUILD, FIRST_LEVEL_DONE, FirstLevelReader, FirstLevelWork, NEXT, WORKER_TOOK } from '../../server/src/firstLevelRead';
 import { parseWithinLimits } from '../../server/src/service/limits';
 import { digestMutant } from '../support/mutants';
 import { noisyDigests } from '../support/noisyDigests';
@@ -15,7 +15,7 @@ import { generatedDigest } from '../bench/generate';
 import { KEPT_INDEX_FILE, KeptIndexStore, keptIndexStore } from '../../server/src/keptIndexDisk';
 import { parseDigest } from '../../server/src/service/parser';
 import { FileSummary, summariseDigest, WorkspaceIndex } from '../../server/src/service/workspaceIndex';
-import { papersTree, PapersGrouping, withoutChildren } from '../../server/src/service/features/tree';
+import { papersTree, papersTreeFirstLevel, PapersGrouping, withoutChildren } from '../../server/src/service/features/tree';
 import { DEFAULT_SCAN_LIMITS, fileUri, WorkspaceDigests } from '../../server/src/workspace';
 import { EarlyFiles } from '../../server/src/earlyFiles';
 import { digest, entryLines } from '../support/fixtures';
@@ -116,11 +116,18 @@ async function freshFirstLevels(root: string, open: Record<string, string> = {})
   return firstLevels(index);
 }
 
-/** The first level of the tree of each grouping, with the counts, as the server answers it. */
+/**
+ * The first level of the tree of each grouping, with the counts: the whole tree's (as the server
+ * answers it once the scan is done), which the first level alone (as it answers while the scan
+ * runs, `papersTreeFirstLevel`) must equal.
+ */
 function firstLevels(index: WorkspaceIndex): unknown {
   return KEPT_GROUPINGS.map((grouping) => {
     const tree = papersTree(index, grouping, '');
-    return { grouping, paperCount: tree.paperCount, distinct: tree.distinctPaperCount, indexed: index.paperCount, roots: tree.roots.map(withoutChildren) };
+    const roots = tree.roots.map(withoutChildren);
+    const alone = papersTreeFirstLevel(index, grouping);
+    assert.deepEqual(alone && [alone.paperCount, alone.distinctPaperCount, alone.nodes], [tree.paperCount, tree.distinctPaperCount, roots], `the first level alone (${grouping})`);
+    return { grouping, paperCount: tree.paperCount, distinct: tree.distinctPaperCount, indexed: index.paperCount, roots };
   });
 }
 
@@ -861,25 +868,38 @@ describe('kept index: the files read for the first level only (a first start)', 
     ['compiled', path.join(__dirname, '../../server/src/firstLevelWorker.js')],
     ['bundled', path.join(__dirname, '../../../dist/firstLevelWorker.js')],
   ]) {
-  test(`Should have the worker thread (${built}) read every file it takes, and send them back whole`, async () => {
+  test(`Should have the worker thread (${built}) read every file it takes, and send each back whole, then say it is done`, async () => {
     assert.ok(fs.existsSync(script), `${script} is missing: build first`);
     const { tasks } = bigFiles(3, 50);
     const counters = new Int32Array(new SharedArrayBuffer(8));
     const worker = new Worker(script, { workerData: counters.buffer });
-    const text = new Promise<string>((resolve, reject) => {
-      worker.once('message', resolve);
+    const messages: unknown[] = [];
+    const done = new Promise<void>((resolve, reject) => {
+      worker.on('message', (message: unknown) => {
+        messages.push(message);
+        if (message === FIRST_LEVEL_DONE) resolve();
+      });
       worker.once('error', reject);
     });
     const work: FirstLevelWork = { tasks: [...tasks, { uri: fileUri('/no/such.digest'), file: '/no/such.digest' }], maxBytes: 32 * 1024 * 1024 };
     worker.postMessage(work);
-    const decoded = decodeKeptIndex(await text, FIRST_LEVEL_BUILD);
+    await done;
     await worker.terminate();
-    assert.ok('files' in decoded);
     assert.ok(Atomics.load(counters, WORKER_TOOK) > 0);
     assert.ok(Atomics.load(counters, NEXT) >= work.tasks.length, 'every file taken');
+    // One message a file read, in the order taken, each a kept index of that file; then done, last.
+    assert.equal(messages.length, tasks.length + 1);
+    assert.equal(messages.at(-1), FIRST_LEVEL_DONE);
+    const decoded = messages.slice(0, -1).map((message) => {
+      assert.equal(typeof message, 'string');
+      const kept = decodeKeptIndex(message as string, FIRST_LEVEL_BUILD);
+      assert.ok('files' in kept);
+      assert.equal(kept.files.size, 1);
+      return [...kept.files][0];
+    });
     // The missing file is not there: the workspace reads it in full, and says why it cannot.
-    assert.deepEqual([...decoded.files.keys()], tasks.map((task) => task.uri));
-    assert.deepEqual(tasks.map((task) => firstLevelFields(decoded.files.get(task.uri)!.summary)), expectedOf(tasks));
+    assert.deepEqual(decoded.map(([uri]) => uri), tasks.map((task) => task.uri));
+    assert.deepEqual(decoded.map(([, file]) => firstLevelFields(file.summary)), expectedOf(tasks));
   });
   }
 
@@ -911,6 +931,59 @@ describe('kept index: the files read for the first level only (a first start)', 
     assert.ok(byWorker >= 1 && byWorker < tasks.length, `the worker read ${byWorker}`);
     assert.deepEqual(logs, []);
     await assert.rejects(() => reader.read(tasks, bytes), /reads once/);
+  });
+
+  test('Should keep the files a worker sent before it failed, and leave out the one it took and did not send', async () => {
+    const { root, tasks } = bigFiles(8, 800);
+    const bytes = tasks.reduce((sum, task) => sum + fs.statSync(task.file).size, 0);
+    assert.ok(bytes > 4 * 1024 * 1024, 'enough for a worker');
+    // A worker that reads and sends one file, takes another, and fails: its error may come
+    // before the message sent just before it, which must not be lost.
+    const modules = path.join(__dirname, '../../server/src');
+    const script = path.join(root, 'failing-worker.js');
+    fs.writeFileSync(
+      script,
+      `const { parentPort, workerData } = require('node:worker_threads');
+      const { FIRST_LEVEL_BUILD, NEXT, WORKER_TOOK, readFirstLevelSync } = require(${JSON.stringify(path.join(modules, 'firstLevelRead.js'))});
+      const { KeptIndexWriter } = require(${JSON.stringify(path.join(modules, 'service/keptIndex.js'))});
+      const counters = new Int32Array(workerData);
+      parentPort.once('message', (work) => {
+        Atomics.add(counters, WORKER_TOOK, 1);
+        const sent = work.tasks[Atomics.add(counters, NEXT, 1)];
+        const lost = work.tasks[Atomics.add(counters, NEXT, 1)];
+        const writer = new KeptIndexWriter(FIRST_LEVEL_BUILD);
+        writer.add(readFirstLevelSync(sent, work.maxBytes, (b) => b.toString('utf8')));
+        parentPort.postMessage(writer.text());
+        throw new Error('failed after sending ' + sent.uri + ', with ' + lost.uri);
+      });`,
+    );
+    const logs: string[] = [];
+    let waited = false;
+    const reader: FirstLevelReader = new FirstLevelReader({
+      maxBytes: 32 * 1024 * 1024,
+      workerScript: script,
+      decode: (b) => {
+        if (!waited) {
+          // This thread's first file (the next one taken already, to be read meanwhile) waits
+          // until the worker has taken its two.
+          waited = true;
+          const deadline = Date.now() + 20_000;
+          while (Atomics.load(reader['counters'], NEXT) < 4) assert.ok(Date.now() < deadline, 'the worker took no file');
+        }
+        return b.toString('utf8');
+      },
+      log: (m) => logs.push(m),
+    });
+    const { files, byWorker } = await reader.read(tasks, bytes);
+    assert.equal(logs.length, 1, logs.join('\n'));
+    const [, sent, lost] = /after sending (\S+?\.digest), with (\S+?\.digest)/.exec(logs[0]) ?? [];
+    assert.ok(sent && lost, logs[0]);
+    assert.match(logs[0], /did not send are read in full/);
+    assert.equal(byWorker, 1);
+    assert.ok(files.has(sent), 'the file sent before the failure is kept');
+    assert.deepEqual([...files.keys()].sort(), tasks.map((task) => task.uri).filter((uri) => uri !== lost).sort(), 'every file but the one lost');
+    const read = tasks.filter((task) => task.uri !== lost);
+    assert.deepEqual(read.map((task) => firstLevelFields(files.get(task.uri)!.summary)), expectedOf(read));
   });
 
   test('Should never keep a process running with its worker (started, never given its files)', () => {

@@ -1,4 +1,5 @@
 import { describe, test } from 'node:test';
+import fc from 'fast-check';
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -18,11 +19,15 @@ import {
   PAGE_SIZE,
   paperAt,
   papersTree,
+  papersTreeFirstLevel,
+  withoutChildren,
 } from '../../server/src/service/features/tree';
 import type { MessageLanguage } from '../../server/src/service/messages';
 import { localizedNode } from '../../server/src/service/treeLabels';
 import { assertGolden, digest, entryLines, FIXTURES } from '../support/fixtures';
 import { derive } from '../support/derive';
+import { noisyDigests } from '../support/noisyDigests';
+import { DIGEST_MATERIAL } from '../support/modelChecks';
 
 const ROOT = 'file:///ws';
 
@@ -441,5 +446,46 @@ describe('tree: a paper without either title', () => {
     for (const filter of ['untitled paper 2', '无题论文']) {
       assert.equal(papersTree(index, 'file', filter).paperCount, 0, filter);
     }
+  });
+});
+
+describe('tree: the first level alone', () => {
+  const groupings = ['topic', 'category', 'institution', 'file'] as const;
+
+  /** The whole tree's first level and counts, as `papersTreeFirstLevel` answers them. */
+  function wholeFirstLevel(index: WorkspaceIndex, grouping: (typeof groupings)[number]): unknown {
+    const tree = papersTree(index, grouping, '');
+    return { paperCount: tree.paperCount, distinctPaperCount: tree.distinctPaperCount, nodes: tree.roots.map(withoutChildren) };
+  }
+
+  test('Should be the whole tree\'s first level, for random workspaces and every grouping it answers', () => {
+    // Files of random and broken digests, some repeated under another name (the same papers in two files).
+    const workspaces = fc.array(fc.tuple(noisyDigests(DIGEST_MATERIAL), fc.nat(2)), { minLength: 1, maxLength: 5 });
+    fc.assert(
+      fc.property(workspaces, (files) => {
+        const index = new WorkspaceIndex();
+        files.forEach(([text, copies], i) => {
+          for (let copy = 0; copy <= copies; copy++) index.update(`${ROOT}/d${i}-${copy}.digest`, text);
+        });
+        for (const grouping of groupings) {
+          assert.deepEqual(papersTreeFirstLevel(index, grouping), wholeFirstLevel(index, grouping), grouping);
+        }
+      }),
+      { numRuns: 150 },
+    );
+  });
+
+  test('Should be the whole tree\'s first level for the fixture workspace, and undefined once cancelled', () => {
+    const index = fixtureIndex();
+    for (const grouping of groupings) {
+      const first = papersTreeFirstLevel(index, grouping);
+      assert.ok(first && first.nodes.length > 0, grouping);
+      assert.deepEqual(first, wholeFirstLevel(index, grouping), grouping);
+    }
+    // Cancelled: looked at every 1,024 papers.
+    const big = new WorkspaceIndex();
+    big.update(`${ROOT}/big.digest`, digest(...Array.from({ length: 1100 }, (_, i) => entryLines(`Paper ${i}`))));
+    assert.equal(papersTreeFirstLevel(big, 'topic', { isCancellationRequested: true }), undefined);
+    assert.ok(papersTreeFirstLevel(big, 'topic', { isCancellationRequested: false }));
   });
 });

@@ -191,19 +191,50 @@ export function queryKeyOf(options: PapersTreeOptions): string {
  */
 export function papersTree(index: WorkspaceIndex, grouping: PapersGrouping, filterOrOptions: string | PapersTreeOptions, token: Cancellation = NEVER_CANCELLED): PapersTree {
   const options: PapersTreeOptions = typeof filterOrOptions === 'string' ? { filter: filterOrOptions } : filterOrOptions;
-  const filter = options.filter;
+  const reading = options.reading ?? NO_READING;
+  const base = { grouping, filter: options.filter, queryKey: queryKeyOf(options), generation: index.generation, stateGeneration: reading.generation };
+  const placed = placePapers(index, grouping, options, token, true);
+  if (!placed) {
+    return { ...base, paperCount: 0, distinctPaperCount: 0, roots: [] };
+  }
+  const { root, paperCount, distinctPaperCount } = placed;
+  return { ...base, paperCount, distinctPaperCount, roots: root.build(new DuplicateLookup(index), sortsByCount(grouping), reading) as PapersGroup[] };
+}
+
+/**
+ * The first level of `papersTree(index, grouping, '')`, its groups without children, and its
+ * counts: what the tree's first level answers while the first scan runs (from the index kept
+ * between starts). The same groups as the whole tree's, without the work of its deeper levels
+ * (a topic's keyword groups, pages, paper nodes). Undefined when cancelled.
+ *
+ * @example papersTreeFirstLevel(index, 'topic')?.nodes[0] // { kind: 'group', id: 'topic:数学推理', label: '数学推理', count: 12, ... }
+ */
+export function papersTreeFirstLevel(index: WorkspaceIndex, grouping: PapersGrouping, token: Cancellation = NEVER_CANCELLED): { paperCount: number; distinctPaperCount: number; nodes: PapersGroupNode[] } | undefined {
+  const placed = placePapers(index, grouping, { filter: '' }, token, false);
+  return placed && { paperCount: placed.paperCount, distinctPaperCount: placed.distinctPaperCount, nodes: placed.root.firstLevel(sortsByCount(grouping)) };
+}
+
+/** Whether a grouping's groups come largest first (else by label, or in their own order). */
+function sortsByCount(grouping: PapersGrouping): boolean {
+  return grouping !== 'file' && grouping !== 'unread' && grouping !== 'starred' && grouping !== 'new' && grouping !== 'forYou';
+}
+
+/**
+ * The papers the options keep, placed in their groups (`deep`: in the groups below the first
+ * level too) and counted; undefined when cancelled.
+ */
+function placePapers(index: WorkspaceIndex, grouping: PapersGrouping, options: PapersTreeOptions, token: Cancellation, deep: boolean): { root: GroupBuilder; paperCount: number; distinctPaperCount: number } | undefined {
   const reading = options.reading ?? NO_READING;
   const context = filterContextOf(index);
-  const keep = compilePaperFilter(filter, context);
+  const keep = compilePaperFilter(options.filter, context);
   const root = new GroupBuilder(index.repeatedTitleKeys(), '', 'topic', '', '', false);
-  const base = { grouping, filter, queryKey: queryKeyOf(options), generation: index.generation, stateGeneration: reading.generation };
   let paperCount = 0;
   let seen = 0;
   const matching: { paper: PaperSummary; heading: string }[] = [];
   for (const file of index.files()) {
     for (const paper of file.papers) {
       if ((++seen & 1023) === 0 && token.isCancellationRequested) {
-        return { ...base, paperCount: 0, distinctPaperCount: 0, roots: [] };
+        return undefined;
       }
       if (keep && !keep(paper)) {
         continue;
@@ -238,10 +269,9 @@ export function papersTree(index: WorkspaceIndex, grouping: PapersGrouping, filt
   for (const { paper, heading } of matching) {
     paperCount++;
     distinct.add(paper);
-    placePaper(root, grouping, paper, heading, reading, context);
+    placePaper(root, grouping, paper, heading, reading, context, deep);
   }
-  const byCount = grouping !== 'file' && grouping !== 'unread' && grouping !== 'starred' && grouping !== 'new' && grouping !== 'forYou';
-  return { ...base, paperCount, distinctPaperCount: distinct.size, roots: root.build(new DuplicateLookup(index), byCount, reading) as PapersGroup[] };
+  return { root, paperCount, distinctPaperCount: distinct.size };
 }
 
 /** Whether the reading filters (and the grouping's own condition) keep a paper. */
@@ -508,7 +538,8 @@ function topicKey(topic: string): string {
 
 const topicKeys = new RecentMap<string>(4096);
 
-function placePaper(root: GroupBuilder, grouping: PapersGrouping, paper: PaperSummary, heading: string, reading: ReadingLookup, names?: FilterContext): void {
+/** Places a paper in its groups of the first level, and (`deep`) in those below. */
+function placePaper(root: GroupBuilder, grouping: PapersGrouping, paper: PaperSummary, heading: string, reading: ReadingLookup, names: FilterContext | undefined, deep: boolean): void {
   switch (grouping) {
     case 'unread':
     case 'starred':
@@ -525,6 +556,11 @@ function placePaper(root: GroupBuilder, grouping: PapersGrouping, paper: PaperSu
       // Grouped as the statistics and `topic:` count them: case, full-width forms and runs of
       // white space folded (`topicKey`); the group shows the first spelling met.
       const topic = root.group('topic', topicKey(paper.topic), paper.topic.trim(), '');
+      // The topic's count is its own (`add` below), not its keyword groups'.
+      if (!deep) {
+        topic.add(paper, false);
+        return;
+      }
       if (paper.keywords.length === 0) {
         topic.group('keyword', '', '', '').add(paper);
       }
@@ -670,8 +706,22 @@ class GroupBuilder {
   node(duplicates: DuplicateLookup, reading: ReadingLookup): PapersGroup {
     const groups = this.sortedGroups(true).map((group) => group.node(duplicates, reading));
     const makePaper = (paper: PaperSummary): PaperNode => paperNode(duplicates, this.id, paper, reading);
-    const fields = {
-      kind: 'group' as const,
+    const fields = this.fields();
+    if (this.papers.length <= PAGE_SIZE) {
+      return lazyGroup(fields, groups, this.papers, makePaper);
+    }
+    return lazyGroup(fields, [...groups, ...this.pages(makePaper)], [], makePaper);
+  }
+
+  /** The subgroups as nodes without children, sorted (`papersTreeFirstLevel`). */
+  firstLevel(byCount: boolean): PapersGroupNode[] {
+    return this.sortedGroups(byCount).map((group) => group.fields());
+  }
+
+  /** The group's node without its children. */
+  private fields(): PapersGroupNode {
+    return {
+      kind: 'group',
       id: this.id,
       groupKind: this.kind,
       label: plainLabel(this.label, MAX_LABEL_LENGTH),
@@ -680,10 +730,6 @@ class GroupBuilder {
       ...(this.kind === 'file' ? { uri: this.papers[0]?.uri } : {}),
       missing: this.missing,
     };
-    if (this.papers.length <= PAGE_SIZE) {
-      return lazyGroup(fields, groups, this.papers, makePaper);
-    }
-    return lazyGroup(fields, [...groups, ...this.pages(makePaper)], [], makePaper);
   }
 
   /** The subgroups: missing values last, then by order, count (when `byCount`), label and id. */

@@ -5,10 +5,11 @@
  * by this thread and a worker thread side by side, each taking the next file not taken. The
  * scan then reads them in full (workspace.ts `readEarly`).
  *
- * The worker (firstLevelWorker.ts, bundled next to the server) sends its files back as the text
- * of a kept index, which this thread reads back as the kept index of a start is read. A file the
- * worker or this thread could not read so (a link, not UTF-8, written while it was read, the
- * worker gone) has no summary here: the caller reads it in full.
+ * The worker (firstLevelWorker.ts, bundled next to the server) sends each file as it reads it, as
+ * the text of a kept index, which this thread reads back (as the kept index of a start is read)
+ * between its own files. A file the worker or this thread could not read so (a link, not UTF-8,
+ * written while it was read, the worker gone before it sent it) has no summary here: the caller
+ * reads it in full.
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -172,11 +173,46 @@ function worthAWorker(count: number, bytes: number): boolean {
   return count > 1 && bytes >= WORKER_FROM_BYTES;
 }
 
+/**
+ * The files a worker sends, each as it reads it (the text of a kept index), read back as they
+ * come; resolves with them once it says it is done, or once it is gone (failed, or stopped): those
+ * sent before are kept, each came whole; the others it took are not read here. An 'error' may come
+ * before the messages sent just before it: only 'exit' comes after them all.
+ */
+export function workerFiles(worker: Pick<Worker, 'on' | 'once'>, log?: (message: string) => void): Promise<ReadonlyMap<string, KeptFile>> {
+  return new Promise((resolve) => {
+    const read = new Map<string, KeptFile>();
+    let done = false;
+    const finish = (): void => {
+      // What comes after is not read (the answer is given).
+      done = true;
+      resolve(read);
+    };
+    worker.on('message', (message: unknown) => {
+      if (done) {
+        return;
+      }
+      if (message === FIRST_LEVEL_DONE) {
+        finish();
+        return;
+      }
+      const kept = typeof message === 'string' ? decodeKeptIndex(message, FIRST_LEVEL_BUILD) : undefined;
+      if (kept && 'files' in kept) {
+        for (const [uri, file] of kept.files) read.set(uri, file);
+      }
+    });
+    worker.once('error', (error: unknown) => {
+      log?.(`Paper Digest: the worker thread reading the digests failed (${String(error)}); the files it took and did not send are read in full.`);
+    });
+    worker.once('exit', finish);
+  });
+}
+
 /** A worker thread reading files for the first level. */
 interface FirstLevelWorker {
   /** Gives it the files to read. */
   start(work: FirstLevelWork): void;
-  /** What it read (none when it failed). */
+  /** The files it sent, once it is done, failed or was stopped (`workerFiles`). */
   readonly files: Promise<ReadonlyMap<string, KeptFile>>;
   terminate(): Promise<number>;
 }
@@ -193,26 +229,7 @@ function startWorker(counters: Int32Array, script: string, log?: (message: strin
     log?.(`Paper Digest: no worker thread to read the digests with (${String(error)}); this thread reads them.`);
     return undefined;
   }
-  const files = new Promise<ReadonlyMap<string, KeptFile>>((resolve) => {
-    // Each file as it comes, read back between this thread's own files; those sent before the
-    // worker failed or went are kept (each came whole), the others it took are not read here.
-    const read = new Map<string, KeptFile>();
-    worker.on('message', (message: unknown) => {
-      if (message === FIRST_LEVEL_DONE) {
-        resolve(read);
-        return;
-      }
-      const kept = typeof message === 'string' ? decodeKeptIndex(message, FIRST_LEVEL_BUILD) : undefined;
-      if (kept && 'files' in kept) {
-        for (const [uri, file] of kept.files) read.set(uri, file);
-      }
-    });
-    worker.once('error', (error) => {
-      log?.(`Paper Digest: the worker thread reading the digests failed (${String(error)}); the files it took and did not send are read in full.`);
-    });
-    // After its messages (an 'error' may come before those sent just before it).
-    worker.once('exit', () => resolve(read));
-  });
+  const files = workerFiles(worker, log);
   // Not what keeps the process running while it waits for its files (after the listeners: a
   // 'message' listener refs it again).
   worker.unref();

@@ -1,7 +1,8 @@
 /**
  * The worker thread of firstLevelRead.ts: once sent its files, takes the next file not taken,
  * reads it for the Papers tree's first level and sends it as the text of a kept index of that one
- * file, until none is left; then `FIRST_LEVEL_DONE`.
+ * file (of none when `KeptIndexWriter` leaves it out: then it is read in full), until none is
+ * left; then `FIRST_LEVEL_DONE`.
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { FIRST_LEVEL_BUILD, FIRST_LEVEL_DONE, FirstLevelWork, NEXT, readFirstLevelSync, WORKER_TOOK } from './firstLevelRead';

@@ -3,10 +3,11 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { Worker } from 'node:worker_threads';
+import { EventEmitter } from 'node:events';
 import { spawnSync } from 'node:child_process';
 import fc from 'fast-check';
 import { decodeKeptIndex, encodeKeptIndex, firstLevelSummary, KeptFile, KeptIndexWriter, KEPT_INDEX_VERSION, NotKeptError } from '../../server/src/service/keptIndex';
-import { FIRST_LEVEL_BUILD, FIRST_LEVEL_DONE, FirstLevelReader, FirstLevelWork, NEXT, WORKER_TOOK } from '../../server/src/firstLevelRead';
+import { FIRST_LEVEL_BUILD, FIRST_LEVEL_DONE, FirstLevelReader, FirstLevelWork, NEXT, readFirstLevelSync, WORKER_TOOK, workerFiles } from '../../server/src/firstLevelRead';
 import { parseWithinLimits } from '../../server/src/service/limits';
 import { digestMutant } from '../support/mutants';
 import { noisyDigests } from '../support/noisyDigests';
@@ -984,6 +985,39 @@ describe('kept index: the files read for the first level only (a first start)', 
     assert.deepEqual([...files.keys()].sort(), tasks.map((task) => task.uri).filter((uri) => uri !== lost).sort(), 'every file but the one lost');
     const read = tasks.filter((task) => task.uri !== lost);
     assert.deepEqual(read.map((task) => firstLevelFields(files.get(task.uri)!.summary)), expectedOf(read));
+  });
+
+  test('Should keep a file the worker sent when its error comes first, and be done at its exit or its done', async () => {
+    const { tasks } = bigFiles(3, 20);
+    const texts = tasks.map((task) => {
+      const writer = new KeptIndexWriter(FIRST_LEVEL_BUILD);
+      writer.add(readFirstLevelSync(task, 1e8, (b) => b.toString('utf8'))!);
+      return writer.text();
+    });
+    // The error first, then the file sent before it, then the exit.
+    const failing = new EventEmitter();
+    const logs: string[] = [];
+    const failed = workerFiles(failing as never, (m) => logs.push(m));
+    failing.emit('message', texts[0]);
+    failing.emit('error', new Error('boom'));
+    failing.emit('message', texts[1]);
+    let settled = false;
+    void failed.then(() => (settled = true));
+    await new Promise((resolve) => setImmediate(resolve));
+    assert.equal(settled, false, 'not done before its exit');
+    failing.emit('exit', 1);
+    assert.deepEqual([...(await failed).keys()], [tasks[0].uri, tasks[1].uri]);
+    assert.equal(logs.length, 1);
+    assert.match(logs[0], /boom/);
+    // Done: what came before, a message that is no kept index left out.
+    const done = new EventEmitter();
+    const files = workerFiles(done as never);
+    done.emit('message', texts[2]);
+    done.emit('message', 'not a kept index');
+    done.emit('message', FIRST_LEVEL_DONE);
+    done.emit('message', texts[0]);
+    assert.deepEqual([...(await files).keys()], [tasks[2].uri]);
+    assert.deepEqual(firstLevelFields((await files).get(tasks[2].uri)!.summary), expectedOf([tasks[2]])[0]);
   });
 
   test('Should never keep a process running with its worker (started, never given its files)', () => {

@@ -205,7 +205,8 @@ export function papersTree(index: WorkspaceIndex, grouping: PapersGrouping, filt
  * The first level of `papersTree(index, grouping, '')`, its groups without children, and its
  * counts: what the tree's first level answers while the first scan runs (from the index kept
  * between starts). The same groups as the whole tree's, without the work of its deeper levels
- * (a topic's keyword groups, pages, paper nodes). Undefined when cancelled.
+ * (a topic's keyword groups, pages, paper nodes). Undefined when cancelled while the papers are
+ * placed (looked at every 1,024 papers, as `papersTree` does).
  *
  * @example papersTreeFirstLevel(index, 'topic')?.nodes[0] // { kind: 'group', id: 'topic:数学推理', label: '数学推理', count: 12, ... }
  */

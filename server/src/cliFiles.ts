@@ -7,6 +7,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { isInside, realPathSync } from './fs/contained';
+import { nameNotUtf8 } from './fs/fileNames';
 import { FileSnapshot, readFileSnapshotSync } from './fs/safeFile';
 import { message, MessageRef, reasonOf } from './service/cliMessages';
 
@@ -82,7 +83,10 @@ export function collectDigestFiles(paths: readonly string[], cwd: string, fail: 
     entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
     for (const entry of entries) {
       const full = path.join(folder, entry.name);
-      if (entry.isDirectory()) {
+      if ((entry.isDirectory() || isDigestName(entry.name)) && nameNotUtf8(folder, entry.name)) {
+        // Cannot be opened by the name the listing gives: said so, not "no such file".
+        fail(message(entry.isDirectory() ? 'cannotReadFolder' : 'cannotRead', { path: show(full), reason: message('nameNotUtf8') }));
+      } else if (entry.isDirectory()) {
         if (!SKIPPED_FOLDERS.has(entry.name)) {
           walk(full, rootShown, realRoot);
         }

@@ -15,6 +15,7 @@ import { realPath } from './fs/contained';
 import { ReadResult, readFileSnapshot, SafeFileError } from './fs/safeFile';
 import { EarlyFiles } from './earlyFiles';
 import { FirstLevelReader, FirstLevelTask } from './firstLevelRead';
+import { nameNotUtf8Async } from './fs/fileNames';
 import type { KeptIndexStore } from './keptIndexDisk';
 import { FileFingerprint, KeptFile, sameFingerprint } from './service/keptIndex';
 import { folderChange, isDigestFileName, isDigestUri, isInFolder, isInFolders } from './digestFiles';
@@ -43,7 +44,7 @@ export const DEFAULT_SCAN_LIMITS: ScanLimits = {
 };
 
 /** Why a digest file was not indexed. */
-type SkipReason = 'too-big' | 'special' | 'link' | 'another-name' | 'missing' | 'unreadable' | 'not-utf8';
+type SkipReason = 'too-big' | 'special' | 'link' | 'another-name' | 'missing' | 'unreadable' | 'not-utf8' | 'name-not-utf8';
 
 /** What reading a file came to: indexed, skipped, a folder now, or overtaken by a newer event. */
 type ReadOutcome = 'indexed' | 'folder' | 'superseded' | SkipReason;
@@ -56,6 +57,7 @@ const SKIP_DESCRIPTIONS: Record<SkipReason, string> = {
   missing: 'gone meanwhile',
   unreadable: 'unreadable',
   'not-utf8': 'not UTF-8 text',
+  'name-not-utf8': 'named in bytes that are not UTF-8 (rename them to read them)',
 };
 
 const SKIP_OF_ERROR: Record<SafeFileError['code'], SkipReason> = {
@@ -798,6 +800,11 @@ export class WorkspaceDigests {
           }
           if (!isDigestFileName(entry.name)) {
             // Not a digest; links to folders are never followed.
+            continue;
+          }
+          if (await nameNotUtf8Async(dir, entry.name)) {
+            // Cannot be opened by the name the listing gives (not "gone").
+            skip('name-not-utf8');
             continue;
           }
           if (entry.isSymbolicLink()) {

@@ -371,6 +371,26 @@ describe('paper-digest check: special files, links and names', () => {
     assert.deepEqual(stderrLines(named), ["paper-digest: cannot read 'pipe.digest': it is a FIFO, not a regular file"]);
   });
 
+  test('Should say a digest or folder whose name is not UTF-8 is named so, not that it is missing', () => {
+    const folder = folderWith('undecodable-names', { 'a.digest': digest(entryLines('A')), [`ok-\ufffd.digest`]: digest(entryLines('B')) });
+    // A name of bytes that are not UTF-8 (0xFF), and a folder of such a name holding a digest.
+    const raw = (name: string): Buffer => Buffer.concat([Buffer.from(folder + '/'), Buffer.from([0xff]), Buffer.from(name)]);
+    fs.writeFileSync(raw('-bad.digest'), digest(entryLines('C')));
+    fs.mkdirSync(raw('-dir'));
+    fs.writeFileSync(Buffer.concat([raw('-dir'), Buffer.from('/d.digest')]), digest(entryLines('D')));
+    const walked = run(['check', '--lang', 'en', '.'], folder);
+    assert.equal(walked.status, 2, walked.stderr);
+    assert.deepEqual(stderrLines(walked), [
+      "paper-digest: cannot read '\ufffd-bad.digest': its name is not UTF-8 text; rename it to read it",
+      "paper-digest: cannot read folder '\ufffd-dir': its name is not UTF-8 text; rename it to read it",
+    ]);
+    // The other two are checked: one whose name holds U+FFFD itself is a name.
+    assert.match(walked.stdout, /2 files/);
+    const zh = run(['check', '--lang', 'zh-cn', '.'], folder);
+    assert.equal(zh.status, 2);
+    assert.ok(stderrLines(zh).some((line) => line.includes('它的名称不是 UTF-8 文本；重命名后才能读取')), zh.stderr);
+  });
+
   test('Should report a link to /dev/zero as unreadable without reading it', () => {
     const folder = folderWith('zero', { 'a.digest': digest(entryLines('A')) });
     fs.symlinkSync('/dev/zero', path.join(folder, 'zero.digest'));

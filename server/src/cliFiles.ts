@@ -7,7 +7,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { isInside, realPathSync } from './fs/contained';
-import { nameNotUtf8 } from './fs/fileNames';
+import { mayBeNotUtf8, namesNotUtf8 } from './fs/fileNames';
 import { FileSnapshot, readFileSnapshotSync } from './fs/safeFile';
 import { message, MessageRef, reasonOf } from './service/cliMessages';
 
@@ -81,9 +81,10 @@ export function collectDigestFiles(paths: readonly string[], cwd: string, fail: 
       return;
     }
     entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    const undecodable = namesNotUtf8(folder);
     for (const entry of entries) {
       const full = path.join(folder, entry.name);
-      if ((entry.isDirectory() || isDigestName(entry.name)) && nameNotUtf8(folder, entry.name)) {
+      if ((entry.isDirectory() || isDigestName(entry.name)) && undecodable.take(entry.name)) {
         // Cannot be opened by the name the listing gives: said so, not "no such file".
         fail(message(entry.isDirectory() ? 'cannotReadFolder' : 'cannotRead', { path: show(full), reason: message('nameNotUtf8') }));
       } else if (entry.isDirectory()) {
@@ -127,7 +128,9 @@ export function collectDigestFiles(paths: readonly string[], cwd: string, fail: 
     try {
       stat = fs.statSync(absolute);
     } catch (error) {
-      fail(message('cannotRead', { path: printable(given), reason: reasonOf(error) }));
+      // An argument comes as text: a name that is not UTF-8 came with U+FFFD and names no file.
+      const missing = (error as NodeJS.ErrnoException).code === 'ENOENT' && mayBeNotUtf8(given);
+      fail(message('cannotRead', { path: printable(given), reason: missing ? message('missingOrNameNotUtf8') : reasonOf(error) }));
       continue;
     }
     if (stat.isDirectory()) {

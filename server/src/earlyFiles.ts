@@ -30,6 +30,8 @@ export class EarlyFiles {
   private atLimit = false;
   /** The files the walk before the scan counted towards the scan's limit of files (`counted`). */
   private readonly countedFiles = new Set<string>();
+  /** Files the walk met under other names too (hard links), by the name met first (`hasOtherNames`). */
+  private readonly linked = new Set<string>();
 
   /** `folders`: the workspace folders the first scan walks. */
   constructor(readonly folders: readonly string[]) {}
@@ -82,16 +84,42 @@ export class EarlyFiles {
     this.kept.set(uri, { ...kept, identity, keepable });
   }
 
+  /**
+   * The walk met the file of `uri` under another name after it (a hard link), which it leaves to
+   * `uri`. Should `uri` go or change (a file saved anew under it is another file), the scan
+   * indexes the file under the other name, which nothing here has read: the early index is then
+   * given up (`abandon`).
+   */
+  hasOtherNames(uri: string): void {
+    this.linked.add(uri);
+    if (this.changed.has(uri) || this.isGone(uri)) this.abandon();
+  }
+
   /** A file or folder deleted, or a file that cannot be read (any more). */
   forget(uri: string): void {
     this.gone.add(uri);
-    if (this.atLimit && !this.abandonedValue && this.wasCounted(uri)) this.abandon();
+    if (!this.abandonedValue && ((this.atLimit && this.wasCounted(uri)) || this.holdsLinked(uri))) this.abandon();
   }
 
   /** A file changed: what was kept of it stands until the index has it as read again. */
   touch(uri: string): void {
     this.changed.add(uri);
-    if (this.atLimit) this.abandon();
+    if (this.atLimit || this.linked.has(uri)) this.abandon();
+  }
+
+  /** Whether `uri` is, or is a folder holding, a file met under other names too. */
+  private holdsLinked(uri: string): boolean {
+    if (this.linked.size === 0) {
+      return false;
+    }
+    if (this.linked.has(uri)) {
+      return true;
+    }
+    const prefix = uri + '/';
+    for (const each of this.linked) {
+      if (each.startsWith(prefix)) return true;
+    }
+    return false;
   }
 
   /**

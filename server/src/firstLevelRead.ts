@@ -44,8 +44,13 @@ export const FIRST_LEVEL_BUILD = 'first-level';
 /** What the worker sends once it has taken its last file, after the files it read. */
 export const FIRST_LEVEL_DONE = 0;
 
-/** Below this many bytes to read in all, a worker thread (about 50 ms to start) is not worth it. */
+/**
+ * Below this many bytes to read in all, and this many files, a worker thread (about 50 ms to
+ * start) is not worth it: many small files cost by the file (opened, read, parsed) more than by
+ * the byte.
+ */
 const WORKER_FROM_BYTES = 4 * 1024 * 1024;
+const WORKER_FROM_FILES = 256;
 
 /** The first-level summary of a file as read: undefined when it was written while it was read, or is not text. */
 export function firstLevelOfRead(uri: string, read: ReadResult, decode: (bytes: Buffer) => string | undefined): KeptFile | undefined {
@@ -170,7 +175,7 @@ export class FirstLevelReader {
 }
 
 function worthAWorker(count: number, bytes: number): boolean {
-  return count > 1 && bytes >= WORKER_FROM_BYTES;
+  return count > 1 && (bytes >= WORKER_FROM_BYTES || count >= WORKER_FROM_FILES);
 }
 
 /**

@@ -15,7 +15,7 @@ import { realPath } from './fs/contained';
 import { ReadResult, readFileSnapshot, SafeFileError } from './fs/safeFile';
 import { EarlyFiles } from './earlyFiles';
 import { FirstLevelReader, FirstLevelTask } from './firstLevelRead';
-import { nameNotUtf8Async } from './fs/fileNames';
+import { namesNotUtf8Async } from './fs/fileNames';
 import type { KeptIndexStore } from './keptIndexDisk';
 import { FileFingerprint, KeptFile, sameFingerprint } from './service/keptIndex';
 import { folderChange, isDigestFileName, isDigestUri, isInFolder, isInFolders } from './digestFiles';
@@ -562,7 +562,8 @@ export class WorkspaceDigests {
     // Nothing kept (the first start): the index is written after the scan, even of no file.
     this.keptSignature = kept ? keptSignature(kept.values()) : undefined;
     let unchanged = 0;
-    const seenFiles = new Set<string>();
+    /** The first URI the walk met each file (`dev:ino`) under. */
+    const seenFiles = new Map<string, string>();
     const toRead: (FirstLevelTask & { identity: string })[] = [];
     let bytesToRead = 0;
     const { indexed } = await this.walk(folderUris, async (uri, file) => {
@@ -578,11 +579,14 @@ export class WorkspaceDigests {
         return skipOf(error);
       }
       const identity = fileIdentity(stat);
-      if (seenFiles.has(identity)) {
-        // Another name of a file met before, which the scan indexes under that name.
+      const first = seenFiles.get(identity);
+      if (first !== undefined) {
+        // Another name of a file met before, which the scan indexes under that name (or under
+        // this one, should that name go first).
+        early.hasOtherNames(first);
         return 'another-name';
       }
-      seenFiles.add(identity);
+      seenFiles.set(identity, uri);
       early.counted(uri);
       const known = kept?.get(uri);
       if (known && sameFingerprint(known.fingerprint, stat)) {
@@ -790,6 +794,7 @@ export class WorkspaceDigests {
           continue;
         }
         entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+        const undecodable = namesNotUtf8Async(dir);
         for (const entry of entries) {
           const full = path.join(dir, entry.name);
           if (entry.isDirectory()) {
@@ -802,7 +807,7 @@ export class WorkspaceDigests {
             // Not a digest; links to folders are never followed.
             continue;
           }
-          if (await nameNotUtf8Async(dir, entry.name)) {
+          if (await undecodable.take(entry.name)) {
             // Cannot be opened by the name the listing gives (not "gone").
             skip('name-not-utf8');
             continue;

@@ -389,6 +389,18 @@ describe('paper-digest check: special files, links and names', () => {
     const zh = run(['check', '--lang', 'zh-cn', '.'], folder);
     assert.equal(zh.status, 2);
     assert.ok(stderrLines(zh).some((line) => line.includes('它的名称不是 UTF-8 文本；重命名后才能读取')), zh.stderr);
+    // Beside a file whose name the listing gives alike (`ok-` then U+FFFD itself): each is told.
+    fs.writeFileSync(Buffer.concat([Buffer.from(folder + '/ok-'), Buffer.from([0xff]), Buffer.from('.digest')]), digest(entryLines('E')));
+    const alike = run(['check', '--lang', 'en', '.'], folder);
+    assert.equal(alike.status, 2);
+    assert.ok(stderrLines(alike).includes("paper-digest: cannot read 'ok-\ufffd.digest': its name is not UTF-8 text; rename it to read it"), alike.stderr);
+    assert.match(alike.stdout, /2 files/);
+    // Given as an argument, such a name comes as text with U+FFFD: said so too.
+    const given = run(['check', '--lang', 'en', '\ufffd-bad.digest'], folder);
+    assert.equal(given.status, 2);
+    assert.deepEqual(stderrLines(given), [
+      "paper-digest: cannot read '\ufffd-bad.digest': no such file or folder (a name that is not UTF-8 text cannot be given here: give its folder, or rename it)",
+    ]);
   });
 
   test('Should report a link to /dev/zero as unreadable without reading it', () => {

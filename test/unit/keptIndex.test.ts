@@ -392,6 +392,44 @@ describe('kept index: the first level of the Papers tree before the scan', () =>
     files.dispose();
   });
 
+  test('Should give up the early answer when the name a file was met under first goes or is saved anew, and it has another name', async () => {
+    for (const [kept, change] of [
+      [true, 'delete'],
+      [false, 'delete'],
+      [true, 'folder'],
+      [true, 'replace'],
+      [false, 'replace'],
+    ] as const) {
+      const context = `${kept ? 'kept' : 'nothing kept'}, ${change}`;
+      const root = folder({ 'a/a.digest': digest(entryLines('A'), entryLines('B')), 'b/c.digest': digest(entryLines('C')) });
+      const first = path.join(root, 'a/a.digest');
+      // `b/z.digest`, met after `a/a.digest` by the walk (folder by folder), is another name of it.
+      fs.linkSync(first, path.join(root, 'b/z.digest'));
+      const store = memoryStore();
+      if (kept) await scanAndKeep(root, store);
+      const { index, files, scan, release } = await heldStart(root, store);
+      assert.ok(await files.earlyIndex(), context);
+      if (change === 'delete') {
+        fs.rmSync(first);
+        await files.filesChanged([{ uri: fileUri(first), type: 3 }]);
+      } else if (change === 'folder') {
+        fs.rmSync(path.join(root, 'a'), { recursive: true });
+        await files.filesChanged([{ uri: fileUri(path.join(root, 'a')), type: 3 }]);
+      } else {
+        // Saved anew (a new file under the name): the other name keeps the old one.
+        fs.rmSync(first);
+        fs.writeFileSync(first, digest(entryLines('D')));
+        await files.filesChanged([{ uri: fileUri(first), type: 2 }]);
+      }
+      // The scan indexes the file under `z.digest` now: the first level waits for it.
+      assert.equal(await files.earlyIndex(), undefined, context);
+      release();
+      await scan;
+      assert.ok(index.files().some((file) => file.uri.endsWith('/z.digest')), context);
+      files.dispose();
+    }
+  });
+
   test('Should not take a kept file past the size limit, nor keep a file written in the last two seconds', async () => {
     const root = folder({ 'a.digest': digest(entryLines('A')), 'big.digest': digest(entryLines('B'), entryLines('C')) });
     const store = memoryStore();
@@ -932,6 +970,33 @@ describe('kept index: the files read for the first level only (a first start)', 
     assert.ok(byWorker >= 1 && byWorker < tasks.length, `the worker read ${byWorker}`);
     assert.deepEqual(logs, []);
     await assert.rejects(() => reader.read(tasks, bytes), /reads once/);
+  });
+
+  test('Should read many small files with a worker thread too (under 4 MB in all, from 256 files)', async () => {
+    const { tasks } = bigFiles(300, 1);
+    const bytes = tasks.reduce((sum, task) => sum + fs.statSync(task.file).size, 0);
+    assert.ok(bytes < 4 * 1024 * 1024);
+    const read = async (count: number): Promise<number> => {
+      // No worker to wait for below 256 files.
+      let waited = count < 256;
+      const reader: FirstLevelReader = new FirstLevelReader({
+        maxBytes: 32 * 1024 * 1024,
+        decode: (b) => {
+          if (!waited) {
+            // This thread's first file waits for the worker to go for one.
+            waited = true;
+            const deadline = Date.now() + 20_000;
+            while (reader.workerTook() === 0) assert.ok(Date.now() < deadline, 'the worker took no file');
+          }
+          return b.toString('utf8');
+        },
+      });
+      const { files, byWorker } = await reader.read(tasks.slice(0, count), bytes);
+      assert.equal(files.size, count);
+      return byWorker;
+    };
+    assert.ok((await read(300)) > 0, 'a worker for 300 files');
+    assert.equal(await read(255), 0, 'none for 255 small files');
   });
 
   test('Should keep the files a worker sent before it failed, and leave out the one it took and did not send', async () => {

@@ -236,9 +236,11 @@ describe('workspace: links, special files and replaced files', () => {
   test('Should count a digest whose name is not UTF-8 as named so, not as gone, and index one whose name holds U+FFFD', async () => {
     const root = folder({ 'a.digest': digest(entryLines('A')), 'ok-\ufffd.digest': digest(entryLines('B')) });
     fs.writeFileSync(Buffer.concat([Buffer.from(root + '/'), Buffer.from([0xff]), Buffer.from('-bad.digest')]), digest(entryLines('C')));
+    // One the listing gives alike to `ok-` then U+FFFD itself.
+    fs.writeFileSync(Buffer.concat([Buffer.from(root + '/ok-'), Buffer.from([0xff]), Buffer.from('.digest')]), digest(entryLines('D')));
     const { index, log } = await scanned(root);
     assert.deepEqual(indexedNames(index, root), ['a.digest', 'ok-%EF%BF%BD.digest']);
-    assert.match(log.find((line) => line.includes('indexed')) ?? '', /indexed 2 digest files \(2 papers\).*skipped 1: 1 named in bytes that are not UTF-8 \(rename them to read them\)/);
+    assert.match(log.find((line) => line.includes('indexed')) ?? '', /indexed 2 digest files \(2 papers\).*skipped 2: 2 named in bytes that are not UTF-8 \(rename them to read them\)/);
   });
 
   test('Should skip a file that is not UTF-8 text, and drop it from the index when it becomes one', async () => {

@@ -22,6 +22,10 @@ export const FILE_MESSAGES = {
   emptyPath: bilingual('an empty path names no file', '空路径不指向任何文件'),
   notUtf8: bilingual('it is not UTF-8 text', '它不是 UTF-8 文本'),
   nameNotUtf8: bilingual('its name is not UTF-8 text; rename it to read it', '它的名称不是 UTF-8 文本；重命名后才能读取'),
+  missingOrNameNotUtf8: bilingual(
+    'no such file or folder (a name that is not UTF-8 text cannot be given here: give its folder, or rename it)',
+    '没有这个文件或文件夹（名称不是 UTF-8 文本的文件无法在此给出：请给出它所在的文件夹，或重命名它）',
+  ),
   isLink: bilingual('it is a symbolic link', '它是符号链接'),
   linkTo: bilingual('it is a symbolic link to {kind}', '它是指向{kind}的符号链接'),
   notRegular: bilingual('it is {kind}, not a regular file', '它是{kind}，不是普通文件'),

@@ -84,7 +84,7 @@ export function collectDigestFiles(paths: readonly string[], cwd: string, fail: 
     const undecodable = namesNotUtf8(folder);
     for (const entry of entries) {
       const full = path.join(folder, entry.name);
-      if ((entry.isDirectory() || isDigestName(entry.name)) && undecodable.take(entry.name)) {
+      if ((entry.isDirectory() || isDigestName(entry.name)) && undecodable.take(entry)) {
         // Cannot be opened by the name the listing gives: said so, not "no such file".
         fail(message(entry.isDirectory() ? 'cannotReadFolder' : 'cannotRead', { path: show(full), reason: message('nameNotUtf8') }));
       } else if (entry.isDirectory()) {

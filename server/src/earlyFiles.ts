@@ -32,6 +32,8 @@ export class EarlyFiles {
   private readonly countedFiles = new Set<string>();
   /** Files the walk met under other names too (hard links), by the name met first (`hasOtherNames`). */
   private readonly linked = new Set<string>();
+  /** The folders that hold them, at every depth. */
+  private readonly linkedFolders = new Set<string>();
 
   /** `folders`: the workspace folders the first scan walks. */
   constructor(readonly folders: readonly string[]) {}
@@ -92,6 +94,9 @@ export class EarlyFiles {
    */
   hasOtherNames(uri: string): void {
     this.linked.add(uri);
+    for (let end = uri.lastIndexOf('/'); end > 0; end = uri.lastIndexOf('/', end - 1)) {
+      this.linkedFolders.add(uri.slice(0, end));
+    }
     if (this.changed.has(uri) || this.isGone(uri)) this.abandon();
   }
 
@@ -109,17 +114,7 @@ export class EarlyFiles {
 
   /** Whether `uri` is, or is a folder holding, a file met under other names too. */
   private holdsLinked(uri: string): boolean {
-    if (this.linked.size === 0) {
-      return false;
-    }
-    if (this.linked.has(uri)) {
-      return true;
-    }
-    const prefix = uri + '/';
-    for (const each of this.linked) {
-      if (each.startsWith(prefix)) return true;
-    }
-    return false;
+    return this.linked.has(uri) || this.linkedFolders.has(uri);
   }
 
   /**

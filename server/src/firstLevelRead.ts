@@ -117,7 +117,7 @@ export class FirstLevelReader {
    * Reads the files for the first level: their summaries by URI (those that could be read so),
    * and how many of them the worker read. Once.
    *
-   * @param bytes how many bytes the files have in all (a worker helps from 4 MB on)
+   * @param bytes how many bytes the files have in all (a worker helps from 4 MB, or 256 files, on)
    */
   async read(tasks: readonly FirstLevelTask[], bytes: number): Promise<{ files: Map<string, KeptFile>; byWorker: number }> {
     if (this.used) throw new Error('a FirstLevelReader reads once');

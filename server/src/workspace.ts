@@ -582,8 +582,9 @@ export class WorkspaceDigests {
       const first = seenFiles.get(identity);
       if (first !== undefined) {
         // Another name of a file met before, which the scan indexes under that name (or under
-        // this one, should that name go first).
-        early.hasOtherNames(first);
+        // this one, should that name go first); the same name met again (a workspace folder
+        // inside another) is not another.
+        if (first !== uri) early.hasOtherNames(first);
         return 'another-name';
       }
       seenFiles.set(identity, uri);
@@ -798,7 +799,8 @@ export class WorkspaceDigests {
         for (const entry of entries) {
           const full = path.join(dir, entry.name);
           if (entry.isDirectory()) {
-            if (!SKIPPED_FOLDERS.has(entry.name) && depth < limits.maxDepth) {
+            // A folder whose name is not UTF-8 cannot be opened by it (or is a folder whose name holds U+FFFD).
+            if (!SKIPPED_FOLDERS.has(entry.name) && depth < limits.maxDepth && !(await undecodable.take(entry))) {
               queue.push({ dir: full, depth: depth + 1 });
             }
             continue;
@@ -807,7 +809,7 @@ export class WorkspaceDigests {
             // Not a digest; links to folders are never followed.
             continue;
           }
-          if (await undecodable.take(entry.name)) {
+          if (await undecodable.take(entry)) {
             // Cannot be opened by the name the listing gives (not "gone").
             skip('name-not-utf8');
             continue;

@@ -395,6 +395,15 @@ describe('paper-digest check: special files, links and names', () => {
     assert.equal(alike.status, 2);
     assert.ok(stderrLines(alike).includes("paper-digest: cannot read 'ok-\ufffd.digest': its name is not UTF-8 text; rename it to read it"), alike.stderr);
     assert.match(alike.stdout, /2 files/);
+    // Told by kind too: a file whose name holds U+FFFD beside a folder, listed alike, whose name
+    // is not UTF-8; a folder whose name holds U+FFFD beside a file (not a digest) listed alike.
+    const kinds = folderWith('undecodable-kinds', { 'x\ufffd.digest': digest(entryLines('F')), 'd\ufffd/in.digest': digest(entryLines('G')) });
+    fs.mkdirSync(Buffer.concat([Buffer.from(kinds + '/x'), Buffer.from([0xff]), Buffer.from('.digest')]));
+    fs.writeFileSync(Buffer.concat([Buffer.from(kinds + '/d'), Buffer.from([0xff])]), 'not a digest');
+    const byKind = run(['check', '--lang', 'en', '.'], kinds);
+    assert.equal(byKind.status, 2, byKind.stderr);
+    assert.deepEqual(stderrLines(byKind), ["paper-digest: cannot read folder 'x\ufffd.digest': its name is not UTF-8 text; rename it to read it"]);
+    assert.match(byKind.stdout, /2 files/);
     // Given as an argument, such a name comes as text with U+FFFD: said so too.
     const given = run(['check', '--lang', 'en', '\ufffd-bad.digest'], folder);
     assert.equal(given.status, 2);

@@ -430,6 +430,65 @@ describe('kept index: the first level of the Papers tree before the scan', () =>
     }
   });
 
+  test('Should keep the early answer when a file of a workspace folder inside another is saved (met twice, not another name)', async () => {
+    const root = folder({ 'a.digest': digest(entryLines('A')), 'sub/b.digest': digest(entryLines('B')) });
+    const hold = scanHold();
+    const files = new WorkspaceDigests(new WorkspaceIndex(), { beforeFullScan: hold.beforeFullScan });
+    files.keepIndexWith(memoryStore());
+    const scan = files.setFolders([fileUri(root), fileUri(path.join(root, 'sub'))]);
+    await hold.reached;
+    const saved = path.join(root, 'sub/b.digest');
+    fs.writeFileSync(saved, digest(entryLines('C')));
+    await files.filesChanged([{ uri: fileUri(saved), type: 2 }]);
+    assert.ok(await files.earlyIndex(), 'an ordinary save keeps the early answer');
+    hold.release();
+    await scan;
+    files.dispose();
+  });
+
+  test('Should give up the early answer when the first name of a hard-linked file went before the walk met the other', async () => {
+    const root = folder({ 'a/a.digest': digest(entryLines('A')), 'b/c.digest': digest(entryLines('C')) });
+    const first = path.join(root, 'a/a.digest');
+    const other = path.join(root, 'b/z.digest');
+    fs.linkSync(first, other);
+    // Kept at the last start: the first name is taken from there, not read again at this one.
+    const store = memoryStore();
+    await scanAndKeep(root, store);
+    // The walk's look at the other name waits until the first name is deleted and its event read.
+    const promises = require('node:fs/promises') as typeof import('node:fs/promises');
+    const lstat = promises.lstat;
+    let reached = (): void => undefined;
+    const atOther = new Promise<void>((resolve) => (reached = resolve));
+    let go = (): void => undefined;
+    const gone = new Promise<void>((resolve) => (go = resolve));
+    promises.lstat = (async (file: string, ...rest: unknown[]) => {
+      if (file === other) {
+        reached();
+        await gone;
+      }
+      return (lstat as (...args: unknown[]) => unknown)(file, ...rest);
+    }) as typeof lstat;
+    try {
+      const hold = scanHold();
+      const index = new WorkspaceIndex();
+      const files = new WorkspaceDigests(index, { beforeFullScan: hold.beforeFullScan });
+      files.keepIndexWith(store);
+      const scan = files.setFolders([fileUri(root)]);
+      await atOther;
+      fs.rmSync(first);
+      await files.filesChanged([{ uri: fileUri(first), type: 3 }]);
+      go();
+      await hold.reached;
+      assert.equal(await files.earlyIndex(), undefined);
+      hold.release();
+      await scan;
+      assert.ok(index.files().some((file) => file.uri.endsWith('/z.digest')));
+      files.dispose();
+    } finally {
+      promises.lstat = lstat;
+    }
+  });
+
   test('Should not take a kept file past the size limit, nor keep a file written in the last two seconds', async () => {
     const root = folder({ 'a.digest': digest(entryLines('A')), 'big.digest': digest(entryLines('B'), entryLines('C')) });
     const store = memoryStore();

@@ -238,9 +238,15 @@ describe('workspace: links, special files and replaced files', () => {
     fs.writeFileSync(Buffer.concat([Buffer.from(root + '/'), Buffer.from([0xff]), Buffer.from('-bad.digest')]), digest(entryLines('C')));
     // One the listing gives alike to `ok-` then U+FFFD itself.
     fs.writeFileSync(Buffer.concat([Buffer.from(root + '/ok-'), Buffer.from([0xff]), Buffer.from('.digest')]), digest(entryLines('D')));
+    // A file and a folder whose names hold U+FFFD beside a folder listed alike whose name is not UTF-8.
+    fs.writeFileSync(path.join(root, 'x\ufffd.digest'), digest(entryLines('E')));
+    fs.mkdirSync(Buffer.concat([Buffer.from(root + '/x'), Buffer.from([0xff]), Buffer.from('.digest')]));
+    fs.mkdirSync(path.join(root, 'd\ufffd'));
+    fs.writeFileSync(path.join(root, 'd\ufffd', 'in.digest'), digest(entryLines('F')));
+    fs.mkdirSync(Buffer.concat([Buffer.from(root + '/d'), Buffer.from([0xff])]));
     const { index, log } = await scanned(root);
-    assert.deepEqual(indexedNames(index, root), ['a.digest', 'ok-%EF%BF%BD.digest']);
-    assert.match(log.find((line) => line.includes('indexed')) ?? '', /indexed 2 digest files \(2 papers\).*skipped 2: 2 named in bytes that are not UTF-8 \(rename them to read them\)/);
+    assert.deepEqual(indexedNames(index, root), ['a.digest', 'd%EF%BF%BD/in.digest', 'ok-%EF%BF%BD.digest', 'x%EF%BF%BD.digest']);
+    assert.match(log.find((line) => line.includes('indexed')) ?? '', /indexed 4 digest files \(4 papers\).*skipped 2: 2 named in bytes that are not UTF-8 \(rename them to read them\)/);
   });
 
   test('Should skip a file that is not UTF-8 text, and drop it from the index when it becomes one', async () => {

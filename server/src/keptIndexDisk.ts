@@ -52,9 +52,14 @@ export function keptIndexStore(folder: string, log: (message: string) => void): 
   let refusalSaid = false;
   return {
     writable() {
-      const writable = replaceable(file);
+      const notAFolder = isNotAFolder(folder);
+      const writable = !notAFolder && replaceable(file);
       if (!writable && !refusalSaid) {
-        log(`Paper Digest: the index is not kept for the next start: ${file} is there and is not an index this server keeps; it is left as it is.`);
+        log(
+          notAFolder
+            ? `Paper Digest: the index is not kept for the next start: keptIndexFolder ${folder} is there and is not a folder.`
+            : `Paper Digest: the index is not kept for the next start: ${file} is there and is not an index this server keeps; it is left as it is.`,
+        );
       }
       refusalSaid = !writable;
       return writable;
@@ -103,6 +108,15 @@ export function keptIndexStore(folder: string, log: (message: string) => void): 
       }
     },
   };
+}
+
+/** Whether something that is not a folder (a file, a link) has the folder's name. */
+function isNotAFolder(folder: string): boolean {
+  try {
+    return !fs.lstatSync(folder).isDirectory();
+  } catch {
+    return false;
+  }
 }
 
 /** Whether the file is missing, empty or a kept index (of any build or version, whole or not): what may be replaced. */

@@ -1320,6 +1320,19 @@ describe('kept index: its file', () => {
     assert.match(logs.join('\n'), /must be an absolute path/);
   });
 
+  test('Should say the folder given is not a folder when a file has its name, and write nothing', async () => {
+    const storage = path.join(temp.make('paper-digest-storage-'), 'storage');
+    fs.writeFileSync(storage, 'a file');
+    const logs: string[] = [];
+    const store = keptIndexStore(storage, (message) => logs.push(message))!;
+    assert.equal(await store.read(), undefined);
+    assert.equal(store.writable(), false);
+    assert.equal(store.write(writerOf(store, summaries())), false);
+    assert.match(logs.join('\n'), /keptIndexFolder .*storage is there and is not a folder/);
+    assert.doesNotMatch(logs.join('\n'), /is not an index this server keeps/);
+    assert.equal(fs.readFileSync(storage, 'utf8'), 'a file');
+  });
+
   test('Should neither follow nor replace a link in its place: the index is then not kept, and says so', async () => {
     const storage = temp.make('paper-digest-storage-');
     const outside = path.join(temp.make('paper-digest-outside-'), 'precious.json');

@@ -799,7 +799,8 @@ export class WorkspaceDigests {
         for (const entry of entries) {
           const full = path.join(dir, entry.name);
           if (entry.isDirectory()) {
-            // A folder whose name is not UTF-8 cannot be opened by it (or is a folder whose name holds U+FFFD).
+            // Not a folder whose name is not UTF-8: the name listed does not open it (it may open
+            // another folder, whose name holds U+FFFD, met on its own).
             if (!SKIPPED_FOLDERS.has(entry.name) && depth < limits.maxDepth && !(await undecodable.take(entry))) {
               queue.push({ dir: full, depth: depth + 1 });
             }

@@ -773,6 +773,10 @@ export class WorkspaceDigests {
     const skip = (reason: SkipReason): void => {
       skipped.set(reason, (skipped.get(reason) ?? 0) + 1);
     };
+    // A workspace folder inside another is walked once, and each file met once: the folders
+    // walked, at the least depth they were met at, and the files.
+    const walkedAt = new Map<string, number>();
+    const met = new Set<string>();
     for (const folderUri of folderUris) {
       if (!this.inWorkspace(folderUri)) {
         continue;
@@ -787,6 +791,10 @@ export class WorkspaceDigests {
       const queue: { dir: string; depth: number }[] = [{ dir: root, depth: 0 }];
       while (queue.length > 0 && indexed < limits.maxFiles && directories < limits.maxDirectories) {
         const { dir, depth } = queue.shift()!;
+        if ((walkedAt.get(dir) ?? Infinity) <= depth) {
+          continue;
+        }
+        walkedAt.set(dir, depth);
         directories++;
         let entries: import('node:fs').Dirent[];
         try {
@@ -815,6 +823,11 @@ export class WorkspaceDigests {
             skip('name-not-utf8');
             continue;
           }
+          if (met.has(full)) {
+            // Met already, in a workspace folder this one is inside, or inside this one.
+            continue;
+          }
+          met.add(full);
           if (entry.isSymbolicLink()) {
             // Never followed: its real file is indexed under its own name if it is in the workspace.
             skip('link');

@@ -206,6 +206,20 @@ describe('workspace: links, special files and replaced files', () => {
     return { index, files, log };
   }
 
+  test('Should count each file once when a workspace folder is inside another, also towards the file limit', async () => {
+    const root = folder({ 'a.digest': digest(entryLines('A')), 'sub/b.digest': digest(entryLines('B')), 'sub/c.digest': digest(entryLines('C')), 'zzz/d.digest': digest(entryLines('D')) });
+    const index = new WorkspaceIndex();
+    const log: string[] = [];
+    const files = new WorkspaceDigests(index, { limits: { ...DEFAULT_SCAN_LIMITS, maxFiles: 4 }, log: (message) => log.push(message) });
+    // The inner folder first: its files are met again in the outer one.
+    await files.setFolders([pathToUri(path.join(root, 'sub')), pathToUri(root)]);
+    assert.deepEqual(indexedNames(index, root), ['a.digest', 'sub/b.digest', 'sub/c.digest', 'zzz/d.digest']);
+    const summary = log.find((line) => line.includes('indexed')) ?? '';
+    assert.match(summary, /indexed 4 digest files \(4 papers\)/, log.join('\n'));
+    assert.doesNotMatch(log.join('\n'), /indexed the first 4 digest files only/);
+    files.dispose();
+  });
+
   test('Should skip special files and links without opening them, and count only what it indexed', async () => {
     const outside = folder({ 'o.digest': digest(entryLines('Outside')) });
     const root = folder({ 'a.digest': digest(entryLines('A')), 'big.digest': digest(entryLines('B'), entryLines('C')) });

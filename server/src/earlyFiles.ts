@@ -29,11 +29,9 @@ export class EarlyFiles {
   /** Whether the walk stopped at the scan's limit of files (`reachedLimit`). */
   private atLimit = false;
   /** The files the walk before the scan counted towards the scan's limit of files (`counted`). */
-  private readonly countedFiles = new Set<string>();
+  private readonly countedFiles = new FilesAndFolders();
   /** Files the walk met under other names too (hard links), by the name met first (`hasOtherNames`). */
-  private readonly linked = new Set<string>();
-  /** The folders that hold them, at every depth. */
-  private readonly linkedFolders = new Set<string>();
+  private readonly linked = new FilesAndFolders();
 
   /** `folders`: the workspace folders the first scan walks. */
   constructor(readonly folders: readonly string[]) {}
@@ -61,21 +59,9 @@ export class EarlyFiles {
    */
   reachedLimit(): void {
     this.atLimit = true;
-    if (this.changed.size > 0 || [...this.gone].some((uri) => this.wasCounted(uri))) {
+    if (this.changed.size > 0 || [...this.gone].some((uri) => this.countedFiles.holds(uri))) {
       this.abandon();
     }
-  }
-
-  /** Whether the walk counted the file, or a file in the folder `uri`. */
-  private wasCounted(uri: string): boolean {
-    if (this.countedFiles.has(uri)) {
-      return true;
-    }
-    const prefix = uri + '/';
-    for (const each of this.countedFiles) {
-      if (each.startsWith(prefix)) return true;
-    }
-    return false;
   }
 
   /**
@@ -94,27 +80,19 @@ export class EarlyFiles {
    */
   hasOtherNames(uri: string): void {
     this.linked.add(uri);
-    for (let end = uri.lastIndexOf('/'); end > 0; end = uri.lastIndexOf('/', end - 1)) {
-      this.linkedFolders.add(uri.slice(0, end));
-    }
     if (this.changed.has(uri) || this.isGone(uri)) this.abandon();
   }
 
   /** A file or folder deleted, or a file that cannot be read (any more). */
   forget(uri: string): void {
     this.gone.add(uri);
-    if (!this.abandonedValue && ((this.atLimit && this.wasCounted(uri)) || this.holdsLinked(uri))) this.abandon();
+    if (!this.abandonedValue && ((this.atLimit && this.countedFiles.holds(uri)) || this.linked.holds(uri))) this.abandon();
   }
 
   /** A file changed: what was kept of it stands until the index has it as read again. */
   touch(uri: string): void {
     this.changed.add(uri);
-    if (this.atLimit || this.linked.has(uri)) this.abandon();
-  }
-
-  /** Whether `uri` is, or is a folder holding, a file met under other names too. */
-  private holdsLinked(uri: string): boolean {
-    return this.linked.has(uri) || this.linkedFolders.has(uri);
+    if (this.atLimit || this.linked.hasFile(uri)) this.abandon();
   }
 
   /**
@@ -232,4 +210,32 @@ function sameFirstLevel(a: FileSummary, b: FileSummary): boolean {
       sameList(paper.institutions, other.institutions, sameInstitution)
     );
   });
+}
+
+/**
+ * File URIs, and the folders that hold them at every depth: whether a URI deleted is one of the
+ * files or a folder holding one is a look-up, not a pass over the files.
+ */
+class FilesAndFolders {
+  private readonly files = new Set<string>();
+  private readonly folders = new Set<string>();
+
+  add(uri: string): void {
+    this.files.add(uri);
+    for (let end = uri.lastIndexOf('/'); end > 0; end = uri.lastIndexOf('/', end - 1)) {
+      const folder = uri.slice(0, end);
+      // Its own folders are there already.
+      if (this.folders.has(folder)) break;
+      this.folders.add(folder);
+    }
+  }
+
+  hasFile(uri: string): boolean {
+    return this.files.has(uri);
+  }
+
+  /** Whether `uri` is one of the files, or a folder holding one. */
+  holds(uri: string): boolean {
+    return this.files.has(uri) || this.folders.has(uri);
+  }
 }

@@ -581,10 +581,9 @@ export class WorkspaceDigests {
       const identity = fileIdentity(stat);
       const first = seenFiles.get(identity);
       if (first !== undefined) {
-        // Another name of a file met before, which the scan indexes under that name (or under
-        // this one, should that name go first); the same name met again (a workspace folder
-        // inside another) is not another.
-        if (first !== uri) early.hasOtherNames(first);
+        // Another name of a file met before (the walk meets each name once), which the scan
+        // indexes under that name, or under this one should that name go first.
+        early.hasOtherNames(first);
         return 'another-name';
       }
       seenFiles.set(identity, uri);

@@ -647,11 +647,10 @@ export function summariseDigest(uri: string, doc: DigestDocument, source: 'disk'
   const reuse = source === 'open';
   const names = new FoldedNames();
   const papers = doc.entries.map((entry) => summarisePaper(uri, entry, occurrences, reuse, names));
-  const heading = doc.heading?.text;
   if (!reuse) {
-    return diskFileSummary(uri, heading === undefined ? undefined : keep(heading), papers, () => summaryTerms(papers));
+    return diskFileSummary(uri, headingOf(doc), papers, () => summaryTerms(papers));
   }
-  const summary: FileSummary = { uri, heading: heading === undefined ? undefined : keep(heading), papers, source, terms: fileTerms(doc) };
+  const summary: FileSummary = { uri, heading: headingOf(doc), papers, source, terms: fileTerms(doc) };
   OPEN_SOURCES.set(summary, { entries: doc.entries.slice(), names: doc.entries.map(entryNames) });
   return summary;
 }
@@ -745,9 +744,8 @@ export function reviseOpenSummary(previous: FileSummary, doc: DigestDocument): O
   for (const { identity } of renamed) {
     if (papersWithIdentity(papers, identity.identity) !== 1) return undefined;
   }
-  const heading = doc.heading?.text;
   const terms = recounted.length === 0 ? previous.terms : reviseTerms(previous.terms, recounted);
-  const summary: FileSummary = { uri: previous.uri, heading: heading === undefined ? undefined : keep(heading), papers, source: 'open', terms };
+  const summary: FileSummary = { uri: previous.uri, heading: headingOf(doc), papers, source: 'open', terms };
   OPEN_SOURCES.set(summary, { entries: entries.slice(), names });
   return { summary, changed };
 }
@@ -840,9 +838,7 @@ function summarisePaper(uri: string, entry: Entry, occurrences: Map<string, numb
   // A paper of an open document gets its content when first read (`IndexedPaper`).
   const content = open ? undefined : paperContent(entry, names);
   const identity = content ?? identityOf(entry);
-  const occurrence = occurrences.get(identity.identity) ?? 0;
-  occurrences.set(identity.identity, occurrence + 1);
-  const key = `${identity.identity}#${occurrence}`;
+  const key = paperKeyIn(occurrences, identity.identity);
   return content ? paperSummary(uri, entry, content, key) : openPaper(uri, entry, identity, key, names);
 }
 
@@ -1093,6 +1089,22 @@ function paperContent(entry: Entry, names: FoldedNames): PaperContent {
   };
 }
 
+/**
+ * A paper's key in its file: its identity and how many papers of the file had it before
+ * (`zh:…#0`, `sparse probes…#1`), counted in `occurrences`. The whole summary and the first
+ * level's (kept between starts) make it so, and must agree.
+ */
+function paperKeyIn(occurrences: Map<string, number>, identity: string): string {
+  const occurrence = occurrences.get(identity) ?? 0;
+  occurrences.set(identity, occurrence + 1);
+  return `${identity}#${occurrence}`;
+}
+
+/** A file's heading, a copy (a slice would keep the whole text alive). */
+function headingOf(doc: DigestDocument): string | undefined {
+  return doc.heading === undefined ? undefined : keep(doc.heading.text);
+}
+
 /** The heading of a file past a limit: its first 1,000 characters, a copy (a slice would keep the whole text alive). */
 function keepHeading(doc: DigestDocument): string | undefined {
   return doc.heading === undefined ? undefined : keep(doc.heading.text.slice(0, 1_000));
@@ -1145,12 +1157,9 @@ export function firstLevelOfDigest(doc: DigestDocument): { heading: string | und
   const names = new KeptNames();
   const papers = doc.entries.map((entry): FirstLevelPaper => {
     const { titleKey, identity } = identityOf(entry);
-    const occurrence = occurrences.get(identity) ?? 0;
-    occurrences.set(identity, occurrence + 1);
-    return { entryIndex: entry.index, key: `${identity}#${occurrence}`, titleKey, ...firstLevelOf(entry, names) };
+    return { entryIndex: entry.index, key: paperKeyIn(occurrences, identity), titleKey, ...firstLevelOf(entry, names) };
   });
-  const heading = doc.heading?.text;
-  return { heading: heading === undefined ? undefined : keep(heading), papers };
+  return { heading: headingOf(doc), papers };
 }
 
 /**

@@ -7,7 +7,7 @@ import * as vscode from 'vscode';
 import type { DocumentSelector, LanguageClientOptions } from 'vscode-languageclient';
 import type { LanguageClient } from 'vscode-languageclient/node';
 import { DIGEST_FILE_GLOB } from '../../server/src/digestFiles';
-import { FIX_ALL_COMMAND, FixAllResult, LANGUAGE_ID } from '../../server/src/protocol';
+import { FIX_ALL_COMMAND, FixAllResult, LANGUAGE_ID, PapersGrouping } from '../../server/src/protocol';
 import { DETECTION_LINES, looksLikeDigest, OpenTracker } from './detection';
 import { DiagnosticsArrivals, fixAllWithFeedback, openADigestMessage } from './fixAllFeedback';
 import { DigestLanguageStatus, registerLanguageStatus } from './languageStatus';
@@ -42,15 +42,17 @@ export function keptIndexFolderOf(context: vscode.ExtensionContext): string | un
 const arrivals = new DiagnosticsArrivals();
 
 /**
- * The client's options; `documentSelector` says which documents' schemes the server gets, and
- * `keptIndexFolder` where the server keeps its index between starts (the workspace's storage).
+ * The client's options; `documentSelector` says which documents' schemes the server gets,
+ * `keptIndexFolder` where the server keeps its index between starts (the workspace's storage),
+ * and `papersGrouping` the grouping the Papers view starts in (the server reads the digests for
+ * its first level before the rest).
  */
-export function paperDigestClientOptions(documentSelector: DocumentSelector, keptIndexFolder?: string): LanguageClientOptions {
+export function paperDigestClientOptions(documentSelector: DocumentSelector, keptIndexFolder?: string, papersGrouping?: PapersGrouping): LanguageClientOptions {
   return {
     documentSelector,
     connectionOptions: { messageStrategy: arrivals.messageStrategy },
     // The file events come from the watchers below: the server need not register its own.
-    initializationOptions: { watchesFiles: true, ...(keptIndexFolder ? { keptIndexFolder } : {}) },
+    initializationOptions: { watchesFiles: true, ...(keptIndexFolder ? { keptIndexFolder } : {}), ...(papersGrouping ? { papersGrouping } : {}) },
     synchronize: {
       configurationSection: 'paperDigest',
       // The workspace index follows digest files on disk; deletions of anything else may be

@@ -8,6 +8,7 @@ import { LanguageClient, ServerOptions, TransportKind } from 'vscode-languagecli
 import { SERVER_NODE_OPTIONS } from '../../server/src/nodeOptions';
 import { LANGUAGE_ID } from '../../server/src/protocol';
 import { keptIndexFolderOf, PaperDigestApi, paperDigestClientOptions, startPaperDigest } from './clientSetup';
+import { savedGrouping } from './papersView';
 
 export type { PaperDigestApi } from './clientSetup';
 
@@ -25,7 +26,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<PaperD
     run: { module: serverModule, transport: TransportKind.stdio, options: { execArgv } },
     debug: { module: serverModule, transport: TransportKind.stdio, options: { execArgv: [...execArgv, '--nolazy', '--inspect=6009'] } },
   };
-  // The Papers view's first level comes from the index kept here while the workspace is read.
+  // The Papers view's first level comes from the index kept here while the workspace is read,
+  // and the digests not kept are read first for the grouping the view starts in.
   const keptIndexFolder = keptIndexFolderOf(context);
   const clientOptions = paperDigestClientOptions(
     [
@@ -33,6 +35,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<PaperD
       { scheme: 'untitled', language: LANGUAGE_ID },
     ],
     keptIndexFolder,
+    savedGrouping(context.workspaceState),
   );
   client = new LanguageClient('paperDigest', 'Paper Digest', serverOptions, clientOptions);
   return startPaperDigest(context, client);

@@ -41,6 +41,15 @@ export const GROUPING_COMMANDS: Record<PapersGrouping, string> = {
   new: 'paperDigest.groupByNew',
 };
 
+/**
+ * The grouping the view was left in in this workspace (by topic at first): what it shows at the
+ * start, and what the server reads the digests for first (`initializationOptions.papersGrouping`).
+ */
+export function savedGrouping(state: vscode.Memento): PapersGrouping {
+  const saved = state.get<PapersGrouping>(GROUPING_STATE_KEY);
+  return saved && Object.prototype.hasOwnProperty.call(GROUPING_COMMANDS, saved) ? saved : 'topic';
+}
+
 /** The grouping as the view's description shows it. */
 export function groupingName(grouping: PapersGrouping): string {
   switch (grouping) {
@@ -115,8 +124,7 @@ export class PapersView implements vscode.TreeDataProvider<PapersElement>, vscod
     private readonly client: LanguageClient,
     private readonly state: vscode.Memento,
   ) {
-    const saved = state.get<PapersGrouping>(GROUPING_STATE_KEY);
-    this.groupingValue = saved && saved in GROUPING_COMMANDS ? saved : 'topic';
+    this.groupingValue = savedGrouping(state);
     this.treeView = vscode.window.createTreeView(PAPERS_VIEW_ID, { treeDataProvider: this, showCollapseAll: true });
     this.expansion = new PapersExpansion(this.treeView);
     this.rootsPending();

@@ -5,16 +5,18 @@
  * `earlyIndex`), for the Papers tree's first level.
  */
 import { FileFingerprint, KeptFile, sameFingerprint } from './service/keptIndex';
-import type { FileSummary, InstitutionSummary } from './service/workspaceIndex';
-import { WorkspaceIndex } from './service/workspaceIndex';
+import type { FileSummary, FirstLevelPart, InstitutionSummary } from './service/workspaceIndex';
+import { firstLevelPartCovers, WorkspaceIndex } from './service/workspaceIndex';
 
 /**
  * A file taken from the kept index (or read for the first level at this start), which file it is
- * (`dev:ino`, for other names of it), and whether it may be kept for the next start as it is.
+ * (`dev:ino`, for other names of it), whether it may be kept for the next start as it is, and
+ * what of its papers it has (`FirstLevelPart`: `all` when kept).
  */
 interface KeptHit extends KeptFile {
   readonly identity: string;
   readonly keepable: boolean;
+  readonly part: FirstLevelPart;
 }
 
 export class EarlyFiles {
@@ -32,6 +34,8 @@ export class EarlyFiles {
   private readonly countedFiles = new FilesAndFolders();
   /** Files the walk met under other names too (hard links), by the name met first (`hasOtherNames`). */
   private readonly linked = new FilesAndFolders();
+  /** What the files read for the first level at this start have of their papers (`all` until one has less). */
+  private readPart: FirstLevelPart = 'all';
 
   /** `folders`: the workspace folders the first scan walks. */
   constructor(readonly folders: readonly string[]) {}
@@ -66,10 +70,20 @@ export class EarlyFiles {
 
   /**
    * A file found as the kept index has it, or read for the first level; `keepable`: whether it
-   * may be kept for the next start as it is (read long enough after its last write).
+   * may be kept for the next start as it is (read long enough after its last write); `part`: what
+   * of its papers was read (a file read for one grouping only is never kept for the next start).
    */
-  keep(uri: string, kept: KeptFile, identity: string, keepable = true): void {
-    this.kept.set(uri, { ...kept, identity, keepable });
+  keep(uri: string, kept: KeptFile, identity: string, keepable = true, part: FirstLevelPart = 'all'): void {
+    if (part !== 'all') this.readPart = part;
+    this.kept.set(uri, { ...kept, identity, keepable: keepable && part === 'all', part });
+  }
+
+  /**
+   * Whether the early index gives the first level of a grouping that needs `wanted` of each
+   * paper: the files read for the first level at this start were read for it (or for all).
+   */
+  covers(wanted: FirstLevelPart): boolean {
+    return firstLevelPartCovers(this.readPart, wanted);
   }
 
   /**
@@ -107,7 +121,7 @@ export class EarlyFiles {
       return true;
     }
     const same = sameFingerprint(hit.fingerprint, fingerprint);
-    const right = summary !== undefined && sameFirstLevel(hit.summary, summary);
+    const right = summary !== undefined && sameFirstLevel(hit.summary, summary, hit.part);
     if (!same || !right) {
       this.changed.add(uri);
     } else {
@@ -191,8 +205,11 @@ export class EarlyFiles {
   }
 }
 
-/** Whether two summaries of a file give the Papers tree's first level the same (what a kept file has). */
-function sameFirstLevel(a: FileSummary, b: FileSummary): boolean {
+/**
+ * Whether two summaries of a file give the Papers tree's first level the same (what a kept file
+ * has; of `part`, what `a` was read for).
+ */
+function sameFirstLevel(a: FileSummary, b: FileSummary, part: FirstLevelPart): boolean {
   if (a.heading !== b.heading || a.papers.length !== b.papers.length) {
     return false;
   }
@@ -204,10 +221,10 @@ function sameFirstLevel(a: FileSummary, b: FileSummary): boolean {
       paper.key === other.key &&
       paper.titleKey === other.titleKey &&
       paper.entryIndex === other.entryIndex &&
-      paper.topic === other.topic &&
-      sameList(paper.keywords, other.keywords) &&
-      sameList(paper.categories, other.categories) &&
-      sameList(paper.institutions, other.institutions, sameInstitution)
+      (!firstLevelPartCovers(part, 'topic') || paper.topic === other.topic) &&
+      (part !== 'all' || sameList(paper.keywords, other.keywords)) &&
+      (!firstLevelPartCovers(part, 'categories') || sameList(paper.categories, other.categories)) &&
+      (!firstLevelPartCovers(part, 'institutions') || sameList(paper.institutions, other.institutions, sameInstitution))
     );
   });
 }

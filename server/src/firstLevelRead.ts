@@ -17,6 +17,7 @@ import { Worker } from 'node:worker_threads';
 import { readFileSnapshot, readFileSnapshotSync, ReadResult } from './fs/safeFile';
 import { decodeKeptIndex, firstLevelSummary, KeptFile } from './service/keptIndex';
 import { parseWithinLimits } from './service/limits';
+import type { FirstLevelPart } from './service/workspaceIndex';
 
 /** A digest file to read: its URI, and its path. */
 export interface FirstLevelTask {
@@ -31,6 +32,8 @@ export interface FirstLevelTask {
 export interface FirstLevelWork {
   readonly tasks: readonly FirstLevelTask[];
   readonly maxBytes: number;
+  /** What of each paper is read (`FirstLevelPart`). */
+  readonly part: FirstLevelPart;
 }
 
 /** The number of the next file not taken (`Atomics.add` takes it). */
@@ -52,19 +55,19 @@ export const FIRST_LEVEL_DONE = 0;
 const WORKER_FROM_BYTES = 4 * 1024 * 1024;
 const WORKER_FROM_FILES = 256;
 
-/** The first-level summary of a file as read: undefined when it was written while it was read, or is not text. */
-export function firstLevelOfRead(uri: string, read: ReadResult, decode: (bytes: Buffer) => string | undefined): KeptFile | undefined {
+/** The first-level summary (of `part`) of a file as read: undefined when it was written while it was read, or is not text. */
+export function firstLevelOfRead(uri: string, read: ReadResult, decode: (bytes: Buffer) => string | undefined, part: FirstLevelPart): KeptFile | undefined {
   if (!read.steady) {
     return undefined;
   }
   const text = decode(read.bytes);
-  return text === undefined ? undefined : { summary: firstLevelSummary(uri, parseWithinLimits(text)), fingerprint: read.snapshot };
+  return text === undefined ? undefined : { summary: firstLevelSummary(uri, parseWithinLimits(text), part), fingerprint: read.snapshot };
 }
 
 /** `firstLevelOfRead` of a file read now, synchronously (the worker's), or undefined when it cannot be read. */
-export function readFirstLevelSync(task: FirstLevelTask, maxBytes: number, decode: (bytes: Buffer) => string | undefined): KeptFile | undefined {
+export function readFirstLevelSync(task: FirstLevelTask, maxBytes: number, decode: (bytes: Buffer) => string | undefined, part: FirstLevelPart): KeptFile | undefined {
   try {
-    return firstLevelOfRead(task.uri, readFileSnapshotSync(task.file, { maxBytes, followSymlinks: false, hash: false }), decode);
+    return firstLevelOfRead(task.uri, readFileSnapshotSync(task.file, { maxBytes, followSymlinks: false, hash: false }), decode, part);
   } catch {
     return undefined;
   }
@@ -84,6 +87,8 @@ export class FirstLevelReader {
   /**
    * @param options.decode how the bytes are made text on this thread (`undefined`: not text); the
    *   worker decodes as the server does (`decodeUtf8Text`)
+   * @param options.part what of each paper is read: what the grouping to be asked first needs
+   *   (`FirstLevelPart`), or `all`
    * @param options.cancelled whether to stop taking files (the server goes)
    * @param options.workerScript the worker's script (tests: one that fails); firstLevelWorker.js
    *   next to this module by default
@@ -92,6 +97,7 @@ export class FirstLevelReader {
     private readonly options: {
       readonly maxBytes: number;
       readonly decode: (bytes: Buffer) => string | undefined;
+      readonly part: FirstLevelPart;
       readonly log?: (message: string) => void;
       readonly cancelled?: () => boolean;
       readonly workerScript?: string;
@@ -132,7 +138,7 @@ export class FirstLevelReader {
       this.stop();
     }
     const worker = this.worker;
-    worker?.start({ tasks, maxBytes: this.options.maxBytes });
+    worker?.start({ tasks, maxBytes: this.options.maxBytes, part: this.options.part });
     const read = new Map<string, KeptFile>();
     const counters = this.counters;
     const readOptions = { maxBytes: this.options.maxBytes, followSymlinks: false, hash: false } as const;
@@ -151,7 +157,7 @@ export class FirstLevelReader {
         break;
       }
       reading = next();
-      const kept = result && firstLevelOfRead(task.uri, result, this.options.decode);
+      const kept = result && firstLevelOfRead(task.uri, result, this.options.decode, this.options.part);
       if (kept) read.set(task.uri, kept);
     }
     let byWorker = 0;

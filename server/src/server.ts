@@ -45,9 +45,8 @@ import { foldingRanges } from './service/features/folding';
 import { SEMANTIC_TOKEN_MODIFIERS, SEMANTIC_TOKEN_TYPES } from './service/features/semanticTokens';
 import { WorkspaceIndex } from './service/workspaceIndex';
 import { isPosition } from './service/edits';
-import { PAPERS_GROUPINGS, PapersTreeCache, PapersTreeOptions, paperAt, papersTreeFirstLevel } from './service/features/tree';
+import { firstLevelPartOf, PAPERS_GROUPINGS, PapersGrouping, PapersTreeCache, PapersTreeOptions, paperAt, papersTreeFirstLevel } from './service/features/tree';
 import { NotKeptError } from './service/keptIndex';
-import { isReadingGrouping } from './service/features/readingTree';
 import type { PapersQuery, PapersTreeParams, PapersTreeResult } from './protocol';
 import type { ReadingLookup } from './service/reading/paperInfo';
 import { ReadingService } from './reading';
@@ -220,7 +219,7 @@ connection.onInitialize((params: InitializeParams): InitializeResult => {
   refreshSupport = params.capabilities.workspace?.diagnostics?.refreshSupport === true;
   // Editors other than VS Code (Neovim, Helix, eglot) send file events only for the watchers a
   // server registers; VS Code's client here watches the files itself and says so.
-  const options = params.initializationOptions as { watchesFiles?: unknown; keptIndexFolder?: unknown; debugHoldScan?: unknown } | undefined;
+  const options = params.initializationOptions as { watchesFiles?: unknown; keptIndexFolder?: unknown; papersGrouping?: unknown; debugHoldScan?: unknown } | undefined;
   if (options?.debugHoldScan === true && debugRequestsEnabled()) {
     scanHold = new Promise((resolve) => (releaseScan = resolve));
   }
@@ -228,7 +227,9 @@ connection.onInitialize((params: InitializeParams): InitializeResult => {
   // Where the index is kept between starts (VS Code's storage of the workspace), when the client gives a place.
   const keptIndex = typeof options?.keptIndexFolder === 'string' && options.keptIndexFolder !== '' ? createKeptIndexStore(options.keptIndexFolder, (message) => connection.console.log(message)) : undefined;
   if (keptIndex) {
-    workspaceDigests.keepIndexWith(keptIndex);
+    // The files not kept are read, before the scan, for the first level of the grouping the
+    // Papers view shows (the client says which; by topic, the view's first, when it does not).
+    workspaceDigests.keepIndexWith(keptIndex, firstLevelPartOf(isPapersGrouping(options?.papersGrouping) ? options.papersGrouping : 'topic') ?? 'topic');
   }
   registerWatchers = params.capabilities.workspace?.didChangeWatchedFiles?.dynamicRegistration === true && !watchesFiles;
   return {
@@ -341,7 +342,7 @@ function isPapersTreeQuery(params: unknown): params is PapersTreeParams {
   const p = params as Record<string, unknown>;
   const optional = (value: unknown, type: 'string' | 'boolean'): boolean => value === undefined || typeof value === type;
   return (
-    (PAPERS_GROUPINGS as readonly unknown[]).includes(p.grouping) &&
+    isPapersGrouping(p.grouping) &&
     optional(p.filter, 'string') &&
     optional(p.parentId, 'string') &&
     optional(p.tag, 'string') &&
@@ -349,6 +350,10 @@ function isPapersTreeQuery(params: unknown): params is PapersTreeParams {
     optional(p.starredOnly, 'boolean') &&
     optional(p.newOnly, 'boolean')
   );
+}
+
+function isPapersGrouping(value: unknown): value is PapersGrouping {
+  return (PAPERS_GROUPINGS as readonly unknown[]).includes(value);
 }
 
 connection.onRequest(PapersTreeRequest, guarded(PapersTreeRequest.method, async (params, token) => {
@@ -372,15 +377,18 @@ connection.onRequest(PapersTreeRequest, guarded(PapersTreeRequest.method, async 
  * The tree's first level while the first scan of the workspace runs, from the index kept at the
  * last start and the files changed since (`earlyIndex`, workspace.ts): the same groups and counts
  * the scan comes to. Only for the groupings and filters that need no more than what is kept of a
- * paper (its topic, keywords, categories, institutions and title key): undefined for the others,
- * which wait for the scan, as does every deeper level.
+ * paper (its topic, keywords, categories, institutions and title key), and, at a start that read
+ * files anew, what they were read for (the grouping the client said it shows): undefined for the
+ * others, which wait for the scan, as does every deeper level.
  */
 async function earlyRoots(params: PapersTreeParams, token: CancellationToken): Promise<PapersTreeResult | undefined> {
   const plain = (params.filter ?? '') === '' && !params.unreadOnly && !params.starredOnly && !params.newOnly && params.tag === undefined;
-  if (!plain || params.grouping === 'forYou' || isReadingGrouping(params.grouping)) {
+  // Undefined for the groupings by reading state and For You.
+  const wanted = firstLevelPartOf(params.grouping);
+  if (!plain || !wanted) {
     return undefined;
   }
-  const early = await workspaceDigests.earlyIndex();
+  const early = await workspaceDigests.earlyIndex(wanted);
   if (!early) {
     return undefined;
   }

@@ -223,8 +223,10 @@ async function startOurs(rootUri: string | null, keptIndexFolder?: string): Prom
   const client = await LspClient.start({
     rootUri,
     timeoutMs: TIMEOUT_MS,
-    // Where the extension has the server keep its index between starts (VS Code's workspace storage).
-    initializationOptions: keptIndexFolder ? { keptIndexFolder } : undefined,
+    // Where the extension has the server keep its index between starts (VS Code's workspace
+    // storage), and the grouping the Papers view starts in (by topic in a new workspace), which
+    // the server reads the digests for before the rest.
+    initializationOptions: keptIndexFolder ? { keptIndexFolder, papersGrouping: 'topic' } : undefined,
     serverModule: OUR_SERVER,
     execArgv: [...SERVER_FLAGS, '--expose-gc'],
     args: ['--debug-requests'],

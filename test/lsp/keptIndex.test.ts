@@ -28,10 +28,14 @@ describe('lsp: the index kept between starts', () => {
   };
   after(() => made.forEach((root) => fs.rmSync(root, { recursive: true, force: true })));
 
-  /** A server on `root` keeping its index in `storage`; with `hold`, its first scan waits after the kept index until `paperDigest/debug/releaseScan`. */
-  async function start(root: string, storage: string, hold = false): Promise<LspClient> {
+  /**
+   * A server on `root` keeping its index in `storage`; with `hold`, its first scan waits after the
+   * kept index until `paperDigest/debug/releaseScan`; `papersGrouping`, the grouping the client
+   * says its Papers view shows.
+   */
+  async function start(root: string, storage: string, hold = false, papersGrouping?: string): Promise<LspClient> {
     assert.ok(fs.existsSync(SERVER_BUNDLE), 'run `node esbuild.mjs` first: dist/server.js is missing');
-    return LspClient.start({ rootUri: pathToFileURL(root).href, args: ['--debug-requests'], initializationOptions: { watchesFiles: true, keptIndexFolder: storage, debugHoldScan: hold } });
+    return LspClient.start({ rootUri: pathToFileURL(root).href, args: ['--debug-requests'], initializationOptions: { watchesFiles: true, keptIndexFolder: storage, debugHoldScan: hold, papersGrouping } });
   }
 
   /** A copy of the fixture workspace, its files written an hour ago (a file written in the last two seconds is not kept). */
@@ -84,19 +88,30 @@ describe('lsp: the index kept between starts', () => {
       await client.shutdown();
     }
 
-    // A new digest since: read before the first level is answered.
+    // A new digest since: read before the first level is answered, for the grouping the client
+    // says its view shows (by category): that grouping's first level (and the one by file) comes
+    // before the scan, another's waits for it.
     fs.writeFileSync(path.join(root, 'new.digest'), NEW_DIGEST);
     anHourAgo(path.join(root, 'new.digest'));
-    client = await start(root, storage, true);
+    client = await start(root, storage, true, 'category');
     try {
-      const early = await firstLevels(client);
+      const waiting = new Set<string>();
+      const waited = ['topic', 'institution'].map((grouping) => {
+        waiting.add(grouping);
+        return client.request<PapersTreeResult>('paperDigest/papersTree', { grouping, filter: '' }).finally(() => waiting.delete(grouping));
+      });
+      const early = await Promise.all(['category', 'file'].map((grouping) => client.request<PapersTreeResult>('paperDigest/papersTree', { grouping, filter: '' })));
       const { message } = await logged(client, /index kept at the last start has/);
       const [, unchanged, all] = /has (\d+) of the (\d+) digest files/.exec(message)!;
       assert.equal(Number(all), Number(unchanged) + 1, message);
-      assert.ok(early[3].nodes.some((node) => node.kind === 'group' && node.label === 'new.digest'));
+      assert.ok(early[0].nodes.some((node) => node.kind === 'group' && node.label === 'cs.DB'));
+      assert.ok(early[1].nodes.some((node) => node.kind === 'group' && node.label === 'new.digest'));
+      // Asked before those two were answered, and the scan is held.
+      assert.deepEqual([...waiting], ['topic', 'institution'], 'the first levels by topic and by institution wait for the scan');
       await client.request('paperDigest/debug/releaseScan');
+      const [byTopic, byInstitution] = await Promise.all(waited);
       await client.request('paperDigest/rescanWorkspace', {});
-      assert.deepEqual(comparable(early), comparable(await firstLevels(client)));
+      assert.deepEqual(comparable([byTopic, early[0], byInstitution, early[1]]), comparable(await firstLevels(client)));
     } finally {
       await client.shutdown();
     }

@@ -15,8 +15,8 @@ import { digestText, DIGEST_MATERIAL } from '../support/modelChecks';
 import { generatedDigest } from '../bench/generate';
 import { KEPT_INDEX_FILE, KeptIndexStore, keptIndexStore } from '../../server/src/keptIndexDisk';
 import { parseDigest } from '../../server/src/service/parser';
-import { FileSummary, summariseDigest, WorkspaceIndex } from '../../server/src/service/workspaceIndex';
-import { papersTree, papersTreeFirstLevel, PapersGrouping, withoutChildren } from '../../server/src/service/features/tree';
+import { FileSummary, FirstLevelPart, firstLevelPartCovers, summariseDigest, WorkspaceIndex } from '../../server/src/service/workspaceIndex';
+import { firstLevelPartOf, papersTree, papersTreeFirstLevel, PapersGrouping, withoutChildren } from '../../server/src/service/features/tree';
 import { DEFAULT_SCAN_LIMITS, fileUri, WorkspaceDigests } from '../../server/src/workspace';
 import { EarlyFiles } from '../../server/src/earlyFiles';
 import { digest, entryLines } from '../support/fixtures';
@@ -122,8 +122,8 @@ async function freshFirstLevels(root: string, open: Record<string, string> = {})
  * answers it once the scan is done), which the first level alone (as it answers while the scan
  * runs, `papersTreeFirstLevel`) must equal.
  */
-function firstLevels(index: WorkspaceIndex): unknown {
-  return KEPT_GROUPINGS.map((grouping) => {
+function firstLevels(index: WorkspaceIndex, groupings: readonly PapersGrouping[] = KEPT_GROUPINGS): unknown {
+  return groupings.map((grouping) => {
     const tree = papersTree(index, grouping, '');
     const roots = tree.roots.map(withoutChildren);
     const alone = papersTreeFirstLevel(index, grouping);
@@ -312,8 +312,10 @@ describe('kept index: the first level of the Papers tree before the scan', () =>
         open: fc.option(fc.tuple(name, digestText), { nil: undefined }),
         // Whether a start before kept the index (else this is the first start, with nothing kept).
         keptBefore: fc.boolean(),
+        // What the files not kept are read for (the grouping the client shows).
+        part: fc.constantFrom<FirstLevelPart>('all', 'topic', 'categories', 'institutions', 'none'),
       }),
-      { numRuns: 30, seed: 4242 },
+      { numRuns: 40, seed: 4242 },
     );
     const apply = (root: string, what: Record<string, { how: string; text: string }>): { uri: string; type: 1 | 2 | 3 }[] =>
       Object.entries(what).map(([relative, { how, text }]) => {
@@ -332,8 +334,8 @@ describe('kept index: the first level of the Papers tree before the scan', () =>
         }
         return { uri: fileUri(file), type: existed ? 2 : 1 };
       });
-    for (const { before, since, meanwhile, deleteSub, open, keptBefore } of samples) {
-      const context = JSON.stringify({ before, since, meanwhile, deleteSub, open, keptBefore });
+    for (const { before, since, meanwhile, deleteSub, open, keptBefore, part } of samples) {
+      const context = JSON.stringify({ before, since, meanwhile, deleteSub, open, keptBefore, part });
       const root = folder(before);
       const store = memoryStore();
       if (keptBefore) await scanAndKeep(root, store);
@@ -345,19 +347,27 @@ describe('kept index: the first level of the Papers tree before the scan', () =>
       const index = new WorkspaceIndex();
       const logs: string[] = [];
       const files = new WorkspaceDigests(index, { documentDelay: 60_000, beforeFullScan: hold.beforeFullScan, log: (message) => logs.push(message) });
-      files.keepIndexWith(store);
+      files.keepIndexWith(store, part);
       const scan = files.setFolders([fileUri(root)]);
       for (const [uri, text] of Object.entries(openDocuments)) {
         // A document open in the editor overrides its file.
         files.documentChanged(uri, () => parseDigest(text));
       }
       await hold.reached;
-      const early = await files.earlyIndex();
-      assert.ok(early, context);
       // The files untouched since were taken from the kept index, the others read for the first level.
       const untouched = keptBefore ? Object.keys(before).filter((each) => !(each in since)).length : 0;
+      const readAnew = /; (\d+) others were read/.exec(logs.join('\n'));
       assert.match(logs.join('\n'), new RegExp(`has ${untouched} of the \\d+ digest files as they are; \\d+ others were read for the Papers tree's first level \\(0 by a worker thread\\), 0 in full`), context);
-      assert.deepEqual(firstLevels(early), expectedAtStart, context);
+      // The groupings the files read anew were read for (all, when none was).
+      const covered = Number(readAnew?.[1]) === 0 ? KEPT_GROUPINGS : KEPT_GROUPINGS.filter((grouping) => firstLevelPartCovers(part, firstLevelPartOf(grouping)!));
+      for (const grouping of KEPT_GROUPINGS.filter((each) => !covered.includes(each))) {
+        assert.equal(await files.earlyIndex(firstLevelPartOf(grouping)), undefined, `${context}: no early index by ${grouping}`);
+      }
+      const wanted = part === 'all' || covered === KEPT_GROUPINGS ? 'all' : part;
+      const early = await files.earlyIndex(wanted);
+      assert.ok(early, context);
+      const expected = (expectedAtStart as { grouping: PapersGrouping }[]).filter((each) => covered.includes(each.grouping));
+      assert.deepEqual(firstLevels(early, covered), expected, context);
       // Files change while the scan is held, and their events come.
       const events = apply(root, meanwhile);
       if (deleteSub) {
@@ -365,14 +375,14 @@ describe('kept index: the first level of the Papers tree before the scan', () =>
         events.push({ uri: fileUri(path.join(root, 'sub')), type: 3 });
       }
       await files.filesChanged(events);
-      const later = await files.earlyIndex();
+      const later = await files.earlyIndex(wanted);
       assert.ok(later, context);
-      const answered = firstLevels(later);
+      const answered = firstLevels(later, covered);
       hold.release();
       await scan;
       files.flush();
-      assert.deepEqual(answered, firstLevels(index), context);
-      assert.deepEqual(answered, await freshFirstLevels(root, openDocuments), context);
+      assert.deepEqual(answered, firstLevels(index, covered), context);
+      assert.deepEqual(answered, (await freshFirstLevels(root, openDocuments) as { grouping: PapersGrouping }[]).filter((each) => covered.includes(each.grouping)), context);
       files.dispose();
     }
   });
@@ -696,6 +706,33 @@ describe('kept index: the first level of the Papers tree before the scan', () =>
     assert.equal(store.writes, writes);
   });
 
+  test('Should keep none of the files read for one grouping when the start ends before its scan is done', async () => {
+    const root = folder({ 'a.digest': digest(entryLines('A')), 'b.digest': digest(entryLines('B')) });
+    const store = memoryStore();
+    await scanAndKeep(root, store);
+    writeFiles(root, { 'n1.digest': digest(entryLines('N1')), 'n2.digest': digest(entryLines('N2')) }, true);
+    const expected = await freshFirstLevels(root);
+    for (const part of ['topic', 'none'] as const) {
+      const hold = scanHold();
+      const logs: string[] = [];
+      const files = new WorkspaceDigests(new WorkspaceIndex(), { beforeFullScan: hold.beforeFullScan, log: (message) => logs.push(message) });
+      files.keepIndexWith(store, part);
+      const scan = files.setFolders([fileUri(root)]);
+      await hold.reached;
+      assert.match(logs.join('\n'), /has 2 of the 4 digest files as they are; 2 others were read for the Papers tree's first level/);
+      const early = await files.earlyIndex(part);
+      assert.ok(early);
+      assert.deepEqual(firstLevels(early, part === 'topic' ? ['topic', 'file'] : ['file']), (expected as { grouping: string }[]).filter((each) => (part === 'topic' ? ['topic', 'file'] : ['file']).includes(each.grouping)));
+      assert.equal(await files.earlyIndex('institutions'), undefined);
+      files.dispose();
+      hold.release();
+      await scan;
+      const kept = decodeKeptIndex(store.text!, 'test-build');
+      assert.ok('files' in kept);
+      assert.deepEqual([...kept.files.keys()].map((uri) => path.basename(uri)), ['a.digest', 'b.digest'], 'not the files read for one grouping');
+    }
+  });
+
   test('Should not cut the kept index down when the server goes during the walk before the scan', async () => {
     const root = folder(Object.fromEntries(Array.from({ length: 30 }, (_, i) => [`d${String(i).padStart(2, '0')}.digest`, digest(entryLines(`P${i}`))])));
     const store = memoryStore();
@@ -950,6 +987,41 @@ describe('kept index: the files read for the first level only (a first start)', 
     );
   });
 
+  test('Should give each paper what one grouping needs as the whole summary gives it, and nothing else, for random digests', () => {
+    const parts: FirstLevelPart[] = ['topic', 'categories', 'institutions', 'none'];
+    fc.assert(
+      fc.property(fc.oneof(digestMutant, noisyDigests(DIGEST_MATERIAL), digestText), fc.constantFrom(...parts), (text, part) => {
+        const uri = 'file:///w/a.digest';
+        const doc = parseWithinLimits(text);
+        const whole = firstLevelFields(summariseDigest(uri, doc, 'disk')) as { heading: string; papers: Record<string, unknown>[] };
+        const expected = {
+          heading: whole.heading,
+          papers: whole.papers.map((paper) => ({
+            ...paper,
+            topic: part === 'topic' ? paper.topic : '',
+            keywords: [],
+            categories: part === 'categories' ? paper.categories : [],
+            institutions: part === 'institutions' ? paper.institutions : [],
+          })),
+        };
+        assert.deepEqual(firstLevelFields(firstLevelSummary(uri, doc, part)), expected);
+      }),
+      { numRuns: 300, seed: 11 },
+    );
+  });
+
+  test('Should say which reads give which grouping its first level', () => {
+    assert.deepEqual(
+      KEPT_GROUPINGS.map((grouping) => firstLevelPartOf(grouping)),
+      ['topic', 'categories', 'institutions', 'none'],
+    );
+    assert.deepEqual((['unread', 'starred', 'new', 'forYou'] as const).map((grouping) => firstLevelPartOf(grouping)), [undefined, undefined, undefined, undefined]);
+    assert.ok(firstLevelPartCovers('all', 'institutions'));
+    assert.ok(firstLevelPartCovers('topic', 'none'), 'any read gives the first level by file');
+    assert.ok(!firstLevelPartCovers('topic', 'categories'));
+    assert.ok(!firstLevelPartCovers('none', 'topic'));
+  });
+
   /** Digest files of `papers` papers each, written an hour ago; their tasks. */
   function bigFiles(count: number, papers: number): { root: string; tasks: { uri: string; file: string }[] } {
     const root = folder(Object.fromEntries(Array.from({ length: count }, (_, i) => [`d${i}.digest`, generatedDigest(papers).replace(/^(\S+ \S+)/gm, `$1 ${i}`)])));
@@ -957,8 +1029,8 @@ describe('kept index: the files read for the first level only (a first start)', 
     return { root, tasks };
   }
 
-  function expectedOf(tasks: readonly { uri: string; file: string }[]): unknown[] {
-    return tasks.map(({ uri, file }) => firstLevelFields(firstLevelSummary(uri, parseWithinLimits(fs.readFileSync(file, 'utf8')))));
+  function expectedOf(tasks: readonly { uri: string; file: string }[], part: FirstLevelPart = 'all'): unknown[] {
+    return tasks.map(({ uri, file }) => firstLevelFields(firstLevelSummary(uri, parseWithinLimits(fs.readFileSync(file, 'utf8')), part)));
   }
 
   // The compiled worker, next to the module that starts it, and the bundled one, next to the server.
@@ -979,7 +1051,7 @@ describe('kept index: the files read for the first level only (a first start)', 
       });
       worker.once('error', reject);
     });
-    const work: FirstLevelWork = { tasks: [...tasks, { uri: fileUri('/no/such.digest'), file: '/no/such.digest' }], maxBytes: 32 * 1024 * 1024 };
+    const work: FirstLevelWork = { tasks: [...tasks, { uri: fileUri('/no/such.digest'), file: '/no/such.digest' }], maxBytes: 32 * 1024 * 1024, part: 'categories' };
     worker.postMessage(work);
     await done;
     await worker.terminate();
@@ -997,7 +1069,9 @@ describe('kept index: the files read for the first level only (a first start)', 
     });
     // The missing file is not there: the workspace reads it in full, and says why it cannot.
     assert.deepEqual(decoded.map(([uri]) => uri), tasks.map((task) => task.uri));
-    assert.deepEqual(decoded.map(([, file]) => firstLevelFields(file.summary)), expectedOf(tasks));
+    // Read for what it was asked (the categories).
+    assert.deepEqual(decoded.map(([, file]) => firstLevelFields(file.summary)), expectedOf(tasks, 'categories'));
+    assert.notDeepEqual(expectedOf(tasks, 'categories'), expectedOf(tasks));
   });
   }
 
@@ -1012,6 +1086,7 @@ describe('kept index: the files read for the first level only (a first start)', 
     let waited = false;
     const reader: FirstLevelReader = new FirstLevelReader({
       maxBytes: 32 * 1024 * 1024,
+      part: 'all',
       decode: (b) => {
         if (!waited && b.length > 100) {
           // This thread's first digest waits until the worker has gone for one (of the six left).
@@ -1040,6 +1115,7 @@ describe('kept index: the files read for the first level only (a first start)', 
       let waited = count < 256;
       const reader: FirstLevelReader = new FirstLevelReader({
         maxBytes: 32 * 1024 * 1024,
+        part: 'all',
         decode: (b) => {
           if (!waited) {
             // This thread's first file waits for the worker to go for one.
@@ -1077,7 +1153,7 @@ describe('kept index: the files read for the first level only (a first start)', 
         const sent = work.tasks[Atomics.add(counters, NEXT, 1)];
         const lost = work.tasks[Atomics.add(counters, NEXT, 1)];
         const writer = new KeptIndexWriter(FIRST_LEVEL_BUILD);
-        writer.add(readFirstLevelSync(sent, work.maxBytes, (b) => b.toString('utf8')));
+        writer.add(readFirstLevelSync(sent, work.maxBytes, (b) => b.toString('utf8'), work.part));
         parentPort.postMessage(writer.text());
         throw new Error('failed after sending ' + sent.uri + ', with ' + lost.uri);
       });`,
@@ -1086,6 +1162,7 @@ describe('kept index: the files read for the first level only (a first start)', 
     let waited = false;
     const reader: FirstLevelReader = new FirstLevelReader({
       maxBytes: 32 * 1024 * 1024,
+      part: 'all',
       workerScript: script,
       decode: (b) => {
         if (!waited) {
@@ -1115,7 +1192,7 @@ describe('kept index: the files read for the first level only (a first start)', 
     const { tasks } = bigFiles(3, 20);
     const texts = tasks.map((task) => {
       const writer = new KeptIndexWriter(FIRST_LEVEL_BUILD);
-      writer.add(readFirstLevelSync(task, 1e8, (b) => b.toString('utf8'))!);
+      writer.add(readFirstLevelSync(task, 1e8, (b) => b.toString('utf8'), 'all')!);
       return writer.text();
     });
     // The error first, then the file sent before it, then the exit.
@@ -1173,7 +1250,7 @@ describe('kept index: the files read for the first level only (a first start)', 
 
   test('Should read a few small files on this thread alone', async () => {
     const { tasks } = bigFiles(2, 3);
-    const reader = new FirstLevelReader({ maxBytes: 32 * 1024 * 1024, decode: (b) => b.toString('utf8') });
+    const reader = new FirstLevelReader({ maxBytes: 32 * 1024 * 1024, decode: (b) => b.toString('utf8'), part: 'all' });
     reader.prepare();
     const { files, byWorker } = await reader.read(tasks, 10_000);
     assert.equal(byWorker, 0);

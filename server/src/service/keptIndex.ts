@@ -20,7 +20,7 @@
  */
 import type { Range } from 'vscode-languageserver-types';
 import type { DigestDocument } from './model';
-import type { FileSummary, InstitutionSummary, PaperSummary } from './workspaceIndex';
+import type { FileSummary, FirstLevelPart, InstitutionSummary, PaperSummary } from './workspaceIndex';
 import { diskFileSummary, firstLevelOfDigest } from './workspaceIndex';
 
 /** At most as many files as a scan indexes (workspace.ts `DEFAULT_SCAN_LIMITS`). */
@@ -281,14 +281,16 @@ function decodeFile(file: unknown, tables: KeptTables): KeptFile {
 
 /**
  * The summary of a parsed digest on disk as it would be kept: what the Papers tree's first level
- * needs of it (its papers are `KeptPaper`s), made in about two fifths of the time of the whole summary. A
- * first start, with nothing kept yet, reads the files so for the tree, before it reads them in full.
+ * needs of it (its papers are `KeptPaper`s), made in about two fifths of the time of the whole
+ * summary; with a `part` other than `all`, what one grouping's first level needs, the rest empty
+ * (not to be kept). A first start, with nothing kept yet, reads the files so for the tree, before
+ * it reads them in full.
  *
  * @example
  * firstLevelSummary(uri, parseWithinLimits(text)).papers[0].topic // '数学推理'
  */
-export function firstLevelSummary(uri: string, doc: DigestDocument): FileSummary {
-  const { heading, papers } = firstLevelOfDigest(doc);
+export function firstLevelSummary(uri: string, doc: DigestDocument, part: FirstLevelPart = 'all'): FileSummary {
+  const { heading, papers } = firstLevelOfDigest(doc, part);
   const kept = papers.map((paper) => new KeptPaper(uri, paper.entryIndex, paper.key, paper.titleKey, paper.topic, paper.keywords, paper.categories, paper.institutions));
   return diskFileSummary(uri, heading, kept, () => notKept('terms'));
 }

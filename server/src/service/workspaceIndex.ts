@@ -1040,7 +1040,7 @@ function paperContent(entry: Entry, names: FoldedNames): PaperContent {
   const chineseTitle = keep(entry.chineseTitle?.value.text ?? '');
   const { titleKey: key, identity } = identityOf(entry);
   const authors = keptList(entry.authors?.names.map((name) => name.text).filter((name) => name.length > 0) ?? [], names);
-  const { institutions, topic, keywords, categories } = firstLevelOf(entry, names);
+  const { institutions, topic, keywords, categories } = firstLevelOf(entry, names, 'all');
   const hits = entry.topicHits;
   // The titles, then the names (which repeat from paper to paper: folded once per file).
   const searchParts = [foldForSearch(englishTitle), foldForSearch(chineseTitle)];
@@ -1113,8 +1113,36 @@ function keepHeading(doc: DigestDocument): string | undefined {
 /** What the Papers tree's first level needs of a paper besides its key (`FirstLevelPaper`). */
 type FirstLevelParts = Pick<PaperSummary, 'topic' | 'keywords' | 'categories' | 'institutions'>;
 
-/** An entry's topic, keywords, categories and institutions, as the index keeps them (kept once per file in `names`). */
-function firstLevelOf(entry: Entry, names: KeptNames): FirstLevelParts {
+/**
+ * What a read for the Papers tree's first level takes of each paper besides its keys: `all` of
+ * what the index keeps between starts (topic, keywords, categories and institutions: the first
+ * level of every grouping), or only what one grouping's first level groups papers by (`topic`,
+ * `categories`, `institutions`; `none` for the grouping by file). The others are left empty.
+ */
+export type FirstLevelPart = 'all' | 'topic' | 'categories' | 'institutions' | 'none';
+
+/** Whether what a read of `part` took of the papers gives the first level of a grouping that needs `wanted`. */
+export function firstLevelPartCovers(part: FirstLevelPart, wanted: FirstLevelPart): boolean {
+  return part === 'all' || wanted === 'none' || part === wanted;
+}
+
+/**
+ * An entry's topic, keywords, categories and institutions, as the index keeps them (kept once
+ * per file in `names`); of `part` only, the others empty.
+ */
+function firstLevelOf(entry: Entry, names: KeptNames, part: FirstLevelPart): FirstLevelParts {
+  const all = part === 'all';
+  const hits = all || part === 'topic' || part === 'categories' ? entry.topicHits : undefined;
+  return {
+    institutions: all || part === 'institutions' ? institutionsOf(entry, names) : NONE,
+    topic: all || part === 'topic' ? names.keep(hits?.topic.text ?? '') : '',
+    keywords: all && hits ? sharedList(hits.hits.map((hit) => hit.keyword.text).filter((keyword) => keyword.length > 0), names) : NONE,
+    categories: (all || part === 'categories') && hits ? sharedList(hits.categories.map((category) => category.text).filter((code) => code.length > 0), names) : NONE,
+  };
+}
+
+/** The institutions of an entry's `机构` line as the index keeps them (not a line of authors, nor tags or codes). */
+function institutionsOf(entry: Entry, names: KeptNames): readonly InstitutionSummary[] {
   const institutions: InstitutionSummary[] = [];
   if (entry.institutions && !entry.institutions.authorPairs) {
     for (const item of entry.institutions.items) {
@@ -1124,14 +1152,7 @@ function firstLevelOf(entry: Entry, names: KeptNames): FirstLevelParts {
       }
     }
   }
-  const hits = entry.topicHits;
-  return {
-    institutions:
-      institutions.length === 0 ? NONE : names.sharedBy('institutions', pairParts(institutions, (each) => each.name, (each) => each.translation ?? ''), () => institutions.slice()),
-    topic: names.keep(hits?.topic.text ?? ''),
-    keywords: hits ? sharedList(hits.hits.map((hit) => hit.keyword.text).filter((keyword) => keyword.length > 0), names) : NONE,
-    categories: hits ? sharedList(hits.categories.map((category) => category.text).filter((code) => code.length > 0), names) : NONE,
-  };
+  return institutions.length === 0 ? NONE : names.sharedBy('institutions', pairParts(institutions, (each) => each.name, (each) => each.translation ?? ''), () => institutions.slice());
 }
 
 /** What the Papers tree's first level needs of a paper: what the index keeps between starts (keptIndex.ts). */
@@ -1144,12 +1165,14 @@ export interface FirstLevelPaper extends FirstLevelParts {
 /**
  * What the Papers tree's first level needs of a parsed digest, as `summariseDigest` has it for a
  * file on disk, without the rest of each paper's content (titles, names, summary, search texts):
- * two fifths of the time. The strings hold no reference to the document's text.
+ * two fifths of the time; of `part` only (`FirstLevelPart`), about a sixth. The strings hold no
+ * reference to the document's text.
  *
  * @example
  * firstLevelOfDigest(parseWithinLimits(text)).papers[0].topic // '数学推理'
+ * firstLevelOfDigest(parseWithinLimits(text), 'topic').papers[0].categories // []
  */
-export function firstLevelOfDigest(doc: DigestDocument): { heading: string | undefined; papers: FirstLevelPaper[] } {
+export function firstLevelOfDigest(doc: DigestDocument, part: FirstLevelPart = 'all'): { heading: string | undefined; papers: FirstLevelPaper[] } {
   if (documentTooLarge(doc)) {
     return { heading: keepHeading(doc), papers: [] };
   }
@@ -1157,7 +1180,7 @@ export function firstLevelOfDigest(doc: DigestDocument): { heading: string | und
   const names = new KeptNames();
   const papers = doc.entries.map((entry): FirstLevelPaper => {
     const { titleKey, identity } = identityOf(entry);
-    return { entryIndex: entry.index, key: paperKeyIn(occurrences, identity), titleKey, ...firstLevelOf(entry, names) };
+    return { entryIndex: entry.index, key: paperKeyIn(occurrences, identity), titleKey, ...firstLevelOf(entry, names, part) };
   });
   return { heading: headingOf(doc), papers };
 }

@@ -10,7 +10,7 @@ import type { Cancellation } from '../cancellation';
 import { NEVER_CANCELLED } from '../cancellation';
 import { decodeUriText, plainLabel } from '../text';
 import { categoryIgnoringCase } from '../taxonomy';
-import type { IndexLocation, PaperSummary, WorkspaceIndex } from '../workspaceIndex';
+import type { FirstLevelPart, IndexLocation, PaperSummary, WorkspaceIndex } from '../workspaceIndex';
 import { foldForSearch } from '../workspaceIndex';
 import { RecentMap } from '../recentMap';
 import type { PaperReadingInfo, ReadingLookup } from '../reading/paperInfo';
@@ -199,6 +199,28 @@ export function papersTree(index: WorkspaceIndex, grouping: PapersGrouping, filt
   }
   const { root, paperCount, distinctPaperCount } = placed;
   return { ...base, paperCount, distinctPaperCount, roots: root.build(new DuplicateLookup(index), sortsByCount(grouping), reading) as PapersGroup[] };
+}
+
+/**
+ * What a grouping's first level groups papers by (`FirstLevelPart`): what the files read for the
+ * first level before the first scan must have of each paper for the early index to answer it;
+ * undefined for the groupings the early index never answers (by reading state, and For You).
+ *
+ * @example firstLevelPartOf('category') // 'categories'
+ */
+export function firstLevelPartOf(grouping: PapersGrouping): FirstLevelPart | undefined {
+  switch (grouping) {
+    case 'topic':
+      return 'topic';
+    case 'category':
+      return 'categories';
+    case 'institution':
+      return 'institutions';
+    case 'file':
+      return 'none';
+    default:
+      return undefined;
+  }
 }
 
 /**

@@ -625,6 +625,8 @@ export class WorkspaceDigests {
     this.keptMet = true;
     const { files: read, byWorker } = await reader.read(toRead, bytesToRead);
     let inFull = 0;
+    /** Files read in full that are not digests after all (not UTF-8 text, gone, a folder now): not counted as digest files. */
+    const skipped = new Map<SkipReason | 'folder', number>();
     for (const { uri, identity } of toRead) {
       const file = read.get(uri);
       if (this.disposed || this.index.hasOnDisk(uri)) {
@@ -634,13 +636,20 @@ export class WorkspaceDigests {
         // long enough before this start.
         early.keep(uri, file, identity, writtenLongBefore(file.fingerprint.mtimeMs, started), this.firstLevelPart);
       } else {
-        inFull++;
-        await this.readInto(uri, this.nextOperation(uri), false);
+        const outcome = await this.readInto(uri, this.nextOperation(uri), false);
+        if (outcome === 'indexed' || outcome === 'superseded') {
+          inFull++;
+        } else {
+          skipped.set(outcome, (skipped.get(outcome) ?? 0) + 1);
+        }
       }
     }
+    const skippedCount = [...skipped.values()].reduce((a, b) => a + b, 0);
+    const reasons = [...skipped].filter(([reason]) => reason !== 'folder').map(([reason, count]) => `${count} ${SKIP_DESCRIPTIONS[reason as SkipReason]}`);
     this.options.log?.(
-      `Paper Digest: the index kept at the last start has ${unchanged} of the ${indexed} digest files as they are; ` +
-        `${toRead.length - inFull} others were read for the Papers tree's first level (${byWorker} by a worker thread), ${inFull} in full (${Date.now() - started} ms).`,
+      `Paper Digest: the index kept at the last start has ${unchanged} of the ${indexed - skippedCount} digest files as they are; ` +
+        `${toRead.length - inFull - skippedCount} others were read for the Papers tree's first level (${byWorker} by a worker thread), ${inFull} in full (${Date.now() - started} ms)` +
+        (reasons.length > 0 ? `; skipped ${reasons.join(', ')}.` : '.'),
     );
   }
 

@@ -931,6 +931,18 @@ describe('kept index: the first level of the Papers tree before the scan', () =>
     }
   });
 
+  test('Should not count a digest file that is not text among the digest files the start line tells of', async () => {
+    const root = folder({ 'a.digest': digest(entryLines('A')), 'b.digest': digest(entryLines('B')) });
+    fs.writeFileSync(path.join(root, 'binary.digest'), Buffer.from([0xff, 0xfe, 0x00, 0x41]));
+    const logs: string[] = [];
+    const files = new WorkspaceDigests(new WorkspaceIndex(), { log: (message) => logs.push(message) });
+    files.keepIndexWith(memoryStore());
+    await files.setFolders([fileUri(root)]);
+    files.dispose();
+    assert.match(logs.join('\n'), /has 0 of the 2 digest files as they are; 2 others were read for the Papers tree's first level \(0 by a worker thread\), 0 in full \(\d+ ms\); skipped 1 not UTF-8 text\./);
+    assert.match(logs.join('\n'), /indexed 2 digest files \(2 papers\) in \d+ ms; skipped 1: 1 not UTF-8 text\./);
+  });
+
   test('Should read every file for the first level when nothing was kept, then in full', async () => {
     const root = folder({ 'a.digest': digest(entryLines('A'), entryLines('A')), 'sub/b.digest': digest(entryLines('B', { englishTitle: null })) });
     const expected = await freshFirstLevels(root);

@@ -103,7 +103,7 @@ export class WorkspaceDigests {
   /** Where the index is kept between starts, once the client has said (`keepIndexWith`). */
   private keptStore: KeptIndexStore | undefined;
   /** What the files read for the first level before the first scan take of each paper (`keepIndexWith`). */
-  private firstLevelPart: FirstLevelPart = 'all';
+  private firstLevelPart: FirstLevelPart = 'topic';
   /** What each digest read from disk was when it was read, for the index kept between starts. */
   private readonly fingerprints = new Map<string, FileFingerprint>();
   /** Whether the folders were set once: only their first scan is preceded by the files kept at the last start. */
@@ -180,7 +180,7 @@ export class WorkspaceDigests {
    *   (about a third of the time of `all`), or `all` (every grouping's first level); the early
    *   index answers only the first level of the groupings that part covers
    */
-  keepIndexWith(store: KeptIndexStore, firstLevelPart: FirstLevelPart = 'all'): void {
+  keepIndexWith(store: KeptIndexStore, firstLevelPart: FirstLevelPart = 'topic'): void {
     this.keptStore = store;
     this.firstLevelPart = firstLevelPart;
   }

@@ -26,6 +26,12 @@ const temp = temporaryFolders();
 
 /** The groupings whose first level the kept index answers. */
 const KEPT_GROUPINGS: readonly PapersGrouping[] = ['topic', 'category', 'institution', 'file'];
+/**
+ * The groupings whose first level comes before the scan when the files not kept are read, as
+ * the server reads them by default, for the grouping by topic (the random workspaces below read
+ * them for each grouping in turn).
+ */
+const BY_TOPIC: readonly PapersGrouping[] = ['topic', 'file'];
 
 /** A kept index in memory, through the real text (written, read back). */
 function memoryStore(build = 'test-build'): KeptIndexStore & { text: string | undefined; writes: number; onWrite?: () => void; failing: boolean } {
@@ -90,7 +96,7 @@ function scanHold(): { beforeFullScan: () => Promise<void>; release: () => void;
 /** Waits until the early index is no more (it is given up, or the scan is done), looking after each turn of the event loop, for at most ten seconds. */
 async function waitForUndefinedEarlyIndex(files: WorkspaceDigests): Promise<void> {
   const deadline = Date.now() + 10_000;
-  while ((await files.earlyIndex()) !== undefined) {
+  while ((await files.earlyIndex('topic')) !== undefined) {
     assert.ok(Date.now() < deadline, 'the early index is still there after ten seconds');
     await new Promise<void>((resolve) => setImmediate(resolve));
   }
@@ -108,13 +114,13 @@ async function heldStart(root: string, store: KeptIndexStore): Promise<{ index: 
 }
 
 /** The first level of a scan of `root` without a kept index, with `open` documents over their files. */
-async function freshFirstLevels(root: string, open: Record<string, string> = {}): Promise<unknown> {
+async function freshFirstLevels(root: string, open: Record<string, string> = {}, groupings: readonly PapersGrouping[] = BY_TOPIC): Promise<unknown> {
   const index = new WorkspaceIndex();
   const files = new WorkspaceDigests(index);
   await files.setFolders([fileUri(root)]);
   for (const [uri, text] of Object.entries(open)) index.updateOpen(uri, text);
   files.dispose();
-  return firstLevels(index);
+  return firstLevels(index, groupings);
 }
 
 /**
@@ -122,7 +128,7 @@ async function freshFirstLevels(root: string, open: Record<string, string> = {})
  * answers it once the scan is done), which the first level alone (as it answers while the scan
  * runs, `papersTreeFirstLevel`) must equal.
  */
-function firstLevels(index: WorkspaceIndex, groupings: readonly PapersGrouping[] = KEPT_GROUPINGS): unknown {
+function firstLevels(index: WorkspaceIndex, groupings: readonly PapersGrouping[] = BY_TOPIC): unknown {
   return groupings.map((grouping) => {
     const tree = papersTree(index, grouping, '');
     const roots = tree.roots.map(withoutChildren);
@@ -267,13 +273,13 @@ describe('kept index: the first level of the Papers tree before the scan', () =>
     });
     files.keepIndexWith(store);
     const scan = files.setFolders([fileUri(root)]);
-    const early = await files.earlyIndex();
+    const early = await files.earlyIndex('topic');
     assert.ok(early, 'an early index while the scan runs');
     // Before the scan: the three files changed or new were read (for the first level), b.digest was not.
     assert.equal(decoded.length, 3);
     const answered = firstLevels(early);
     await scan;
-    assert.equal(await files.earlyIndex(), undefined, 'none once the scan is done');
+    assert.equal(await files.earlyIndex('topic'), undefined, 'none once the scan is done');
     assert.deepEqual(answered, firstLevels(index));
     // The scan then read the four in full (those three read for the first level only before it).
     assert.equal(decoded.length, 7);
@@ -341,7 +347,7 @@ describe('kept index: the first level of the Papers tree before the scan', () =>
       if (keptBefore) await scanAndKeep(root, store);
       apply(root, since);
       const openDocuments = open ? { [fileUri(path.join(root, open[0]))]: open[1] } : {};
-      const expectedAtStart = await freshFirstLevels(root, openDocuments);
+      const expectedAtStart = await freshFirstLevels(root, openDocuments, KEPT_GROUPINGS);
 
       const hold = scanHold();
       const index = new WorkspaceIndex();
@@ -382,7 +388,7 @@ describe('kept index: the first level of the Papers tree before the scan', () =>
       await scan;
       files.flush();
       assert.deepEqual(answered, firstLevels(index, covered), context);
-      assert.deepEqual(answered, (await freshFirstLevels(root, openDocuments) as { grouping: PapersGrouping }[]).filter((each) => covered.includes(each.grouping)), context);
+      assert.deepEqual(answered, (await freshFirstLevels(root, openDocuments, KEPT_GROUPINGS) as { grouping: PapersGrouping }[]).filter((each) => covered.includes(each.grouping)), context);
       files.dispose();
     }
   });
@@ -394,7 +400,7 @@ describe('kept index: the first level of the Papers tree before the scan', () =>
     fs.linkSync(path.join(root, 'a.digest'), path.join(root, 'b.digest'));
     const { index, files, scan, release } = await heldStart(root, store);
     await files.filesChanged([{ uri: fileUri(path.join(root, 'b.digest')), type: 1 }]);
-    const answered = firstLevels((await files.earlyIndex())!);
+    const answered = firstLevels((await files.earlyIndex('topic'))!);
     release();
     await scan;
     assert.deepEqual(answered, firstLevels(index));
@@ -418,7 +424,7 @@ describe('kept index: the first level of the Papers tree before the scan', () =>
       const store = memoryStore();
       if (kept) await scanAndKeep(root, store);
       const { index, files, scan, release } = await heldStart(root, store);
-      assert.ok(await files.earlyIndex(), context);
+      assert.ok(await files.earlyIndex('topic'), context);
       if (change === 'delete') {
         fs.rmSync(first);
         await files.filesChanged([{ uri: fileUri(first), type: 3 }]);
@@ -432,7 +438,7 @@ describe('kept index: the first level of the Papers tree before the scan', () =>
         await files.filesChanged([{ uri: fileUri(first), type: 2 }]);
       }
       // The scan indexes the file under `z.digest` now: the first level waits for it.
-      assert.equal(await files.earlyIndex(), undefined, context);
+      assert.equal(await files.earlyIndex('topic'), undefined, context);
       release();
       await scan;
       assert.ok(index.files().some((file) => file.uri.endsWith('/z.digest')), context);
@@ -450,7 +456,7 @@ describe('kept index: the first level of the Papers tree before the scan', () =>
     const saved = path.join(root, 'sub/b.digest');
     fs.writeFileSync(saved, digest(entryLines('C')));
     await files.filesChanged([{ uri: fileUri(saved), type: 2 }]);
-    assert.ok(await files.earlyIndex(), 'an ordinary save keeps the early answer');
+    assert.ok(await files.earlyIndex('topic'), 'an ordinary save keeps the early answer');
     hold.release();
     await scan;
     files.dispose();
@@ -489,7 +495,7 @@ describe('kept index: the first level of the Papers tree before the scan', () =>
       await files.filesChanged([{ uri: fileUri(first), type: 3 }]);
       go();
       await hold.reached;
-      assert.equal(await files.earlyIndex(), undefined);
+      assert.equal(await files.earlyIndex('topic'), undefined);
       hold.release();
       await scan;
       assert.ok(index.files().some((file) => file.uri.endsWith('/z.digest')));
@@ -508,7 +514,7 @@ describe('kept index: the first level of the Papers tree before the scan', () =>
     const files = new WorkspaceDigests(index, { limits });
     files.keepIndexWith(store);
     const scan = files.setFolders([fileUri(root)]);
-    const answered = firstLevels((await files.earlyIndex())!);
+    const answered = firstLevels((await files.earlyIndex('topic'))!);
     await scan;
     assert.deepEqual(answered, firstLevels(index));
     assert.equal(index.paperCount, 1);
@@ -528,9 +534,9 @@ describe('kept index: the first level of the Papers tree before the scan', () =>
     const store = memoryStore();
     await scanAndKeep(root, store);
     const { files, scan, release } = await heldStart(root, store);
-    assert.ok(await files.earlyIndex());
+    assert.ok(await files.earlyIndex('topic'));
     const added = files.changeFolders([fileUri(other)], []);
-    assert.equal(await files.earlyIndex(), undefined);
+    assert.equal(await files.earlyIndex('topic'), undefined);
     release();
     await Promise.all([scan, added]);
     files.dispose();
@@ -603,14 +609,14 @@ describe('kept index: the first level of the Papers tree before the scan', () =>
     const files = new WorkspaceDigests(new WorkspaceIndex(), { log: (message) => logs.push(message) });
     files.keepIndexWith(store);
     const scan = files.setFolders([fileUri(root)]);
-    assert.notDeepEqual(firstLevels((await files.earlyIndex())!), right, 'what was kept answers until the scan reads the files');
+    assert.notDeepEqual(firstLevels((await files.earlyIndex('topic'))!), right, 'what was kept answers until the scan reads the files');
     await scan;
     files.dispose();
     assert.equal(store.writes, 2, 'written again');
     const again = new WorkspaceDigests(new WorkspaceIndex());
     again.keepIndexWith(store);
     const next = again.setFolders([fileUri(root)]);
-    assert.deepEqual(firstLevels((await again.earlyIndex())!), right);
+    assert.deepEqual(firstLevels((await again.earlyIndex('topic'))!), right);
     await next;
     again.dispose();
   });
@@ -675,7 +681,7 @@ describe('kept index: the first level of the Papers tree before the scan', () =>
     assert.equal(store.writes, 1);
   });
 
-  test('Should keep what a start read, in full or for the first level, when it ends before its scan is done', async () => {
+  test('Should keep what a start read in full, and the files kept, when it ends before its scan is done (not those read for the first level)', async () => {
     const root = folder({ 'a.digest': digest(entryLines('A')), 'b.digest': digest(entryLines('B')), 'fresh.digest': digest(entryLines('F')) });
     // Written now: read for the first level, but not kept (a write in the same tick may follow).
     fs.utimesSync(path.join(root, 'fresh.digest'), new Date(), new Date());
@@ -691,18 +697,19 @@ describe('kept index: the first level of the Papers tree before the scan', () =>
       assert.ok('files' in kept);
       return [...kept.files.keys()].map((uri) => path.basename(uri));
     };
-    assert.deepEqual(await goesAfterReading('a.digest'), ['a.digest', 'b.digest']);
-    const keptB = decodeKeptIndex(store.text!, 'test-build');
-    assert.ok('files' in keptB);
-    assert.deepEqual(firstLevelFields(keptB.files.get(fileUri(path.join(root, 'b.digest')))!.summary), firstLevelFields((await scanAndKeep(root, memoryStore())).file(fileUri(path.join(root, 'b.digest')))!));
-    // All kept by a whole scan; six new files since: the files kept and the new ones read for the first level.
+    // The others were read for the first level by topic alone: read again at the next start.
+    assert.deepEqual(await goesAfterReading('a.digest'), ['a.digest']);
+    const keptA = decodeKeptIndex(store.text!, 'test-build');
+    assert.ok('files' in keptA);
+    assert.deepEqual(firstLevelFields(keptA.files.get(fileUri(path.join(root, 'a.digest')))!.summary), firstLevelFields((await scanAndKeep(root, memoryStore())).file(fileUri(path.join(root, 'a.digest')))!));
+    // All kept by a whole scan; six new files since: the files kept, and one of the new ones read in full.
     fs.rmSync(path.join(root, 'fresh.digest'));
     await scanAndKeep(root, store);
     writeFiles(root, Object.fromEntries(['n1', 'n2', 'n3', 'n4', 'n5', 'n6'].map((name) => [`${name}.digest`, digest(entryLines(name.toUpperCase()))])), true);
-    assert.deepEqual(await goesAfterReading('b.digest'), ['a.digest', 'b.digest', 'n1.digest', 'n2.digest', 'n3.digest', 'n4.digest', 'n5.digest', 'n6.digest']);
-    // Nothing new since: the kept index stays as it is.
+    assert.deepEqual(await goesAfterReading('n3.digest'), ['a.digest', 'b.digest', 'n3.digest']);
+    // Nothing new since (a file kept read in full as kept): the kept index stays as it is.
     const writes = store.writes;
-    await goesAfterReading('n3.digest');
+    await goesAfterReading('b.digest');
     assert.equal(store.writes, writes);
   });
 
@@ -761,7 +768,7 @@ describe('kept index: the first level of the Papers tree before the scan', () =>
       files.keepIndexWith(store);
       const scan = files.setFolders([fileUri(root)]);
       await hold.reached;
-      assert.ok(await files.earlyIndex(), context);
+      assert.ok(await files.earlyIndex('topic'), context);
       const a = path.join(root, 'a.digest');
       if (how === 'delete') {
         fs.rmSync(a);
@@ -773,7 +780,7 @@ describe('kept index: the first level of the Papers tree before the scan', () =>
         writeFiles(root, { '0.digest': digest(entryLines('Z')) });
         await files.filesChanged([{ uri: fileUri(path.join(root, '0.digest')), type: 1 }]);
       }
-      const early = await files.earlyIndex();
+      const early = await files.earlyIndex('topic');
       hold.release();
       await scan;
       assert.equal(early, undefined, context);
@@ -792,13 +799,13 @@ describe('kept index: the first level of the Papers tree before the scan', () =>
     files.keepIndexWith(store);
     const scan = files.setFolders([fileUri(root)]);
     await hold.reached;
-    const early = await files.earlyIndex();
+    const early = await files.earlyIndex('topic');
     assert.ok(early);
     const answered = firstLevels(early);
     const seen = new Set<WorkspaceIndex | undefined>();
     index.onDidChange(() => {
       // After each file the scan reads (before the next).
-      void files.earlyIndex().then((each) => seen.add(each));
+      void files.earlyIndex('topic').then((each) => seen.add(each));
     });
     hold.release();
     await scan;
@@ -838,7 +845,7 @@ describe('kept index: the first level of the Papers tree before the scan', () =>
       const files = new WorkspaceDigests(index, { limits: { ...DEFAULT_SCAN_LIMITS, maxFiles: 2 } });
       files.keepIndexWith(store);
       const scan = files.setFolders([fileUri(root)]);
-      const early = await files.earlyIndex();
+      const early = await files.earlyIndex('topic');
       const answered = early && firstLevels(early);
       await scan;
       assert.equal(index.paperCount, 2, `kept before: ${keptBefore}`);
@@ -919,7 +926,7 @@ describe('kept index: the first level of the Papers tree before the scan', () =>
       await hold.reached;
       // Once the events are read (the scan is held: it does not read the files meanwhile).
       await events;
-      const early = await files.earlyIndex();
+      const early = await files.earlyIndex('topic');
       assert.ok(early, `at ${at}`);
       const answered = firstLevels(early);
       hold.release();
@@ -948,7 +955,7 @@ describe('kept index: the first level of the Papers tree before the scan', () =>
     const expected = await freshFirstLevels(root);
     const store = memoryStore();
     const { index, files, scan, release } = await heldStart(root, store);
-    const early = await files.earlyIndex();
+    const early = await files.earlyIndex('topic');
     assert.ok(early, 'an early index at the first start too');
     assert.equal(index.paperCount, 0, 'nothing read in full yet');
     assert.deepEqual(firstLevels(early), expected);
@@ -957,7 +964,7 @@ describe('kept index: the first level of the Papers tree before the scan', () =>
     release();
     await scan;
     assert.equal(index.paperCount, 3);
-    assert.equal(await files.earlyIndex(), undefined);
+    assert.equal(await files.earlyIndex('topic'), undefined);
     assert.deepEqual(firstLevels(index), expected);
     files.dispose();
     assert.equal(store.writes, 1, 'kept for the next start');
@@ -1340,6 +1347,28 @@ describe('kept index: which version of a file stands while the scan runs', () =>
     assert.equal(each.early.read(uri, fingerprint, changed), false);
     assert.deepEqual(topicsOf(early(each)), ['智能体']);
     assert.equal(scene().early.read(uri, fingerprint, kept), true);
+  });
+
+  test('Should compare a file read for one grouping by what it was read for alone when the scan reads it', () => {
+    const text = digest(entryLines('A'));
+    const whole = summaryOf(text);
+    const byTopic = firstLevelSummary(uri, parseWithinLimits(text), 'topic');
+    assert.notDeepEqual(firstLevelFields(byTopic), firstLevelFields(whole), 'the categories and institutions are not read');
+    const read = (part: FirstLevelPart, summary: FileSummary): { answer: boolean; index: WorkspaceIndex } => {
+      const early = new EarlyFiles(['file:///w']);
+      early.keep(uri, { summary: byTopic, fingerprint }, '4:5', true, part);
+      const index = new WorkspaceIndex();
+      index.adopt(whole);
+      early.index(index, () => true, () => false);
+      const answer = early.read(uri, fingerprint, summary);
+      return { answer, index: early.index(index, () => true, () => false) };
+    };
+    // The same topic: as read for it; the early index takes the whole summary from then on.
+    const same = read('topic', whole);
+    assert.equal(same.answer, true);
+    assert.equal(same.index.file(uri), whole);
+    // Another topic: not what was read (the kept index is to be written again).
+    assert.equal(read('topic', changed).answer, false);
   });
 
   test('Should leave out the files of a folder deleted, however many were', () => {

@@ -13,7 +13,7 @@ import type { DigestDocument } from './service/model';
 import type { WorkspaceIndex } from './service/workspaceIndex';
 import type { FileReadProblem, ReadDigestFile } from './workspaceFilesProtocol';
 import type { ScanLimits, WorkspaceDigests } from './workspace';
-import { withoutTrailingSlashes } from './service/text';
+import { counted, withoutTrailingSlashes } from './service/text';
 
 /** What the server asks of the workspace's files, whichever way they are read. */
 export type WorkspaceFiles = Pick<
@@ -233,7 +233,7 @@ export class ClientWorkspaceDigests implements WorkspaceFiles {
     const skippedCount = [...skipped.values()].reduce((a, b) => a + b, 0);
     const reasons = [...skipped].map(([reason, count]) => `${count} ${PROBLEM_DESCRIPTIONS[reason]}`).join(', ');
     this.options.log?.(
-      `Paper Digest: indexed ${indexed} digest files (${this.index.paperCount} papers) through the client in ${Date.now() - started} ms` +
+      `Paper Digest: indexed ${counted(indexed, 'digest file')} (${counted(this.index.paperCount, 'paper')}) through the client in ${Date.now() - started} ms` +
         (skippedCount > 0 ? `; skipped ${skippedCount}: ${reasons}.` : '.'),
     );
   }

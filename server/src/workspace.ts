@@ -22,7 +22,7 @@ import { folderChange, isDigestFileName, isDigestUri, isInFolder, isInFolders } 
 import { PendingDocuments } from './pendingDocuments';
 import type { DigestDocument } from './service/model';
 import { FirstLevelPart, WorkspaceIndex } from './service/workspaceIndex';
-import { wellFormed, withoutTrailingSlashes } from './service/text';
+import { counted, wellFormed, withoutTrailingSlashes } from './service/text';
 
 /** Limits of the scan, so that a huge or deep workspace cannot stall the server. */
 export interface ScanLimits {
@@ -537,6 +537,10 @@ export class WorkspaceDigests {
    * `seen`, every file (and `seen` collects their URIs).
    */
   private async scanFolders(folderUris: readonly string[], seen?: Set<string>): Promise<void> {
+    if (folderUris.length === 0) {
+      // Folders removed, none added: nothing to read, and nothing to say ("indexed 0 digest files").
+      return;
+    }
     const started = Date.now();
     const { indexed, skipped } = await this.walk(folderUris, async (uri) => {
       const outcome = seen || !this.index.hasOnDisk(uri) ? await this.readInto(uri, this.nextOperation(uri), false) : 'indexed';
@@ -548,7 +552,7 @@ export class WorkspaceDigests {
     const skippedCount = [...skipped.values()].reduce((a, b) => a + b, 0);
     const reasons = [...skipped].map(([reason, count]) => `${count} ${SKIP_DESCRIPTIONS[reason]}`).join(', ');
     this.options.log?.(
-      `Paper Digest: indexed ${indexed} digest files (${this.index.paperCount} papers) in ${Date.now() - started} ms` +
+      `Paper Digest: indexed ${counted(indexed, 'digest file')} (${counted(this.index.paperCount, 'paper')}) in ${Date.now() - started} ms` +
         (skippedCount > 0 ? `; skipped ${skippedCount}: ${reasons}.` : '.'),
     );
   }
@@ -645,10 +649,12 @@ export class WorkspaceDigests {
       }
     }
     const skippedCount = [...skipped.values()].reduce((a, b) => a + b, 0);
+    const others = toRead.length - inFull - skippedCount;
+    const digests = indexed - skippedCount;
     const reasons = [...skipped].filter(([reason]) => reason !== 'folder').map(([reason, count]) => `${count} ${SKIP_DESCRIPTIONS[reason as SkipReason]}`);
     this.options.log?.(
-      `Paper Digest: the index kept at the last start has ${unchanged} of the ${indexed - skippedCount} digest files as they are; ` +
-        `${toRead.length - inFull - skippedCount} others were read for the Papers tree's first level (${byWorker} by a worker thread), ${inFull} in full (${Date.now() - started} ms)` +
+      `Paper Digest: the index kept at the last start has ${unchanged} of the ${counted(digests, 'digest file')} as ${digests === 1 ? 'it is' : 'they are'}; ` +
+        `${counted(others, 'other')} ${others === 1 ? 'was' : 'were'} read for the Papers tree's first level (${byWorker} by a worker thread), ${inFull} in full (${Date.now() - started} ms)` +
         (reasons.length > 0 ? `; skipped ${reasons.join(', ')}.` : '.'),
     );
   }

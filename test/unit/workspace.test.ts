@@ -95,13 +95,18 @@ describe('workspace: scanning', () => {
     const one = folder({ 'a.digest': digest(entryLines('A')) });
     const two = folder({ 'b.digest': digest(entryLines('B')) });
     const index = new WorkspaceIndex();
-    const files = new WorkspaceDigests(index);
+    const log: string[] = [];
+    const files = new WorkspaceDigests(index, { log: (message) => log.push(message) });
     await files.setFolders([pathToUri(one), pathToUri(two)]);
     assert.equal(index.files().length, 2);
+    assert.equal(log.filter((line) => line.includes('indexed')).length, 1);
     await files.changeFolders([], [pathToUri(one)]);
     assert.deepEqual(index.files().map((file) => file.uri), [fileUri(path.join(two, 'b.digest'))]);
     await files.changeFolders([], [pathToUri(two)]);
     assert.deepEqual(index.files(), [], 'no folder left: no file');
+    // Nothing read: no line saying "indexed 0 digest files", of the files left or of none.
+    await files.changeFolders([], [pathToUri(path.join(one, 'not-a-workspace-folder'))]);
+    assert.equal(log.filter((line) => line.includes('indexed')).length, 1, log.join('\n'));
   });
 
   test('Should keep the files another folder still holds when a nested folder, or the one holding it, is removed', async () => {
@@ -230,7 +235,7 @@ describe('workspace: links, special files and replaced files', () => {
     const { index, log } = await scanned(root, { ...DEFAULT_SCAN_LIMITS, maxFileBytes: limit });
     assert.deepEqual(indexedNames(index, root), ['a.digest']);
     const summary = log.find((line) => line.includes('indexed'));
-    assert.match(summary ?? '', /^Paper Digest: indexed 1 digest files \(1 papers\) in \d+ ms; skipped 4: /, log.join('\n'));
+    assert.match(summary ?? '', /^Paper Digest: indexed 1 digest file \(1 paper\) in \d+ ms; skipped 4: /, log.join('\n'));
     assert.match(summary!, /1 too big/);
     assert.match(summary!, /1 not regular files/);
     assert.match(summary!, /2 symbolic links \(never followed\)/);
@@ -281,7 +286,7 @@ describe('workspace: links, special files and replaced files', () => {
     const { index, files, log } = await scanned(root);
     assert.deepEqual(indexedNames(index, root), ['a.digest']);
     assert.deepEqual(index.repeatedTitleKeys().size, 0, 'no duplicate of itself');
-    assert.match(log.find((line) => line.includes('indexed')) ?? '', /indexed 1 digest files \(1 papers\).*skipped 1: 1 other names \(hard links\) of files indexed/);
+    assert.match(log.find((line) => line.includes('indexed')) ?? '', /indexed 1 digest file \(1 paper\).*skipped 1: 1 other names \(hard links\) of files indexed/);
     // An event on the second name, and a rescan, leave it out too.
     await files.filesChanged([{ uri: pathToUri(path.join(root, 'b.digest')), type: CHANGED }]);
     await files.rescan();

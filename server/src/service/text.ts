@@ -226,3 +226,15 @@ export function plainLabel(text: string, max: number): string {
   // Cut first: a 100 KB title costs no more than a short one.
   return clip(text.length > max + 1 ? text.slice(0, max + 1) : text, max).replace(LABEL_UNSAFE, '\ufffd');
 }
+
+/**
+ * A count and what it counts, plural (an `s` added) unless the count is 1: the output channel's
+ * lines.
+ *
+ * @example
+ * counted(1, 'digest file') // '1 digest file'
+ * counted(3, 'paper')       // '3 papers'
+ */
+export function counted(count: number, word: string): string {
+  return `${count} ${word}${count === 1 ? '' : 's'}`;
+}

@@ -233,7 +233,7 @@ export class ClientWorkspaceDigests implements WorkspaceFiles {
     const skippedCount = [...skipped.values()].reduce((a, b) => a + b, 0);
     const reasons = [...skipped].map(([reason, count]) => `${count} ${PROBLEM_DESCRIPTIONS[reason]}`).join(', ');
     this.options.log?.(
-      `Paper Digest: indexed ${counted(indexed, 'digest file')} (${counted(this.index.paperCount, 'paper')}) through the client in ${Date.now() - started} ms` +
+      `Paper Digest: indexed ${counted(indexed, 'digest file')} (${counted(this.index.diskPaperCount(), 'paper')}) through the client in ${Date.now() - started} ms` +
         (skippedCount > 0 ? `; skipped ${skippedCount}: ${reasons}.` : '.'),
     );
   }

@@ -552,7 +552,7 @@ export class WorkspaceDigests {
     const skippedCount = [...skipped.values()].reduce((a, b) => a + b, 0);
     const reasons = [...skipped].map(([reason, count]) => `${count} ${SKIP_DESCRIPTIONS[reason]}`).join(', ');
     this.options.log?.(
-      `Paper Digest: indexed ${counted(indexed, 'digest file')} (${counted(this.index.paperCount, 'paper')}) in ${Date.now() - started} ms` +
+      `Paper Digest: indexed ${counted(indexed, 'digest file')} (${counted(this.index.diskPaperCount(), 'paper')}) in ${Date.now() - started} ms` +
         (skippedCount > 0 ? `; skipped ${skippedCount}: ${reasons}.` : '.'),
     );
   }

@@ -225,6 +225,18 @@ describe('workspace: links, special files and replaced files', () => {
     files.dispose();
   });
 
+  test('Should count the papers of the files it read, not those of an unsaved document', async () => {
+    const root = folder({ 'a.digest': digest(entryLines('A')) });
+    const index = new WorkspaceIndex();
+    index.updateOpen('untitled:Untitled-1', digest(entryLines('U1'), entryLines('U2')));
+    const log: string[] = [];
+    const files = new WorkspaceDigests(index, { log: (message) => log.push(message) });
+    await files.setFolders([pathToUri(root)]);
+    assert.equal(index.paperCount, 3);
+    assert.match(log.find((line) => line.includes('indexed')) ?? '', /indexed 1 digest file \(1 paper\)/, log.join('\n'));
+    files.dispose();
+  });
+
   test('Should skip special files and links without opening them, and count only what it indexed', async () => {
     const outside = folder({ 'o.digest': digest(entryLines('Outside')) });
     const root = folder({ 'a.digest': digest(entryLines('A')), 'big.digest': digest(entryLines('B'), entryLines('C')) });

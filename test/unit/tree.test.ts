@@ -163,6 +163,21 @@ describe('tree: groupings and counts', () => {
     ]);
   });
 
+  test('Should list files and equal-sized groups whatever the case of their names, as a file explorer does', () => {
+    const index = new WorkspaceIndex();
+    for (const name of ['c.digest', 'B.digest', 'a.digest', 'sub/A.digest']) index.update(`${ROOT}/${name}`, digest(entryLines(name)));
+    // (sub/A.digest is labelled by its name; equal but for case, upper case first.)
+    const expected = ['A.digest', 'a.digest', 'B.digest', 'c.digest'];
+    assert.deepEqual(papersTree(index, 'file', '').roots.map((root) => root.label), expected);
+    assert.deepEqual(papersTreeFirstLevel(index, 'file')!.nodes.map((node) => node.label), expected);
+    // Topics of one paper each: by name, not upper case first.
+    const topics = new WorkspaceIndex();
+    for (const [name, topic] of [['a', 'beta'], ['b', 'Gamma'], ['c', 'alpha']]) {
+      topics.update(`${ROOT}/${name}.digest`, digest(entryLines(name, { topicHits: `专题命中 ${topic} ：x(title)` })));
+    }
+    assert.deepEqual(papersTree(topics, 'topic', '').roots.map((root) => root.label), ['alpha', 'beta', 'Gamma']);
+  });
+
   test('Should collect papers without topic or keywords in groups of their own', () => {
     const index = new WorkspaceIndex();
     index.update(`${ROOT}/a.digest`, digest(entryLines('A', { topicHits: '专题命中  ：；分类 cs.LG' }), entryLines('B')));

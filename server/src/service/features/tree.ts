@@ -755,9 +755,13 @@ class GroupBuilder {
     };
   }
 
-  /** The subgroups: missing values last, then by order, count (when `byCount`), label and id. */
+  /**
+   * The subgroups: missing values last, then by order, count (when `byCount`), label (whatever
+   * its case first, as a file explorer lists `a.digest`, `B.digest`, `c.digest`) and id.
+   */
   private sortedGroups(byCount: boolean): GroupBuilder[] {
     const groups = [...this.groups.values()];
+    const folded = new Map(groups.map((group) => [group, group.label.toLowerCase()]));
     groups.sort((a, b) => {
       if (a.missing !== b.missing) {
         return a.missing ? 1 : -1;
@@ -768,7 +772,7 @@ class GroupBuilder {
       if (byCount && a.count !== b.count) {
         return b.count - a.count;
       }
-      return a.label < b.label ? -1 : a.label > b.label ? 1 : a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
+      return compareText(folded.get(a)!, folded.get(b)!) || compareText(a.label, b.label) || compareText(a.id, b.id);
     });
     return groups;
   }
@@ -948,4 +952,9 @@ export function fileGroupItem(uri: string, label: string, heading: string, count
  */
 export function standalonePaperNode(index: WorkspaceIndex, prefix: string, paper: PaperSummary, reading: ReadingLookup = NO_READING): PaperNode {
   return paperNode(new DuplicateLookup(index), prefix, paper, reading);
+}
+
+/** Code-point order of two strings. */
+function compareText(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
 }

@@ -8,6 +8,7 @@
  * universities have one, so it is never merged with the same department of another paper,
  * unless the two lines name the same other institutions too.
  */
+import { RecentMap } from './recentMap';
 import { foldForSearch } from './workspaceIndex';
 
 /** An institution as the index keeps it: the name and its translation, if any. */
@@ -43,6 +44,16 @@ const INSTITUTION = /\b(?:universit(?:y|ies)|universit[äaà]t?|université|univ
  * institutionGroup({ name: 'Department of Physics' }).departmentOnly           // true
  */
 export function institutionGroup(item: InstitutionName): InstitutionGroup {
+  // The same names come back paper after paper, file after file (100,000 papers name a few
+  // hundred institutions): worked out once (the groups are never changed).
+  const key = item.translation === undefined ? `-${item.name}` : `+${item.name.length}:${item.name}${item.translation}`;
+  return RECENT_GROUPS.get(key) ?? RECENT_GROUPS.remember(key, groupOfItem(item));
+}
+
+/** The groups `institutionGroup` worked out last, by name and translation. */
+const RECENT_GROUPS = new RecentMap<InstitutionGroup>(4096, 400);
+
+function groupOfItem(item: InstitutionName): InstitutionGroup {
   const name = item.name.trim();
   const parts = name.split(/\s*[,，]\s*/).filter((part) => part.length > 0);
   let from = 0;
@@ -74,6 +85,9 @@ export function institutionGroup(item: InstitutionName): InstitutionGroup {
  */
 export function institutionGroups(items: readonly InstitutionName[], paperKey: string): InstitutionGroup[] {
   const groups = items.map(institutionGroup);
+  if (!groups.some((group) => group.departmentOnly)) {
+    return groups;
+  }
   const context = [...new Set(groups.filter((group) => !group.departmentOnly).map((group) => group.key))].sort().join('\u0001');
   return groups.map((group) => (group.departmentOnly ? { ...group, key: `${group.key}\u0000${context || paperKey}` } : group));
 }

@@ -7,7 +7,7 @@
  * any scheme work (vscode-vfs, vscode-remote, file); none is ever turned into a path.
  */
 import { FileChangeType, FileEvent } from 'vscode-languageserver-protocol';
-import { folderChange, isDigestUri, isInFolders } from './digestFiles';
+import { folderChange, isDigestUri, isInFolder, isInFolders } from './digestFiles';
 import { PendingDocuments } from './pendingDocuments';
 import type { DigestDocument } from './service/model';
 import type { WorkspaceIndex } from './service/workspaceIndex';
@@ -53,15 +53,16 @@ export const CLIENT_SCAN_LIMITS: ScanLimits = {
 /** Files asked in one request: enough to hide the round trip, few enough to keep a message small. */
 const READ_BATCH = 32;
 
-const PROBLEM_DESCRIPTIONS: Record<FileReadProblem, string> = {
-  'too-big': 'too big',
-  special: 'not regular files',
-  link: 'symbolic links (never followed)',
-  missing: 'gone meanwhile',
-  unreadable: 'unreadable',
-  'not-utf8': 'not UTF-8 text',
-  folder: 'folders now',
-  outside: 'outside the workspace folders',
+/** What the log says of the files skipped for a reason: of one, and of more. */
+const PROBLEM_DESCRIPTIONS: Record<FileReadProblem, readonly [string, string]> = {
+  'too-big': ['too big', 'too big'],
+  special: ['not a regular file', 'not regular files'],
+  link: ['symbolic link (never followed)', 'symbolic links (never followed)'],
+  missing: ['gone meanwhile', 'gone meanwhile'],
+  unreadable: ['unreadable', 'unreadable'],
+  'not-utf8': ['not UTF-8 text', 'not UTF-8 text'],
+  folder: ['a folder now', 'folders now'],
+  outside: ['outside the workspace folders', 'outside the workspace folders'],
 };
 
 /** A URI without a trailing slash (but `scheme:///` stays). */
@@ -204,12 +205,20 @@ export class ClientWorkspaceDigests implements WorkspaceFiles {
   }
 
   private async scanFolders(folderUris: readonly string[], seen: Set<string> | undefined): Promise<void> {
+    if (folderUris.length === 0) {
+      // Folders removed, none added: nothing to read, and nothing to say ("indexed 0 digest files").
+      return;
+    }
     const started = Date.now();
     const limits = this.limits;
     const skipped = new Map<FileReadProblem, number>();
     let indexed = 0;
+    /** The papers of the files this scan indexed (as read: not an open document's unsaved ones). */
+    let papers = 0;
+    const papersOf = (uri: string): number => this.index.diskFile(uri)?.papers.length ?? 0;
     for (const folder of folderUris) {
-      if (!this.inWorkspace(folder) || indexed >= limits.maxFiles) {
+      // Still a workspace folder or in one (removed since the scan was asked: not read).
+      if (!this.folders.some((each) => isInFolder(folder, each)) || indexed >= limits.maxFiles) {
         continue;
       }
       const found = [...(await this.source.findDigestFiles(folder, limits.maxFiles - indexed))]
@@ -218,22 +227,28 @@ export class ClientWorkspaceDigests implements WorkspaceFiles {
         .sort();
       const wanted = seen ? found : found.filter((uri) => !this.index.hasOnDisk(uri));
       const outcomes = await this.readAll(wanted, seen);
-      for (const outcome of outcomes) {
+      outcomes.forEach((outcome, i) => {
         if (outcome === 'indexed') {
           indexed++;
+          papers += papersOf(wanted[i]);
         } else if (outcome !== 'superseded') {
           skipped.set(outcome, (skipped.get(outcome) ?? 0) + 1);
         }
-      }
+      });
+      // Indexed already: counted as indexed by this scan.
       indexed += found.length - wanted.length;
+      if (wanted.length < found.length) {
+        const read = new Set(wanted);
+        for (const uri of found) if (!read.has(uri)) papers += papersOf(uri);
+      }
     }
     if (indexed >= limits.maxFiles) {
       this.options.log?.(`Paper Digest: indexed the first ${limits.maxFiles} digest files only.`);
     }
     const skippedCount = [...skipped.values()].reduce((a, b) => a + b, 0);
-    const reasons = [...skipped].map(([reason, count]) => `${count} ${PROBLEM_DESCRIPTIONS[reason]}`).join(', ');
+    const reasons = [...skipped].map(([reason, count]) => `${count} ${PROBLEM_DESCRIPTIONS[reason][count === 1 ? 0 : 1]}`).join(', ');
     this.options.log?.(
-      `Paper Digest: indexed ${counted(indexed, 'digest file')} (${counted(this.index.diskPaperCount(), 'paper')}) through the client in ${Date.now() - started} ms` +
+      `Paper Digest: indexed ${counted(indexed, 'digest file')} (${counted(papers, 'paper')}) through the client in ${Date.now() - started} ms` +
         (skippedCount > 0 ? `; skipped ${skippedCount}: ${reasons}.` : '.'),
     );
   }

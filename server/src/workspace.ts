@@ -49,16 +49,22 @@ type SkipReason = 'too-big' | 'special' | 'link' | 'another-name' | 'missing' | 
 /** What reading a file came to: indexed, skipped, a folder now, or overtaken by a newer event. */
 type ReadOutcome = 'indexed' | 'folder' | 'superseded' | SkipReason;
 
-const SKIP_DESCRIPTIONS: Record<SkipReason, string> = {
-  'too-big': 'too big',
-  special: 'not regular files (FIFOs, sockets, devices)',
-  link: 'symbolic links (never followed)',
-  'another-name': 'other names (hard links) of files indexed',
-  missing: 'gone meanwhile',
-  unreadable: 'unreadable',
-  'not-utf8': 'not UTF-8 text',
-  'name-not-utf8': 'named in bytes that are not UTF-8 (rename them to read them)',
+/** What the log says of the files skipped for a reason: of one, and of more. */
+const SKIP_DESCRIPTIONS: Record<SkipReason, readonly [string, string]> = {
+  'too-big': ['too big', 'too big'],
+  special: ['not a regular file (a FIFO, socket or device)', 'not regular files (FIFOs, sockets, devices)'],
+  link: ['symbolic link (never followed)', 'symbolic links (never followed)'],
+  'another-name': ['other name (a hard link) of a file indexed', 'other names (hard links) of files indexed'],
+  missing: ['gone meanwhile', 'gone meanwhile'],
+  unreadable: ['unreadable', 'unreadable'],
+  'not-utf8': ['not UTF-8 text', 'not UTF-8 text'],
+  'name-not-utf8': ['named in bytes that are not UTF-8 (rename it to read it)', 'named in bytes that are not UTF-8 (rename them to read them)'],
 };
+
+/** `3 too big, 1 symbolic link (never followed)`: the skipped files by reason, for the log. */
+function skippedText(skipped: ReadonlyMap<SkipReason, number>): string {
+  return [...skipped].map(([reason, count]) => `${count} ${SKIP_DESCRIPTIONS[reason][count === 1 ? 0 : 1]}`).join(', ');
+}
 
 const SKIP_OF_ERROR: Record<SafeFileError['code'], SkipReason> = {
   missing: 'missing',
@@ -353,6 +359,11 @@ export class WorkspaceDigests {
     return isInFolders(uri, this.folders);
   }
 
+  /** Whether a URI is a workspace folder or in one (false when there is none). */
+  private inAFolder(uri: string): boolean {
+    return this.folders.some((folder) => isInFolder(uri, folder));
+  }
+
   private nextOperation(uri: string): number {
     const operation = ++this.operationCount;
     this.operations.set(uri, operation);
@@ -542,18 +553,20 @@ export class WorkspaceDigests {
       return;
     }
     const started = Date.now();
+    /** The papers of the files this scan indexed (as on disk: not an open document's unsaved ones). */
+    let papers = 0;
     const { indexed, skipped } = await this.walk(folderUris, async (uri) => {
       const outcome = seen || !this.index.hasOnDisk(uri) ? await this.readInto(uri, this.nextOperation(uri), false) : 'indexed';
       if (outcome === 'indexed') {
         seen?.add(uri);
+        papers += this.index.diskFile(uri)?.papers.length ?? 0;
       }
       return outcome;
     });
     const skippedCount = [...skipped.values()].reduce((a, b) => a + b, 0);
-    const reasons = [...skipped].map(([reason, count]) => `${count} ${SKIP_DESCRIPTIONS[reason]}`).join(', ');
     this.options.log?.(
-      `Paper Digest: indexed ${counted(indexed, 'digest file')} (${counted(this.index.diskPaperCount(), 'paper')}) in ${Date.now() - started} ms` +
-        (skippedCount > 0 ? `; skipped ${skippedCount}: ${reasons}.` : '.'),
+      `Paper Digest: indexed ${counted(indexed, 'digest file')} (${counted(papers, 'paper')}) in ${Date.now() - started} ms` +
+        (skippedCount > 0 ? `; skipped ${skippedCount}: ${skippedText(skipped)}.` : '.'),
     );
   }
 
@@ -651,11 +664,11 @@ export class WorkspaceDigests {
     const skippedCount = [...skipped.values()].reduce((a, b) => a + b, 0);
     const others = toRead.length - inFull - skippedCount;
     const digests = indexed - skippedCount;
-    const reasons = [...skipped].filter(([reason]) => reason !== 'folder').map(([reason, count]) => `${count} ${SKIP_DESCRIPTIONS[reason as SkipReason]}`);
+    const reasons = skippedText(new Map([...skipped].filter((each): each is [SkipReason, number] => each[0] !== 'folder')));
     this.options.log?.(
       `Paper Digest: the index kept at the last start has ${unchanged} of the ${counted(digests, 'digest file')} as ${digests === 1 ? 'it is' : 'they are'}; ` +
         `${counted(others, 'other')} ${others === 1 ? 'was' : 'were'} read for the Papers tree's first level (${byWorker} by a worker thread), ${inFull} in full (${Date.now() - started} ms)` +
-        (reasons.length > 0 ? `; skipped ${reasons.join(', ')}.` : '.'),
+        (reasons.length > 0 ? `; skipped ${reasons}.` : '.'),
     );
   }
 
@@ -805,7 +818,9 @@ export class WorkspaceDigests {
     const walkedAt = new Map<string, number>();
     const met = new Set<string>();
     for (const folderUri of folderUris) {
-      if (!this.inWorkspace(folderUri)) {
+      // Still a workspace folder or in one (removed since the scan was asked: not walked; with
+      // no folder left, `inWorkspace` takes any file in).
+      if (!this.inAFolder(folderUri)) {
         continue;
       }
       let root: string;
@@ -882,7 +897,7 @@ export class WorkspaceDigests {
           }
           // Let requests and edits through between files.
           await new Promise<void>((resolve) => setImmediate(resolve));
-          if (!this.inWorkspace(folderUri)) {
+          if (!this.inAFolder(folderUri)) {
             // The folder was removed meanwhile.
             queue.length = 0;
             break;

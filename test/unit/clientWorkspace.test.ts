@@ -69,7 +69,12 @@ describe('The client-backed workspace index', () => {
     assert.deepEqual(indexed(index), [`${ROOT}/a.digest`, `${ROOT}/deep/b.digest.txt`]);
     assert.equal(index.paperCount, 3);
     assert.equal(files.mtimeOf(`${ROOT}/a.digest`), 5);
-    assert.match(log.at(-1) ?? '', /indexed 2 digest files \(3 papers\).*skipped 2: .*too big.*symbolic links/);
+    assert.match(log.at(-1) ?? '', /indexed 2 digest files \(3 papers\).*skipped 2: .*1 too big.*1 symbolic link \(never followed\)/);
+    // The folder removed: nothing read, no line.
+    const lines = log.length;
+    await files.changeFolders([], [ROOT + '/']);
+    assert.deepEqual(indexed(index), []);
+    assert.equal(log.length, lines, log.slice(lines).join('\n'));
   });
 
   test('Should follow file events: created, changed, a deleted folder, a folder moved in', async () => {

@@ -10,6 +10,7 @@ import { papersTree } from '../../server/src/service/features/tree';
 import { computeDiagnostics, DiagnosticCode } from '../../server/src/service/features/diagnostics';
 import { parseDigest } from '../../server/src/service/parser';
 import { digest, entryLines } from '../support/fixtures';
+import { compareLabels } from '../../server/src/service/text';
 
 /** markdown-it (a devDependency), with raw HTML and linkify on, as a client might render Markdown. */
 // eslint-disable-next-line @typescript-eslint/no-require-imports
@@ -126,6 +127,18 @@ describe('Statistics', () => {
       ['Tsinghua University', '清华大学', 6],
       ['Fudan University', '复旦大学', 1],
     ]);
+  });
+
+  test('Should list rows of one count by label whatever its case, as the Papers view lists its groups', () => {
+    const index = new WorkspaceIndex();
+    for (const [name, topic] of [['a', 'beta'], ['b', 'Gamma'], ['c', 'alpha'], ['d', 'Alpha']]) {
+      index.update(`file:///w/${name}.digest`, digest(entryLines(name, { topicHits: `专题命中 ${topic} ：x(title)` })));
+    }
+    // Alpha and alpha are one topic (its first spelling); the others one paper each.
+    const labels = digestStatistics(index).topics.map((row) => [row.label, row.count]);
+    assert.deepEqual(labels, [['alpha', 2], ['beta', 1], ['Gamma', 1]]);
+    assert.deepEqual(papersTree(index, 'topic', '').roots.map((root) => [root.label, root.count]), labels);
+    assert.deepEqual(['b', 'C', 'a', 'A'].sort(compareLabels), ['A', 'a', 'b', 'C']);
   });
 
   test('Should give every row, date and period the Papers filter of exactly the papers it counts', () => {

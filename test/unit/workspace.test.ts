@@ -109,6 +109,25 @@ describe('workspace: scanning', () => {
     assert.equal(log.filter((line) => line.includes('indexed')).length, 1, log.join('\n'));
   });
 
+  test('Should count in its log line the files and papers of the folders it read, and not read a folder removed before its scan', async () => {
+    const one = folder({ 'a.digest': digest(entryLines('A'), entryLines('B'), entryLines('C')) });
+    const two = folder({ 'b.digest': digest(entryLines('D')) });
+    const index = new WorkspaceIndex();
+    const log: string[] = [];
+    const files = new WorkspaceDigests(index, { log: (message) => log.push(message) });
+    await files.setFolders([pathToUri(one)]);
+    await files.changeFolders([pathToUri(two)], []);
+    assert.deepEqual(log.filter((line) => line.includes('indexed')).map((line) => /indexed .*\)/.exec(line)?.[0]), ['indexed 1 digest file (3 papers)', 'indexed 1 digest file (1 paper)']);
+    // A folder added and removed before its scan runs (no folder left, where any file counts as in the workspace): not read.
+    await files.setFolders([]);
+    const adding = files.changeFolders([pathToUri(one)], []);
+    await files.changeFolders([], [pathToUri(one)]);
+    await adding;
+    await files.ready;
+    assert.deepEqual(index.files(), []);
+    files.dispose();
+  });
+
   test('Should keep the files another folder still holds when a nested folder, or the one holding it, is removed', async () => {
     const root = folder({ 'top.digest': digest(entryLines('Top')), 'sub/a.digest': digest(entryLines('Sub')) });
     const sub = path.join(root, 'sub');
@@ -249,7 +268,7 @@ describe('workspace: links, special files and replaced files', () => {
     const summary = log.find((line) => line.includes('indexed'));
     assert.match(summary ?? '', /^Paper Digest: indexed 1 digest file \(1 paper\) in \d+ ms; skipped 4: /, log.join('\n'));
     assert.match(summary!, /1 too big/);
-    assert.match(summary!, /1 not regular files/);
+    assert.match(summary!, /1 not a regular file \(a FIFO, socket or device\)/);
     assert.match(summary!, /2 symbolic links \(never followed\)/);
   });
 
@@ -298,7 +317,7 @@ describe('workspace: links, special files and replaced files', () => {
     const { index, files, log } = await scanned(root);
     assert.deepEqual(indexedNames(index, root), ['a.digest']);
     assert.deepEqual(index.repeatedTitleKeys().size, 0, 'no duplicate of itself');
-    assert.match(log.find((line) => line.includes('indexed')) ?? '', /indexed 1 digest file \(1 paper\).*skipped 1: 1 other names \(hard links\) of files indexed/);
+    assert.match(log.find((line) => line.includes('indexed')) ?? '', /indexed 1 digest file \(1 paper\).*skipped 1: 1 other name \(a hard link\) of a file indexed/);
     // An event on the second name, and a rescan, leave it out too.
     await files.filesChanged([{ uri: pathToUri(path.join(root, 'b.digest')), type: CHANGED }]);
     await files.rescan();

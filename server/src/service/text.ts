@@ -238,3 +238,18 @@ export function plainLabel(text: string, max: number): string {
 export function counted(count: number, word: string): string {
   return `${count} ${word}${count === 1 ? '' : 's'}`;
 }
+
+/** The order of two strings by code point. */
+export function compareText(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+/**
+ * The order of two labels (files, topics, institutions) as people list them: whatever their
+ * case, then, equal but for case, upper case first (a total order).
+ *
+ * @example ['c.digest', 'B.digest', 'a.digest'].sort(compareLabels) // ['a.digest', 'B.digest', 'c.digest']
+ */
+export function compareLabels(a: string, b: string): number {
+  return compareText(a.toLowerCase(), b.toLowerCase()) || compareText(a, b);
+}

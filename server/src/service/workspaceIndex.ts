@@ -298,13 +298,6 @@ export class WorkspaceIndex {
     return [...this.disk.keys()];
   }
 
-  /** How many papers the files' disk content holds (not the open documents' unsaved papers): the scan's log. */
-  diskPaperCount(): number {
-    let count = 0;
-    for (const summary of this.disk.values()) count += summary.papers.length;
-    return count;
-  }
-
   /** The disk content of a file, whether or not it is open. */
   diskFile(uri: string): FileSummary | undefined {
     return this.disk.get(uri);

@@ -18,6 +18,7 @@ import { compilePaperFilter, filterContextOf } from '../paperFilter';
 import type { PaperSummary, WorkspaceIndex } from '../workspaceIndex';
 import type { PapersGrouping, PapersTree, PapersTreeItem, PapersTreeOptions, PapersTreeView } from './tree';
 import { fileGroupNode, fileGroupItem, fileLabel, paperIdentity, PapersTreeLookup, queryKeyOf } from './tree';
+import { compareLabels, compareText } from '../text';
 
 /** The groupings this module builds. */
 export function isReadingGrouping(grouping: PapersGrouping): grouping is 'unread' | 'starred' | 'new' {
@@ -123,8 +124,8 @@ class ReadingStructure {
         this.groups.push(group);
       }
     }
-    // As papersTree sorts the file groups: newest digest first, then label and id.
-    this.groups.sort((a, b) => b.rank - a.rank || (a.label < b.label ? -1 : a.label > b.label ? 1 : a.uri < b.uri ? -1 : a.uri > b.uri ? 1 : 0));
+    // As papersTree sorts the file groups: newest digest first, then label (`compareLabels`) and URI.
+    this.groups.sort((a, b) => b.rank - a.rank || compareLabels(a.label, b.label) || compareText(a.uri, b.uri));
     this.records = reading.stateRecords?.() ?? [];
   }
 

@@ -17,6 +17,7 @@ import { categoryIgnoringCase } from '../taxonomy';
 import { InstitutionGroup, institutionGroup } from '../institutionGroup';
 import type { FileSummary, PaperSummary, WorkspaceIndex } from '../workspaceIndex';
 import { paperKeyOf } from '../reading/paperInfo';
+import { compareLabels } from '../text';
 
 /** One bar: a value and how many distinct papers have it. */
 export interface CountRow {
@@ -419,14 +420,14 @@ class Counter {
     return this.values.get(key)?.papers.count ?? 0;
   }
 
-  /** Every value, most papers first, then by label. */
+  /** Every value, most papers first, then by label (`compareLabels`, as the Papers view orders its groups). */
   rows(): CountRow[] {
     const rows: CountRow[] = [];
     for (const value of this.values.values()) {
       const row: CountRow = { label: value.label, detail: value.detail, count: value.papers.count, filter: fieldFilter(this.field, value.label) };
       rows.push(value.known === undefined ? row : { ...row, known: value.known });
     }
-    return rows.sort((a, b) => b.count - a.count || (a.label < b.label ? -1 : a.label > b.label ? 1 : 0));
+    return rows.sort((a, b) => b.count - a.count || compareLabels(a.label, b.label));
   }
 }
 

@@ -8,7 +8,7 @@
 import type { Position, Range } from 'vscode-languageserver-types';
 import type { Cancellation } from '../cancellation';
 import { NEVER_CANCELLED } from '../cancellation';
-import { decodeUriText, plainLabel } from '../text';
+import { compareText, decodeUriText, plainLabel } from '../text';
 import { categoryIgnoringCase } from '../taxonomy';
 import type { FirstLevelPart, IndexLocation, PaperSummary, WorkspaceIndex } from '../workspaceIndex';
 import { foldForSearch } from '../workspaceIndex';
@@ -756,8 +756,8 @@ class GroupBuilder {
   }
 
   /**
-   * The subgroups: missing values last, then by order, count (when `byCount`), label (whatever
-   * its case first, as a file explorer lists `a.digest`, `B.digest`, `c.digest`) and id.
+   * The subgroups: missing values last, then by order, count (when `byCount`), label (as
+   * `compareLabels` orders them: whatever their case, `a.digest`, `B.digest`, `c.digest`) and id.
    */
   private sortedGroups(byCount: boolean): GroupBuilder[] {
     const groups = [...this.groups.values()];
@@ -952,9 +952,4 @@ export function fileGroupItem(uri: string, label: string, heading: string, count
  */
 export function standalonePaperNode(index: WorkspaceIndex, prefix: string, paper: PaperSummary, reading: ReadingLookup = NO_READING): PaperNode {
   return paperNode(new DuplicateLookup(index), prefix, paper, reading);
-}
-
-/** Code-point order of two strings. */
-function compareText(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
 }

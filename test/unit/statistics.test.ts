@@ -1,5 +1,6 @@
 import { describe, test } from 'node:test';
 import * as assert from 'node:assert/strict';
+import fc from 'fast-check';
 import { WorkspaceIndex } from '../../server/src/service/workspaceIndex';
 import { addDays, digestDateOf, isCalendarDate, isoWeekOf, monthOf } from '../../server/src/service/digestDates';
 import { compilePaperFilter, fieldFilter, MAX_FILTER_TERMS } from '../../server/src/service/paperFilter';
@@ -139,6 +140,20 @@ describe('Statistics', () => {
     assert.deepEqual(labels, [['alpha', 2], ['beta', 1], ['Gamma', 1]]);
     assert.deepEqual(papersTree(index, 'topic', '').roots.map((root) => [root.label, root.count]), labels);
     assert.deepEqual(['b', 'C', 'a', 'A'].sort(compareLabels), ['A', 'a', 'b', 'C']);
+    assert.deepEqual(['day-10.digest', 'Day-3.digest', 'day-2.digest', 'day-02.digest'].sort(compareLabels), ['day-02.digest', 'day-2.digest', 'Day-3.digest', 'day-10.digest']);
+  });
+
+  test('Should order labels totally: antisymmetric, transitive, zero for the same text only', () => {
+    const text = fc.string({ unit: fc.constantFrom('a', 'B', 'b', '0', '1', '2', '9', '-', '.', '字'), maxLength: 6 });
+    fc.assert(
+      fc.property(text, text, text, (a, b, c) => {
+        const sign = (n: number): number => Math.sign(n);
+        assert.equal(sign(compareLabels(a, b)) + sign(compareLabels(b, a)), 0);
+        assert.equal(compareLabels(a, b) === 0, a === b);
+        if (compareLabels(a, b) <= 0 && compareLabels(b, c) <= 0) assert.ok(compareLabels(a, c) <= 0, JSON.stringify([a, b, c]));
+      }),
+      { numRuns: 20000, seed: 5 },
+    );
   });
 
   test('Should give every row, date and period the Papers filter of exactly the papers it counts', () => {

@@ -165,9 +165,9 @@ describe('tree: groupings and counts', () => {
 
   test('Should list files and equal-sized groups whatever the case of their names, as a file explorer does', () => {
     const index = new WorkspaceIndex();
-    for (const name of ['c.digest', 'B.digest', 'a.digest', 'sub/A.digest']) index.update(`${ROOT}/${name}`, digest(entryLines(name)));
-    // (sub/A.digest is labelled by its name; equal but for case, upper case first.)
-    const expected = ['A.digest', 'a.digest', 'B.digest', 'c.digest'];
+    for (const name of ['c.digest', 'B.digest', 'a.digest', 'sub/A.digest', 'day-10.digest', 'day-2.digest']) index.update(`${ROOT}/${name}`, digest(entryLines(name)));
+    // (sub/A.digest is labelled by its name; equal but for case, upper case first. Numbers by value.)
+    const expected = ['A.digest', 'a.digest', 'B.digest', 'c.digest', 'day-2.digest', 'day-10.digest'];
     assert.deepEqual(papersTree(index, 'file', '').roots.map((root) => root.label), expected);
     assert.deepEqual(papersTreeFirstLevel(index, 'file')!.nodes.map((node) => node.label), expected);
     // Topics of one paper each: by name, not upper case first.

@@ -246,10 +246,48 @@ export function compareText(a: string, b: string): number {
 
 /**
  * The order of two labels (files, topics, institutions) as people list them: whatever their
- * case, then, equal but for case, upper case first (a total order).
+ * case, numbers by their value (`day-2` before `day-10`), then, equal so, by code point (upper
+ * case first): a total order.
  *
  * @example ['c.digest', 'B.digest', 'a.digest'].sort(compareLabels) // ['a.digest', 'B.digest', 'c.digest']
+ * @example ['day-10', 'day-2'].sort(compareLabels) // ['day-2', 'day-10']
  */
 export function compareLabels(a: string, b: string): number {
-  return compareText(a.toLowerCase(), b.toLowerCase()) || compareText(a, b);
+  return compareNumbered(a.toLowerCase(), b.toLowerCase()) || compareText(a, b);
+}
+
+/**
+ * The order of two texts by code point, except that runs of ASCII digits compare by their value
+ * (leading zeros aside): `compareLabels` of texts already lower-cased, without the tie-break.
+ */
+export function compareNumbered(a: string, b: string): number {
+  let i = 0;
+  let j = 0;
+  while (i < a.length && j < b.length) {
+    const x = a.charCodeAt(i);
+    const y = b.charCodeAt(j);
+    if (isAsciiDigit(x) && isAsciiDigit(y)) {
+      let endA = i;
+      while (endA < a.length && isAsciiDigit(a.charCodeAt(endA))) endA++;
+      let endB = j;
+      while (endB < b.length && isAsciiDigit(b.charCodeAt(endB))) endB++;
+      while (i < endA - 1 && a.charCodeAt(i) === 0x30) i++;
+      while (j < endB - 1 && b.charCodeAt(j) === 0x30) j++;
+      // More digits, a greater number; as many, the first digit that differs.
+      if (endA - i !== endB - j) return endA - i - (endB - j);
+      for (; i < endA; i++, j++) {
+        const digit = a.charCodeAt(i) - b.charCodeAt(j);
+        if (digit !== 0) return digit;
+      }
+      continue;
+    }
+    if (x !== y) return x - y;
+    i++;
+    j++;
+  }
+  return a.length - i - (b.length - j);
+}
+
+function isAsciiDigit(c: number): boolean {
+  return c >= 0x30 && c <= 0x39;
 }

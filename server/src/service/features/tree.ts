@@ -8,7 +8,7 @@
 import type { Position, Range } from 'vscode-languageserver-types';
 import type { Cancellation } from '../cancellation';
 import { NEVER_CANCELLED } from '../cancellation';
-import { compareText, decodeUriText, plainLabel } from '../text';
+import { compareNumbered, compareText, decodeUriText, plainLabel } from '../text';
 import { categoryIgnoringCase } from '../taxonomy';
 import type { FirstLevelPart, IndexLocation, PaperSummary, WorkspaceIndex } from '../workspaceIndex';
 import { foldForSearch } from '../workspaceIndex';
@@ -757,7 +757,8 @@ class GroupBuilder {
 
   /**
    * The subgroups: missing values last, then by order, count (when `byCount`), label (as
-   * `compareLabels` orders them: whatever their case, `a.digest`, `B.digest`, `c.digest`) and id.
+   * `compareLabels` orders them: whatever their case, numbers by value, `a.digest`, `B.digest`,
+   * `c.digest`, `day-2`, `day-10`) and id.
    */
   private sortedGroups(byCount: boolean): GroupBuilder[] {
     const groups = [...this.groups.values()];
@@ -772,7 +773,7 @@ class GroupBuilder {
       if (byCount && a.count !== b.count) {
         return b.count - a.count;
       }
-      return compareText(folded.get(a)!, folded.get(b)!) || compareText(a.label, b.label) || compareText(a.id, b.id);
+      return compareNumbered(folded.get(a)!, folded.get(b)!) || compareText(a.label, b.label) || compareText(a.id, b.id);
     });
     return groups;
   }

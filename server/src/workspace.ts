@@ -310,7 +310,7 @@ export class WorkspaceDigests {
       } else if (isDigestUri(uri)) {
         this.early?.touch(uri);
         // A digest's name may now be a folder's (a file replaced by a folder): scan it then.
-        reads.push(this.readInto(uri, this.nextOperation(uri), true).then((outcome) => (outcome === 'folder' ? this.scan([uri]) : undefined)));
+        reads.push(this.readInto(uri, this.nextOperation(uri), true).then((outcome) => (outcome === 'folder' ? this.scan([uri], false, true) : undefined)));
       } else if (change.type === FileChangeType.Created) {
         // A folder moved or copied in brings its digests.
         reads.push(this.scanIfFolder(uri));
@@ -495,7 +495,7 @@ export class WorkspaceDigests {
         // A folder moved in during the first scan is read after it: until then, the early index
         // would lack its digests, and the first level waits for the scan instead.
         this.early?.abandon();
-        await this.scan([uri]);
+        await this.scan([uri], false, true);
       }
     } catch {
       // Gone already.
@@ -513,8 +513,11 @@ export class WorkspaceDigests {
   /**
    * Scans folders one directory at a time, yielding to the event loop between files. The first
    * scan, where an index is kept between starts, first looks at what was kept (`readEarly`).
+   * `fromEvent`: a folder a file event found (moved in, or a digest's name now a folder's), which
+   * is in the workspace as any file is (with no workspace folder, any is); else workspace folders,
+   * which are not walked once removed.
    */
-  private scan(folderUris: readonly string[], first = false): Promise<void> {
+  private scan(folderUris: readonly string[], first = false, fromEvent = false): Promise<void> {
     const previous = this.scanning;
     const store = first ? this.keptStore : undefined;
     let before = previous;
@@ -531,7 +534,7 @@ export class WorkspaceDigests {
     }
     this.scansRunning++;
     this.scanning = before
-      .then(() => this.scanFolders(folderUris))
+      .then(() => this.scanFolders(folderUris, undefined, fromEvent))
       .catch((error: unknown) => {
         this.options.log?.(`Paper Digest: scanning the workspace failed: ${String(error)}`);
       })
@@ -547,7 +550,7 @@ export class WorkspaceDigests {
    * Walks the folders and reads their digest files: only files not indexed yet, or, with
    * `seen`, every file (and `seen` collects their URIs).
    */
-  private async scanFolders(folderUris: readonly string[], seen?: Set<string>): Promise<void> {
+  private async scanFolders(folderUris: readonly string[], seen?: Set<string>, fromEvent = false): Promise<void> {
     if (folderUris.length === 0) {
       // Folders removed, none added: nothing to read, and nothing to say ("indexed 0 digest files").
       return;
@@ -562,7 +565,7 @@ export class WorkspaceDigests {
         papers += this.index.diskFile(uri)?.papers.length ?? 0;
       }
       return outcome;
-    });
+    }, fromEvent);
     const skippedCount = [...skipped.values()].reduce((a, b) => a + b, 0);
     this.options.log?.(
       `Paper Digest: indexed ${counted(indexed, 'digest file')} (${counted(papers, 'paper')}) in ${Date.now() - started} ms` +
@@ -805,7 +808,10 @@ export class WorkspaceDigests {
    * the limits, yielding to the event loop between files: the regular files only (links and
    * special files are skipped); `visit` says what came of each.
    */
-  private async walk(folderUris: readonly string[], visit: (uri: string, file: string) => Promise<ReadOutcome>): Promise<{ indexed: number; skipped: Map<SkipReason, number> }> {
+  private async walk(folderUris: readonly string[], visit: (uri: string, file: string) => Promise<ReadOutcome>, fromEvent = false): Promise<{ indexed: number; skipped: Map<SkipReason, number> }> {
+    // Workspace folders are walked while they are (or are in) one; a folder an event found, while
+    // it is in the workspace.
+    const inScope = (uri: string): boolean => (fromEvent ? this.inWorkspace(uri) : this.inAFolder(uri));
     const limits = this.limits;
     let indexed = 0;
     let directories = 0;
@@ -818,9 +824,9 @@ export class WorkspaceDigests {
     const walkedAt = new Map<string, number>();
     const met = new Set<string>();
     for (const folderUri of folderUris) {
-      // Still a workspace folder or in one (removed since the scan was asked: not walked; with
-      // no folder left, `inWorkspace` takes any file in).
-      if (!this.inAFolder(folderUri)) {
+      // Removed since the scan was asked: not walked (with no folder left, `inWorkspace` takes
+      // any file in: a workspace folder is walked only while it is one).
+      if (!inScope(folderUri)) {
         continue;
       }
       let root: string;
@@ -897,7 +903,7 @@ export class WorkspaceDigests {
           }
           // Let requests and edits through between files.
           await new Promise<void>((resolve) => setImmediate(resolve));
-          if (!this.inAFolder(folderUri)) {
+          if (!inScope(folderUri)) {
             // The folder was removed meanwhile.
             queue.length = 0;
             break;

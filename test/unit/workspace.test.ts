@@ -128,6 +128,16 @@ describe('workspace: scanning', () => {
     files.dispose();
   });
 
+  test('Should read a folder a file event finds when no workspace folder is open (any file is in the workspace then)', async () => {
+    const root = folder({ 'moved/a.digest': digest(entryLines('A')) });
+    const index = new WorkspaceIndex();
+    const files = new WorkspaceDigests(index);
+    await files.setFolders([]);
+    await files.filesChanged([{ uri: pathToUri(path.join(root, 'moved')), type: CREATED }]);
+    assert.deepEqual(indexedNames(index, root), ['moved/a.digest']);
+    files.dispose();
+  });
+
   test('Should keep the files another folder still holds when a nested folder, or the one holding it, is removed', async () => {
     const root = folder({ 'top.digest': digest(entryLines('Top')), 'sub/a.digest': digest(entryLines('Sub')) });
     const sub = path.join(root, 'sub');

@@ -156,7 +156,7 @@ export class ClientWorkspaceDigests implements WorkspaceFiles {
     // A digest's name that is a folder's now: scan it.
     const scans = [...folders, ...files.filter((_, i) => outcomes[i] === 'folder')];
     if (scans.length > 0) {
-      await this.scan(scans, undefined);
+      await this.scan(scans, undefined, true);
     }
   }
 
@@ -194,17 +194,21 @@ export class ClientWorkspaceDigests implements WorkspaceFiles {
     return this.options.limits ?? CLIENT_SCAN_LIMITS;
   }
 
-  /** Queues a scan of folders after the scans before it; `seen` re-reads every file and collects them. */
-  private scan(folderUris: readonly string[], seen: Set<string> | undefined): Promise<void> {
+  /**
+   * Queues a scan of folders after the scans before it; `seen` re-reads every file and collects
+   * them. `fromEvent`: folders a file event found, read while they are in the workspace as any
+   * file is (with no workspace folder, any is); else workspace folders, read only while they are one.
+   */
+  private scan(folderUris: readonly string[], seen: Set<string> | undefined, fromEvent = false): Promise<void> {
     this.scanning = this.scanning
-      .then(() => this.scanFolders(folderUris, seen))
+      .then(() => this.scanFolders(folderUris, seen, fromEvent))
       .catch((error: unknown) => {
         this.options.log?.(`Paper Digest: scanning the workspace failed: ${error instanceof Error ? error.message : String(error)}`);
       });
     return this.scanning;
   }
 
-  private async scanFolders(folderUris: readonly string[], seen: Set<string> | undefined): Promise<void> {
+  private async scanFolders(folderUris: readonly string[], seen: Set<string> | undefined, fromEvent: boolean): Promise<void> {
     if (folderUris.length === 0) {
       // Folders removed, none added: nothing to read, and nothing to say ("indexed 0 digest files").
       return;
@@ -217,8 +221,10 @@ export class ClientWorkspaceDigests implements WorkspaceFiles {
     let papers = 0;
     const papersOf = (uri: string): number => this.index.diskFile(uri)?.papers.length ?? 0;
     for (const folder of folderUris) {
-      // Still a workspace folder or in one (removed since the scan was asked: not read).
-      if (!this.folders.some((each) => isInFolder(folder, each)) || indexed >= limits.maxFiles) {
+      // Removed since the scan was asked: not read (with no folder left, `inWorkspace` takes any
+      // file in: a workspace folder is read only while it is one).
+      const inScope = fromEvent ? this.inWorkspace(folder) : this.folders.some((each) => isInFolder(folder, each));
+      if (!inScope || indexed >= limits.maxFiles) {
         continue;
       }
       const found = [...(await this.source.findDigestFiles(folder, limits.maxFiles - indexed))]

@@ -96,6 +96,21 @@ describe('The client-backed workspace index', () => {
     assert.equal(source.reads.length, reads);
   });
 
+  test('Should not read a folder removed before its scan, and read a folder an event finds with no folder open', async () => {
+    const { source, index, files } = setUp();
+    source.files.set(`${ROOT}/a.digest`, digest(entryLines('A')));
+    await files.setFolders([]);
+    const adding = files.changeFolders([ROOT], []);
+    await files.changeFolders([], [ROOT]);
+    await adding;
+    await files.ready;
+    assert.deepEqual(indexed(index), [], 'removed before its scan began');
+    // With no workspace folder open, any file is in the workspace: a folder an event finds is read.
+    source.files.set(`${ROOT}/moved/in.digest`, digest(entryLines('D')));
+    await files.filesChanged([{ uri: `${ROOT}/moved`, type: FileChangeType.Created }]);
+    assert.deepEqual(indexed(index), [`${ROOT}/moved/in.digest`]);
+  });
+
   test('Should drop a read that a deletion overtook', async () => {
     const { source, index, files } = setUp();
     await files.setFolders([ROOT]);

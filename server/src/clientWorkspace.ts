@@ -7,7 +7,7 @@
  * any scheme work (vscode-vfs, vscode-remote, file); none is ever turned into a path.
  */
 import { FileChangeType, FileEvent } from 'vscode-languageserver-protocol';
-import { folderChange, isDigestUri, isInFolder, isInFolders } from './digestFiles';
+import { dropOperationsIn, folderChange, isDigestUri, isInFolder, isInFolders } from './digestFiles';
 import { PendingDocuments } from './pendingDocuments';
 import type { DigestDocument } from './service/model';
 import type { WorkspaceIndex } from './service/workspaceIndex';
@@ -115,6 +115,7 @@ export class ClientWorkspaceDigests implements WorkspaceFiles {
     for (const old of gone) {
       this.index.remove(old);
     }
+    dropOperationsIn(this.operations, gone);
     this.folders = next;
     return this.scan(scan, undefined);
   }
@@ -134,6 +135,9 @@ export class ClientWorkspaceDigests implements WorkspaceFiles {
     const deleted: string[] = [];
     const files: string[] = [];
     const folders: string[] = [];
+    // A folder found now is read while it is in a workspace folder, or, with none open now, while
+    // there is none (then any file is in the workspace).
+    const anywhere = this.folders.length === 0;
     for (const change of changes) {
       const uri = trimmedUri(change.uri);
       if (!this.inWorkspace(uri)) {
@@ -156,7 +160,7 @@ export class ClientWorkspaceDigests implements WorkspaceFiles {
     // A digest's name that is a folder's now: scan it.
     const scans = [...folders, ...files.filter((_, i) => outcomes[i] === 'folder')];
     if (scans.length > 0) {
-      await this.scan(scans, undefined, true);
+      await this.scan(scans, undefined, anywhere);
     }
   }
 
@@ -196,19 +200,20 @@ export class ClientWorkspaceDigests implements WorkspaceFiles {
 
   /**
    * Queues a scan of folders after the scans before it; `seen` re-reads every file and collects
-   * them. `fromEvent`: folders a file event found, read while they are in the workspace as any
-   * file is (with no workspace folder, any is); else workspace folders, read only while they are one.
+   * them. Folders are read only while they are (or are in) a workspace folder; `anywhere`,
+   * folders a file event found when no workspace folder was open, while that is so (any file is
+   * in the workspace then).
    */
-  private scan(folderUris: readonly string[], seen: Set<string> | undefined, fromEvent = false): Promise<void> {
+  private scan(folderUris: readonly string[], seen: Set<string> | undefined, anywhere = false): Promise<void> {
     this.scanning = this.scanning
-      .then(() => this.scanFolders(folderUris, seen, fromEvent))
+      .then(() => this.scanFolders(folderUris, seen, anywhere))
       .catch((error: unknown) => {
         this.options.log?.(`Paper Digest: scanning the workspace failed: ${error instanceof Error ? error.message : String(error)}`);
       });
     return this.scanning;
   }
 
-  private async scanFolders(folderUris: readonly string[], seen: Set<string> | undefined, fromEvent: boolean): Promise<void> {
+  private async scanFolders(folderUris: readonly string[], seen: Set<string> | undefined, anywhere: boolean): Promise<void> {
     if (folderUris.length === 0) {
       // Folders removed, none added: nothing to read, and nothing to say ("indexed 0 digest files").
       return;
@@ -221,18 +226,22 @@ export class ClientWorkspaceDigests implements WorkspaceFiles {
     let papers = 0;
     const papersOf = (uri: string): number => this.index.diskFile(uri)?.papers.length ?? 0;
     for (const folder of folderUris) {
-      // Removed since the scan was asked: not read (with no folder left, `inWorkspace` takes any
-      // file in: a workspace folder is read only while it is one).
-      const inScope = fromEvent ? this.inWorkspace(folder) : this.folders.some((each) => isInFolder(folder, each));
-      if (!inScope || indexed >= limits.maxFiles) {
+      // Removed since the scan was asked, or while the client lists or reads it: not read (with
+      // no folder left, `inWorkspace` takes any file in).
+      const inScope = (): boolean => (anywhere ? this.inWorkspace(folder) : this.folders.some((each) => isInFolder(folder, each)));
+      if (!inScope() || indexed >= limits.maxFiles) {
         continue;
       }
-      const found = [...(await this.source.findDigestFiles(folder, limits.maxFiles - indexed))]
+      const listed = await this.source.findDigestFiles(folder, limits.maxFiles - indexed);
+      if (!inScope()) {
+        continue;
+      }
+      const found = [...listed]
         .map(trimmedUri)
         .filter((uri) => isDigestUri(uri) && this.inWorkspace(uri))
         .sort();
       const wanted = seen ? found : found.filter((uri) => !this.index.hasOnDisk(uri));
-      const outcomes = await this.readAll(wanted, seen);
+      const outcomes = await this.readAll(wanted, seen, inScope);
       outcomes.forEach((outcome, i) => {
         if (outcome === 'indexed') {
           indexed++;
@@ -260,9 +269,14 @@ export class ClientWorkspaceDigests implements WorkspaceFiles {
   }
 
   /** Reads files in batches and indexes each, unless a newer operation on it came meanwhile. */
-  private async readAll(uris: readonly string[], seen: Set<string> | undefined): Promise<(FileReadProblem | 'indexed' | 'superseded')[]> {
+  private async readAll(uris: readonly string[], seen: Set<string> | undefined, inScope: () => boolean = () => true): Promise<(FileReadProblem | 'indexed' | 'superseded')[]> {
     const outcomes: (FileReadProblem | 'indexed' | 'superseded')[] = [];
     for (let start = 0; start < uris.length; start += READ_BATCH) {
+      if (!inScope()) {
+        // The folder was removed meanwhile: the files not asked yet are not read.
+        for (let i = start; i < uris.length; i++) outcomes.push('superseded');
+        break;
+      }
       const batch = uris.slice(start, start + READ_BATCH);
       const operations = batch.map((uri) => {
         const operation = ++this.operationCount;

@@ -61,3 +61,15 @@ export function folderChange(before: readonly string[], after: readonly string[]
   const overlapping = after.filter((folder) => before.includes(folder) && gone.some((old) => isInFolder(folder, old) || isInFolder(old, folder)));
   return { gone, scan: [...added, ...overlapping] };
 }
+
+/**
+ * Forgets the reads under way below folders removed from the workspace (`operations`: the
+ * latest operation on each URI): a read that finds its operation gone is dropped, not put in the
+ * index the folder's files just left.
+ */
+export function dropOperationsIn(operations: Map<string, number>, gone: readonly string[]): void {
+  if (gone.length === 0) return;
+  for (const uri of [...operations.keys()]) {
+    if (gone.some((folder) => isInFolder(uri, folder))) operations.delete(uri);
+  }
+}

@@ -18,7 +18,7 @@ import { FirstLevelReader, FirstLevelTask } from './firstLevelRead';
 import { namesNotUtf8Async } from './fs/fileNames';
 import type { KeptIndexStore } from './keptIndexDisk';
 import { FileFingerprint, KeptFile, sameFingerprint } from './service/keptIndex';
-import { folderChange, isDigestFileName, isDigestUri, isInFolder, isInFolders } from './digestFiles';
+import { dropOperationsIn, folderChange, isDigestFileName, isDigestUri, isInFolder, isInFolders } from './digestFiles';
 import { PendingDocuments } from './pendingDocuments';
 import type { DigestDocument } from './service/model';
 import { FirstLevelPart, WorkspaceIndex } from './service/workspaceIndex';
@@ -254,6 +254,7 @@ export class WorkspaceDigests {
     for (const old of gone) {
       this.index.remove(old);
     }
+    dropOperationsIn(this.operations, gone);
     this.folders = next;
     this.realRoots.clear();
     const first = !this.firstScanStarted;
@@ -294,6 +295,9 @@ export class WorkspaceDigests {
   async filesChanged(changes: readonly FileEvent[]): Promise<void> {
     const reads: Promise<void>[] = [];
     const deleted: string[] = [];
+    // A folder found now is walked while it is in a workspace folder, or, with none open now,
+    // while there is none (then any file is in the workspace).
+    const anywhere = this.folders.length === 0;
     for (const change of changes) {
       const uri = canonicalUri(change.uri);
       if (!uri || !this.inWorkspace(uri)) {
@@ -310,10 +314,10 @@ export class WorkspaceDigests {
       } else if (isDigestUri(uri)) {
         this.early?.touch(uri);
         // A digest's name may now be a folder's (a file replaced by a folder): scan it then.
-        reads.push(this.readInto(uri, this.nextOperation(uri), true).then((outcome) => (outcome === 'folder' ? this.scan([uri], false, true) : undefined)));
+        reads.push(this.readInto(uri, this.nextOperation(uri), true).then((outcome) => (outcome === 'folder' ? this.scan([uri], false, anywhere) : undefined)));
       } else if (change.type === FileChangeType.Created) {
         // A folder moved or copied in brings its digests.
-        reads.push(this.scanIfFolder(uri));
+        reads.push(this.scanIfFolder(uri, anywhere));
       }
     }
     if (deleted.length > 0) {
@@ -488,14 +492,14 @@ export class WorkspaceDigests {
   }
 
   /** Scans a folder created in the workspace; a link to a folder is never followed. */
-  private async scanIfFolder(uri: string): Promise<void> {
+  private async scanIfFolder(uri: string, anywhere: boolean): Promise<void> {
     try {
       const file = fileURLToPath(uri);
       if ((await fs.lstat(file)).isDirectory() && (await this.reallyInside(uri, file))) {
         // A folder moved in during the first scan is read after it: until then, the early index
         // would lack its digests, and the first level waits for the scan instead.
         this.early?.abandon();
-        await this.scan([uri], false, true);
+        await this.scan([uri], false, anywhere);
       }
     } catch {
       // Gone already.
@@ -513,11 +517,11 @@ export class WorkspaceDigests {
   /**
    * Scans folders one directory at a time, yielding to the event loop between files. The first
    * scan, where an index is kept between starts, first looks at what was kept (`readEarly`).
-   * `fromEvent`: a folder a file event found (moved in, or a digest's name now a folder's), which
-   * is in the workspace as any file is (with no workspace folder, any is); else workspace folders,
-   * which are not walked once removed.
+   * Folders are walked only while they are (or are in) a workspace folder; `anywhere`, a folder
+   * a file event found (moved in, or a digest's name now a folder's) when no workspace folder was
+   * open, while that is so (any file is in the workspace then).
    */
-  private scan(folderUris: readonly string[], first = false, fromEvent = false): Promise<void> {
+  private scan(folderUris: readonly string[], first = false, anywhere = false): Promise<void> {
     const previous = this.scanning;
     const store = first ? this.keptStore : undefined;
     let before = previous;
@@ -534,7 +538,7 @@ export class WorkspaceDigests {
     }
     this.scansRunning++;
     this.scanning = before
-      .then(() => this.scanFolders(folderUris, undefined, fromEvent))
+      .then(() => this.scanFolders(folderUris, undefined, anywhere))
       .catch((error: unknown) => {
         this.options.log?.(`Paper Digest: scanning the workspace failed: ${String(error)}`);
       })
@@ -550,7 +554,7 @@ export class WorkspaceDigests {
    * Walks the folders and reads their digest files: only files not indexed yet, or, with
    * `seen`, every file (and `seen` collects their URIs).
    */
-  private async scanFolders(folderUris: readonly string[], seen?: Set<string>, fromEvent = false): Promise<void> {
+  private async scanFolders(folderUris: readonly string[], seen?: Set<string>, anywhere = false): Promise<void> {
     if (folderUris.length === 0) {
       // Folders removed, none added: nothing to read, and nothing to say ("indexed 0 digest files").
       return;
@@ -565,7 +569,7 @@ export class WorkspaceDigests {
         papers += this.index.diskFile(uri)?.papers.length ?? 0;
       }
       return outcome;
-    }, fromEvent);
+    }, anywhere);
     const skippedCount = [...skipped.values()].reduce((a, b) => a + b, 0);
     this.options.log?.(
       `Paper Digest: indexed ${counted(indexed, 'digest file')} (${counted(papers, 'paper')}) in ${Date.now() - started} ms` +
@@ -808,10 +812,10 @@ export class WorkspaceDigests {
    * the limits, yielding to the event loop between files: the regular files only (links and
    * special files are skipped); `visit` says what came of each.
    */
-  private async walk(folderUris: readonly string[], visit: (uri: string, file: string) => Promise<ReadOutcome>, fromEvent = false): Promise<{ indexed: number; skipped: Map<SkipReason, number> }> {
-    // Workspace folders are walked while they are (or are in) one; a folder an event found, while
-    // it is in the workspace.
-    const inScope = (uri: string): boolean => (fromEvent ? this.inWorkspace(uri) : this.inAFolder(uri));
+  private async walk(folderUris: readonly string[], visit: (uri: string, file: string) => Promise<ReadOutcome>, anywhere = false): Promise<{ indexed: number; skipped: Map<SkipReason, number> }> {
+    // Folders are walked while they are (or are in) a workspace folder; `anywhere`, a folder an
+    // event found with no workspace folder open, while that is so.
+    const inScope = (uri: string): boolean => (anywhere ? this.inWorkspace(uri) : this.inAFolder(uri));
     const limits = this.limits;
     let indexed = 0;
     let directories = 0;
@@ -825,7 +829,7 @@ export class WorkspaceDigests {
     const met = new Set<string>();
     for (const folderUri of folderUris) {
       // Removed since the scan was asked: not walked (with no folder left, `inWorkspace` takes
-      // any file in: a workspace folder is walked only while it is one).
+      // any file in). A file being read as it is removed is dropped (`dropOperationsIn`).
       if (!inScope(folderUri)) {
         continue;
       }

@@ -111,6 +111,34 @@ describe('The client-backed workspace index', () => {
     assert.deepEqual(indexed(index), [`${ROOT}/moved/in.digest`]);
   });
 
+  test('Should read nothing of the last folder removed while the client lists or reads its files', async () => {
+    // Removed while the client lists the files.
+    const listing = setUp();
+    listing.source.files.set(`${ROOT}/a.digest`, digest(entryLines('A')));
+    const find = listing.source.findDigestFiles.bind(listing.source);
+    listing.source.findDigestFiles = async (folder, max) => {
+      void listing.files.changeFolders([], [ROOT]);
+      return find(folder, max);
+    };
+    await listing.files.setFolders([ROOT]);
+    await listing.files.ready;
+    assert.deepEqual(indexed(listing.index), []);
+    // Removed while a batch is read: that batch is dropped, the next not asked.
+    const reading = setUp();
+    for (let i = 0; i < 40; i++) reading.source.files.set(`${ROOT}/d${String(i).padStart(2, '0')}.digest`, digest(entryLines(`P${i}`)));
+    reading.source.hold();
+    const scan = reading.files.setFolders([ROOT]);
+    while (reading.source.reads.length === 0) await new Promise<void>((resolve) => setImmediate(resolve));
+    // (Its own scan, of no folder, waits behind the one under way.)
+    const removal = reading.files.changeFolders([], [ROOT]);
+    reading.source.release();
+    await scan;
+    await removal;
+    await reading.files.ready;
+    assert.deepEqual(indexed(reading.index), []);
+    assert.equal(reading.source.reads.length, 1, 'the second batch is not asked');
+  });
+
   test('Should drop a read that a deletion overtook', async () => {
     const { source, index, files } = setUp();
     await files.setFolders([ROOT]);

@@ -138,6 +138,39 @@ describe('workspace: scanning', () => {
     files.dispose();
   });
 
+  test('Should drop the file it reads when the last folder is removed meanwhile, and walk no further', async () => {
+    const root = folder({ 'a.digest': digest(entryLines('A')), 'b.digest': digest(entryLines('B')), 'c.digest': digest(entryLines('C')) });
+    const index = new WorkspaceIndex();
+    let removing: Promise<void> | undefined;
+    const files: WorkspaceDigests = new WorkspaceDigests(index, {
+      decode: (bytes) => {
+        // The folder is removed while its first file is read.
+        removing ??= files.changeFolders([], [pathToUri(root)]);
+        return decodeUtf8Text(bytes);
+      },
+    });
+    await files.setFolders([pathToUri(root)]);
+    await removing;
+    await files.ready;
+    assert.deepEqual(index.files(), []);
+    files.dispose();
+  });
+
+  test('Should not walk a folder an event found inside the last folder once that folder is removed', async () => {
+    const root = folder({ 'a.digest': digest(entryLines('A')), 'moved/x.digest': digest(entryLines('X')) });
+    const index = new WorkspaceIndex();
+    const files = new WorkspaceDigests(index);
+    await files.setFolders([pathToUri(root)]);
+    index.remove(fileUri(path.join(root, 'moved', 'x.digest')));
+    // The event's scan waits behind the removal's (each scan after the one before).
+    const event = files.filesChanged([{ uri: pathToUri(path.join(root, 'moved')), type: CREATED }]);
+    await files.changeFolders([], [pathToUri(root)]);
+    await event;
+    await files.ready;
+    assert.deepEqual(index.files(), []);
+    files.dispose();
+  });
+
   test('Should keep the files another folder still holds when a nested folder, or the one holding it, is removed', async () => {
     const root = folder({ 'top.digest': digest(entryLines('Top')), 'sub/a.digest': digest(entryLines('Sub')) });
     const sub = path.join(root, 'sub');

@@ -29,6 +29,13 @@ function indexedNames(index: WorkspaceIndex, root: string): string[] {
   return index.files().map((file) => file.uri.slice(fileUri(root).length + 1));
 }
 
+
+/** Once the scans asked so far are done: the index holds no file (then the digests are let go). */
+async function nothingIndexed(files: WorkspaceDigests, index: WorkspaceIndex): Promise<void> {
+  await files.ready;
+  assert.deepEqual(index.files(), []);
+  files.dispose();
+}
 describe('workspace: URIs and names', () => {
   test('Should encode file URIs as VS Code does', () => {
     assert.equal(fileUri('/home/me/May 1 (draft)!.digest'), 'file:///home/me/May%201%20%28draft%29%21.digest');
@@ -123,9 +130,7 @@ describe('workspace: scanning', () => {
     const adding = files.changeFolders([pathToUri(one)], []);
     await files.changeFolders([], [pathToUri(one)]);
     await adding;
-    await files.ready;
-    assert.deepEqual(index.files(), []);
-    files.dispose();
+    await nothingIndexed(files, index);
   });
 
   test('Should read a folder a file event finds when no workspace folder is open (any file is in the workspace then)', async () => {
@@ -151,9 +156,7 @@ describe('workspace: scanning', () => {
     });
     await files.setFolders([pathToUri(root)]);
     await removing;
-    await files.ready;
-    assert.deepEqual(index.files(), []);
-    files.dispose();
+    await nothingIndexed(files, index);
   });
 
   test('Should not walk a folder an event found inside the last folder once that folder is removed', async () => {
@@ -166,9 +169,7 @@ describe('workspace: scanning', () => {
     const event = files.filesChanged([{ uri: pathToUri(path.join(root, 'moved')), type: CREATED }]);
     await files.changeFolders([], [pathToUri(root)]);
     await event;
-    await files.ready;
-    assert.deepEqual(index.files(), []);
-    files.dispose();
+    await nothingIndexed(files, index);
   });
 
   test('Should keep the files another folder still holds when a nested folder, or the one holding it, is removed', async () => {

@@ -28,6 +28,7 @@ import type { DigestDocument } from './service/model';
 import { FileSnapshot, writeFileAtomicSync } from './fs/safeFile';
 import { runStats } from './cliStats';
 import { runMark, runPapers } from './cliReading';
+import { counted } from './service/text';
 
 type Format = 'text' | 'json' | 'sarif';
 
@@ -352,14 +353,13 @@ function summaryWords(language: MessageLanguage): {
       truncated: (max) => `问题超过 ${max} 个，只列出前 ${max} 个`,
     };
   }
-  const plural = (n: number, word: string): string => `${n} ${word}${n === 1 ? '' : 's'}`;
   const fileWord = (n: number): string => (n === 1 ? 'file' : 'files');
   return {
     seeAlso: (places) => ` (see ${places})`,
     fixed: (fixed, files) => `Fixed ${fixed} of ${files} ${fileWord(files)}.`,
     noProblems: (files, failed) => (files === 0 ? 'No digest was checked.' : failed ? `No problems in the ${files} ${fileWord(files)} that could be read.` : `No problems in ${files} ${fileWord(files)}.`),
     problems: (total, errors, warnings, other, withProblems, files, atLeast) =>
-      `${atLeast ? 'At least ' : ''}${plural(total, 'problem')} (${[plural(errors, 'error'), plural(warnings, 'warning'), ...(other > 0 ? [`${other} other`] : [])].join(', ')}) in ${withProblems} of ${files} ${fileWord(files)}.`,
+      `${atLeast ? 'At least ' : ''}${counted(total, 'problem')} (${[counted(errors, 'error'), counted(warnings, 'warning'), ...(other > 0 ? [`${other} other`] : [])].join(', ')}) in ${withProblems} of ${files} ${fileWord(files)}.`,
     truncated: (max) => `more than ${max} problems; only the first ${max} are listed`,
   };
 }

@@ -7,13 +7,13 @@
  * any scheme work (vscode-vfs, vscode-remote, file); none is ever turned into a path.
  */
 import { FileChangeType, FileEvent } from 'vscode-languageserver-protocol';
-import { dropOperationsIn, folderChange, isDigestUri, isInFolder, isInFolders } from './digestFiles';
+import { dropOperationsIn, folderChange, isDigestUri, isInAFolder, isInFolders } from './digestFiles';
 import { PendingDocuments } from './pendingDocuments';
 import type { DigestDocument } from './service/model';
 import type { WorkspaceIndex } from './service/workspaceIndex';
 import type { FileReadProblem, ReadDigestFile } from './workspaceFilesProtocol';
 import type { ScanLimits, WorkspaceDigests } from './workspace';
-import { counted, withoutTrailingSlashes } from './service/text';
+import { counted, countsText, withoutTrailingSlashes } from './service/text';
 
 /** What the server asks of the workspace's files, whichever way they are read. */
 export type WorkspaceFiles = Pick<
@@ -228,7 +228,7 @@ export class ClientWorkspaceDigests implements WorkspaceFiles {
     for (const folder of folderUris) {
       // Removed since the scan was asked, or while the client lists or reads it: not read (with
       // no folder left, `inWorkspace` takes any file in).
-      const inScope = (): boolean => (anywhere ? this.inWorkspace(folder) : this.folders.some((each) => isInFolder(folder, each)));
+      const inScope = (): boolean => (anywhere ? this.inWorkspace(folder) : isInAFolder(folder, this.folders));
       if (!inScope() || indexed >= limits.maxFiles) {
         continue;
       }
@@ -261,7 +261,7 @@ export class ClientWorkspaceDigests implements WorkspaceFiles {
       this.options.log?.(`Paper Digest: indexed the first ${limits.maxFiles} digest files only.`);
     }
     const skippedCount = [...skipped.values()].reduce((a, b) => a + b, 0);
-    const reasons = [...skipped].map(([reason, count]) => `${count} ${PROBLEM_DESCRIPTIONS[reason][count === 1 ? 0 : 1]}`).join(', ');
+    const reasons = countsText(skipped, PROBLEM_DESCRIPTIONS);
     this.options.log?.(
       `Paper Digest: indexed ${counted(indexed, 'digest file')} (${counted(papers, 'paper')}) through the client in ${Date.now() - started} ms` +
         (skippedCount > 0 ? `; skipped ${skippedCount}: ${reasons}.` : '.'),

@@ -44,7 +44,12 @@ export function isInFolder(uri: string, folder: string): boolean {
 
 /** Whether a URI lies in one of the workspace folders (or there are no folders at all). */
 export function isInFolders(uri: string, folders: readonly string[]): boolean {
-  return folders.length === 0 || folders.some((folder) => isInFolder(uri, folder));
+  return folders.length === 0 || isInAFolder(uri, folders);
+}
+
+/** Whether a URI is one of the folders or lies below one (false when there is none). */
+export function isInAFolder(uri: string, folders: readonly string[]): boolean {
+  return folders.some((folder) => isInFolder(uri, folder));
 }
 
 /**
@@ -70,6 +75,6 @@ export function folderChange(before: readonly string[], after: readonly string[]
 export function dropOperationsIn(operations: Map<string, number>, gone: readonly string[]): void {
   if (gone.length === 0) return;
   for (const uri of [...operations.keys()]) {
-    if (gone.some((folder) => isInFolder(uri, folder))) operations.delete(uri);
+    if (isInAFolder(uri, gone)) operations.delete(uri);
   }
 }

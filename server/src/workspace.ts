@@ -18,11 +18,11 @@ import { FirstLevelReader, FirstLevelTask } from './firstLevelRead';
 import { namesNotUtf8Async } from './fs/fileNames';
 import type { KeptIndexStore } from './keptIndexDisk';
 import { FileFingerprint, KeptFile, sameFingerprint } from './service/keptIndex';
-import { dropOperationsIn, folderChange, isDigestFileName, isDigestUri, isInFolder, isInFolders } from './digestFiles';
+import { dropOperationsIn, folderChange, isDigestFileName, isDigestUri, isInAFolder, isInFolder, isInFolders } from './digestFiles';
 import { PendingDocuments } from './pendingDocuments';
 import type { DigestDocument } from './service/model';
 import { FirstLevelPart, WorkspaceIndex } from './service/workspaceIndex';
-import { counted, wellFormed, withoutTrailingSlashes } from './service/text';
+import { counted, countsText, wellFormed, withoutTrailingSlashes } from './service/text';
 
 /** Limits of the scan, so that a huge or deep workspace cannot stall the server. */
 export interface ScanLimits {
@@ -60,11 +60,6 @@ const SKIP_DESCRIPTIONS: Record<SkipReason, readonly [string, string]> = {
   'not-utf8': ['not UTF-8 text', 'not UTF-8 text'],
   'name-not-utf8': ['named in bytes that are not UTF-8 (rename it to read it)', 'named in bytes that are not UTF-8 (rename them to read them)'],
 };
-
-/** `3 too big, 1 symbolic link (never followed)`: the skipped files by reason, for the log. */
-function skippedText(skipped: ReadonlyMap<SkipReason, number>): string {
-  return [...skipped].map(([reason, count]) => `${count} ${SKIP_DESCRIPTIONS[reason][count === 1 ? 0 : 1]}`).join(', ');
-}
 
 const SKIP_OF_ERROR: Record<SafeFileError['code'], SkipReason> = {
   missing: 'missing',
@@ -365,7 +360,7 @@ export class WorkspaceDigests {
 
   /** Whether a URI is a workspace folder or in one (false when there is none). */
   private inAFolder(uri: string): boolean {
-    return this.folders.some((folder) => isInFolder(uri, folder));
+    return isInAFolder(uri, this.folders);
   }
 
   private nextOperation(uri: string): number {
@@ -573,7 +568,7 @@ export class WorkspaceDigests {
     const skippedCount = [...skipped.values()].reduce((a, b) => a + b, 0);
     this.options.log?.(
       `Paper Digest: indexed ${counted(indexed, 'digest file')} (${counted(papers, 'paper')}) in ${Date.now() - started} ms` +
-        (skippedCount > 0 ? `; skipped ${skippedCount}: ${skippedText(skipped)}.` : '.'),
+        (skippedCount > 0 ? `; skipped ${skippedCount}: ${countsText(skipped, SKIP_DESCRIPTIONS)}.` : '.'),
     );
   }
 
@@ -671,7 +666,7 @@ export class WorkspaceDigests {
     const skippedCount = [...skipped.values()].reduce((a, b) => a + b, 0);
     const others = toRead.length - inFull - skippedCount;
     const digests = indexed - skippedCount;
-    const reasons = skippedText(new Map([...skipped].filter((each): each is [SkipReason, number] => each[0] !== 'folder')));
+    const reasons = countsText(new Map([...skipped].filter((each): each is [SkipReason, number] => each[0] !== 'folder')), SKIP_DESCRIPTIONS);
     this.options.log?.(
       `Paper Digest: the index kept at the last start has ${unchanged} of the ${counted(digests, 'digest file')} as ${digests === 1 ? 'it is' : 'they are'}; ` +
         `${counted(others, 'other')} ${others === 1 ? 'was' : 'were'} read for the Papers tree's first level (${byWorker} by a worker thread), ${inFull} in full (${Date.now() - started} ms)` +

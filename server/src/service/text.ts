@@ -239,6 +239,16 @@ export function counted(count: number, word: string): string {
   return `${count} ${word}${count === 1 ? '' : 's'}`;
 }
 
+/**
+ * Counts by what they count, each with its words for one and for more (`[one, more]`), joined:
+ * the output channel's lines.
+ *
+ * @example countsText(new Map([['link', 1], ['big', 3]]), { link: ['link', 'links'], big: ['too big', 'too big'] }) // '1 link, 3 too big'
+ */
+export function countsText<K extends string>(counts: ReadonlyMap<K, number>, words: Readonly<Record<K, readonly [string, string]>>): string {
+  return [...counts].map(([key, count]) => `${count} ${words[key][count === 1 ? 0 : 1]}`).join(', ');
+}
+
 /** The order of two strings by code point. */
 export function compareText(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;

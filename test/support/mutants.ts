@@ -2,7 +2,8 @@
  * Random mutants of valid digests, for the property that a quick fix never makes a digest worse:
  * the careless edits real digests show (paragraphs deleted, duplicated, swapped or run together;
  * full-width punctuation turned half-width and back; `* `, `纠错` or `分类` dropped; categories
- * miscased; an emoji next to a mark), applied a few at a time to a well-formed digest.
+ * miscased; an emoji next to a mark; two hits run together), applied a few at a time to a
+ * well-formed digest.
  *
  * @example
  * fc.assert(fc.property(digestMutant, (text) => { ... }))
@@ -23,12 +24,14 @@ export function mutantBases(): string[] {
 
 const HALF_FOR_FULL: Record<string, string> = { '；': ';', '：': ':', '（': '(', '）': ')', '、': ',', '，': ',' };
 const FULL_FOR_HALF: Record<string, string> = { ';': '；', ':': '：', '(': '（', ')': '）', ',': '、' };
+/** What two hits run together have between them instead of `；` (`joinHits`). */
+const HIT_JOINS = ['', ' ', '，', ' / '];
 const EMOJI = ['😀', '🧪', '👍🏽', '\u{20000}'];
 
 /** One mutation of a list of paragraphs (each paragraph a string, possibly of several lines). */
 export type Mutation =
   | { kind: 'delete' | 'duplicate' | 'swap' | 'join' | 'blankInside'; at: number }
-  | { kind: 'toHalf' | 'toFull' | 'emoji' | 'miscase' | 'dropChar'; at: number; pos: number; pick: number }
+  | { kind: 'toHalf' | 'toFull' | 'emoji' | 'miscase' | 'dropChar' | 'joinHits'; at: number; pos: number; pick: number }
   | { kind: 'dropStar' | 'dropMarker' | 'dropCategories' | 'emptySummary' | 'dropColon' | 'dropFields'; at: number }
   | { kind: 'insert'; at: number; pick: number };
 
@@ -36,7 +39,7 @@ const JUNK = ['纠错', '[cs.AI]（计算机科学与人工智能）', 'Mei Tana
 
 export const mutation: fc.Arbitrary<Mutation> = fc.oneof(
   fc.record({ kind: fc.constantFrom('delete', 'duplicate', 'swap', 'join', 'blankInside'), at: fc.nat() }) as fc.Arbitrary<Mutation>,
-  fc.record({ kind: fc.constantFrom('toHalf', 'toFull', 'emoji', 'miscase', 'dropChar'), at: fc.nat(), pos: fc.nat(), pick: fc.nat() }) as fc.Arbitrary<Mutation>,
+  fc.record({ kind: fc.constantFrom('toHalf', 'toFull', 'emoji', 'miscase', 'dropChar', 'joinHits'), at: fc.nat(), pos: fc.nat(), pick: fc.nat() }) as fc.Arbitrary<Mutation>,
   fc.record({ kind: fc.constantFrom('dropStar', 'dropMarker', 'dropCategories', 'emptySummary', 'dropColon', 'dropFields'), at: fc.nat() }) as fc.Arbitrary<Mutation>,
   fc.record({ kind: fc.constant('insert'), at: fc.nat(), pick: fc.nat() }) as fc.Arbitrary<Mutation>,
 );
@@ -99,6 +102,15 @@ export function mutate(parts: string[], m: Mutation): void {
       }
       return;
     }
+    case 'joinHits': {
+      // The `；` after a hit's `(field)` (not the one before `分类`) left out or written otherwise.
+      const places = [...p.matchAll(/\)；(?!分类)/g)].map((match) => match.index! + 1);
+      if (places.length > 0) {
+        const at = places[m.pos % places.length];
+        parts[i] = p.slice(0, at) + HIT_JOINS[m.pick % HIT_JOINS.length] + p.slice(at + 1);
+      }
+      return;
+    }
     case 'dropStar':
       parts[i] = p.replace('机构 * ', '机构 ');
       return;
@@ -134,6 +146,27 @@ export const digestMutant: fc.Arbitrary<string> = fc
     const finalNewline = text.endsWith(eol);
     if (finalNewline) parts[parts.length - 1] = parts[parts.length - 1].replace(/\r?\n$/, '');
     for (const m of mutations) mutate(parts, m);
+    return parts.map((part) => part.replace(/\n/g, eol)).join(eol + eol) + (finalNewline ? eol : '');
+  });
+
+/**
+ * A well-formed digest with two hits of one of its `专题命中` lines run together (`joinHits`, in
+ * each of its forms), and up to three other mutations before or after it.
+ *
+ * @example fc.sample(hitsJoinedMutant, 1)[0] // '…专题命中 数学推理 ：reasoning(abstract)math reasoning(title)；分类 …'
+ */
+export const hitsJoinedMutant: fc.Arbitrary<string> = fc
+  .tuple(fc.nat(), fc.nat(), fc.nat(), fc.nat(), fc.array(mutation, { maxLength: 3 }), fc.boolean())
+  .map(([base, paper, pos, pick, mutations, first]) => {
+    const bases = mutantBases();
+    const text = bases[base % bases.length];
+    const eol = text.includes('\r\n') ? '\r\n' : '\n';
+    const parts = text.split(eol + eol).filter((part) => part.length > 0);
+    const finalNewline = text.endsWith(eol);
+    if (finalNewline) parts[parts.length - 1] = parts[parts.length - 1].replace(/\r?\n$/, '');
+    const hitLines = parts.flatMap((part, index) => (part.startsWith('专题命中') ? [index] : []));
+    const join: Mutation = { kind: 'joinHits', at: hitLines[paper % hitLines.length], pos, pick };
+    for (const m of first ? [join, ...mutations] : [...mutations, join]) mutate(parts, m);
     return parts.map((part) => part.replace(/\n/g, eol)).join(eol + eol) + (finalNewline ? eol : '');
   });
 

@@ -284,6 +284,60 @@ describe('quick fixes: more cases', () => {
     assert.equal(applyEdits(text, fixAll(doc)), expected);
   });
 
+  test('Should separate run-together hits with one fix each, and fix-all all of them', () => {
+    const line = (hits: string) => digest(entryLines('A', { topicHits: `专题命中 数学推理 ：${hits}；分类 cs.LG` }));
+    const cases: [string, string, string[]][] = [
+      // As written, as the fix writes it, and what the problem is shown on.
+      ['reasoning(abstract)math reasoning(title)', 'reasoning(abstract)；math reasoning(title)', ['(abstract)']],
+      ['reasoning(abstract)  math reasoning(title)', 'reasoning(abstract)；math reasoning(title)', ['(abstract)  ']],
+      ['reasoning(abstract)，math reasoning(title)', 'reasoning(abstract)；math reasoning(title)', ['(abstract)，']],
+      ['reasoning(abstract) / math reasoning(title)', 'reasoning(abstract)；math reasoning(title)', ['(abstract) / ']],
+      ['reasoning（Title）math reasoning(title)', 'reasoning(Title)；math reasoning(title)', ['（Title）']],
+      ['a(abstract)b(title)c(comments)', 'a(abstract)；b(title)；c(comments)', ['(abstract)', '(title)']],
+    ];
+    for (const [written, fixed, shown] of cases) {
+      const text = line(written);
+      const doc = parseDigest(text);
+      const diagnostics = computeDiagnostics(doc);
+      assert.deepEqual(codes(diagnostics), shown.map(() => 'run-together-hits'), written);
+      const lines = text.split('\n');
+      assert.deepEqual(
+        diagnostics.map((d) => lines[d.range.start.line].slice(d.range.start.character, d.range.end.character)),
+        shown,
+        written,
+      );
+      const expected = line(fixed);
+      if (diagnostics.length === 1) {
+        const fixes = fixesFor(doc, diagnostics[0]);
+        assert.equal(fixes.length, 1, written);
+        assert.equal(applyEdits(text, fixes[0].edits), expected, written);
+      }
+      assert.equal(applyEdits(text, fixAll(doc)), expected, written);
+      assert.deepEqual(computeDiagnostics(parseDigest(expected)), [], fixed);
+    }
+  });
+
+  test('Should leave brackets that name no field, or have no keyword before them, to the other rules', () => {
+    for (const hits of ['GPT(4)o reasoning(abstract)', 'reasoning(abstract)(title)', 'chain (of) thought(title)', 'reasoning(body)math(title)']) {
+      const doc = parseDigest(digest(entryLines('A', { topicHits: `专题命中 数学推理 ：${hits}；分类 cs.LG` })));
+      assert.ok(!computeDiagnostics(doc).some((d) => d.code === 'run-together-hits'), hits);
+    }
+    // A field alone before the next keyword: an empty keyword with no field, then a hit.
+    const doc = parseDigest(digest(entryLines('A', { topicHits: '专题命中 数学推理 ：(abstract)math reasoning(title)；分类 cs.LG' })));
+    assert.ok(!computeDiagnostics(doc).some((d) => d.code === 'run-together-hits'));
+  });
+
+  test('Should keep the other problem of a run-together hit without its own field, on the second hit', () => {
+    const text = digest(entryLines('A', { topicHits: '专题命中 数学推理 ：reasoning(abstract)math reasoning；分类 cs.LG' }));
+    const doc = parseDigest(text);
+    const diagnostics = computeDiagnostics(doc);
+    assert.deepEqual(codes(diagnostics), ['hit-missing-field', 'run-together-hits']);
+    const separated = applyEdits(text, fixesFor(doc, diagnostics[1])[0].edits);
+    assert.equal(separated, digest(entryLines('A', { topicHits: '专题命中 数学推理 ：reasoning(abstract)；math reasoning；分类 cs.LG' })));
+    const after = computeDiagnostics(parseDigest(separated));
+    assert.deepEqual(after.map((d) => [d.code, d.data.item]), [['hit-missing-field', 1]]);
+  });
+
   test('Should give each of two problems of one code at one place its own fix, one preferred each', () => {
     // The title lacks both its Chinese title and its authors: two missing-field problems on one range.
     const text = '大模型推理能力\n\nA Title Alone\n\n机构 * Kyoto University（京都大学） 纠错\n';

@@ -19,7 +19,7 @@ import { computeDiagnostics, DiagnosticCode, DiagnosticOptions, DigestDiagnostic
 import { formsOf } from '../../server/src/service/features/consistency';
 import { parseDigest } from '../../server/src/service/parser';
 import { digest, entryLines, FIXTURES } from '../support/fixtures';
-import { bigDigestMutant, digestMutant } from '../support/mutants';
+import { bigDigestMutant, digestMutant, hitsJoinedMutant } from '../support/mutants';
 import { fixIsCleanInDocument, fixIsCleanNearby, WHOLE_CHECK_ENTRIES } from '../../server/src/service/features/fixCheck';
 import { NEVER_CANCELLED } from '../../server/src/service/cancellation';
 
@@ -255,5 +255,19 @@ describe('properties: fixes never make a digest worse', () => {
 
   test('Should make each offered fix remove its problem and raise none, on random mutants of valid digests', () => {
     fc.assert(fc.property(digestMutant, checkFixes), { numRuns: Number(process.env.FIX_PROPERTY_RUNS ?? 500), seed: process.env.FIX_PROPERTY_SEED ? Number(process.env.FIX_PROPERTY_SEED) : SEED, includeErrorInReport: true });
+  });
+
+  test('Should separate run-together hits without a new problem, on random mutants with two hits joined', () => {
+    let reported = 0;
+    const runs = Number(process.env.FIX_PROPERTY_RUNS ?? 300);
+    fc.assert(
+      fc.property(hitsJoinedMutant, (text) => {
+        if (computeDiagnostics(parseDigest(text)).some((d) => d.code === DiagnosticCode.RunTogetherHits)) reported++;
+        checkFixes(text);
+      }),
+      { numRuns: runs, seed: process.env.FIX_PROPERTY_SEED ? Number(process.env.FIX_PROPERTY_SEED) : SEED, includeErrorInReport: true },
+    );
+    // The mutants exercise the rule: most keep the two hits joined (others mutate them again).
+    assert.ok(reported > runs / 2, `run-together-hits in ${reported} of ${runs} mutants`);
   });
 });

@@ -143,6 +143,10 @@ export function fixesFor(doc: DigestDocument, diagnostic: DigestDiagnostic, cont
       return entry?.topicHits && data.item !== undefined ? hitMissingField(entry.topicHits, data.item) : [];
     case DiagnosticCode.EmptyKeyword:
       return entry?.topicHits && data.item !== undefined ? emptyKeyword(entry.topicHits, data.item) : [];
+    case DiagnosticCode.RunTogetherHits: {
+      const marks = data.marks ?? [];
+      return marks.length === 0 ? [] : [fix(bilingual("Separate the two hits with '；'", '用“；”分隔两个命中词'), marks.map((m) => TextEdit.replace(m.range, m.expected)), true, true)];
+    }
     case DiagnosticCode.MissingCategories:
       return data.unlabelled ? labelCategories(at, diagnostic.range) : [];
     case DiagnosticCode.CategoryCase:
@@ -432,6 +436,7 @@ const STRUCTURAL: ReadonlySet<string> = new Set([
   DiagnosticCode.NotAnInstitution,
   DiagnosticCode.HitMissingField,
   DiagnosticCode.EmptyKeyword,
+  DiagnosticCode.RunTogetherHits,
   DiagnosticCode.UnbalancedBrackets,
   DiagnosticCode.SwappedTitles,
   DiagnosticCode.DuplicatePaper,

@@ -14,7 +14,8 @@ import type { Cancellation } from '../cancellation';
 import { NEVER_CANCELLED } from '../cancellation';
 import type { DigestDocument, Entry, FieldKind, InstitutionItem, InstitutionsField, Span, StructureProblem, TopicHitsField } from '../model';
 import { categoryByCode, categoryIgnoringCase, isCategoryLike, nearestCategories } from '../taxonomy';
-import { hasCjk } from '../text';
+import { hasCjk, skipSpaces } from '../text';
+import { hitFieldMeaning } from './labels';
 import { positionBefore } from '../edits';
 import { entryAt, entryLine, entryTitleKey } from './entries';
 import { consistencyProblems, FormsElsewhere } from './consistency';
@@ -60,6 +61,8 @@ export enum DiagnosticCode {
   HitMissingField = 'hit-missing-field',
   /** A topic hit with an empty keyword, e.g. `(title)` alone or `；；`. */
   EmptyKeyword = 'empty-keyword',
+  /** Two topic hits with no `；` between them: `reasoning(abstract)math reasoning(title)`. */
+  RunTogetherHits = 'run-together-hits',
   /** The `专题命中` line without `分类` and its categories. */
   MissingCategories = 'missing-categories',
   /** A category code that is not in the arXiv taxonomy. */
@@ -123,6 +126,7 @@ export const RULES: Readonly<Record<DiagnosticCode, RuleInfo>> = {
   [DiagnosticCode.NotAnInstitution]: rule(DiagnosticCode.NotAnInstitution, 'warning', 'An institution item that is not an institution', '机构项不是机构'),
   [DiagnosticCode.HitMissingField]: rule(DiagnosticCode.HitMissingField, 'warning', 'A topic hit without its (field)', '命中词缺少“(字段)”'),
   [DiagnosticCode.EmptyKeyword]: rule(DiagnosticCode.EmptyKeyword, 'warning', 'A topic hit with an empty keyword', '命中词为空'),
+  [DiagnosticCode.RunTogetherHits]: rule(DiagnosticCode.RunTogetherHits, 'warning', 'Two topic hits with no ； between them', '两个命中词之间缺少“；”'),
   [DiagnosticCode.MissingCategories]: rule(DiagnosticCode.MissingCategories, 'error', 'The 专题命中 line has no 分类', '专题命中行缺少“分类”'),
   [DiagnosticCode.UnknownCategory]: rule(DiagnosticCode.UnknownCategory, 'error', 'A category that is not in the arXiv taxonomy', '分类不在 arXiv 分类体系中'),
   [DiagnosticCode.CategoryCase]: rule(DiagnosticCode.CategoryCase, 'warning', 'A category in the wrong case', '分类代码大小写错误'),
@@ -355,6 +359,57 @@ export function ruleSeverity(code: DiagnosticCode, options: Pick<DiagnosticOptio
 }
 
 /** Quotes document text for a message: at most 60 characters, control and bidi characters replaced. */
+/** Where, in a hit's keyword, the next hit begins with no `；` before it (`hitJoins`). */
+export interface HitJoin {
+  /** The `(` of the field that ends the first hit. */
+  readonly open: number;
+  /** Just past that field's `)`. */
+  readonly close: number;
+  /** Where the next hit's keyword begins: after the spaces and a wrong separator (`,` `，` `、` `/`), if any. */
+  readonly next: number;
+}
+
+/** Marks written between two run-together hits in place of `；`. */
+const WRONG_HIT_SEPARATORS = new Set([0x2c, 0xff0c, 0x3001, 0x2f]);
+
+/**
+ * The places in a hit's keyword (the text before its own `(field)`) where another hit runs on
+ * with no `；` before it: after a `(field)` naming a field hits name (`abstract`, `title`, …),
+ * with a keyword before it and more keyword after it. `GPT(4)o` or `(abstract)` alone are not.
+ *
+ * @example hitJoins('reasoning(abstract)math reasoning') // [{ open: 9, close: 19, next: 19 }]
+ * @example hitJoins('reasoning(abstract) , math') // [{ open: 9, close: 19, next: 23 }]
+ */
+export function hitJoins(keyword: string): HitJoin[] {
+  const joins: HitJoin[] = [];
+  let partStart = 0;
+  for (let k = 0; k < keyword.length; k++) {
+    const c = keyword.charCodeAt(k);
+    if (c !== 0x28 && c !== 0xff08) continue;
+    let j = k + 1;
+    while (j < keyword.length && !isHitBracket(keyword.charCodeAt(j))) j++;
+    if (j >= keyword.length) break;
+    const d = keyword.charCodeAt(j);
+    if (d !== 0x29 && d !== 0xff09) {
+      // Another opening bracket before a closing one: the field, if any, opens there.
+      k = j - 1;
+      continue;
+    }
+    let next = skipSpaces(keyword, j + 1);
+    if (next < keyword.length && WRONG_HIT_SEPARATORS.has(keyword.charCodeAt(next))) next = skipSpaces(keyword, next + 1);
+    if (next < keyword.length && hitFieldMeaning(keyword.slice(k + 1, j)) && keyword.slice(partStart, k).trim().length > 0) {
+      joins.push({ open: k, close: j + 1, next });
+      partStart = next;
+    }
+    k = j;
+  }
+  return joins;
+}
+
+function isHitBracket(c: number): boolean {
+  return c === 0x28 || c === 0x29 || c === 0xff08 || c === 0xff09;
+}
+
 function quote(text: string): string {
   return `'${quoted(text)}'`;
 }
@@ -706,6 +761,29 @@ class Checker {
     }
   }
 
+  /** The hits run together in a hit's keyword (`hitJoins`), one problem each, with the `；` that separates them as its fix. */
+  private runTogetherHits(entry: Entry, keyword: Span, index: number): void {
+    const text = keyword.text;
+    const line = keyword.range.start.line;
+    const origin = keyword.range.start.character;
+    const at = (offset: number): Range['start'] => ({ line, character: origin + offset });
+    for (const join of hitJoins(text)) {
+      const field = text.slice(join.open, join.close);
+      // The separator goes where the spaces (or the wrong mark) are; a field in full-width
+      // brackets is written as the format writes it, in half-width ones, in the same fix.
+      const marks = [{ range: { start: at(join.close), end: at(join.next) }, expected: '；' }];
+      if (text.charCodeAt(join.open) === 0xff08) marks.unshift({ range: { start: at(join.open), end: at(join.open + 1) }, expected: '(' });
+      if (text.charCodeAt(join.close - 1) === 0xff09) marks.splice(marks.length - 1, 0, { range: { start: at(join.close - 1), end: at(join.close) }, expected: ')' });
+      this.add(
+        DiagnosticCode.RunTogetherHits,
+        { start: at(join.open), end: at(join.next) },
+        `Two topic hits run together: a '；' belongs after ${quote(field)}`,
+        `两个命中词连在一起：${quoteZh(field)}之后应有“；”`,
+        { entry: entry.index, item: index, marks },
+      );
+    }
+  }
+
   /**
    * The brackets of an item or a hit written half-width (`HalfWidthPunctuation`, where the format
    * uses `（）`) or full-width (`FullWidthPunctuation`, where it uses `()`): one diagnostic from
@@ -761,6 +839,9 @@ class Checker {
           entry: entry.index,
           item: index,
         });
+      }
+      if (keyword.includes('(') || keyword.includes('（')) {
+        this.runTogetherHits(entry, hit.keyword, index);
       }
       if (fullWidthBrackets) {
         this.brackets(DiagnosticCode.FullWidthPunctuation, hit, entry.index, "Full-width '（）' around the field of a topic hit, where the format uses '()'", '命中字段应使用半角括号“()”而非全角“（）”');

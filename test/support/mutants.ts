@@ -135,19 +135,29 @@ export function mutate(parts: string[], m: Mutation): void {
   }
 }
 
+/**
+ * One of the bases (`mutantBases`, by `base` modulo their count) with its paragraphs changed by
+ * `change`, line ends and final line end kept.
+ */
+function mutatedBase(base: number, change: (parts: string[]) => void): string {
+  const bases = mutantBases();
+  const text = bases[base % bases.length];
+  const eol = text.includes('\r\n') ? '\r\n' : '\n';
+  const parts = text.split(eol + eol).filter((part) => part.length > 0);
+  const finalNewline = text.endsWith(eol);
+  if (finalNewline) parts[parts.length - 1] = parts[parts.length - 1].replace(/\r?\n$/, '');
+  change(parts);
+  return parts.map((part) => part.replace(/\n/g, eol)).join(eol + eol) + (finalNewline ? eol : '');
+}
+
 /** A well-formed digest with one to five mutations. */
 export const digestMutant: fc.Arbitrary<string> = fc
   .tuple(fc.nat(), fc.array(mutation, { minLength: 1, maxLength: 5 }))
-  .map(([base, mutations]) => {
-    const bases = mutantBases();
-    const text = bases[base % bases.length];
-    const eol = text.includes('\r\n') ? '\r\n' : '\n';
-    const parts = text.split(eol + eol).filter((part) => part.length > 0);
-    const finalNewline = text.endsWith(eol);
-    if (finalNewline) parts[parts.length - 1] = parts[parts.length - 1].replace(/\r?\n$/, '');
-    for (const m of mutations) mutate(parts, m);
-    return parts.map((part) => part.replace(/\n/g, eol)).join(eol + eol) + (finalNewline ? eol : '');
-  });
+  .map(([base, mutations]) =>
+    mutatedBase(base, (parts) => {
+      for (const m of mutations) mutate(parts, m);
+    }),
+  );
 
 /**
  * A well-formed digest with two hits of one of its `专题命中` lines run together (`joinHits`, in
@@ -157,18 +167,13 @@ export const digestMutant: fc.Arbitrary<string> = fc
  */
 export const hitsJoinedMutant: fc.Arbitrary<string> = fc
   .tuple(fc.nat(), fc.nat(), fc.nat(), fc.nat(), fc.array(mutation, { maxLength: 3 }), fc.boolean())
-  .map(([base, paper, pos, pick, mutations, first]) => {
-    const bases = mutantBases();
-    const text = bases[base % bases.length];
-    const eol = text.includes('\r\n') ? '\r\n' : '\n';
-    const parts = text.split(eol + eol).filter((part) => part.length > 0);
-    const finalNewline = text.endsWith(eol);
-    if (finalNewline) parts[parts.length - 1] = parts[parts.length - 1].replace(/\r?\n$/, '');
-    const hitLines = parts.flatMap((part, index) => (part.startsWith('专题命中') ? [index] : []));
-    const join: Mutation = { kind: 'joinHits', at: hitLines[paper % hitLines.length], pos, pick };
-    for (const m of first ? [join, ...mutations] : [...mutations, join]) mutate(parts, m);
-    return parts.map((part) => part.replace(/\n/g, eol)).join(eol + eol) + (finalNewline ? eol : '');
-  });
+  .map(([base, paper, pos, pick, mutations, first]) =>
+    mutatedBase(base, (parts) => {
+      const hitLines = parts.flatMap((part, index) => (part.startsWith('专题命中') ? [index] : []));
+      const join: Mutation = { kind: 'joinHits', at: hitLines[paper % hitLines.length], pos, pick };
+      for (const m of first ? [join, ...mutations] : [...mutations, join]) mutate(parts, m);
+    }),
+  );
 
 /**
  * A digest of `WHOLE_CHECK_ENTRIES` papers and more with one to eight mutations anywhere in it:

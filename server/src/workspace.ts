@@ -760,7 +760,7 @@ export class WorkspaceDigests {
           return;
         }
       }
-      if (store.write(writer)) {
+      if (await store.writeAsync(writer, () => !this.disposed)) {
         this.keptSignature = signature;
       }
     } finally {

@@ -25,7 +25,7 @@ export function mutantBases(): string[] {
 const HALF_FOR_FULL: Record<string, string> = { '；': ';', '：': ':', '（': '(', '）': ')', '、': ',', '，': ',' };
 const FULL_FOR_HALF: Record<string, string> = { ';': '；', ':': '：', '(': '（', ')': '）', ',': '、' };
 /** What two hits run together have between them instead of `；` (`joinHits`). */
-const HIT_JOINS = ['', ' ', '，', ' / '];
+const HIT_JOINS = ['', ' ', '，', ' / ', '、、', '\t', '\u3000', ', '];
 const EMOJI = ['😀', '🧪', '👍🏽', '\u{20000}'];
 
 /** One mutation of a list of paragraphs (each paragraph a string, possibly of several lines). */
@@ -104,10 +104,12 @@ export function mutate(parts: string[], m: Mutation): void {
     }
     case 'joinHits': {
       // The `；` after a hit's `(field)` (not the one before `分类`) left out or written otherwise.
-      const places = [...p.matchAll(/\)；(?!分类)/g)].map((match) => match.index! + 1);
+      // The field before it in full-width brackets, one time in two.
+      const places = [...p.matchAll(/\(([a-z]+)\)；(?!分类)/g)].map((match) => ({ open: match.index!, close: match.index! + match[0].length - 1 }));
       if (places.length > 0) {
-        const at = places[m.pos % places.length];
-        parts[i] = p.slice(0, at) + HIT_JOINS[m.pick % HIT_JOINS.length] + p.slice(at + 1);
+        const { open, close } = places[m.pos % places.length];
+        const field = Math.floor(m.pick / HIT_JOINS.length) % 2 === 1 ? `（${p.slice(open + 1, close - 1)}）` : p.slice(open, close);
+        parts[i] = p.slice(0, open) + field + HIT_JOINS[m.pick % HIT_JOINS.length] + p.slice(close + 1);
       }
       return;
     }

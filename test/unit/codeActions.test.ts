@@ -294,6 +294,10 @@ describe('quick fixes: more cases', () => {
       ['reasoning(abstract) / math reasoning(title)', 'reasoning(abstract)；math reasoning(title)', ['(abstract) / ']],
       ['reasoning（Title）math reasoning(title)', 'reasoning(Title)；math reasoning(title)', ['（Title）']],
       ['a(abstract)b(title)c(comments)', 'a(abstract)；b(title)；c(comments)', ['(abstract)', '(title)']],
+      ['a(abstract)、、b(title)', 'a(abstract)；b(title)', ['(abstract)、、']],
+      ['a(abstract), ，b(title)', 'a(abstract)；b(title)', ['(abstract), ，']],
+      // Two fields in a row end the first hit: the separator goes after the second.
+      ['a(abstract)(title)b(abstract)', 'a(abstract)(title)；b(abstract)', ['(title)']],
     ];
     for (const [written, fixed, shown] of cases) {
       const text = line(written);
@@ -318,13 +322,17 @@ describe('quick fixes: more cases', () => {
   });
 
   test('Should leave brackets that name no field, or have no keyword before them, to the other rules', () => {
-    for (const hits of ['GPT(4)o reasoning(abstract)', 'reasoning(abstract)(title)', 'chain (of) thought(title)', 'reasoning(body)math(title)']) {
+    // Brackets that are keyword, fields with no keyword before them (a field alone is no hit).
+    for (const hits of ['GPT(4)o reasoning(abstract)', 'reasoning(abstract)(title)', 'chain (of) thought(title)', 'reasoning(body)math(title)', '(abstract)math reasoning(title)', '(abstract) (abstract) math(title)']) {
       const doc = parseDigest(digest(entryLines('A', { topicHits: `专题命中 数学推理 ：${hits}；分类 cs.LG` })));
       assert.ok(!computeDiagnostics(doc).some((d) => d.code === 'run-together-hits'), hits);
     }
-    // A field alone before the next keyword: an empty keyword with no field, then a hit.
-    const doc = parseDigest(digest(entryLines('A', { topicHits: '专题命中 数学推理 ：(abstract)math reasoning(title)；分类 cs.LG' })));
-    assert.ok(!computeDiagnostics(doc).some((d) => d.code === 'run-together-hits'));
+    // Categories right after a field are the categories' problem (with its own fix), told once.
+    for (const line of ['专题命中 数学推理 ：reasoning(abstract)分类 cs.LG', '专题命中 数学推理 ：reasoning(abstract) cs.LG、cs.CL']) {
+      const doc = parseDigest(digest(entryLines('A', { topicHits: line })));
+      const found = codes(computeDiagnostics(doc));
+      assert.ok(found.length > 0 && !found.includes('run-together-hits'), `${line}: ${found.join(', ')}`);
+    }
   });
 
   test('Should keep the other problem of a run-together hit without its own field, on the second hit', () => {

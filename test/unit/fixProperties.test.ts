@@ -259,15 +259,23 @@ describe('properties: fixes never make a digest worse', () => {
 
   test('Should separate run-together hits without a new problem, on random mutants with two hits joined', () => {
     let reported = 0;
+    let fixed = 0;
     const runs = Number(process.env.FIX_PROPERTY_RUNS ?? 300);
     fc.assert(
       fc.property(hitsJoinedMutant, (text) => {
-        if (computeDiagnostics(parseDigest(text)).some((d) => d.code === DiagnosticCode.RunTogetherHits)) reported++;
+        const doc = parseDigest(text);
+        for (const diagnostic of computeDiagnostics(doc, { uri: URI }).filter((d) => d.code === DiagnosticCode.RunTogetherHits)) {
+          reported++;
+          // Offered: a fix that would leave its problem or raise another is checked out before.
+          if (codeActions(doc, { uri: URI }, { range: diagnostic.range, diagnostics: [diagnostic] }, { uri: URI }).length > 0) fixed++;
+        }
         checkFixes(text);
       }),
       { numRuns: runs, seed: process.env.FIX_PROPERTY_SEED ? Number(process.env.FIX_PROPERTY_SEED) : SEED, includeErrorInReport: true },
     );
-    // The mutants exercise the rule: most keep the two hits joined (others mutate them again).
+    // The mutants exercise the rule (most keep the two hits joined; others mutate them again),
+    // and its fix is offered: a fix that failed its check before being offered would not be.
     assert.ok(reported > runs / 2, `run-together-hits in ${reported} of ${runs} mutants`);
+    assert.ok(fixed >= reported * 0.95, `a fix offered for ${fixed} of ${reported}`);
   });
 });

@@ -12,7 +12,7 @@ import { parseWithinLimits } from '../../server/src/service/limits';
 import { digestMutant } from '../support/mutants';
 import { noisyDigests } from '../support/noisyDigests';
 import { digestText, DIGEST_MATERIAL } from '../support/modelChecks';
-import { generatedDigest } from '../bench/generate';
+import { generatedDigest, generatedEntry } from '../bench/generate';
 import { KEPT_INDEX_FILE, KeptIndexStore, keptIndexStore } from '../../server/src/keptIndexDisk';
 import { parseDigest } from '../../server/src/service/parser';
 import { FileSummary, FirstLevelPart, firstLevelPartCovers, summariseDigest, WorkspaceIndex } from '../../server/src/service/workspaceIndex';
@@ -54,6 +54,7 @@ function memoryStore(build = 'test-build'): KeptIndexStore & { text: string | un
       store.onWrite?.();
       return true;
     },
+    writeAsync: (writer: KeptIndexWriter, wanted: () => boolean) => Promise.resolve(wanted() && store.write(writer)),
   };
   return store;
 }
@@ -674,6 +675,8 @@ describe('kept index: the first level of the Papers tree before the scan', () =>
     await files.setFolders([fileUri(root)]);
     assert.equal(store.writes, 0, 'not while the answers the scan held up go');
     await written;
+    // The write's promise settles, and the server notes what it kept, before the next turn.
+    await new Promise((resolve) => setImmediate(resolve));
     assert.equal(idleAsked, 1);
     const kept = decodeKeptIndex(store.text!, 'test-build');
     assert.ok('files' in kept && kept.files.size === 2);
@@ -1398,6 +1401,40 @@ describe('kept index: its file', () => {
     const back = await store.read();
     assert.deepEqual([...(back?.keys() ?? [])], ['file:///w/a.digest']);
     assert.deepEqual(logs, []);
+  });
+
+  test('Should write the same file without blocking, and not at all once it is not wanted any more', async () => {
+    const storage = temp.make('paper-digest-storage-');
+    const logs: string[] = [];
+    const store = keptIndexStore(storage, (message) => logs.push(message))!;
+    const file = path.join(storage, KEPT_INDEX_FILE);
+    // Several megabytes: encoded a piece at a time.
+    const many: KeptFile[] = [];
+    const index = new WorkspaceIndex();
+    for (let f = 0; f < 60; f++) {
+      const uri = `file:///w/day-${f}.digest`;
+      index.update(uri, ['大模型推理能力', ...Array.from({ length: 400 }, (_, i) => generatedEntry(f * 400 + i)).flat()].join('\n\n') + '\n');
+      many.push({ summary: index.file(uri) as FileSummary, fingerprint: { size: f, mtimeMs: 2, ctimeMs: 3, dev: 4, ino: f } });
+    }
+    assert.equal(await store.writeAsync(writerOf(store, many), () => true), true);
+    const written = fs.readFileSync(file, 'utf8');
+    assert.ok(written.length > 1 << 20, `${written.length} characters`);
+    assert.equal(written, writerOf(store, many).text());
+    assert.deepEqual([...((await store.read())?.keys() ?? [])], many.map((kept) => kept.summary.uri));
+    // The server stopped meanwhile (and kept the index at once): this write gives way.
+    assert.equal(await store.writeAsync(writerOf(store, summaries()), () => false), false);
+    let wanted = true;
+    const late = store.writeAsync(writerOf(store, summaries()), () => wanted);
+    wanted = false;
+    assert.equal(await late, false);
+    assert.equal(fs.readFileSync(file, 'utf8'), written);
+    // Someone else's file put there meanwhile is left as it is, and said so.
+    const theirs = store.writeAsync(writerOf(store, summaries()), () => true);
+    fs.writeFileSync(file, '{"theirs": true}');
+    assert.equal(await theirs, false);
+    assert.equal(fs.readFileSync(file, 'utf8'), '{"theirs": true}');
+    assert.match(logs.join('\n'), /is there and is not an index this server keeps; it is left as it is/);
+    assert.deepEqual(fs.readdirSync(storage), [KEPT_INDEX_FILE]);
   });
 
   /** A store in a new folder whose kept index file holds `text`; what it logs. */

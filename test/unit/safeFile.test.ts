@@ -3,7 +3,8 @@ import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { describe, test } from 'node:test';
-import { readFileSnapshot, readFileSnapshotSync, SafeFileError, writeFileAtomicSync } from '../../server/src/fs/safeFile';
+import { createHash } from 'node:crypto';
+import { readFileSnapshot, readFileSnapshotSync, SafeFileError, writeFileAtomic, writeFileAtomicSync } from '../../server/src/fs/safeFile';
 import { temporaryFolders } from '../support/tempFolders';
 import { NodeStateDisk, STATE_FOLDER } from '../../server/src/stateDisk';
 import { StateStore } from '../../server/src/service/reading/stateStore';
@@ -110,6 +111,89 @@ describe('safe files: reading', () => {
     fs.symlinkSync(path.join(root, 'nowhere.json'), path.join(root, 'dangling.json'));
     expectCode(() => readFileSnapshotSync(path.join(root, 'dangling.json'), { followSymlinks: false }), 'symlink');
     expectCode(() => readFileSnapshotSync(path.join(root, 'dangling.json')), 'missing');
+  });
+});
+
+describe('safe files: atomic writes without blocking the event loop', () => {
+  test('Should write the pieces in order, by a rename, keeping the mode, while the event loop turns', async () => {
+    const root = scratch();
+    const file = path.join(root, 'papers-index.json');
+    fs.writeFileSync(file, 'old');
+    fs.chmodSync(file, 0o640);
+    const before = fs.statSync(file);
+    const pieces = Array.from({ length: 24 }, (_, i) => Buffer.alloc(1 << 20, 0x61 + (i % 26)));
+    let turns = 0;
+    let writing = true;
+    const count = (): void => {
+      turns++;
+      if (writing) setImmediate(count);
+    };
+    setImmediate(count);
+    const written = await writeFileAtomic(file, pieces, { hash: false });
+    writing = false;
+    const bytes = fs.readFileSync(file);
+    assert.ok(bytes.equals(Buffer.concat(pieces)));
+    assert.equal(fs.statSync(file).mode & 0o7777, 0o640);
+    assert.notEqual(fs.statSync(file).ino, before.ino);
+    assert.equal(written.size, 24 << 20);
+    assert.equal(written.sha256, '', 'no hash asked for');
+    // The sync write of the same bytes lets no turn happen; this one lets many.
+    assert.ok(turns > 1, `${turns} turns of the event loop during the write`);
+    assert.deepEqual(leftovers(root), []);
+    const hashed = await writeFileAtomic(file, 'text');
+    assert.equal(hashed.sha256, createHash('sha256').update('text').digest('hex'));
+  });
+
+  test('Should check the file as it is at the rename: a change or a link made during the write is refused, and nothing is left', async () => {
+    const root = scratch();
+    const file = path.join(root, 'a.digest');
+    fs.writeFileSync(file, 'original');
+    const { snapshot } = readFileSnapshotSync(file);
+    const pending = writeFileAtomic(file, [Buffer.alloc(4 << 20, 0x78)], { expected: snapshot });
+    // While the temporary file is being written.
+    fs.writeFileSync(file, 'someone else');
+    await expectCodeAsync(() => pending, 'changed');
+    assert.equal(fs.readFileSync(file, 'utf8'), 'someone else');
+    assert.deepEqual(leftovers(root), []);
+
+    const outside = path.join(scratch(), 'precious');
+    fs.writeFileSync(outside, 'precious');
+    const link = writeFileAtomic(file, [Buffer.alloc(4 << 20, 0x78)]);
+    fs.rmSync(file);
+    fs.symlinkSync(outside, file);
+    await expectCodeAsync(() => link, 'symlink');
+    assert.equal(fs.readFileSync(outside, 'utf8'), 'precious');
+    assert.ok(fs.lstatSync(file).isSymbolicLink());
+    assert.deepEqual(leftovers(root), []);
+  });
+
+  test('Should stop before the rename when the last check throws, and leave the file and no temporary', async () => {
+    const root = scratch();
+    const file = path.join(root, 'papers-index.json');
+    fs.writeFileSync(file, 'kept');
+    await assert.rejects(
+      writeFileAtomic(file, ['new'].map((text) => Buffer.from(text)), {
+        beforeCommit: () => {
+          throw new Error('not wanted any more');
+        },
+      }),
+    );
+    assert.equal(fs.readFileSync(file, 'utf8'), 'kept');
+    assert.deepEqual(leftovers(root), []);
+  });
+
+  test('Should leave the file whole when the write fails midway (file-size limit)', () => {
+    const root = scratch();
+    const file = path.join(root, 'a.digest');
+    const original = 'x'.repeat(1000);
+    fs.writeFileSync(file, original);
+    const module = path.resolve(__dirname, '..', '..', 'server', 'src', 'fs', 'safeFile.js');
+    const script = `const s = require(${JSON.stringify(module)}); s.writeFileAtomic(${JSON.stringify(file)}, [Buffer.alloc(50000, 121), Buffer.alloc(50000, 122)]).then(() => console.log('written'), (e) => console.log(e.code + ': ' + e.message));`;
+    const result = spawnSync('bash', ['-c', `ulimit -f 2 && exec "$0" -e "$1"`, process.execPath, script], { encoding: 'utf8' });
+    assert.equal(result.status, 0, result.stderr);
+    assert.match(result.stdout, /^io: the file is bigger than the file-size limit/);
+    assert.equal(fs.readFileSync(file, 'utf8'), original);
+    assert.deepEqual(leftovers(root), []);
   });
 });
 

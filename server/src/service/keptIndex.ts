@@ -114,8 +114,16 @@ export class KeptIndexWriter {
   }
 
   text(): string {
+    return this.textPieces().join('');
+  }
+
+  /** `text()` in pieces, in order: the head, each file (after a comma but the first), the end. */
+  textPieces(): string[] {
     const head = JSON.stringify({ format: FORMAT, version: KEPT_INDEX_VERSION, build: this.build, strings: this.strings.values, lists: this.lists.values });
-    return `${head.slice(0, -1)},"files":[${this.files.join(',')}]}`;
+    const pieces = [`${head.slice(0, -1)},"files":[`];
+    this.files.forEach((file, i) => pieces.push(i === 0 ? file : ',' + file));
+    pieces.push(']}');
+    return pieces;
   }
 }
 

@@ -13,8 +13,9 @@ import type { Range } from 'vscode-languageserver-types';
 import type { Cancellation } from '../cancellation';
 import { NEVER_CANCELLED } from '../cancellation';
 import type { DigestDocument, Entry, FieldKind, InstitutionItem, InstitutionsField, Span, StructureProblem, TopicHitsField } from '../model';
+import { LABELS } from '../model';
 import { categoryByCode, categoryIgnoringCase, isCategoryLike, nearestCategories } from '../taxonomy';
-import { hasCjk, skipSpaces } from '../text';
+import { hasCjk } from '../text';
 import { hitFieldMeaning } from './labels';
 import { positionBefore } from '../edits';
 import { entryAt, entryLine, entryTitleKey } from './entries';
@@ -358,14 +359,13 @@ export function ruleSeverity(code: DiagnosticCode, options: Pick<DiagnosticOptio
   return setting === 'off' ? undefined : SEVERITIES[setting] ?? SEVERITIES[RULES[code].severity];
 }
 
-/** Quotes document text for a message: at most 60 characters, control and bidi characters replaced. */
 /** Where, in a hit's keyword, the next hit begins with no `；` before it (`hitJoins`). */
 export interface HitJoin {
   /** The `(` of the field that ends the first hit. */
   readonly open: number;
   /** Just past that field's `)`. */
   readonly close: number;
-  /** Where the next hit's keyword begins: after the spaces and a wrong separator (`,` `，` `、` `/`), if any. */
+  /** Where the next hit's keyword begins: after the spaces and wrong separators (`,` `，` `、` `/`), if any. */
   readonly next: number;
 }
 
@@ -375,41 +375,64 @@ const WRONG_HIT_SEPARATORS = new Set([0x2c, 0xff0c, 0x3001, 0x2f]);
 /**
  * The places in a hit's keyword (the text before its own `(field)`) where another hit runs on
  * with no `；` before it: after a `(field)` naming a field hits name (`abstract`, `title`, …),
- * with a keyword before it and more keyword after it. `GPT(4)o` or `(abstract)` alone are not.
+ * with keyword before it (not only other fields) and a keyword after it (not another bracket,
+ * nor `分类` or categories: those are the categories, told by their own rules). A bracket that
+ * names no such field (`GPT(4)o`) is part of the keyword.
  *
  * @example hitJoins('reasoning(abstract)math reasoning') // [{ open: 9, close: 19, next: 19 }]
- * @example hitJoins('reasoning(abstract) , math') // [{ open: 9, close: 19, next: 23 }]
+ * @example hitJoins('reasoning(abstract) , math') // [{ open: 9, close: 19, next: 22 }]
+ * @example hitJoins('(abstract) math') // []: no keyword before the field
  */
 export function hitJoins(keyword: string): HitJoin[] {
   const joins: HitJoin[] = [];
-  let partStart = 0;
-  for (let k = 0; k < keyword.length; k++) {
+  const length = keyword.length;
+  // Categories run on to the end of the keyword, with no bracket: only after the last one.
+  const lastOpen = Math.max(keyword.lastIndexOf('('), keyword.lastIndexOf('（'));
+  // Whether keyword (a character outside the fields, not a space) came since the last join.
+  let keywordSeen = false;
+  for (let k = 0; k < length; k++) {
     const c = keyword.charCodeAt(k);
-    if (c !== 0x28 && c !== 0xff08) continue;
+    if (c !== 0x28 && c !== 0xff08) {
+      if (!isSpace(c)) keywordSeen = true;
+      continue;
+    }
     let j = k + 1;
-    while (j < keyword.length && !isHitBracket(keyword.charCodeAt(j))) j++;
-    if (j >= keyword.length) break;
-    const d = keyword.charCodeAt(j);
+    while (j < length && !isHitBracket(keyword.charCodeAt(j))) j++;
+    const d = j < length ? keyword.charCodeAt(j) : -1;
     if (d !== 0x29 && d !== 0xff09) {
-      // Another opening bracket before a closing one: the field, if any, opens there.
+      // Never closed, or another opening bracket first: keyword, up to that bracket.
+      keywordSeen = true;
       k = j - 1;
       continue;
     }
-    let next = skipSpaces(keyword, j + 1);
-    if (next < keyword.length && WRONG_HIT_SEPARATORS.has(keyword.charCodeAt(next))) next = skipSpaces(keyword, next + 1);
-    if (next < keyword.length && hitFieldMeaning(keyword.slice(k + 1, j)) && keyword.slice(partStart, k).trim().length > 0) {
-      joins.push({ open: k, close: j + 1, next });
-      partStart = next;
+    if (!hitFieldMeaning(keyword.slice(k + 1, j))) {
+      keywordSeen = true;
+      k = j;
+      continue;
     }
-    k = j;
+    let next = j + 1;
+    while (next < length && (isSpace(keyword.charCodeAt(next)) || WRONG_HIT_SEPARATORS.has(keyword.charCodeAt(next)))) next++;
+    const rest = next < length ? keyword.charCodeAt(next) : -1;
+    if (keywordSeen && rest >= 0 && rest !== 0x28 && rest !== 0xff08 && !keyword.startsWith(LABELS.categories, next) && !(next > lastOpen && looksLikeCategoryList(keyword.slice(next)))) {
+      joins.push({ open: k, close: j + 1, next });
+      keywordSeen = false;
+      k = next - 1;
+    } else {
+      k = j;
+    }
   }
   return joins;
+}
+
+function isSpace(c: number): boolean {
+  return c === 0x20 || c === 0x09 || c === 0x3000;
 }
 
 function isHitBracket(c: number): boolean {
   return c === 0x28 || c === 0x29 || c === 0xff08 || c === 0xff09;
 }
 
+/** Quotes document text for a message: at most 60 characters, control and bidi characters replaced. */
 function quote(text: string): string {
   return `'${quoted(text)}'`;
 }

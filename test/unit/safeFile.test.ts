@@ -47,6 +47,26 @@ function overwriteKeepingTime(file: string, text: string): void {
   fs.utimesSync(file, stat.atime, stat.mtime);
 }
 
+/**
+ * Runs the write `call` makes (given the module's and the file's names as JS expressions) in a
+ * node whose file-size limit is 2 KB, over a file of 1,000 bytes: the write must fail midway
+ * with the limit's message, and leave the file as it was and no temporary file.
+ */
+function assertWholeAfterFailingMidway(call: (module: string, file: string) => string): void {
+  const root = scratch();
+  const file = path.join(root, 'a.digest');
+  const original = 'x'.repeat(1000);
+  fs.writeFileSync(file, original);
+  const module = path.resolve(__dirname, '..', '..', 'server', 'src', 'fs', 'safeFile.js');
+  const script = `const s = require(${JSON.stringify(module)}); ${call('s', JSON.stringify(file))}`;
+  // ulimit -f counts blocks of 1024 bytes: a 2 KB limit.
+  const result = spawnSync('bash', ['-c', `ulimit -f 2 && exec "$0" -e "$1"`, process.execPath, script], { encoding: 'utf8' });
+  assert.equal(result.status, 0, result.stderr);
+  assert.match(result.stdout, /^io: the file is bigger than the file-size limit/);
+  assert.equal(fs.readFileSync(file, 'utf8'), original);
+  assert.deepEqual(leftovers(root), []);
+}
+
 function leftovers(folder: string): string[] {
   return fs.readdirSync(folder).filter((name) => name.endsWith('.tmp'));
 }
@@ -183,17 +203,7 @@ describe('safe files: atomic writes without blocking the event loop', () => {
   });
 
   test('Should leave the file whole when the write fails midway (file-size limit)', () => {
-    const root = scratch();
-    const file = path.join(root, 'a.digest');
-    const original = 'x'.repeat(1000);
-    fs.writeFileSync(file, original);
-    const module = path.resolve(__dirname, '..', '..', 'server', 'src', 'fs', 'safeFile.js');
-    const script = `const s = require(${JSON.stringify(module)}); s.writeFileAtomic(${JSON.stringify(file)}, [Buffer.alloc(50000, 121), Buffer.alloc(50000, 122)]).then(() => console.log('written'), (e) => console.log(e.code + ': ' + e.message));`;
-    const result = spawnSync('bash', ['-c', `ulimit -f 2 && exec "$0" -e "$1"`, process.execPath, script], { encoding: 'utf8' });
-    assert.equal(result.status, 0, result.stderr);
-    assert.match(result.stdout, /^io: the file is bigger than the file-size limit/);
-    assert.equal(fs.readFileSync(file, 'utf8'), original);
-    assert.deepEqual(leftovers(root), []);
+    assertWholeAfterFailingMidway((s, file) => `${s}.writeFileAtomic(${file}, [Buffer.alloc(50000, 121), Buffer.alloc(50000, 122)]).then(() => console.log('written'), (e) => console.log(e.code + ': ' + e.message));`);
   });
 });
 
@@ -408,17 +418,6 @@ describe('safe files: atomic writes', () => {
   });
 
   test('Should leave the file whole when the write fails midway (file-size limit)', () => {
-    const root = scratch();
-    const file = path.join(root, 'a.digest');
-    const original = 'x'.repeat(1000);
-    fs.writeFileSync(file, original);
-    const module = path.resolve(__dirname, '..', '..', 'server', 'src', 'fs', 'safeFile.js');
-    const script = `const s = require(${JSON.stringify(module)}); try { s.writeFileAtomicSync(${JSON.stringify(file)}, 'y'.repeat(100000)); } catch (e) { console.log(e.code + ': ' + e.message); }`;
-    // ulimit -f counts blocks of 1024 bytes: a 2 KB limit.
-    const result = spawnSync('bash', ['-c', `ulimit -f 2 && exec "$0" -e "$1"`, process.execPath, script], { encoding: 'utf8' });
-    assert.equal(result.status, 0, result.stderr);
-    assert.match(result.stdout, /^io: the file is bigger than the file-size limit/);
-    assert.equal(fs.readFileSync(file, 'utf8'), original);
-    assert.deepEqual(leftovers(root), []);
+    assertWholeAfterFailingMidway((s, file) => `try { ${s}.writeFileAtomicSync(${file}, 'y'.repeat(100000)); } catch (e) { console.log(e.code + ': ' + e.message); }`);
   });
 });

@@ -1065,12 +1065,15 @@ onStandard(ExecuteCommandRequest.type, async (params): Promise<FixAllResult | un
     return undefined;
   }
   const uri: unknown = params.arguments?.[0];
-  if (typeof uri !== 'string' || !documents.get(uri)) {
+  // The version the client asks it for, when it says one: another (an edit came since) is not fixed.
+  const asked: unknown = params.arguments?.[1];
+  const stale = (): boolean => typeof asked === 'number' && documents.get(uri as string)?.version !== asked;
+  if (typeof uri !== 'string' || !documents.get(uri) || stale()) {
     return { applied: false, edits: 0 };
   }
   const settings = await diagnosticsSettings(uri);
   const document = documents.get(uri);
-  if (!document) {
+  if (!document || stale()) {
     return { applied: false, edits: 0 };
   }
   // The options code actions check with, so that the checks they (and the published diagnostics) made are reused.

@@ -134,6 +134,15 @@ describe('lsp: diagnostics, quick fixes and fix-all over stdio', () => {
     assert.equal(applyEdits(text, edit.edits), readFixture('fixes/all-mistakes.fixed.digest'));
     const nothing = await client.request('workspace/executeCommand', { command: 'paperDigest.fixAll', arguments: ['file:///virtual/not-open.digest'] });
     assert.deepEqual(nothing, { applied: false, edits: 0 });
+    // Asked for a version the document is no longer at: nothing is fixed, nothing sent.
+    const stale = uri.replace('fix.digest', 'stale.digest');
+    client.openDocument(stale, text, 'paper-digest', 5);
+    const sent = applied.length;
+    assert.deepEqual(await client.request('workspace/executeCommand', { command: 'paperDigest.fixAll', arguments: [stale, 3] }), { applied: false, edits: 0 });
+    assert.equal(applied.length, sent);
+    const current = await client.request('workspace/executeCommand', { command: 'paperDigest.fixAll', arguments: [stale, 5] });
+    assert.equal(current.applied, true);
+    assert.deepEqual(applied[applied.length - 1].edit.documentChanges[0].textDocument, { uri: stale, version: 5 });
   });
 
   test('Should follow the settings: a rule off, another rule re-graded, then diagnostics off', async () => {

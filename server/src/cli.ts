@@ -483,10 +483,14 @@ if (require.main === module) {
   const write = (stream: NodeJS.WriteStream) => (text: string) => {
     stream.write(text);
   };
-  // A closed pipe (`paper-digest check . | head`) is not an error of the checker.
+  // A closed pipe (`paper-digest check . | head`) is not an error of the checker: the status is
+  // the run's. Nor is a closed standard error (`2>&1 >out | head -1`): what was left to say is lost.
   process.stdout.on('error', (error: NodeJS.ErrnoException) => {
     if (error.code === 'EPIPE') process.exit(process.exitCode ?? 0);
     throw error;
+  });
+  process.stderr.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code !== 'EPIPE') throw error;
   });
   try {
     process.exitCode = runCli(process.argv.slice(2), { stdout: write(process.stdout), stderr: write(process.stderr) });

@@ -178,6 +178,17 @@ export function displayPath(file: string, cwd: string): string {
 }
 
 /**
+ * A line of output whose names were made `printable` already (a problem's message): control and
+ * bidirectional characters left in it escaped, its backslashes left as they are (the escapes of
+ * its names are not escaped twice).
+ *
+ * @example printableLine(`cannot read '${printable('a\\b')}'`) // "cannot read 'a\\b'" (one backslash escaped, once)
+ */
+export function printableLine(text: string): string {
+  return printable(text, false);
+}
+
+/**
  * A name made safe for one line of text output: control characters (C0, DEL, C1), line and
  * paragraph separators and bidirectional controls become escapes (`\n`, `\t`, `\x1b`,
  * `\u202e`), and a backslash becomes `\\` on systems where it is not the path separator.
@@ -185,8 +196,8 @@ export function displayPath(file: string, cwd: string): string {
  * @example
  * printable('a\nb.digest:1:1: error fake') // 'a\\nb.digest:1:1: error fake' (one line)
  */
-export function printable(name: string): string {
-  const backslash = path.sep === '\\' ? '' : '\\\\';
+export function printable(name: string, backslashes = true): string {
+  const backslash = path.sep === '\\' || !backslashes ? '' : '\\\\';
   return name.replace(new RegExp(`[\\u0000-\\u001f\\u007f-\\u009f\\u061c\\u200e\\u200f\\u2028\\u2029\\u202a-\\u202e\\u2066-\\u2069${backslash}]`, 'g'), (c) => {
     switch (c) {
       case '\n':

@@ -22,7 +22,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { collectDigestFiles, displayPath, printable, readDigestFile } from './cliFiles';
+import { collectDigestFiles, displayPath, printable, printableLine, readDigestFile } from './cliFiles';
 import type { ExportFormat } from './service/reading/export/index';
 import { EXPORT_FORMATS, exportPapers } from './service/reading/export/index';
 import type { ExportRecord } from './service/reading/exportRecord';
@@ -274,7 +274,7 @@ export function runPapers(args: readonly string[], out: Output, cwd: string): nu
   const language = options.language;
   const fail = (problem: MessageRef): void => {
     failed = true;
-    out.stderr(`paper-digest: ${printable(problemText(problem, language))}\n`);
+    out.stderr(`paper-digest: ${printableLine(problemText(problem, language))}\n`);
   };
   const workspace = openWorkspace(options.paths.length > 0 ? options.paths : ['.'], cwd, fail);
   const lookup = workspace.model.lookup();
@@ -441,7 +441,7 @@ export function runMark(args: readonly string[], out: Output, cwd: string): numb
   const given = options.path ?? '.';
   /** One line on standard error, and exit 2. */
   const refuse = (text: string): number => {
-    out.stderr(`paper-digest: ${printable(text)}\n`);
+    out.stderr(`paper-digest: ${printableLine(text)}\n`);
     return 2;
   };
   if (given.length === 0) {
@@ -493,7 +493,7 @@ export function runMark(args: readonly string[], out: Output, cwd: string): numb
   out.stdout(printable(`${pick(done, language)}${language === 'zh-cn' ? '：' : ': '}${shown}`) + '\n');
   for (const problem of problems) {
     // Digests that could not be read do not stop a change of the state file; they are said.
-    out.stderr(`paper-digest: ${printable(problemText(problem, language))}\n`);
+    out.stderr(`paper-digest: ${printableLine(problemText(problem, language))}\n`);
   }
   return problems.length > 0 ? 2 : 0;
 }

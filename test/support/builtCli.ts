@@ -38,3 +38,17 @@ export function runAsync(args: string[], cwd: string): Promise<Run> {
     child.on('close', (status) => resolve({ status, stdout, stderr }));
   });
 }
+
+/**
+ * Runs the command line in `cwd` with its standard output or error closed before it writes
+ * (as `| head -0` would), and resolves with its status.
+ */
+export function runWithClosed(stream: 'stdout' | 'stderr', args: string[], cwd: string): Promise<number | null> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [CLI, ...args], { cwd, stdio: ['ignore', 'pipe', 'pipe'] });
+    child[stream].destroy();
+    const other = stream === 'stdout' ? child.stderr : child.stdout;
+    other.resume();
+    child.on('close', (status) => resolve(status));
+  });
+}

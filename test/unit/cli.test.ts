@@ -8,7 +8,7 @@ import { after, before, describe, test } from 'node:test';
 import { runCli } from '../../server/src/cli';
 import { ALL_CODES } from '../../server/src/service/features/diagnostics';
 import { digest, entryLines, readFixture, REPO_ROOT } from '../support/fixtures';
-import { CLI, run, Run } from '../support/builtCli';
+import { CLI, run, Run, runWithClosed } from '../support/builtCli';
 
 /** The newest modification time under a folder. */
 function newest(folder: string): number {
@@ -57,6 +57,15 @@ describe('paper-digest check', () => {
     const result = run(['check', '.'], folder);
     assert.equal(result.status, 0, result.stderr);
     assert.equal(result.stdout, 'No problems in 1 file.\n');
+  });
+
+  test('Should exit with the status of the run when its output or its error output is closed before it writes', async () => {
+    const folder = folderWith('closed', { 'b.digest': readFixture('diagnostics/category-case.digest') });
+    // Problems to print, the output closed (`| head -0`): problems remain, 1.
+    assert.equal(await runWithClosed('stdout', ['check', 'b.digest'], folder), 1);
+    // A path not read, the error output closed (`2>&1 >out | head -0`): 2, not an uncaught error's 1.
+    assert.equal(await runWithClosed('stderr', ['check', 'b.digest', 'missing.digest'], folder), 2);
+    assert.equal(await runWithClosed('stderr', ['papers', 'missing.digest'], folder), 2);
   });
 
   test('Should exit 1 and print path:line:col: severity code message for each problem', () => {

@@ -187,6 +187,20 @@ describe('paper-digest papers', () => {
     }
   });
 
+  test('Should escape a file name once in what papers and mark say of it, as check does', () => {
+    for (const name of ['a\\b.digest', 'evil\n\u001b[31mFAKE\u202e.digest']) {
+      const shown = "'" + name.replace(/\\/g, '\\\\').replace(/\n/g, '\\n').replace(/\u001b/g, '\\x1b').replace(/\u202e/g, '\\u202e') + "'";
+      const check = run(['check', '--lang', 'en', name], work);
+      assert.ok(check.stderr.includes(`cannot read ${shown}`), check.stderr);
+      for (const args of [['papers', '--lang', 'en', name], ['mark', 'read', '--title', 'x', '--lang', 'en', name]]) {
+        const result = run(args, work);
+        assert.equal(result.status, 2, args.join(' '));
+        assert.ok(result.stderr.includes(`cannot read ${shown}`), `${args[0]}: ${result.stderr}`);
+        assert.equal(result.stderr.trim().split('\n').length, 1, result.stderr);
+      }
+    }
+  });
+
   test('Should refuse bad usage with exit 2 and one line', () => {
     assertUsage(run(['papers', '--format', 'yaml'], work), /unknown format 'yaml': use text, json, bibtex, csljson, ris, csv or markdown/);
     assertUsage(run(['papers', '--sort'], work), /--sort needs a value/);

@@ -321,6 +321,24 @@ describe('quick fixes: more cases', () => {
     }
   });
 
+  test('Should name the code a category in full-width characters stands for, and write it so', () => {
+    const line = (codes: string) => digest(entryLines('A', { topicHits: `专题命中 数学推理 ：reasoning(abstract)；分类 ${codes}` }));
+    const text = line('ｃｓ．ＬＧ、cs.ＣＬ、ｍａｔｈ．ＧＴx');
+    const doc = parseDigest(text);
+    const diagnostics = computeDiagnostics(doc);
+    assert.deepEqual(
+      diagnostics.map((d) => [d.code, d.data.marks?.map((m) => m.expected) ?? d.data.suggestions]),
+      [
+        ['full-width-punctuation', ['cs.LG']],
+        ['full-width-punctuation', ['cs.CL']],
+        ['unknown-category', ['math.GT', 'math.AT', 'math.CT']],
+      ],
+    );
+    assert.match(diagnostics[0].message, /^Category 'ｃｓ．ＬＧ' is written in full-width characters: use 'cs\.LG' — 分类代码使用了全角字符，应为“cs\.LG”$/);
+    assert.equal(applyEdits(text, fixesFor(doc, diagnostics[0])[0].edits), line('cs.LG、cs.ＣＬ、ｍａｔｈ．ＧＴx'));
+    assert.equal(applyEdits(text, fixAll(doc)), line('cs.LG、cs.CL、math.GT'));
+  });
+
   test('Should leave brackets that name no field, or have no keyword before them, to the other rules', () => {
     // Brackets that are keyword, fields with no keyword before them (a field alone is no hit).
     for (const hits of ['GPT(4)o reasoning(abstract)', 'reasoning(abstract)(title)', 'chain (of) thought(title)', 'reasoning(body)math(title)', '(abstract)math reasoning(title)', '(abstract) (abstract) math(title)']) {

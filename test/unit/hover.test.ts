@@ -324,6 +324,15 @@ describe('hover: categories', () => {
     assert.ok(value.includes(`**${escapeMarkdown('cs.LG')}**`));
   });
 
+  test('Should give the code a category in full-width characters stands for', () => {
+    const wide = load(digest(entryLines('A', { topicHits: '专题命中 数学推理 ：reasoning(abstract)；分类 ｃｓ．ＬＧ、cs.ＣＬ' })));
+    for (const [needle, code] of [['ｃｓ．ＬＧ', 'cs.LG'], ['cs.ＣＬ', 'cs.CL']]) {
+      const value = hoverOver(wide, needle);
+      assertShows(value, 'not an arXiv code as written: it is in full-width characters');
+      assert.ok(value.includes(`**${escapeMarkdown(code)}**`), value);
+    }
+  });
+
   test('Should suggest the nearest codes for an unknown code', () => {
     const value = hoverOver(ENTRIES, 'cs.XY');
     assertShows(value, 'not in the arXiv taxonomy');

@@ -312,6 +312,22 @@ export function categoryIgnoringCase(code: string): ArxivCategory | undefined {
 }
 
 /**
+ * The known category a code written in full-width characters stands for, in whatever case
+ * (`ｃｓ．ＬＧ`, `cs.ＬＧ` → cs.LG), as the Papers view groups it; undefined for any other code.
+ *
+ * @example categoryInFullWidth('ｃｓ．ｌｇ')?.code // 'cs.LG'
+ * @example categoryInFullWidth('cs.lg') // undefined: no full-width character
+ */
+export function categoryInFullWidth(code: string): ArxivCategory | undefined {
+  // eslint-disable-next-line no-control-regex
+  if (!/[^\u0000-\u007f]/.test(code)) {
+    return undefined;
+  }
+  const plain = code.normalize('NFKC');
+  return plain === code ? undefined : categoryIgnoringCase(plain);
+}
+
+/**
  * The known categories closest to a (typically unknown) code, best first, for "did you mean"
  * suggestions.
  *

@@ -14,7 +14,7 @@ import type { Cancellation } from '../cancellation';
 import { NEVER_CANCELLED } from '../cancellation';
 import type { DigestDocument, Entry, FieldKind, InstitutionItem, InstitutionsField, Span, StructureProblem, TopicHitsField } from '../model';
 import { LABELS } from '../model';
-import { categoryByCode, categoryIgnoringCase, isCategoryLike, nearestCategories } from '../taxonomy';
+import { categoryByCode, categoryIgnoringCase, categoryInFullWidth, isCategoryLike, nearestCategories } from '../taxonomy';
 import { hasCjk } from '../text';
 import { hitFieldMeaning } from './labels';
 import { positionBefore } from '../edits';
@@ -913,9 +913,20 @@ class Checker {
         });
         continue;
       }
-      const suggestions = category.text.length <= 40 ? suggestionsFor(category.text) : [];
+      const wide = categoryInFullWidth(category.text);
+      if (wide) {
+        this.add(DiagnosticCode.FullWidthPunctuation, category.range, `Category ${quote(category.text)} is written in full-width characters: use '${wide.code}'`, `分类代码使用了全角字符，应为“${wide.code}”`, {
+          entry: entry.index,
+          marks: [{ range: category.range, expected: wide.code }],
+        });
+        continue;
+      }
+      // Suggested as it reads: full-width characters as their ASCII (`ｍａｔｈ．ＧＴx`).
+      // eslint-disable-next-line no-control-regex
+      const asRead = /[^\u0000-\u007f]/.test(category.text) ? category.text.normalize('NFKC') : category.text;
+      const suggestions = asRead.length <= 40 ? suggestionsFor(asRead) : [];
       // One suggestion is clearly meant when it is one typo away and every other is further.
-      const distances = suggestions.map((code) => editDistance(category.text.toLowerCase(), code.toLowerCase()));
+      const distances = suggestions.map((code) => editDistance(asRead.toLowerCase(), code.toLowerCase()));
       const clear = distances.length > 0 && distances[0] === 1 && distances.slice(1).every((d) => d > 1);
       const hint = suggestions.length > 0 ? `; did you mean ${suggestions.map((s) => `'${s}'`).join(' or ')}?` : '';
       const hintZh = suggestions.length > 0 ? `；是否应为${suggestions.map((s) => `“${s}”`).join('或')}？` : '';

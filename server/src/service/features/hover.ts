@@ -12,7 +12,7 @@ import type { Hover, Position, Range } from 'vscode-languageserver-types';
 import type { Cancellation } from '../cancellation';
 import { NEVER_CANCELLED } from '../cancellation';
 import type { AuthorsField, DigestDocument, Entry, InstitutionsField, Link, Span, TextField, TitleField, TopicHit, TopicHitsField } from '../model';
-import { archives, archivePrefix, categoryByCode, categoryIgnoringCase, nearestCategories } from '../taxonomy';
+import { archives, archivePrefix, categoryByCode, categoryIgnoringCase, categoryInFullWidth, nearestCategories } from '../taxonomy';
 import { clip as clipText, escapeMarkdown, hasCjk } from '../text';
 import { entryAt, fieldAt } from './entries';
 import { isArxivIdentifier } from './links';
@@ -371,10 +371,14 @@ function categoryHover(code: string): string {
       emphasis(w(`arXiv category in ${known.archive}${archive ? ' · ' + archive.nameZh : ''}`, `arXiv category in ${known.archive}`, `arXiv 分类，属于 ${archive ? archive.nameZh : known.archive}`)),
     );
   }
-  const miscased = categoryIgnoringCase(code);
+  const wide = categoryInFullWidth(code);
+  const miscased = categoryIgnoringCase(code) ?? wide;
   if (miscased) {
+    const why = wide
+      ? w('not an arXiv code as written: it is in full-width characters', 'not an arXiv code as written: it is in full-width characters', '按此写法不是 arXiv 代码：使用了全角字符')
+      : w('not an arXiv code as written: codes are case-sensitive', 'not an arXiv code as written: codes are case-sensitive', '按此写法不是 arXiv 代码：代码区分大小写');
     return paragraphs(
-      `${strong(code)} · ${text(w('not an arXiv code as written: codes are case-sensitive', 'not an arXiv code as written: codes are case-sensitive', '按此写法不是 arXiv 代码：代码区分大小写'))}`,
+      `${strong(code)} · ${text(why)}`,
       `${text(w('arXiv spells it', 'arXiv spells it', 'arXiv 的写法为'))} ${strong(miscased.code)}${text(`: ${w(`${miscased.name} · ${miscased.nameZh}`, miscased.name, miscased.nameZh)}`)}`,
     );
   }
@@ -411,7 +415,7 @@ function categoryLine(code: string): string {
   if (known) {
     return `${known.code} ${w(`${known.name} · ${known.nameZh}`, known.name, known.nameZh)}`;
   }
-  const miscased = categoryIgnoringCase(code);
+  const miscased = categoryIgnoringCase(code) ?? categoryInFullWidth(code);
   if (miscased) {
     return w(
       `${clip(code, 40)} (arXiv spells it ${miscased.code}: ${miscased.name} · ${miscased.nameZh})`,

@@ -31,6 +31,7 @@ import type { DigestDocument, Entry } from './service/model';
 import { EntryNode } from './service/nodes';
 import { documentSymbols, outlineFrame, paperSelectionRange, paperSymbolLabel, SymbolOptions } from './service/features/symbols';
 import { digits, HEAD_ROOM, PreEncoded, writeCount } from './preEncoded';
+import { isLabelUnsafeUnit } from './service/text';
 
 /** The papers of one encoded outline: their entries and ranges, and where their bytes are. */
 interface EncodedPapers {
@@ -219,28 +220,49 @@ function stringSize(text: string): number {
 
 const HEX = Buffer.from('0123456789abcdef', 'latin1');
 
-/** Writes a string as ASCII JSON at `at`; returns where it ends. */
+/**
+ * Writes a name as ASCII JSON at `at`, with the characters `labelSafe` replaces written as U+FFFD
+ * (as `documentSymbols` names it; the same size, six bytes each); returns where it ends.
+ */
 function writeString(out: Buffer, at: number, text: string): number {
   out[at++] = 0x22;
   const plain = plainPrefix(text);
   if (plain > 0) at += out.write(text, at, plain, 'latin1');
   for (let i = plain; i < text.length; i++) {
-    const c = text.charCodeAt(i);
+    let c = text.charCodeAt(i);
+    if (c >= 0xd800 && c <= 0xdfff) {
+      // A pair is written as it is, a lone half as U+FFFD.
+      const low = text.charCodeAt(i + 1);
+      if (c <= 0xdbff && low >= 0xdc00 && low <= 0xdfff) {
+        at = writeEscape(out, at, c);
+        c = low;
+        i++;
+      } else {
+        c = 0xfffd;
+      }
+    } else if (isLabelUnsafeUnit(c)) {
+      c = 0xfffd;
+    }
     if (c >= 0x20 && c < 0x7f) {
       if (c === 0x22 || c === 0x5c) out[at++] = 0x5c;
       out[at++] = c;
     } else {
-      out[at] = 0x5c;
-      out[at + 1] = 0x75;
-      out[at + 2] = HEX[c >> 12];
-      out[at + 3] = HEX[(c >> 8) & 15];
-      out[at + 4] = HEX[(c >> 4) & 15];
-      out[at + 5] = HEX[c & 15];
-      at += 6;
+      at = writeEscape(out, at, c);
     }
   }
   out[at++] = 0x22;
   return at;
+}
+
+/** Writes `\uXXXX` for a UTF-16 code unit at `at`; returns where it ends. */
+function writeEscape(out: Buffer, at: number, c: number): number {
+  out[at] = 0x5c;
+  out[at + 1] = 0x75;
+  out[at + 2] = HEX[c >> 12];
+  out[at + 3] = HEX[(c >> 8) & 15];
+  out[at + 4] = HEX[(c >> 4) & 15];
+  out[at + 5] = HEX[c & 15];
+  return at + 6;
 }
 
 /** JSON text made ASCII: the characters outside it escaped (they can only stand inside strings). */

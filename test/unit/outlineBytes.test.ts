@@ -18,6 +18,7 @@ import { updateDigest } from '../../server/src/service/incremental';
 import { parseDigest } from '../../server/src/service/parser';
 import type { DigestDocument } from '../../server/src/service/model';
 import { generatedDigest } from '../bench/generate';
+import { hasLabelUnsafe } from '../../server/src/service/text';
 import { FIXTURES } from '../support/fixtures';
 import { DIGEST_MATERIAL, digestText } from '../support/modelChecks';
 
@@ -133,6 +134,11 @@ describe('OutlineBytes', () => {
         assert.ok(bytes.every((byte) => byte < 0x80), `not ASCII: ${bytes.toString('latin1')}`);
         assertSameOutline(bytes, documentSymbols(model), 'the outline');
         assert.deepEqual(JSON.parse(JSON.stringify(answer)), JSON.parse(JSON.stringify(documentSymbols(model))), 'toJSON gives the same value');
+        // Shown on one line as they are: no control or bidirectional character, no lone surrogate.
+        const names = (symbols: DocumentSymbol[]): string[] => symbols.flatMap((symbol) => [symbol.name, ...names(symbol.children ?? [])]);
+        for (const name of names(JSON.parse(bytes.toString('utf8')) as DocumentSymbol[])) {
+          assert.ok(!hasLabelUnsafe(name), JSON.stringify(name));
+        }
       }),
       { numRuns: 300 },
     );

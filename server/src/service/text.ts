@@ -210,6 +210,24 @@ export function hasLabelUnsafe(text: string): boolean {
   return ANY_LABEL_UNSAFE.test(text);
 }
 
+/**
+ * Document text with the characters `plainLabel` replaces replaced by U+FFFD, not cut: a name an
+ * editor shows on one line as it is (the outline's).
+ *
+ * @example labelSafe('Title\u202Etxt') // 'Title\ufffdtxt'
+ */
+export function labelSafe(text: string): string {
+  return text.replace(LABEL_UNSAFE, '\ufffd');
+}
+
+/**
+ * Whether a UTF-16 code unit is one `labelSafe` replaces wherever it is (a control character or a
+ * bidirectional mark, embedding, override or isolate; surrogates are replaced only when alone).
+ */
+export function isLabelUnsafeUnit(c: number): boolean {
+  return c < 0x20 || (c >= 0x7f && c <= 0x9f) || c === 0x61c || c === 0x200e || c === 0x200f || (c >= 0x202a && c <= 0x202e) || (c >= 0x2066 && c <= 0x2069) || c === 0x2028 || c === 0x2029;
+}
+
 /** `LABEL_UNSAFE` without the global flag, so that `test` keeps no position between calls. */
 const ANY_LABEL_UNSAFE = new RegExp(LABEL_UNSAFE.source);
 

@@ -1,7 +1,8 @@
 /**
  * The outline: hierarchical document symbols. The digest heading is the root; each paper is one
  * symbol named `English title · 中文标题`, so that an editor filtering on names (Go to Symbol,
- * Ctrl+Shift+O) finds a paper by either title. Papers have no children: their fields are a
+ * Ctrl+Shift+O) finds a paper by either title; control and bidirectional characters of the text
+ * are replaced by U+FFFD in the names, as in every label (`labelSafe`). Papers have no children: their fields are a
  * fold or a hover away, and seven children per paper made the outline of a year of digests
  * seven times as big and opened it flooded with fields.
  */
@@ -13,6 +14,7 @@ import type { DigestDocument, Entry } from '../model';
 import { isTruncated } from '../limits';
 import type { MessageLanguage } from '../messages';
 import { entrySpans, paperName } from './entries';
+import { labelSafe } from '../text';
 
 /** Between the English and the Chinese title in a paper's symbol name. */
 export const TITLE_SEPARATOR = ' · ';
@@ -120,7 +122,7 @@ export function outlineFrame(doc: DigestDocument, options: SymbolOptions = {}): 
     more,
     root: {
       // A heading of ideographic spaces only is empty once trimmed: a client refuses an empty name.
-      name: doc.heading.text.trim().length > 0 ? shorten(doc.heading.text, MAX_NAME_LENGTH) : zh ? '（无标题的摘要集）' : '(untitled digest)',
+      name: doc.heading.text.trim().length > 0 ? labelSafe(shorten(doc.heading.text, MAX_NAME_LENGTH)) : zh ? '（无标题的摘要集）' : '(untitled digest)',
       detail: headingDetail(doc.entries.length, within, zh),
       kind: SymbolKind.Namespace,
       range: { start: { line: headingRange.start.line, character: 0 }, end: { line: lastLine.line, character: lastLine.text.length + (lastLine.line === 0 && doc.hasBom ? 1 : 0) } },
@@ -139,7 +141,8 @@ export function outlineFrame(doc: DigestDocument, options: SymbolOptions = {}): 
 const LAST_PAPERS = new WeakMap<object, { readonly entries: readonly Entry[]; readonly symbols: readonly DocumentSymbol[]; readonly zh: boolean }>();
 
 function paperSymbol(entry: Entry, language: MessageLanguage | undefined): DocumentSymbol {
-  return { name: paperSymbolLabel(entry, language), kind: SymbolKind.Class, range: entry.range, selectionRange: paperSelectionRange(entry) };
+  // As the server's writer of the outline's bytes writes it (outlineBytes.ts): control and bidirectional characters replaced.
+  return { name: labelSafe(paperSymbolLabel(entry, language)), kind: SymbolKind.Class, range: entry.range, selectionRange: paperSelectionRange(entry) };
 }
 
 /** The name of a paper's symbol as the outline shows it: both titles (`paperSymbolName`), cut at 500 characters. */

@@ -339,6 +339,30 @@ describe('quick fixes: more cases', () => {
     assert.equal(applyEdits(text, fixAll(doc)), line('cs.LG、cs.CL、math.GT'));
   });
 
+  test('Should close the bracket of a hit whose (field is never closed, not add another field', () => {
+    const line = (hits: string) => digest(entryLines('A', { topicHits: `专题命中 数学推理 ：${hits}；分类 cs.LG` }));
+    for (const [written, fixed] of [
+      ['reasoning(abstract', 'reasoning(abstract)'],
+      ['reasoning（title', 'reasoning(title)'],
+      ['math(abstract)；reasoning(Title', 'math(abstract)；reasoning(Title)'],
+    ]) {
+      const text = line(written);
+      const doc = parseDigest(text);
+      const diagnostics = computeDiagnostics(doc);
+      assert.deepEqual(codes(diagnostics), ['unbalanced-brackets'], written);
+      assert.match(diagnostics[0].message, /^This bracket is never closed — 此括号没有对应的右括号$/);
+      const lines = text.split('\n');
+      assert.match(lines[diagnostics[0].range.start.line].slice(diagnostics[0].range.start.character, diagnostics[0].range.end.character), /^[(（]$/);
+      assert.equal(applyEdits(text, fixesFor(doc, diagnostics[0])[0].edits), line(fixed), written);
+      assert.equal(applyEdits(text, fixAll(doc)), line(fixed), written);
+      assert.deepEqual(computeDiagnostics(parseDigest(line(fixed))), [], fixed);
+    }
+    // Not a field after the bracket, or no keyword before it: the hit lacks its field, as before.
+    for (const written of ['GPT(4 reasoning', '(abstract', 'reasoning(abstract x']) {
+      assert.deepEqual(codes(computeDiagnostics(parseDigest(line(written)))), ['hit-missing-field'], written);
+    }
+  });
+
   test('Should leave brackets that name no field, or have no keyword before them, to the other rules', () => {
     // Brackets that are keyword, fields with no keyword before them (a field alone is no hit).
     for (const hits of ['GPT(4)o reasoning(abstract)', 'reasoning(abstract)(title)', 'chain (of) thought(title)', 'reasoning(body)math(title)', '(abstract)math reasoning(title)', '(abstract) (abstract) math(title)']) {

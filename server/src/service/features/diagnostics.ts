@@ -50,7 +50,7 @@ export enum DiagnosticCode {
   FullWidthPunctuation = 'full-width-punctuation',
   /** Categories separated by something else than `、` (and not a half-width comma): `，`, `；`, spaces. */
   CategorySeparator = 'category-separator',
-  /** A `（` without its `）`, or the reverse, in an institution. */
+  /** A `（` without its `）`, or the reverse, in an institution; a topic hit's `(field` never closed. */
   UnbalancedBrackets = 'unbalanced-brackets',
   /** The `机构` line without the `* ` after the label. */
   InstitutionsMissingStar = 'institutions-missing-star',
@@ -784,6 +784,26 @@ class Checker {
     }
   }
 
+  /**
+   * A hit whose `(field` is never closed (`reasoning(abstract`, the keyword ending in a field
+   * hits name after an opening bracket): reported as that bracket, with the fix that closes it
+   * (a `（` written `(`, as the format writes a hit's field); false for any other keyword.
+   */
+  private unclosedField(entry: Entry, keyword: Span, index: number): boolean {
+    const text = keyword.text;
+    const open = Math.max(text.lastIndexOf('('), text.lastIndexOf('（'));
+    if (open <= 0 || /[)）]/.test(text.slice(open + 1)) || !hitFieldMeaning(text.slice(open + 1)) || text.slice(0, open).trim().length === 0) {
+      return false;
+    }
+    const line = keyword.range.start.line;
+    const origin = keyword.range.start.character;
+    const bracket = { start: { line, character: origin + open }, end: { line, character: origin + open + 1 } };
+    const end = { line, character: origin + text.length };
+    const marks = [...(text[open] === '（' ? [{ range: bracket, expected: '(' }] : []), { range: { start: end, end }, expected: ')' }];
+    this.add(DiagnosticCode.UnbalancedBrackets, bracket, 'This bracket is never closed', '此括号没有对应的右括号', { entry: entry.index, item: index, marks });
+    return true;
+  }
+
   /** The hits run together in a hit's keyword (`hitJoins`), one problem each, with the `；` that separates them as its fix. */
   private runTogetherHits(entry: Entry, keyword: Span, index: number): void {
     const text = keyword.text;
@@ -857,6 +877,8 @@ class Checker {
           hitField ? '此命中只有字段，没有命中词' : '两个分隔符之间的命中为空',
           { entry: entry.index, item: index },
         );
+      } else if (!hitField && this.unclosedField(entry, hit.keyword, index)) {
+        // `reasoning(abstract`: the field is there, its bracket never closed.
       } else if (!hitField || hitField.text.length === 0) {
         this.add(DiagnosticCode.HitMissingField, hit.range, `The topic hit ${quote(keyword)} does not say where it matched, as in 'keyword(abstract)'`, `命中词${quoteZh(keyword)}缺少“(字段)”，如“keyword(abstract)”`, {
           entry: entry.index,

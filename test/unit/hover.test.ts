@@ -324,6 +324,19 @@ describe('hover: categories', () => {
     assert.ok(value.includes(`**${escapeMarkdown('cs.LG')}**`));
   });
 
+  test('Should count the papers of a topic as the Papers view groups them (case, width and white space aside)', () => {
+    const topics = load(
+      digest(
+        entryLines('X', { topicHits: '专题命中 Math Reasoning ：x(title)；分类 cs.LG' }),
+        entryLines('Y', { topicHits: '专题命中 math  reasoning ：y(title)；分类 cs.LG' }),
+        entryLines('Z', { topicHits: '专题命中 ＭＡＴＨ　Reasoning ：z(title)；分类 cs.LG' }),
+        entryLines('W', { topicHits: '专题命中 Logic ：w(title)；分类 cs.LG' }),
+      ),
+    );
+    assertShows(hoverOver(topics, 'math  reasoning'), '3 of 4 papers in this file have the topic');
+    assertShows(hoverOver(topics, 'Logic'), '1 of 4 papers in this file have the topic');
+  });
+
   test('Should give the code a category in full-width characters stands for', () => {
     const wide = load(digest(entryLines('A', { topicHits: '专题命中 数学推理 ：reasoning(abstract)；分类 ｃｓ．ＬＧ、cs.ＣＬ' })));
     for (const [needle, code] of [['ｃｓ．ＬＧ', 'cs.LG'], ['cs.ＣＬ', 'cs.CL']]) {

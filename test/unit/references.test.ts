@@ -42,6 +42,16 @@ describe('references: every place the workspace names it', () => {
     assert.deepEqual(referencesAt(digest(entryLines('X', { topicHits: '专题命中 数学推理 ：x(title)；分类 cs.L|G' }))), ['a.digest:cs.LG', 'b.digest:CS.lg', 'b.digest:cs.LG']);
   });
 
+  test('Should find a topic whatever its case, width and white space, as the Papers view groups it', () => {
+    const text = digest(
+      entryLines('X', { topicHits: '专题命中 Math Rea|soning ：x(title)；分类 cs.LG' }),
+      entryLines('Y', { topicHits: '专题命中 math  reasoning ：y(title)；分类 cs.LG' }),
+      entryLines('Z', { topicHits: '专题命中 ＭＡＴＨ　Reasoning ：z(title)；分类 cs.LG' }),
+      entryLines('W', { topicHits: '专题命中 Logic ：w(title)；分类 cs.LG' }),
+    );
+    assert.deepEqual(referencesAt(text), ['a.digest:Math Reasoning', 'a.digest:math  reasoning', 'a.digest:ＭＡＴＨ　Reasoning']);
+  });
+
   test('Should find an author\u2019s other papers, on authors lines and on 机构 lines that list authors', () => {
     assert.deepEqual(referencesAt(digest(entryLines('X', { authors: 'Mei Tan|aka, Omar Haddad' }))), ['a.digest:Mei Tanaka', 'b.digest:Mei Tanaka', 'b.digest:Mei Tanaka', 'b.digest:Mei Tanaka']);
   });

@@ -42,6 +42,19 @@ describe('rename: across every digest of the workspace', () => {
     assert.match(b, /FUDAN university（复旦）/);
   });
 
+  test('Should rename a topic wherever the Papers view groups it with it (case, width and white space aside)', () => {
+    const { a } = renameAt(
+      digest(
+        entryLines('X', { topicHits: '专题命中 Math Rea|soning ：x(title)；分类 cs.LG' }),
+        entryLines('Y', { topicHits: '专题命中 math  reasoning ：y(title)；分类 cs.LG' }),
+        entryLines('Z', { topicHits: '专题命中 ＭＡＴＨ　Reasoning ：z(title)；分类 cs.LG' }),
+        entryLines('W', { topicHits: '专题命中 Logic ：w(title)；分类 cs.LG' }),
+      ),
+      'Mathematical Reasoning',
+    );
+    assert.deepEqual(a.split('\n').filter((line) => line.startsWith('专题命中')).map((line) => line.split(' ：')[0]), ['专题命中 Mathematical Reasoning', '专题命中 Mathematical Reasoning', '专题命中 Mathematical Reasoning', '专题命中 Logic']);
+  });
+
   test('Should rename a topic and a keyword', () => {
     const topic = renameAt(digest(entryLines('X', { topicHits: '专题命中 数学|推理 ：reasoning(title)；分类 cs.LG' })), '数学推理能力');
     assert.match(topic.a, /专题命中 数学推理能力 ：/);

@@ -16,7 +16,11 @@ export type NameKind = 'institution' | 'translation' | 'author' | 'topic' | 'key
 /** A name and what makes two of them the same. */
 export interface NameTarget {
   readonly kind: NameKind;
-  /** The comparison key: `termKey` of the English name, the translation or topic as written, the category's code in lower case. */
+  /**
+   * The comparison key: `termKey` of the English name, the topic or the keyword (as the Papers
+   * view and the statistics group them: case, width and runs of white space aside), the
+   * translation as written, the category's code in lower case.
+   */
   readonly key: string;
   /** The name as written at the position. */
   readonly text: string;
@@ -31,7 +35,6 @@ const MAX_LINE = 200_000;
 export function nameKey(kind: NameKind, text: string): string {
   switch (kind) {
     case 'translation':
-    case 'topic':
       return text.trim().normalize('NFKC');
     case 'category':
       return (categoryIgnoringCase(text.trim())?.code ?? text.trim()).toLowerCase();

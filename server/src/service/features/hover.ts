@@ -15,6 +15,7 @@ import type { AuthorsField, DigestDocument, Entry, InstitutionsField, Link, Span
 import { archives, archivePrefix, categoryByCode, categoryIgnoringCase, categoryInFullWidth, nearestCategories } from '../taxonomy';
 import { clip as clipText, escapeMarkdown, hasCjk } from '../text';
 import { entryAt, fieldAt } from './entries';
+import { nameKey } from '../names';
 import { isArxivIdentifier } from './links';
 import { FIELD_NAMES, HEADING_MEANING, HIT_FIELDS, hitFieldMeaning, LABEL_MEANINGS, TOPIC_MEANING } from './labels';
 import type { LabelMeaning } from './labels';
@@ -303,7 +304,8 @@ function topicHover(doc: DigestDocument, topic: string, token: Cancellation): st
     return null;
   }
   const subject = doc.heading ? w(`Digest subject: ${doc.heading.text} · `, `Digest subject: ${doc.heading.text} · `, `摘要集主题：${doc.heading.text} · `) : '';
-  const count = counts.get(topic) ?? 0;
+  // Counted as the Papers view groups topics: case, width and runs of white space aside.
+  const count = counts.get(nameKey('topic', topic)) ?? 0;
   return paragraphs(
     `${strong(TOPIC_MEANING.chinese)} · ${text(TOPIC_MEANING.english)}`,
     text(w(TOPIC_MEANING.explanation, TOPIC_MEANING.explanation, TOPIC_MEANING.explanationZh)),
@@ -326,7 +328,8 @@ function topicCounts(doc: DigestDocument, token: Cancellation): ReadonlyMap<stri
     }
     const topic = doc.entries[i].topicHits?.topic.text;
     if (topic !== undefined) {
-      counting.set(topic, (counting.get(topic) ?? 0) + 1);
+      const key = nameKey('topic', topic);
+      counting.set(key, (counting.get(key) ?? 0) + 1);
     }
   }
   counts = counting;

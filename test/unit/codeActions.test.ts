@@ -250,6 +250,29 @@ describe('quick fixes: more cases', () => {
     }
   });
 
+  test('Should keep a label in another case in its paper (no paper of its own), and write it as the format does', () => {
+    // Before the Journal ref, `comments 12 pages` read as the English title of a new paper.
+    for (const comments of ['comments 12 pages', 'COMMENTS 12 pages']) {
+      const text = digest(entryLines('A', { comments, journalRef: 'Journal ref Proc. 2026' }), entryLines('B'));
+      const doc = parseDigest(text);
+      assert.equal(doc.entries.length, 2, comments);
+      const diagnostics = computeDiagnostics(doc);
+      assert.deepEqual(codes(diagnostics), ['stray-line'], comments);
+      const [preferred] = codeActions(doc, { uri: 'file:///a.digest' }, { range: diagnostics[0].range, diagnostics: [diagnostics[0]] }).filter((action) => action.isPreferred);
+      assert.match(preferred.title, /Write the label as 'Comments'/);
+      assert.deepEqual(computeDiagnostics(parseDigest(applyEdits(text, preferred.edit!.changes!['file:///a.digest']))), [], comments);
+    }
+    // `ai总结`: written as `AI总结`, not removed with the summary.
+    const text = digest(entryLines('A', { summary: 'ai总结 本文研究推理。' }), entryLines('B'));
+    const doc = parseDigest(text);
+    const stray = computeDiagnostics(doc).find((d) => d.code === 'stray-line')!;
+    const [preferred] = codeActions(doc, { uri: 'file:///a.digest' }, { range: stray.range, diagnostics: [stray] }).filter((action) => action.isPreferred);
+    assert.match(preferred.title, /Write the label as 'AI总结'/);
+    const fixed = applyEdits(text, preferred.edit!.changes!['file:///a.digest']);
+    assert.equal(fixed, digest(entryLines('A', { summary: 'AI总结 本文研究推理。' }), entryLines('B')));
+    assert.deepEqual(computeDiagnostics(parseDigest(fixed)), []);
+  });
+
   test('Should remove a stray line inside a paragraph with its line end only', () => {
     const lines = entryLines('A');
     const text = digest(lines).replace(lines[5], `${lines[5]}\n[cs.AI]`);

@@ -20,6 +20,34 @@ export const LABELS = {
 } as const;
 
 /**
+ * `Comments`, `Journal ref` or `AI总结` written in another case at the start of a line
+ * (`comments`, `JOURNAL REF`, `ai总结`): groups are the spaces before it and the label as written.
+ */
+export const MISCASED_LABEL = /^([ \t\u3000]*)(comments|journal[ \t]+ref|ai总结)(?=[ \t:：]|$)/i;
+
+/**
+ * The label a trimmed line, `text[from..to)`, starts with in another case than the format's, as
+ * the format writes it; undefined when none (the line is then no field the format has).
+ *
+ * @example miscasedLabelAt('comments 12 pages', 0, 17) // 'Comments'
+ */
+export function miscasedLabelAt(text: string, from: number, to: number): string | undefined {
+  // Most lines are ruled out by their first two letters (a title `A …`, `Chain…`), with no slice.
+  const first = text.charCodeAt(from) | 0x20;
+  const second = text.charCodeAt(from + 1) | 0x20;
+  if (!((first === 0x63 && second === 0x6f) || (first === 0x6a && second === 0x6f) || (first === 0x61 && second === 0x69))) {
+    return undefined;
+  }
+  const match = MISCASED_LABEL.exec(text.slice(from, Math.min(to, from + 16)));
+  if (!match) {
+    return undefined;
+  }
+  const written = match[2];
+  const label = /^comments$/i.test(written) ? LABELS.comments : /^ai/i.test(written) ? LABELS.summary : LABELS.journalRef;
+  return written === label ? undefined : label;
+}
+
+/**
  * The kinds of field an entry has, in their canonical order (the order of the format's table).
  * `FIELD_ORDER.indexOf(kind)` is the field's position.
  */

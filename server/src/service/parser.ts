@@ -14,7 +14,7 @@
  * edited window that way.
  */
 import { DigestModel, isPlainCode, LineCode, LineTable, Preamble } from './document';
-import { DigestDocument, LABELS, SourceLine } from './model';
+import { DigestDocument, LABELS, miscasedLabelAt, SourceLine } from './model';
 import { EntryNode, FIELD_BIT, Frame, FramedSpan, InstitutionsFieldNode, PlainFieldNode, Source, TextFieldNode, TopicHitsFieldNode } from './nodes';
 import { hasCjk, looksLikeName, NAME_PARTICLES, skipSpaces, trimEndIndex } from './text';
 
@@ -811,6 +811,10 @@ function lineVerdict(text: string, from: number, to: number): number {
 
 /** `isObviousStray(text.slice(from, to))` for a trimmed text. */
 function isObviousStrayBetween(text: string, from: number, to: number): boolean {
+  // A label in another case (`comments 12 pages`, `ai总结 …`): the field meant, not a title.
+  if (miscasedLabelAt(text, from, to) !== undefined) {
+    return true;
+  }
   const length = to - from;
   if (length === 2 && (text.startsWith(LABELS.reportMarker, from) || text.startsWith(LABELS.categories, from))) {
     return true;
@@ -831,9 +835,9 @@ function isObviousStrayBetween(text: string, from: number, to: number): boolean 
   return true;
 }
 
-/** Lines that are plainly not a title or an author list: a lone `纠错`, bare punctuation, `[cs.AI]`. */
+/** Lines that are plainly not a title or an author list: a lone `纠错`, bare punctuation, `[cs.AI]`, a label in another case. */
 function isObviousStray(trimmed: string): boolean {
-  if (trimmed === LABELS.reportMarker || trimmed === LABELS.categories) {
+  if (trimmed === LABELS.reportMarker || trimmed === LABELS.categories || miscasedLabelAt(trimmed, 0, trimmed.length) !== undefined) {
     return true;
   }
   if (/^\[[^\]]*\]$/.test(trimmed)) {

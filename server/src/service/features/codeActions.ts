@@ -12,7 +12,7 @@ import type { Cancellation } from '../cancellation';
 import { NEVER_CANCELLED } from '../cancellation';
 import { applyOffsetEdits, composeEdits, editsConflict, LineIndex, OffsetEdit, positionBefore, splitsSurrogatePair, toOffsetEdits, toTextEdits } from '../edits';
 import type { DigestDocument, Entry, Field, FieldKind, InstitutionsField, TopicHitsField } from '../model';
-import { FIELD_ORDER, LABELS } from '../model';
+import { FIELD_ORDER, LABELS, MISCASED_LABEL, miscasedLabelAt } from '../model';
 import { categoryByCode, categoryIgnoringCase } from '../taxonomy';
 import { isBlank, skipSpaces, trimEndIndex } from '../text';
 import { consistencyFixes } from './consistency';
@@ -898,18 +898,12 @@ function diagnosticKey(code: Diagnostic['code'], range: Range, message?: string)
  */
 export const MAX_FIXED_DIAGNOSTICS = 64;
 
-/** `Comments` or `Journal ref` written in another case at the start of a line (`comments`, `JOURNAL REF`). */
-const MISCASED_LABEL = /^([ \t\u3000]*)(comments|journal[ \t]+ref)(?=[ \t:：]|$)/i;
-
-/** The label a line starts with in another case than the format's, with its range; undefined when none. */
+/** The label a line starts with in another case than the format's (`MISCASED_LABEL`), with its range; undefined when none. */
 function miscasedLabel(at: Places, line: number): { label: string; range: Range } | undefined {
   const text = at.textOf(at.lineContent(line));
   const match = MISCASED_LABEL.exec(text);
-  if (!match) {
-    return undefined;
-  }
-  const label = /^comments$/i.test(match[2]) ? LABELS.comments : LABELS.journalRef;
-  if (match[2] === label) {
+  const label = match ? miscasedLabelAt(text, match[1].length, text.length) : undefined;
+  if (!match || !label) {
     return undefined;
   }
   const start = at.lineStart(line).character + match[1].length;

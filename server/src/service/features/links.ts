@@ -18,7 +18,7 @@ import { bilingual, DEFAULT_MESSAGE_LANGUAGE, MessageLanguage, say } from '../me
 export const MAX_LINKS = 10_000;
 
 /** New-style `YYMM.NNNNN` and old-style `archive(.XX)/YYMMNNN` identifiers, with an optional `arXiv:`. */
-const ARXIV_ID = /(?<![\w./:-])(?:arXiv:\s?)?(?:(\d{2})(\d{2})\.(\d{4,5})|([a-z]+(?:-[a-z]+)?)(?:\.[A-Z]{2})?\/(\d{2})(\d{2})\d{3})(?:v\d{1,3})?(?![\w/-]|\.\d)/gi;
+const ARXIV_ID = /(?<![\w./:-])(?:arXiv:\s?)?(?:(\d{2})(\d{2})\.(\d{4,5})|([a-z]+(?:-[a-z]+)?)(?:\.[A-Z]{2})?\/(\d{2})(\d{2})(\d{3}))(?:v\d{1,3})?(?![\w/-]|\.\d)/gi;
 
 /** The tooltip of an identifier's link, in both languages. */
 export function arxivTooltip(id: string): { en: string; zh: string } {
@@ -122,7 +122,8 @@ function validIdentifier(match: RegExpExecArray): boolean {
     const year = Number(match[1]);
     const month = Number(match[2]);
     const digits = match[3].length;
-    if (month < 1 || month > 12 || (year === 7 && month < 4) || year < 7) {
+    // Numbers count from 1 each month: `2507.00000` names no paper.
+    if (month < 1 || month > 12 || (year === 7 && month < 4) || year < 7 || Number(match[3]) === 0) {
       return false;
     }
     return year <= 14 ? digits === 4 : digits === 5;
@@ -134,7 +135,7 @@ function validIdentifier(match: RegExpExecArray): boolean {
   if (!archives.has(archive) && !OLD_ARCHIVES.has(archive)) {
     return false;
   }
-  return month >= 1 && month <= 12 && (year >= 91 || year <= 7);
+  return month >= 1 && month <= 12 && (year >= 91 || year <= 7) && Number(match[7]) !== 0;
 }
 
 /** Archives of old-style identifiers that are no longer archives of the taxonomy. */

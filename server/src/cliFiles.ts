@@ -72,12 +72,18 @@ export function collectDigestFiles(paths: readonly string[], cwd: string, fail: 
     }
   };
   const show = (file: string): string => printable(displayPath(file, cwd));
+  /** Problems said so far: a folder that could not be read is not also said to hold no digest. */
+  let said = 0;
+  const problem = (ref: MessageRef): void => {
+    said++;
+    fail(ref);
+  };
   const walk = (folder: string, rootShown: string, realRoot: string): void => {
     let entries: fs.Dirent[];
     try {
       entries = fs.readdirSync(folder, { withFileTypes: true });
     } catch (error) {
-      fail(message('cannotReadFolder', { path: show(folder), reason: reasonOf(error) }));
+      problem(message('cannotReadFolder', { path: show(folder), reason: reasonOf(error) }));
       return;
     }
     entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
@@ -86,7 +92,7 @@ export function collectDigestFiles(paths: readonly string[], cwd: string, fail: 
       const full = path.join(folder, entry.name);
       if ((entry.isDirectory() || isDigestName(entry.name)) && undecodable.take(entry)) {
         // Cannot be opened by the name the listing gives: said so, not "no such file".
-        fail(message(entry.isDirectory() ? 'cannotReadFolder' : 'cannotRead', { path: show(full), reason: message('nameNotUtf8') }));
+        problem(message(entry.isDirectory() ? 'cannotReadFolder' : 'cannotRead', { path: show(full), reason: message('nameNotUtf8') }));
       } else if (entry.isDirectory()) {
         if (!SKIPPED_FOLDERS.has(entry.name)) {
           walk(full, rootShown, realRoot);
@@ -96,7 +102,7 @@ export function collectDigestFiles(paths: readonly string[], cwd: string, fail: 
       } else if (entry.isSymbolicLink()) {
         const real = realPathSync(full);
         if (real !== undefined && !isInside(realRoot, real)) {
-          fail(message('cannotRead', { path: show(full), reason: message('linkOutsideRoot', { root: rootShown }) }));
+          problem(message('cannotRead', { path: show(full), reason: message('linkOutsideRoot', { root: rootShown }) }));
         } else {
           // A dangling link is reported when it is read.
           add(full, true, realRoot);
@@ -135,8 +141,9 @@ export function collectDigestFiles(paths: readonly string[], cwd: string, fail: 
     }
     if (stat.isDirectory()) {
       const before = found;
+      const saidBefore = said;
       walk(absolute, printable(given), realPathSync(absolute) ?? absolute);
-      if (found === before) {
+      if (found === before && said === saidBefore) {
         fail(message('noDigestFiles', { path: printable(given) }));
       }
     } else {

@@ -421,6 +421,18 @@ describe('paper-digest check: special files, links and names', () => {
     ]);
   });
 
+  test('Should say once why a folder gave nothing to check: not also that it holds no digest', () => {
+    const folder = folderWith('only-a-link', {});
+    fs.mkdirSync(path.join(folder, 'd'), { recursive: true });
+    fs.symlinkSync('/dev/zero', path.join(folder, 'd', 'zero.digest'));
+    const result = run(['check', '--lang', 'en', 'd'], folder);
+    assert.equal(result.status, 2);
+    assert.deepEqual(stderrLines(result), ["paper-digest: cannot read 'd/zero.digest': it is a symbolic link to outside 'd'"]);
+    // A folder with nothing to say of it is said to hold no digest.
+    fs.mkdirSync(path.join(folder, 'empty'));
+    assert.deepEqual(stderrLines(run(['check', '--lang', 'en', 'empty'], folder)), ["paper-digest: no digest files in 'empty'"]);
+  });
+
   test('Should report a link to /dev/zero as unreadable without reading it', () => {
     const folder = folderWith('zero', { 'a.digest': digest(entryLines('A')) });
     fs.symlinkSync('/dev/zero', path.join(folder, 'zero.digest'));

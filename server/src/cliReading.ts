@@ -416,7 +416,10 @@ function parseMarkArguments(args: readonly string[]): MarkOptions | InfoRequest 
   if (action === undefined) {
     throw new CliUsageError(cliText('markNeedsChange', { values: choices(MARK_ACTIONS) }));
   }
-  if ((options.title === undefined) === (options.id === undefined)) {
+  if (options.title !== undefined && options.id !== undefined) {
+    throw new CliUsageError(cliText('markOnePaper'));
+  }
+  if (options.title === undefined && options.id === undefined) {
     throw new CliUsageError(cliText('markNeedsPaper'));
   }
   if (action === 'tag' && options.addTags.length + options.removeTags.length === 0 && options.note === undefined) {

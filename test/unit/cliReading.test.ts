@@ -206,6 +206,8 @@ describe('paper-digest papers', () => {
     assertUsage(run(['papers', '--sort'], work), /--sort needs a value/);
     assertUsage(run(['papers', '--sort', 'date'], work), /unknown sort 'date'/);
     assertUsage(run(['papers', '--bogus\u001b[31m'], work), /unknown option '--bogus\\x1b\[31m' for papers/);
+    assertUsage(run(['mark', 'read', '--title', 'protein', '--id', 'x', '--lang', 'en'], work), /^paper-digest: mark takes --title or --id, not both/);
+    assertUsage(run(['mark', 'read', '--lang', 'en'], work), /^paper-digest: mark needs one of --title TITLE or --id ID/);
     assert.match(run(['papers', '--help'], work).stdout, /^Usage: paper-digest papers/);
     assert.match(run(['--help'], work).stdout, /paper-digest papers \[PATH\.\.\.\]/);
     // An option without its value does not take the next option for it: --lang still counts.
@@ -277,7 +279,7 @@ describe('paper-digest mark', () => {
     assertUsage(run(['mark', 'read', '--title', 'for', '--lang', 'en'], work), /^paper-digest: 3 papers match 'for': 'Sparse Probes[^']*', 'Self-Verifying[^']*', 'Graph Rewriting[^']*'; give more of the title, or --id\n$/);
     assertUsage(run(['mark', 'read', '--id', 'nope'], work), /no paper has the id 'nope'/);
     assertUsage(run(['mark', 'read'], work), /mark needs one of --title TITLE or --id ID/);
-    assertUsage(run(['mark', 'read', '--title', 'a', '--id', 'b'], work), /mark needs one of --title TITLE or --id ID/);
+    assertUsage(run(['mark', 'read', '--title', 'a', '--id', 'b'], work), /mark takes --title or --id, not both/);
     assertUsage(run(['mark', 'burn', '--title', 'a'], work), /unknown change 'burn': use read, unread, star, unstar or tag/);
     assertUsage(run(['mark', 'tag', '--title', 'protein'], work), /mark tag needs --tag, --untag or --note/);
     assertUsage(run(['mark', 'read', '--title'], work), /--title needs a value/);

@@ -215,6 +215,7 @@ export const CLI_MESSAGES = {
   givenTwice: bilingual('{option} given twice', '{option} 给了两次'),
   markNeedsChange: bilingual('mark needs a change: {values}', 'mark 需要一个改动：{values}'),
   markNeedsPaper: bilingual('mark needs one of --title TITLE or --id ID', 'mark 需要 --title TITLE 或 --id ID 之一'),
+  markOnePaper: bilingual('mark takes --title or --id, not both', 'mark 只接受 --title 或 --id 之一，不能同时给出'),
   markTagNeeds: bilingual('mark tag needs --tag, --untag or --note', 'mark tag 需要 --tag、--untag 或 --note'),
 
   // papers

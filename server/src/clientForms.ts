@@ -8,7 +8,7 @@
  * `changes`, a `contentFormat` or `documentationFormat` without `markdown` means plain text
  * (absent means Markdown is fine: most clients that leave it out render it).
  */
-import type { CompletionItem, DocumentSymbol, Hover, MarkupContent, SymbolInformation, TextEdit, WorkspaceEdit } from 'vscode-languageserver-types';
+import type { CodeAction, Command, CompletionItem, DocumentSymbol, Hover, MarkupContent, SymbolInformation, TextEdit, WorkspaceEdit } from 'vscode-languageserver-types';
 
 /** What a client reads, from its capabilities. */
 export interface ClientForms {
@@ -16,10 +16,12 @@ export interface ClientForms {
   readonly markdownDocumentation: boolean;
   readonly hierarchicalSymbols: boolean;
   readonly documentChanges: boolean;
+  /** Code actions as `CodeAction` literals; else as `Command`s (LSP before 3.8). */
+  readonly codeActionLiterals: boolean;
 }
 
 /** The forms VS Code reads: every answer as the server makes it. */
-export const RICHEST_FORMS: ClientForms = { markdownHover: true, markdownDocumentation: true, hierarchicalSymbols: true, documentChanges: true };
+export const RICHEST_FORMS: ClientForms = { markdownHover: true, markdownDocumentation: true, hierarchicalSymbols: true, documentChanges: true, codeActionLiterals: true };
 
 /**
  * The forms of a client's capabilities (anything malformed read as absent).
@@ -35,7 +37,41 @@ export function clientForms(capabilities: unknown): ClientForms {
     markdownDocumentation: takesMarkdown(documentationFormats),
     hierarchicalSymbols: field(field(document, 'documentSymbol'), 'hierarchicalDocumentSymbolSupport') === true,
     documentChanges: field(field(field(capabilities, 'workspace'), 'workspaceEdit'), 'documentChanges') === true,
+    codeActionLiterals: typeof field(field(document, 'codeAction'), 'codeActionLiteralSupport') === 'object',
   };
+}
+
+/**
+ * Code actions as the `Command`s a client without code action literals runs: an action that
+ * edits, as `command` with the document, its version and the edits (the server applies them
+ * through `workspace/applyEdit`, none once the document changed); one that runs a command, as
+ * that command.
+ *
+ * @example actionsAsCommands([{ title: 'Use ；', edit }], 'paperDigest.applyFix', 'file:///a.digest', 3)
+ * // [{ title: 'Use ；', command: 'paperDigest.applyFix', arguments: ['file:///a.digest', 3, [edits]] }]
+ */
+export function actionsAsCommands(actions: readonly (CodeAction | Command)[], command: string, uri: string, version: number): Command[] {
+  const commands: Command[] = [];
+  for (const action of actions) {
+    if (!('kind' in action) && !('edit' in action) && typeof (action as Command).command === 'string') {
+      commands.push(action as Command);
+      continue;
+    }
+    const codeAction = action as CodeAction;
+    const edits = codeAction.edit ? editsOf(withChanges(codeAction.edit), uri) : undefined;
+    if (edits && edits.length > 0) {
+      commands.push({ title: codeAction.title, command, arguments: [uri, version, edits] });
+    } else if (codeAction.command) {
+      commands.push({ ...codeAction.command, title: codeAction.title });
+    }
+  }
+  return commands;
+}
+
+/** The text edits of one document in a workspace edit made of `changes`; undefined when it edits anything else. */
+function editsOf(edit: WorkspaceEdit, uri: string): TextEdit[] | undefined {
+  const changes = edit.changes;
+  return changes && Object.keys(changes).every((each) => each === uri) ? changes[uri] : undefined;
 }
 
 function field(value: unknown, name: string): unknown {

@@ -172,6 +172,15 @@ export const DocumentStatsRequest = new RequestType<DocumentStatsParams, Documen
 export const FIX_ALL_COMMAND = 'paperDigest.fixAll';
 
 /**
+ * `paperDigest.applyFix`, a command run through `workspace/executeCommand`, client → server: the
+ * code actions of a client without code action literals (LSP before 3.8), which gets them as
+ * `Command`s. Arguments: `[uri: string, version: number, edits: TextEdit[]]`; the server sends
+ * them as a `workspace/applyEdit` of that version, and applies nothing when the document is no
+ * longer at it. The result is `{ applied: boolean, edits: number }`.
+ */
+export const APPLY_FIX_COMMAND = 'paperDigest.applyFix';
+
+/**
  * `paperDigest.openLocation`, a client command (server → client, through the `command` of a code
  * action): opens `uri` and selects `range`. Arguments: `[uri: string, range: Range]`. The
  * `duplicate-paper` actions use it to open the other copies of a paper.

@@ -37,7 +37,7 @@ import {
 import { DIGEST_FILE_GLOB } from './digestFiles';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import { OpenDocument } from './openDocument';
-import type { Diagnostic, Range } from 'vscode-languageserver-types';
+import type { Diagnostic, Range, TextEdit } from 'vscode-languageserver-types';
 import { DigestCache } from './service/cache';
 import { documentTooLarge } from './service/limits';
 import type { DigestDocument } from './service/model';
@@ -68,7 +68,7 @@ import { hover } from './service/features/hover';
 import { diagnosticSteps, DiagnosticOptions, RuleSetting } from './service/features/diagnostics';
 import { idle, outputSent, runInSlices } from './slices';
 import { codeActions, CODE_ACTION_KINDS, fixAllSteps } from './service/features/codeActions';
-import { DiagnosticsSettings, FIX_ALL_COMMAND, FixAllResult, ServerMemoryRequest } from './protocol';
+import { APPLY_FIX_COMMAND, DiagnosticsSettings, FIX_ALL_COMMAND, FixAllResult, ServerMemoryRequest } from './protocol';
 import { DiagnosticsScope, PullDiagnostics } from './pullDiagnostics';
 import { parseDigest } from './service/parser';
 import { TextDocumentEdit } from 'vscode-languageserver/node';
@@ -87,7 +87,7 @@ import { registerStatisticsRequests } from './statisticsRequests';
 import { AnswerCache } from './service/answers';
 import { encodedAnswer, forgetOutline, installSerialisedAnswers, outlineAnswer, semanticTokensAnswer } from './serialised';
 import { emptyAnswer, malformedParams, shapedDocumentConnection } from './requestShapes';
-import { ClientForms, clientForms, flatSymbols, plainDocumentation, plainHover, RICHEST_FORMS, withChanges } from './clientForms';
+import { actionsAsCommands, ClientForms, clientForms, flatSymbols, plainDocumentation, plainHover, RICHEST_FORMS, withChanges } from './clientForms';
 import { Lifecycle } from './lifecycle';
 import { ServerMessageLanguage } from './messageLanguage';
 import { localizedLenses, localizedNode } from './service/treeLabels';
@@ -243,7 +243,7 @@ connection.onInitialize((params: InitializeParams): InitializeResult => {
       codeLensProvider: { resolveProvider: false },
       codeActionProvider: { codeActionKinds: [...CODE_ACTION_KINDS] },
       ...(pullMode ? { diagnosticProvider: { identifier: 'paper-digest', interFileDependencies: true, workspaceDiagnostics: true } } : {}),
-      executeCommandProvider: { commands: [FIX_ALL_COMMAND] },
+      executeCommandProvider: { commands: [FIX_ALL_COMMAND, APPLY_FIX_COMMAND] },
       completionProvider: { triggerCharacters: [...COMPLETION_TRIGGER_CHARACTERS], resolveProvider: true },
       documentLinkProvider: { resolveProvider: false },
       selectionRangeProvider: true,
@@ -1054,6 +1054,9 @@ onStandard(CodeActionRequest.type, async (params, token) => {
   if (fixAllAsked) {
     collectAfterFixAll(model);
   }
+  if (!forms.codeActionLiterals) {
+    return actionsAsCommands(actions, APPLY_FIX_COMMAND, uri, version);
+  }
   return forms.documentChanges ? actions : actions.map((action) => ('edit' in action && action.edit ? { ...action, edit: withChanges(action.edit) } : action));
 });
 
@@ -1061,6 +1064,9 @@ onStandard(CodeActionRequest.type, async (params, token) => {
 const FIX_ALL_KINDS_ASKED = /^source(\.fixAll(\.paperDigest)?)?$/;
 
 onStandard(ExecuteCommandRequest.type, async (params): Promise<FixAllResult | undefined> => {
+  if (params.command === APPLY_FIX_COMMAND) {
+    return applyFix(params.arguments ?? []);
+  }
   if (params.command !== FIX_ALL_COMMAND) {
     return undefined;
   }
@@ -1092,6 +1098,33 @@ onStandard(ExecuteCommandRequest.type, async (params): Promise<FixAllResult | un
   // A client that answers anything but `{ applied }` applied nothing.
   return { applied: result?.applied === true, edits: edits.length };
 });
+
+/** `paperDigest.applyFix` (a code action of a client without literals): `[uri, version, edits]`, applied to that version only. */
+async function applyFix([uri, version, edits]: unknown[]): Promise<FixAllResult> {
+  const wellFormed =
+    typeof uri === 'string' &&
+    typeof version === 'number' &&
+    Array.isArray(edits) &&
+    edits.length > 0 &&
+    edits.length <= MAX_FIX_EDITS &&
+    edits.every((edit) => isRange((edit as TextEdit)?.range) && typeof (edit as TextEdit).newText === 'string');
+  if (!wellFormed || documents.get(uri)?.version !== version) {
+    return { applied: false, edits: 0 };
+  }
+  const result = await connection.workspace.applyEdit({ edit: editForClient({ documentChanges: [TextDocumentEdit.create({ uri, version }, edits as TextEdit[])] }) });
+  return { applied: result?.applied === true, edits: edits.length };
+}
+
+/** The most edits `paperDigest.applyFix` takes (a fix-all of a big digest has thousands). */
+const MAX_FIX_EDITS = 100_000;
+
+function isRange(value: unknown): boolean {
+  const position = (each: unknown): boolean => {
+    const { line, character } = (each ?? {}) as { line?: unknown; character?: unknown };
+    return Number.isInteger(line) && Number.isInteger(character) && (line as number) >= 0 && (character as number) >= 0;
+  };
+  return value !== null && typeof value === 'object' && position((value as { start?: unknown }).start) && position((value as { end?: unknown }).end);
+}
 
 registerDebugRequests(connection, () => ({ parse: cache.parseCount, update: cache.updateCount, ...answers.counters }), guarded, () => releaseScan?.());
 

@@ -11,6 +11,7 @@ import { after, before, describe, test } from 'node:test';
 import { pathToFileURL } from 'node:url';
 import { digest, entryLines } from '../support/fixtures';
 import { LspClient } from '../support/lspClient';
+import { applyEdits } from '../../server/src/service/edits';
 
 /** What a minimal client declares: plain text, flat symbols, no documentChanges. */
 const MINIMAL_CAPABILITIES = {
@@ -28,12 +29,24 @@ describe('lsp: a client of plain text, flat symbols and changes', () => {
   let client: LspClient;
   const uri = (name: string): string => pathToFileURL(path.join(root, name)).href;
   const HOSTILE = 'Probes *for* [Circuits](http://evil.example) <b>x</b> \\ `code` & co';
+  /** The `workspace/applyEdit` requests the server sent. */
+  const applied: { edit: any }[] = [];
   const fudan = (tag: string) => entryLines(tag, { institutions: '机构 * Fudan University（复旦大学） ； Tsinghua University（清华大学） 纠错' });
 
   before(async () => {
     root = fs.mkdtempSync(path.join(os.tmpdir(), 'paper-digest-forms-'));
     fs.writeFileSync(path.join(root, 'disk.digest'), digest(fudan('A')));
-    client = await LspClient.start({ rootUri: pathToFileURL(root).href, capabilities: MINIMAL_CAPABILITIES });
+    client = await LspClient.start({
+      rootUri: pathToFileURL(root).href,
+      capabilities: MINIMAL_CAPABILITIES,
+      onServerRequest: (method, params: any) => {
+        if (method === 'workspace/applyEdit') {
+          applied.push(params);
+          return { applied: true };
+        }
+        return null;
+      },
+    });
     await client.request('paperDigest/rescanWorkspace');
     const lines = fudan('B');
     lines[0] = HOSTILE;
@@ -73,15 +86,27 @@ describe('lsp: a client of plain text, flat symbols and changes', () => {
     assert.equal(edit.changes![uri('open.digest')].length, 2);
   });
 
-  test('Should give quick fixes their edits as changes', async () => {
+  test('Should give quick fixes as commands that apply their edits as changes, to the version they were made for', async () => {
     // A half-width separator between two institutions: a fix the format's rules make.
-    client.openDocument(uri('fix.digest'), digest(entryLines('D', { institutions: '机构 * Fudan University（复旦大学）; Tsinghua University（清华大学） 纠错' })));
+    const text = digest(entryLines('D', { institutions: '机构 * Fudan University（复旦大学）; Tsinghua University（清华大学） 纠错' }));
+    client.openDocument(uri('fix.digest'), text);
     const published = await client.waitForNotification<{ uri: string; diagnostics: { code: string; range: unknown }[] }>('textDocument/publishDiagnostics', (params) => params.uri === uri('fix.digest') && params.diagnostics.length > 0);
     const diagnostic = published.diagnostics[0];
-    const actions = await client.request<{ title: string; edit?: { changes?: Record<string, unknown[]>; documentChanges?: unknown } }[]>('textDocument/codeAction', { textDocument: { uri: uri('fix.digest') }, range: diagnostic.range, context: { diagnostics: [diagnostic] } });
-    const withEdits = actions.filter((action) => action.edit);
-    assert.ok(withEdits.length > 0, JSON.stringify(actions));
-    assert.ok(withEdits.every((action) => action.edit!.documentChanges === undefined && Object.keys(action.edit!.changes ?? {}).length > 0), JSON.stringify(withEdits));
+    // No code action literals declared (LSP before 3.8): commands, not CodeAction objects.
+    const actions = await client.request<{ title: string; command?: string; arguments?: unknown[]; kind?: string; edit?: unknown }[]>('textDocument/codeAction', { textDocument: { uri: uri('fix.digest') }, range: diagnostic.range, context: { diagnostics: [diagnostic] } });
+    assert.ok(actions.length > 0 && actions.every((action) => typeof action.command === 'string' && action.kind === undefined && action.edit === undefined), JSON.stringify(actions));
+    const fix = actions.find((action) => action.command === 'paperDigest.applyFix')!;
+    assert.deepEqual(fix.arguments!.slice(0, 2), [uri('fix.digest'), 1]);
+    const result = await client.request<{ applied: boolean; edits: number }>('workspace/executeCommand', { command: fix.command, arguments: fix.arguments });
+    assert.deepEqual(result, { applied: true, edits: 1 });
+    const edit = applied[applied.length - 1].edit;
+    assert.equal(edit.documentChanges, undefined);
+    assert.equal(applyEdits(text, edit.changes[uri('fix.digest')]), text.replace('）; Tsinghua', '） ； Tsinghua'));
+    // Once the document changed, the fix made for the version before applies nothing.
+    client.notify('textDocument/didChange', { textDocument: { uri: uri('fix.digest'), version: 2 }, contentChanges: [{ text: text + '\n' }] });
+    const sent = applied.length;
+    assert.deepEqual(await client.request('workspace/executeCommand', { command: fix.command, arguments: fix.arguments }), { applied: false, edits: 0 });
+    assert.equal(applied.length, sent);
   });
 
   test('Should resolve completion documentation in plain text', async () => {

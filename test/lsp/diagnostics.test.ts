@@ -56,7 +56,7 @@ describe('lsp: diagnostics, quick fixes and fix-all over stdio', () => {
   test('Should announce quick fixes, fix-all and the fix-all command', () => {
     const capabilities = client.initializeResult.capabilities;
     assert.deepEqual(capabilities.codeActionProvider.codeActionKinds, ['quickfix', 'source.fixAll.paperDigest']);
-    assert.deepEqual(capabilities.executeCommandProvider.commands, ['paperDigest.fixAll']);
+    assert.deepEqual(capabilities.executeCommandProvider.commands, ['paperDigest.fixAll', 'paperDigest.applyFix']);
   });
 
   test('Should publish the diagnostics of an opened digest with links to rule pages that exist', async () => {

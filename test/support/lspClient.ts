@@ -79,6 +79,7 @@ const DEFAULT_CAPABILITIES = {
     publishDiagnostics: { relatedInformation: true, codeDescriptionSupport: true, dataSupport: true },
     hover: { contentFormat: ['markdown', 'plaintext'] },
     documentSymbol: { hierarchicalDocumentSymbolSupport: true },
+    codeAction: { codeActionLiteralSupport: { codeActionKind: { valueSet: ['quickfix', 'source', 'source.fixAll'] } } },
   },
 };
 

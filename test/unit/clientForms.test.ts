@@ -5,18 +5,42 @@
 import * as assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import * as fc from 'fast-check';
-import { clientForms, flatSymbols, markdownToPlain, withChanges } from '../../server/src/clientForms';
+import { actionsAsCommands, clientForms, flatSymbols, markdownToPlain, withChanges } from '../../server/src/clientForms';
 import { escapeMarkdown } from '../../server/src/service/text';
 
 describe('clientForms', () => {
   test('Should read what a client declares, LSP’s defaults for what it leaves out', () => {
-    assert.deepEqual(clientForms({}), { markdownHover: true, markdownDocumentation: true, hierarchicalSymbols: false, documentChanges: false });
+    assert.deepEqual(clientForms({}), { markdownHover: true, markdownDocumentation: true, hierarchicalSymbols: false, documentChanges: false, codeActionLiterals: false });
     assert.deepEqual(clientForms(null), clientForms({}));
     assert.deepEqual(
-      clientForms({ workspace: { workspaceEdit: { documentChanges: true } }, textDocument: { hover: { contentFormat: ['plaintext'] }, completion: { completionItem: { documentationFormat: ['plaintext', 'markdown'] } }, documentSymbol: { hierarchicalDocumentSymbolSupport: true } } }),
-      { markdownHover: false, markdownDocumentation: true, hierarchicalSymbols: true, documentChanges: true },
+      clientForms({ workspace: { workspaceEdit: { documentChanges: true } }, textDocument: { hover: { contentFormat: ['plaintext'] }, completion: { completionItem: { documentationFormat: ['plaintext', 'markdown'] } }, documentSymbol: { hierarchicalDocumentSymbolSupport: true }, codeAction: { codeActionLiteralSupport: { codeActionKind: { valueSet: [] } } } } }),
+      { markdownHover: false, markdownDocumentation: true, hierarchicalSymbols: true, documentChanges: true, codeActionLiterals: true },
     );
     assert.equal(clientForms({ textDocument: { hover: { contentFormat: 'markdown' } } }).markdownHover, true, 'malformed: as absent');
+  });
+
+  test('Should give code actions as commands: an edit of the document as the fix command, a command as itself', () => {
+    const uri = 'file:///a.digest';
+    const edit = { range: { start: { line: 1, character: 2 }, end: { line: 1, character: 3 } }, newText: '；' };
+    const open = { title: 'Open the other copy', command: 'paperDigest.openLocation', arguments: ['file:///b.digest'] };
+    const commands = actionsAsCommands(
+      [
+        { title: 'Use ；', kind: 'quickfix', edit: { documentChanges: [{ textDocument: { uri, version: 3 }, edits: [edit] }] } },
+        { title: 'Fix all', kind: 'source.fixAll.paperDigest', edit: { changes: { [uri]: [edit, edit] } } },
+        { title: 'Open it', kind: 'quickfix', command: open },
+        { title: 'Elsewhere', kind: 'quickfix', edit: { changes: { 'file:///b.digest': [edit] } } },
+        open,
+      ],
+      'paperDigest.applyFix',
+      uri,
+      3,
+    );
+    assert.deepEqual(commands, [
+      { title: 'Use ；', command: 'paperDigest.applyFix', arguments: [uri, 3, [edit]] },
+      { title: 'Fix all', command: 'paperDigest.applyFix', arguments: [uri, 3, [edit, edit]] },
+      { ...open, title: 'Open it' },
+      open,
+    ]);
   });
 
   test('Should read escaped document text back as it was written (property)', () => {

@@ -39,6 +39,12 @@ describe('links: arXiv identifiers and Comments URLs', () => {
 
   test('Should leave an identifier inside a URL to the URL', () => {
     assert.deepEqual(linksOf('Comments https://arxiv.org/abs/2507.07996'), [['https://arxiv.org/abs/2507.07996', 'https://arxiv.org/abs/2507.07996']]);
+    // Brackets that open and close within a URL are its own; those around it are the text's.
+    assert.deepEqual(linksOf('Comments See (https://en.wikipedia.org/wiki/Probe_(x)_set). Also https://e.org/a(b)c(d) and https://e.org/(open'), [
+      ['https://en.wikipedia.org/wiki/Probe_(x)_set', 'https://en.wikipedia.org/wiki/Probe_(x)_set'],
+      ['https://e.org/a(b)c(d)', 'https://e.org/a(b)c(d)'],
+      ['https://e.org/', 'https://e.org/'],
+    ]);
   });
 
   test('Should reject URLs with credentials, without a host or with control characters', () => {

@@ -1236,8 +1236,13 @@ export class TextFieldNode extends FieldNode implements TextField {
     let match: RegExpExecArray | null;
     while ((match = pattern.exec(value)) !== null) {
       let length = match[0].length;
+      if (match[1] === undefined) {
+        // Brackets that open and close within a URL are its own (`…/Foo_(bar)`), not the text's.
+        length = urlWithBrackets(value, match.index + length) - match.index;
+        pattern.lastIndex = match.index + length;
+      }
       // A URL does not end in sentence punctuation.
-      while (length > 0 && isSentencePunctuation(match[0].charCodeAt(length - 1))) {
+      while (length > 0 && isSentencePunctuation(value.charCodeAt(match.index + length - 1))) {
         length--;
       }
       const start = offset + match.index;
@@ -1250,6 +1255,30 @@ export class TextFieldNode extends FieldNode implements TextField {
     pattern.lastIndex = 0;
     return kept(links);
   }
+}
+
+/** Characters of a URL as `LINK_PATTERN` reads one: none of these. */
+const URL_RUN = /[^\s<>"'`）)（(，。；;、\]]*/y;
+
+/**
+ * Where a URL found up to `end` ends once `(…)` groups right after it are taken in: each a `(`,
+ * URL characters and its `)`, and the URL characters after it.
+ *
+ * @example urlWithBrackets('(https://e.org/a_(b))', 17) // 20: `https://e.org/a_(b)`
+ */
+function urlWithBrackets(text: string, end: number): number {
+  while (text.charCodeAt(end) === 0x28) {
+    URL_RUN.lastIndex = end + 1;
+    URL_RUN.exec(text);
+    const close = URL_RUN.lastIndex;
+    if (text.charCodeAt(close) !== 0x29) {
+      break;
+    }
+    URL_RUN.lastIndex = close + 1;
+    URL_RUN.exec(text);
+    end = URL_RUN.lastIndex;
+  }
+  return end;
 }
 
 function isSentencePunctuation(code: number): boolean {

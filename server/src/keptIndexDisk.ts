@@ -24,9 +24,9 @@ export interface KeptIndexStore {
   write(writer: KeptIndexWriter): boolean;
   /**
    * `write`, without blocking the event loop for long (7.9 MB took 35–40 ms to encode, write,
-   * flush and hash at once; now 3–5 ms at most): encoded a megabyte at a time between turns, written and flushed by the
-   * system's threads, renamed into place at once, unless `wanted` then says no more (the server
-   * is stopping, and keeps the index at once meanwhile).
+   * flush and hash at once; now 3–5 ms at most): encoded a megabyte at a time between turns,
+   * written and flushed by the system's threads, renamed into place at once, unless `wanted`
+   * then says no more (the server is stopping, and keeps the index at once meanwhile).
    */
   writeAsync(writer: KeptIndexWriter, wanted: () => boolean): Promise<boolean>;
 }

@@ -627,25 +627,9 @@ function currentUmask(): number {
  */
 export function writeFileAtomicSync(file: string, data: string | Uint8Array, options: WriteOptions = {}): FileSnapshot {
   const temporary = temporaryPath(file);
-  let created = false;
-  try {
-    const { before, mode, bytes } = prepareWrite(file, data, options);
-    const written = writeTemporarySync(temporary, bytes, mode, before);
-    created = true;
-    return commitWrite(file, temporary, written, bytes, options, () => {
-      created = false;
-    });
-  } catch (error) {
-    throw systemError(error);
-  } finally {
-    if (created) {
-      try {
-        fs.unlinkSync(temporary);
-      } catch {
-        // Nothing more can be done.
-      }
-    }
-  }
+  const { before, mode, bytes } = asSafeFileError(() => prepareWrite(file, data, options));
+  const written = asSafeFileError(() => writeTemporarySync(temporary, bytes, mode, before));
+  return commitOrRemove(file, temporary, written, bytes, options);
 }
 
 /**
@@ -658,19 +642,41 @@ export function writeFileAtomicSync(file: string, data: string | Uint8Array, opt
  */
 export async function writeFileAtomic(file: string, data: string | Uint8Array | readonly Uint8Array[], options: WriteOptions = {}): Promise<FileSnapshot> {
   const temporary = temporaryPath(file);
-  let created = false;
+  const { before, mode, bytes } = asSafeFileError(() => prepareWrite(file, data, options));
+  let written: number;
   try {
-    const { before, mode, bytes } = prepareWrite(file, data, options);
-    const written = await writeTemporary(temporary, pieces(bytes), mode, before);
-    created = true;
+    written = await writeTemporary(temporary, pieces(bytes), mode, before);
+  } catch (error) {
+    throw systemError(error);
+  }
+  return commitOrRemove(file, temporary, written, bytes, options);
+}
+
+/** What `run` returns; what it throws as a `SafeFileError` (`systemError`). */
+function asSafeFileError<T>(run: () => T): T {
+  try {
+    return run();
+  } catch (error) {
+    throw systemError(error);
+  }
+}
+
+/** `commitWrite`, the temporary file removed when it was not renamed into place (a check refused it, or the rename failed). */
+function commitOrRemove(file: string, temporary: string, written: number, bytes: Uint8Array | readonly Uint8Array[], options: WriteOptions): FileSnapshot {
+  let renamed = false;
+  try {
     return commitWrite(file, temporary, written, bytes, options, () => {
-      created = false;
+      renamed = true;
     });
   } catch (error) {
     throw systemError(error);
   } finally {
-    if (created) {
-      await fsp.unlink(temporary).catch(() => undefined);
+    if (!renamed) {
+      try {
+        fs.unlinkSync(temporary);
+      } catch {
+        // Nothing more can be done.
+      }
     }
   }
 }

@@ -29,6 +29,8 @@ export interface KeptIndexStore {
    * then says no more (the server is stopping, and keeps the index at once meanwhile).
    */
   writeAsync(writer: KeptIndexWriter, wanted: () => boolean): Promise<boolean>;
+  /** Removes the temporary file of a `writeAsync` under way (the server is going: it would stay behind). */
+  abandon(): void;
 }
 
 /** The characters of the kept index encoded at a time by `writeAsync`, between turns of the event loop. */
@@ -60,6 +62,8 @@ export function keptIndexStore(folder: string, log: (message: string) => void): 
   const file = path.join(folder, KEPT_INDEX_FILE);
   /** Whether the refusal to replace a file not a kept index was said (once, until it is gone). */
   let refusalSaid = false;
+  /** The temporary file of the `writeAsync` under way, until it is renamed into place or removed. */
+  let inFlight: string | undefined;
   return {
     writable() {
       const notAFolder = isNotAFolder(folder);
@@ -139,6 +143,9 @@ export function keptIndexStore(folder: string, log: (message: string) => void): 
         }
         await writeFileAtomic(file, bytes, {
           hash: false,
+          temporary: (path) => {
+            inFlight = path;
+          },
           // Checked again as the file is renamed into place: what may have come meanwhile is kept.
           beforeCommit: () => {
             refused = !wanted() ? 'unwanted' : !replaceable(file) ? 'not-ours' : undefined;
@@ -153,6 +160,12 @@ export function keptIndexStore(folder: string, log: (message: string) => void): 
           log(`Paper Digest: the index was not kept for the next start (${file}): ${reason(error)}.`);
         }
         return false;
+      }
+    },
+    abandon() {
+      if (inFlight !== undefined) {
+        fs.rmSync(inFlight, { force: true });
+        inFlight = undefined;
       }
     },
   };

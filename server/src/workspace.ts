@@ -351,6 +351,9 @@ export class WorkspaceDigests {
     // Whatever was pending (a timer, a wait for the server to be idle, a write under way).
     this.writeKeptNow();
     this.disposed = true;
+    // A write under way gives way (it would rename an older index over this one), and its
+    // temporary file goes now: the process may end before that write does.
+    this.keptStore?.abandon();
   }
 
   /** Whether a URI is inside a workspace folder (or the server has no folders at all). */

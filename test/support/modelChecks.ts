@@ -20,7 +20,7 @@ import { splitLines } from '../../server/src/service/parser';
 export const DIGEST_MATERIAL = [
   '\n', '\n', '\n\n', '\r\n', '\r', ' ', '\t', '\u3000', '\u00a0',
   '大模型推理能力', 'Sparse Probes', 'Mei Tanaka, Omar Haddad', 'Ana de la Cruz', '小型Transformer',
-  '机构', '机构 * ', '专题命中', '专题命中 数学推理 ：', '分类', '分类 ', 'AI总结', 'AI 总结 ', 'Comments', 'Comments on X', 'Journal ref', '纠错',
+  '机构', '机构 * ', '专题命中', '专题命中 数学推理 ：', '分类', '分类 ', 'AI总结', 'AI 总结 ', 'Comments', 'Comments on X', 'Journal ref', '纠错', 'comments 12 pages', 'JOURNAL REF', 'ai总结 ',
   'reasoning(abstract)', 'kw（title）', 'cs.LG', 'CS.lg', 'cs.XX', '、', ',', '，', ';', '；', ':', '：', '*', '＊',
   '(', ')', '（', '）', '（（（', '）））', '[cs.AI]', 'https://example.org/a.', 'arXiv:2401.12345', 'arXiv:hep-th/9901001',
   '\uD800', '\uDFFF', '\uD83D\uDE00', '\u0000', '\u2028', '\u2029', '\uFEFF', '\u202E', '𝔸', 'é', 'İ',

@@ -262,6 +262,13 @@ describe('quick fixes: more cases', () => {
       assert.match(preferred.title, /Write the label as 'Comments'/);
       assert.deepEqual(computeDiagnostics(parseDigest(applyEdits(text, preferred.edit!.changes!['file:///a.digest']))), [], comments);
     }
+    // Nor the English title of a paper that lacks one after it: a stray line of the paper before.
+    for (const label of ['comments 12 pages', 'journal ref Proc. ICML 2024', 'COMMENTS Accepted at ICML', 'ai总结 本文提出']) {
+      const doc = parseDigest(digest(entryLines('A'), [label], entryLines('B', { englishTitle: null })));
+      assert.equal(doc.entries.length, 2, label);
+      assert.equal(doc.entries[1].englishTitle, undefined, label);
+      assert.deepEqual(computeDiagnostics(doc).map((d) => [d.code, d.data.entry]), [['stray-line', 0], ['missing-field', 1]], label);
+    }
     // `ai总结`: written as `AI总结`, not removed with the summary.
     const text = digest(entryLines('A', { summary: 'ai总结 本文研究推理。' }), entryLines('B'));
     const doc = parseDigest(text);
@@ -380,9 +387,20 @@ describe('quick fixes: more cases', () => {
       assert.equal(applyEdits(text, fixAll(doc)), line(fixed), written);
       assert.deepEqual(computeDiagnostics(parseDigest(line(fixed))), [], fixed);
     }
-    // Not a field after the bracket, or no keyword before it: the hit lacks its field, as before.
-    for (const written of ['GPT(4 reasoning', '(abstract', 'reasoning(abstract x']) {
+    // Not a field after the bracket: the hit lacks its field, as before.
+    for (const written of ['GPT(4 reasoning', 'reasoning(abstract x']) {
       assert.deepEqual(codes(computeDiagnostics(parseDigest(line(written)))), ['hit-missing-field'], written);
+    }
+    // A bracket whose place is not clear (no keyword, another bracket before it, one left open in
+    // a keyword that has its field, as the fix of a hit lacking its field once wrote): reported,
+    // with no fix, and fix-all leaves it.
+    for (const written of ['(abstract', 'reasoning((abstract', 'reasoning(abstract) (title', 'reasoning(abstract(abstract)', 'reasoning((abstract)', 'GPT(4 reasoning(abstract)']) {
+      const text = line(written);
+      const doc = parseDigest(text);
+      const diagnostics = computeDiagnostics(doc);
+      assert.deepEqual(codes(diagnostics), ['unbalanced-brackets'], written);
+      assert.deepEqual(codeActions(doc, { uri: 'file:///a.digest' }, { range: diagnostics[0].range, diagnostics }), [], written);
+      assert.equal(applyEdits(text, fixAll(doc)), text, written);
     }
   });
 

@@ -55,6 +55,7 @@ function memoryStore(build = 'test-build'): KeptIndexStore & { text: string | un
       return true;
     },
     writeAsync: (writer: KeptIndexWriter, wanted: () => boolean) => Promise.resolve(wanted() && store.write(writer)),
+    abandon: () => undefined,
   };
   return store;
 }
@@ -1435,6 +1436,23 @@ describe('kept index: its file', () => {
     assert.equal(fs.readFileSync(file, 'utf8'), '{"theirs": true}');
     assert.match(logs.join('\n'), /is there and is not an index this server keeps; it is left as it is/);
     assert.deepEqual(fs.readdirSync(storage), [KEPT_INDEX_FILE]);
+    // The server going while a write is under way: its temporary file is removed at once (the
+    // process may end before the write), and the write gives way.
+    fs.rmSync(file);
+    let going = false;
+    const abandoned = store.writeAsync(writerOf(store, many), () => !going);
+    // Turns of the event loop until its temporary file is there (the write of megabytes and its
+    // flush take many).
+    const temporaries = (): string[] => fs.readdirSync(storage).filter((name) => name.endsWith('.tmp'));
+    for (let turn = 0; turn < 100_000 && temporaries().length === 0; turn++) {
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    assert.equal(temporaries().length, 1, 'a write under way');
+    going = true;
+    store.abandon();
+    assert.deepEqual(fs.readdirSync(storage), [], 'the temporary file removed at once');
+    assert.equal(await abandoned, false);
+    assert.deepEqual(fs.readdirSync(storage), []);
   });
 
   /** A store in a new folder whose kept index file holds `text`; what it logs. */

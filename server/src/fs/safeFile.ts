@@ -128,6 +128,11 @@ export interface WriteOptions {
   readonly within?: string;
   /** Whether the returned snapshot's `sha256` is worked out (default true); false leaves it empty. */
   readonly hash?: boolean;
+  /**
+   * Told the temporary file's path as it is made, and undefined once it is renamed into place or
+   * removed: who may have to remove it should the process stop meanwhile (`writeFileAtomic`).
+   */
+  readonly temporary?: (path: string | undefined) => void;
 }
 
 /** What a non-regular file is, as a message (`a FIFO`, `FIFO（命名管道）`). */
@@ -644,12 +649,18 @@ export async function writeFileAtomic(file: string, data: string | Uint8Array | 
   const temporary = temporaryPath(file);
   const { before, mode, bytes } = asSafeFileError(() => prepareWrite(file, data, options));
   let written: number;
+  options.temporary?.(temporary);
   try {
     written = await writeTemporary(temporary, pieces(bytes), mode, before);
   } catch (error) {
+    options.temporary?.(undefined);
     throw systemError(error);
   }
-  return commitOrRemove(file, temporary, written, bytes, options);
+  try {
+    return commitOrRemove(file, temporary, written, bytes, options);
+  } finally {
+    options.temporary?.(undefined);
+  }
 }
 
 /** What `run` returns; what it throws as a `SafeFileError` (`systemError`). */

@@ -21,9 +21,12 @@ export const LABELS = {
 
 /**
  * `Comments`, `Journal ref` or `AI总结` written in another case at the start of a line
- * (`comments`, `JOURNAL REF`, `ai总结`): groups are the spaces before it and the label as written.
+ * (`comments`, `JOURNAL REF`, `ai总结`): groups are the white space before it and the label as written.
  */
-export const MISCASED_LABEL = /^([ \t\u3000]*)(comments|journal[ \t]+ref|ai总结)(?=[ \t:：]|$)/i;
+export const MISCASED_LABEL = /^(\s*)(comments|journal[ \t]+ref|ai总结)(?=[ \t:：]|$)/i;
+
+/** `MISCASED_LABEL`'s label, read where a line's text starts, within a whole text. */
+const MISCASED_LABEL_AT = /(?:comments|journal[ \t]+ref|ai总结)(?=[ \t:：\r\n]|$)/iy;
 
 /**
  * The label a trimmed line, `text[from..to)`, starts with in another case than the format's, as
@@ -32,17 +35,18 @@ export const MISCASED_LABEL = /^([ \t\u3000]*)(comments|journal[ \t]+ref|ai总�
  * @example miscasedLabelAt('comments 12 pages', 0, 17) // 'Comments'
  */
 export function miscasedLabelAt(text: string, from: number, to: number): string | undefined {
-  // Most lines are ruled out by their first two letters (a title `A …`, `Chain…`), with no slice.
+  // Most lines are ruled out by their first two letters (a title `A …`, `Chain…`).
   const first = text.charCodeAt(from) | 0x20;
   const second = text.charCodeAt(from + 1) | 0x20;
   if (!((first === 0x63 && second === 0x6f) || (first === 0x6a && second === 0x6f) || (first === 0x61 && second === 0x69))) {
     return undefined;
   }
-  const match = MISCASED_LABEL.exec(text.slice(from, Math.min(to, from + 16)));
-  if (!match) {
+  MISCASED_LABEL_AT.lastIndex = from;
+  const match = MISCASED_LABEL_AT.exec(text);
+  if (!match || from + match[0].length > to) {
     return undefined;
   }
-  const written = match[2];
+  const written = match[0];
   const label = /^comments$/i.test(written) ? LABELS.comments : /^ai/i.test(written) ? LABELS.summary : LABELS.journalRef;
   return written === label ? undefined : label;
 }

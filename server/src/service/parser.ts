@@ -241,6 +241,8 @@ const COST = {
   missingAtEnd: 2,
   stray: 6,
   obviousStray: 1,
+  /** A role a line never takes (a label in another case as a title): more than any reading costs otherwise. */
+  never: 200,
   newEntryWithoutLabels: 6,
   /**
    * The labelled line after the run opens a new entry, and the run gave it none of its plain
@@ -400,7 +402,8 @@ export class StructurePass {
     for (let k = 0; k < n; k++) {
       const line = scratch.run[k];
       const lineClass = plainLineCosts(text, starts[line] + (line === 0 && this.src.bom ? 1 : 0), ends[line], costs, k * 4);
-      if (key >= 0) key += lineClass << (8 + 3 * k);
+      if (lineClass === MISCASED_LABEL_CLASS) key = -1;
+      else if (key >= 0) key += lineClass << (8 + 3 * k);
     }
     if (key >= 0) {
       const known = READINGS.get(key);
@@ -669,6 +672,13 @@ function plainLineCosts(text: string, start: number, end: number, costs: Uint8Ar
   let e = end;
   while (s < e && isJsSpace(text.charCodeAt(s))) s++;
   while (e > s && isJsSpace(text.charCodeAt(e - 1))) e--;
+  if (miscasedLabelAt(text, s, e) !== undefined) {
+    // A label in another case (`comments 12 pages`, `ai总结 …`): text that lost its label, never
+    // a title or authors, whatever the paragraphs around it lack. Its reading is not kept.
+    costs[at] = costs[at + 1] = costs[at + 2] = COST.never;
+    costs[at + 3] = COST.obviousStray;
+    return MISCASED_LABEL_CLASS;
+  }
   const verdict = lineVerdict(text, s, e);
   const obvious = isObviousStrayBetween(text, s, e);
   const cjk = verdict === CJK;
@@ -678,6 +688,9 @@ function plainLineCosts(text: string, start: number, end: number, costs: Uint8Ar
   costs[at + 3] = obvious ? COST.obviousStray : COST.stray;
   return (verdict << 1) | (obvious ? 1 : 0);
 }
+
+/** The class `plainLineCosts` gives a line that starts with a label in another case: outside the kept readings' keys. */
+const MISCASED_LABEL_CLASS = -1;
 
 /** `authorListLikeness` of a line without CJK ideographs, or CJK: a line with them is never an author list. */
 const NO = 0;
@@ -811,10 +824,6 @@ function lineVerdict(text: string, from: number, to: number): number {
 
 /** `isObviousStray(text.slice(from, to))` for a trimmed text. */
 function isObviousStrayBetween(text: string, from: number, to: number): boolean {
-  // A label in another case (`comments 12 pages`, `ai总结 …`): the field meant, not a title.
-  if (miscasedLabelAt(text, from, to) !== undefined) {
-    return true;
-  }
   const length = to - from;
   if (length === 2 && (text.startsWith(LABELS.reportMarker, from) || text.startsWith(LABELS.categories, from))) {
     return true;

@@ -117,9 +117,10 @@ export function fixesFor(doc: DigestDocument, diagnostic: DigestDiagnostic, cont
       return [fix(bilingual(`Use '${expected}'`, `改为“${expected}”`), marks.map((m) => TextEdit.replace(m.range, m.expected)), true, true)];
     }
     case DiagnosticCode.UnbalancedBrackets:
-      if (data.marks) {
-        // A topic hit's `(field` never closed: closed (and written half-width) where the keyword ends.
-        return [fix(bilingual("Close the bracket with ')'", '补全“)”'), data.marks.map((m) => TextEdit.replace(m.range, m.expected)), true, true)];
+      if (data.inHits) {
+        // A topic hit's `(field` never closed: closed (and written half-width) where the keyword
+        // ends; a bracket whose place is not clear, none.
+        return data.marks ? [fix(bilingual("Close the bracket with ')'", '补全“)”'), data.marks.map((m) => TextEdit.replace(m.range, m.expected)), true, true)] : [];
       }
       return entry?.institutions && data.item !== undefined ? closeBracket(entry.institutions, data.item) : [];
     case DiagnosticCode.InstitutionsMissingStar: {

@@ -198,8 +198,10 @@ export interface DiagnosticData {
   readonly clearSuggestion?: boolean;
   /** For `institutions-missing-star`: where `* ` goes, and the text it replaces (a colon, say). */
   readonly replaceRange?: Range;
-  /** For `not-an-institution` and `empty-keyword`: index of the item or hit within its field. */
+  /** For `not-an-institution`, `empty-keyword` and `unbalanced-brackets`: index of the item or hit within its field. */
   readonly item?: number;
+  /** For `unbalanced-brackets`: the bracket is in a topic hit (`item` is the hit's index), not in an institution. */
+  readonly inHits?: boolean;
   /** For `missing-categories`: the categories were written without their `分类` label. */
   readonly unlabelled?: boolean;
   /** For `duplicate-paper`: the first occurrence in this file, if the paper is there twice. */
@@ -786,22 +788,45 @@ class Checker {
 
   /**
    * A hit whose `(field` is never closed (`reasoning(abstract`, the keyword ending in a field
-   * hits name after an opening bracket): reported as that bracket, with the fix that closes it
-   * (a `（` written `(`, as the format writes a hit's field); false for any other keyword.
+   * hits name after an opening bracket): reported as that bracket, and, when the keyword before it
+   * has no bracket of its own, with the fix that closes it (a `（` written `(`, as the format
+   * writes a hit's field); false for any other keyword.
    */
   private unclosedField(entry: Entry, keyword: Span, index: number): boolean {
     const text = keyword.text;
     const open = Math.max(text.lastIndexOf('('), text.lastIndexOf('（'));
-    if (open <= 0 || /[)）]/.test(text.slice(open + 1)) || !hitFieldMeaning(text.slice(open + 1)) || text.slice(0, open).trim().length === 0) {
+    if (open < 0 || /[)）]/.test(text.slice(open + 1)) || !hitFieldMeaning(text.slice(open + 1))) {
       return false;
     }
     const line = keyword.range.start.line;
     const origin = keyword.range.start.character;
     const bracket = { start: { line, character: origin + open }, end: { line, character: origin + open + 1 } };
+    const before = text.slice(0, open);
+    // Another bracket before it (`reasoning((abstract`, `x(title) (abstract`): where the brackets
+    // belong is not clear, and no fix is offered. (Nor does one for no keyword at all pass its check.)
     const end = { line, character: origin + text.length };
-    const marks = [...(text[open] === '（' ? [{ range: bracket, expected: '(' }] : []), { range: { start: end, end }, expected: ')' }];
-    this.add(DiagnosticCode.UnbalancedBrackets, bracket, 'This bracket is never closed', '此括号没有对应的右括号', { entry: entry.index, item: index, marks });
+    const marks = /[(（)）]/.test(before) ? undefined : [...(text[open] === '（' ? [{ range: bracket, expected: '(' }] : []), { range: { start: end, end }, expected: ')' }];
+    this.add(DiagnosticCode.UnbalancedBrackets, bracket, 'This bracket is never closed', '此括号没有对应的右括号', { entry: entry.index, item: index, inHits: true, ...(marks ? { marks } : {}) });
     return true;
+  }
+
+  /**
+   * A bracket left open in the keyword of a hit that has its `(field)` (`reasoning((abstract)`,
+   * `reasoning(abstract(abstract)`): reported, with no fix (where it closes is not clear).
+   */
+  private bracketLeftOpen(entry: Entry, keyword: Span, index: number): void {
+    const text = keyword.text;
+    const opened: number[] = [];
+    for (let k = 0; k < text.length; k++) {
+      const c = text.charCodeAt(k);
+      if (c === 0x28 || c === 0xff08) opened.push(k);
+      else if ((c === 0x29 || c === 0xff09) && opened.length > 0) opened.pop();
+    }
+    if (opened.length > 0) {
+      const { line, character } = keyword.range.start;
+      const at = character + opened[0];
+      this.add(DiagnosticCode.UnbalancedBrackets, { start: { line, character: at }, end: { line, character: at + 1 } }, 'This bracket is never closed', '此括号没有对应的右括号', { entry: entry.index, item: index, inHits: true });
+    }
   }
 
   /** The hits run together in a hit's keyword (`hitJoins`), one problem each, with the `；` that separates them as its fix. */
@@ -886,6 +911,7 @@ class Checker {
         });
       }
       if (keyword.includes('(') || keyword.includes('（')) {
+        if (hitField) this.bracketLeftOpen(entry, hit.keyword, index);
         this.runTogetherHits(entry, hit.keyword, index);
       }
       if (fullWidthBrackets) {
@@ -1184,7 +1210,10 @@ function bracketMarks(open: Span | undefined, close: Span | undefined, wrongOpen
 
 /** Whether a hit's text is really a list of category codes: `cs.CL、cs.AI`. */
 function looksLikeCategoryList(text: string): boolean {
-  const parts = text.split(/[、,，\s]+/).filter((part) => part.length > 0);
+  // Codes in full-width characters (`ｃｓ．ＬＧ`) read as their ASCII, as the Papers view reads them.
+  // eslint-disable-next-line no-control-regex
+  const plain = /[^\u0000-\u007f]/.test(text) ? text.normalize('NFKC') : text;
+  const parts = plain.split(/[、,，\s]+/).filter((part) => part.length > 0);
   return parts.length > 0 && parts.every((part) => isCategoryLike(part)) && parts.some((part) => categoryIgnoringCase(part) !== undefined);
 }
 

@@ -132,7 +132,8 @@ export function collectDigestFiles(paths: readonly string[], cwd: string, fail: 
     }
     let stat: fs.Stats;
     try {
-      stat = fs.statSync(absolute);
+      // A name ending in a separator names a folder (`a.digest/` is no file), as the system reads it.
+      stat = fs.statSync(/[/\\]$/.test(given) && !given.startsWith('file:') ? absolute + path.sep : absolute);
     } catch (error) {
       // An argument comes as text: a name that is not UTF-8 came with U+FFFD and names no file.
       const missing = (error as NodeJS.ErrnoException).code === 'ENOENT' && mayBeNotUtf8(given);

@@ -428,6 +428,11 @@ describe('paper-digest check: special files, links and names', () => {
     const result = run(['check', '--lang', 'en', 'd'], folder);
     assert.equal(result.status, 2);
     assert.deepEqual(stderrLines(result), ["paper-digest: cannot read 'd/zero.digest': it is a symbolic link to outside 'd'"]);
+    // A file named with a separator at its end is no folder: not read (nor fixed).
+    fs.writeFileSync(path.join(folder, 'a.digest'), digest(entryLines('A')));
+    const slash = run(['check', '--lang', 'en', 'a.digest/'], folder);
+    assert.equal(slash.status, 2);
+    assert.deepEqual(stderrLines(slash), ["paper-digest: cannot read 'a.digest/': no such file or folder"]);
     // A folder with nothing to say of it is said to hold no digest.
     fs.mkdirSync(path.join(folder, 'empty'));
     assert.deepEqual(stderrLines(run(['check', '--lang', 'en', 'empty'], folder)), ["paper-digest: no digest files in 'empty'"]);

@@ -337,6 +337,12 @@ describe('hover: categories', () => {
     assertShows(hoverOver(topics, 'Logic'), '1 of 4 papers in this file have the topic');
   });
 
+  test('Should say an archive given as a category is one, with its categories', () => {
+    const value = hoverOver(load(digest(entryLines('A', { topicHits: '专题命中 数学推理 ：reasoning(abstract)；分类 astro-ph、cs.LG' }))), 'astro-ph');
+    assertShows(value, 'an arXiv archive, Astrophysics · 天体物理, not a category');
+    assertShows(value, 'Its categories: astro-ph.CO, astro-ph.EP, astro-ph.GA, astro-ph.HE, astro-ph.IM, astro-ph.SR');
+  });
+
   test('Should give the code a category in full-width characters stands for', () => {
     const wide = load(digest(entryLines('A', { topicHits: '专题命中 数学推理 ：reasoning(abstract)；分类 ｃｓ．ＬＧ、cs.ＣＬ' })));
     for (const [needle, code] of [['ｃｓ．ＬＧ', 'cs.LG'], ['cs.ＣＬ', 'cs.CL']]) {

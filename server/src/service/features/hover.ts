@@ -12,7 +12,7 @@ import type { Hover, Position, Range } from 'vscode-languageserver-types';
 import type { Cancellation } from '../cancellation';
 import { NEVER_CANCELLED } from '../cancellation';
 import type { AuthorsField, DigestDocument, Entry, InstitutionsField, Link, Span, TextField, TitleField, TopicHit, TopicHitsField } from '../model';
-import { archives, archivePrefix, categoryByCode, categoryIgnoringCase, categoryInFullWidth, nearestCategories } from '../taxonomy';
+import { ALL_CATEGORIES, archives, archivePrefix, categoryByCode, categoryIgnoringCase, categoryInFullWidth, nearestCategories } from '../taxonomy';
 import { clip as clipText, escapeMarkdown, hasCjk } from '../text';
 import { entryAt, fieldAt } from './entries';
 import { nameKey } from '../names';
@@ -383,6 +383,15 @@ function categoryHover(code: string): string {
     return paragraphs(
       `${strong(code)} · ${text(why)}`,
       `${text(w('arXiv spells it', 'arXiv spells it', 'arXiv 的写法为'))} ${strong(miscased.code)}${text(`: ${w(`${miscased.name} · ${miscased.nameZh}`, miscased.name, miscased.nameZh)}`)}`,
+    );
+  }
+  const archive = archives.get(code.toLowerCase());
+  const subjects = archive ? ALL_CATEGORIES.filter((category) => archivePrefix(category.code) === code.toLowerCase() && category.code !== code.toLowerCase()) : [];
+  if (archive && subjects.length > 0) {
+    // An archive (`astro-ph`): its categories are what a paper is filed under.
+    return paragraphs(
+      `${strong(code)} · ${text(w(`an arXiv archive, ${archive.name} · ${archive.nameZh}, not a category`, `an arXiv archive, ${archive.name}, not a category`, `arXiv 的学科档案（${archive.nameZh}），不是分类`))}`,
+      text(w('Its categories: ', 'Its categories: ', '其分类：') + subjects.slice(0, 12).map((category) => category.code).join(', ') + (subjects.length > 12 ? ', …' : '')),
     );
   }
   const nearest = nearestCategories(clip(code, 40), 3);

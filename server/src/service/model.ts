@@ -20,21 +20,19 @@ export const LABELS = {
 } as const;
 
 /**
- * `Comments`, `Journal ref` or `AI总结` written in another case at the start of a line
- * (`comments`, `JOURNAL REF`, `ai总结`): groups are the white space before it and the label as written.
+ * `Comments`, `Journal ref` or `AI总结` written in another case (`comments`, `JOURNAL REF`,
+ * `ai总结`), read where a line's text starts, within a whole text.
  */
-export const MISCASED_LABEL = /^(\s*)(comments|journal[ \t]+ref|ai总结)(?=[ \t:：]|$)/i;
-
-/** `MISCASED_LABEL`'s label, read where a line's text starts, within a whole text. */
 const MISCASED_LABEL_AT = /(?:comments|journal[ \t]+ref|ai总结)(?=[ \t:：\r\n]|$)/iy;
 
 /**
- * The label a trimmed line, `text[from..to)`, starts with in another case than the format's, as
- * the format writes it; undefined when none (the line is then no field the format has).
+ * The label a trimmed line, `text[from..to)`, starts with in another case than the format's: the
+ * label as the format writes it and the length of it as written; undefined when none (the line is
+ * then no field the format has).
  *
- * @example miscasedLabelAt('comments 12 pages', 0, 17) // 'Comments'
+ * @example miscasedLabelAt('journal  ref Proc.', 0, 18) // { label: 'Journal ref', length: 12 }
  */
-export function miscasedLabelAt(text: string, from: number, to: number): string | undefined {
+export function miscasedLabelAt(text: string, from: number, to: number): { label: string; length: number } | undefined {
   // Most lines are ruled out by their first two letters (a title `A …`, `Chain…`).
   const first = text.charCodeAt(from) | 0x20;
   const second = text.charCodeAt(from + 1) | 0x20;
@@ -48,7 +46,7 @@ export function miscasedLabelAt(text: string, from: number, to: number): string 
   }
   const written = match[0];
   const label = /^comments$/i.test(written) ? LABELS.comments : /^ai/i.test(written) ? LABELS.summary : LABELS.journalRef;
-  return written === label ? undefined : label;
+  return written === label ? undefined : { label, length: written.length };
 }
 
 /**

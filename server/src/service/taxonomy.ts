@@ -12,8 +12,9 @@
  * `math.IT` = `cs.IT`, `math.MP` = `math-ph`, `math.ST` = `stat.TH`, `q-fin.EC` = `econ.GN`); both
  * codes of an alias pair are listed, because both appear in papers' category lists.
  *
- * The module has no dependencies and builds its indexes once, when it is loaded.
+ * The module depends only on text.ts's comparisons and builds its indexes once, when it is loaded.
  */
+import { compatibilityForm, compareText } from './text';
 
 /** One arXiv category. */
 export interface ArxivCategory {
@@ -319,11 +320,7 @@ export function categoryIgnoringCase(code: string): ArxivCategory | undefined {
  * @example categoryInFullWidth('cs.lg') // undefined: no full-width character
  */
 export function categoryInFullWidth(code: string): ArxivCategory | undefined {
-  // eslint-disable-next-line no-control-regex
-  if (!/[^\u0000-\u007f]/.test(code)) {
-    return undefined;
-  }
-  const plain = code.normalize('NFKC');
+  const plain = compatibilityForm(code);
   return plain === code ? undefined : categoryIgnoringCase(plain);
 }
 
@@ -366,7 +363,7 @@ export function nearestCategories(code: string, limit = 3): ArxivCategory[] {
     (a, b) =>
       a.distance - b.distance ||
       Number(b.sameArchive) - Number(a.sameArchive) ||
-      compareOrdinally(a.category.code, b.category.code),
+      compareText(a.category.code, b.category.code),
   );
   return candidates.slice(0, limit).map((candidate) => candidate.category);
 }
@@ -392,11 +389,6 @@ export function isCategoryLike(text: string): boolean {
     parts.length <= 2 &&
     parts.every((part) => CODE_PART_SHAPE.test(part) && !part.endsWith('-'))
   );
-}
-
-/** Compares two strings by UTF-16 code units, independent of locale. */
-function compareOrdinally(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
 }
 
 /**

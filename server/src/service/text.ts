@@ -267,6 +267,19 @@ export function countsText<K extends string>(counts: ReadonlyMap<K, number>, wor
   return [...counts].map(([key, count]) => `${count} ${words[key][count === 1 ? 0 : 1]}`).join(', ');
 }
 
+/**
+ * A text in its compatibility form (NFKC: full-width letters and digits as ASCII, `ｃｓ．ＬＧ` as
+ * `cs.LG`); ASCII, its own form, as it is (normalising would also copy it).
+ *
+ * @example compatibilityForm('ＫＹＯＴＯ') // 'KYOTO'
+ */
+export function compatibilityForm(text: string): string {
+  return NON_ASCII.test(text) ? text.normalize('NFKC') : text;
+}
+
+// eslint-disable-next-line no-control-regex
+const NON_ASCII = /[^\u0000-\u007f]/;
+
 /** The order of two strings by code point. */
 export function compareText(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;

@@ -15,6 +15,7 @@ import { entryNames, EntryNames, fileTerms, FileTerms, reviseTerms, summaryTerms
 import { documentTooLarge, parseWithinLimits } from './limits';
 import { keep, keepNarrow, KeptNames } from './keptStrings';
 import { notAnInstitutionKind } from './institutionNames';
+import { compatibilityForm } from './text';
 
 /** An institution of a paper, as the `机构` line names it. */
 export interface InstitutionSummary {
@@ -1206,11 +1207,8 @@ function pairParts<T>(items: readonly T[], first: (item: T) => string, second: (
  * foldForSearch('ＫＹＯＴＯ University') // 'kyoto university'
  */
 export function foldForSearch(text: string): string {
-  // ASCII is its own NFKC form: no normalising (which also makes two-byte strings).
-  return (ASCII.test(text) ? text : text.normalize('NFKC')).toLowerCase();
+  return compatibilityForm(text).toLowerCase();
 }
-
-const ASCII = /^[\u0000-\u007f]*$/;
 
 /** A character past U+00FF. */
 const WIDE = /[^\u0000-\u00ff]/;

@@ -12,7 +12,7 @@ import type { Cancellation } from '../cancellation';
 import { NEVER_CANCELLED } from '../cancellation';
 import { applyOffsetEdits, composeEdits, editsConflict, LineIndex, OffsetEdit, positionBefore, splitsSurrogatePair, toOffsetEdits, toTextEdits } from '../edits';
 import type { DigestDocument, Entry, Field, FieldKind, InstitutionsField, TopicHitsField } from '../model';
-import { FIELD_ORDER, LABELS, MISCASED_LABEL, miscasedLabelAt } from '../model';
+import { FIELD_ORDER, LABELS, miscasedLabelAt } from '../model';
 import { categoryByCode, categoryIgnoringCase } from '../taxonomy';
 import { isBlank, skipSpaces, trimEndIndex } from '../text';
 import { consistencyFixes } from './consistency';
@@ -114,13 +114,13 @@ export function fixesFor(doc: DigestDocument, diagnostic: DigestDiagnostic, cont
       const marks = data.marks ?? [];
       if (marks.length === 0) return [];
       const expected = [...new Set(marks.map((m) => m.expected))].join('');
-      return [fix(bilingual(`Use '${expected}'`, `改为“${expected}”`), marks.map((m) => TextEdit.replace(m.range, m.expected)), true, true)];
+      return [fix(bilingual(`Use '${expected}'`, `改为“${expected}”`), markEdits(marks), true, true)];
     }
     case DiagnosticCode.UnbalancedBrackets:
       if (data.inHits) {
         // A topic hit's `(field` never closed: closed (and written half-width) where the keyword
         // ends; a bracket whose place is not clear, none.
-        return data.marks ? [fix(bilingual("Close the bracket with ')'", '补全“)”'), data.marks.map((m) => TextEdit.replace(m.range, m.expected)), true, true)] : [];
+        return data.marks ? [fix(bilingual("Close the bracket with ')'", '补全“)”'), markEdits(data.marks), true, true)] : [];
       }
       return entry?.institutions && data.item !== undefined ? closeBracket(entry.institutions, data.item) : [];
     case DiagnosticCode.InstitutionsMissingStar: {
@@ -150,7 +150,7 @@ export function fixesFor(doc: DigestDocument, diagnostic: DigestDiagnostic, cont
       return entry?.topicHits && data.item !== undefined ? emptyKeyword(entry.topicHits, data.item) : [];
     case DiagnosticCode.RunTogetherHits: {
       const marks = data.marks ?? [];
-      return marks.length === 0 ? [] : [fix(bilingual("Separate the two hits with '；'", '用“；”分隔两个命中词'), marks.map((m) => TextEdit.replace(m.range, m.expected)), true, true)];
+      return marks.length === 0 ? [] : [fix(bilingual("Separate the two hits with '；'", '用“；”分隔两个命中词'), markEdits(marks), true, true)];
     }
     case DiagnosticCode.MissingCategories:
       return data.unlabelled ? labelCategories(at, diagnostic.range) : [];
@@ -899,16 +899,21 @@ function diagnosticKey(code: Diagnostic['code'], range: Range, message?: string)
  */
 export const MAX_FIXED_DIAGNOSTICS = 64;
 
-/** The label a line starts with in another case than the format's (`MISCASED_LABEL`), with its range; undefined when none. */
+/** The edits that write each mark as the format expects it (`DiagnosticData.marks`). */
+function markEdits(marks: NonNullable<DiagnosticData['marks']>): TextEdit[] {
+  return marks.map((m) => TextEdit.replace(m.range, m.expected));
+}
+
+/** The label a line starts with in another case than the format's (`miscasedLabelAt`), with its range; undefined when none. */
 function miscasedLabel(at: Places, line: number): { label: string; range: Range } | undefined {
   const text = at.textOf(at.lineContent(line));
-  const match = MISCASED_LABEL.exec(text);
-  const label = match ? miscasedLabelAt(text, match[1].length, text.length) : undefined;
-  if (!match || !label) {
+  const indent = text.length - text.trimStart().length;
+  const found = miscasedLabelAt(text, indent, text.length);
+  if (!found) {
     return undefined;
   }
-  const start = at.lineStart(line).character + match[1].length;
-  return { label, range: { start: { line, character: start }, end: { line, character: start + match[2].length } } };
+  const start = at.lineStart(line).character + indent;
+  return { label: found.label, range: { start: { line, character: start }, end: { line, character: start + found.length } } };
 }
 
 /** Positions and line edits of a document in LSP terms (line 0 of a text with a BOM starts at 1). */

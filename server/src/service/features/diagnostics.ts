@@ -15,7 +15,7 @@ import { NEVER_CANCELLED } from '../cancellation';
 import type { DigestDocument, Entry, FieldKind, InstitutionItem, InstitutionsField, Span, StructureProblem, TopicHitsField } from '../model';
 import { LABELS } from '../model';
 import { categoryByCode, categoryIgnoringCase, categoryInFullWidth, isCategoryLike, nearestCategories } from '../taxonomy';
-import { hasCjk } from '../text';
+import { compatibilityForm, hasCjk } from '../text';
 import { hitFieldMeaning } from './labels';
 import { positionBefore } from '../edits';
 import { entryAt, entryLine, entryTitleKey } from './entries';
@@ -751,14 +751,7 @@ class Checker {
       if (item.unbalanced !== 0) {
         const at = item.unbalancedAt;
         if (at) {
-          const opening = item.unbalanced > 0;
-          this.add(
-            DiagnosticCode.UnbalancedBrackets,
-            at,
-            opening ? 'This bracket is never closed' : 'This bracket closes nothing',
-            opening ? '此括号没有对应的右括号' : '此括号没有对应的左括号',
-            { entry: entry.index, item: index },
-          );
+          this.unbalanced(at, item.unbalanced > 0, { entry: entry.index, item: index });
           continue;
         }
       }
@@ -806,7 +799,7 @@ class Checker {
     // belong is not clear, and no fix is offered. (Nor does one for no keyword at all pass its check.)
     const end = { line, character: origin + text.length };
     const marks = /[(（)）]/.test(before) ? undefined : [...(text[open] === '（' ? [{ range: bracket, expected: '(' }] : []), { range: { start: end, end }, expected: ')' }];
-    this.add(DiagnosticCode.UnbalancedBrackets, bracket, 'This bracket is never closed', '此括号没有对应的右括号', { entry: entry.index, item: index, inHits: true, ...(marks ? { marks } : {}) });
+    this.unbalanced(bracket, true, { entry: entry.index, item: index, inHits: true, ...(marks ? { marks } : {}) });
     return true;
   }
 
@@ -825,8 +818,19 @@ class Checker {
     if (opened.length > 0) {
       const { line, character } = keyword.range.start;
       const at = character + opened[0];
-      this.add(DiagnosticCode.UnbalancedBrackets, { start: { line, character: at }, end: { line, character: at + 1 } }, 'This bracket is never closed', '此括号没有对应的右括号', { entry: entry.index, item: index, inHits: true });
+      this.unbalanced({ start: { line, character: at }, end: { line, character: at + 1 } }, true, { entry: entry.index, item: index, inHits: true });
     }
+  }
+
+  /** An `unbalanced-brackets` problem on a bracket: an opening one never closed, or a closing one that closes nothing. */
+  private unbalanced(bracket: Range, opening: boolean, data: DiagnosticData): void {
+    this.add(
+      DiagnosticCode.UnbalancedBrackets,
+      bracket,
+      opening ? 'This bracket is never closed' : 'This bracket closes nothing',
+      opening ? '此括号没有对应的右括号' : '此括号没有对应的左括号',
+      data,
+    );
   }
 
   /** The hits run together in a hit's keyword (`hitJoins`), one problem each, with the `；` that separates them as its fix. */
@@ -970,8 +974,7 @@ class Checker {
         continue;
       }
       // Suggested as it reads: full-width characters as their ASCII (`ｍａｔｈ．ＧＴx`).
-      // eslint-disable-next-line no-control-regex
-      const asRead = /[^\u0000-\u007f]/.test(category.text) ? category.text.normalize('NFKC') : category.text;
+      const asRead = compatibilityForm(category.text);
       const suggestions = asRead.length <= 40 ? suggestionsFor(asRead) : [];
       // One suggestion is clearly meant when it is one typo away and every other is further.
       const distances = suggestions.map((code) => editDistance(asRead.toLowerCase(), code.toLowerCase()));
@@ -1211,9 +1214,7 @@ function bracketMarks(open: Span | undefined, close: Span | undefined, wrongOpen
 /** Whether a hit's text is really a list of category codes: `cs.CL、cs.AI`. */
 function looksLikeCategoryList(text: string): boolean {
   // Codes in full-width characters (`ｃｓ．ＬＧ`) read as their ASCII, as the Papers view reads them.
-  // eslint-disable-next-line no-control-regex
-  const plain = /[^\u0000-\u007f]/.test(text) ? text.normalize('NFKC') : text;
-  const parts = plain.split(/[、,，\s]+/).filter((part) => part.length > 0);
+  const parts = compatibilityForm(text).split(/[、,，\s]+/).filter((part) => part.length > 0);
   return parts.length > 0 && parts.every((part) => isCategoryLike(part)) && parts.some((part) => categoryIgnoringCase(part) !== undefined);
 }
 

@@ -10,6 +10,8 @@ import { isInside, realPathSync } from './fs/contained';
 import { mayBeNotUtf8, namesNotUtf8 } from './fs/fileNames';
 import { FileSnapshot, readFileSnapshotSync } from './fs/safeFile';
 import { message, MessageRef, reasonOf } from './service/cliMessages';
+import { documentTooLarge, parseWithinLimits } from './service/limits';
+import type { DigestDocument } from './service/model';
 
 /** Folders never searched. */
 const SKIPPED_FOLDERS = new Set(['node_modules', '.git']);
@@ -177,6 +179,31 @@ export function readDigestFile(file: string, show: string, fail: (problem: Messa
     fail(message('cannotRead', { path: show, reason: message('notUtf8') }));
     return undefined;
   }
+}
+
+/**
+ * The model of a digest's text, or undefined when the text is past a limit of what is read
+ * (limits.ts): such a model lists no papers, so the file is reported (`leftOut`) rather than
+ * counted as a digest without papers. `check` reports it as its `document-too-large` problem.
+ *
+ * @example digestWithinLimits('x'.repeat(200_000), 'a.digest', fail) // undefined; fail got "'a.digest' is left out: its line 1 has 200,000 characters, …"
+ */
+export function digestWithinLimits(text: string, show: string, fail: (problem: MessageRef) => void): DigestDocument | undefined {
+  const doc = parseWithinLimits(text);
+  const past = documentTooLarge(doc);
+  if (!past) {
+    return doc;
+  }
+  const size = past.size.toLocaleString('en-US');
+  const max = past.max.toLocaleString('en-US');
+  const reason =
+    past.limit === 'characters'
+      ? message('pastCharacters', { size, max })
+      : past.limit === 'lines'
+        ? message('pastLines', { size, max })
+        : message('pastLineLength', { line: past.range.start.line + 1, size, max });
+  fail(message('leftOut', { path: show, reason }));
+  return undefined;
 }
 
 /** The path as shown: relative to the working folder when inside it. */

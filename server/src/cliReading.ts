@@ -22,7 +22,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { collectDigestFiles, displayPath, printable, printableLine, readDigestFile } from './cliFiles';
+import { collectDigestFiles, digestWithinLimits, displayPath, printable, printableLine, readDigestFile } from './cliFiles';
 import type { ExportFormat } from './service/reading/export/index';
 import { EXPORT_FORMATS, exportPapers } from './service/reading/export/index';
 import type { ExportRecord } from './service/reading/exportRecord';
@@ -93,6 +93,8 @@ function openWorkspace(paths: readonly string[], cwd: string, fail: (problem: Me
   const mtimes = new Map<string, number>();
   const shown = new Map<string, string>();
   const roots: string[] = [];
+  /** Files read but past a limit of what is read, reported once. */
+  const leftOut = new Set<string>();
   for (const given of paths) {
     const absolute = path.resolve(cwd, given);
     let folder: string | undefined;
@@ -108,10 +110,15 @@ function openWorkspace(paths: readonly string[], cwd: string, fail: (problem: Me
         continue;
       }
       const uri = pathToFileURL(found.path).href;
-      if (rootOf.has(uri)) {
+      if (rootOf.has(uri) || leftOut.has(uri)) {
         continue;
       }
-      index.update(uri, read.text);
+      const doc = digestWithinLimits(read.text, printable(display), fail);
+      if (doc === undefined) {
+        leftOut.add(uri);
+        continue;
+      }
+      index.update(uri, doc);
       mtimes.set(uri, read.snapshot.mtimeMs);
       shown.set(uri, display);
       const root = folder ?? stateRootOfFile(found.path);
@@ -127,7 +134,7 @@ function openWorkspace(paths: readonly string[], cwd: string, fail: (problem: Me
   for (const root of roots) {
     for (const found of collectDigestFiles([root], cwd, () => undefined)) {
       const uri = pathToFileURL(found.path).href;
-      if (rootOf.has(uri)) {
+      if (rootOf.has(uri) || leftOut.has(uri)) {
         continue;
       }
       const read = readDigestFile(found.path, '', () => undefined);

@@ -4,10 +4,11 @@
  * dashboard: a table, the numbers as JSON, an SVG chart of papers per topic, or one
  * self-contained HTML page with every chart (no script, no network).
  *
- * Exit status: 0, or 2 on bad usage or when a file cannot be read (the others are counted).
+ * Exit status: 0, or 2 on bad usage or when a file cannot be read or is past a limit of what is
+ * read (the others are counted; when none is, nothing is written to standard output).
  */
 import { pathToFileURL } from 'node:url';
-import { collectDigestFiles, displayPath, printable, readDigestFile } from './cliFiles';
+import { collectDigestFiles, digestWithinLimits, displayPath, printable, readDigestFile } from './cliFiles';
 import { barChart, CHART_WORDS, chartToSvg, chartWords, dashboardCharts, displayText, escapeXml, paperCountWords, rowDetail, STANDALONE_STYLE, topicLabel } from './service/charts';
 import { DEFAULT_MESSAGE_LANGUAGE, MessageLanguage } from './service/messages';
 import { CliUsageError, COMMAND_OPTIONS, infoAnswer, InfoRequest, infoRequest, languageOption, problemText, requestedLanguage, separateValue, usageError } from './cliLanguage';
@@ -42,11 +43,18 @@ export function runStats(args: readonly string[], out: Output, cwd: string): num
     out.stderr(`paper-digest: ${problemText(problem, language)}\n`);
   };
   const index = new WorkspaceIndex();
+  let counted = 0;
   for (const found of collectDigestFiles(paths.length > 0 ? paths : ['.'], cwd, fail)) {
     const read = readDigestFile(found.path, printable(displayPath(found.path, cwd)), fail);
-    if (read !== undefined) {
-      index.update(pathToFileURL(found.path).href, read.text);
+    const doc = read && digestWithinLimits(read.text, printable(displayPath(found.path, cwd)), fail);
+    if (doc !== undefined) {
+      index.update(pathToFileURL(found.path).href, doc);
+      counted++;
     }
+  }
+  if (failed && counted === 0) {
+    // Nothing was read: no empty report over what `> report.html` held.
+    return 2;
   }
   const stats = digestStatistics(index);
   switch (format) {

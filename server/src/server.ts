@@ -91,7 +91,7 @@ import { actionsAsCommands, ClientForms, clientForms, flatSymbols, plainDocument
 import { Lifecycle } from './lifecycle';
 import { ServerMessageLanguage } from './messageLanguage';
 import { localizedLenses, localizedNode } from './service/treeLabels';
-import { bilingual, rulesDocsFor, say } from './service/messages';
+import { bilingual, MessageLanguage, rulesDocsFor, say } from './service/messages';
 
 installSerialisedAnswers();
 
@@ -434,7 +434,7 @@ connection.onRequest(PaperAtRequest, guarded(PaperAtRequest.method, async (param
   workspaceDigests.flush();
   const paper = paperAt(workspaceIndex, indexUri(params.uri), params.position);
   const path = paper ? papersTrees.get(workspaceIndex, params.grouping, treeOptions(params), token).pathToPaper(paper) : undefined;
-  const language = messageLanguage.current();
+  const language = await settledLanguage();
   return path ? { path: path.map((node) => localizedNode(node, language)) } : null;
 }));
 
@@ -593,9 +593,9 @@ onStandard(WorkspaceSymbolRequest.type, async (params, token) => {
   return workspaceSymbols(workspaceIndex, params.query, token);
 });
 
-onStandard(DocumentSymbolRequest.type, (params, token) => {
+onStandard(DocumentSymbolRequest.type, async (params, token) => {
+  const language = await settledLanguage();
   const document = documents.get(params.textDocument.uri);
-  const language = messageLanguage.current();
   // One answer per language: the outline's own words (the heading's count of papers) follow the setting.
   const feature = (language === 'zh-cn' ? 'outline.zh-cn' : 'outline') + (forms.hierarchicalSymbols ? '' : '.flat');
   if (!document) {
@@ -613,14 +613,15 @@ onStandard(FoldingRangeRequest.type, (params, token) => {
   return document ? answers.get(document.uri, document.version, 'folding', () => encodedAnswer(foldingRanges(cache.get(document), token)), token) : null;
 });
 
-onStandard(HoverRequest.type, (params, token) => {
+onStandard(HoverRequest.type, async (params, token) => {
+  const language = await settledLanguage();
   const model = checkedModel(documents.get(params.textDocument.uri));
   if (!model) {
     return null;
   }
-  const base = hover(model, params.position, token, messageLanguage.current());
+  const base = hover(model, params.position, token, language);
   workspaceDigests.flush();
-  const answer = reading.hover(indexUri(params.textDocument.uri), params.position, base, messageLanguage.current());
+  const answer = reading.hover(indexUri(params.textDocument.uri), params.position, base, language);
   return forms.markdownHover ? answer : plainHover(answer);
 });
 
@@ -668,22 +669,24 @@ onStandard(SemanticTokensRequest.type, (params, token) => {
 
 // ---- Editing help: completion, links, selection ranges -------------------------------------
 
-onStandard(CompletionRequest.type, (params, token) => {
+onStandard(CompletionRequest.type, async (params, token) => {
+  const language = await settledLanguage();
   const model = checkedModel(documents.get(params.textDocument.uri));
   if (!model) {
     return null;
   }
-  return completions(model, params.position, { ...completionWorkspace, uri: indexUri(params.textDocument.uri) }, token, messageLanguage.current());
+  return completions(model, params.position, { ...completionWorkspace, uri: indexUri(params.textDocument.uri) }, token, language);
 });
 
-onStandard(CompletionResolveRequest.type, (item, token) => {
-  const resolved = resolveCompletion(item, completionWorkspace, token, messageLanguage.current());
+onStandard(CompletionResolveRequest.type, async (item, token) => {
+  const resolved = resolveCompletion(item, completionWorkspace, token, await settledLanguage());
   return forms.markdownDocumentation ? resolved : plainDocumentation(resolved);
 });
 
-onStandard(DocumentLinkRequest.type, (params, token) => {
+onStandard(DocumentLinkRequest.type, async (params, token) => {
+  const language = await settledLanguage();
   const model = checkedModel(documents.get(params.textDocument.uri));
-  return model ? documentLinks(model, token, messageLanguage.current()) : null;
+  return model ? documentLinks(model, token, language) : null;
 });
 
 onStandard(SelectionRangeRequest.type, (params, token) => {
@@ -729,7 +732,7 @@ onStandard(RenameRequest.type, async (params, token) => {
   }
   await workspaceDigests.ready;
   const sources = await sourcesNaming({ documents, cache, index: workspaceIndex, terms: workspaceTerms, isCancelled: () => token.isCancellationRequested, readText: namesReader }, name);
-  const result = renameEdits(sources, name, params.newName, token, messageLanguage.current());
+  const result = renameEdits(sources, name, params.newName, token, await settledLanguage());
   if ('error' in result) {
     throw new ResponseError(ErrorCodes.InvalidParams, result.error);
   }
@@ -760,6 +763,16 @@ const MAX_PUBLISHED_DIAGNOSTICS = 10_000;
 let configurationPull = false;
 /** The language of diagnostics, code actions and tree labels (`paperDigest.messageLanguage`). */
 const messageLanguage = new ServerMessageLanguage((section) => (configurationPull ? connection.workspace.getConfiguration({ section }) : Promise.resolve(pushedSection(section))));
+
+/**
+ * The message language once the setting is read: an answer asked before the client answered
+ * (the outline and hovers of a window just reloaded) waits for it, as the diagnostics and the
+ * Papers tree do, rather than being worded, and kept per version, in the default language.
+ */
+async function settledLanguage(): Promise<MessageLanguage> {
+  await messageLanguage.ready();
+  return messageLanguage.current();
+}
 /** All `paperDigest` settings as last pushed, for clients that cannot be asked. */
 let pushedAll: Record<string, unknown> = {};
 /** A pushed section such as `paperDigest.interests` or `paperDigest.codeLens.enable`. */
@@ -1091,7 +1104,7 @@ onStandard(ExecuteCommandRequest.type, async (params): Promise<FixAllResult | un
     return { applied: false, edits: 0 };
   }
   const result = await connection.workspace.applyEdit({
-    label: say(bilingual('Fix all Paper Digest problems', '修复所有问题'), messageLanguage.current()),
+    label: say(bilingual('Fix all Paper Digest problems', '修复所有问题'), await settledLanguage()),
     // Of the version the edits were worked out for: a client refuses them for any other.
     edit: editForClient({ documentChanges: [TextDocumentEdit.create({ uri, version }, edits)] }),
   });

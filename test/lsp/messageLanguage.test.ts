@@ -117,6 +117,44 @@ describe('lsp: the message language', () => {
     assert.deepEqual(inEnglish.tooltips, ['arXiv abstract page of 2507.07996']);
   });
 
+  test('Should word the outline, hovers, completion and links asked before the setting is read in the language of the setting', async () => {
+    // The client answers the setting late (a window just reloaded): the answers asked meanwhile
+    // wait for it, and are not worded (and kept per version) in the default language.
+    let answer: (value: unknown) => void = () => undefined;
+    const late = new Promise((resolve) => (answer = resolve));
+    const client = await LspClient.start({
+      rootUri: null,
+      locale: 'en',
+      onServerRequest: (method, params: any) =>
+        method === 'workspace/configuration' ? late.then(() => params.items.map((item: { section?: string }) => (item.section === 'paperDigest.messageLanguage' ? 'zh-cn' : null))) : null,
+    });
+    clients.push(client);
+    const uri = 'file:///virtual/late.digest';
+    const text = digest(entryLines('X', { comments: 'Comments Extends arXiv:2507.07996.' }), entryLines('Y'));
+    const lines = text.split('\n');
+    client.openDocument(uri, text);
+    const topicLine = lines.findIndex((l) => l.startsWith('专题命中'));
+    const categoryLine = lines.findIndex((l) => l.includes('cs.CL'));
+    const asked = Promise.all([
+      client.request<{ detail?: string }[]>('textDocument/documentSymbol', { textDocument: { uri } }),
+      client.request<{ contents: { value: string } } | null>('textDocument/hover', { textDocument: { uri }, position: { line: categoryLine, character: lines[categoryLine].indexOf('cs.CL') + 1 } }),
+      client.request<{ items: { detail?: string }[] }>('textDocument/completion', { textDocument: { uri }, position: { line: topicLine, character: '专题命中 数'.length } }),
+      client.request<{ target: string; tooltip?: string }[]>('textDocument/documentLink', { textDocument: { uri } }),
+    ]);
+    // Answered only once the setting is: nothing before.
+    let early = false;
+    void asked.then(() => (early = true));
+    await client.request('textDocument/foldingRange', { textDocument: { uri } });
+    assert.equal(early, false, 'the answers waited for the setting');
+    answer(undefined);
+    const [outline, hover, completion, links] = await asked;
+    assert.equal(outline[0].detail, '2 篇论文');
+    assert.match(hover?.contents.value ?? '', HAN, hover?.contents.value);
+    assert.doesNotMatch(hover?.contents.value ?? '', /Computation and Language ·|papers/, hover?.contents.value);
+    assert.ok(completion.items.length > 0 && completion.items.every((item) => /^专题 · \d+ 篇论文$/.test(item.detail ?? '')), JSON.stringify(completion.items));
+    assert.deepEqual(links.filter((link) => link.target.startsWith('https://arxiv.org/')).map((link) => link.tooltip), ['2507.07996 的 arXiv 摘要页']);
+  });
+
   test('Should give English alone for auto with another display language, and both by default', async () => {
     const english = await start('de', { value: 'auto' });
     const both = await start('zh-cn', { value: null });

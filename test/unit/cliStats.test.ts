@@ -158,6 +158,29 @@ describe('paper-digest stats', () => {
     }
   });
 
+  test('Should leave out a digest past a limit of what is read with one line, counting the others', () => {
+    const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'paper-digest-stats-limit-'));
+    try {
+      fs.writeFileSync(path.join(folder, '2026-05-01.digest'), digest(entryLines('A'), entryLines('B')));
+      // One comment line of more than 100,000 characters: the digest lists no papers.
+      fs.writeFileSync(path.join(folder, '2026-05-02.digest'), digest(entryLines('C'), entryLines('D', { comments: `Comments ${'x'.repeat(100_001)}` })));
+      for (const [command, counted] of [['stats', /^2 papers \(2 entries\) in 1 digest file\./], ['papers', /^2 papers \(2 unread, 0 starred\)/m]] as const) {
+        const result = run([command, '.'], folder);
+        assert.equal(result.status, 2, command);
+        assert.equal(result.stderr, "paper-digest: '2026-05-02.digest' is left out: its line 31 has 100,010 characters, more than the 100,000 Paper Digest reads in a line\n", command);
+        assert.match(result.stdout, counted, command);
+      }
+      const zh = run(['stats', '--lang', 'zh-cn', '2026-05-02.digest'], folder);
+      assert.equal(zh.status, 2);
+      assert.equal(zh.stderr, "paper-digest: 已略去 '2026-05-02.digest'：它的第 31 行有 100,010 个字符，超过 Paper Digest 单行读取的上限 100,000\n");
+      assert.equal(zh.stdout, '', 'nothing read, no report');
+      // check reports it as a problem of the file, as in the editor.
+      assert.match(run(['check', '2026-05-02.digest'], folder).stdout, /document-too-large/);
+    } finally {
+      fs.rmSync(folder, { recursive: true, force: true });
+    }
+  });
+
   test('Should exit 2 with one clear line on bad usage or an unreadable path', () => {
     const bad = run(['stats', '--format', 'pdf', '.'], work);
     assert.equal(bad.status, 2);
@@ -176,6 +199,12 @@ describe('paper-digest stats', () => {
       }
     } finally {
       fs.rmSync(empty, { recursive: true, force: true });
+    }
+    // Nothing read: nothing on standard output, so `> report.html` keeps what it held.
+    for (const format of ['text', 'html', 'svg', 'json']) {
+      const none = run(['stats', '--format', format, 'nowhere'], work);
+      assert.equal(none.status, 2, format);
+      assert.equal(none.stdout, '', format);
     }
     const help = run(['stats', '--help'], work);
     assert.equal(help.status, 0);

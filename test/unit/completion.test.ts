@@ -209,3 +209,34 @@ describe('completion: bad input', () => {
     assert.deepEqual(completions(huge, { line: 8, character: 30 }, ws.completion).items, []);
   });
 });
+
+describe('completion: document text shown safely', () => {
+  test('Should show control and bidirectional characters of names, translations and topics as U+FFFD, and insert them as written', () => {
+    const evil = 'Evil\u202eLab';
+    const evilZh = '恶意\u202e实验室';
+    const { completion } = testWorkspace({
+      [OTHER]: digest(
+        entryLines('A', { authors: 'Eve\u202eX, Lin Qiu', institutions: `机构 * ${evil}（${evilZh}） ； Fudan University（复旦大学） 纠错`, topicHits: '专题命中 坏\u202e题 ：x(abstract)；分类 cs.LG' }),
+        entryLines('B', { authors: 'Eve\u202eX, Lin Qiu', institutions: '机构 * Fudan University（复旦大学） 纠错' }),
+      ),
+    });
+    const shown = (items: readonly CompletionItem[]): string => JSON.stringify(items.map((item) => [item.label, item.detail, item.labelDetails]));
+    const institution = cursor(withInstitutions('机构 * E|'));
+    const institutions = completions(parseDigest(institution.text), institution.position, completion).items;
+    const item = institutions.find((i) => i.label === 'Evil\ufffdLab');
+    assert.ok(item, shown(institutions));
+    assert.equal(item.detail, '恶意\ufffd实验室 · 1 paper');
+    assert.deepEqual(item.labelDetails, { description: '恶意\ufffd实验室' });
+    assert.match(accept(institution.text, item), new RegExp(`机构 \\* ${evil}（${evilZh}）`), 'inserted as written');
+    const topic = cursor(digest(entryLines('X', { topicHits: '专题命中 坏|' })));
+    const topics = completions(parseDigest(topic.text), topic.position, completion).items;
+    assert.deepEqual(topics.map((i) => i.label), ['坏\ufffd题']);
+    assert.equal(topics[0].filterText, '坏\u202e题', 'filtered on as written');
+    const author = cursor(digest(entryLines('X', { authors: 'Lin Qiu, E|', institutions: '机构 * Fudan University（复旦大学） 纠错' })));
+    const authors = completions(parseDigest(author.text), author.position, completion).items;
+    assert.ok(authors.some((i) => i.label === 'Eve\ufffdX'), shown(authors));
+    for (const items of [institutions, topics, authors]) {
+      assert.doesNotMatch(shown(items), /\\u202e|\u202e/i, shown(items));
+    }
+  });
+});

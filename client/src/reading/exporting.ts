@@ -12,6 +12,7 @@ import { groupScope, shownQuery } from './stateCommands';
 import type { ReadingState } from './readingState';
 import { paperTargets } from './targets';
 import type { TitleDecorations } from './titleDecorations';
+import { pickText } from './triage';
 import { showInformation, showWarning } from '../notifications';
 import { randomHex } from '../randomHex';
 
@@ -178,7 +179,7 @@ async function pickScope(client: LanguageClient, view: PapersView, state: Readin
   const selected = view.treeView.selection;
   const group = selected.find((element) => element.node.kind === 'group');
   if (group && group.node.kind === 'group') {
-    items.push({ label: `$(list-tree) ${vscode.l10n.t('The selected group')}`, description: group.node.label, scope: groupScope(view, group), what: group.node.label });
+    items.push({ label: `$(list-tree) ${vscode.l10n.t('The selected group')}`, description: pickText(group.node.label), scope: groupScope(view, group), what: group.node.label });
   }
   const papers = selected.filter((element) => element.node.kind === 'paper');
   if (papers.length > 0) {

@@ -12,6 +12,15 @@ import type { PapersElement, PapersView } from '../papersView';
 import type { ReadingState } from './readingState';
 import { PaperTargets, paperTargets } from './targets';
 import { showInformation } from '../notifications';
+import { pickText } from './triage';
+
+/**
+ * A tag offered in a quick pick: shown as `pickText` shows it (a `$(name)` in a tag, which may come
+ * from a state file in a cloned repository, shows as written, not as an icon), taken as written.
+ */
+interface TagItem extends vscode.QuickPickItem {
+  readonly tag: string;
+}
 
 export const STATE_COMMANDS = {
   ...PAPER_COMMANDS,
@@ -106,8 +115,8 @@ export function registerStateCommands(context: vscode.ExtensionContext, client: 
           void showInformation(vscode.l10n.t('Paper Digest: the paper has no tags.'));
           return undefined;
         }
-        const tag = await vscode.window.showQuickPick(tags, { title: vscode.l10n.t('Remove Tag'), placeHolder: vscode.l10n.t('The tag to remove') });
-        return tag === undefined ? undefined : state.change({ keys: targets.keys }, { removeTags: [tag] });
+        const picked = await vscode.window.showQuickPick(tags.map((tag): TagItem => ({ label: pickText(tag), tag })), { title: vscode.l10n.t('Remove Tag'), placeHolder: vscode.l10n.t('The tag to remove') });
+        return picked === undefined ? undefined : state.change({ keys: targets.keys }, { removeTags: [picked.tag] });
       }),
     ),
     vscode.commands.registerCommand(
@@ -159,20 +168,20 @@ async function pickTag(state: ReadingState, targets: PaperTargets): Promise<stri
   const info = await state.info();
   const have = new Set(targets.nodes.length > 0 ? targets.nodes.map((node) => node.tags).reduce((a, b) => a.filter((tag) => b.includes(tag))) : []);
   const known = (info?.tags ?? []).filter((tag) => !have.has(tag));
-  const pick = vscode.window.createQuickPick<vscode.QuickPickItem>();
+  const pick = vscode.window.createQuickPick<TagItem>();
   // Which paper, as the note's prompt says it.
-  pick.title = targets.nodes.length === 1 ? vscode.l10n.t('Add Tag to “{0}”', targets.nodes[0].title) : targets.keys.length > 1 ? vscode.l10n.t('Add Tag to {0} papers', targets.keys.length) : vscode.l10n.t('Add Tag');
+  pick.title = targets.nodes.length === 1 ? vscode.l10n.t('Add Tag to “{0}”', pickText(targets.nodes[0].title)) : targets.keys.length > 1 ? vscode.l10n.t('Add Tag to {0} papers', targets.keys.length) : vscode.l10n.t('Add Tag');
   pick.placeholder = known.length > 0 ? vscode.l10n.t('Choose a tag or type a new one') : vscode.l10n.t('Type a new tag');
-  const knownItems = known.map((tag) => ({ label: tag }));
+  const knownItems = known.map((tag): TagItem => ({ label: pickText(tag), tag }));
   pick.items = knownItems;
   pick.onDidChangeValue((value) => {
     const typed = value.trim();
-    const fresh = typed !== '' && !known.includes(typed) ? [{ label: typed, description: vscode.l10n.t('new tag') }] : [];
+    const fresh: TagItem[] = typed !== '' && !known.includes(typed) ? [{ label: pickText(typed), description: vscode.l10n.t('new tag'), tag: typed }] : [];
     pick.items = [...fresh, ...knownItems];
   });
   return new Promise<string | undefined>((resolve) => {
     pick.onDidAccept(() => {
-      const chosen = pick.selectedItems[0]?.label ?? pick.value.trim();
+      const chosen = pick.selectedItems[0]?.tag ?? pick.value.trim();
       // Not cut short: a tag past the limit is refused by the server, with a message, never stored cut.
       resolve(chosen === '' ? undefined : chosen);
       pick.hide();

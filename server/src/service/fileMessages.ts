@@ -38,6 +38,11 @@ export const FILE_MESSAGES = {
   hasOtherNames: bilingual('it has {count:another name|other names} (hard links), which replacing it would separate from it', '它还有 {count} 个其他名称（硬链接），替换它会使它们分离'),
   readOnlyFile: bilingual('it is read-only (no one may write it)', '它是只读的（任何人都不可写入）'),
   changedMeanwhile: bilingual('it changed since it was read', '读取之后它被改动了'),
+  // A digest read whole but past a limit of what is read (limits.ts): it lists no papers.
+  leftOut: bilingual("'{path}' is left out: {reason}", "已略去 '{path}'：{reason}"),
+  pastCharacters: bilingual('it has {size} characters, more than the {max} Paper Digest reads', '它有 {size} 个字符，超过 Paper Digest 读取的上限 {max}'),
+  pastLines: bilingual('it has {size} lines, more than the {max} Paper Digest reads', '它有 {size} 行，超过 Paper Digest 读取的上限 {max} 行'),
+  pastLineLength: bilingual('its line {line} has {size} characters, more than the {max} Paper Digest reads in a line', '它的第 {line} 行有 {size} 个字符，超过 Paper Digest 单行读取的上限 {max}'),
   changedWhileReplaced: bilingual('another process changed it while it was being replaced; that version is kept as {saved}', '替换期间另一个进程改动了它；那个版本保存为 {saved}'),
 
   // What a non-regular file is.

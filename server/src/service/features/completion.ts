@@ -15,7 +15,7 @@ import { NEVER_CANCELLED } from '../cancellation';
 import type { DigestDocument, Entry, Field, FieldKind, InstitutionsField, TopicHitsField } from '../model';
 import { FIELD_ORDER, LABELS } from '../model';
 import { ALL_CATEGORIES, archivePrefix, archives, categoryByCode } from '../taxonomy';
-import { escapeMarkdown, hasCjk } from '../text';
+import { escapeMarkdown, hasCjk, labelSafe } from '../text';
 import { mostUsed, rankedCounts, termKey } from '../terms';
 import type { WorkspaceTerms } from '../workspaceTerms';
 import { entryAt, fieldAt } from './entries';
@@ -83,10 +83,37 @@ export function completions(doc: DigestDocument, position: Position, workspace: 
   const previous = language;
   language = messageLanguage;
   try {
-    return completionsAt(doc, position, workspace, token);
+    return shownSafely(completionsAt(doc, position, workspace, token));
   } finally {
     language = previous;
   }
+}
+
+/**
+ * The items with the document text they show (label, detail, label details) made safe to show on
+ * one line (`labelSafe`: control and bidirectional characters as U+FFFD), as the outline, hovers
+ * and the Papers view show it. What is inserted stays as written, and so does what the editor
+ * filters on (`filterText`, the label as written when it was changed).
+ *
+ * @example shownSafely({ isIncomplete: false, items: [{ label: 'Evil\u202eLab' }] }).items[0] // { label: 'Evil\ufffdLab', filterText: 'Evil\u202eLab' }
+ */
+function shownSafely(list: CompletionList): CompletionList {
+  for (const item of list.items) {
+    const label = labelSafe(item.label);
+    if (label !== item.label) {
+      item.filterText ??= item.label;
+      item.label = label;
+    }
+    if (item.detail !== undefined) item.detail = labelSafe(item.detail);
+    const details = item.labelDetails;
+    if (details) {
+      item.labelDetails = {
+        ...(details.detail !== undefined ? { detail: labelSafe(details.detail) } : {}),
+        ...(details.description !== undefined ? { description: labelSafe(details.description) } : {}),
+      };
+    }
+  }
+  return list;
 }
 
 /**

@@ -485,12 +485,15 @@ if (require.main === module) {
   };
   // A closed pipe (`paper-digest check . | head`) is not an error of the checker: the status is
   // the run's. Nor is a closed standard error (`2>&1 >out | head -1`): what was left to say is lost.
+  // Output that cannot be written (`> refs.bib` on a full disk) is said in one line, status 2.
   process.stdout.on('error', (error: NodeJS.ErrnoException) => {
     if (error.code === 'EPIPE') process.exit(process.exitCode ?? 0);
-    throw error;
+    process.stderr.write(`paper-digest: ${problemText(message('cannotWriteOutput', { reason: reasonOf(error) }), requestedLanguage(process.argv.slice(2)))}\n`);
+    process.exit(2);
   });
-  process.stderr.on('error', (error: NodeJS.ErrnoException) => {
-    if (error.code !== 'EPIPE') throw error;
+  process.stderr.on('error', () => {
+    // Nowhere left to say it: the status says it.
+    if (!process.exitCode) process.exitCode = 2;
   });
   try {
     process.exitCode = runCli(process.argv.slice(2), { stdout: write(process.stdout), stderr: write(process.stderr) });

@@ -68,6 +68,20 @@ describe('paper-digest check', () => {
     assert.equal(await runWithClosed('stderr', ['papers', 'missing.digest'], folder), 2);
   });
 
+  test('Should say in one line, with status 2, that its output could not be written (a full disk)', { skip: !fs.existsSync('/dev/full') && 'no /dev/full on this system' }, () => {
+    const folder = folderWith('full', { 'b.digest': readFixture('diagnostics/category-case.digest') });
+    for (const [args, language] of [[['check', 'b.digest'], 'en'], [['stats', '--format', 'html', '.'], 'en'], [['papers', '--lang', 'zh-cn', '.'], 'zh-cn'], [['--help'], 'en']] as const) {
+      const full = fs.openSync('/dev/full', 'w');
+      try {
+        const result = spawnSync(process.execPath, [CLI, ...args], { cwd: folder, encoding: 'utf8', stdio: ['ignore', full, 'pipe'] });
+        assert.equal(result.status, 2, `${args.join(' ')}: ${result.stderr}`);
+        assert.equal(result.stderr, language === 'zh-cn' ? 'paper-digest: 无法写出输出：设备上没有剩余空间\n' : 'paper-digest: cannot write the output: no space left on the device\n', args.join(' '));
+      } finally {
+        fs.closeSync(full);
+      }
+    }
+  });
+
   test('Should exit 1 and print path:line:col: severity code message for each problem', () => {
     const folder = folderWith('broken', { 'b.digest': readFixture('diagnostics/category-case.digest') });
     const result = run(['check', 'b.digest'], folder);

@@ -16,6 +16,7 @@ export const FILE_MESSAGES = {
   cannotRead: bilingual("cannot read '{path}': {reason}", "无法读取 '{path}'：{reason}"),
   cannotReadFolder: bilingual("cannot read folder '{path}': {reason}", "无法读取文件夹 '{path}'：{reason}"),
   noDigestFiles: bilingual("no digest files in '{path}'", "'{path}' 中没有摘要文件"),
+  cannotWriteOutput: bilingual('cannot write the output: {reason}', '无法写出输出：{reason}'),
   cannotWriteLeft: bilingual("cannot write '{path}': {reason}; it was left as it is", "无法写入 '{path}'：{reason}；文件保持原样"),
   linkOutsideRoot: bilingual("it is a symbolic link to outside '{root}'", "它是指向 '{root}' 之外的符号链接"),
   notFileUrl: bilingual('it is not a file URL of this machine ({detail})', '它不是本机的文件 URL（{detail}）'),

@@ -570,6 +570,22 @@ describe('state store: changes past the limits', () => {
     assert.ok(before.size < 64 * 1024 * 1024);
   });
 
+  test('Should refuse to write a state file with more arrays and objects than it can read back', () => {
+    const root = scratch();
+    // Another tool's field of 1,999,998 empty arrays: with the file's own object and "papers", exactly
+    // the 2,000,000 arrays and objects a read takes...
+    const text = `{"version":1,"papers":{},"x":[${'[],'.repeat(1_999_996)}[]]}`;
+    writeState(root, text);
+    const subject = store(root);
+    assert.equal(subject.status.readOnly, false, subject.status.problem);
+    // ...a paper's record (one more object) would make a file the next read refuses as corrupt.
+    const result = subject.change(['p'], { starred: true });
+    assert.deepEqual(result.changed, [], `${result.message}`);
+    assert.match(result.message ?? '', /would hold more than 2,000,000 arrays and objects, which no read of it takes; nothing was changed$/);
+    assert.equal(fs.readFileSync(stateFile(root), 'utf8'), text, 'the file as it was');
+    assert.equal(store(root).status.readOnly, false, 'and still readable');
+  });
+
   test('Should keep a top-level field named __proto__ that another tool wrote', () => {
     const text = '{"version":1,"papers":{},"__proto__":{"x":1},"shelves":[1]}';
     const parsed = parseState(text);

@@ -110,6 +110,18 @@ function tooComplexToParse(text: string): MessageRef | undefined {
   return undefined;
 }
 
+/**
+ * Whether a state file's text holds more arrays and objects than a read of it takes
+ * (`MAX_STATE_CONTAINERS`): a store refuses to write such a text, which it could not read back
+ * (a file keeps the fields of other tools, which may hold many).
+ *
+ * @example holdsTooManyContainers('{"version":1,"papers":{}}') // false
+ */
+export function holdsTooManyContainers(text: string): boolean {
+  // Each container takes at least two characters.
+  return text.length > 2 * MAX_STATE_CONTAINERS && tooComplexToParse(text) !== undefined;
+}
+
 export type ParsedState = { readonly state: ReadingState } | { readonly problem: StateProblem };
 
 /**

@@ -13,7 +13,7 @@
  */
 import { message, MessageRef, messageText, reasonOf } from '../cliMessages';
 import type { ParsedState, PaperState, ReadingState, StateChange, StateProblem } from './stateFile';
-import { applyChange, changeProblem, EMPTY_STATE, MAX_STATE_BYTES, isEmptyPaperState, mergeStates, parseState, serialiseState } from './stateFile';
+import { applyChange, changeProblem, EMPTY_STATE, holdsTooManyContainers, MAX_STATE_BYTES, MAX_STATE_CONTAINERS, isEmptyPaperState, mergeStates, parseState, serialiseState } from './stateFile';
 
 /** What the store needs of the file system: read the file, and replace it if unchanged. */
 export interface StateDisk {
@@ -277,6 +277,10 @@ export class StateStore {
       if (text.length > MAX_STATE_BYTES / 3 && utf8Length(text) > MAX_STATE_BYTES) {
         // A file this store could not read back: refused, as a read of it would be.
         return refused(message('stateWouldBeTooBig', { location: this.disk.location, max: `${MAX_STATE_BYTES / 1024 / 1024} MB` }), false);
+      }
+      if (holdsTooManyContainers(text)) {
+        // Nor one whose arrays and objects a read refuses to parse (the fields of other tools).
+        return refused(message('stateWouldBeTooComplex', { location: this.disk.location, max: MAX_STATE_CONTAINERS.toLocaleString('en') }), false);
       }
       let replaced: boolean;
       try {

@@ -13,7 +13,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { isInside, realPathSync } from './fs/contained';
 import type { LockOptions } from './fs/lockFile';
-import { withFileLock, withFileLockSync } from './fs/lockFile';
+import { assertLockHeld, withFileLock, withFileLockSync } from './fs/lockFile';
 import type { FileSnapshot } from './fs/safeFile';
 import { readFileSnapshotSync, SafeFileError, unreplaceable, writeFileAtomicSync } from './fs/safeFile';
 import { message, reasonOf } from './service/cliMessages';
@@ -167,7 +167,12 @@ export class NodeStateDisk implements StateDisk {
     }
     try {
       // Still in the workspace folder at the last moment: no folder on the way turned into a link meanwhile.
-      const written = writeFileAtomicSync(this.file, text, { expected: snapshot, beforeCommit: this.hooks.beforeCommit, beforeRename: this.hooks.beforeRename, within: realPathSync(this.root) });
+      const written = writeFileAtomicSync(this.file, text, { expected: snapshot, beforeCommit: this.hooks.beforeCommit, beforeRename: () => {
+          this.hooks.beforeRename?.();
+          // Still this writer's lock: one broken as stale while this writer stood still (Ctrl-Z) may
+          // have let another write the file since the check.
+          assertLockHeld(this.file);
+        }, within: realPathSync(this.root) });
       this.last = { text, snapshot: written };
       return true;
     } catch (error) {

@@ -280,6 +280,40 @@ describe('state store: changes made meanwhile', () => {
     assert.deepEqual(leftovers(root), []);
   });
 
+  test('Should write nothing when its lock was broken as stale while it stood still, and keep the other writer’s change', () => {
+    const root = scratch();
+    writeState(root, JSON.stringify({ version: 1, papers: {} }));
+    const lock = `${stateFile(root)}.lock`;
+    let other: readonly string[] = [];
+    const subject = store(root, undefined, {
+      // Stopped (Ctrl-Z) after its last check for over a minute: another writer breaks the lock as
+      // stale, takes its own and writes the file.
+      beforeRename: () => {
+        assert.ok(fs.existsSync(lock), 'the lock is held while writing');
+        fs.rmSync(lock);
+        other = store(root).change(['theirs'], { starred: true }).changed;
+      },
+    });
+    const result = subject.change(['mine'], { read: true });
+    assert.deepEqual(other, ['theirs']);
+    assert.deepEqual(result.changed, [], result.message);
+    assert.match(result.message ?? '', /was broken as stale while this writer stood still, and another may have written it since; nothing was written/);
+    const papers = papersOnDisk(root);
+    assert.equal(papers.theirs?.starred, true, `the other writer's change is kept: ${JSON.stringify(papers)}`);
+    assert.equal(papers.mine, undefined);
+    assert.deepEqual(leftovers(root), []);
+    // A lock taken by another writer after this one's was broken is not released by this one.
+    const held = store(root, undefined, {
+      beforeRename: () => {
+        fs.rmSync(lock);
+        fs.writeFileSync(lock, '1\n');
+      },
+    });
+    assert.deepEqual(held.change(['mine'], { read: true }).changed, []);
+    assert.equal(fs.readFileSync(lock, 'utf8'), '1\n', 'the other lock stays');
+    fs.rmSync(lock);
+  });
+
   test('Should give up with a message, writing nothing, when the file keeps changing under it', () => {
     const root = scratch();
     writeState(root, '{"version":1,"papers":{}}');

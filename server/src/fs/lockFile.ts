@@ -20,6 +20,46 @@ export interface LockOptions {
   readonly staleMs?: number;
 }
 
+/**
+ * The locks this process holds, by the file they guard: what the lock file was when taken (`identity`).
+ * A writer that stood still past `staleMs` (stopped with Ctrl-Z, a laptop asleep) may find its lock
+ * broken and another writer's in its place: `assertLockHeld` tells it before it renames, and its
+ * release leaves the other writer's lock alone.
+ */
+const held = new Map<string, string[]>();
+
+/**
+ * What a lock file is: its inode and the time its inode last changed, to the nanosecond (an inode
+ * number alone is handed out again to the next file made after one is removed).
+ */
+function identity(lock: string): string | undefined {
+  try {
+    const stat = fs.lstatSync(lock, { bigint: true });
+    return `${stat.ino}:${stat.ctimeNs}`;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Throws a `SafeFileError` (code `io`) when the lock of `file` this process took is no longer its
+ * own: another writer broke it as stale meanwhile, and may have written the file since. Nothing
+ * when this process holds no lock of that file.
+ *
+ * @example
+ * withFileLockSync(file, () => writeFileAtomicSync(file, text, { beforeRename: () => assertLockHeld(file) }));
+ */
+export function assertLockHeld(file: string): void {
+  const inodes = held.get(file);
+  if (!inodes || inodes.length === 0) {
+    return;
+  }
+  // Gone (broken, and maybe released by the writer that broke it), or another writer's.
+  if (identity(`${file}.lock`) !== inodes[inodes.length - 1]) {
+    throw new SafeFileError('io', message('lockLost', { path: file }));
+  }
+}
+
 /** Made on the first wait: a browser worker (where this module is bundled but never waits) has no SharedArrayBuffer. */
 let pauseCell: Int32Array | undefined;
 
@@ -70,6 +110,11 @@ function* acquire(file: string, options: LockOptions): Generator<number, void> {
   let pause = 1;
   for (;;) {
     if (tryCreate(lock)) {
+      // A list: a writer of this process may take the lock another one of it lost (tests do).
+      const inodes = held.get(file) ?? [];
+      // Undefined when broken at once: the write finds it so.
+      inodes.push(identity(lock) ?? '');
+      held.set(file, inodes);
       return;
     }
     const broken = breakIfStale(lock, staleMs, file);
@@ -84,13 +129,17 @@ function* acquire(file: string, options: LockOptions): Generator<number, void> {
   }
 }
 
-/** Runs `work` with the lock held, and releases it. */
+/** Runs `work` with the lock held, and releases it (if it is still this writer's). */
 function holding<T>(file: string, work: () => T): T {
   try {
     return work();
   } finally {
+    const inodes = held.get(file);
+    const ino = inodes?.pop();
+    if (inodes?.length === 0) held.delete(file);
     try {
-      fs.unlinkSync(`${file}.lock`);
+      // Not another writer's lock, taken after this one was broken as stale.
+      if (identity(`${file}.lock`) === ino) fs.unlinkSync(`${file}.lock`);
     } catch {
       // Already gone (broken as stale by someone else): nothing to release.
     }

@@ -258,6 +258,11 @@ export class ReadingService {
     if (!params || typeof params !== 'object' || !params.change || typeof params.change !== 'object') {
       return { changed: 0, readOnly: this.readOnly(), message: pick(CHANGE_MESSAGES.nothingToChange, this.language()) };
     }
+    const wrong = wronglyTypedFields(params.change);
+    if (wrong.length > 0) {
+      // A client's mistake: said, and nothing half done.
+      return { changed: 0, readOnly: this.readOnly(), message: pick(CHANGE_MESSAGES.wrongFields(wrong), this.language()) };
+    }
     const change = sanitiseChange(params.change);
     // A change names its papers: without a scope it changes none (`{}` is every paper, said so).
     const scope = params.scope === undefined || params.scope === null ? NO_PAPER : sanitiseScope(params.scope);
@@ -566,6 +571,24 @@ export function sanitiseScope(scope: unknown): import('./readingProtocol').Paper
 
 /** The scope of no paper. */
 const NO_PAPER: import('./readingProtocol').PaperScope = Object.freeze({ keys: [] });
+
+/**
+ * The fields of a change given with a type they cannot have (`{ read: "yes" }`, `{ addTags: "x" }`).
+ *
+ * @example wronglyTypedFields({ read: 'yes', note: null, addTags: ['a', 5] }) // ['read', 'addTags']
+ */
+function wronglyTypedFields(change: object): string[] {
+  const c = change as Record<string, unknown>;
+  const isTags = (value: unknown): boolean => Array.isArray(value) && value.every((tag) => typeof tag === 'string');
+  const checks: Record<string, (value: unknown) => boolean> = {
+    read: (value) => typeof value === 'boolean',
+    starred: (value) => typeof value === 'boolean',
+    addTags: isTags,
+    removeTags: isTags,
+    note: (value) => typeof value === 'string' || value === null,
+  };
+  return Object.keys(checks).filter((field) => c[field] !== undefined && !checks[field](c[field]));
+}
 
 function sanitiseChange(change: unknown): import('./readingProtocol').PaperStateChange {
   const c = change as Record<string, unknown>;

@@ -290,6 +290,21 @@ describe('lsp: the reading workflow over stdio', () => {
     const ranked = await client.request<RankedPapersResult>('paperDigest/rankedPapers', { filter: 42 });
     assert.equal(ranked.total, 0);
   });
+
+  test('Should change nothing, and say why, for a change with a field of the wrong type', async () => {
+    const before = fs.existsSync(stateFile()) ? fs.readFileSync(stateFile(), 'utf8') : undefined;
+    for (const [change, said] of [
+      [{ read: 'yes' }, '"read" must be true or false'],
+      [{ starred: true, note: 5 }, '"note" must be a string or null'],
+      [{ addTags: 'x' }, '"addTags" must be a list of strings'],
+      [{ removeTags: ['ok', 7], read: 1 }, '"read" must be true or false; "removeTags" must be a list of strings'],
+    ] as const) {
+      const result = await setState({}, change);
+      assert.equal(result.changed, 0, JSON.stringify(change));
+      assert.match(result.message ?? '', new RegExp(`^Nothing was changed: ${said.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\.`), JSON.stringify(result));
+    }
+    assert.equal(fs.existsSync(stateFile()) ? fs.readFileSync(stateFile(), 'utf8') : undefined, before, 'the state file untouched');
+  });
 });
 
 /** Polls an answer until it is there (for changes the server applies asynchronously). */

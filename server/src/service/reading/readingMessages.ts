@@ -79,10 +79,24 @@ export function localizedReasons(reasons: readonly string[], language: MessageLa
   return language === 'both' || reasons.length === 0 ? reasons : reasons.map((reason) => localizedReason(reason, language));
 }
 
+/** What each field of a change (`PaperStateChange`) must be. */
+const FIELD_TYPES: Readonly<Record<string, Bilingual>> = {
+  read: bilingual('true or false', 'true 或 false'),
+  starred: bilingual('true or false', 'true 或 false'),
+  addTags: bilingual('a list of strings', '字符串列表'),
+  removeTags: bilingual('a list of strings', '字符串列表'),
+  note: bilingual('a string or null', '字符串或 null'),
+};
+
 /** What a change of the reading state says back, when it says anything (`setPaperState`). */
 export const CHANGE_MESSAGES = {
   nothingToChange: bilingual('Nothing to change.', '没有要更改的内容。'),
   noPaperMatched: bilingual('No paper matched.', '没有匹配的论文。'),
+  wrongFields: (fields: readonly string[]): Bilingual =>
+    bilingual(
+      `Nothing was changed: ${fields.map((field) => `"${field}" must be ${FIELD_TYPES[field]?.en ?? 'another type'}`).join('; ')}.`,
+      `未做任何更改：${fields.map((field) => `“${field}”必须是${FIELD_TYPES[field]?.zh ?? '其他类型'}`).join('；')}。`,
+    ),
   outside: (count: number): Bilingual =>
     bilingual(`${count} ${count === 1 ? 'paper is' : 'papers are'} outside the workspace folders, where no state file is kept.`, `${count} 篇论文在工作区文件夹之外，那里不保存状态文件。`),
 } as const;

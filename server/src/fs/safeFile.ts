@@ -319,10 +319,18 @@ const MAX_PROCESS_ID = 4_194_304;
 const LEFT_TEMPORARY_AGE_MS = 10 * 60_000;
 
 /**
- * Removes the temporary files that writers killed in the middle of a write left behind in a
- * file's folder (`.<name>.<pid>.<hex>.tmp` of a process that is gone, not written to for ten
- * minutes): regular files only, never through a link, and the folder read once per process (a
- * `check --fix` of thousands of files in one folder reads it once).
+ * What a writer that was stopped midway may leave in a folder, with its process id: a temporary
+ * file of a write (`.<name>.<pid>.<hex>.tmp`), and the pieces of a lock (lockFile.ts): its own file
+ * before it becomes the lock (`<name>.lock.<pid>-<random>`) and a stale lock moved aside to be
+ * removed (`<name>.lock.stale-<pid>-<random>`).
+ */
+const LEFT_BEHIND = /^(?:\..+\.(\d{1,7})\.[0-9a-f]{8}\.tmp|.+\.lock\.(?:stale-)?(\d{1,7})-[0-9a-z]{1,16})$/;
+
+/**
+ * Removes what writers stopped in the middle of a write left behind in a file's folder
+ * (`LEFT_BEHIND`, of a process that is gone, not written to for ten minutes): regular files only,
+ * never through a link, and the folder read once per process (a `check --fix` of thousands of
+ * files in one folder reads it once).
  */
 function removeLeftTemporaries(file: string): void {
   const folder = path.dirname(file);
@@ -337,8 +345,8 @@ function removeLeftTemporaries(file: string): void {
   }
   SWEPT_FOLDERS.add(folder);
   for (const name of names) {
-    const match = /^\..+\.(\d{1,7})\.[0-9a-f]{8}\.tmp$/.exec(name);
-    const pid = match ? Number(match[1]) : 0;
+    const match = LEFT_BEHIND.exec(name);
+    const pid = match ? Number(match[1] ?? match[2]) : 0;
     // A process id as systems hand them out (Linux: up to 4,194,304), not a date or a count.
     if (!match || pid <= 1 || pid > MAX_PROCESS_ID || pid === process.pid || processAlive(pid)) continue;
     const leftover = path.join(folder, name);

@@ -5,7 +5,7 @@
  * the place it was first seen.
  */
 import type { Range } from 'vscode-languageserver-types';
-import type { FileSummary, PaperSummary } from '../workspaceIndex';
+import type { FileSummary } from '../workspaceIndex';
 import { paperKeyOf } from './paperInfo';
 import { compareDigestKeys, digestDateOf, digestOrderKey } from '../digestDates';
 
@@ -54,19 +54,60 @@ export function orderDigests(files: readonly FileSummary[], mtimeOf: (uri: strin
   return keyed.map((each, rank) => ({ file: each.file, ...(each.key.date ? { date: each.key.date } : {}), ...(each.mtime !== undefined ? { mtime: each.mtime } : {}), rank }));
 }
 
+/** A paper's place in the digest order: its digest's rank times this, plus its index in the digest. */
+export const PLACES_PER_DIGEST = 2 ** 21;
+
+/** Where each paper key was first seen, and the keys of each digest's papers (in order). */
+export interface FirstPlaces {
+  /** Per key, its first place (`rank * PLACES_PER_DIGEST + index`). */
+  readonly first: ReadonlyMap<string, number>;
+  /** Per digest (by rank), its papers' keys. */
+  readonly keys: readonly (readonly string[])[];
+}
+
 /**
  * Where each paper key was first seen, going through the digests in order (and through each
- * file top to bottom). A paper is new exactly when it is that first place.
+ * file top to bottom): a paper is new exactly when it is at that first place. Places, not the
+ * papers: they stay right while the digests keep their order and their papers' keys (an edit
+ * that leaves the titles as they were), whichever summaries the index has for them.
  */
-export function firstSeenPapers(ordered: readonly OrderedDigest[]): Map<string, PaperSummary> {
-  const first = new Map<string, PaperSummary>();
+export function firstPlaces(ordered: readonly OrderedDigest[]): FirstPlaces {
+  const first = new Map<string, number>();
+  const keys: string[][] = [];
   for (const digest of ordered) {
-    for (const paper of digest.file.papers) {
-      const key = paperKeyOf(paper);
+    const papers = digest.file.papers;
+    const own: string[] = new Array(papers.length);
+    for (let i = 0; i < papers.length; i++) {
+      const key = paperKeyOf(papers[i]);
+      own[i] = key;
       if (!first.has(key)) {
-        first.set(key, paper);
+        first.set(key, digest.rank * PLACES_PER_DIGEST + i);
+      }
+    }
+    keys.push(own);
+  }
+  return { first, keys };
+}
+
+/**
+ * Whether the digests (in the same order) hold papers of the same keys as when `places` was
+ * worked out: then its first places are theirs.
+ */
+export function samePaperKeys(ordered: readonly OrderedDigest[], places: FirstPlaces): boolean {
+  if (ordered.length !== places.keys.length) {
+    return false;
+  }
+  for (let d = 0; d < ordered.length; d++) {
+    const papers = ordered[d].file.papers;
+    const keys = places.keys[d];
+    if (papers.length !== keys.length) {
+      return false;
+    }
+    for (let i = 0; i < papers.length; i++) {
+      if (paperKeyOf(papers[i]) !== keys[i]) {
+        return false;
       }
     }
   }
-  return first;
+  return true;
 }

@@ -7,7 +7,7 @@ import type { PaperSummary, WorkspaceIndex } from '../workspaceIndex';
 import type { Interests } from './interests';
 import { interestScore, isHidden, NO_INTERESTS, scorePaper } from './interests';
 import type { OrderedDigest } from './digestOrder';
-import { firstSeenPapers, orderDigests } from './digestOrder';
+import { FirstPlaces, firstPlaces, orderDigests, PLACES_PER_DIGEST, samePaperKeys } from './digestOrder';
 import type { PaperReadingInfo, ReadingFlags, ReadingLookup } from './paperInfo';
 import { arxivSearchUrl, paperKeyOf } from './paperInfo';
 import type { PaperState } from './stateFile';
@@ -53,6 +53,7 @@ export class ReadingModel {
    * closed or removed file; the next `lookup()` builds a new one at a new generation.
    */
   forget(): void {
+    this.keepPlaces();
     this.previous = undefined;
     if (this.cached) {
       this.cached = undefined;
@@ -69,12 +70,27 @@ export class ReadingModel {
     if (cached) {
       // The index moved: the digest order and the new papers may have changed.
       this.generationValue++;
+      this.keepPlaces();
       this.previous = undefined;
     }
-    this.cached = new ModelLookup(this.index, this.sources, this.generationValue, this.previous);
+    this.cached = new ModelLookup(this.index, this.sources, this.generationValue, this.previous, this.places);
     this.previous = this.cached;
+    this.places = undefined;
     return this.cached;
   }
+
+  /**
+   * What the last lookup worked out of the digest order that holds no paper (the first places and
+   * the keys), for the next lookup after the index moved: an edit that changes no paper's key (a
+   * keystroke in a summary) leaves them right, and they are not worked out again over every paper
+   * of the workspace (a hundred thousand, at each pause in typing).
+   */
+  private keepPlaces(): void {
+    const order = (this.previous ?? this.cached)?.orderWithoutPapers();
+    if (order) this.places = order;
+  }
+
+  private places: OrderKept | undefined;
 
   /**
    * The last lookup built, while the index stays at its generation: a new lookup after a state
@@ -84,18 +100,30 @@ export class ReadingModel {
 }
 
 /** What a lookup works out from the index and the digest order alone, shared by the lookups of one index generation. */
-interface OrderDerived {
+interface OrderDerived extends OrderKept {
   /** The digests' URIs in order, one a line: equal when the order is unchanged. */
   readonly signature: string;
-  /** Tells one digest order from another (a number, so that nothing keeps an old order's papers). */
+  /**
+   * Tells one digest order from another (a number, so that nothing keeps an old order's papers):
+   * the same while the order and its papers' keys are (a paper's cached reading information
+   * stays right: where it was first seen is a place, read from the index when asked).
+   */
   readonly id: number;
-  readonly firstSeen: Map<string, PaperSummary>;
   /** `ModelLookup.distinctPapers`, once asked for. */
   distinct?: PaperSummary[];
   /** The state stores' locations of the files, one a line, when `distinctKeys` was worked out. */
   storesSignature?: string;
   /** The distinct paper keys per state store location ('' for none), and their store. */
   distinctKeys?: Map<string, { readonly store: StateStore | undefined; readonly keys: Set<string> }>;
+}
+
+/** The part of an `OrderDerived` that holds no paper summary: kept across index generations. */
+interface OrderKept {
+  readonly signature: string;
+  readonly id: number;
+  readonly places: FirstPlaces;
+  readonly storesSignature?: string;
+  readonly distinctKeys?: Map<string, { readonly store: StateStore | undefined; readonly keys: Set<string> }>;
 }
 
 /** A paper's reading information, kept while what it was made from stays the same objects. */
@@ -129,6 +157,7 @@ export class ModelLookup implements ReadingLookup {
     private readonly sources: ReadingSources,
     readonly generation: number,
     previous?: ModelLookup,
+    kept?: OrderKept,
   ) {
     this.indexGeneration = index.generation;
     this.digests = orderDigests(index.files(), (uri) => sources.mtimeOf(uri));
@@ -136,10 +165,32 @@ export class ModelLookup implements ReadingLookup {
       this.ranks.set(digest.file.uri, digest.rank);
     }
     const signature = this.digests.map((digest) => digest.file.uri).join('\n');
-    this.order =
-      previous && previous.indexGeneration === this.indexGeneration && previous.order.signature === signature
-        ? previous.order
-        : { signature, id: nextOrderId++, firstSeen: firstSeenPapers(this.digests) };
+    if (previous && previous.indexGeneration === this.indexGeneration && previous.order.signature === signature) {
+      this.order = previous.order;
+    } else if (kept && kept.signature === signature && samePaperKeys(this.digests, kept.places)) {
+      // The index moved but no paper's key did (an edit in a summary): the first places, the keys
+      // per state file and the order's id stand; what holds papers is worked out again when asked.
+      this.order = { ...kept };
+    } else {
+      this.order = { signature, id: nextOrderId++, places: firstPlaces(this.digests) };
+    }
+  }
+
+  /** The digest order's facts that hold no paper, for the lookup after the next index change. */
+  orderWithoutPapers(): OrderKept {
+    const { signature, id, places, storesSignature, distinctKeys } = this.order;
+    return { signature, id, places, ...(storesSignature !== undefined ? { storesSignature } : {}), ...(distinctKeys ? { distinctKeys } : {}) };
+  }
+
+  /** The paper at a place of the digest order (`firstPlaces`), in this lookup's digests. */
+  private paperAtPlace(place: number): PaperSummary | undefined {
+    return this.digests[Math.floor(place / PLACES_PER_DIGEST)]?.file.papers[place % PLACES_PER_DIGEST];
+  }
+
+  /** Whether a paper is at the first place of its key (or its key has none). */
+  private isFirst(paper: PaperSummary, key: string): boolean {
+    const place = this.order.places.first.get(key);
+    return place === undefined || this.paperAtPlace(place) === paper;
   }
 
   digestRank(uri: string): number {
@@ -174,8 +225,10 @@ export class ModelLookup implements ReadingLookup {
     if (known && known.state === state && known.fixed === fixed && known.orderId === this.order.id) {
       return known.info;
     }
-    const first = this.order.firstSeen.get(key);
-    const isNew = first === undefined || first === paper;
+    const isNew = this.isFirst(paper, key);
+    const first = isNew ? undefined : this.order.places.first.get(key);
+    const index = this.index;
+    const firstUri = first === undefined ? undefined : this.digests[Math.floor(first / PLACES_PER_DIGEST)]?.file.uri;
     const info: PaperReadingInfo = {
       paperKey: key,
       read: state?.read === true,
@@ -188,7 +241,13 @@ export class ModelLookup implements ReadingLookup {
         return reasonsOf(paper, fixed);
       },
       isNew,
-      ...(!isNew && first ? { firstSeen: { uri: first.uri, range: first.selectionRange } } : {}),
+      // Read from the index when asked: an edit that moved the first copy (its lines) leaves
+      // this information cached, the place the same. (A getter of the literal itself: spread, it
+      // would be read once.)
+      get firstSeen(): PaperReadingInfo['firstSeen'] {
+        const paper = first === undefined || firstUri === undefined ? undefined : index.file(firstUri)?.papers[first % PLACES_PER_DIGEST];
+        return paper ? { uri: paper.uri, range: paper.selectionRange } : undefined;
+      },
       arxivSearchUrl: fixed.arxivSearchUrl,
     };
     KNOWN_INFO.set(paper, { info, state, fixed, orderId: this.order.id });
@@ -198,8 +257,7 @@ export class ModelLookup implements ReadingLookup {
   flags(paper: PaperSummary): ReadingFlags {
     const key = paperKeyOf(paper);
     const state = this.sourcesOf(paper.uri).store?.get(key);
-    const first = this.order.firstSeen.get(key);
-    return { read: state?.read === true, starred: state?.starred === true, tags: state?.tags ?? [], isNew: first === undefined || first === paper };
+    return { read: state?.read === true, starred: state?.starred === true, tags: state?.tags ?? [], isNew: this.isFirst(paper, key) };
   }
 
   hidden(paper: PaperSummary): boolean {

@@ -19,7 +19,10 @@
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { applyEdits } from '../../server/src/service/edits';
+import { updateDigest } from '../../server/src/service/incremental';
+import { parseDigest } from '../../server/src/service/parser';
 import { parseInterests } from '../../server/src/service/reading/interests';
 import { ReadingModel } from '../../server/src/service/reading/model';
 import { rankPapers } from '../../server/src/service/reading/scope';
@@ -177,6 +180,33 @@ export async function runReadingBench(size: BenchSize): Promise<void> {
     console.log(`  in process: rank, keyword added  ${minMedian(added)}  (every paper searched for the new term, scored again)  ${verdict(added, RANK_TARGET_MS)}`);
     console.log(`  in process: rank, state changed  ${minMedian(rank)}  (scores kept per paper, states looked up again; ${(median(rank) / Math.max(median(floor), 0.01)).toFixed(1)}× the floor pass)  ${verdict(rank, RANK_TARGET_MS)}`);
     console.log(`  in process: mark one paper read  ${minMedian(change)}  (state file ${(stateBytes / 1024 / 1024).toFixed(1)} MB read, merged, written)  ${verdict(change, CHANGE_TARGET_MS)}`);
+
+    // A pause in typing in an open digest of the workspace: the index takes the edit, the lookup is
+    // let go (as the server does) and the unread count asked again (the server's stateChanged).
+    // With no paper's key changed (a keystroke in a summary) the first places are kept; a title
+    // changed works them out again over every paper: that row is the floor of what is kept.
+    const openUri = pathToFileURL(path.join(root, dayName(Math.floor(files / 2)))).href;
+    let openText = fs.readFileSync(fileURLToPath(openUri), 'utf8');
+    let openModel = parseDigest(openText);
+    index.updateOpen(openUri, openModel);
+    const summaryLine = openText.split('\n').findIndex((line) => line.startsWith('AI总结'));
+    const titleLine = openText.split('\n').findIndex((line, i) => i > 1 && line.length > 0);
+    const typed: number[] = [];
+    const retitled: number[] = [];
+    for (let round = 0; round < rounds + 1; round++) {
+      for (const [line, times] of [[summaryLine, typed], [titleLine, retitled]] as const) {
+        const at = { line, character: 6 };
+        const change = { range: { start: at, end: at }, text: `${round % 10}` };
+        openText = applyEdits(openText, [{ range: change.range, newText: change.text }]);
+        openModel = updateDigest(openModel, [change], openText);
+        index.updateOpen(openUri, openModel);
+        model.forget();
+        const started = now();
+        model.lookup().unreadCount();
+        if (round > 0) times.push(now() - started);
+      }
+    }
+    console.log(`  in process: unread count after a keystroke in a summary  ${minMedian(typed)}  (no paper's key changed: the first places kept; after a keystroke in a title ${minMedian(retitled)}, worked out again over every paper)`);
 
     if (!fs.existsSync(SERVER_BUNDLE)) {
       console.log('  over stdio: skipped, dist/server.js is missing (run `npm run build`)');

@@ -165,7 +165,7 @@ export class DigestModel implements DigestDocument {
         this.strayProblems(entry.strayLines, entry.index, problems);
       }
       for (const entry of this.entries) {
-        entryProblems(this, entry, problems);
+        entryProblemsOnce(this, entry, problems);
       }
       this.problemList = problems;
     }
@@ -206,6 +206,27 @@ export class DigestModel implements DigestDocument {
 }
 
 /** Fields out of order and required fields missing, for one entry. */
+/**
+ * Per entry, its missing and misplaced fields at the line and index it had: an entry object keeps
+ * its text (an edit makes new entries of what it touched), and one an edit moved has another line
+ * or index, so a keystroke's model finds the problems of the entries it kept, not their fields
+ * split again.
+ */
+const ENTRY_PROBLEMS = new WeakMap<EntryNode, { readonly line: number; readonly index: number; readonly problems: readonly StructureProblem[] }>();
+const NO_PROBLEMS: readonly StructureProblem[] = [];
+
+function entryProblemsOnce(doc: DigestModel, entry: EntryNode, problems: StructureProblem[]): void {
+  const known = ENTRY_PROBLEMS.get(entry);
+  if (known && known.line === entry.line && known.index === entry.index) {
+    for (const problem of known.problems) problems.push(problem);
+    return;
+  }
+  const own: StructureProblem[] = [];
+  entryProblems(doc, entry, own);
+  ENTRY_PROBLEMS.set(entry, { line: entry.line, index: entry.index, problems: own.length > 0 ? own : NO_PROBLEMS });
+  for (const problem of own) problems.push(problem);
+}
+
 function entryProblems(doc: DigestModel, entry: EntryNode, problems: StructureProblem[]): void {
   const fields = entry.fields;
   // Out of order: a field that comes after a field that should follow it.

@@ -349,6 +349,10 @@ export class WorkspaceIndex {
    */
   duplicatesOf(key: string, exceptUri?: string): IndexLocation[] {
     const papers = this.papersWithTitle(key);
+    if (papers.length === 0 || (papers.length === 1 && papers[0].uri === exceptUri)) {
+      // Most titles: none, or only the file's own copy (a check of an open digest asks for each).
+      return [];
+    }
     const result: IndexLocation[] = [];
     for (const paper of papers) {
       if (paper.uri !== exceptUri) {

@@ -1022,11 +1022,9 @@ class Checker {
     const lookup = this.options.duplicatesElsewhere;
     for (let i = 0; i < count; i++) {
       const entry = this.doc.entries[i];
-      const title = entry.englishTitle;
-      if (!title) {
-        continue;
-      }
-      // Kept with the entry, the same copy the index summary of an open document takes.
+      // Kept with the entry, the same copy the index summary of an open document takes; empty
+      // without an English title. The title itself is looked at only for a copy reported (its
+      // fields are not split again for the others).
       const key = entryTitleKey(entry);
       if (key.length === 0) {
         continue;
@@ -1060,6 +1058,10 @@ class Checker {
       }
       for (const location of elsewhere) {
         related.push({ location: { uri: location.uri, range: location.range }, message: this.say('The same paper in another file', '另一文件中的同一论文') });
+      }
+      const title = entry.englishTitle;
+      if (!title) {
+        continue;
       }
       const where = original ? (earlierElsewhere ? 'earlier in this file and in another file' : 'earlier in this file') : 'in another file of the workspace';
       const whereZh = original ? (earlierElsewhere ? '本文件前文及其他文件' : '本文件前文') : '工作区的另一文件';

@@ -614,8 +614,12 @@ onStandard(FoldingRangeRequest.type, (params, token) => {
 });
 
 onStandard(HoverRequest.type, async (params, token) => {
-  const language = await settledLanguage();
-  const model = checkedModel(documents.get(params.textDocument.uri));
+  const settled = await settledDocument(params.textDocument.uri);
+  if (!settled) {
+    return null;
+  }
+  const { language } = settled;
+  const model = checkedModel(settled.document);
   if (!model) {
     return null;
   }
@@ -670,8 +674,12 @@ onStandard(SemanticTokensRequest.type, (params, token) => {
 // ---- Editing help: completion, links, selection ranges -------------------------------------
 
 onStandard(CompletionRequest.type, async (params, token) => {
-  const language = await settledLanguage();
-  const model = checkedModel(documents.get(params.textDocument.uri));
+  const settled = await settledDocument(params.textDocument.uri);
+  if (!settled) {
+    return null;
+  }
+  const { language } = settled;
+  const model = checkedModel(settled.document);
   if (!model) {
     return null;
   }
@@ -684,9 +692,9 @@ onStandard(CompletionResolveRequest.type, async (item, token) => {
 });
 
 onStandard(DocumentLinkRequest.type, async (params, token) => {
-  const language = await settledLanguage();
-  const model = checkedModel(documents.get(params.textDocument.uri));
-  return model ? documentLinks(model, token, language) : null;
+  const settled = await settledDocument(params.textDocument.uri);
+  const model = settled && checkedModel(settled.document);
+  return settled && model ? documentLinks(model, token, settled.language) : null;
 });
 
 onStandard(SelectionRangeRequest.type, (params, token) => {
@@ -770,8 +778,27 @@ const messageLanguage = new ServerMessageLanguage((section) => (configurationPul
  * Papers tree do, rather than being worded, and kept per version, in the default language.
  */
 async function settledLanguage(): Promise<MessageLanguage> {
-  await messageLanguage.ready();
+  // A client that never answers is not waited for past a moment: the language it had then.
+  let timer: NodeJS.Timeout | undefined;
+  await Promise.race([messageLanguage.ready(), new Promise((resolve) => (timer = setTimeout(resolve, LANGUAGE_WAIT_MS)))]);
+  clearTimeout(timer);
   return messageLanguage.current();
+}
+
+/** How long an answer waits for the message language setting, in milliseconds. */
+const LANGUAGE_WAIT_MS = 2000;
+
+/**
+ * The open document of a request about a place in it, and the message language, once the setting
+ * is read: undefined when the document changed meanwhile (or is not open), as the request's
+ * positions are of the version it was asked on. Without a wait (the setting read), at once.
+ */
+async function settledDocument(uri: string): Promise<{ document: OpenDocument; language: MessageLanguage } | undefined> {
+  const version = documents.get(uri)?.version;
+  const language = await settledLanguage();
+  const document = documents.get(uri);
+  // A change updates the document in place: its version tells.
+  return document && version !== undefined && document.version === version ? { document, language } : undefined;
 }
 /** All `paperDigest` settings as last pushed, for clients that cannot be asked. */
 let pushedAll: Record<string, unknown> = {};

@@ -155,6 +155,46 @@ describe('lsp: the message language', () => {
     assert.deepEqual(links.filter((link) => link.target.startsWith('https://arxiv.org/')).map((link) => link.tooltip), ['2507.07996 的 arXiv 摘要页']);
   });
 
+  test('Should answer a hover asked before the setting is read for the version it was asked on, or not at all', async () => {
+    let answer: (value: unknown) => void = () => undefined;
+    const late = new Promise((resolve) => (answer = resolve));
+    const client = await LspClient.start({
+      rootUri: null,
+      locale: 'en',
+      onServerRequest: (method, params: any) => (method === 'workspace/configuration' ? late.then(() => params.items.map(() => null)) : null),
+    });
+    clients.push(client);
+    const uri = 'file:///virtual/moved.digest';
+    const text = digest(entryLines('X'));
+    const lines = text.split('\n');
+    const categoryLine = lines.findIndex((l) => l.includes('cs.CL'));
+    client.openDocument(uri, text);
+    const hover = client.request<{ contents: { value: string } } | null>('textDocument/hover', { textDocument: { uri }, position: { line: categoryLine, character: lines[categoryLine].indexOf('cs.CL') + 1 } });
+    // The category replaced while the answer waits: the position is of version 1.
+    const at = lines[categoryLine].indexOf('cs.CL');
+    client.notify('textDocument/didChange', { textDocument: { uri, version: 2 }, contentChanges: [{ range: { start: { line: categoryLine, character: at }, end: { line: categoryLine, character: at + 5 } }, text: 'cs.AI' }] });
+    await client.request('textDocument/foldingRange', { textDocument: { uri } });
+    answer(undefined);
+    assert.equal(await hover, null, 'not the hover of what is at that place in version 2');
+    // Asked again, on version 2, it is answered.
+    const again = await client.request<{ contents: { value: string } } | null>('textDocument/hover', { textDocument: { uri }, position: { line: categoryLine, character: at + 1 } });
+    assert.match(again?.contents.value ?? '', /Artificial Intelligence/);
+  });
+
+  test('Should not wait past a moment for a client that never answers the setting', async () => {
+    const client = await LspClient.start({
+      rootUri: null,
+      locale: 'zh-cn',
+      onServerRequest: (method) => (method === 'workspace/configuration' ? new Promise(() => undefined) : null),
+    });
+    clients.push(client);
+    const uri = 'file:///virtual/never.digest';
+    client.openDocument(uri, digest(entryLines('X')));
+    // Answered, in the language the server had without the setting.
+    const outline = await client.request<{ detail?: string }[]>('textDocument/documentSymbol', { textDocument: { uri } });
+    assert.match(outline[0].detail ?? '', /^1 (paper|篇论文)$/, JSON.stringify(outline[0]));
+  });
+
   test('Should give English alone for auto with another display language, and both by default', async () => {
     const english = await start('de', { value: 'auto' });
     const both = await start('zh-cn', { value: null });

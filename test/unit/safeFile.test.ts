@@ -405,7 +405,7 @@ describe('safe files: atomic writes', () => {
     const old = new Date(Date.now() - 3600_000);
     const left = [`.a.digest.${dead}.0123abcd.tmp`, `.b.digest.${dead}.0123abcd.tmp`, `.a.digest.${process.ppid}.89abcdef.tmp`, `.a.digest.${dead}.notours.tmp`, `.young.digest.${dead}.00000000.tmp`];
     // The pieces of a lock (lockFile.ts) a writer stopped while taking or breaking it left.
-    const lockPieces = [`a.digest.lock.${dead}-k3j9x2`, `a.digest.lock.stale-${dead}-0pq7`, `a.digest.lock.${process.ppid}-abc`];
+    const lockPieces = [`a.digest.lock.${dead}-k3j9x2ab7q`, `a.digest.lock.stale-${dead}-0pq7aa12bc`, `a.digest.lock.${process.ppid}-abcdefgh12`, `yarn.lock.${dead}-backupcopy`, `b.digest.lock.${dead}-k3j9x2ab7q`, `a.digest.lock.${dead}-short`];
     for (const name of lockPieces) {
       fs.writeFileSync(path.join(root, name), `${dead}\n`);
       fs.utimesSync(path.join(root, name), old, old);
@@ -421,7 +421,11 @@ describe('safe files: atomic writes', () => {
       [`.a.digest.${dead}.fedcba98.tmp`, `.a.digest.${dead}.notours.tmp`, `.a.digest.${process.ppid}.89abcdef.tmp`, `.young.digest.${dead}.00000000.tmp`].sort(),
       'only the dead writers’ old temporary files went (not a link, not a live process’s, not one written to lately, not another name)',
     );
-    assert.deepEqual(fs.readdirSync(root).filter((name) => name.includes('.lock.')), [`a.digest.lock.${process.ppid}-abc`], 'and the dead writers’ lock pieces');
+    assert.deepEqual(
+      fs.readdirSync(root).filter((name) => name.includes('.lock.')).sort(),
+      [`a.digest.lock.${process.ppid}-abcdefgh12`, `yarn.lock.${dead}-backupcopy`, `b.digest.lock.${dead}-k3j9x2ab7q`, `a.digest.lock.${dead}-short`].sort(),
+      'and the dead writers’ pieces of the lock of the file written (not a live writer’s, not another file’s, not a name merely like one)',
+    );
   });
 
   test('Should leave the file whole when the write fails midway (file-size limit)', () => {

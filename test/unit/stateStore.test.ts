@@ -314,6 +314,25 @@ describe('state store: changes made meanwhile', () => {
     fs.rmSync(lock);
   });
 
+  test('Should write, and release its lock, when another writer moved the lock aside by mistake and put it back', () => {
+    const root = scratch();
+    writeState(root, JSON.stringify({ version: 1, papers: {} }));
+    const lock = `${stateFile(root)}.lock`;
+    const subject = store(root, undefined, {
+      // What a writer breaking a lock it judged stale does when a fresh lock took its place: moved
+      // aside, found to be another, linked back (its change time moves, its inode and text stay).
+      beforeRename: () => {
+        const aside = `${lock}.stale-1-0123456789ab`;
+        fs.renameSync(lock, aside);
+        fs.linkSync(aside, lock);
+        fs.rmSync(aside);
+      },
+    });
+    assert.deepEqual(subject.change(['mine'], { read: true }).changed, ['mine']);
+    assert.equal(papersOnDisk(root).mine?.read, true);
+    assert.equal(fs.existsSync(lock), false, 'the lock released');
+  });
+
   test('Should give up with a message, writing nothing, when the file keeps changing under it', () => {
     const root = scratch();
     writeState(root, '{"version":1,"papers":{}}');

@@ -1,6 +1,6 @@
 /**
  * An exclusive lock between processes, held for the moment of a read, a merge and a write:
- * `<file>.lock` is created with O_EXCL and holds the owner's process id; it is removed when the
+ * `<file>.lock` is created with O_EXCL and holds the owner's process id (then a random token); it is removed when the
  * work is done. A lock whose owner is gone (killed in the middle of a write) or that is older
  * than `staleMs` is broken. Writers of the same file that all take the lock cannot both pass
  * "the file is still what I read" and then both rename over it, so no change is lost.
@@ -9,6 +9,7 @@
  * `io`) saying the file is locked: with `Atomics.wait` on the command line (`withFileLockSync`),
  * with timers in the server (`withFileLock`), which goes on answering meanwhile.
  */
+import { randomBytes } from 'node:crypto';
 import * as fs from 'node:fs';
 import { message } from '../service/cliMessages';
 import { processAlive, readFileSnapshotSync, SafeFileError } from './safeFile';
@@ -29,16 +30,23 @@ export interface LockOptions {
 const held = new Map<string, string[]>();
 
 /**
- * What a lock file is: its inode and the time its inode last changed, to the nanosecond (an inode
- * number alone is handed out again to the next file made after one is removed).
+ * What a lock file is: its inode and its text, which holds the owner's pid and a random token (an
+ * inode number alone is handed out again to the next file made after one is removed; its change
+ * time moves when a writer that moved it aside by mistake puts it back).
  */
 function identity(lock: string): string | undefined {
   try {
-    const stat = fs.lstatSync(lock, { bigint: true });
-    return `${stat.ino}:${stat.ctimeNs}`;
+    const ino = fs.lstatSync(lock).ino;
+    const text = readSmall(lock);
+    return text === undefined ? undefined : `${ino}:${text}`;
   } catch {
     return undefined;
   }
+}
+
+/** The text of a lock this process takes: its pid (what other writers read), then a random token. */
+function lockText(): string {
+  return `${process.pid}\n${randomBytes(8).toString('hex')}\n`;
 }
 
 /**
@@ -154,9 +162,9 @@ function holding<T>(file: string, work: () => T): T {
  * exclusively and the pid written into it.
  */
 function tryCreate(lock: string): boolean {
-  const own = `${lock}.${process.pid}-${Math.random().toString(36).slice(2)}`;
+  const own = `${lock}.${process.pid}-${randomBytes(6).toString('hex')}`;
   try {
-    fs.writeFileSync(own, `${process.pid}\n`, { flag: 'wx', mode: 0o600 });
+    fs.writeFileSync(own, lockText(), { flag: 'wx', mode: 0o600 });
   } catch {
     // Created but not written (a full disk): not left behind.
     fs.rmSync(own, { force: true });
@@ -190,7 +198,7 @@ function tryCreateExclusive(lock: string): boolean {
     throw error;
   }
   try {
-    fs.writeSync(fd, `${process.pid}\n`);
+    fs.writeSync(fd, lockText());
   } catch (error) {
     // Not written (a full disk): an empty lock would hold up every writer until it is stale.
     fs.closeSync(fd);
@@ -224,7 +232,7 @@ function breakIfStale(lock: string, staleMs: number, file: string): boolean {
   if (!ownerGone && Date.now() - stat.mtimeMs < staleMs) {
     return false;
   }
-  const aside = `${lock}.stale-${process.pid}-${Math.random().toString(36).slice(2)}`;
+  const aside = `${lock}.stale-${process.pid}-${randomBytes(6).toString('hex')}`;
   try {
     fs.renameSync(lock, aside);
   } catch (error) {

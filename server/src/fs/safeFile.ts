@@ -319,12 +319,16 @@ const MAX_PROCESS_ID = 4_194_304;
 const LEFT_TEMPORARY_AGE_MS = 10 * 60_000;
 
 /**
- * What a writer that was stopped midway may leave in a folder, with its process id: a temporary
- * file of a write (`.<name>.<pid>.<hex>.tmp`), and the pieces of a lock (lockFile.ts): its own file
- * before it becomes the lock (`<name>.lock.<pid>-<random>`) and a stale lock moved aside to be
- * removed (`<name>.lock.stale-<pid>-<random>`).
+ * What a writer of `name` that was stopped midway may leave in its folder, with its process id: a
+ * temporary file of a write (`.<any name>.<pid>.<hex>.tmp`), and the pieces of a lock of that file
+ * (lockFile.ts): the writer's own file before it becomes the lock (`<name>.lock.<pid>-<random>`)
+ * and a stale lock moved aside to be removed (`<name>.lock.stale-<pid>-<random>`). Another file
+ * named like a lock piece (`yarn.lock.2024-backup`) is not one.
  */
-const LEFT_BEHIND = /^(?:\..+\.(\d{1,7})\.[0-9a-f]{8}\.tmp|.+\.lock\.(?:stale-)?(\d{1,7})-[0-9a-z]{1,16})$/;
+function leftBehind(name: string): RegExp {
+  const escaped = name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  return new RegExp(`^(?:\\..+\\.(\\d{1,7})\\.[0-9a-f]{8}\\.tmp|${escaped}\\.lock\\.(?:stale-)?(\\d{1,7})-[0-9a-z]{8,16})$`);
+}
 
 /**
  * Removes what writers stopped in the middle of a write left behind in a file's folder
@@ -344,8 +348,9 @@ function removeLeftTemporaries(file: string): void {
     return;
   }
   SWEPT_FOLDERS.add(folder);
+  const pattern = leftBehind(path.basename(file));
   for (const name of names) {
-    const match = LEFT_BEHIND.exec(name);
+    const match = pattern.exec(name);
     const pid = match ? Number(match[1] ?? match[2]) : 0;
     // A process id as systems hand them out (Linux: up to 4,194,304), not a date or a count.
     if (!match || pid <= 1 || pid > MAX_PROCESS_ID || pid === process.pid || processAlive(pid)) continue;

@@ -614,15 +614,11 @@ onStandard(FoldingRangeRequest.type, (params, token) => {
 });
 
 onStandard(HoverRequest.type, async (params, token) => {
-  const settled = await settledDocument(params.textDocument.uri);
+  const settled = await settledModel(params.textDocument.uri);
   if (!settled) {
     return null;
   }
-  const { language } = settled;
-  const model = checkedModel(settled.document);
-  if (!model) {
-    return null;
-  }
+  const { model, language } = settled;
   const base = hover(model, params.position, token, language);
   workspaceDigests.flush();
   const answer = reading.hover(indexUri(params.textDocument.uri), params.position, base, language);
@@ -674,15 +670,11 @@ onStandard(SemanticTokensRequest.type, (params, token) => {
 // ---- Editing help: completion, links, selection ranges -------------------------------------
 
 onStandard(CompletionRequest.type, async (params, token) => {
-  const settled = await settledDocument(params.textDocument.uri);
+  const settled = await settledModel(params.textDocument.uri);
   if (!settled) {
     return null;
   }
-  const { language } = settled;
-  const model = checkedModel(settled.document);
-  if (!model) {
-    return null;
-  }
+  const { model, language } = settled;
   return completions(model, params.position, { ...completionWorkspace, uri: indexUri(params.textDocument.uri) }, token, language);
 });
 
@@ -692,9 +684,8 @@ onStandard(CompletionResolveRequest.type, async (item, token) => {
 });
 
 onStandard(DocumentLinkRequest.type, async (params, token) => {
-  const settled = await settledDocument(params.textDocument.uri);
-  const model = settled && checkedModel(settled.document);
-  return settled && model ? documentLinks(model, token, settled.language) : null;
+  const settled = await settledModel(params.textDocument.uri);
+  return settled ? documentLinks(settled.model, token, settled.language) : null;
 });
 
 onStandard(SelectionRangeRequest.type, (params, token) => {
@@ -789,16 +780,18 @@ async function settledLanguage(): Promise<MessageLanguage> {
 const LANGUAGE_WAIT_MS = 2000;
 
 /**
- * The open document of a request about a place in it, and the message language, once the setting
- * is read: undefined when the document changed meanwhile (or is not open), as the request's
- * positions are of the version it was asked on. Without a wait (the setting read), at once.
+ * The checked model of an open document a request is about (`checkedModel`), and the message
+ * language, once the setting is read: undefined when the document changed meanwhile (or is not
+ * open, or past the limits), as the request's positions are of the version it was asked on.
+ * Without a wait (the setting read), at once.
  */
-async function settledDocument(uri: string): Promise<{ document: OpenDocument; language: MessageLanguage } | undefined> {
+async function settledModel(uri: string): Promise<{ model: DigestDocument; language: MessageLanguage } | undefined> {
   const version = documents.get(uri)?.version;
   const language = await settledLanguage();
   const document = documents.get(uri);
   // A change updates the document in place: its version tells.
-  return document && version !== undefined && document.version === version ? { document, language } : undefined;
+  const model = document && version !== undefined && document.version === version ? checkedModel(document) : undefined;
+  return model ? { model, language } : undefined;
 }
 /** All `paperDigest` settings as last pushed, for clients that cannot be asked. */
 let pushedAll: Record<string, unknown> = {};

@@ -31,6 +31,22 @@ async function start(locale: string | undefined, setting: { value: unknown }): P
   });
 }
 
+/**
+ * A server (display language English) whose client answers `paperDigest.messageLanguage` with
+ * `value` only once `answer()` is called, as a client does late (a window just reloaded).
+ */
+async function startAnsweringLate(value: unknown): Promise<{ client: LspClient; answer: () => void }> {
+  let answer: () => void = () => undefined;
+  const late = new Promise<void>((resolve) => (answer = resolve));
+  const client = await LspClient.start({
+    rootUri: null,
+    locale: 'en',
+    onServerRequest: (method, params: any) =>
+      method === 'workspace/configuration' ? late.then(() => params.items.map((item: { section?: string }) => (item.section === 'paperDigest.messageLanguage' ? value : null))) : null,
+  });
+  return { client, answer };
+}
+
 describe('lsp: the message language', () => {
   const clients: LspClient[] = [];
   after(async () => {
@@ -120,14 +136,7 @@ describe('lsp: the message language', () => {
   test('Should word the outline, hovers, completion and links asked before the setting is read in the language of the setting', async () => {
     // The client answers the setting late (a window just reloaded): the answers asked meanwhile
     // wait for it, and are not worded (and kept per version) in the default language.
-    let answer: (value: unknown) => void = () => undefined;
-    const late = new Promise((resolve) => (answer = resolve));
-    const client = await LspClient.start({
-      rootUri: null,
-      locale: 'en',
-      onServerRequest: (method, params: any) =>
-        method === 'workspace/configuration' ? late.then(() => params.items.map((item: { section?: string }) => (item.section === 'paperDigest.messageLanguage' ? 'zh-cn' : null))) : null,
-    });
+    const { client, answer } = await startAnsweringLate('zh-cn');
     clients.push(client);
     const uri = 'file:///virtual/late.digest';
     const text = digest(entryLines('X', { comments: 'Comments Extends arXiv:2507.07996.' }), entryLines('Y'));
@@ -146,7 +155,7 @@ describe('lsp: the message language', () => {
     void asked.then(() => (early = true));
     await client.request('textDocument/foldingRange', { textDocument: { uri } });
     assert.equal(early, false, 'the answers waited for the setting');
-    answer(undefined);
+    answer();
     const [outline, hover, completion, links] = await asked;
     assert.equal(outline[0].detail, '2 篇论文');
     assert.match(hover?.contents.value ?? '', HAN, hover?.contents.value);
@@ -156,13 +165,7 @@ describe('lsp: the message language', () => {
   });
 
   test('Should answer a hover asked before the setting is read for the version it was asked on, or not at all', async () => {
-    let answer: (value: unknown) => void = () => undefined;
-    const late = new Promise((resolve) => (answer = resolve));
-    const client = await LspClient.start({
-      rootUri: null,
-      locale: 'en',
-      onServerRequest: (method, params: any) => (method === 'workspace/configuration' ? late.then(() => params.items.map(() => null)) : null),
-    });
+    const { client, answer } = await startAnsweringLate(null);
     clients.push(client);
     const uri = 'file:///virtual/moved.digest';
     const text = digest(entryLines('X'));
@@ -174,7 +177,7 @@ describe('lsp: the message language', () => {
     const at = lines[categoryLine].indexOf('cs.CL');
     client.notify('textDocument/didChange', { textDocument: { uri, version: 2 }, contentChanges: [{ range: { start: { line: categoryLine, character: at }, end: { line: categoryLine, character: at + 5 } }, text: 'cs.AI' }] });
     await client.request('textDocument/foldingRange', { textDocument: { uri } });
-    answer(undefined);
+    answer();
     assert.equal(await hover, null, 'not the hover of what is at that place in version 2');
     // Asked again, on version 2, it is answered.
     const again = await client.request<{ contents: { value: string } } | null>('textDocument/hover', { textDocument: { uri }, position: { line: categoryLine, character: at + 1 } });

@@ -6,6 +6,7 @@
  */
 import {
   CodeActionRequest,
+  CodeLensRefreshRequest,
   CodeLensRequest,
   CompletionRequest,
   CompletionResolveRequest,
@@ -176,7 +177,11 @@ const reading = new ReadingService(workspaceIndex, {
   folders: () => workspaceDigests.folderUris,
   mtimeOf: (uri) => workspaceDigests.mtimeOf(uri),
   configuration: (scopeUri, section) => (configurationPull ? connection.workspace.getConfiguration({ scopeUri, section }) : Promise.resolve(pushedSection(section))),
-  notify: (params) => void connection.sendNotification(StateChangedNotification, params),
+  notify: (params) => {
+    void connection.sendNotification(StateChangedNotification, params);
+    // The CodeLenses say Star or Unstar, Mark read or Mark unread: the client asks them again.
+    if (codeLensRefresh) connection.sendRequest(CodeLensRefreshRequest.type).catch(() => undefined);
+  },
   log: (message) => connection.console.log(message),
   settled: () => workspaceDigests.ready,
   stateFiles: createStateFileSource(connection),
@@ -217,6 +222,7 @@ connection.onInitialize((params: InitializeParams): InitializeResult => {
   // Pull diagnostics where the client can pull them (LSP 3.17); pushed otherwise.
   pullMode = params.capabilities.textDocument?.diagnostic !== undefined;
   refreshSupport = params.capabilities.workspace?.diagnostics?.refreshSupport === true;
+  codeLensRefresh = params.capabilities.workspace?.codeLens?.refreshSupport === true;
   // Editors other than VS Code (Neovim, Helix, eglot) send file events only for the watchers a
   // server registers; VS Code's client here watches the files itself and says so.
   const options = params.initializationOptions as { watchesFiles?: unknown; keptIndexFolder?: unknown; papersGrouping?: unknown; debugHoldScan?: unknown } | undefined;
@@ -842,7 +848,9 @@ function diagnosticOptions(uri: string, settings: DiagnosticsSettings): Diagnost
     docsBase: rulesDocsFor(docsBase, language),
     language,
     rules: settings.rules as Record<string, RuleSetting> | undefined,
-    duplicatesElsewhere: duplicatesElsewhere(indexUri(uri)),
+    // An untitled document (an export, a roll-up) holds the workspace's papers on purpose: not
+    // reported as copies of them.
+    duplicatesElsewhere: uri.startsWith('untitled:') ? undefined : duplicatesElsewhere(indexUri(uri)),
     // Undated digests in the order of their times, as the reading workflow has them.
     mtimeOf: (each) => workspaceDigests.mtimeOf(indexUri(each)),
     ...formsElsewhere(uri),
@@ -986,6 +994,8 @@ connection.onDidChangeConfiguration((change) => {
 let pullMode = false;
 /** The client takes `workspace/diagnostic/refresh`. */
 let refreshSupport = false;
+/** Whether the client takes `workspace/codeLens/refresh` (the CodeLenses follow the reading state). */
+let codeLensRefresh = false;
 /** The workspace-wide diagnostics settings (scope, enable, rules), asked once until they change. */
 let workspaceSettings: Promise<DiagnosticsSettings & { scope?: DiagnosticsScope }> | undefined;
 let refreshTimer: NodeJS.Timeout | undefined;

@@ -176,7 +176,7 @@ describe('lsp: diagnostics, quick fixes and fix-all over stdio', () => {
 });
 
 describe('lsp: pull diagnostics (textDocument/diagnostic, workspace/diagnostic) over stdio', () => {
-  type Report = { kind: 'full' | 'unchanged'; uri: string; resultId?: string; items?: { code: string; severity: number }[] };
+  type Report = { kind: 'full' | 'unchanged'; uri: string; resultId?: string; items?: { code: string; severity: number; message: string }[] };
   const PULL_CAPABILITIES = {
     workspace: { workspaceFolders: true, configuration: true, didChangeWatchedFiles: { dynamicRegistration: false }, diagnostics: { refreshSupport: true } },
     textDocument: {
@@ -277,6 +277,25 @@ describe('lsp: pull diagnostics (textDocument/diagnostic, workspace/diagnostic) 
     const workspace = await workspacePull();
     assert.ok(!workspace.has(uri), 'the open document is pulled on its own');
     client.closeDocument(uri);
+  });
+
+  test('Should not report the papers of an untitled document (an export) as copies of the workspace’s', async () => {
+    // An export of the workspace's papers opened in a new editor: its papers are the workspace's
+    // on purpose. Asked of a dated digest's paper, and of one the export holds twice.
+    const refreshed = refreshes;
+    fs.writeFileSync(path.join(root, '2026-05-01.digest'), digest(entryLines('D')));
+    client.notify('workspace/didChangeWatchedFiles', { changes: [{ uri: uriOf('2026-05-01.digest'), type: 1 }] });
+    await pullUntil(refreshed, [], (reports) => reports.has(uriOf('2026-05-01.digest')), 'the dated digest in the workspace');
+    const uri = 'untitled:Untitled-1';
+    client.openDocument(uri, digest(entryLines('D'), entryLines('E'), entryLines('E')));
+    const report = await client.request<Report>('textDocument/diagnostic', { textDocument: { uri } });
+    const duplicates = (report.items ?? []).filter((d) => d.code === 'duplicate-paper');
+    assert.deepEqual(duplicates.map((d) => d.message.split(' — ')[0]), ['The same paper is already listed earlier in this file'], JSON.stringify(duplicates));
+    client.closeDocument(uri);
+    const gone = refreshes;
+    fs.rmSync(path.join(root, '2026-05-01.digest'));
+    client.notify('workspace/didChangeWatchedFiles', { changes: [{ uri: uriOf('2026-05-01.digest'), type: 3 }] });
+    await pullUntil(gone, [], (reports) => !reports.has(uriOf('2026-05-01.digest')) || reports.get(uriOf('2026-05-01.digest'))?.items?.length === 0, 'the dated digest gone');
   });
 
   test('Should ask for a refresh and report a file changed on disk', async () => {

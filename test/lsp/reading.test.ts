@@ -9,7 +9,7 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { LspClient, SERVER_BUNDLE } from '../support/lspClient';
+import { DEFAULT_CAPABILITIES, LspClient, SERVER_BUNDLE } from '../support/lspClient';
 import type {
   DigestsResult,
   DocumentPapersResult,
@@ -29,6 +29,8 @@ describe('lsp: the reading workflow over stdio', () => {
   let root: string;
   let client: LspClient;
   let codeLensEnable = true;
+  /** How many times the server asked the client to refresh its CodeLenses. */
+  let codeLensRefreshes = 0;
   const uriOf = (relative: string): string => pathToFileURL(path.join(root, relative)).href;
   const stateFile = (): string => path.join(root, '.paper-digest', 'state.json');
   const tree = (grouping: string, parentId?: string, extra: object = {}): Promise<PapersTreeResult> => client.request('paperDigest/papersTree', { grouping, filter: '', parentId, ...extra });
@@ -40,7 +42,13 @@ describe('lsp: the reading workflow over stdio', () => {
     root = readingWorkspace();
     client = await LspClient.start({
       rootUri: pathToFileURL(root).href,
+      // A client that refreshes its CodeLenses when asked (as VS Code does).
+      capabilities: { ...DEFAULT_CAPABILITIES, workspace: { ...DEFAULT_CAPABILITIES.workspace, codeLens: { refreshSupport: true } } },
       onServerRequest: (method, params: any) => {
+        if (method === 'workspace/codeLens/refresh') {
+          codeLensRefreshes++;
+          return null;
+        }
         if (method !== 'workspace/configuration') {
           return null;
         }
@@ -113,10 +121,13 @@ describe('lsp: the reading workflow over stdio', () => {
 
   test('Should star a paper, write the state file, notify the change and show it in the tree and the starred grouping', async () => {
     const changed = client.waitForNotification<StateChangedParams>('paperDigest/stateChanged', () => true);
+    const refreshes = codeLensRefreshes;
     const result = await setState({ keys: [SPARSE] }, { starred: true, addTags: ['circuits', ' probes '], note: 'Try <b>this</b> on our model' });
     assert.deepEqual(result, { changed: 1, readOnly: false });
     const notification = await changed;
     assert.equal(notification.readOnly, false);
+    // The CodeLenses (Star / Unstar) are asked again.
+    await waitFor(async () => (codeLensRefreshes > refreshes ? true : undefined));
     const written = JSON.parse(fs.readFileSync(stateFile(), 'utf8'));
     assert.equal(written.version, 1);
     assert.deepEqual(written.papers[SPARSE].tags, ['circuits', 'probes']);

@@ -67,7 +67,7 @@ interface NotificationWaiter {
   readonly resolve: (params: any) => void;
 }
 
-const DEFAULT_CAPABILITIES = {
+export const DEFAULT_CAPABILITIES = {
   workspace: {
     workspaceFolders: true,
     configuration: true,

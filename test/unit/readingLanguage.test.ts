@@ -86,7 +86,7 @@ describe('The reading hover in the message language', () => {
     );
     const second = hoverOf(repeat, 'both');
     assert.ok(line(second), second);
-    assert.match(second, new RegExp(`^Unread · 未读 · ☆ Not starred · 未加星标 · Repeat · 重复\n\nFirst seen in ${escapeMarkdown('2026-05-01.digest').replace(/[\\.]/g, '\\$&')}:${line(second)} · 首次出现\n\n`));
+    assert.match(second, new RegExp(`^Unread · 未读 · ☆ Not starred · 未加星标 · Repeat · 重复出现\n\nFirst seen in ${escapeMarkdown('2026-05-01.digest').replace(/[\\.]/g, '\\$&')}:${line(second)} · 首次出现\n\n`));
   });
 
   test('Should give the reading hover in English alone for en', () => {
@@ -120,7 +120,7 @@ describe('The reading hover in the message language', () => {
       ].join('\n\n'),
     );
     const second = hoverOf(repeat, 'zh-cn');
-    assert.equal(second, ['未读 · ☆ 未加星标 · 重复', `首次出现于 ${escapeMarkdown('2026-05-01.digest')}:${line(second)}`, '**兴趣分 2**', list('摘要或命中含关键词“强化学习” (+1)', '机构 京都大学 (+1)')].join('\n\n'));
+    assert.equal(second, ['未读 · ☆ 未加星标 · 重复出现', `首次出现于 ${escapeMarkdown('2026-05-01.digest')}:${line(second)}`, '**兴趣分 2**', list('摘要或命中含关键词“强化学习” (+1)', '机构 京都大学 (+1)')].join('\n\n'));
   });
 
   test('Should show an indented line of a note as text, never as a code block', () => {

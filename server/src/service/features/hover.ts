@@ -172,7 +172,7 @@ function institutionParts(field: InstitutionsField): Part[] {
       range: item.name.range,
       render: () =>
         paragraphs(
-          item.translation && item.translation.text ? `${strong(item.translation.text)} · ${text(w('中文名 Chinese name', 'Chinese name', '中文名'))}` : emphasis(w('No Chinese name given for this institution', 'No Chinese name given for this institution', '此机构没有中文名')),
+          item.translation && item.translation.text ? `${strong(item.translation.text)} · ${text(w('中文名 Chinese name', 'Chinese name', '中文名'))}` : emphasis(w('No Chinese name given for this institution · 此机构没有中文名', 'No Chinese name given for this institution', '此机构没有中文名')),
           emphasis(w(`Institution ${index + 1} of ${count} · 机构`, `Institution ${index + 1} of ${count}`, `第 ${index + 1} 个机构，共 ${count} 个`)),
         ),
     });
@@ -266,7 +266,7 @@ function authorHover(entry: Entry, field: AuthorsField, index: number): string {
   const name = field.names[index];
   const chinese = chineseNameOf(entry.institutions, name.text);
   return paragraphs(
-    chinese ? `${strong(chinese)} · ${text(w('中文名 Chinese name', 'Chinese name', '中文名'))}` : emphasis(w('No Chinese name given for this author in this entry', 'No Chinese name given for this author in this entry', '此条目没有给出该作者的中文名')),
+    chinese ? `${strong(chinese)} · ${text(w('中文名 Chinese name', 'Chinese name', '中文名'))}` : emphasis(w('No Chinese name given for this author in this entry · 此条目没有给出该作者的中文名', 'No Chinese name given for this author in this entry', '此条目没有给出该作者的中文名')),
     emphasis(w(`Author ${index + 1} of ${field.names.length} · 作者`, `Author ${index + 1} of ${field.names.length}`, `第 ${index + 1} 位作者，共 ${field.names.length} 位`)),
   );
 }

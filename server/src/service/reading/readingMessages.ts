@@ -18,7 +18,7 @@ export const READING_WORDS = {
   starred: bilingual('Starred', '已加星标'),
   notStarred: bilingual('Not starred', '未加星标'),
   isNew: bilingual('New', '新'),
-  repeat: bilingual('Repeat', '重复'),
+  repeat: bilingual('Repeat', '重复出现'),
   firstSeen: bilingual('First seen in', '首次出现于'),
   tags: bilingual('Tags', '标签'),
   note: bilingual('Note', '笔记'),

@@ -147,9 +147,13 @@ export function registerStateCommands(context: vscode.ExtensionContext, client: 
       }
       return reportMarked(await state.change(groupScope(view, group), { read: true }), group.node.kind === 'group' ? group.node.label : '');
     }),
-    vscode.commands.registerCommand(STATE_COMMANDS.markShownRead, async () =>
-      reportMarked(await state.change(shownQuery(view), { read: true }), view.filter ? vscode.l10n.t('papers matching “{0}”', view.filter) : vscode.l10n.t('the papers shown')),
-    ),
+    vscode.commands.registerCommand(STATE_COMMANDS.markShownRead, async () => {
+      const what = view.filter ? vscode.l10n.t('papers matching “{0}”', view.filter) : vscode.l10n.t('the papers shown');
+      // Every paper of the view at once, from a toolbar button beside Refresh: asked first.
+      const mark = vscode.l10n.t('Mark All Read');
+      const answer = await vscode.window.showWarningMessage(vscode.l10n.t('Mark all {0} read?', what), { modal: true, detail: vscode.l10n.t('Their read state is kept in the state file; Mark Unread takes it back one paper at a time.') }, mark);
+      return answer === mark ? reportMarked(await state.change(shownQuery(view), { read: true }), what) : undefined;
+    }),
   );
 }
 

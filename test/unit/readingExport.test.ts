@@ -374,6 +374,11 @@ describe('export: RIS and Markdown', () => {
     assert.match(html, /恶意标题\}\{ \\ 50% (&quot;|")引号(&quot;|"), &lt;b&gt;粗&lt;\/b&gt;/);
     assert.match(html, /<a href="https:\/\/arxiv\.org\/abs\/2605\.01234v2">/, 'the one link is the paper’s own arXiv page');
     assert.equal((html.match(/<a /g) ?? []).length, 1);
+    // The comments are listed too (as text: their addresses are no links).
+    assert.ok(list.some((record) => record.comments), 'a record with comments');
+    for (const record of list.filter((each) => each.comments)) {
+      assert.ok(exportPapers('markdown', [record]).includes('- Comments · 备注: '), record.comments);
+    }
   });
 });
 

@@ -40,11 +40,12 @@ export function toMarkdown(records: readonly ExportRecord[], heading = 'Reading 
     }
     if (record.topic) out.push(`- Topic · 专题: ${escapeMarkdown(record.topic)}`);
     if (record.categories.length > 0) out.push(`- Categories · 分类: ${record.categories.map(escapeMarkdown).join(', ')}`);
+    if (record.comments) out.push(`- Comments · 备注: ${escapeMarkdown(record.comments)}`);
     if (record.journalRef) out.push(`- Journal ref: ${escapeMarkdown(record.journalRef)}`);
     if (record.arxivId) out.push(`- arXiv: <https://arxiv.org/abs/${record.arxivId}>`);
     if (record.tags.length > 0) out.push(`- Tags · 标签: ${record.tags.map(escapeMarkdown).join(', ')}`);
     if (record.starred) out.push('- Starred · 已加星标');
-    if (record.authors.length > 0 || record.institutions.length > 0 || record.topic || record.categories.length > 0 || record.journalRef || record.arxivId || record.tags.length > 0 || record.starred) {
+    if (record.authors.length > 0 || record.institutions.length > 0 || record.topic || record.categories.length > 0 || record.comments || record.journalRef || record.arxivId || record.tags.length > 0 || record.starred) {
       out.push('');
     }
     if (record.summary) out.push(`> AI总结 · Summary: ${escapeMarkdown(record.summary)}`, '');

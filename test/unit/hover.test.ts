@@ -266,7 +266,8 @@ describe('hover: institutions', () => {
   });
 
   test('Should say when an institution has no translation', () => {
-    assertShows(hoverOver(ENTRIES, 'ExampleLab'), 'No Chinese name given for this institution');
+    // In both languages, the default, as the hover's other sentences.
+    assertShows(hoverOver(ENTRIES, 'ExampleLab'), 'No Chinese name given for this institution · 此机构没有中文名');
   });
 
   test('Should hover the item whose name ends right at the cursor', () => {

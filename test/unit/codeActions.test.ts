@@ -828,3 +828,25 @@ describe('code actions: the other copies of a duplicated paper', () => {
     assert.equal(fromRelated.length, 1);
   });
 });
+
+describe('code actions: titles two problems share', () => {
+  test('Should name what each fix replaces when fixes of two problems would read alike, and not otherwise', () => {
+    const uri = 'file:///w/a.digest';
+    const text = digest(entryLines('A', { topicHits: '专题命中 数学推理 ：reasoning(abstract)；分类 CS.ai、cs.XX' }), entryLines('B', { topicHits: '专题命中 数学推理 ：reasoning(abstract)；分类 CS.ai' }));
+    const doc = parseDigest(text);
+    const lines = text.split('\n');
+    const titlesOn = (line: number, language: 'en' | 'zh-cn'): string[] => {
+      const options = { uri, language };
+      const shown = computeDiagnostics(doc, options).filter((d) => d.range.start.line === line);
+      return codeActions(doc, { uri }, { range: { start: { line, character: 0 }, end: { line, character: lines[line].length } }, diagnostics: shown }, options).map((action) => action.title);
+    };
+    const both = lines.indexOf('专题命中 数学推理 ：reasoning(abstract)；分类 CS.ai、cs.XX');
+    const alone = lines.lastIndexOf('专题命中 数学推理 ：reasoning(abstract)；分类 CS.ai');
+    const english = titlesOn(both, 'en');
+    assert.deepEqual(english.slice(0, 2), ["Write 'cs.AI' (Artificial Intelligence) for 'CS.ai'", "Write 'cs.AI' (Artificial Intelligence) for 'cs.XX'"]);
+    assert.equal(new Set(english).size, english.length, 'no title twice');
+    assert.deepEqual(titlesOn(both, 'zh-cn').slice(0, 2), ['改为“cs.AI”（人工智能）（替换“CS.ai”）', '改为“cs.AI”（人工智能）（替换“cs.XX”）']);
+    // A problem alone on its line: its fix as it reads.
+    assert.deepEqual(titlesOn(alone, 'en'), ["Write 'cs.AI' (Artificial Intelligence)"]);
+  });
+});

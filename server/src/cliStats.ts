@@ -45,8 +45,9 @@ export function runStats(args: readonly string[], out: Output, cwd: string): num
   const index = new WorkspaceIndex();
   let counted = 0;
   for (const found of collectDigestFiles(paths.length > 0 ? paths : ['.'], cwd, fail)) {
-    const read = readDigestFile(found.path, printable(displayPath(found.path, cwd)), fail);
-    const doc = read && digestWithinLimits(read.text, printable(displayPath(found.path, cwd)), fail);
+    const show = printable(displayPath(found.path, cwd));
+    const read = readDigestFile(found.path, show, fail);
+    const doc = read && digestWithinLimits(read.text, show, fail);
     if (doc !== undefined) {
       index.update(pathToFileURL(found.path).href, doc);
       counted++;

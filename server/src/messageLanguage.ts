@@ -14,6 +14,7 @@ export class ServerMessageLanguage {
   private locale: string | undefined;
   private value: MessageLanguage = DEFAULT_MESSAGE_LANGUAGE;
   private loading: Promise<void> | undefined;
+  private readDone = false;
 
   /** `read` asks the client for a section (or answers from the pushed settings). */
   constructor(private readonly read: (section: string) => Promise<unknown>) {}
@@ -31,18 +32,31 @@ export class ServerMessageLanguage {
 
   /** Resolves once the setting is read (a failed read keeps the default). */
   ready(): Promise<void> {
-    this.loading ??= this.read(MESSAGE_LANGUAGE_SECTION).then(
-      (setting) => {
-        this.value = resolveMessageLanguage(setting ?? DEFAULT_MESSAGE_LANGUAGE, this.locale);
-      },
-      () => undefined,
-    );
+    if (!this.loading) {
+      const loading: Promise<void> = this.read(MESSAGE_LANGUAGE_SECTION).then(
+        (setting) => {
+          this.value = resolveMessageLanguage(setting ?? DEFAULT_MESSAGE_LANGUAGE, this.locale);
+        },
+        () => undefined,
+      );
+      this.loading = loading;
+      void loading.then(() => {
+        // Read, unless a change of the settings asked for it again meanwhile.
+        if (this.loading === loading) this.readDone = true;
+      });
+    }
     return this.loading;
+  }
+
+  /** Whether the setting is read (`ready()` would resolve at once). */
+  get settled(): boolean {
+    return this.readDone;
   }
 
   /** The settings changed: read the setting again (`ready()` waits for it). */
   configurationChanged(): void {
     this.loading = undefined;
+    this.readDone = false;
     void this.ready();
   }
 }

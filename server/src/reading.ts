@@ -258,12 +258,11 @@ export class ReadingService {
     if (!params || typeof params !== 'object' || !params.change || typeof params.change !== 'object') {
       return { changed: 0, readOnly: this.readOnly(), message: pick(CHANGE_MESSAGES.nothingToChange, this.language()) };
     }
-    const wrong = wronglyTypedFields(params.change);
+    const { change, wrong } = readChange(params.change);
     if (wrong.length > 0) {
       // A client's mistake: said, and nothing half done.
       return { changed: 0, readOnly: this.readOnly(), message: pick(CHANGE_MESSAGES.wrongFields(wrong), this.language()) };
     }
-    const change = sanitiseChange(params.change);
     // A change names its papers: without a scope it changes none (`{}` is every paper, said so).
     const scope = params.scope === undefined || params.scope === null ? NO_PAPER : sanitiseScope(params.scope);
     const papers = papersInScope(lookup, scope, this.trees, token);
@@ -572,33 +571,35 @@ export function sanitiseScope(scope: unknown): import('./readingProtocol').Paper
 /** The scope of no paper. */
 const NO_PAPER: import('./readingProtocol').PaperScope = Object.freeze({ keys: [] });
 
-/**
- * The fields of a change given with a type they cannot have (`{ read: "yes" }`, `{ addTags: "x" }`).
- *
- * @example wronglyTypedFields({ read: 'yes', note: null, addTags: ['a', 5] }) // ['read', 'addTags']
- */
-function wronglyTypedFields(change: object): string[] {
-  const c = change as Record<string, unknown>;
-  const isTags = (value: unknown): boolean => Array.isArray(value) && value.every((tag) => typeof tag === 'string');
-  const checks: Record<string, (value: unknown) => boolean> = {
-    read: (value) => typeof value === 'boolean',
-    starred: (value) => typeof value === 'boolean',
-    addTags: isTags,
-    removeTags: isTags,
-    note: (value) => typeof value === 'string' || value === null,
-  };
-  return Object.keys(checks).filter((field) => c[field] !== undefined && !checks[field](c[field]));
+/** What each field of a change (`PaperStateChange`) must be; other fields are not read. */
+const CHANGE_FIELDS: Readonly<Record<string, (value: unknown) => boolean>> = {
+  read: (value) => typeof value === 'boolean',
+  starred: (value) => typeof value === 'boolean',
+  addTags: isTagList,
+  removeTags: isTagList,
+  note: (value) => typeof value === 'string' || value === null,
+};
+
+function isTagList(value: unknown): boolean {
+  return Array.isArray(value) && value.every((tag) => typeof tag === 'string');
 }
 
-function sanitiseChange(change: unknown): import('./readingProtocol').PaperStateChange {
-  const c = change as Record<string, unknown>;
-  const result: Record<string, unknown> = {};
-  if (typeof c.read === 'boolean') result.read = c.read;
-  if (typeof c.starred === 'boolean') result.starred = c.starred;
-  if (Array.isArray(c.addTags)) result.addTags = c.addTags.filter((tag): tag is string => typeof tag === 'string');
-  if (Array.isArray(c.removeTags)) result.removeTags = c.removeTags.filter((tag): tag is string => typeof tag === 'string');
-  if (typeof c.note === 'string' || c.note === null) result.note = c.note;
-  return result;
+/**
+ * The change's known fields, and those given with a type they cannot have (`{ read: "yes" }`,
+ * `{ addTags: "x" }`): a change with any of those is refused whole.
+ *
+ * @example readChange({ read: 'yes', note: null, addTags: ['a', 5] }).wrong // ['read', 'addTags']
+ */
+function readChange(given: object): { change: import('./readingProtocol').PaperStateChange; wrong: string[] } {
+  const c = given as Record<string, unknown>;
+  const change: Record<string, unknown> = {};
+  const wrong: string[] = [];
+  for (const [field, valid] of Object.entries(CHANGE_FIELDS)) {
+    if (c[field] === undefined) continue;
+    if (valid(c[field])) change[field] = c[field];
+    else wrong.push(field);
+  }
+  return { change, wrong };
 }
 
 function clampInteger(value: unknown, min: number, max: number, fallback: number): number {

@@ -775,10 +775,12 @@ const messageLanguage = new ServerMessageLanguage((section) => (configurationPul
  * Papers tree do, rather than being worded, and kept per version, in the default language.
  */
 async function settledLanguage(): Promise<MessageLanguage> {
-  // A client that never answers is not waited for past a moment: the language it had then.
-  let timer: NodeJS.Timeout | undefined;
-  await Promise.race([messageLanguage.ready(), new Promise((resolve) => (timer = setTimeout(resolve, LANGUAGE_WAIT_MS)))]);
-  clearTimeout(timer);
+  if (!messageLanguage.settled) {
+    // A client that never answers is not waited for past a moment: the language it had then.
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([messageLanguage.ready(), new Promise((resolve) => (timer = setTimeout(resolve, LANGUAGE_WAIT_MS)))]);
+    clearTimeout(timer);
+  }
   return messageLanguage.current();
 }
 

@@ -167,12 +167,13 @@ export class NodeStateDisk implements StateDisk {
     }
     try {
       // Still in the workspace folder at the last moment: no folder on the way turned into a link meanwhile.
-      const written = writeFileAtomicSync(this.file, text, { expected: snapshot, beforeCommit: this.hooks.beforeCommit, beforeRename: () => {
-          this.hooks.beforeRename?.();
-          // Still this writer's lock: one broken as stale while this writer stood still (Ctrl-Z) may
-          // have let another write the file since the check.
-          assertLockHeld(this.file);
-        }, within: realPathSync(this.root) });
+      const beforeRename = (): void => {
+        this.hooks.beforeRename?.();
+        // Still this writer's lock: one broken as stale while this writer stood still (Ctrl-Z) may
+        // have let another write the file since the check.
+        assertLockHeld(this.file);
+      };
+      const written = writeFileAtomicSync(this.file, text, { expected: snapshot, beforeCommit: this.hooks.beforeCommit, beforeRename, within: realPathSync(this.root) });
       this.last = { text, snapshot: written };
       return true;
     } catch (error) {

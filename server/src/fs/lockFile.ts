@@ -58,12 +58,12 @@ function lockText(): string {
  * withFileLockSync(file, () => writeFileAtomicSync(file, text, { beforeRename: () => assertLockHeld(file) }));
  */
 export function assertLockHeld(file: string): void {
-  const inodes = held.get(file);
-  if (!inodes || inodes.length === 0) {
+  const taken = held.get(file);
+  if (!taken || taken.length === 0) {
     return;
   }
   // Gone (broken, and maybe released by the writer that broke it), or another writer's.
-  if (identity(`${file}.lock`) !== inodes[inodes.length - 1]) {
+  if (identity(`${file}.lock`) !== taken[taken.length - 1]) {
     throw new SafeFileError('io', message('lockLost', { path: file }));
   }
 }
@@ -119,10 +119,10 @@ function* acquire(file: string, options: LockOptions): Generator<number, void> {
   for (;;) {
     if (tryCreate(lock)) {
       // A list: a writer of this process may take the lock another one of it lost (tests do).
-      const inodes = held.get(file) ?? [];
+      const taken = held.get(file) ?? [];
       // Undefined when broken at once: the write finds it so.
-      inodes.push(identity(lock) ?? '');
-      held.set(file, inodes);
+      taken.push(identity(lock) ?? '');
+      held.set(file, taken);
       return;
     }
     const broken = breakIfStale(lock, staleMs, file);
@@ -142,12 +142,12 @@ function holding<T>(file: string, work: () => T): T {
   try {
     return work();
   } finally {
-    const inodes = held.get(file);
-    const ino = inodes?.pop();
-    if (inodes?.length === 0) held.delete(file);
+    const taken = held.get(file);
+    const mine = taken?.pop();
+    if (taken?.length === 0) held.delete(file);
     try {
       // Not another writer's lock, taken after this one was broken as stale.
-      if (identity(`${file}.lock`) === ino) fs.unlinkSync(`${file}.lock`);
+      if (identity(`${file}.lock`) === mine) fs.unlinkSync(`${file}.lock`);
     } catch {
       // Already gone (broken as stale by someone else): nothing to release.
     }

@@ -332,7 +332,7 @@ function leftBehind(name: string): RegExp {
 
 /**
  * Removes what writers stopped in the middle of a write left behind in a file's folder
- * (`LEFT_BEHIND`, of a process that is gone, not written to for ten minutes): regular files only,
+ * (`leftBehind`, of a process that is gone, not written to for ten minutes): regular files only,
  * never through a link, and the folder read once per process (a `check --fix` of thousands of
  * files in one folder reads it once).
  */

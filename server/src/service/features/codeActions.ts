@@ -14,7 +14,7 @@ import { applyOffsetEdits, composeEdits, editsConflict, LineIndex, OffsetEdit, p
 import type { DigestDocument, Entry, Field, FieldKind, InstitutionsField, TopicHitsField } from '../model';
 import { FIELD_ORDER, LABELS, miscasedLabelAt } from '../model';
 import { categoryByCode, categoryIgnoringCase } from '../taxonomy';
-import { isBlank, labelSafe, skipSpaces, trimEndIndex } from '../text';
+import { isBlank, plainLabel, skipSpaces, trimEndIndex } from '../text';
 import { consistencyFixes } from './consistency';
 import { titleKey } from './entries';
 import { openCopyActions } from './duplicateActions';
@@ -252,7 +252,7 @@ export function codeActions(
     };
     let fixed = 0;
     /** The quick fixes offered, before their titles are final (two problems may be fixed alike). */
-    const offered: { titles: Bilingual; diagnostic: Diagnostic; shown: Diagnostic; isPreferred: boolean; edit: WorkspaceEdit }[] = [];
+    const offered: { title: string; titles: Bilingual; diagnostic: Diagnostic; shown: Diagnostic; isPreferred: boolean; edit: WorkspaceEdit }[] = [];
     for (const diagnostic of fresh) {
       if (token.isCancellationRequested) {
         return [];
@@ -274,21 +274,20 @@ export function codeActions(
         // At most one preferred fix a problem: the first of those offered.
         const isPreferred: boolean = f.isPreferred === true && !preferred;
         preferred ||= isPreferred;
-        offered.push({ titles: f.titles, diagnostic, shown, isPreferred, edit: workspaceEdit(f.snippetEdits ?? onCodePointsOf(doc, f.edits)) });
+        offered.push({ title: say(f.titles, options.language), titles: f.titles, diagnostic, shown, isPreferred, edit: workspaceEdit(f.snippetEdits ?? onCodePointsOf(doc, f.edits)) });
       }
     }
     // A title two problems' fixes share (`Write 'cs.AI'` for `CS.ai` and for `cs.XX` on one line)
     // says what each replaces: a menu would show the same words twice, or once.
     const problemsByTitle = new Map<string, Set<Diagnostic>>();
     for (const each of offered) {
-      const title = say(each.titles, options.language);
-      problemsByTitle.set(title, (problemsByTitle.get(title) ?? new Set()).add(each.diagnostic));
+      problemsByTitle.set(each.title, (problemsByTitle.get(each.title) ?? new Set()).add(each.diagnostic));
     }
-    for (const { titles, diagnostic, shown, isPreferred, edit } of offered) {
-      const shared = (problemsByTitle.get(say(titles, options.language))?.size ?? 0) > 1;
-      const replaced = shared ? textOfRange(doc, diagnostic.range) : '';
-      const title = replaced ? bilingual(`${titles.en} for '${replaced}'`, `${titles.zh}（替换“${replaced}”）`) : titles;
-      actions.push({ title: say(title, options.language), kind: CodeActionKind.QuickFix, diagnostics: [shown], isPreferred, edit });
+    const places = new Places(doc);
+    for (const { title, titles, diagnostic, shown, isPreferred, edit } of offered) {
+      const replaced = (problemsByTitle.get(title)?.size ?? 0) > 1 ? places.titleText(diagnostic.range) : '';
+      const named = replaced ? say(bilingual(`${titles.en} for '${replaced}'`, `${titles.zh}（替换“${replaced}”）`), options.language) : title;
+      actions.push({ title: named, kind: CodeActionKind.QuickFix, diagnostics: [shown], isPreferred, edit });
     }
     actions.push(...openCopyActions(target.uri, request.diagnostics, options.language));
   }
@@ -931,19 +930,6 @@ function miscasedLabel(at: Places, line: number): { label: string; range: Range 
   return { label: found.label, range: { start: { line, character: start }, end: { line, character: start + found.length } } };
 }
 
-/**
- * The text of a one-line range of a document as a title can name it (control and bidirectional
- * characters as U+FFFD, at most 40 characters); empty for a range over several lines.
- */
-function textOfRange(doc: DigestDocument, range: Range): string {
-  if (range.start.line !== range.end.line || range.start.line >= doc.lines.length) {
-    return '';
-  }
-  const first = range.start.line === 0 && doc.hasBom ? 1 : 0;
-  const text = labelSafe(doc.lines[range.start.line].text.slice(range.start.character - first, range.end.character - first));
-  return text.length > 40 ? `${text.slice(0, 39)}…` : text;
-}
-
 /** Positions and line edits of a document in LSP terms (line 0 of a text with a BOM starts at 1). */
 class Places {
   constructor(private readonly doc: DigestDocument) {}
@@ -954,6 +940,18 @@ class Places {
 
   lineStart(line: number): Position {
     return { line, character: this.first(line) };
+  }
+
+  /**
+   * The text of a one-line range as a title can name it (`plainLabel`: control and bidirectional
+   * characters as U+FFFD, at most 40 characters); empty for a range over several lines.
+   */
+  titleText(range: Range): string {
+    const line = range.start.line;
+    if (line !== range.end.line || line >= this.doc.lines.length) {
+      return '';
+    }
+    return plainLabel(this.doc.lines[line].text.slice(range.start.character - this.first(line), range.end.character - this.first(line)), 40);
   }
 
   lineEnd(line: number): Position {

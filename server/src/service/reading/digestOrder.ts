@@ -57,6 +57,16 @@ export function orderDigests(files: readonly FileSummary[], mtimeOf: (uri: strin
 /** A paper's place in the digest order: its digest's rank times this, plus its index in the digest. */
 export const PLACES_PER_DIGEST = 2 ** 21;
 
+/** The rank of the digest of a place (`firstPlaces`). */
+export function rankOfPlace(place: number): number {
+  return Math.floor(place / PLACES_PER_DIGEST);
+}
+
+/** The index of a place's paper in its digest (`firstPlaces`). */
+export function indexOfPlace(place: number): number {
+  return place % PLACES_PER_DIGEST;
+}
+
 /** Where each paper key was first seen, and the keys of each digest's papers (in order). */
 export interface FirstPlaces {
   /** Per key, its first place (`rank * PLACES_PER_DIGEST + index`). */

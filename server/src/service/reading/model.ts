@@ -7,7 +7,7 @@ import type { PaperSummary, WorkspaceIndex } from '../workspaceIndex';
 import type { Interests } from './interests';
 import { interestScore, isHidden, NO_INTERESTS, scorePaper } from './interests';
 import type { OrderedDigest } from './digestOrder';
-import { FirstPlaces, firstPlaces, orderDigests, PLACES_PER_DIGEST, samePaperKeys } from './digestOrder';
+import { FirstPlaces, firstPlaces, indexOfPlace, orderDigests, rankOfPlace, samePaperKeys } from './digestOrder';
 import type { PaperReadingInfo, ReadingFlags, ReadingLookup } from './paperInfo';
 import { arxivSearchUrl, paperKeyOf } from './paperInfo';
 import type { PaperState } from './stateFile';
@@ -182,15 +182,9 @@ export class ModelLookup implements ReadingLookup {
     return { signature, id, places, ...(storesSignature !== undefined ? { storesSignature } : {}), ...(distinctKeys ? { distinctKeys } : {}) };
   }
 
-  /** The paper at a place of the digest order (`firstPlaces`), in this lookup's digests. */
-  private paperAtPlace(place: number): PaperSummary | undefined {
-    return this.digests[Math.floor(place / PLACES_PER_DIGEST)]?.file.papers[place % PLACES_PER_DIGEST];
-  }
-
-  /** Whether a paper is at the first place of its key (or its key has none). */
-  private isFirst(paper: PaperSummary, key: string): boolean {
-    const place = this.order.places.first.get(key);
-    return place === undefined || this.paperAtPlace(place) === paper;
+  /** Whether a paper is at `place`, the first place of its key (new: also when its key has none). */
+  private isAt(paper: PaperSummary, place: number | undefined): boolean {
+    return place === undefined || this.digests[rankOfPlace(place)]?.file.papers[indexOfPlace(place)] === paper;
   }
 
   digestRank(uri: string): number {
@@ -225,10 +219,11 @@ export class ModelLookup implements ReadingLookup {
     if (known && known.state === state && known.fixed === fixed && known.orderId === this.order.id) {
       return known.info;
     }
-    const isNew = this.isFirst(paper, key);
-    const first = isNew ? undefined : this.order.places.first.get(key);
+    const place = this.order.places.first.get(key);
+    const isNew = this.isAt(paper, place);
     const index = this.index;
-    const firstUri = first === undefined ? undefined : this.digests[Math.floor(first / PLACES_PER_DIGEST)]?.file.uri;
+    const firstUri = isNew || place === undefined ? undefined : this.digests[rankOfPlace(place)]?.file.uri;
+    const firstIndex = place === undefined ? 0 : indexOfPlace(place);
     const info: PaperReadingInfo = {
       paperKey: key,
       read: state?.read === true,
@@ -245,7 +240,7 @@ export class ModelLookup implements ReadingLookup {
       // this information cached, the place the same. (A getter of the literal itself: spread, it
       // would be read once.)
       get firstSeen(): PaperReadingInfo['firstSeen'] {
-        const paper = first === undefined || firstUri === undefined ? undefined : index.file(firstUri)?.papers[first % PLACES_PER_DIGEST];
+        const paper = firstUri === undefined ? undefined : index.file(firstUri)?.papers[firstIndex];
         return paper ? { uri: paper.uri, range: paper.selectionRange } : undefined;
       },
       arxivSearchUrl: fixed.arxivSearchUrl,
@@ -257,7 +252,7 @@ export class ModelLookup implements ReadingLookup {
   flags(paper: PaperSummary): ReadingFlags {
     const key = paperKeyOf(paper);
     const state = this.sourcesOf(paper.uri).store?.get(key);
-    return { read: state?.read === true, starred: state?.starred === true, tags: state?.tags ?? [], isNew: this.isFirst(paper, key) };
+    return { read: state?.read === true, starred: state?.starred === true, tags: state?.tags ?? [], isNew: this.isAt(paper, this.order.places.first.get(key)) };
   }
 
   hidden(paper: PaperSummary): boolean {

@@ -205,6 +205,9 @@ export class PapersView implements vscode.TreeDataProvider<PapersElement>, vscod
   invalidate(): void {
     if (this.treeView.visible) {
       this.refresh();
+      // As after an index change: a paper revealed while the tree was being asked again may not
+      // have been selected (nothing is asked when it is selected already).
+      this.followActiveEditor();
     } else {
       this.stale = true;
     }

@@ -328,6 +328,7 @@ export function paperJson(record: ExportRecord, fileOf: (uri: string) => string)
     categories: record.categories,
     summary: record.summary,
     arxivId: record.arxivId ?? null,
+    year: record.year ?? null,
     file: fileOf(record.uri),
     line: record.line,
     read: record.read,

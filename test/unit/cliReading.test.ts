@@ -66,10 +66,12 @@ describe('paper-digest papers', () => {
       ],
     );
     const sparse = papers[0];
-    for (const field of ['id', 'title', 'titleZh', 'authors', 'institutions', 'topic', 'hits', 'categories', 'summary', 'file', 'line', 'read', 'starred', 'tags', 'note', 'new', 'score', 'reasons']) {
+    for (const field of ['id', 'title', 'titleZh', 'authors', 'institutions', 'topic', 'hits', 'categories', 'summary', 'arxivId', 'year', 'file', 'line', 'read', 'starred', 'tags', 'note', 'new', 'score', 'reasons']) {
       assert.ok(field in sparse, `field ${field}`);
     }
     assert.equal(sparse.id, SPARSE);
+    assert.equal(sparse.year, 2026, 'the year of its journal ref');
+    assert.equal(papers.find((paper) => paper.title === GRAPH_REWRITING[0])?.year, null, 'no journal ref, no arXiv id: no year');
     assert.equal(sparse.titleZh, SPARSE_PROBES[1]);
     assert.deepEqual(sparse.authors, ['Mei Tanaka', 'Omar Haddad', 'Lin Qiu']);
     assert.deepEqual(sparse.institutions, [{ name: 'Kyoto University', nameZh: '京都大学' }, { name: 'Tsinghua University', nameZh: '清华大学' }]);

@@ -13,7 +13,7 @@ import Ajv from 'ajv';
 import { exportPapers } from '../../server/src/service/reading/export/index';
 import { CSV_COLUMNS } from '../../server/src/service/reading/export/csv';
 import type { ExportRecord } from '../../server/src/service/reading/exportRecord';
-import { exportRecord, exportLine, ownArxivId } from '../../server/src/service/reading/exportRecord';
+import { exportRecord, exportLine, ownArxivId, paperYear } from '../../server/src/service/reading/exportRecord';
 import { distinctPapers, papersInScope } from '../../server/src/service/reading/scope';
 import { digest, entryLines, REPO_ROOT } from '../support/fixtures';
 import { testWorkspace } from '../support/readingModel';
@@ -183,7 +183,8 @@ describe('export: BibTeX', () => {
       const title = entry.fields.get('title')!;
       assert.ok(title.startsWith('{') && title.endsWith('}'), title);
       assert.equal(checkBibValue(title.slice(1, -1), 'title'), exportLine(list[i].title));
-      assert.equal(entry.fields.has('year'), false, 'no year is invented');
+      // The year only where the journal ref (the fixtures': "…, 2026, pp. 1-12") gives it.
+      assert.equal(entry.fields.get('year'), list[i].journalRef ? '2026' : undefined, entry.key);
     });
     const hostile = entries[list.findIndex((record) => record.title === HOSTILE)];
     assert.equal(hostile.fields.get('eprint'), '2605.01234v2', 'the arXiv id the Comments give as the paper’s own');
@@ -191,6 +192,8 @@ describe('export: BibTeX', () => {
     // Authors: one with " and " in it stays one name, braced.
     assert.equal(checkBibValue(hostile.fields.get('author')!, 'author'), 'Ann {Brace and Bo and Co and Zoë O’Neil'.replace('{', '{'));
     assert.match(hostile.fields.get('author')!, / and \{Bo and Co\} and /);
+    const formula = entries[list.findIndex((record) => record.title.startsWith('+SUM'))];
+    assert.equal(formula.fields.has('year'), false, 'no journal ref, no arXiv id: no year is invented');
     const others = entries.filter((_, i) => list[i].authors[0] === 'Mei Tanaka');
     assert.deepEqual(others.map((entry) => entry.key), ['tanaka_sparse', 'tanaka_sparseb']);
     assert.equal(others[0].fields.has('eprint'), false, 'no arXiv id when the Comments give none');
@@ -281,9 +284,11 @@ describe('export: CSV', () => {
     assert.equal(at(hostile, 'tags'), `'=tag; a,b`);
     assert.equal(at(hostile, 'starred'), 'true');
     assert.equal(at(hostile, 'arxivId'), '2605.01234v2');
+    assert.equal(at(hostile, 'year'), '2026');
     const formula = rows[1 + list.findIndex((record) => record.title.startsWith('+SUM'))];
     assert.equal(at(formula, 'title'), "'+SUM(A1:A9) Formula Title");
     assert.equal(at(formula, 'authors'), "'@Attacker; -Minus");
+    assert.equal(at(formula, 'year'), '', 'no journal ref, no arXiv id: no year');
     const cjk = rows[1 + list.findIndex((record) => record.titleZh === '规模化的数学推理')];
     assert.equal(at(cjk, 'authors'), '张三; 李四');
   });
@@ -311,7 +316,7 @@ describe('export: CSL-JSON', () => {
     assert.equal(new Set(ids).size, ids.length);
     items.forEach((item, i) => {
       assert.equal(item.title, exportLine(list[i].title));
-      assert.equal('issued' in item, false);
+      assert.deepEqual(item.issued, list[i].journalRef ? { 'date-parts': [[2026]] } : undefined, 'the year of the journal ref, else none');
       assert.deepEqual(item.author, list[i].authors.map((name) => ({ literal: exportLine(name) })));
     });
     const hostile = items[list.findIndex((record) => record.title === HOSTILE)];
@@ -322,7 +327,10 @@ describe('export: CSL-JSON', () => {
   test('Should make the schema refuse what CSL-JSON does not allow (it can fail)', () => {
     assert.equal(validate([{ id: 'x', type: 'preprint-ish', title: 't' }]), false, 'an unknown type');
     assert.equal(validate([{ type: 'article', title: 't' }]), false, 'no id');
-    assert.equal(validate([{ id: 'x', type: 'article', issued: { 'date-parts': [[2026]] } }]), false, 'a date: the export never writes one');
+    assert.equal(validate([{ id: 'x', type: 'article', issued: { 'date-parts': [[2026]] } }]), true, 'a year');
+    assert.equal(validate([{ id: 'x', type: 'article', issued: { 'date-parts': [[2026, 1, 2, 3]] } }]), false, 'a date of four parts');
+    assert.equal(validate([{ id: 'x', type: 'article', issued: { year: 2026 } }]), false, 'a date as CSL does not write one');
+    assert.equal(validate([{ id: 'x', type: 'article', accessed: { 'date-parts': [[2026]] } }]), false, 'a date the export never writes');
     assert.equal(validate([{ id: 'x', type: 'article', author: [{ name: 'A' }] }]), false, 'a name with a field CSL does not know');
   });
 });
@@ -341,6 +349,7 @@ describe('export: RIS and Markdown', () => {
       for (const line of lines) assert.match(line, /^[A-Z][A-Z0-9]  - [^\r\n]*$/, `one tagged line: ${JSON.stringify(line)}`);
       assert.equal(lines[1], `TI  - ${exportLine(list[i].title)}`);
       assert.deepEqual(lines.filter((line) => line.startsWith('AU  - ')).map((line) => line.slice(6)), list[i].authors.map(exportLine));
+      assert.deepEqual(lines.filter((line) => line.startsWith('PY  - ')), list[i].journalRef ? ['PY  - 2026'] : [], 'the year only where the journal ref gives it');
     });
     assert.doesNotMatch(text.replace(/\r\n/g, ''), /[\r\n]/, 'no bare line break inside a value');
   });
@@ -413,5 +422,34 @@ describe('export: what is known only', () => {
     assert.equal(ownArxivId('本文 arXiv:2401.01234'), '2401.01234');
     assert.equal(ownArxivId('Extends arXiv:2310.00001'), undefined);
     assert.equal(ownArxivId('This paper builds on prior work. See arXiv:2310.00001'), undefined, 'not across a sentence');
+  });
+
+  test('Should give a year only where the journal ref names one, else where the paper’s own arXiv id does', () => {
+    assert.equal(paperYear('Proceedings of an Example Conference, 2026, pp. 1-12', undefined), 2026);
+    assert.equal(paperYear('JMLR 24(2023):1-30', '2401.01234'), 2023, 'the venue’s year before the id’s');
+    assert.equal(paperYear('Nature 620, 2023; 2023 issue', undefined), 2023, 'the same year twice is one');
+    assert.equal(paperYear('', '2401.01234v2'), 2024);
+    assert.equal(paperYear('', '0704.0001'), 2007, 'the first id of this form');
+    assert.equal(paperYear('Workshop 2025, extended in Conference 2026', '2401.01234'), undefined, 'two years: none, not the id’s');
+    assert.equal(paperYear('Phys. Rev. D 108, pp. 2001-2010', undefined), undefined, 'pages are no year');
+    assert.equal(paperYear('Vol. 12, No. 2019–2020', undefined), undefined, 'nor a range with an en dash');
+    assert.equal(paperYear('Ann. Stat. 51.2019', undefined), undefined, 'nor a number after a point');
+    assert.equal(paperYear('Report 12019', undefined), undefined, 'nor part of a longer number');
+    assert.equal(paperYear('To appear, 2031', undefined, 2027), undefined, 'nor one after next year');
+    assert.equal(paperYear('', '0613.01234'), undefined, 'no month 13');
+    assert.equal(paperYear('', '0703.01234'), undefined, 'no id of this form before April 2007');
+    assert.equal(paperYear('', '4401.01234', 2027), undefined, 'nor an id of a year to come');
+    assert.equal(paperYear('', undefined), undefined);
+  });
+
+  test('Should write the year of a paper without a journal ref from its own arXiv id in every format', () => {
+    const w = testWorkspace({ [FILE]: digest(entryLines('Y', { journalRef: null, comments: 'Comments This paper is arXiv:2401.01234v2' })) });
+    const lookup = w.model.lookup();
+    const [record] = [...lookup.papers()].map((paper) => exportRecord(lookup, paper));
+    assert.equal(record.year, 2024);
+    assert.equal(parseBibtex(exportPapers('bibtex', [record]))[0].fields.get('year'), '2024');
+    assert.deepEqual((JSON.parse(exportPapers('csljson', [record])) as { issued?: unknown }[])[0].issued, { 'date-parts': [[2024]] });
+    assert.match(exportPapers('ris', [record]), /\r\nPY  - 2024\r\n/);
+    assert.equal(parseCsv(exportPapers('csv', [record]))[1][CSV_COLUMNS.indexOf('year')], '2024');
   });
 });

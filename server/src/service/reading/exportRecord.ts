@@ -1,7 +1,8 @@
 /**
  * What an export knows of a paper: only what the digest and the reader's state say. Nothing
- * is invented — no year, no DOI, no arXiv id unless the entry's Comments clearly name the
- * paper's own (see `ownArxivId`).
+ * is invented — no DOI, no arXiv id unless the entry's Comments clearly name the paper's own
+ * (see `ownArxivId`), no year but the one its journal ref or its own arXiv id gives
+ * (`paperYear`).
  */
 import type { PaperSummary } from '../workspaceIndex';
 import type { ModelLookup } from './model';
@@ -25,6 +26,8 @@ export interface ExportRecord {
   readonly journalRef: string;
   /** The paper's own arXiv id, e.g. `2401.01234v2`, only when the Comments clearly give it. */
   readonly arxivId?: string;
+  /** The year of the paper, only when its journal ref or its own arXiv id gives it (`paperYear`). */
+  readonly year?: number;
   readonly read: boolean;
   readonly starred: boolean;
   readonly tags: readonly string[];
@@ -53,6 +56,39 @@ export function ownArxivId(comments: string): string | undefined {
 }
 
 /**
+ * The year a paper was published, as far as its entry says: the one year its journal ref names
+ * (a venue's year; none when it names two, or a year only as part of a range such as pages
+ * `2001-2010`), else the year of its own arXiv id (`2401.01234` was submitted in January 2024).
+ * A year after `latest` (next year, by default) is not one.
+ *
+ * @example
+ * paperYear('Proceedings of an Example Conference, 2026, pp. 1-12', undefined) // 2026
+ * paperYear('', '2401.01234v2')                                                // 2024
+ * paperYear('Workshop 2025, extended in 2026', undefined)                      // undefined
+ */
+export function paperYear(journalRef: string, arxivId: string | undefined, latest = new Date().getUTCFullYear() + 1): number | undefined {
+  const years = new Set<number>();
+  for (const match of journalRef.matchAll(/(?<![\d.\-\u2010-\u2015/])(?:19|20)\d\d(?![\d\-\u2010-\u2015/])/gu)) {
+    const year = Number(match[0]);
+    if (year >= 1900 && year <= latest) years.add(year);
+  }
+  if (years.size === 1) {
+    return [...years][0];
+  }
+  if (years.size > 1) {
+    return undefined;
+  }
+  const id = arxivId ? /^(\d\d)(\d\d)\.\d{4,5}/.exec(arxivId) : null;
+  if (!id) {
+    return undefined;
+  }
+  // Ids of this form began in April 2007 (0704.0001); the month is 01 to 12.
+  const year = 2000 + Number(id[1]);
+  const month = Number(id[2]);
+  return month >= 1 && month <= 12 && year >= 2007 && year <= latest && (year > 2007 || month >= 4) ? year : undefined;
+}
+
+/**
  * The export record of a paper.
  *
  * @example
@@ -61,6 +97,7 @@ export function ownArxivId(comments: string): string | undefined {
 export function exportRecord(lookup: ModelLookup, paper: PaperSummary): ExportRecord {
   const info = lookup.info(paper);
   const arxivId = ownArxivId(paper.comments);
+  const year = paperYear(paper.journalRef, arxivId);
   return {
     paperKey: info.paperKey,
     title: paper.englishTitle || paper.title,
@@ -76,6 +113,7 @@ export function exportRecord(lookup: ModelLookup, paper: PaperSummary): ExportRe
     comments: paper.comments,
     journalRef: paper.journalRef,
     ...(arxivId ? { arxivId } : {}),
+    ...(year !== undefined ? { year } : {}),
     read: info.read,
     starred: info.starred,
     tags: info.tags,

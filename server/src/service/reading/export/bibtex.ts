@@ -1,7 +1,8 @@
 /**
  * BibTeX export: one `@misc` per paper with what the digest gives — title, author, the Chinese
  * title in `note`, the journal ref in `howpublished`, categories in `keywords`, the arXiv id (`eprint`, `url`)
- * only when the Comments clearly give the paper's own. No year is invented.
+ * only when the Comments clearly give the paper's own, `year` only when the journal ref or that id
+ * gives it (`paperYear`): no year is invented.
  *
  * Values are braced; the characters special to (La)TeX are escaped, so that any title parses
  * and prints as written. Keys are `firstauthor` + `firstword` of the title in ASCII, made
@@ -108,6 +109,9 @@ export function toBibtex(records: readonly ExportRecord[]): string {
       }
       if (record.journalRef) {
         fields.push(['howpublished', escapeBibtex(record.journalRef)]);
+      }
+      if (record.year !== undefined) {
+        fields.push(['year', String(record.year)]);
       }
       if (record.arxivId) {
         fields.push(['eprint', escapeBibtex(record.arxivId)], ['archiveprefix', 'arXiv'], ['url', `https://arxiv.org/abs/${record.arxivId}`]);

@@ -3,7 +3,7 @@
  * authors as `literal` names (the digest does not say which part is the family name), the
  * Chinese title and journal ref in `note`, categories in `keyword`, and the arXiv id
  * (`number`, `URL`, publisher `arXiv`) only when the Comments clearly give the paper's own.
- * No `issued` date is invented. Ids are the BibTeX keys, so both exports cite alike.
+ * `issued` only when the journal ref or that id gives the year (`paperYear`): no date is invented. Ids are the BibTeX keys, so both exports cite alike.
  */
 import type { ExportRecord } from '../exportRecord';
 import { exportLine, secondTitle } from '../exportRecord';
@@ -22,6 +22,7 @@ export function toCslItems(records: readonly ExportRecord[]): Record<string, unk
     if (record.journalRef) notes.push(`Journal ref: ${exportLine(record.journalRef)}`);
     if (record.comments) notes.push(`Comments: ${exportLine(record.comments)}`);
     if (notes.length > 0) item.note = notes.join('\n');
+    if (record.year !== undefined) item.issued = { 'date-parts': [[record.year]] };
     if (record.categories.length > 0) item.keyword = exportLine(record.categories.join(', '));
     if (record.arxivId) {
       item.number = `arXiv:${record.arxivId}`;

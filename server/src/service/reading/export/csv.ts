@@ -7,7 +7,7 @@
 import type { ExportRecord } from '../exportRecord';
 import { withoutBidiControls } from '../exportRecord';
 
-export const CSV_COLUMNS = ['title', 'titleZh', 'authors', 'institutions', 'topic', 'categories', 'summary', 'comments', 'journalRef', 'arxivId', 'read', 'starred', 'tags', 'note', 'new', 'score', 'reasons', 'file', 'line'] as const;
+export const CSV_COLUMNS = ['title', 'titleZh', 'authors', 'institutions', 'topic', 'categories', 'summary', 'comments', 'journalRef', 'arxivId', 'year', 'read', 'starred', 'tags', 'note', 'new', 'score', 'reasons', 'file', 'line'] as const;
 
 /**
  * One CSV field.
@@ -25,7 +25,7 @@ export function csvField(value: string): string {
 }
 
 /** The columns of the tool's own numbers: written as they are, never guarded as a formula. */
-const NUMBER_COLUMNS: ReadonlySet<string> = new Set(['score', 'line']);
+const NUMBER_COLUMNS: ReadonlySet<string> = new Set(['score', 'line', 'year']);
 
 /**
  * @example
@@ -45,6 +45,7 @@ export function toCsv(records: readonly ExportRecord[], fileOf: (uri: string) =>
       comments: record.comments,
       journalRef: record.journalRef,
       arxivId: record.arxivId ?? '',
+      year: record.year !== undefined ? String(record.year) : '',
       read: String(record.read),
       starred: String(record.starred),
       tags: record.tags.join('; '),

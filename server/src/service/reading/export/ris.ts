@@ -1,7 +1,8 @@
 /**
  * RIS export: `TY  - GEN` per paper with TI (title), T2 nothing, AU per author, N1 notes (the
  * Chinese title, the journal ref, the comments), KW per category and tag, AB nothing (the AI
- * summary is not the abstract: it goes into N1 as well), UR only for the paper's own arXiv id.
+ * summary is not the abstract: it goes into N1 as well), UR only for the paper's own arXiv id, PY only when the journal ref or that id gives the year
+ * (`paperYear`).
  * Each line is one `TAG  - value` line, so values are kept to one line.
  */
 import type { ExportRecord } from '../exportRecord';
@@ -21,6 +22,7 @@ export function toRis(records: readonly ExportRecord[]): string {
     out.push('TY  - GEN', line('TI', record.title));
     if (secondTitle(record)) out.push(line('TT', secondTitle(record)));
     for (const author of record.authors) out.push(line('AU', author));
+    if (record.year !== undefined) out.push(line('PY', String(record.year)));
     for (const institution of record.institutions) out.push(line('AD', institution.nameZh ? `${institution.name} (${institution.nameZh})` : institution.name));
     if (record.journalRef) out.push(line('N1', `Journal ref: ${record.journalRef}`));
     if (record.comments) out.push(line('N1', `Comments: ${record.comments}`));

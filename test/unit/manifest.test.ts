@@ -21,7 +21,7 @@ interface MenuItem {
 
 const manifest = JSON.parse(fs.readFileSync(path.join(REPO_ROOT, 'package.json'), 'utf8')) as {
   contributes: {
-    commands: { command: string; title: string }[];
+    commands: { command: string; title: string; category?: string }[];
     menus: Record<string, MenuItem[]>;
     configuration: { properties: Record<string, Record<string, unknown>> };
   };
@@ -55,6 +55,23 @@ function htmlTokens(tokens: MarkdownToken[]): string[] {
 }
 
 describe('The extension manifest', () => {
+  test('Should name every command the palette lists under the category Paper Digest, and no title with it in front', () => {
+    const hidden = new Set((manifest.contributes.menus.commandPalette ?? []).filter((item) => item.when === 'false').map((item) => item.command));
+    const listed = manifest.contributes.commands.filter((command) => !hidden.has(command.command));
+    assert.ok(listed.length > 20, `${listed.length} commands in the palette`);
+    for (const command of listed) {
+      // In menus a title is shown alone; the palette puts the category in front of it.
+      assert.equal(command.category, '%command.category%', command.command);
+    }
+    for (const command of manifest.contributes.commands) {
+      for (const [file, title] of localized(command.title)) {
+        assert.ok(title.length > 0, `${file}: ${command.command} has a title`);
+        assert.doesNotMatch(title, /^Paper Digest\s*[:：]/, `${file}: ${command.command} is named in a menu without the category`);
+      }
+    }
+    assert.deepEqual(localized('%command.category%').map(([, name]) => name), ['Paper Digest', 'Paper Digest']);
+  });
+
   test('Should have no setting description whose text a Markdown renderer takes as HTML', () => {
     const descriptions = markdownDescriptions(manifest.contributes.configuration.properties, 'properties');
     assert.ok(descriptions.length > 0);

@@ -461,6 +461,40 @@ describe('Roll-ups', () => {
     assert.equal(rollup(index, '2026-W18', 'digest', (uri) => texts.get(uri), undefined, 'file:///ws/notes.digest').paperCount, 0, 'a digest without a date');
   });
 
+  test('Should take a repeated paper from its cleanest copy, at the place it first appears', () => {
+    const index = new WorkspaceIndex();
+    const texts = new Map<string, string>([
+      // Monday: the paper with no Chinese title (an error) and a half-width colon (a warning).
+      ['file:///ws/2026-04-27.digest', digest(entryLines('P', { chineseTitle: null, topicHits: '专题命中 数学推理 :reasoning(abstract)；分类 cs.LG' }), entryLines('Q'))],
+      // Tuesday: the same paper with the half-width colon only; Wednesday: written right.
+      ['file:///ws/2026-04-28.digest', digest(entryLines('P', { topicHits: '专题命中 数学推理 :reasoning(abstract)；分类 cs.LG' }))],
+      ['file:///ws/2026-04-29.digest', digest(entryLines('R'), entryLines('P', { comments: 'Comments the clean copy' }))],
+    ]);
+    for (const [uri, text] of texts) index.update(uri, text);
+    const sources = [...texts.values()].map((text) => computeDiagnostics(parseDigest(text)).length);
+    assert.ok(sources[0] >= 2 && sources[1] >= 1 && sources[2] === 0, `the copies have problems: ${sources.join(', ')}`);
+    const result = rollup(index, '2026-W18', 'digest', (uri) => texts.get(uri));
+    assert.equal(result.paperCount, 3);
+    const doc = parseDigest(result.text);
+    assert.deepEqual(doc.entries.map((entry) => entry.englishTitle?.value.text.split(' ')[0]), ['P', 'Q', 'R'], 'the first place');
+    assert.match(result.text, /Comments the clean copy/, 'the clean copy');
+    assert.deepEqual(computeDiagnostics(doc).map((d) => d.code), [], 'no problem carried on');
+
+    // Without the clean copy: the one with a warning before the one with an error.
+    const withoutClean = rollup(index, '2026-W18', 'digest', (uri) => (uri.endsWith('29.digest') ? undefined : texts.get(uri)));
+    assert.equal(withoutClean.missing, 1, 'R: its file cannot be read now');
+    assert.deepEqual(parseDigest(withoutClean.text).entries.map((entry) => [entry.englishTitle?.value.text.split(' ')[0], entry.chineseTitle !== undefined]), [['P', true], ['Q', true]]);
+    // A copy whose file cannot be read gives way to one that can.
+    const mondayOnly = rollup(index, '2026-W18', 'digest', (uri) => (uri.endsWith('27.digest') ? texts.get(uri) : undefined));
+    assert.equal(mondayOnly.missing, 1);
+    assert.equal(parseDigest(mondayOnly.text).entries.length, 2, 'P from Monday’s copy, the only one at hand');
+
+    // The Markdown list, made from the index: the copy that gives the most fields (its Chinese title).
+    const markdown = rollup(index, '2026-W18', 'markdown', () => undefined).text;
+    assert.equal(markdown.split('\n### P ').length - 1, 1, markdown);
+    assert.match(markdown.slice(markdown.indexOf('### P ')), /^### P [^\n]*\n\n[^\n]*[\u4e00-\u9fff]/, 'with its Chinese title');
+  });
+
   test('Should say 1 paper, not 1 papers', () => {
     const index = new WorkspaceIndex();
     index.update('file:///ws/2026-05-01.digest', digest(entryLines('X')));

@@ -2,10 +2,15 @@
  * Roll-ups: the papers of one ISO week or month, by topic, as one digest file (the entries
  * copied as they stand in their digests, so the roll-up checks as cleanly as its sources) or as
  * a bilingual Markdown reading list. A paper repeated by several digests of the period is taken
- * once, from the first digest it appears in.
+ * once, at the place it first appears, from its cleanest copy (`cleanestCopy`): a roll-up made
+ * from a copy with a missing Chinese title or half-width punctuation, when a later digest has it
+ * right, would carry the mistake on.
  */
+import { DiagnosticSeverity } from 'vscode-languageserver-types';
 import type { Cancellation } from '../cancellation';
 import { NEVER_CANCELLED } from '../cancellation';
+import { parseDigest } from '../parser';
+import { computeDiagnostics } from './diagnostics';
 import { digestDateOf, isoWeekOf, monthOf } from '../digestDates';
 import { groupKey } from '../paperFilter';
 import { escapeMarkdown, isBlank } from '../text';
@@ -49,54 +54,120 @@ export function rollup(index: WorkspaceIndex, period: string, format: RollupForm
     .filter((each): each is { file: FileSummary; date: string } => each.date !== undefined && periodOf(each.date) === period && (uri === undefined || each.file.uri === uri))
     .sort((a, b) => (a.date < b.date ? -1 : a.date > b.date ? 1 : a.file.uri < b.file.uri ? -1 : 1));
 
-  // Papers by topic, first appearance first; topics by size.
-  const taken = new Set<string>();
-  const byTopic = new Map<string, { label: string; papers: PaperSummary[] }>();
+  // Each paper's copies, in the order they appear (one paper once, a paper with a Chinese title
+  // only too, as it is counted everywhere).
+  const copies = new Map<string, PaperSummary[]>();
   const headings = new Map<string, number>();
   for (const { file } of files) {
     if (file.heading) {
       headings.set(file.heading, (headings.get(file.heading) ?? 0) + 1);
     }
     for (const paper of file.papers) {
-      // One paper once, a paper with a Chinese title only too (as it is counted everywhere).
       const id = paperIdentity(paper);
-      if (taken.has(id)) {
-        continue;
-      }
-      taken.add(id);
-      const key = groupKey(paper.topic);
-      let topic = byTopic.get(key);
-      if (!topic) {
-        topic = { label: paper.topic.trim(), papers: [] };
-        byTopic.set(key, topic);
-      }
-      topic.papers.push(paper);
+      const each = copies.get(id);
+      if (each) each.push(paper);
+      else copies.set(id, [paper]);
     }
   }
+  // Papers by topic (their chosen copy's), first appearance first; topics by size.
+  const lines = linesOfFiles(textOf);
+  const byTopic = new Map<string, { label: string; papers: PaperSummary[] }>();
+  for (const each of copies.values()) {
+    if (token.isCancellationRequested) {
+      return { text: '', paperCount: 0, missing: 0 };
+    }
+    const paper = cleanestCopy(each, format === 'digest' ? lines : undefined);
+    const key = groupKey(paper.topic);
+    let topic = byTopic.get(key);
+    if (!topic) {
+      topic = { label: paper.topic.trim(), papers: [] };
+      byTopic.set(key, topic);
+    }
+    topic.papers.push(paper);
+  }
+  const taken = copies;
   if (taken.size === 0 || token.isCancellationRequested) {
     return { text: '', paperCount: 0, missing: 0 };
   }
   const topics = [...byTopic.values()].sort((a, b) => b.papers.length - a.papers.length || (a.label < b.label ? -1 : 1));
   const heading = [...headings.entries()].sort((a, b) => b[1] - a[1])[0]?.[0] ?? '论文摘要';
-  return format === 'digest' ? digestRollup(`${heading} · ${period}`, topics, textOf) : markdownRollup(`${heading} · ${period}`, topics, taken.size);
+  return format === 'digest' ? digestRollup(`${heading} · ${period}`, topics, lines) : markdownRollup(`${heading} · ${period}`, topics, taken.size);
 }
 
-function digestRollup(heading: string, topics: readonly { papers: readonly PaperSummary[] }[], textOf: (uri: string) => string | undefined): Rollup {
+/** A file's lines by its URI, each file read once (undefined: it cannot be read now). */
+type LinesOf = (uri: string) => string[] | undefined;
+
+function linesOfFiles(textOf: (uri: string) => string | undefined): LinesOf {
   const lines = new Map<string, string[] | undefined>();
-  const linesOf = (uri: string): string[] | undefined => {
+  return (uri) => {
     if (!lines.has(uri)) {
       lines.set(uri, textOf(uri)?.replace(/^\uFEFF/, '').split(/\r\n|\r|\n/));
     }
     return lines.get(uri);
   };
+}
+
+/** The lines of a paper's entry as they stand in its file now; undefined when they cannot be had. */
+function entryLines(paper: PaperSummary, linesOf: LinesOf): string[] | undefined {
+  const entry = linesOf(paper.uri)?.slice(paper.range.start.line, paper.range.end.line + 1);
+  return entry && !entry.every(isBlank) ? entry : undefined;
+}
+
+/** What a problem of each severity weighs when copies are compared: one error more than any number of warnings on a paper. */
+const SEVERITY_WEIGHT: Record<number, number> = { [DiagnosticSeverity.Error]: 10_000, [DiagnosticSeverity.Warning]: 100, [DiagnosticSeverity.Information]: 1, [DiagnosticSeverity.Hint]: 1 };
+
+/**
+ * The copy of a paper a roll-up takes. With the files' lines (a digest roll-up, which copies the
+ * entry's text): a copy whose text can be had before one whose cannot, then the one with the
+ * fewest problems when its entry is checked alone (errors before warnings); without them (the
+ * Markdown list, made from what the index holds): the one with the most of its fields given.
+ * Ties go to the first copy.
+ *
+ * @example
+ * cleanestCopy([copyWithHalfWidthColon, cleanCopy], linesOf) // cleanCopy
+ */
+export function cleanestCopy(copies: readonly PaperSummary[], linesOf?: LinesOf): PaperSummary {
+  if (copies.length === 1) {
+    return copies[0];
+  }
+  let best = copies[0];
+  let bestCost = Infinity;
+  for (const copy of copies) {
+    const cost = linesOf ? problemWeight(copy, linesOf) : -fieldsGiven(copy);
+    if (cost < bestCost) {
+      best = copy;
+      bestCost = cost;
+    }
+  }
+  return best;
+}
+
+/** The weight of the problems of a copy's entry checked alone (under a heading); Infinity when its text cannot be had. */
+function problemWeight(paper: PaperSummary, linesOf: LinesOf): number {
+  const entry = entryLines(paper, linesOf);
+  if (!entry) {
+    return Infinity;
+  }
+  let weight = 0;
+  for (const problem of computeDiagnostics(parseDigest(`摘要集\n\n${entry.join('\n')}\n`))) {
+    weight += SEVERITY_WEIGHT[problem.severity ?? DiagnosticSeverity.Warning] ?? 1;
+  }
+  return weight;
+}
+
+/** How many of an entry's fields a copy gives (the Markdown list shows them). */
+function fieldsGiven(paper: PaperSummary): number {
+  return [paper.englishTitle, paper.chineseTitle, paper.topic, paper.summary, paper.comments, paper.journalRef].filter((text) => text.trim().length > 0).length + [paper.authors, paper.institutions, paper.categories, paper.hits].filter((list) => list.length > 0).length;
+}
+
+function digestRollup(heading: string, topics: readonly { papers: readonly PaperSummary[] }[], linesOf: LinesOf): Rollup {
   const paragraphs = [heading];
   let count = 0;
   let missing = 0;
   for (const topic of topics) {
     for (const paper of topic.papers) {
-      const text = linesOf(paper.uri);
-      const entry = text?.slice(paper.range.start.line, paper.range.end.line + 1);
-      if (!entry || entry.every(isBlank)) {
+      const entry = entryLines(paper, linesOf);
+      if (!entry) {
         missing++;
         continue;
       }

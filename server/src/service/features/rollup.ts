@@ -132,8 +132,10 @@ export function cleanestCopy(copies: readonly PaperSummary[], linesOf?: LinesOf)
   }
   let best = copies[0];
   let bestCost = Infinity;
+  // Copies written alike (the common case) are checked once.
+  const weights = new Map<string, number>();
   for (const copy of copies) {
-    const cost = linesOf ? problemWeight(copy, linesOf) : -fieldsGiven(copy);
+    const cost = linesOf ? problemWeight(copy, linesOf, weights) : -fieldsGiven(copy);
     if (cost < bestCost) {
       best = copy;
       bestCost = cost;
@@ -143,14 +145,19 @@ export function cleanestCopy(copies: readonly PaperSummary[], linesOf?: LinesOf)
 }
 
 /** The weight of the problems of a copy's entry checked alone (under a heading); Infinity when its text cannot be had. */
-function problemWeight(paper: PaperSummary, linesOf: LinesOf): number {
+function problemWeight(paper: PaperSummary, linesOf: LinesOf, known: Map<string, number>): number {
   const entry = entryLines(paper, linesOf);
   if (!entry) {
     return Infinity;
   }
-  let weight = 0;
-  for (const problem of computeDiagnostics(parseDigest(`摘要集\n\n${entry.join('\n')}\n`))) {
-    weight += SEVERITY_WEIGHT[problem.severity ?? DiagnosticSeverity.Warning] ?? 1;
+  const text = `摘要集\n\n${entry.join('\n')}\n`;
+  let weight = known.get(text);
+  if (weight === undefined) {
+    weight = 0;
+    for (const problem of computeDiagnostics(parseDigest(text))) {
+      weight += SEVERITY_WEIGHT[problem.severity ?? DiagnosticSeverity.Warning] ?? 1;
+    }
+    known.set(text, weight);
   }
   return weight;
 }

@@ -4,7 +4,8 @@
  * that the Papers view is named and described in Chinese, that its toolbar's actions carry the
  * Chinese titles of package.nls.zh-cn.json, that the command palette lists the commands by their
  * Chinese titles, and that the language server's problems follow the display language
- * (`paperDigest.messageLanguage: auto`). It then takes the README's screenshot in Chinese.
+ * (`paperDigest.messageLanguage: auto`). It then takes the README's screenshot in Chinese, and
+ * last drives the confirmation dialog of *Mark All Shown Papers Read*: cancelled, then confirmed.
  *
  *   node out/test/editor/checkChinese.js --vsix paper-digest.vsix --out test-results/screenshots
  *
@@ -139,6 +140,38 @@ async function main(): Promise<void> {
     });
     const shot = await screenshot(page, path.join(out, 'l10n-zh-cn.png'));
     await page.keyboard.press('Escape');
+
+    // After the screenshot: this marks every paper of the copy of the workspace read.
+    await step('Mark All Shown Papers Read asks first, in Chinese, and cancelling marks nothing', async () => {
+      const question = BUNDLE['Mark all {0} read?'].replace('{0}', BUNDLE['the papers shown']);
+      const markShown = page.locator(`.pane-header .actions [aria-label="${NLS['command.markShownRead.title']}"]`).first();
+      await markShown.click();
+      await waitForTexts(page, '.monaco-dialog-box', [question, BUNDLE['Mark All Read']], 'the confirmation dialog');
+      await page.keyboard.press('Escape');
+      await page.locator('.monaco-dialog-box').first().waitFor({ state: 'detached', timeout: 30_000 });
+      // A change after it (a star from a CodeLens) goes through the same server after any change
+      // the dialog made: once the star shows, the state file says whether the dialog marked papers.
+      await page.locator('.monaco-editor .codelens-decoration a', { hasText: '☆ 加星标' }).first().click();
+      await waitForTexts(page, '.monaco-editor .codelens-decoration', ['★ 取消星标'], 'the CodeLenses after a star');
+      const state = JSON.parse(fs.readFileSync(path.join(workspace, '.paper-digest', 'state.json'), 'utf8')) as { papers: Record<string, { read?: boolean; starred?: boolean }> };
+      const papers = Object.values(state.papers);
+      if (papers.some((paper) => paper.read) || papers.filter((paper) => paper.starred).length !== 1) {
+        throw new Error(`after the cancelled dialog and one star the state file holds ${JSON.stringify(state.papers).slice(0, 400)}`);
+      }
+      // Asked again and confirmed: it marks the papers and says how many, in Chinese.
+      await markShown.click();
+      await waitForTexts(page, '.monaco-dialog-box', [question], 'the confirmation dialog, again');
+      await page.locator('.monaco-dialog-box .monaco-button', { hasText: BUNDLE['Mark All Read'] }).first().click();
+      const [before, after] = BUNDLE['Paper Digest: marked {0} papers read in {1}.'].replace('{1}', BUNDLE['the papers shown']).split('{0}');
+      await waitForTexts(page, '.notifications-toasts', [before, after], 'the notification of the papers marked');
+      const toast = (await textsOf(page, '.notifications-toasts')).find((text) => text.includes(before)) ?? '';
+      const count = Number(toast.slice(toast.indexOf(before) + before.length).split(after)[0]);
+      if (!(count > 1)) {
+        throw new Error(`marked ${count} papers: ${toast}`);
+      }
+      // The open digest's CodeLenses follow: every paper is read now.
+      await waitForTexts(page, '.monaco-editor .codelens-decoration', ['标记为未读'], 'the CodeLenses');
+    });
     console.log(`checkChinese: ${checks} checks passed; screenshot ${shot}`);
   } finally {
     await session.close();

@@ -1,7 +1,7 @@
 /**
  * Drives the extension through the real VS Code workbench (code-server + Chromium) on the example
  * workspace and takes the README's screenshots: the outline, a hover translation, the Papers view,
- * a quick fix, the Problems panel and the statistics dashboard (whose topic bar it then clicks, and whose first week it exports as a digest and as Markdown). Each step waits for what it shows to be on screen, so a missing feature fails.
+ * a quick fix, the Problems panel and the statistics dashboard (whose topic bar it then clicks, and whose first week it exports as a digest and as Markdown); then it adds and removes a tag written like an icon (`$(alert)…`), which the quick picks must show as written. Each step waits for what it shows to be on screen, so a missing feature fails.
  *
  *   node out/test/editor/takeScreenshots.js --vsix paper-digest.vsix --out images
  */
@@ -55,13 +55,18 @@ async function goTo(page: Page, lineColumn: string): Promise<void> {
  * Runs a command by its exact palette label: the palette's first row may be another command
  * (recently used, or the list not yet filtered), so the row with exactly that label is clicked.
  */
-async function runExactCommand(page: Page, label: string): Promise<void> {
+async function runExactCommand(page: Page, label: string, opens?: string): Promise<void> {
   await page.keyboard.press('F1');
   const input = page.locator('.quick-input-widget .quick-input-box input').first();
   await input.waitFor({ state: 'visible', timeout: 20_000 });
   await page.keyboard.insertText(label);
   await page.locator(`.quick-input-widget .quick-input-list .monaco-list-row .label-name >> text=${JSON.stringify(label)}`).first().click();
-  await input.waitFor({ state: 'hidden', timeout: 20_000 });
+  if (opens) {
+    // A command that asks in a quick pick of its own, in the same widget: its title shows.
+    await waitForText(page, '.quick-input-widget .quick-input-title', opens, label);
+  } else {
+    await input.waitFor({ state: 'hidden', timeout: 20_000 });
+  }
 }
 
 /** The text of the visible elements matching `selector`, as page source (it runs in the page). */
@@ -276,6 +281,43 @@ async function main(): Promise<void> {
       await dashboard.locator('section.rollup button >> text=Markdown').first().click();
       // A bilingual reading list, its count line `N papers · N 篇论文` (no digest says 篇论文).
       await waitForText(page, '.editor-instance .view-lines', '篇论文', 'the roll-up exported as Markdown');
+    });
+
+    // After the screenshots: a tag that reads like an icon (`$(alert)`) shows as written in the
+    // quick picks of Add Tag and Remove Tag, not as the icon.
+    const iconTag = '$(alert)urgent';
+    const showsAsWritten = async (what: string): Promise<void> => {
+      const rows = '.quick-input-widget .quick-input-list .monaco-list-row';
+      await page
+        .locator(rows, { hasText: '(alert)urgent' })
+        .first()
+        .waitFor({ state: 'visible', timeout: 30_000 })
+        .catch(async (error: Error) => {
+          const seen = await page.evaluate<string[]>(`Array.from(document.querySelectorAll(${JSON.stringify(rows)})).map((e) => e.innerText)`);
+          throw new Error(`${what}: no row shows the tag as written (${error.message.split('\n')[0]}); rows: ${JSON.stringify(seen)}`);
+        });
+      const [text, icons] = await page.evaluate<[string, number]>(
+        `((row) => row ? [row.innerText.replace(/\\u200b/g, ''), row.querySelectorAll('.codicon-alert').length] : ['', 0])(Array.from(document.querySelectorAll(${JSON.stringify(rows)})).find((e) => e.innerText.includes('(alert)urgent')))`,
+      );
+      if (!text.includes(iconTag) || icons > 0) {
+        throw new Error(`${what}: the tag shows as ${JSON.stringify(text)} with ${icons} alert icon(s)`);
+      }
+    };
+    await step('a tag like an icon shows as written when added', async () => {
+      await page.locator('.explorer-folders-view .monaco-list-row >> text=reasoning-2026-12-01.digest').first().click();
+      await page.locator('.tabs-container .tab[aria-label^="reasoning-2026-12-01.digest"]').first().waitFor({ state: 'visible', timeout: 45_000 });
+      await goTo(page, positionOf('reasoning-2026-12-01.digest', 'Sparse Probes for Arithmetic'));
+      await runExactCommand(page, 'Paper Digest: Add Tag…', 'Add Tag');
+      await page.keyboard.insertText(iconTag);
+      await showsAsWritten('Add Tag');
+      await page.keyboard.press('Enter');
+      await waitForState(workspace, lineOf('reasoning-2026-12-01.digest', 'Sparse Probes for Arithmetic'), (paper) => Array.isArray(paper.tags) && paper.tags.includes(iconTag), 'the tag');
+    });
+    await step('a tag like an icon shows as written when removed', async () => {
+      await runExactCommand(page, 'Paper Digest: Remove Tag…', 'Remove Tag');
+      await showsAsWritten('Remove Tag');
+      await page.keyboard.press('Enter');
+      await waitForState(workspace, lineOf('reasoning-2026-12-01.digest', 'Sparse Probes for Arithmetic'), (paper) => !Array.isArray(paper.tags) || !paper.tags.includes(iconTag), 'the tag removed');
     });
     console.log(`screenshots: ${taken.length} taken in ${out}`);
   } finally {

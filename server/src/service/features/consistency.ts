@@ -124,10 +124,17 @@ export function formsOf(doc: DigestDocument): Forms {
     if (counts) counts.set(text, (counts.get(text) ?? 0) + 1);
     else table.set(key, new Map([[text, 1]]));
   };
-  for (const entry of doc.entries) {
-    const names = entryNames(entry);
-    for (const institution of names.institutions) if (institution.translation) count(forms.translations, institution.key, institution.translation);
-    for (const author of names.authors) count(forms.forms, author.key, author.form);
+  // Indexed loops, as in `DigestModel.problems`: no iterator results made after each keystroke.
+  const entries = doc.entries;
+  for (let i = 0; i < entries.length; i++) {
+    const names = entryNames(entries[i]);
+    const institutions = names.institutions;
+    for (let k = 0; k < institutions.length; k++) {
+      const institution = institutions[k];
+      if (institution.translation) count(forms.translations, institution.key, institution.translation);
+    }
+    const authors = names.authors;
+    for (let k = 0; k < authors.length; k++) count(forms.forms, authors[k].key, authors[k].form);
   }
   return forms;
 }

@@ -19,6 +19,7 @@ import { compatibilityForm, hasCjk } from '../text';
 import { hitFieldMeaning } from './labels';
 import { positionBefore } from '../edits';
 import { entryAt, entryLine, entryTitleKey } from './entries';
+import { entriesByTitle, firstOfTitle } from './titleIndex';
 import { consistencyProblems, FormsElsewhere } from './consistency';
 import { documentTooLarge, TooLarge } from '../limits';
 import { entryNames } from '../terms';
@@ -1015,9 +1016,10 @@ class Checker {
 
   /** The duplicates among the first `count` entries. */
   duplicates(count: number): void {
-    // The first entry of each title, and the copies elsewhere of the titles that have some: one
-    // look-up for most papers (a title seen once, in this file only).
-    const first = new Map<string, Entry>();
+    // The entries of each title (kept from the version checked before: titleIndex.ts), and the
+    // copies elsewhere of the titles that have some: one look-up for most papers (a title seen
+    // once, in this file only).
+    const byTitle = entriesByTitle(this.doc);
     const elsewhereByKey = new Map<string, readonly PaperLocation[]>();
     const lookup = this.options.duplicatesElsewhere;
     for (let i = 0; i < count; i++) {
@@ -1029,10 +1031,10 @@ class Checker {
       if (key.length === 0) {
         continue;
       }
-      const original = first.get(key);
+      const firstCopy = firstOfTitle(byTitle.get(key)!);
+      const original = firstCopy === entry ? undefined : firstCopy;
       let elsewhere: readonly PaperLocation[];
       if (!original) {
-        first.set(key, entry);
         // Asked once per title: a file may hold the same title many times. In digest order, so
         // that the copies kept (at most MAX_RELATED_ELSEWHERE) are the first ones.
         const found = lookup?.(key);

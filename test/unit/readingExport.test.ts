@@ -12,6 +12,7 @@ import { describe, test } from 'node:test';
 import Ajv from 'ajv';
 import { exportPapers } from '../../server/src/service/reading/export/index';
 import { CSV_COLUMNS } from '../../server/src/service/reading/export/csv';
+import { bibtexKeys } from '../../server/src/service/reading/export/bibtex';
 import type { ExportRecord } from '../../server/src/service/reading/exportRecord';
 import { exportRecord, exportLine, ownArxivId, paperYear } from '../../server/src/service/reading/exportRecord';
 import { distinctPapers, papersInScope } from '../../server/src/service/reading/scope';
@@ -197,6 +198,17 @@ describe('export: BibTeX', () => {
     const others = entries.filter((_, i) => list[i].authors[0] === 'Mei Tanaka');
     assert.deepEqual(others.map((entry) => entry.key), ['tanaka_sparse', 'tanaka_sparseb']);
     assert.equal(others[0].fields.has('eprint'), false, 'no arXiv id when the Comments give none');
+  });
+
+  test('Should give papers of one author and first word the keys b, c, …, z, ba, … in order, each once', () => {
+    const [record] = records();
+    const many = Array.from({ length: 3000 }, () => ({ ...record, authors: ['Mei Tanaka'], title: 'Sparse Probes' }));
+    // A paper whose own base is one of those keys: it takes the next free one.
+    many.splice(5, 0, { ...record, authors: ['Mei Tanaka'], title: 'Sparseb' });
+    const keys = bibtexKeys(many);
+    assert.equal(new Set(keys).size, keys.length);
+    assert.deepEqual(keys.slice(0, 8), ['tanaka_sparse', 'tanaka_sparseb', 'tanaka_sparsec', 'tanaka_sparsed', 'tanaka_sparsee', 'tanaka_sparseb_b'.replace('_b', 'b'), 'tanaka_sparsef', 'tanaka_sparseg']);
+    assert.equal(keys[27], 'tanaka_sparseba');
   });
 
   test('Should make the checker fail on what is not valid (it can fail)', () => {

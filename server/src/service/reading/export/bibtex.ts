@@ -64,14 +64,20 @@ const STOP_WORDS = new Set(['a', 'an', 'the', 'on', 'of', 'for', 'in', 'to', 'an
 /** The cite keys of the records, in order, unique. */
 export function bibtexKeys(records: readonly ExportRecord[]): string[] {
   const used = new Set<string>();
+  // The next suffix to try for each base: the thousandth paper of one base tries one key, not a
+  // thousand (a year of digests shares bases by the hundred: a common name, a common first word).
+  const next = new Map<string, number>();
   return records.map((record) => {
     const author = record.authors[0] ?? '';
     const family = author.trim().split(/\s+/).pop() ?? '';
-    const base = (asciiWord(family) || 'anon') + (asciiWord(record.title) ? '_' + asciiWord(record.title) : '');
+    const word = asciiWord(record.title);
+    const base = (asciiWord(family) || 'anon') + (word ? '_' + word : '');
     let key = base;
-    for (let n = 1; used.has(key); n++) {
-      key = base + suffix(n);
+    let n = next.get(base) ?? 1;
+    while (used.has(key)) {
+      key = base + suffix(n++);
     }
+    next.set(base, n);
     used.add(key);
     return key;
   });

@@ -141,3 +141,81 @@ export function shapedDocumentConnection(connection: Connection): Connection {
     },
   });
 }
+
+/**
+ * The file events of a `workspace/didChangeWatchedFiles` that have their shape (a string URI and
+ * a known type); the others are dropped one by one, so that a bad event does not cost the good
+ * ones of the same batch.
+ *
+ * @example wellShapedFileEvents({ changes: [{ uri: 5, type: 1 }, { uri: 'file:///a.digest', type: 1 }] }) // [{ uri: 'file:///a.digest', type: 1 }]
+ */
+export function wellShapedFileEvents(params: unknown): { uri: string; type: 1 | 2 | 3 }[] {
+  if (!isObject(params) || !Array.isArray(params.changes)) {
+    return [];
+  }
+  return params.changes.filter((change): change is { uri: string; type: 1 | 2 | 3 } => isObject(change) && typeof change.uri === 'string' && (change.type === 1 || change.type === 2 || change.type === 3));
+}
+
+/** The URIs of a list of workspace folders (`{ uri, name }`) that have one; anything else gives none. */
+export function folderUris(folders: unknown): string[] {
+  return Array.isArray(folders) ? folders.filter((folder): folder is { uri: string } => isObject(folder) && typeof folder.uri === 'string').map((folder) => folder.uri) : [];
+}
+
+/**
+ * What the server reads of `initialize`, each part of its shape or left out: an object for the
+ * capabilities (`{}` otherwise), the folders' string URIs (`workspaceFolders`, else a string
+ * `rootUri`), a string locale, an object of options. A client that sends `capabilities: null`
+ * gets a server that assumes it can do little, not an error that leaves it unable to initialise
+ * again.
+ */
+export function wellShapedInitialize(params: unknown): { capabilities: Record<string, unknown>; folders: string[]; locale?: string; initializationOptions?: Record<string, unknown> } {
+  const given = isObject(params) ? params : {};
+  const folders = Array.isArray(given.workspaceFolders) ? folderUris(given.workspaceFolders) : typeof given.rootUri === 'string' ? [given.rootUri] : [];
+  return {
+    capabilities: isObject(given.capabilities) ? given.capabilities : {},
+    folders,
+    ...(typeof given.locale === 'string' ? { locale: given.locale } : {}),
+    ...(isObject(given.initializationOptions) ? { initializationOptions: given.initializationOptions } : {}),
+  };
+}
+
+/** The parts of the client's capabilities the protocol library reads itself: objects, or left out. */
+const CAPABILITY_GROUPS = ['workspace', 'textDocument', 'notebookDocument', 'window', 'general', 'experimental'];
+
+/**
+ * A message as it comes from the client, with an `initialize` request's params given their
+ * shape before the protocol library reads them (it reads `capabilities.workspace` and the
+ * folders before the server's handler runs, and a `capabilities: null` failed the request with
+ * a raw TypeError and left the server unable to be initialised again): capabilities an object
+ * of objects, folders a list of `{ uri, name }` with string URIs, the root URI a string or null.
+ * Every other message is returned as it is.
+ *
+ * @example shapedIncoming({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { capabilities: null } }).params.capabilities // {}
+ */
+export function shapedIncoming(message: unknown): unknown {
+  if (!isObject(message) || message.method !== 'initialize' || message.id === undefined) {
+    return message;
+  }
+  const given = isObject(message.params) ? message.params : {};
+  const capabilities: Record<string, unknown> = {};
+  if (isObject(given.capabilities)) {
+    for (const [key, value] of Object.entries(given.capabilities)) {
+      if (!CAPABILITY_GROUPS.includes(key) || isObject(value)) capabilities[key] = value;
+    }
+  }
+  const folders = Array.isArray(given.workspaceFolders)
+    ? given.workspaceFolders.filter((folder): folder is Record<string, unknown> & { uri: string } => isObject(folder) && typeof folder.uri === 'string').map((folder) => ({ uri: folder.uri, name: typeof folder.name === 'string' ? folder.name : folder.uri }))
+    : null;
+  const params: Record<string, unknown> = {
+    ...given,
+    processId: Number.isInteger(given.processId) ? given.processId : null,
+    rootUri: typeof given.rootUri === 'string' ? given.rootUri : null,
+    capabilities,
+    workspaceFolders: folders,
+  };
+  for (const key of ['rootPath', 'locale', 'trace']) {
+    if (key in params && typeof params[key] !== 'string') delete params[key];
+  }
+  if ('clientInfo' in params && !(isObject(params.clientInfo) && typeof params.clientInfo.name === 'string')) delete params.clientInfo;
+  return { ...message, params };
+}

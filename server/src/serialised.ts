@@ -24,6 +24,7 @@ import type { Cancellation } from './service/cancellation';
 import type { SymbolOptions } from './service/features/symbols';
 import type { DigestDocument } from './service/model';
 import { noteMessage } from './slices';
+import { shapedIncoming } from './requestShapes';
 
 const CLOSE = Buffer.from('}', 'utf8');
 
@@ -144,13 +145,14 @@ export function installSerialisedAnswers(): void {
         try {
           const value = decodeUtf8Json(body);
           if (value !== undefined) {
-            return Promise.resolve(value as Awaited<ReturnType<typeof usual.decode>>);
+            return Promise.resolve(shapedIncoming(value) as Awaited<ReturnType<typeof usual.decode>>);
           }
         } catch (error) {
           return Promise.reject(error);
         }
       }
-      return usual.decode(body, options);
+      // `initialize` with its params given their shape before the library reads them (requestShapes.ts).
+      return usual.decode(body, options).then((value) => shapedIncoming(value) as typeof value);
     },
   };
   RAL.install({ ...ral, applicationJson: { ...json, encoder, decoder } });

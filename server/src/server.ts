@@ -31,6 +31,7 @@ import {
   TextDocuments,
   TextDocumentSyncKind,
   InitializeResult,
+  ClientCapabilities,
   InitializeParams,
   DidChangeWatchedFilesNotification,
   WatchKind,
@@ -87,7 +88,7 @@ import { sourcesNaming } from './workspaceNames';
 import { registerStatisticsRequests } from './statisticsRequests';
 import { AnswerCache } from './service/answers';
 import { encodedAnswer, forgetOutline, installSerialisedAnswers, outlineAnswer, semanticTokensAnswer } from './serialised';
-import { emptyAnswer, malformedParams, shapedDocumentConnection } from './requestShapes';
+import { emptyAnswer, folderUris, malformedParams, shapedDocumentConnection, wellShapedFileEvents, wellShapedInitialize } from './requestShapes';
 import { actionsAsCommands, ClientForms, clientForms, flatSymbols, plainDocumentation, plainHover, RICHEST_FORMS, withChanges } from './clientForms';
 import { Lifecycle } from './lifecycle';
 import { ServerMessageLanguage } from './messageLanguage';
@@ -212,17 +213,21 @@ export function duplicatesElsewhere(uri: string): (englishTitleKey: string) => {
   return (key) => workspaceIndex.duplicatesOf(key, uri);
 }
 
-connection.onInitialize((params: InitializeParams): InitializeResult => {
-  initialFolders = params.workspaceFolders?.map((folder) => folder.uri) ?? (params.rootUri ? [params.rootUri] : []);
-  folderChangeNotifications = params.capabilities.workspace?.workspaceFolders === true;
-  configurationPull = params.capabilities.workspace?.configuration === true;
+connection.onInitialize((raw: InitializeParams): InitializeResult => {
+  // Each part of its shape, or left out (requestShapes.ts): a malformed initialize must not fail
+  // half-way and leave the server unable to be initialised again.
+  const params = wellShapedInitialize(raw);
+  const capabilities = params.capabilities as ClientCapabilities;
+  initialFolders = params.folders;
+  folderChangeNotifications = capabilities.workspace?.workspaceFolders === true;
+  configurationPull = capabilities.workspace?.configuration === true;
   messageLanguage.setLocale(params.locale);
-  snippetEdits = params.capabilities.workspace?.workspaceEdit?.snippetEditSupport === true;
-  forms = clientForms(params.capabilities);
+  snippetEdits = capabilities.workspace?.workspaceEdit?.snippetEditSupport === true;
+  forms = clientForms(capabilities);
   // Pull diagnostics where the client can pull them (LSP 3.17); pushed otherwise.
-  pullMode = params.capabilities.textDocument?.diagnostic !== undefined;
-  refreshSupport = params.capabilities.workspace?.diagnostics?.refreshSupport === true;
-  codeLensRefresh = params.capabilities.workspace?.codeLens?.refreshSupport === true;
+  pullMode = capabilities.textDocument?.diagnostic !== undefined && capabilities.textDocument?.diagnostic !== null;
+  refreshSupport = capabilities.workspace?.diagnostics?.refreshSupport === true;
+  codeLensRefresh = capabilities.workspace?.codeLens?.refreshSupport === true;
   // Editors other than VS Code (Neovim, Helix, eglot) send file events only for the watchers a
   // server registers; VS Code's client here watches the files itself and says so.
   const options = params.initializationOptions as { watchesFiles?: unknown; keptIndexFolder?: unknown; papersGrouping?: unknown; debugHoldScan?: unknown } | undefined;
@@ -237,7 +242,7 @@ connection.onInitialize((params: InitializeParams): InitializeResult => {
     // Papers view shows (the client says which; by topic, the view's first, when it does not).
     workspaceDigests.keepIndexWith(keptIndex, firstLevelPartOf(isPapersGrouping(options?.papersGrouping) ? options.papersGrouping : 'topic') ?? 'topic');
   }
-  registerWatchers = params.capabilities.workspace?.didChangeWatchedFiles?.dynamicRegistration === true && !watchesFiles;
+  registerWatchers = capabilities.workspace?.didChangeWatchedFiles?.dynamicRegistration === true && !watchesFiles;
   return {
     capabilities: {
       workspaceSymbolProvider: true,
@@ -280,8 +285,10 @@ connection.onInitialized(() => {
       .catch((error: unknown) => connection.console.log(`Paper Digest: the client did not take the file watchers: ${String(error)}`));
   }
   if (folderChangeNotifications) {
-    connection.workspace.onDidChangeWorkspaceFolders((event) => {
-      void workspaceDigests.changeFolders(event.added.map((f) => f.uri), event.removed.map((f) => f.uri));
+    connection.workspace.onDidChangeWorkspaceFolders((event: unknown) => {
+      // Folders without a string URI are left out, the others kept (requestShapes.ts).
+      const given = event !== null && typeof event === 'object' ? (event as { added?: unknown; removed?: unknown }) : {};
+      void workspaceDigests.changeFolders(folderUris(given.added), folderUris(given.removed));
     });
   }
   void workspaceDigests.setFolders(initialFolders).then(collectOnceIdle);
@@ -294,8 +301,10 @@ connection.onShutdown(() => workspaceDigests.dispose());
 
 // The workspace index: file events, open documents, and the Papers view's requests.
 connection.onDidChangeWatchedFiles((params) => {
-  void workspaceDigests.filesChanged(params.changes);
-  for (const change of params.changes) {
+  // The events of their shape, each bad one dropped on its own (requestShapes.ts).
+  const changes = wellShapedFileEvents(params);
+  void workspaceDigests.filesChanged(changes);
+  for (const change of changes) {
     reading.fileChanged(indexUri(change.uri));
   }
 });

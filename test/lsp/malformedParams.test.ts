@@ -4,6 +4,10 @@
  * didOpen with a number for its URI broke every later update of the index).
  */
 import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { after, before, describe, test } from 'node:test';
 import { digest, entryLines } from '../support/fixtures';
 import { LspClient } from '../support/lspClient';
@@ -102,6 +106,75 @@ describe('lsp: params without their shape', () => {
     assert.ok(outline[0].children[0].name.startsWith('XXXA Sparse'), outline[0].children[0].name);
     for (const uri of ['file:///malformed/b.digest', 'file:///malformed/c.digest']) {
       assert.equal(await client.request('textDocument/documentSymbol', { textDocument: { uri } }), null, `${uri} was not opened`);
+    }
+  });
+});
+
+describe('lsp: workspace notifications and initialize without their shape', () => {
+  const roots: string[] = [];
+  const folder = (name: string): string => {
+    const root = fs.mkdtempSync(path.join(os.tmpdir(), `paper-digest-${name}-`));
+    roots.push(root);
+    fs.writeFileSync(path.join(root, '2026-05-01.digest'), digest(entryLines('A')));
+    return root;
+  };
+  /** The titles of the workspace's papers, as workspace symbols name them. */
+  const titles = async (client: LspClient): Promise<string[]> => ((await client.request<{ name: string }[]>('workspace/symbol', { query: 'Sparse' })) ?? []).map((symbol) => symbol.name.split(' ')[0]).sort();
+
+  after(() => {
+    for (const root of roots) fs.rmSync(root, { recursive: true, force: true });
+  });
+
+  test('Should take the well-formed file events of a batch and drop the others one by one, with nothing thrown', async () => {
+    const root = folder('events');
+    const client = await LspClient.start({ rootUri: pathToFileURL(root).href });
+    try {
+      await client.request('paperDigest/rescanWorkspace');
+      fs.writeFileSync(path.join(root, '2026-05-02.digest'), digest(entryLines('B')));
+      fs.writeFileSync(path.join(root, '2026-05-03.digest'), digest(entryLines('C')));
+      client.notify('workspace/didChangeWatchedFiles', { changes: [{ uri: 5, type: 1 }, { uri: pathToFileURL(path.join(root, '2026-05-02.digest')).href, type: 1 }] });
+      client.notify('workspace/didChangeWatchedFiles', { changes: [null, { uri: pathToFileURL(path.join(root, '2026-05-03.digest')).href, type: 1 }, { uri: 'file:///x.digest', type: 9 }] });
+      client.notify('workspace/didChangeWatchedFiles', { changes: null });
+      client.notify('workspace/didChangeWatchedFiles', null);
+      client.notify('workspace/didChangeWorkspaceFolders', { event: { added: [{ uri: 5 }], removed: null } });
+      // The events are applied in order: once the last paper is listed, the others are too.
+      for (let i = 0; i < 200 && !(await titles(client)).includes('C'); i++) await client.request('paperDigest/stateInfo');
+      assert.deepEqual(await titles(client), ['A', 'B', 'C']);
+      assert.doesNotMatch(client.stderr + JSON.stringify(client.notifications), /TypeError|Unhandled rejection|handler .* failed/);
+    } finally {
+      await client.shutdown();
+    }
+  });
+
+  test('Should initialise from malformed initialize params with what is well formed, and once only', async () => {
+    const root = folder('init');
+    for (const params of [
+      { capabilities: null, workspaceFolders: [null, { uri: pathToFileURL(root).href, name: 'w' }] },
+      { capabilities: { workspace: null, textDocument: 5 }, workspaceFolders: [{ uri: 5 }, { uri: pathToFileURL(root).href }] },
+      { capabilities: {}, rootUri: pathToFileURL(root).href, workspaceFolders: { uri: 'x' } },
+    ]) {
+      const client = LspClient.spawn({ rootUri: null });
+      try {
+        const result = await client.request<{ capabilities: object }>('initialize', { processId: null, ...params });
+        assert.ok(result.capabilities, JSON.stringify(params));
+        client.notify('initialized', {});
+        const scan = await client.request<{ fileCount: number }>('paperDigest/rescanWorkspace');
+        assert.equal(scan.fileCount, 1, `the well-formed folder is scanned: ${JSON.stringify(params)}`);
+        assert.deepEqual(await titles(client), ['A']);
+        assert.doesNotMatch(client.stderr + JSON.stringify(client.notifications), /TypeError|failed/);
+      } finally {
+        await client.shutdown();
+      }
+    }
+    // Nothing to read at all: a server with no folder, initialised.
+    const bare = LspClient.spawn({ rootUri: null });
+    try {
+      const result = await bare.request<{ capabilities: object }>('initialize', { rootUri: 5 });
+      assert.ok(result.capabilities);
+      bare.notify('initialized', {});
+      assert.equal((await bare.request<{ fileCount: number }>('paperDigest/rescanWorkspace')).fileCount, 0);
+    } finally {
+      await bare.shutdown();
     }
   });
 });

@@ -10,7 +10,7 @@
 import * as vscode from 'vscode';
 import type { Message, MessageStrategy, Middleware, NotificationMessage } from 'vscode-languageclient';
 import type { FixAllResult } from '../../server/src/protocol';
-import { showInformation } from './notifications';
+import { showInformation, showWarning } from './notifications';
 
 /** Diagnostics of one version of a document, as the server reported them. */
 export interface DiagnosticsArrival {
@@ -129,6 +129,7 @@ const TEXT = {
   noneFixed: (remaining: string): string => vscode.l10n.t('Paper Digest: nothing could be fixed automatically; {0} left.', remaining),
   allFixed: (fixed: string): string => vscode.l10n.t('Paper Digest: fixed {0}; none left.', fixed),
   someFixed: (fixed: string, remaining: string): string => vscode.l10n.t('Paper Digest: fixed {0}; {1} left.', fixed, remaining),
+  tooMany: (max: number): string => vscode.l10n.t('Paper Digest: this digest has more than {0} problems, more than Fix All works on at once; nothing was changed. Fix some of them first (a quick fix, or Replace All).', max.toLocaleString()),
   uncounted: (edits: number): string => (edits === 1 ? vscode.l10n.t('Paper Digest: fixed what could be fixed (1 edit).') : vscode.l10n.t('Paper Digest: fixed what could be fixed ({0} edits).', edits)),
 };
 
@@ -163,6 +164,11 @@ export async function fixAllWithFeedback(
   const result = await run(document.uri.toString(), document.version);
   if (!result) {
     return undefined;
+  }
+  if (typeof result.tooManyProblems === 'number') {
+    const message = TEXT.tooMany(result.tooManyProblems);
+    void showWarning(message);
+    return { ...result, fixed: 0, remaining: problemsBefore ?? vscode.languages.getDiagnostics(document.uri).length, message };
   }
   // The edit is in once the command answers; wait for the problems of the fixed version.
   const remaining = await arrivals.countOf(document.uri, document.version).catch(() => undefined);

@@ -18,7 +18,7 @@ import { bilingual, DEFAULT_MESSAGE_LANGUAGE, MessageLanguage, rulesDocsFor, say
 import { CliUsageError, COMMAND_OPTIONS, infoAnswer, InfoRequest, infoRequest, languageOption, problemText, requestedLanguage, separateValue, usageError } from './cliLanguage';
 import { choices, cliText, message, MessageRef, reasonOf } from './service/cliMessages';
 import { applyEdits } from './service/edits';
-import { fixAll } from './service/features/codeActions';
+import { fixAll, fixAllRefused, MAX_FIX_ALL_PROBLEMS } from './service/features/codeActions';
 import { ALL_CODES, computeDiagnostics, DiagnosticOptions, DigestDiagnostic, PaperLocation, RULES } from './service/features/diagnostics';
 import { termsOf } from './service/features/consistency';
 import { documentTooLarge, parseWithinLimits } from './service/limits';
@@ -62,6 +62,8 @@ interface CheckedFile {
   readonly readMtimeMs: number;
   /** Its fixes could not be written: it is not tried again. */
   failedWrite?: boolean;
+  /** Whether fix-all refused the file for its number of problems (said once). */
+  refusedFix?: boolean;
   doc: DigestDocument;
   fixed: boolean;
   diagnostics: DigestDiagnostic[];
@@ -158,6 +160,11 @@ export function runCli(argv: readonly string[], out: CliOutput, cwd = process.cw
         // A file past a limit is not split into its parts, and its model may be of its first part only.
         const edits = documentTooLarge(file.doc) ? [] : fixAll(file.doc, formsElsewhere(file.uri));
         if (edits.length === 0) {
+          if (fixAllRefused(file.doc) && !file.refusedFix) {
+            // Said once, and the problems still listed (the first of them).
+            file.refusedFix = true;
+            fail(message('tooManyToFix', { path: printable(file.display), max: MAX_FIX_ALL_PROBLEMS.toLocaleString('en') }));
+          }
           continue;
         }
         // The edits never touch the BOM, and insert the file's own line end.

@@ -193,6 +193,11 @@ export interface FixAllResult {
   readonly applied: boolean;
   /** How many text edits the fix made. */
   readonly edits: number;
+  /**
+   * Set when fix-all refused the document for having more problems than it works on at once:
+   * that number (`MAX_FIX_ALL_PROBLEMS`, 150,000).
+   */
+  readonly tooManyProblems?: number;
 }
 
 /**

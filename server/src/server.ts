@@ -69,7 +69,7 @@ import { createKeptIndexStore, createServerConnection, createStateFileSource, cr
 import { hover } from './service/features/hover';
 import { diagnosticSteps, DiagnosticOptions, RuleSetting } from './service/features/diagnostics';
 import { idle, outputSent, runInSlices } from './slices';
-import { codeActions, CODE_ACTION_KINDS, fixAllSteps } from './service/features/codeActions';
+import { codeActions, CODE_ACTION_KINDS, fixAllRefused, fixAllSteps, MAX_FIX_ALL_PROBLEMS } from './service/features/codeActions';
 import { APPLY_FIX_COMMAND, DiagnosticsSettings, FIX_ALL_COMMAND, FixAllResult, ServerMemoryRequest } from './protocol';
 import { DiagnosticsScope, PullDiagnostics } from './pullDiagnostics';
 import { parseDigest } from './service/parser';
@@ -1142,7 +1142,7 @@ onStandard(ExecuteCommandRequest.type, async (params): Promise<FixAllResult | un
   const edits = await runInSlices(fixAllSteps(model, diagnosticOptions(uri, settings)), () => documents.get(uri)?.version !== version);
   collectAfterFixAll(model);
   if (edits === undefined || edits.length === 0 || documents.get(uri)?.version !== version) {
-    return { applied: false, edits: 0 };
+    return fixAllRefused(model) ? { applied: false, edits: 0, tooManyProblems: MAX_FIX_ALL_PROBLEMS } : { applied: false, edits: 0 };
   }
   const result = await connection.workspace.applyEdit({
     label: say(bilingual('Fix all Paper Digest problems', '修复所有问题'), await settledLanguage()),

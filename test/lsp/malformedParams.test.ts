@@ -9,11 +9,12 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { after, before, describe, test } from 'node:test';
-import { digest, entryLines } from '../support/fixtures';
+import { digest, entryLines, manyProblems } from '../support/fixtures';
 import { LspClient } from '../support/lspClient';
 import type { TextEdit } from 'vscode-languageserver-types';
 import { fixAll as fixAllOf } from '../../server/src/service/features/codeActions';
 import { parseDigest } from '../../server/src/service/parser';
+import { MAX_FIX_ALL_PROBLEMS } from '../../server/src/service/features/codeActions';
 
 const URI = 'file:///malformed/a.digest';
 
@@ -230,5 +231,16 @@ describe('lsp: fix-all of a document of many problems', () => {
     const [actions] = await Promise.all([fixAll, later]);
     assert.deepEqual(order, ['folding', 'outline', 'fix-all']);
     assert.ok(actions && actions.length === 1 && actions[0].edit!.documentChanges![0].edits.length > 0, JSON.stringify(actions).slice(0, 300));
+  });
+  test('Should refuse fix-all of a digest of more problems than it works on, say so, and go on answering', async () => {
+    const uri = 'file:///malformed/too-many.digest';
+    client.openDocument(uri, manyProblems(Math.ceil(MAX_FIX_ALL_PROBLEMS / 3000) + 1));
+    const result = await client.request<{ applied: boolean; edits: number; tooManyProblems?: number }>('workspace/executeCommand', { command: 'paperDigest.fixAll', arguments: [uri, 1] });
+    assert.deepEqual(result, { applied: false, edits: 0, tooManyProblems: MAX_FIX_ALL_PROBLEMS });
+    const range = { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } };
+    assert.deepEqual(await client.request('textDocument/codeAction', { textDocument: { uri }, range, context: { diagnostics: [], only: ['source.fixAll'] } }), []);
+    const hover = await client.request('textDocument/hover', { textDocument: { uri }, position: { line: 2, character: 1 } });
+    assert.ok(hover === null || typeof hover === 'object');
+    client.closeDocument(uri);
   });
 });

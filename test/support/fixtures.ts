@@ -73,3 +73,14 @@ export function assertGolden(relative: string, actual: string): void {
   assert.ok(fs.existsSync(file), `golden file ${relative} is missing; run with UPDATE_GOLDEN=1 to create it`);
   assert.equal(actual, fs.readFileSync(file, 'utf8'), `output differs from ${relative}; run with UPDATE_GOLDEN=1 to update it and review the diff`);
 }
+
+/**
+ * A digest of `papers` papers, each with a hits line of 3,000 half-width `;` (3,000 problems a
+ * paper, about 2 KB of text each): more problems than fix-all works on, within every limit of
+ * what is read.
+ */
+export function manyProblems(papers: number): string {
+  const hits = '专题命中 数学推理 ：' + 'a;'.repeat(3000) + '；分类 cs.LG';
+  const entry = (i: number): string => `Paper ${i}\n\n论文 ${i}\n\nA B\n\n${hits}\n\nAI总结 总结`;
+  return ['主题', ...Array.from({ length: papers }, (_, i) => entry(i))].join('\n\n') + '\n';
+}

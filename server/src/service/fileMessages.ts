@@ -18,6 +18,7 @@ export const FILE_MESSAGES = {
   noDigestFiles: bilingual("no digest files in '{path}'", "'{path}' 中没有摘要文件"),
   cannotWriteOutput: bilingual('cannot write the output: {reason}', '无法写出输出：{reason}'),
   cannotWriteLeft: bilingual("cannot write '{path}': {reason}; it was left as it is", "无法写入 '{path}'：{reason}；文件保持原样"),
+  tooManyToFix: bilingual("not fixed '{path}': it has more than {max} problems, more than fixing all at once works on; it was left as it is", "未修复 '{path}'：其中问题超过 {max} 个，超出一次修复全部所能处理的数量；文件保持原样"),
   linkOutsideRoot: bilingual("it is a symbolic link to outside '{root}'", "它是指向 '{root}' 之外的符号链接"),
   notFileUrl: bilingual('it is not a file URL of this machine ({detail})', '它不是本机的文件 URL（{detail}）'),
   emptyPath: bilingual('an empty path names no file', '空路径不指向任何文件'),

@@ -251,6 +251,9 @@ export function codeActions(
       return freshAtPlace.get(place) === 1 ? (shownByPlace.get(place) ?? undefined) : undefined;
     };
     let fixed = 0;
+    // The whole-document checks of structural fixes this request may make, counted in problems
+    // checked (`CHECK_BUDGET`).
+    const budget = { left: CHECK_BUDGET };
     /** The quick fixes offered, before their titles are final (two problems may be fixed alike). */
     const offered: { title: string; titles: Bilingual; diagnostic: Diagnostic; shown: Diagnostic; isPreferred: boolean; edit: WorkspaceEdit }[] = [];
     for (const diagnostic of fresh) {
@@ -267,7 +270,7 @@ export function codeActions(
       }
       let preferred = false;
       for (const f of fixesFor(doc, diagnostic, { snippets })) {
-        if (!fixIsClean(doc, diagnostic, f, fresh, options, token)) {
+        if (!fixIsClean(doc, diagnostic, f, fresh, options, token, budget)) {
           // A fix that would leave its problem or raise a new one is not offered.
           continue;
         }
@@ -317,9 +320,14 @@ function* diagnosticsOfSteps(doc: DigestDocument, options: DiagnosticOptions, to
   if (cached && cached.key === key) {
     return cached.diagnostics;
   }
-  const diagnostics = yield* diagnosticSteps(doc, checkedOptions(options), token);
+  // Stopped once past the most fix-all works on: the problems of the first entries then (the
+  // quick fixes of what the editor shows, at most the first few thousand), and the model is
+  // marked as having too many (`fixAllRefused`; its structural fixes are not offered, their
+  // check needing every problem). Below it, the check is complete, as without a cap.
+  const diagnostics = yield* diagnosticSteps(doc, { ...checkedOptions(options), maxDiagnostics: MAX_FIX_ALL_PROBLEMS + 1 }, token);
   if (!token.isCancellationRequested) {
     diagnosticsByModel.set(doc, { key, diagnostics });
+    if (diagnostics.length > MAX_FIX_ALL_PROBLEMS) TOO_MANY.add(doc);
   }
   return diagnostics;
 }
@@ -360,6 +368,10 @@ export function fixAll(doc: DigestDocument, options: DiagnosticOptions = {}, tok
 export function* fixAllSteps(doc: DigestDocument, options: DiagnosticOptions = {}, token: Cancellation = NEVER_CANCELLED): Generator<void, TextEdit[], void> {
   const checkOptions = checkedOptions(options);
   const first = yield* diagnosticsOfSteps(doc, checkOptions, token);
+  if (fixAllRefused(doc)) {
+    // Its checks would hold millions of problems (`MAX_FIX_ALL_PROBLEMS`).
+    return [];
+  }
   const before = problemCounts(first);
   // Entries whose fixes raised a new problem are left alone, and fix-all runs again without them.
   const excluded = new Set<number>();
@@ -389,6 +401,33 @@ export function* fixAllSteps(doc: DigestDocument, options: DiagnosticOptions = {
   }
   return [];
 }
+
+/**
+ * Fix-all works on a document of at most this many problems. Each of its rounds checks the whole
+ * document again and holds every problem found (about 3 KB each at the peak): a 6 MB digest of
+ * 6,000 problems a paper, within every limit of what is read, took the server past 4 GB and
+ * ended it. Past this, fix-all refuses the document (`fixAllRefused`) and says why; its quick
+ * fixes are still offered one by one, and the problems listed.
+ */
+export const MAX_FIX_ALL_PROBLEMS = 150_000;
+
+/** The models with more problems than `MAX_FIX_ALL_PROBLEMS`, found by the check code actions and fix-all make. */
+const TOO_MANY = new WeakSet<DigestDocument>();
+
+/** Whether fix-all refuses a model checked for code actions: it has more than `MAX_FIX_ALL_PROBLEMS` problems. */
+export function fixAllRefused(doc: DigestDocument): boolean {
+  return TOO_MANY.has(doc);
+}
+
+/**
+ * The whole-document checks of structural quick fixes one code-action request makes, counted in
+ * the problems and papers they check: a line of 30,000 `；`, each an empty keyword with a fix,
+ * made a request check a document of 30,000 problems for each of 64 fixes (seven seconds, with
+ * no other request answered meanwhile). Up to this, a selection of a small document's problems
+ * gets all its fixes; past it, the fixes not yet checked are left to a later request (those checked
+ * are kept with the model).
+ */
+const CHECK_BUDGET = 200_000;
 
 /** At most this many runs of fix-all, each leaving out the entries where the run before made things worse. */
 const MAX_ATTEMPTS = 4;
@@ -468,9 +507,13 @@ const TRIED = new WeakMap<DigestDocument, Map<string, boolean>>();
  * Whether applying a fix makes its problem go away and raises no new one (fixCheck.ts): on the
  * whole document, or around the fix in a document of more papers than `WHOLE_CHECK_ENTRIES`.
  */
-function fixIsClean(doc: DigestDocument, diagnostic: DigestDiagnostic, fix: DigestFix, before: readonly DigestDiagnostic[], options: DiagnosticOptions, token: Cancellation): boolean {
+function fixIsClean(doc: DigestDocument, diagnostic: DigestDiagnostic, fix: DigestFix, before: readonly DigestDiagnostic[], options: DiagnosticOptions, token: Cancellation, budget: { left: number }): boolean {
   if (!STRUCTURAL.has(diagnostic.code)) {
     return true;
+  }
+  if (TOO_MANY.has(doc)) {
+    // The problems before are not all known: that the fix raises no new one cannot be shown.
+    return false;
   }
   let tried = TRIED.get(doc);
   if (!tried) {
@@ -483,6 +526,14 @@ function fixIsClean(doc: DigestDocument, diagnostic: DigestDiagnostic, fix: Dige
     return known;
   }
   const nearby = doc.entries.length > WHOLE_CHECK_ENTRIES ? fixIsCleanNearby(doc, diagnostic, fix.edits, options, token) : undefined;
+  if (nearby === undefined) {
+    // A check of the whole document costs about as much as its problems: past the budget, the
+    // fix is not offered this time (it is not known to be clean), and the request stays short.
+    if (budget.left <= 0) {
+      return false;
+    }
+    budget.left -= Math.max(before.length, 1) + doc.entries.length;
+  }
   const clean = nearby ?? fixIsCleanInDocument(doc, diagnostic, fix.edits, before, options, token);
   if (!token.isCancellationRequested) {
     tried.set(key, clean);

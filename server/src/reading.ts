@@ -41,6 +41,7 @@ import { firstCopyInFile, PaperSummary, WorkspaceIndex } from './service/workspa
 import type { StateFileSource } from './clientStateDisk';
 import { ClientStateDisk, readClientInterests } from './clientStateDisk';
 import { INTERESTS_FILE, NodeStateDisk, readInterestsFile, STATE_FILE, STATE_FOLDER } from './stateDisk';
+import { runInSlices } from './slices';
 
 /** What the reading service needs of the server around it. */
 export interface ReadingHost {
@@ -106,6 +107,17 @@ export class ReadingService {
   lookup(): ModelLookup {
     this.syncFolders();
     return this.model.lookup();
+  }
+
+  /**
+   * Scores every paper (each score is kept with its paper until the interests change), in slices:
+   * the first For you tree or ranking of a year of papers after a start or an edit of the
+   * interests scores 100,000 papers, a second and more, and the requests that come meanwhile (a
+   * hover) are answered between the slices. False when cancelled (or a newer index came).
+   */
+  async scoresReady(token: Cancellation): Promise<boolean> {
+    const done = await runInSlices(scoreEvery(this.lookup(), token), () => token.isCancellationRequested);
+    return done === true && !token.isCancellationRequested;
   }
 
   /** Loads the stores and interests of folders added since the last call; forgets removed ones. */
@@ -605,3 +617,22 @@ function readChange(given: object): { change: import('./readingProtocol').PaperS
 function clampInteger(value: unknown, min: number, max: number, fallback: number): number {
   return typeof value === 'number' && Number.isFinite(value) ? Math.min(max, Math.max(min, Math.floor(value))) : fallback;
 }
+
+/**
+ * Scores each paper of a lookup, yielding every few hundred; false when cancelled. A change of
+ * the index meanwhile ends it early (true): what is left is scored when the answer is made.
+ */
+function* scoreEvery(lookup: ModelLookup, token: Cancellation): Generator<void, boolean, void> {
+  const generation = lookup.index.generation;
+  let count = 0;
+  for (const paper of lookup.papers()) {
+    lookup.score(paper);
+    if ((++count & 511) === 0) {
+      yield;
+      if (token.isCancellationRequested) return false;
+      if (lookup.index.generation !== generation) return true;
+    }
+  }
+  return true;
+}
+

@@ -382,6 +382,11 @@ connection.onRequest(PapersTreeRequest, guarded(PapersTreeRequest.method, async 
   await workspaceDigests.ready;
   await reading.ready();
   workspaceDigests.flush();
+  // The scores For you bands the papers by, worked out in slices (a hover answered between them,
+  // a cancellation heard) before the tree is built from them at once.
+  if (params.grouping === 'forYou' && !(await reading.scoresReady(token))) {
+    return { generation: workspaceIndex.generation, paperCount: 0, distinctPaperCount: 0, nodes: [] };
+  }
   const lookup = papersTrees.get(workspaceIndex, params.grouping, treeOptions(params), token);
   await messageLanguage.ready();
   const nodes = (lookup.childrenOf(params.parentId) ?? []).map((node) => localizedNode(node, messageLanguage.current()));
@@ -652,7 +657,18 @@ connection.onRequest(SetPaperStateRequest, guarded(SetPaperStateRequest.method, 
 // By name: a request without params (LSP allows it) reaches the handler.
 connection.onRequest(StateInfoRequest.method, guarded(StateInfoRequest.method, async () => (await readingReady(), reading.stateInfo())));
 connection.onRequest(DigestsRequest.method, guarded(DigestsRequest.method, async () => (await readingReady(), reading.digests())));
-connection.onRequest(RankedPapersRequest, guarded(RankedPapersRequest.method, async (params, token) => (await readingReady(), await messageLanguage.ready(), reading.rankedPapers(params, token, messageLanguage.current()))));
+connection.onRequest(
+  RankedPapersRequest,
+  guarded(RankedPapersRequest.method, async (params, token) => {
+    await readingReady();
+    await messageLanguage.ready();
+    // Scored in slices first, as for the For you tree.
+    if (!(await reading.scoresReady(token))) {
+      return { generation: reading.lookup().generation, total: 0, papers: [] };
+    }
+    return reading.rankedPapers(params, token, messageLanguage.current());
+  }),
+);
 connection.onRequest(DocumentPapersRequest, guarded(DocumentPapersRequest.method, async (params) => (await readingReady(), reading.documentPapers(typeof params?.uri === 'string' ? indexUri(params.uri) : ''))));
 connection.onRequest(ExportPapersRequest, guarded(ExportPapersRequest.method, async (params, token) => (await readingReady(), reading.exportPapers(withCanonicalScope(params), token))));
 

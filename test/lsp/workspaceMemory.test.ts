@@ -61,4 +61,33 @@ describe('workspace memory once idle (LSP)', () => {
       await client.shutdown();
     }
   });
+
+  test('Should score For you in slices, answering what comes meanwhile, and keep no reading information of every paper', async () => {
+    // Interests that every paper is searched for: keywords and phrases (generate.ts's words).
+    fs.mkdirSync(path.join(root, '.paper-digest'), { recursive: true });
+    const keywords = ['sparse', 'chain-of-thought', 'scaling laws', 'language', 'latent', 'transformers', 'verifier', 'probes', 'distillation', 'reasoning', 'robust math', 'agents', 'planning', 'theorem proving'];
+    fs.writeFileSync(path.join(root, '.paper-digest', 'interests.json'), JSON.stringify({ keywords, institutions: ['Kyoto University'], categories: ['cs.LG'] }));
+    const client = await LspClient.start({ rootUri: pathToFileURL(root).href, timeoutMs: 120_000, execArgv: SERVER_NODE_OPTIONS });
+    try {
+      const first = await client.request<{ paperCount: number }>('paperDigest/papersTree', { grouping: 'topic', filter: '' });
+      assert.equal(first.paperCount, FILES * PAPERS_PER_FILE);
+      const before = await client.request<{ heapUsed: number }>('paperDigest/serverMemory', { collect: true });
+      // The first For you tree scores 20,000 papers; a request sent with it is answered between
+      // the slices, before it.
+      const order: string[] = [];
+      const tree = client.request<{ nodes: { label: string }[] }>('paperDigest/papersTree', { grouping: 'forYou', filter: '' }).then((answer) => (order.push('forYou'), answer));
+      const info = client.request('paperDigest/stateInfo').then(() => order.push('stateInfo'));
+      const [answer] = await Promise.all([tree, info]);
+      assert.deepEqual(order, ['stateInfo', 'forYou']);
+      assert.ok(answer.nodes.length > 0, JSON.stringify(answer).slice(0, 300));
+      const after = await client.request<{ heapUsed: number }>('paperDigest/serverMemory', { collect: true });
+      // What stays is each paper's score and the matches behind it: about 250 bytes a paper
+      // (3 KB of folded texts and 1 KB of reading information each, before).
+      const perPaper = (after.heapUsed - before.heapUsed) / (FILES * PAPERS_PER_FILE);
+      assert.ok(perPaper < 1_000, `For you kept ${perPaper.toFixed(0)} bytes a paper`);
+    } finally {
+      await client.shutdown();
+      fs.rmSync(path.join(root, '.paper-digest'), { recursive: true, force: true });
+    }
+  });
 });

@@ -272,7 +272,8 @@ function placePapers(index: WorkspaceIndex, grouping: PapersGrouping, options: P
     // Highest score first; the sort is stable, so equal scores keep file order.
     const scores = new Map<PaperSummary, number>();
     for (const { paper } of matching) {
-      scores.set(paper, reading.info(paper).score);
+      // The score alone: the reading information of every paper was 1 KB each, kept.
+      scores.set(paper, reading.score(paper));
     }
     matching.sort((a, b) => scores.get(b.paper)! - scores.get(a.paper)!);
     // One place per paper, its best scored: copies of a paper in two digests (scored by what
@@ -570,7 +571,7 @@ function placePaper(root: GroupBuilder, grouping: PapersGrouping, paper: PaperSu
       root.group('file', paper.uri, fileLabel(names, paper.uri), heading, -reading.digestRank(paper.uri)).add(paper);
       return;
     case 'forYou': {
-      const score = reading.info(paper).score;
+      const score = reading.score(paper);
       const band = score > 0 ? 0 : score === 0 ? 1 : 2;
       root.group('score', SCORE_BANDS[band].key, SCORE_BANDS[band].label, SCORE_BANDS[band].detail, band).add(paper);
       return;

@@ -190,11 +190,7 @@ function fold(text: string): string {
   return text.normalize('NFKC').toLowerCase();
 }
 
-/**
- * The folded texts of a paper, worked out once per paper summary, and what the interests'
- * matchers found in them (`interestScore`): bit `id` of `known` is set once matcher `id` was
- * tried, of `found` when it matched, of `inTitle` when a keyword matched in the titles.
- */
+/** The folded texts of a paper, as the interests' terms are matched against them. */
 interface FoldedPaper {
   readonly titles: string;
   readonly rest: string;
@@ -203,39 +199,40 @@ interface FoldedPaper {
   readonly categories: readonly { readonly code: string; readonly names: readonly string[] }[];
   readonly authors: readonly string[];
   readonly institutions: readonly string[];
-  /** The table of matchers the bits are of (`MatcherTable`); undefined before any. */
-  table: MatcherTable | undefined;
+}
+
+/**
+ * What the interests' matchers found in a paper, kept per paper summary (`interestScore`): bit
+ * `id` of `known` is set once matcher `id` was tried, of `found` when it matched, of `inTitle`
+ * when a keyword matched in the titles. The folded texts themselves are not kept: a year of
+ * papers held 3 KB of them each (350 MB for 110,000 papers) for as long as the server ran, and
+ * they are needed only for a matcher not tried yet (a new term).
+ */
+interface PaperFindings {
+  /** The table of matchers the bits are of (`MatcherTable`). */
+  table: MatcherTable;
   known: number;
   found: number;
   inTitle: number;
 }
 
-const FOLDED = new WeakMap<PaperSummary, FoldedPaper>();
+const FINDINGS = new WeakMap<PaperSummary, PaperFindings>();
 
 function folded(paper: PaperSummary): FoldedPaper {
-  let result = FOLDED.get(paper);
-  if (!result) {
-    const categories = paper.categories.map((code) => {
-      const category = categoryIgnoringCase(code);
-      return { code, names: category ? [fold(code), fold(category.name), fold(category.nameZh)] : [fold(code)] };
-    });
-    result = {
-      // Joined by U+0000, which no term matches (a phrase's words match across white space
-      // only): a phrase is found within one title, the summary or one keyword, not across two.
-      titles: fold(`${paper.englishTitle}\u0000${paper.chineseTitle}`),
-      rest: fold(`${paper.summary}\u0000${paper.keywords.join('\u0000')}`),
-      topic: fold(paper.topic),
-      categories,
-      authors: [...paper.authors, ...paper.authorsZh.map((pair) => pair.nameZh)].map((name) => fold(name).replace(/\s+/g, ' ').trim()),
-      institutions: paper.institutions.flatMap((institution) => (institution.translation ? [fold(institution.name), fold(institution.translation)] : [fold(institution.name)])),
-      table: undefined,
-      known: 0,
-      found: 0,
-      inTitle: 0,
-    };
-    FOLDED.set(paper, result);
-  }
-  return result;
+  const categories = paper.categories.map((code) => {
+    const category = categoryIgnoringCase(code);
+    return { code, names: category ? [fold(code), fold(category.name), fold(category.nameZh)] : [fold(code)] };
+  });
+  return {
+    // Joined by U+0000, which no term matches (a phrase's words match across white space
+    // only): a phrase is found within one title, the summary or one keyword, not across two.
+    titles: fold(`${paper.englishTitle}\u0000${paper.chineseTitle}`),
+    rest: fold(`${paper.summary}\u0000${paper.keywords.join('\u0000')}`),
+    topic: fold(paper.topic),
+    categories,
+    authors: [...paper.authors, ...paper.authorsZh.map((pair) => pair.nameZh)].map((name) => fold(name).replace(/\s+/g, ' ').trim()),
+    institutions: paper.institutions.flatMap((institution) => (institution.translation ? [fold(institution.name), fold(institution.translation)] : [fold(institution.name)])),
+  };
 }
 
 function contains(text: string, interest: Interest): boolean {
@@ -298,33 +295,35 @@ export function interestScore(interests: Interests, paper: PaperSummary): number
   if (list.length === 0) {
     return 0;
   }
-  const texts = folded(paper);
   const matchers = matcherIds(interests);
   let score = 0;
   if (!matchers) {
+    const texts = folded(paper);
     for (const interest of list) {
       const found = matchOf(texts, interest);
       if (found > 0) score += found * interest.weight;
     }
     return round(score);
   }
-  if (texts.table !== matchers.table) {
-    texts.table = matchers.table;
-    texts.known = 0;
-    texts.found = 0;
-    texts.inTitle = 0;
+  let findings = FINDINGS.get(paper);
+  if (!findings || findings.table !== matchers.table) {
+    findings = { table: matchers.table, known: 0, found: 0, inTitle: 0 };
+    FINDINGS.set(paper, findings);
   }
   const ids = matchers.ids;
+  // Folded only when a matcher is tried for the first time on this paper.
+  let texts: FoldedPaper | undefined;
   for (let i = 0; i < list.length; i++) {
     const bit = 1 << ids[i];
-    if ((texts.known & bit) === 0) {
+    if ((findings.known & bit) === 0) {
+      texts ??= folded(paper);
       const found = matchOf(texts, list[i]);
-      texts.known |= bit;
-      if (found > 0) texts.found |= bit;
-      if (found > 1) texts.inTitle |= bit;
+      findings.known |= bit;
+      if (found > 0) findings.found |= bit;
+      if (found > 1) findings.inTitle |= bit;
     }
-    if ((texts.found & bit) !== 0) {
-      score += ((texts.inTitle & bit) !== 0 ? 2 : 1) * list[i].weight;
+    if ((findings.found & bit) !== 0) {
+      score += ((findings.inTitle & bit) !== 0 ? 2 : 1) * list[i].weight;
     }
   }
   return round(score);

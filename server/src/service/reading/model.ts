@@ -243,7 +243,11 @@ export class ModelLookup implements ReadingLookup {
         const paper = firstUri === undefined ? undefined : index.file(firstUri)?.papers[firstIndex];
         return paper ? { uri: paper.uri, range: paper.selectionRange } : undefined;
       },
-      arxivSearchUrl: fixed.arxivSearchUrl,
+      // Made when asked (a CodeLens, a tree node): kept for every paper, the encoded titles of a
+      // year of papers were 30 MB.
+      get arxivSearchUrl(): string {
+        return arxivSearchUrl(paper.englishTitle || paper.title);
+      },
     };
     KNOWN_INFO.set(paper, { info, state, fixed, orderId: this.order.id });
     return info;
@@ -376,7 +380,6 @@ interface UnchangingInfo {
   readonly score: number;
   /** The reasons for the score, once asked for. */
   reasons?: readonly string[];
-  readonly arxivSearchUrl: string;
 }
 
 function reasonsOf(paper: PaperSummary, fixed: UnchangingInfo): readonly string[] {
@@ -393,7 +396,7 @@ const UNCHANGING = new WeakMap<PaperSummary, UnchangingInfo>();
 function unchangingInfo(paper: PaperSummary, interests: Interests): UnchangingInfo {
   let known = UNCHANGING.get(paper);
   if (!known || known.interests !== interests) {
-    known = { interests, score: interestScore(interests, paper), arxivSearchUrl: known?.arxivSearchUrl ?? arxivSearchUrl(paper.englishTitle || paper.title) };
+    known = { interests, score: interestScore(interests, paper) };
     UNCHANGING.set(paper, known);
   }
   return known;

@@ -44,6 +44,8 @@ export interface ReadingLookup {
   flags(paper: PaperSummary): ReadingFlags;
   /** Whether the interests hide the paper (score at or below `hideBelow`). */
   hidden(paper: PaperSummary): boolean;
+  /** The paper's interest score, as in `info` but without making the rest (the For you tree scores every paper). */
+  score(paper: PaperSummary): number;
   /** The position of a file in digest order (higher is newer); -1 when unknown. */
   digestRank(uri: string): number;
   /**
@@ -106,5 +108,6 @@ export const NO_READING: ReadingLookup = {
   info: neutralInfo,
   flags: () => NEUTRAL_FLAGS,
   hidden: () => false,
+  score: () => 0,
   digestRank: () => -1,
 };

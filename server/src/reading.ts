@@ -26,6 +26,8 @@ import { PapersTreeCache, standalonePaperNode } from './service/features/tree';
 import { codeLenses, documentPapers, paperOnTitleLine, readingHover } from './service/reading/documentFeatures';
 import { EXPORT_FORMATS, exportPapers } from './service/reading/export/index';
 import { exportRecord } from './service/reading/exportRecord';
+import type { ExportRecord } from './service/reading/exportRecord';
+import { runToEnd } from './service/features/diagnostics';
 import type { Interests } from './service/reading/interests';
 import { hasInterests, interestsFromFileText, NO_INTERESTS, parseInterests } from './service/reading/interests';
 import { ReadingModel } from './service/reading/model';
@@ -403,12 +405,33 @@ export class ReadingService {
   }
 
   exportPapers(params: ExportPapersParams, token: Cancellation = NEVER_CANCELLED): ExportPapersResult {
+    return runToEnd(this.exportPapersSteps(params, token));
+  }
+
+  /**
+   * `exportPapers` in steps: the records of the papers are made a few hundred at a time (an
+   * export of a year of papers made 100,000 of them at once, seconds in which no hover was
+   * answered and a cancellation went unheard); the text is then written at once. Empty when
+   * cancelled.
+   */
+  *exportPapersSteps(params: ExportPapersParams, token: Cancellation = NEVER_CANCELLED): Generator<void, ExportPapersResult, void> {
     const lookup = this.lookup();
     if (!params || !EXPORT_FORMATS.includes(params.format)) {
       return { text: '', count: 0 };
     }
     const papers = distinctPapers(lookup, papersInScope(lookup, sanitiseScope(params.scope), this.trees, token));
-    const records = papers.map((paper) => exportRecord(lookup, paper));
+    const records: ExportRecord[] = [];
+    for (const paper of papers) {
+      records.push(exportRecord(lookup, paper));
+      if ((records.length & 255) === 0) {
+        yield;
+        if (token.isCancellationRequested) return { text: '', count: 0 };
+      }
+    }
+    if (token.isCancellationRequested) {
+      return { text: '', count: 0 };
+    }
+    yield;
     return { text: exportPapers(params.format, records, (uri) => this.relativePath(uri)), count: records.length };
   }
 

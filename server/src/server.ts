@@ -670,7 +670,14 @@ connection.onRequest(
   }),
 );
 connection.onRequest(DocumentPapersRequest, guarded(DocumentPapersRequest.method, async (params) => (await readingReady(), reading.documentPapers(typeof params?.uri === 'string' ? indexUri(params.uri) : ''))));
-connection.onRequest(ExportPapersRequest, guarded(ExportPapersRequest.method, async (params, token) => (await readingReady(), reading.exportPapers(withCanonicalScope(params), token))));
+connection.onRequest(
+  ExportPapersRequest,
+  guarded(ExportPapersRequest.method, async (params, token) => {
+    await readingReady();
+    // In slices: the requests that come meanwhile are answered, and a cancellation is heard.
+    return (await runInSlices(reading.exportPapersSteps(withCanonicalScope(params), token), () => token.isCancellationRequested)) ?? { text: '', count: 0 };
+  }),
+);
 
 /**
  * Params whose scope names a file by a `file:` URI in another encoding than the index's (a client

@@ -90,4 +90,27 @@ describe('workspace memory once idle (LSP)', () => {
       fs.rmSync(path.join(root, '.paper-digest'), { recursive: true, force: true });
     }
   });
+  test('Should export every paper in slices, answering what comes meanwhile, and stop when cancelled', async () => {
+    const client = await LspClient.start({ rootUri: pathToFileURL(root).href, timeoutMs: 120_000, execArgv: SERVER_NODE_OPTIONS });
+    try {
+      await client.request('paperDigest/papersTree', { grouping: 'topic', filter: '' });
+      const order: string[] = [];
+      const exported = client.request<{ text: string; count: number }>('paperDigest/exportPapers', { format: 'bibtex', scope: {} }).then((answer) => (order.push('export'), answer));
+      const info = client.request('paperDigest/stateInfo').then(() => order.push('stateInfo'));
+      const [answer] = await Promise.all([exported, info]);
+      assert.deepEqual(order, ['stateInfo', 'export']);
+      assert.equal(answer.count, FILES * PAPERS_PER_FILE);
+      assert.equal(answer.text.match(/^@misc\{/gm)?.length, FILES * PAPERS_PER_FILE);
+      // Cancelled as soon as it is sent: nothing, or an error saying so, and soon.
+      const id = client.nextId;
+      const cancelled = client.request<{ text: string; count: number }>('paperDigest/exportPapers', { format: 'markdown', scope: {} }).then(
+        (value) => value,
+        () => ({ text: '', count: 0 }),
+      );
+      client.notify('$/cancelRequest', { id });
+      assert.deepEqual(await cancelled, { text: '', count: 0 });
+    } finally {
+      await client.shutdown();
+    }
+  });
 });

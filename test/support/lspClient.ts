@@ -85,7 +85,8 @@ export const DEFAULT_CAPABILITIES = {
 };
 
 export class LspClient {
-  private nextId = 1;
+  /** The id the next request gets (to cancel it with `$/cancelRequest`). */
+  nextId = 1;
   private buffer = Buffer.alloc(0);
   /** Chunks received since `buffer` was last joined, their total with it, and the size a message awaits. */
   private chunks: Buffer[] = [];

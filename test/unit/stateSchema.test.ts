@@ -71,6 +71,8 @@ describe('state file schema', () => {
     const bad: [string, unknown][] = [
       ['another version', { version: 2, papers: {} }],
       ['no version', { papers: {} }],
+      ['papers null', { version: 1, papers: null }],
+      ['papers a list', { version: 1, papers: [] }],
       ['a flag that is not a boolean', { version: 1, papers: { p: { read: 'yes' } } }],
       ['tags that are not strings', { version: 1, papers: { p: { tags: [1] } } }],
       ['an empty key', { version: 1, papers: { '': { read: true } } }],

@@ -157,7 +157,8 @@ export function parseState(text: string): ParsedState {
     const shown = JSON.stringify(value.version) ?? String(value.version);
     return { problem: { kind: 'unknown-version', reason: message('unknownVersion', { version: shown.slice(0, 40), known: STATE_VERSION }) } };
   }
-  const papersValue = value.papers ?? {};
+  // Absent: no paper has a state yet; null, like any other value that is no object, is corrupt.
+  const papersValue = value.papers === undefined ? {} : value.papers;
   if (!isObject(papersValue)) {
     return corrupt(message('papersNotObject'));
   }

@@ -118,9 +118,23 @@ export class ReadingService {
    * hover) are answered between the slices. False when cancelled (or a newer index came).
    */
   async scoresReady(token: Cancellation): Promise<boolean> {
-    const done = await runInSlices(scoreEvery(this.lookup(), token), () => token.isCancellationRequested);
-    return done === true && !token.isCancellationRequested;
+    const lookup = this.lookup();
+    // Scores depend on the papers and the interests only: once every paper of an index
+    // generation was scored with these interests, a state change needs no pass over them.
+    const scoredWith = [lookup.index.generation, ...this.interests.values()];
+    if (this.scoredWith && this.scoredWith.length === scoredWith.length && this.scoredWith.every((each, i) => each === scoredWith[i])) {
+      return true;
+    }
+    const done = await runInSlices(scoreEvery(lookup, token), () => token.isCancellationRequested);
+    if (done !== true || token.isCancellationRequested) {
+      return false;
+    }
+    if (lookup.index.generation === scoredWith[0]) this.scoredWith = scoredWith;
+    return true;
   }
+
+  /** The index generation and the interests every paper was last scored with (`scoresReady`). */
+  private scoredWith: unknown[] | undefined;
 
   /** Loads the stores and interests of folders added since the last call; forgets removed ones. */
   syncFolders(): void {

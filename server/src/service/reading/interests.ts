@@ -187,8 +187,12 @@ function makeInterest(kind: InterestKind, term: string, weight: number): Interes
 }
 
 function fold(text: string): string {
-  return text.normalize('NFKC').toLowerCase();
+  // ASCII is its own NFKC form: only its case is folded (most titles, names and codes).
+  return ASCII_ONLY.test(text) ? text.toLowerCase() : text.normalize('NFKC').toLowerCase();
 }
+
+// eslint-disable-next-line no-control-regex
+const ASCII_ONLY = /^[\x00-\x7f]*$/;
 
 /** The folded texts of a paper, as the interests' terms are matched against them. */
 interface FoldedPaper {
@@ -218,21 +222,66 @@ interface PaperFindings {
 
 const FINDINGS = new WeakMap<PaperSummary, PaperFindings>();
 
+/**
+ * The folded texts of a paper, each folded when a matcher first reads it (a new keyword reads
+ * the titles and the rest only): made for the matchers not tried on the paper yet, not kept.
+ */
 function folded(paper: PaperSummary): FoldedPaper {
-  const categories = paper.categories.map((code) => {
+  return new LazyFolded(paper);
+}
+
+class LazyFolded implements FoldedPaper {
+  private titlesText: string | undefined;
+  private restText: string | undefined;
+  private topicText: string | undefined;
+  private categoryNames: FoldedPaper['categories'] | undefined;
+  private authorNames: readonly string[] | undefined;
+  private institutionNames: readonly string[] | undefined;
+
+  constructor(private readonly paper: PaperSummary) {}
+
+  // Joined by U+0000, which no term matches (a phrase's words match across white space only): a
+  // phrase is found within one title, the summary or one keyword, not across two.
+  // Each part folded on its own (as folding them joined by U+0000, a starter nothing composes
+  // with, gives): the English ones then take the fast way of ASCII.
+  get titles(): string {
+    return (this.titlesText ??= `${fold(this.paper.englishTitle)}\u0000${fold(this.paper.chineseTitle)}`);
+  }
+
+  get rest(): string {
+    return (this.restText ??= [this.paper.summary, ...this.paper.keywords].map(fold).join('\u0000'));
+  }
+
+  get topic(): string {
+    return (this.topicText ??= fold(this.paper.topic));
+  }
+
+  get categories(): FoldedPaper['categories'] {
+    return (this.categoryNames ??= this.paper.categories.map((code) => ({ code, names: foldedCategoryNames(code) })));
+  }
+
+  get authors(): readonly string[] {
+    return (this.authorNames ??= [...this.paper.authors, ...this.paper.authorsZh.map((pair) => pair.nameZh)].map((name) => fold(name).replace(/\s+/g, ' ').trim()));
+  }
+
+  get institutions(): readonly string[] {
+    return (this.institutionNames ??= this.paper.institutions.flatMap((institution) => (institution.translation ? [fold(institution.name), fold(institution.translation)] : [fold(institution.name)])));
+  }
+}
+
+/** A category code folded, with its taxonomy's names folded when it is a known one; by the code as written (a few hundred codes). */
+const CATEGORY_NAMES = new Map<string, readonly string[]>();
+
+function foldedCategoryNames(code: string): readonly string[] {
+  let names = CATEGORY_NAMES.get(code);
+  if (!names) {
     const category = categoryIgnoringCase(code);
-    return { code, names: category ? [fold(code), fold(category.name), fold(category.nameZh)] : [fold(code)] };
-  });
-  return {
-    // Joined by U+0000, which no term matches (a phrase's words match across white space
-    // only): a phrase is found within one title, the summary or one keyword, not across two.
-    titles: fold(`${paper.englishTitle}\u0000${paper.chineseTitle}`),
-    rest: fold(`${paper.summary}\u0000${paper.keywords.join('\u0000')}`),
-    topic: fold(paper.topic),
-    categories,
-    authors: [...paper.authors, ...paper.authorsZh.map((pair) => pair.nameZh)].map((name) => fold(name).replace(/\s+/g, ' ').trim()),
-    institutions: paper.institutions.flatMap((institution) => (institution.translation ? [fold(institution.name), fold(institution.translation)] : [fold(institution.name)])),
-  };
+    names = category ? [fold(code), fold(category.name), fold(category.nameZh)] : [fold(code)];
+    // Codes as written in the workspace: bounded by what the digests write, cleared past a size no taxonomy has.
+    if (CATEGORY_NAMES.size > 10_000) CATEGORY_NAMES.clear();
+    CATEGORY_NAMES.set(code, names);
+  }
+  return names;
 }
 
 function contains(text: string, interest: Interest): boolean {

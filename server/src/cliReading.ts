@@ -242,6 +242,8 @@ function parsePapersArguments(args: readonly string[]): PapersOptions | InfoRequ
       i = next;
     } else if (isOption(arg, '--tag')) {
       const { value, next } = optionValue(args, i, '--tag', COMMAND_OPTIONS.papers);
+      // An empty tag names none (as for `mark --tag`): bad usage, not a list of no papers.
+      if (value.trim() === '') throw new CliUsageError(cliText('needsTag', { option: '--tag' }));
       options.query.tag = value.replace(/\s+/g, ' ').trim();
       i = next;
     } else if (isOption(arg, '--sort')) {

@@ -207,6 +207,9 @@ describe('paper-digest papers', () => {
     assertUsage(run(['papers', '--format', 'yaml'], work), /unknown format 'yaml': use text, json, bibtex, csljson, ris, csv or markdown/);
     assertUsage(run(['papers', '--sort'], work), /--sort needs a value/);
     assertUsage(run(['papers', '--sort', 'date'], work), /unknown sort 'date'/);
+    // An empty tag names none, as for `mark --tag`.
+    assertUsage(run(['papers', '--tag', ''], work), /--tag needs a tag/);
+    assertUsage(run(['papers', '--tag=  '], work), /--tag needs a tag/);
     assertUsage(run(['papers', '--bogus\u001b[31m'], work), /unknown option '--bogus\\x1b\[31m' for papers/);
     assertUsage(run(['mark', 'read', '--title', 'protein', '--id', 'x', '--lang', 'en'], work), /^paper-digest: mark takes --title or --id, not both/);
     assertUsage(run(['mark', 'read', '--lang', 'en'], work), /^paper-digest: mark needs one of --title TITLE or --id ID/);

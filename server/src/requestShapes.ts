@@ -188,11 +188,18 @@ const CAPABILITY_GROUPS = ['workspace', 'textDocument', 'notebookDocument', 'win
  * folders before the server's handler runs, and a `capabilities: null` failed the request with
  * a raw TypeError and left the server unable to be initialised again): capabilities an object
  * of objects, folders a list of `{ uri, name }` with string URIs, the root URI a string or null.
- * Every other message is returned as it is.
+ * A `workspace/didChangeWorkspaceFolders` gets lists of such folders as well (`params: null`
+ * threw in the library). Every other message is returned as it is.
  *
  * @example shapedIncoming({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { capabilities: null } }).params.capabilities // {}
  */
 export function shapedIncoming(message: unknown): unknown {
+  if (isObject(message) && message.method === 'workspace/didChangeWorkspaceFolders' && message.id === undefined) {
+    // The library reads `params.event.added` and `.removed` itself: lists of folders with string URIs.
+    const event = isObject(message.params) && isObject(message.params.event) ? message.params.event : {};
+    const folders = (list: unknown): { uri: string; name: string }[] => (Array.isArray(list) ? list.filter((folder): folder is Record<string, unknown> & { uri: string } => isObject(folder) && typeof folder.uri === 'string').map((folder) => ({ uri: folder.uri, name: typeof folder.name === 'string' ? folder.name : folder.uri })) : []);
+    return { ...message, params: { event: { added: folders(event.added), removed: folders(event.removed) } } };
+  }
   if (!isObject(message) || message.method !== 'initialize' || message.id === undefined) {
     return message;
   }

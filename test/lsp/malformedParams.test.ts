@@ -138,6 +138,8 @@ describe('lsp: workspace notifications and initialize without their shape', () =
       client.notify('workspace/didChangeWatchedFiles', { changes: null });
       client.notify('workspace/didChangeWatchedFiles', null);
       client.notify('workspace/didChangeWorkspaceFolders', { event: { added: [{ uri: 5 }], removed: null } });
+      client.notify('workspace/didChangeWorkspaceFolders', null);
+      client.notify('workspace/didChangeWorkspaceFolders', { event: 5 });
       // The events are applied in order: once the last paper is listed, the others are too.
       for (let i = 0; i < 200 && !(await titles(client)).includes('C'); i++) await client.request('paperDigest/stateInfo');
       assert.deepEqual(await titles(client), ['A', 'B', 'C']);

@@ -40,6 +40,16 @@ describe('fix-all on a digest of too many problems', () => {
     assert.equal(fixAllRefused(small), false);
   });
 
+  test('Should fix a document again once rules turned off bring it under the limit', () => {
+    const big = parseDigest(manyProblems(over));
+    assert.deepEqual(fixAll(big), []);
+    assert.equal(fixAllRefused(big), true);
+    const fewer = { rules: { 'half-width-punctuation': 'off', 'hit-missing-field': 'off' } } as const;
+    const edits = fixAll(big, fewer);
+    assert.equal(fixAllRefused(big), false, 'the refusal was of the options before');
+    assert.ok(edits.length > 0, `${edits.length} edits under the fewer rules`);
+  });
+
   test('Should still offer the quick fixes of a problem that need no check of the whole document', () => {
     const offered = (papers: number, code: string): string[] => {
       const doc = parseDigest(manyProblems(papers));

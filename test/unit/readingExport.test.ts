@@ -447,6 +447,10 @@ describe('export: what is known only', () => {
     assert.equal(paperYear('Vol. 12, No. 2019–2020', undefined), undefined, 'nor a range with an en dash');
     assert.equal(paperYear('Ann. Stat. 51.2019', undefined), undefined, 'nor a number after a point');
     assert.equal(paperYear('Report 12019', undefined), undefined, 'nor part of a longer number');
+    assert.equal(paperYear('Extended version of arXiv:1906.01234', undefined), undefined, 'nor the start of an arXiv id');
+    assert.equal(paperYear('See 2012.01234 and 2020', undefined), 2020, 'an id of 2012 is no year');
+    assert.equal(paperYear('LNCS vol. 2019, pp. 2020', undefined), undefined, 'nor a volume or a page');
+    assert.equal(paperYear('LNCS vol. 12, 2019', undefined), 2019);
     assert.equal(paperYear('To appear, 2031', undefined, 2027), undefined, 'nor one after next year');
     assert.equal(paperYear('', '0613.01234'), undefined, 'no month 13');
     assert.equal(paperYear('', '0703.01234'), undefined, 'no id of this form before April 2007');

@@ -495,6 +495,21 @@ describe('Roll-ups', () => {
     assert.match(markdown.slice(markdown.indexOf('### P ')), /^### P [^\n]*\n\n[^\n]*[\u4e00-\u9fff]/, 'with its Chinese title');
   });
 
+  test('Should prefer a copy of any number of warnings to one with an error', () => {
+    const index = new WorkspaceIndex();
+    const texts = new Map<string, string>([
+      // Monday: 180 warnings (half-width `;` between empty hits); Tuesday: one error, an unknown category.
+      ['file:///ws/2026-04-27.digest', digest(entryLines('P', { topicHits: `专题命中 数学推理 ：${';x'.repeat(180)}；分类 cs.LG` }))],
+      ['file:///ws/2026-04-28.digest', digest(entryLines('P', { topicHits: '专题命中 数学推理 ：reasoning(abstract)；分类 cs.XX' }))],
+    ]);
+    for (const [uri, text] of texts) index.update(uri, text);
+    const severities = [...texts.values()].map((text) => computeDiagnostics(parseDigest(text)).map((d) => d.severity));
+    assert.ok(severities[0].length > 100 && severities[0].every((severity) => severity !== 1), 'Monday: warnings only');
+    assert.ok(severities[1].includes(1), 'Tuesday: an error');
+    const result = rollup(index, '2026-W18', 'digest', (uri) => texts.get(uri));
+    assert.match(result.text, /;x;x/, 'Monday’s copy, the one without an error');
+  });
+
   test('Should say 1 paper, not 1 papers', () => {
     const index = new WorkspaceIndex();
     index.update('file:///ws/2026-05-01.digest', digest(entryLines('X')));

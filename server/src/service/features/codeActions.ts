@@ -327,7 +327,9 @@ function* diagnosticsOfSteps(doc: DigestDocument, options: DiagnosticOptions, to
   const diagnostics = yield* diagnosticSteps(doc, { ...checkedOptions(options), maxDiagnostics: MAX_FIX_ALL_PROBLEMS + 1 }, token);
   if (!token.isCancellationRequested) {
     diagnosticsByModel.set(doc, { key, diagnostics });
+    // Of the options checked last (rules turned off may bring a document under the limit).
     if (diagnostics.length > MAX_FIX_ALL_PROBLEMS) TOO_MANY.add(doc);
+    else TOO_MANY.delete(doc);
   }
   return diagnostics;
 }
@@ -414,7 +416,7 @@ export const MAX_FIX_ALL_PROBLEMS = 150_000;
 /** The models with more problems than `MAX_FIX_ALL_PROBLEMS`, found by the check code actions and fix-all make. */
 const TOO_MANY = new WeakSet<DigestDocument>();
 
-/** Whether fix-all refuses a model checked for code actions: it has more than `MAX_FIX_ALL_PROBLEMS` problems. */
+/** Whether fix-all refuses a model as last checked for code actions (under the options of that check): it has more than `MAX_FIX_ALL_PROBLEMS` problems. */
 export function fixAllRefused(doc: DigestDocument): boolean {
   return TOO_MANY.has(doc);
 }

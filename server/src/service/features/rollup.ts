@@ -113,8 +113,16 @@ function entryLines(paper: PaperSummary, linesOf: LinesOf): string[] | undefined
   return entry && !entry.every(isBlank) ? entry : undefined;
 }
 
-/** What a problem of each severity weighs when copies are compared: one error more than any number of warnings on a paper. */
-const SEVERITY_WEIGHT: Record<number, number> = { [DiagnosticSeverity.Error]: 10_000, [DiagnosticSeverity.Warning]: 100, [DiagnosticSeverity.Information]: 1, [DiagnosticSeverity.Hint]: 1 };
+/** A copy's problems when its entry is checked alone: errors, then warnings, then the rest (compared in that order). */
+type ProblemCounts = readonly [errors: number, warnings: number, others: number];
+
+/** No text to copy: after every copy that has one. */
+const UNREADABLE: ProblemCounts = [Infinity, Infinity, Infinity];
+
+/** Whether a copy's problems are fewer: fewer errors, else fewer warnings, else fewer of the rest. */
+function fewer(a: ProblemCounts, b: ProblemCounts): boolean {
+  return a[0] !== b[0] ? a[0] < b[0] : a[1] !== b[1] ? a[1] < b[1] : a[2] < b[2];
+}
 
 /**
  * The copy of a paper a roll-up takes. With the files' lines (a digest roll-up, which copies the
@@ -131,35 +139,51 @@ export function cleanestCopy(copies: readonly PaperSummary[], linesOf?: LinesOf)
     return copies[0];
   }
   let best = copies[0];
-  let bestCost = Infinity;
+  if (!linesOf) {
+    let most = -1;
+    for (const copy of copies) {
+      const given = fieldsGiven(copy);
+      if (given > most) {
+        best = copy;
+        most = given;
+      }
+    }
+    return best;
+  }
   // Copies written alike (the common case) are checked once.
-  const weights = new Map<string, number>();
+  const known = new Map<string, ProblemCounts>();
+  let bestCounts: ProblemCounts | undefined;
   for (const copy of copies) {
-    const cost = linesOf ? problemWeight(copy, linesOf, weights) : -fieldsGiven(copy);
-    if (cost < bestCost) {
+    const counts = problemCounts(copy, linesOf, known);
+    if (bestCounts === undefined || fewer(counts, bestCounts)) {
       best = copy;
-      bestCost = cost;
+      bestCounts = counts;
     }
   }
   return best;
 }
 
-/** The weight of the problems of a copy's entry checked alone (under a heading); Infinity when its text cannot be had. */
-function problemWeight(paper: PaperSummary, linesOf: LinesOf, known: Map<string, number>): number {
+/** The problems of a copy's entry checked alone (under a heading); `UNREADABLE` when its text cannot be had. */
+function problemCounts(paper: PaperSummary, linesOf: LinesOf, known: Map<string, ProblemCounts>): ProblemCounts {
   const entry = entryLines(paper, linesOf);
   if (!entry) {
-    return Infinity;
+    return UNREADABLE;
   }
   const text = `摘要集\n\n${entry.join('\n')}\n`;
-  let weight = known.get(text);
-  if (weight === undefined) {
-    weight = 0;
+  let counts = known.get(text);
+  if (counts === undefined) {
+    let errors = 0;
+    let warnings = 0;
+    let others = 0;
     for (const problem of computeDiagnostics(parseDigest(text))) {
-      weight += SEVERITY_WEIGHT[problem.severity ?? DiagnosticSeverity.Warning] ?? 1;
+      if (problem.severity === DiagnosticSeverity.Error) errors++;
+      else if (problem.severity === DiagnosticSeverity.Warning || problem.severity === undefined) warnings++;
+      else others++;
     }
-    known.set(text, weight);
+    counts = [errors, warnings, others];
+    known.set(text, counts);
   }
-  return weight;
+  return counts;
 }
 
 /** How many of an entry's fields a copy gives (the Markdown list shows them). */

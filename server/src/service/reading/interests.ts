@@ -249,7 +249,7 @@ class LazyFolded implements FoldedPaper {
   }
 
   get rest(): string {
-    return (this.restText ??= [this.paper.summary, ...this.paper.keywords].map(fold).join('\u0000'));
+    return (this.restText ??= `${fold(this.paper.summary)}\u0000${this.paper.keywords.map(fold).join('\u0000')}`);
   }
 
   get topic(): string {

@@ -115,7 +115,7 @@ export class ReadingService {
    * Scores every paper (each score is kept with its paper until the interests change), in slices:
    * the first For you tree or ranking of a year of papers after a start or an edit of the
    * interests scores 100,000 papers, a second and more, and the requests that come meanwhile (a
-   * hover) are answered between the slices. False when cancelled (or a newer index came).
+   * hover) are answered between the slices. False when cancelled.
    */
   async scoresReady(token: Cancellation): Promise<boolean> {
     const lookup = this.lookup();

@@ -140,8 +140,10 @@ describe('lsp: workspace notifications and initialize without their shape', () =
       client.notify('workspace/didChangeWorkspaceFolders', { event: { added: [{ uri: 5 }], removed: null } });
       client.notify('workspace/didChangeWorkspaceFolders', null);
       client.notify('workspace/didChangeWorkspaceFolders', { event: 5 });
-      // The events are applied in order: once the last paper is listed, the others are too.
-      for (let i = 0; i < 200 && !(await titles(client)).includes('C'); i++) await client.request('paperDigest/stateInfo');
+      // The events are applied in order: once the last paper is listed, the others are too (asked
+      // again until then, for at most 30 s on a busy machine).
+      const deadline = Date.now() + 30_000;
+      while (!(await titles(client)).includes('C') && Date.now() < deadline) await client.request('paperDigest/stateInfo');
       assert.deepEqual(await titles(client), ['A', 'B', 'C']);
       assert.doesNotMatch(client.stderr + JSON.stringify(client.notifications), /TypeError|Unhandled rejection|handler .* failed/);
     } finally {

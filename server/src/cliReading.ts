@@ -36,6 +36,7 @@ import { distinctPapers, papersInScope, rankPapers } from './service/reading/sco
 import type { StateChange } from './service/reading/stateFile';
 import { StateStore } from './service/reading/stateStore';
 import { titleKey, untitledPaperName, untitledPaperNumber } from './service/features/entries';
+import { paperKeyOf } from './service/reading/paperInfo';
 import type { PaperSummary } from './service/workspaceIndex';
 import { foldForSearch, WorkspaceIndex } from './service/workspaceIndex';
 import { INTERESTS_FILE, NodeStateDisk, readInterestsFile, STATE_FOLDER } from './stateDisk';
@@ -542,7 +543,8 @@ function sentence(message: Bilingual): Bilingual {
 function findPaper(lookup: ModelLookup, store: StateStore, options: MarkOptions): { key: string; title: string; name: string } | Bilingual {
   const byKey = new Map<string, PaperSummary>();
   for (const paper of lookup.papers()) {
-    const key = lookup.info(paper).paperKey;
+    // The key alone (`info` makes and keeps the whole reading information of every paper).
+    const key = paperKeyOf(paper);
     if (!byKey.has(key)) byKey.set(key, paper);
   }
   if (options.id !== undefined) {

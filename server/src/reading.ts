@@ -44,6 +44,7 @@ import type { StateFileSource } from './clientStateDisk';
 import { ClientStateDisk, readClientInterests } from './clientStateDisk';
 import { INTERESTS_FILE, NodeStateDisk, readInterestsFile, STATE_FILE, STATE_FOLDER } from './stateDisk';
 import { runInSlices } from './slices';
+import { paperKeyOf } from './service/reading/paperInfo';
 
 /** What the reading service needs of the server around it. */
 export interface ReadingHost {
@@ -308,7 +309,8 @@ export class ReadingService {
         entry = { keys: [], titles: new Map() };
         byStore.set(store, entry);
       }
-      const key = lookup.info(paper).paperKey;
+      // The key alone: the whole reading information of every paper changed was 1 KB each, kept.
+      const key = paperKeyOf(paper);
       entry.keys.push(key);
       if (paper.englishTitle) {
         entry.titles.set(key, paper.englishTitle);
@@ -371,10 +373,11 @@ export class ReadingService {
         let fresh = 0;
         for (const paper of digest.file.papers) {
           if (!firstCopyInFile(paper)) continue;
-          const info = lookup.info(paper);
+          // The flags alone, not the whole reading information of every paper.
+          const flags = lookup.flags(paper);
           papers++;
-          if (!info.read) unread++;
-          if (info.isNew) fresh++;
+          if (!flags.read) unread++;
+          if (flags.isNew) fresh++;
         }
         return {
           uri: digest.file.uri,

@@ -113,4 +113,23 @@ describe('workspace memory once idle (LSP)', () => {
       await client.shutdown();
     }
   });
+  test('Should mark every paper read and unread again keeping no reading information of every paper', async () => {
+    const client = await LspClient.start({ rootUri: pathToFileURL(root).href, timeoutMs: 120_000, execArgv: SERVER_NODE_OPTIONS });
+    try {
+      await client.request('paperDigest/papersTree', { grouping: 'topic', filter: '' });
+      const before = await client.request<{ heapUsed: number }>('paperDigest/serverMemory', { collect: true });
+      const read = await client.request<{ changed: number }>('paperDigest/setPaperState', { scope: { filter: '' }, change: { read: true } });
+      assert.equal(read.changed, FILES * PAPERS_PER_FILE);
+      await client.request('paperDigest/digests');
+      const unread = await client.request<{ changed: number }>('paperDigest/setPaperState', { scope: { filter: '' }, change: { read: false } });
+      assert.equal(unread.changed, FILES * PAPERS_PER_FILE);
+      const after = await client.request<{ heapUsed: number }>('paperDigest/serverMemory', { collect: true });
+      // Nothing of the papers' state is left (all unread again): what stays is little.
+      const perPaper = (after.heapUsed - before.heapUsed) / (FILES * PAPERS_PER_FILE);
+      assert.ok(perPaper < 500, `marking every paper kept ${perPaper.toFixed(0)} bytes a paper`);
+    } finally {
+      await client.shutdown();
+      fs.rmSync(path.join(root, '.paper-digest'), { recursive: true, force: true });
+    }
+  });
 });

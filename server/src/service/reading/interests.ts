@@ -209,7 +209,7 @@ interface FoldedPaper {
  * What the interests' matchers found in a paper, kept per paper summary (`interestScore`): bit
  * `id` of `known` is set once matcher `id` was tried, of `found` when it matched, of `inTitle`
  * when a keyword matched in the titles. The folded texts themselves are not kept: a year of
- * papers held 3 KB of them each (350 MB for 110,000 papers) for as long as the server ran, and
+ * papers held 3 KB of them each (330 MB for 110,000 papers) for as long as the server ran, and
  * they are needed only for a matcher not tried yet (a new term).
  */
 interface PaperFindings {

@@ -243,8 +243,8 @@ export class ModelLookup implements ReadingLookup {
         const paper = firstUri === undefined ? undefined : index.file(firstUri)?.papers[firstIndex];
         return paper ? { uri: paper.uri, range: paper.selectionRange } : undefined;
       },
-      // Made when asked (a CodeLens, a tree node): kept for every paper, the encoded titles of a
-      // year of papers were 30 MB.
+      // Made when asked (a CodeLens, a tree node), not kept for every paper: about 85 bytes a
+      // paper, 9 MB for a year of papers.
       get arxivSearchUrl(): string {
         return arxivSearchUrl(paper.englishTitle || paper.title);
       },

@@ -279,6 +279,7 @@ export class PapersView implements vscode.TreeDataProvider<PapersElement>, vscod
       parent = this.intern(node, parent);
     }
     if (parent) {
+      const before = this.treeView.selection[0];
       try {
         await this.treeView.reveal(parent, { select: true, focus: false, expand: false });
       } catch (error) {
@@ -290,8 +291,42 @@ export class PapersView implements vscode.TreeDataProvider<PapersElement>, vscod
         await this.rootsLoaded;
         return this.follow(editor, false);
       }
+      // A reveal the tree lost without a word (its roots asked again, or the view just shown,
+      // while it ran) selects nothing: followed once more. Not when something else was selected
+      // meanwhile (the user's click).
+      if (again && (await this.selectionAfterReveal(parent, before)) === 'none') {
+        await this.rootsLoaded;
+        return this.follow(editor, false);
+      }
     }
     return parent;
+  }
+
+  /**
+   * What the selection became after a reveal of `element`: that element, another one than it and
+   * than the one selected `before` (someone chose it), or neither within two seconds.
+   */
+  private selectionAfterReveal(element: PapersElement, before: PapersElement | undefined): Promise<'revealed' | 'other' | 'none'> {
+    const now = (): 'revealed' | 'other' | undefined => {
+      const selection = this.treeView.selection[0];
+      return selection === element ? 'revealed' : selection === undefined || selection === before ? undefined : 'other';
+    };
+    const known = now();
+    if (known) {
+      return Promise.resolve(known);
+    }
+    return new Promise((resolve) => {
+      const settle = (value: 'revealed' | 'other' | 'none'): void => {
+        clearTimeout(timer);
+        listener.dispose();
+        resolve(value);
+      };
+      const timer = setTimeout(() => settle('none'), 2_000);
+      const listener = this.treeView.onDidChangeSelection(() => {
+        const value = now();
+        if (value) settle(value);
+      });
+    });
   }
 
   dispose(): void {

@@ -156,9 +156,19 @@ export function wellShapedFileEvents(params: unknown): { uri: string; type: 1 | 
   return params.changes.filter((change): change is { uri: string; type: 1 | 2 | 3 } => isObject(change) && typeof change.uri === 'string' && (change.type === 1 || change.type === 2 || change.type === 3));
 }
 
+/**
+ * The workspace folders of a list (`{ uri, name }`) that have a string URI, named by their URI
+ * when they have no string name; anything but a list gives none.
+ */
+function wellShapedFolders(folders: unknown): { uri: string; name: string }[] {
+  return Array.isArray(folders)
+    ? folders.filter((folder): folder is Record<string, unknown> & { uri: string } => isObject(folder) && typeof folder.uri === 'string').map((folder) => ({ uri: folder.uri, name: typeof folder.name === 'string' ? folder.name : folder.uri }))
+    : [];
+}
+
 /** The URIs of a list of workspace folders (`{ uri, name }`) that have one; anything else gives none. */
 export function folderUris(folders: unknown): string[] {
-  return Array.isArray(folders) ? folders.filter((folder): folder is { uri: string } => isObject(folder) && typeof folder.uri === 'string').map((folder) => folder.uri) : [];
+  return wellShapedFolders(folders).map((folder) => folder.uri);
 }
 
 /**
@@ -197,8 +207,7 @@ export function shapedIncoming(message: unknown): unknown {
   if (isObject(message) && message.method === 'workspace/didChangeWorkspaceFolders' && message.id === undefined) {
     // The library reads `params.event.added` and `.removed` itself: lists of folders with string URIs.
     const event = isObject(message.params) && isObject(message.params.event) ? message.params.event : {};
-    const folders = (list: unknown): { uri: string; name: string }[] => (Array.isArray(list) ? list.filter((folder): folder is Record<string, unknown> & { uri: string } => isObject(folder) && typeof folder.uri === 'string').map((folder) => ({ uri: folder.uri, name: typeof folder.name === 'string' ? folder.name : folder.uri })) : []);
-    return { ...message, params: { event: { added: folders(event.added), removed: folders(event.removed) } } };
+    return { ...message, params: { event: { added: wellShapedFolders(event.added), removed: wellShapedFolders(event.removed) } } };
   }
   if (!isObject(message) || message.method !== 'initialize' || message.id === undefined) {
     return message;
@@ -210,9 +219,8 @@ export function shapedIncoming(message: unknown): unknown {
       if (!CAPABILITY_GROUPS.includes(key) || isObject(value)) capabilities[key] = value;
     }
   }
-  const folders = Array.isArray(given.workspaceFolders)
-    ? given.workspaceFolders.filter((folder): folder is Record<string, unknown> & { uri: string } => isObject(folder) && typeof folder.uri === 'string').map((folder) => ({ uri: folder.uri, name: typeof folder.name === 'string' ? folder.name : folder.uri }))
-    : null;
+  // Not a list: none (null, as LSP has it), not an empty list.
+  const folders = Array.isArray(given.workspaceFolders) ? wellShapedFolders(given.workspaceFolders) : null;
   const params: Record<string, unknown> = {
     ...given,
     processId: Number.isInteger(given.processId) ? given.processId : null,

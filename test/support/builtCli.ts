@@ -23,7 +23,8 @@ export interface Run {
  * const result = run(['check', '.'], folder); // { status: 0, stdout: '…', stderr: '' }
  */
 export function run(args: string[], cwd: string): Run {
-  const result = spawnSync(process.execPath, [CLI, ...args], { cwd, encoding: 'utf8' });
+  // Room for a listing of the first 10,000 problems (past a megabyte, the child would be ended).
+  const result = spawnSync(process.execPath, [CLI, ...args], { cwd, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
   return { status: result.status, stdout: result.stdout, stderr: result.stderr };
 }
 

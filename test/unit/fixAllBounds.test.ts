@@ -13,14 +13,8 @@ import { after, describe, test } from 'node:test';
 import { codeActions, fixAll, fixAllRefused, MAX_FIX_ALL_PROBLEMS } from '../../server/src/service/features/codeActions';
 import { computeDiagnostics } from '../../server/src/service/features/diagnostics';
 import { parseDigest } from '../../server/src/service/parser';
-import { spawnSync } from 'node:child_process';
-import { CLI } from '../support/builtCli';
+import { run } from '../support/builtCli';
 import { manyProblems } from '../support/fixtures';
-
-/** The command line, with room for its listing of the first 10,000 problems. */
-function run(args: string[], cwd: string): { status: number | null; stderr: string } {
-  return spawnSync(process.execPath, [CLI, ...args], { cwd, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
-}
 
 const folders: string[] = [];
 after(() => {

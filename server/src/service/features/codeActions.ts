@@ -321,15 +321,12 @@ function* diagnosticsOfSteps(doc: DigestDocument, options: DiagnosticOptions, to
     return cached.diagnostics;
   }
   // Stopped once past the most fix-all works on: the problems of the first entries then (the
-  // quick fixes of what the editor shows, at most the first few thousand), and the model is
-  // marked as having too many (`fixAllRefused`; its structural fixes are not offered, their
-  // check needing every problem). Below it, the check is complete, as without a cap.
+  // quick fixes of what the editor shows, at most the first few thousand), and then the model
+  // has too many (`fixAllRefused`; its structural fixes are not offered, their check needing
+  // every problem). Below it, the check is complete, as without a cap.
   const diagnostics = yield* diagnosticSteps(doc, { ...checkedOptions(options), maxDiagnostics: MAX_FIX_ALL_PROBLEMS + 1 }, token);
   if (!token.isCancellationRequested) {
     diagnosticsByModel.set(doc, { key, diagnostics });
-    // Of the options checked last (rules turned off may bring a document under the limit).
-    if (diagnostics.length > MAX_FIX_ALL_PROBLEMS) TOO_MANY.add(doc);
-    else TOO_MANY.delete(doc);
   }
   return diagnostics;
 }
@@ -413,12 +410,13 @@ export function* fixAllSteps(doc: DigestDocument, options: DiagnosticOptions = {
  */
 export const MAX_FIX_ALL_PROBLEMS = 150_000;
 
-/** The models with more problems than `MAX_FIX_ALL_PROBLEMS`, found by the check code actions and fix-all make. */
-const TOO_MANY = new WeakSet<DigestDocument>();
-
-/** Whether fix-all refuses a model as last checked for code actions (under the options of that check): it has more than `MAX_FIX_ALL_PROBLEMS` problems. */
+/**
+ * Whether fix-all refuses a model as last checked for code actions (under the options of that
+ * check, kept with the model: rules turned off may bring it under the limit): it has more than
+ * `MAX_FIX_ALL_PROBLEMS` problems.
+ */
 export function fixAllRefused(doc: DigestDocument): boolean {
-  return TOO_MANY.has(doc);
+  return (diagnosticsByModel.get(doc)?.diagnostics.length ?? 0) > MAX_FIX_ALL_PROBLEMS;
 }
 
 /**
@@ -513,7 +511,7 @@ function fixIsClean(doc: DigestDocument, diagnostic: DigestDiagnostic, fix: Dige
   if (!STRUCTURAL.has(diagnostic.code)) {
     return true;
   }
-  if (TOO_MANY.has(doc)) {
+  if (fixAllRefused(doc)) {
     // The problems before are not all known: that the fix raises no new one cannot be shown.
     return false;
   }

@@ -21,6 +21,7 @@ import { decoratePaperItem } from './reading/paperItems';
 import { fileGroupTooltip, paperDescription, paperTooltipMarkdown } from './tooltip';
 import { onIndexChanged } from './indexChanges';
 import { escapeMarkdown } from '../../server/src/service/text';
+import { filterProblem } from '../../server/src/service/filterTerms';
 
 export const PAPERS_VIEW_ID = 'paperDigest.papers';
 /** Context key holding the current grouping, for the toolbar's `when` clauses. */
@@ -500,6 +501,32 @@ function papersText(count: number): string {
 }
 
 /**
+ * Why the Filter Papers box cannot take a filter: one that no paper can pass whatever the
+ * workspace holds (`week:2026-W99`, `month:2026-13`, more terms than are read). Undefined when it
+ * may keep papers.
+ *
+ * @example filterInputProblem('week:2026-W99') // '“week:2026-W99” names no week: write it as week:2026-W18'
+ */
+export function filterInputProblem(filter: string): string | undefined {
+  const problem = filterProblem(filter);
+  if (!problem) {
+    return undefined;
+  }
+  if (problem.kind === 'tooManyTerms') {
+    return vscode.l10n.t('A filter reads at most {0} field:value terms', problem.max);
+  }
+  const term = `${problem.field}:${problem.value}`;
+  switch (problem.field) {
+    case 'date':
+      return vscode.l10n.t('“{0}” names no day: write it as date:{1}', term, problem.example);
+    case 'week':
+      return vscode.l10n.t('“{0}” names no week: write it as week:{1}', term, problem.example);
+    case 'month':
+      return vscode.l10n.t('“{0}” names no month: write it as month:{1}', term, problem.example);
+  }
+}
+
+/**
  * Creates the Papers view and its commands. Call once the client is running.
  *
  * @example
@@ -517,6 +544,7 @@ export function registerPapersView(context: vscode.ExtensionContext, client: Lan
         prompt: vscode.l10n.t('Keep papers whose English or Chinese title, authors or institutions contain this text, or whose field has a value (topic:, keyword:, category:, institution:, author:, date:, week:, month:, file:)'),
         placeHolder: vscode.l10n.t('e.g. reasoning, 清华, Tanaka, category:cs.CL, week:2026-W18'),
         value: view.filter,
+        validateInput: filterInputProblem,
       });
       if (filter !== undefined) {
         view.setFilter(filter);

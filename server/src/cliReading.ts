@@ -37,6 +37,7 @@ import type { StateChange } from './service/reading/stateFile';
 import { StateStore } from './service/reading/stateStore';
 import { titleKey, untitledPaperName, untitledPaperNumber } from './service/features/entries';
 import { paperKeyOf } from './service/reading/paperInfo';
+import { FilterProblem, filterProblem } from './service/filterTerms';
 import type { PaperSummary } from './service/workspaceIndex';
 import { foldForSearch, WorkspaceIndex } from './service/workspaceIndex';
 import { INTERESTS_FILE, NodeStateDisk, readInterestsFile, STATE_FOLDER } from './stateDisk';
@@ -239,6 +240,9 @@ function parsePapersArguments(args: readonly string[]): PapersOptions | InfoRequ
       options.query.newOnly = true;
     } else if (isOption(arg, '--filter')) {
       const { value, next } = optionValue(args, i, '--filter', COMMAND_OPTIONS.papers);
+      // A filter no paper can pass (`week:2026-W99`) is a mistake to say, not an empty list.
+      const problem = filterProblem(value);
+      if (problem) throw new CliUsageError(filterProblemText(problem));
       options.query.filter = value;
       i = next;
     } else if (isOption(arg, '--tag')) {
@@ -266,6 +270,15 @@ function parsePapersArguments(args: readonly string[]): PapersOptions | InfoRequ
     }
   }
   return options;
+}
+
+/** Why `--filter` can keep no paper, in both languages. */
+function filterProblemText(problem: FilterProblem): Bilingual {
+  if (problem.kind === 'tooManyTerms') {
+    return cliText('filterTooManyTerms', { max: problem.max });
+  }
+  const key = problem.field === 'date' ? 'filterNotADay' : problem.field === 'week' ? 'filterNotAWeek' : 'filterNotAMonth';
+  return cliText(key, { term: printable(`${problem.field}:${problem.value}`), example: problem.example });
 }
 
 /** Runs `papers` with the arguments after the command's name; returns the exit status. */

@@ -101,6 +101,22 @@ async function main(): Promise<void> {
       }
     });
 
+    await step('the Filter Papers box says in Chinese why it refuses a week that does not exist', async () => {
+      await page.locator(`.pane-header .actions [aria-label="${NLS['command.filterPapers.title']}"]`).first().click();
+      const input = page.locator('.quick-input-widget .quick-input-box input').first();
+      await input.waitFor({ state: 'visible', timeout: 30_000 });
+      await page.keyboard.insertText('week:2026-W99');
+      const refusal = BUNDLE['“{0}” names no week: write it as week:{1}'].replace('{0}', 'week:2026-W99').replace('{1}', '2026-W18');
+      await waitForTexts(page, '.quick-input-widget', [refusal], 'the Filter Papers box');
+      // A week that exists is taken: the message goes.
+      await page.keyboard.press('Control+A');
+      await page.keyboard.insertText('week:2026-W49');
+      const gone = `!Array.from(document.querySelectorAll('.quick-input-widget')).some((e) => (e.innerText ?? '').includes(${JSON.stringify(refusal)}))`;
+      await page.waitForFunction(gone, undefined, { timeout: 30_000, polling: 200 });
+      await page.keyboard.press('Escape');
+      await input.waitFor({ state: 'hidden', timeout: 30_000 });
+    });
+
     await step('the problems and CodeLenses of a digest follow the display language', async () => {
       await openFile(page, 'agents-2026-12-01.digest');
       // The reading CodeLenses above each title come from the server too.

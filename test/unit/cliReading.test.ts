@@ -210,6 +210,15 @@ describe('paper-digest papers', () => {
     // An empty tag names none, as for `mark --tag`.
     assertUsage(run(['papers', '--tag', ''], work), /--tag needs a tag/);
     assertUsage(run(['papers', '--tag=  '], work), /--tag needs a tag/);
+    // A filter no paper can pass says why instead of listing none.
+    assertUsage(run(['papers', '--lang', 'en', '--filter', 'topic:x week:2026-W99'], work), /^paper-digest: --filter: 'week:2026-W99' names no week: write it as week:2026-W18/);
+    assertUsage(run(['papers', '--lang', 'zh-cn', '--filter=month:2026-13'], work), /^paper-digest: --filter：'month:2026-13' 不是有效的月份：请写成 month:2026-05/);
+    assertUsage(run(['papers', '--lang', 'en', '--filter', 'date:2026-02-30'], work), /names no day: write it as date:2026-05-01/);
+    assertUsage(run(['papers', '--lang', 'en', '--filter', Array.from({ length: 33 }, (_, i) => `topic:t${i}`).join(' ')], work), /--filter has more than 32 field:value terms/);
+    // Weeks, months and days that exist are filters like any other (`2026-w53`: 2026 has 53 weeks).
+    for (const filter of ['week:2026-w53', 'month:2026-12', 'date:2026-02-28', 'date:', 'week:']) {
+      assert.equal(run(['papers', '--filter', filter], work).status, 0, filter);
+    }
     assertUsage(run(['papers', '--bogus\u001b[31m'], work), /unknown option '--bogus\\x1b\[31m' for papers/);
     assertUsage(run(['mark', 'read', '--title', 'protein', '--id', 'x', '--lang', 'en'], work), /^paper-digest: mark takes --title or --id, not both/);
     assertUsage(run(['mark', 'read', '--lang', 'en'], work), /^paper-digest: mark needs one of --title TITLE or --id ID/);

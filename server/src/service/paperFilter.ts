@@ -20,15 +20,16 @@
  * filters on its bars and points, so a click shows exactly the papers it counted.
  */
 import { digestDateOf, isoWeekOf, monthOf } from './digestDates';
+import { fieldTerms, FILTER_FIELDS, FilterField, filterDate, filterMonth, filterWeek, MAX_FILTER_TERMS } from './filterTerms';
 import { decodeUriText, hasCjk } from './text';
 import { categoryIgnoringCase } from './taxonomy';
 import { InstitutionGroup, institutionGroup, institutionGroups, InstitutionName } from './institutionGroup';
 import type { PaperSummary, WorkspaceIndex } from './workspaceIndex';
+
+export { FILTER_FIELDS, MAX_FILTER_TERMS };
+export type { FilterField };
 import { foldForSearch, searchIncludes } from './workspaceIndex';
 
-/** The fields a filter can name. */
-export const FILTER_FIELDS = ['topic', 'keyword', 'category', 'institution', 'author', 'date', 'week', 'month', 'file'] as const;
-export type FilterField = (typeof FILTER_FIELDS)[number];
 
 /** Whether a paper passes a filter. */
 export type PaperPredicate = (paper: PaperSummary) => boolean;
@@ -61,9 +62,6 @@ export function fieldFilter(field: FilterField, value: string): string {
   return NEEDS_QUOTES.test(value) ? `${field}:"${value.replace(/[\\"]/g, (c) => '\\' + c)}"` : `${field}:${value}`;
 }
 
-/** At most this many `field:value` terms are read; a filter of more keeps no paper. */
-export const MAX_FILTER_TERMS = 32;
-
 /**
  * Compiles a filter; undefined for an empty one (everything passes).
  *
@@ -91,48 +89,8 @@ export function compilePaperFilter(filter: string, context?: FilterContext): Pap
   return (paper) => searchIncludes(paper, needle);
 }
 
-/**
- * White space before the next field name: where one term ends. Only a whole run is tried (not
- * one starting inside a run), so a long run of spaces costs its length, not its square.
- */
-const FIELD_START = new RegExp(`(?<!\\s)\\s+(?=(?:${FILTER_FIELDS.join('|')}):)`, 'i');
 /** A value `fieldFilter` quotes: one with a field name after white space, starting with a quote, or starting or ending with white space. */
 const NEEDS_QUOTES = new RegExp(`^\\s*"|\\s(?:${FILTER_FIELDS.join('|')}):|^\\s|\\s$`, 'i');
-const FIELD_NAME = /^([a-z]+):/i;
-
-/**
- * The `field:value` terms of a filter, or undefined when it is plain text. Terms are separated
- * by white space before the next field name, so values may hold spaces:
- * `week:2026-W18 keyword:math reasoning` is two terms; a quoted value is one term whatever it
- * holds: `institution:"Lab keyword:beta" topic:x`.
- */
-function fieldTerms(filter: string): [FilterField, string][] | undefined {
-  const terms: [FilterField, string][] = [];
-  let rest = filter;
-  while (rest.length > 0) {
-    const name = FIELD_NAME.exec(rest);
-    const field = name?.[1].toLowerCase();
-    if (!name || !field || !(FILTER_FIELDS as readonly string[]).includes(field)) {
-      return undefined;
-    }
-    rest = rest.slice(name[0].length);
-    const quoted = /^\s*"((?:[^"\\]|\\.)*)"(?=\s|$)/s.exec(rest);
-    if (quoted) {
-      // As written, white space around it too (a file name may start with a space).
-      terms.push([field as FilterField, quoted[1].replace(/\\(.)/gs, '$1')]);
-      rest = rest.slice(quoted[0].length).trimStart();
-      continue;
-    }
-    const next = FIELD_START.exec(rest);
-    const value = next ? rest.slice(0, next.index) : rest;
-    terms.push([field as FilterField, value.trim()]);
-    rest = next ? rest.slice(next.index + next[0].length) : '';
-    if (terms.length > MAX_FILTER_TERMS) {
-      return terms;
-    }
-  }
-  return terms;
-}
 
 /** A function of strings that remembers its answers (at most 50,000, then starts again). */
 function memoized(compute: (text: string) => string): (text: string) => string {
@@ -297,15 +255,15 @@ function fieldPredicate(field: FilterField, value: string, keyOf: (text: string)
       return (paper) => paper.authors.some((author) => keyOf(author) === key);
     case 'date': {
       // Full-width digits and letters as ASCII (`２０２６-05-01`, `２０２６-Ｗ18`).
-      const date = value.normalize('NFKC').trim();
+      const date = filterDate(value);
       return (paper) => digestDateOf(paper.uri) === date;
     }
     case 'week': {
-      const week = value.normalize('NFKC').trim().toUpperCase();
+      const week = filterWeek(value);
       return datePredicate((date) => isoWeekOf(date) === week);
     }
     case 'month': {
-      const month = value.normalize('NFKC').trim();
+      const month = filterMonth(value);
       return datePredicate((date) => monthOf(date) === month);
     }
     case 'file':

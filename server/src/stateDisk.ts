@@ -119,9 +119,9 @@ export class NodeStateDisk implements StateDisk {
     return this.lockNeeded() ? withFileLockSync(this.file, () => this.holding(work), this.hooks.lock) : work();
   }
 
-  /** `exclusive`, waiting for another holder with timers (the server goes on answering meanwhile). */
-  exclusiveAsync<T>(work: () => T): Promise<T> {
-    return this.lockNeeded() ? withFileLock(this.file, () => this.holding(work), this.hooks.lock) : Promise.resolve().then(work);
+  /** `exclusive`, waiting for another holder with timers (the server goes on answering meanwhile); with `once`, not waiting. */
+  exclusiveAsync<T>(work: () => T, once = false): Promise<T> {
+    return this.lockNeeded() ? withFileLock(this.file, () => this.holding(work), once ? { ...this.hooks.lock, waitMs: 0 } : this.hooks.lock) : Promise.resolve().then(work);
   }
 
   /**

@@ -528,6 +528,49 @@ describe('state store: several writers at once', () => {
     assert.equal(fs.existsSync(lockFile(root)), false, 'released');
   });
 
+  test('Should not make the changes queued behind a wait for the lock that ran out wait again, each on its own', async () => {
+    const root = scratch();
+    writeState(root, '{"version":1,"papers":{}}');
+    fs.writeFileSync(lockFile(root), `${process.pid}\n`);
+    // The disk as the server has it, telling which changes waited for the lock and which tried it once.
+    const tries: boolean[] = [];
+    let releaseAfterFirst = false;
+    class Watched extends NodeStateDisk {
+      override exclusiveAsync<T>(work: () => T, once = false): Promise<T> {
+        tries.push(once);
+        const first = tries.length === 1;
+        return super.exclusiveAsync(work, once).catch((error: unknown) => {
+          // The other writer lets go just as the first wait runs out.
+          if (first && releaseAfterFirst) fs.unlinkSync(lockFile(root));
+          throw error;
+        });
+      }
+    }
+    const subject = new StateStore(new Watched(root, { lock: { waitMs: 100 } }));
+    subject.load();
+    // Four stars while another process holds the file: one wait, then one try each.
+    const results = await Promise.all(['a', 'b', 'c', 'd'].map((key) => subject.changeAsync([key], { starred: true })));
+    assert.deepEqual(tries, [false, true, true, true]);
+    for (const result of results) {
+      assert.deepEqual(result.changed, []);
+      assert.match(result.message ?? '', /being written by another process.*nothing was/);
+    }
+    assert.equal(fs.readFileSync(stateFile(root), 'utf8'), '{"version":1,"papers":{}}');
+    // A change made after that waits again.
+    tries.length = 0;
+    releaseAfterFirst = true;
+    const [late, queued] = await Promise.all([subject.changeAsync(['e'], { starred: true }), subject.changeAsync(['f'], { starred: true })]);
+    assert.deepEqual(tries, [false, true]);
+    assert.deepEqual(late.changed, []);
+    // Queued behind it, its one try finds the lock free: it goes through.
+    assert.deepEqual(queued.changed, ['f']);
+    assert.deepEqual(Object.keys(papersOnDisk(root)), ['f']);
+    // Then every change waits as before.
+    tries.length = 0;
+    assert.deepEqual((await subject.changeAsync(['g'], { starred: true })).changed, ['g']);
+    assert.deepEqual(tries, [false]);
+  });
+
   test('Should break a lock older than a write takes, even of a live process', () => {
     const root = scratch();
     writeState(root, '{"version":1,"papers":{}}');

@@ -11,7 +11,7 @@
  * clientStateDisk.ts), an `AsyncStateDisk` takes its place and `loadAsync` / `changeAsync` do
  * the same steps: both ways run one sequence of reads and writes (`loadSteps`, `changeSteps`).
  */
-import { message, MessageRef, messageText, reasonOf } from '../cliMessages';
+import { message, MessageError, MessageRef, messageText, reasonOf } from '../cliMessages';
 import type { ParsedState, PaperState, ReadingState, StateChange, StateProblem } from './stateFile';
 import { applyChange, changeProblem, EMPTY_STATE, holdsTooManyContainers, MAX_STATE_BYTES, MAX_STATE_CONTAINERS, isEmptyPaperState, mergeStates, parseState, serialiseState } from './stateFile';
 
@@ -40,8 +40,11 @@ export interface StateDisk {
    * store then learns it when a write fails.
    */
   writeProblem?(): MessageRef | undefined;
-  /** `exclusive`, waiting for the lock without blocking (a server answers other requests meanwhile). */
-  exclusiveAsync?<T>(work: () => T): Promise<T>;
+  /**
+   * `exclusive`, waiting for the lock without blocking (a server answers other requests
+   * meanwhile); with `once`, the lock is tried once and not waited for.
+   */
+  exclusiveAsync?<T>(work: () => T, once?: boolean): Promise<T>;
 }
 
 /** `StateDisk` where the file is reached asynchronously (through the client). Same contract, no lock. */
@@ -134,6 +137,15 @@ export class StateStore {
   private generationValue = 0;
   /** The asynchronous operation under way: the next waits for it, so that they never interleave. */
   private queue: Promise<unknown> = Promise.resolve();
+  /** How many changes `changeAsync` has queued: each change's number. */
+  private changesQueued = 0;
+  /**
+   * The last wait for another writer's lock that ran out, and the number of the last change
+   * queued by then: those changes waited behind it already, and try the lock once instead of
+   * each waiting its own ten seconds (five stars made while another process held the file were
+   * refused one by one over fifty seconds).
+   */
+  private lockWaitRanOut: { readonly through: number } | undefined;
 
   constructor(
     private readonly disk: StateDisk | AsyncStateDisk,
@@ -204,6 +216,7 @@ export class StateStore {
    * and tried again.
    */
   changeAsync(keys: readonly string[], change: StateChange, titles?: ReadonlyMap<string, string>): Promise<StoreChangeResult> {
+    const number = ++this.changesQueued;
     return this.queued(() => {
       if ('asynchronous' in this.disk) {
         return runAsync(this.changeSteps(keys, change, titles), this.disk);
@@ -212,8 +225,15 @@ export class StateStore {
       if (!disk.exclusiveAsync) {
         return this.change(keys, change, titles);
       }
+      // Queued while a wait for the lock ran out: one try, no wait of its own.
+      const once = this.lockWaitRanOut !== undefined && number <= this.lockWaitRanOut.through;
       // The lock waited for with timers; the read, merge and write under it as `change` does them.
-      return disk.exclusiveAsync(() => runSync(this.changeSteps(keys, change, titles), disk)).catch((error: unknown) => refused(message('stateNotWritten', { location: this.disk.location, reason: reasonOf(error) }), false));
+      return disk.exclusiveAsync(() => runSync(this.changeSteps(keys, change, titles), disk), once).catch((error: unknown) => {
+        if (!once && isLockHeld(error)) {
+          this.lockWaitRanOut = { through: this.changesQueued };
+        }
+        return refused(message('stateNotWritten', { location: this.disk.location, reason: reasonOf(error) }), false);
+      });
     });
   }
 
@@ -364,6 +384,11 @@ export class StateStore {
 }
 
 /** A refused change: nothing changed, and why, in English and as a message of the table. */
+/** Whether an error is a wait for another writer's lock that ran out (lockFile.ts). */
+function isLockHeld(error: unknown): boolean {
+  return error instanceof MessageError && error.ref.key === 'lockHeld';
+}
+
 function refused(reason: MessageRef, readOnly: boolean): StoreChangeResult {
   return { changed: [], readOnly, message: messageText(reason).en, messageRef: reason };
 }

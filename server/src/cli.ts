@@ -14,6 +14,7 @@ import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { collectDigestFiles, displayPath, packageManifest, packageVersion, printable, readDigestFile } from './cliFiles';
 import { rulesDocsBase } from './docsBase';
+import { writeAllSync } from './fs/blockingWrite';
 import { bilingual, DEFAULT_MESSAGE_LANGUAGE, MessageLanguage, rulesDocsFor, say } from './service/messages';
 import { CliUsageError, COMMAND_OPTIONS, infoAnswer, InfoRequest, infoRequest, languageOption, problemText, requestedLanguage, separateValue, usageError } from './cliLanguage';
 import { choices, cliText, message, MessageRef, reasonOf } from './service/cliMessages';
@@ -487,26 +488,40 @@ function rulePagesOnline(language: MessageLanguage): string | undefined {
 }
 
 if (require.main === module) {
-  const write = (stream: NodeJS.WriteStream) => (text: string) => {
-    stream.write(text);
-  };
   // A closed pipe (`paper-digest check . | head`) is not an error of the checker: the status is
   // the run's. Nor is a closed standard error (`2>&1 >out | head -1`): what was left to say is lost.
   // Output that cannot be written (`> refs.bib` on a full disk) is said in one line, status 2.
-  process.stdout.on('error', (error: NodeJS.ErrnoException) => {
-    if (error.code === 'EPIPE') process.exit(process.exitCode ?? 0);
-    process.stderr.write(`paper-digest: ${problemText(message('cannotWriteOutput', { reason: reasonOf(error) }), requestedLanguage(process.argv.slice(2)))}\n`);
-    process.exit(2);
-  });
-  process.stderr.on('error', () => {
-    // Nowhere left to say it: the status says it.
-    if (!process.exitCode) process.exitCode = 2;
-  });
+  let stderrFailed = false;
+  const stderr = (text: string): void => {
+    try {
+      writeAllSync(2, text);
+    } catch {
+      stderrFailed = true;
+    }
+  };
+  // Written before going on (blockingWrite.ts): a big export piped to a slow reader is not held.
+  let stdoutClosed = false;
+  const stdout = (text: string): void => {
+    if (stdoutClosed) return;
+    try {
+      writeAllSync(1, text);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'EPIPE') {
+        // The reader has read enough (`| head`): the rest is not written, the run goes on to its status.
+        stdoutClosed = true;
+        return;
+      }
+      stderr(`paper-digest: ${problemText(message('cannotWriteOutput', { reason: reasonOf(error) }), requestedLanguage(process.argv.slice(2)))}\n`);
+      process.exit(2);
+    }
+  };
   try {
-    process.exitCode = runCli(process.argv.slice(2), { stdout: write(process.stdout), stderr: write(process.stderr) });
+    process.exitCode = runCli(process.argv.slice(2), { stdout, stderr });
   } catch (error) {
     // Never a stack trace: one line, and the status of a failure.
-    process.stderr.write(`paper-digest: ${error instanceof Error ? error.message : String(error)}\n`);
+    stderr(`paper-digest: ${error instanceof Error ? error.message : String(error)}\n`);
     process.exitCode = 2;
   }
+  // Nowhere left to say what went wrong: the status says it.
+  if (stderrFailed && !process.exitCode) process.exitCode = 2;
 }

@@ -63,24 +63,39 @@ const STOP_WORDS = new Set(['a', 'an', 'the', 'on', 'of', 'for', 'in', 'to', 'an
 
 /** The cite keys of the records, in order, unique. */
 export function bibtexKeys(records: readonly ExportRecord[]): string[] {
-  const used = new Set<string>();
+  const keys = new BibtexKeys();
+  return records.map((record) => keys.next(record));
+}
+
+/**
+ * Cite keys handed out one record at a time, each unlike those before it: an export written as
+ * it goes (a year of papers) needs no list of every record first.
+ *
+ * @example
+ * const keys = new BibtexKeys();
+ * keys.next(a); // 'tanaka_sparse'
+ * keys.next(a); // 'tanaka_sparseb'
+ */
+export class BibtexKeys {
+  private readonly used = new Set<string>();
   // The next suffix to try for each base: the thousandth paper of one base tries one key, not a
   // thousand (a year of digests shares bases by the hundred: a common name, a common first word).
-  const next = new Map<string, number>();
-  return records.map((record) => {
+  private readonly suffixes = new Map<string, number>();
+
+  next(record: ExportRecord): string {
     const author = record.authors[0] ?? '';
     const family = author.trim().split(/\s+/).pop() ?? '';
     const word = asciiWord(record.title);
     const base = (asciiWord(family) || 'anon') + (word ? '_' + word : '');
     let key = base;
-    let n = next.get(base) ?? 1;
-    while (used.has(key)) {
+    let n = this.suffixes.get(base) ?? 1;
+    while (this.used.has(key)) {
       key = base + suffix(n++);
     }
-    next.set(base, n);
-    used.add(key);
+    this.suffixes.set(base, n);
+    this.used.add(key);
     return key;
-  });
+  }
 }
 
 /** b, c, ..., z, ba, bb, ... */
@@ -101,36 +116,46 @@ function suffix(n: number): string {
  * toBibtex([record]) // '@misc{tanaka_sparse,\n  title = {{Sparse Probes ...}},\n  ...}\n'
  */
 export function toBibtex(records: readonly ExportRecord[]): string {
-  const keys = bibtexKeys(records);
-  return records
-    .map((record, i) => {
-      const fields: [string, string][] = [['title', `{${escapeBibtex(record.title)}}`]];
-      if (record.authors.length > 0) {
-        fields.push(['author', record.authors.map(bibtexName).join(' and ')]);
-      }
-      const notes: string[] = [];
-      if (secondTitle(record)) notes.push(`Chinese title: ${secondTitle(record)}`);
-      if (notes.length > 0) {
-        fields.push(['note', escapeBibtex(notes.join('. '))]);
-      }
-      if (record.journalRef) {
-        fields.push(['howpublished', escapeBibtex(record.journalRef)]);
-      }
-      if (record.year !== undefined) {
-        fields.push(['year', String(record.year)]);
-      }
-      if (record.arxivId) {
-        fields.push(['eprint', escapeBibtex(record.arxivId)], ['archiveprefix', 'arXiv'], ['url', `https://arxiv.org/abs/${record.arxivId}`]);
-        if (record.categories[0]) fields.push(['primaryclass', escapeBibtex(record.categories[0])]);
-      }
-      if (record.categories.length > 0) {
-        fields.push(['keywords', escapeBibtex(record.categories.join(', '))]);
-      }
-      if (record.comments) {
-        fields.push(['annote', escapeBibtex(`Comments: ${record.comments}`)]);
-      }
-      const body = fields.map(([name, value]) => `  ${name} = {${value}}`).join(',\n');
-      return `@misc{${keys[i]},\n${body}\n}\n`;
-    })
-    .join('\n');
+  return [...bibtexChunks(records)].join('');
+}
+
+/** `toBibtex` a record at a time: the entries with a blank line between them. */
+export function* bibtexChunks(records: Iterable<ExportRecord>): Generator<string, void, undefined> {
+  const keys = new BibtexKeys();
+  let first = true;
+  for (const record of records) {
+    const entry = bibtexEntry(record, keys.next(record));
+    yield first ? entry : '\n' + entry;
+    first = false;
+  }
+}
+
+function bibtexEntry(record: ExportRecord, key: string): string {
+  const fields: [string, string][] = [['title', `{${escapeBibtex(record.title)}}`]];
+  if (record.authors.length > 0) {
+    fields.push(['author', record.authors.map(bibtexName).join(' and ')]);
+  }
+  const notes: string[] = [];
+  if (secondTitle(record)) notes.push(`Chinese title: ${secondTitle(record)}`);
+  if (notes.length > 0) {
+    fields.push(['note', escapeBibtex(notes.join('. '))]);
+  }
+  if (record.journalRef) {
+    fields.push(['howpublished', escapeBibtex(record.journalRef)]);
+  }
+  if (record.year !== undefined) {
+    fields.push(['year', String(record.year)]);
+  }
+  if (record.arxivId) {
+    fields.push(['eprint', escapeBibtex(record.arxivId)], ['archiveprefix', 'arXiv'], ['url', `https://arxiv.org/abs/${record.arxivId}`]);
+    if (record.categories[0]) fields.push(['primaryclass', escapeBibtex(record.categories[0])]);
+  }
+  if (record.categories.length > 0) {
+    fields.push(['keywords', escapeBibtex(record.categories.join(', '))]);
+  }
+  if (record.comments) {
+    fields.push(['annote', escapeBibtex(`Comments: ${record.comments}`)]);
+  }
+  const body = fields.map(([name, value]) => `  ${name} = {${value}}`).join(',\n');
+  return `@misc{${key},\n${body}\n}\n`;
 }

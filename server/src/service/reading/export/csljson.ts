@@ -7,34 +7,58 @@
  */
 import type { ExportRecord } from '../exportRecord';
 import { exportLine, secondTitle } from '../exportRecord';
-import { bibtexKeys } from './bibtex';
+import { BibtexKeys } from './bibtex';
 
 /** The CSL-JSON items of the papers. */
 export function toCslItems(records: readonly ExportRecord[]): Record<string, unknown>[] {
-  const keys = bibtexKeys(records);
-  return records.map((record, i) => {
-    const item: Record<string, unknown> = { id: keys[i], type: 'article', title: exportLine(record.title) };
-    if (record.authors.length > 0) {
-      item.author = record.authors.map((name) => ({ literal: exportLine(name) }));
-    }
-    const notes: string[] = [];
-    if (secondTitle(record)) notes.push(`Chinese title: ${exportLine(secondTitle(record))}`);
-    if (record.journalRef) notes.push(`Journal ref: ${exportLine(record.journalRef)}`);
-    if (record.comments) notes.push(`Comments: ${exportLine(record.comments)}`);
-    if (notes.length > 0) item.note = notes.join('\n');
-    if (record.year !== undefined) item.issued = { 'date-parts': [[record.year]] };
-    if (record.categories.length > 0) item.keyword = exportLine(record.categories.join(', '));
-    if (record.arxivId) {
-      item.number = `arXiv:${record.arxivId}`;
-      item.publisher = 'arXiv';
-      item.URL = `https://arxiv.org/abs/${record.arxivId}`;
-    }
-    item['citation-key'] = keys[i];
-    return item;
-  });
+  const keys = new BibtexKeys();
+  return records.map((record) => cslItem(record, keys.next(record)));
+}
+
+function cslItem(record: ExportRecord, key: string): Record<string, unknown> {
+  const item: Record<string, unknown> = { id: key, type: 'article', title: exportLine(record.title) };
+  if (record.authors.length > 0) {
+    item.author = record.authors.map((name) => ({ literal: exportLine(name) }));
+  }
+  const notes: string[] = [];
+  if (secondTitle(record)) notes.push(`Chinese title: ${exportLine(secondTitle(record))}`);
+  if (record.journalRef) notes.push(`Journal ref: ${exportLine(record.journalRef)}`);
+  if (record.comments) notes.push(`Comments: ${exportLine(record.comments)}`);
+  if (notes.length > 0) item.note = notes.join('\n');
+  if (record.year !== undefined) item.issued = { 'date-parts': [[record.year]] };
+  if (record.categories.length > 0) item.keyword = exportLine(record.categories.join(', '));
+  if (record.arxivId) {
+    item.number = `arXiv:${record.arxivId}`;
+    item.publisher = 'arXiv';
+    item.URL = `https://arxiv.org/abs/${record.arxivId}`;
+  }
+  item['citation-key'] = key;
+  return item;
 }
 
 /** @example toCslJson([record]) // '[\n  {\n    "id": "tanaka_sparse", ...' */
 export function toCslJson(records: readonly ExportRecord[]): string {
-  return JSON.stringify(toCslItems(records), null, 2) + '\n';
+  return [...cslJsonChunks(records)].join('');
+}
+
+/** `toCslJson` an item at a time: the text `JSON.stringify(items, null, 2)` gives, and a line end. */
+export function* cslJsonChunks(records: Iterable<ExportRecord>): Generator<string, void, undefined> {
+  const keys = new BibtexKeys();
+  yield* jsonArrayChunks(records, (record) => cslItem(record, keys.next(record)));
+}
+
+/**
+ * The text of `JSON.stringify(items, null, 2) + '\n'`, an item at a time: the array's items are
+ * each indented by two more spaces (a line break in a value is written `\n`, so every line of
+ * an item's text is its own).
+ *
+ * @example [...jsonArrayChunks([1, 2], (n) => ({ n }))].join('') === JSON.stringify([{ n: 1 }, { n: 2 }], null, 2) + '\n'
+ */
+export function* jsonArrayChunks<T>(items: Iterable<T>, json: (item: T) => unknown): Generator<string, void, undefined> {
+  let first = true;
+  for (const item of items) {
+    yield (first ? '[\n  ' : ',\n  ') + JSON.stringify(json(item), null, 2).replace(/\n/g, '\n  ');
+    first = false;
+  }
+  yield first ? '[]\n' : '\n]\n';
 }

@@ -32,31 +32,39 @@ const NUMBER_COLUMNS: ReadonlySet<string> = new Set(['score', 'line', 'year']);
  * toCsv([record], (uri) => 'digests/2026-05-01.digest')
  */
 export function toCsv(records: readonly ExportRecord[], fileOf: (uri: string) => string = (uri) => uri): string {
-  const rows: string[] = [CSV_COLUMNS.join(',')];
+  return [...csvChunks(records, fileOf)].join('');
+}
+
+/** `toCsv` a row at a time, each with its CRLF: the header, then one row per record. */
+export function* csvChunks(records: Iterable<ExportRecord>, fileOf: (uri: string) => string = (uri) => uri): Generator<string, void, undefined> {
+  yield CSV_COLUMNS.join(',') + '\r\n';
   for (const record of records) {
-    const values: Record<(typeof CSV_COLUMNS)[number], string> = {
-      title: record.title,
-      titleZh: record.titleZh,
-      authors: record.authors.join('; '),
-      institutions: record.institutions.map((institution) => (institution.nameZh ? `${institution.name} (${institution.nameZh})` : institution.name)).join('; '),
-      topic: record.topic,
-      categories: record.categories.join(' '),
-      summary: record.summary,
-      comments: record.comments,
-      journalRef: record.journalRef,
-      arxivId: record.arxivId ?? '',
-      year: record.year !== undefined ? String(record.year) : '',
-      read: String(record.read),
-      starred: String(record.starred),
-      tags: record.tags.join('; '),
-      note: record.note ?? '',
-      new: String(record.isNew),
-      score: String(record.score),
-      reasons: record.reasons.join('; '),
-      file: fileOf(record.uri),
-      line: String(record.line),
-    };
-    rows.push(CSV_COLUMNS.map((column) => (NUMBER_COLUMNS.has(column) ? values[column] : csvField(values[column]))).join(','));
+    yield csvRow(record, fileOf) + '\r\n';
   }
-  return rows.join('\r\n') + '\r\n';
+}
+
+function csvRow(record: ExportRecord, fileOf: (uri: string) => string): string {
+  const values: Record<(typeof CSV_COLUMNS)[number], string> = {
+    title: record.title,
+    titleZh: record.titleZh,
+    authors: record.authors.join('; '),
+    institutions: record.institutions.map((institution) => (institution.nameZh ? `${institution.name} (${institution.nameZh})` : institution.name)).join('; '),
+    topic: record.topic,
+    categories: record.categories.join(' '),
+    summary: record.summary,
+    comments: record.comments,
+    journalRef: record.journalRef,
+    arxivId: record.arxivId ?? '',
+    year: record.year !== undefined ? String(record.year) : '',
+    read: String(record.read),
+    starred: String(record.starred),
+    tags: record.tags.join('; '),
+    note: record.note ?? '',
+    new: String(record.isNew),
+    score: String(record.score),
+    reasons: record.reasons.join('; '),
+    file: fileOf(record.uri),
+    line: String(record.line),
+  };
+  return CSV_COLUMNS.map((column) => (NUMBER_COLUMNS.has(column) ? values[column] : csvField(values[column]))).join(',');
 }

@@ -3,11 +3,11 @@
  * --format`.
  */
 import type { ExportRecord } from '../exportRecord';
-import { toBibtex } from './bibtex';
-import { toCslJson } from './csljson';
-import { toCsv } from './csv';
-import { toMarkdown } from './markdown';
-import { toRis } from './ris';
+import { bibtexChunks } from './bibtex';
+import { cslJsonChunks } from './csljson';
+import { csvChunks } from './csv';
+import { markdownChunks } from './markdown';
+import { risChunks } from './ris';
 
 export type ExportFormat = 'bibtex' | 'csljson' | 'ris' | 'csv' | 'markdown';
 
@@ -20,16 +20,28 @@ export const EXPORT_FORMATS: readonly ExportFormat[] = ['bibtex', 'csljson', 'ri
  * exportPapers('bibtex', records)
  */
 export function exportPapers(format: ExportFormat, records: readonly ExportRecord[], fileOf?: (uri: string) => string): string {
+  return [...exportChunks(format, records, records.length, fileOf)].join('');
+}
+
+/**
+ * `exportPapers` a record at a time, for output written as it is made (the command line's
+ * export of a year of papers, whose text alone is a hundred megabytes): the records are read
+ * once, in order, as the chunks are asked for. `count` is how many there are.
+ *
+ * @example
+ * for (const chunk of exportChunks('ris', lazyRecords, papers.length)) write(chunk);
+ */
+export function exportChunks(format: ExportFormat, records: Iterable<ExportRecord>, count: number, fileOf?: (uri: string) => string): Generator<string, void, undefined> {
   switch (format) {
     case 'bibtex':
-      return toBibtex(records);
+      return bibtexChunks(records);
     case 'csljson':
-      return toCslJson(records);
+      return cslJsonChunks(records);
     case 'ris':
-      return toRis(records);
+      return risChunks(records);
     case 'csv':
-      return toCsv(records, fileOf);
+      return csvChunks(records, fileOf);
     case 'markdown':
-      return toMarkdown(records);
+      return markdownChunks(records, count);
   }
 }

@@ -196,6 +196,26 @@ describe('The web worker server (dist/browser/server.js)', () => {
     assert.deepEqual(server.errors, []);
   });
 
+  test('Should initialise from malformed initialize params with what is well formed, as the Node server does', async () => {
+    for (const params of [
+      { capabilities: null, workspaceFolders: [null, { uri: FOLDER, name: 'papers' }] },
+      { capabilities: { workspace: null, textDocument: 5 }, workspaceFolders: [{ uri: 5 }, { uri: FOLDER }] },
+      { capabilities: {}, rootUri: FOLDER, workspaceFolders: { uri: 'x' } },
+    ]) {
+      const server = new WorkerServer(new Map([[`${FOLDER}/a.digest`, digest(entryLines('A'))]]));
+      const result = await server.request<{ capabilities: object }>('initialize', { processId: null, ...params });
+      assert.ok(result.capabilities, JSON.stringify(params));
+      server.notify('initialized', {});
+      // The well-formed folder is read, and the server answers.
+      const tree = await server.request<{ paperCount: number }>('paperDigest/papersTree', { grouping: 'file', filter: '' });
+      assert.equal(tree.paperCount, 1, JSON.stringify(params));
+      // A folder change of the wrong shape is shaped too.
+      server.notify('workspace/didChangeWorkspaceFolders', null);
+      assert.equal((await server.request<{ paperCount: number }>('paperDigest/papersTree', { grouping: 'file', filter: '' })).paperCount, 1);
+      assert.doesNotMatch(server.errors.join('\n'), /TypeError|failed/, JSON.stringify(params));
+    }
+  });
+
   test('Should answer the workspace diagnostics of files that are not open, read through the client', async () => {
     const files = new Map([[`${FOLDER}/never-opened.digest`, digest(entryLines('A', { topicHits: '专题命中 数学推理 ：reasoning(abstract)；分类 cs.QQQ' }))]]);
     const server = await startServer(files, true);

@@ -4,6 +4,8 @@
  * (clientWorkspace.ts), and the rule pages are the repository's.
  */
 import { BrowserMessageReader, BrowserMessageWriter, createConnection, ProposedFeatures } from 'vscode-languageserver/browser';
+import type { DataCallback, Disposable, Message, MessageReader } from 'vscode-languageserver/browser';
+import { shapedIncoming } from '../requestShapes';
 import { ClientWorkspaceDigests, DigestFileSource, WorkspaceFiles } from '../clientWorkspace';
 import type * as NodeHost from '../host';
 import type { WorkspaceIndex } from '../service/workspaceIndex';
@@ -19,7 +21,7 @@ declare const self: WorkerScope;
 
 /** The server's connection: messages from and to the client's `Worker`. */
 export const createServerConnection: typeof NodeHost.createServerConnection = (options) => {
-  const connection = createConnection(ProposedFeatures.all, new BrowserMessageReader(self as never), new BrowserMessageWriter(self as never), options);
+  const connection = createConnection(ProposedFeatures.all, new ShapedReader(new BrowserMessageReader(self as never)), new BrowserMessageWriter(self as never), options);
   // Whatever a document holds, the server lives on (as server.ts does for Node's process).
   const describe = (value: unknown): string => (value instanceof Error ? value.stack ?? value.message : String(value));
   self.addEventListener('error', (event) => {
@@ -32,6 +34,36 @@ export const createServerConnection: typeof NodeHost.createServerConnection = (o
   });
   return connection;
 };
+
+/**
+ * The worker's messages as the Node server gets them (serialised.ts): an `initialize` or a
+ * folder change of the wrong shape (`capabilities: null`, folders that are not a list) is shaped
+ * before the protocol library reads it (`shapedIncoming`), which otherwise failed with a
+ * TypeError and left the server unable to start.
+ */
+class ShapedReader implements MessageReader {
+  constructor(private readonly inner: MessageReader) {}
+
+  get onError(): MessageReader['onError'] {
+    return this.inner.onError;
+  }
+
+  get onClose(): MessageReader['onClose'] {
+    return this.inner.onClose;
+  }
+
+  get onPartialMessage(): MessageReader['onPartialMessage'] {
+    return this.inner.onPartialMessage;
+  }
+
+  listen(callback: DataCallback): Disposable {
+    return this.inner.listen((message) => callback(shapedIncoming(message) as Message));
+  }
+
+  dispose(): void {
+    this.inner.dispose();
+  }
+}
 
 /** No index is kept between starts in the web extension (its files come through the client). */
 export const createKeptIndexStore: typeof NodeHost.createKeptIndexStore = () => undefined;

@@ -20,7 +20,7 @@ import { PapersExpansion } from './papersExpansion';
 import { decoratePaperItem } from './reading/paperItems';
 import { fileGroupTooltip, paperDescription, paperTooltipMarkdown } from './tooltip';
 import { onIndexChanged } from './indexChanges';
-import { escapeMarkdown } from '../../server/src/service/text';
+import { escapeMarkdown, labelSafe } from '../../server/src/service/text';
 import { filterProblem } from '../../server/src/service/filterTerms';
 
 export const PAPERS_VIEW_ID = 'paperDigest.papers';
@@ -505,7 +505,7 @@ function papersText(count: number): string {
  * workspace holds (`week:2026-W99`, `month:2026-13`, more terms than are read). Undefined when it
  * may keep papers.
  *
- * @example filterInputProblem('week:2026-W99') // '“week:2026-W99” names no week: write it as week:2026-W18'
+ * @example filterInputProblem('week:2026-W99') // '“week:2026-W99” is not an ISO week from 1900 to 2999: write week:YYYY-Www, …'
  */
 export function filterInputProblem(filter: string): string | undefined {
   const problem = filterProblem(filter);
@@ -515,14 +515,15 @@ export function filterInputProblem(filter: string): string | undefined {
   if (problem.kind === 'tooManyTerms') {
     return vscode.l10n.t('A filter reads at most {0} field:value terms', problem.max);
   }
-  const term = `${problem.field}:${problem.value}`;
+  // The user's own text, shown without the controls that could reorder it.
+  const term = labelSafe(`${problem.field}:${problem.value}`);
   switch (problem.field) {
     case 'date':
-      return vscode.l10n.t('“{0}” names no day: write it as date:{1}', term, problem.example);
+      return vscode.l10n.t('“{0}” is not a day from 1900-01-01 to 2999-12-31: write date:YYYY-MM-DD, e.g. date:{1}', term, problem.example);
     case 'week':
-      return vscode.l10n.t('“{0}” names no week: write it as week:{1}', term, problem.example);
+      return vscode.l10n.t('“{0}” is not an ISO week from 1900 to 2999: write week:YYYY-Www, W01 to W52 (W53 in the years that have one), e.g. week:{1}', term, problem.example);
     case 'month':
-      return vscode.l10n.t('“{0}” names no month: write it as month:{1}', term, problem.example);
+      return vscode.l10n.t('“{0}” is not a month from 1900 to 2999: write month:YYYY-MM, e.g. month:{1}', term, problem.example);
   }
 }
 

@@ -40,6 +40,8 @@ const SUBCOMMANDS: Readonly<Record<string, (args: readonly string[], out: CliOut
 export interface CliOutput {
   stdout(text: string): void;
   stderr(text: string): void;
+  /** Whether the standard output's reader is gone (`| head`): what is left to write need not be made. */
+  stdoutClosed?(): boolean;
 }
 
 interface Options {
@@ -516,7 +518,7 @@ if (require.main === module) {
     }
   };
   try {
-    process.exitCode = runCli(process.argv.slice(2), { stdout, stderr });
+    process.exitCode = runCli(process.argv.slice(2), { stdout, stderr, stdoutClosed: () => stdoutClosed });
   } catch (error) {
     // Never a stack trace: one line, and the status of a failure.
     stderr(`paper-digest: ${error instanceof Error ? error.message : String(error)}\n`);

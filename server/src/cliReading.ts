@@ -53,6 +53,7 @@ const PAPERS_FORMATS: readonly PapersFormat[] = ['text', 'json', ...EXPORT_FORMA
 interface Output {
   stdout(text: string): void;
   stderr(text: string): void;
+  stdoutClosed?(): boolean;
 }
 
 /** The argument after an option (`--x VALUE` or `--x=VALUE`), or a usage error. */
@@ -321,7 +322,11 @@ export function runPapers(args: readonly string[], out: Output, cwd: string): nu
         ? jsonArrayChunks(records(), (record) => paperJson(record, fileOf))
         : exportChunks(options.format, records(), papers.length, fileOf);
   const batched = new Batched((text) => out.stdout(text));
-  for (const chunk of chunks) batched.add(chunk);
+  for (const chunk of chunks) {
+    // The reader has read enough (`| head`): the rest is not made.
+    if (out.stdoutClosed?.()) break;
+    batched.add(chunk);
+  }
   batched.flush();
   return failed ? 2 : 0;
 }

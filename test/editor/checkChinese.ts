@@ -106,7 +106,7 @@ async function main(): Promise<void> {
       const input = page.locator('.quick-input-widget .quick-input-box input').first();
       await input.waitFor({ state: 'visible', timeout: 30_000 });
       await page.keyboard.insertText('week:2026-W99');
-      const refusal = BUNDLE['“{0}” names no week: write it as week:{1}'].replace('{0}', 'week:2026-W99').replace('{1}', '2026-W18');
+      const refusal = BUNDLE['“{0}” is not an ISO week from 1900 to 2999: write week:YYYY-Www, W01 to W52 (W53 in the years that have one), e.g. week:{1}'].replace('{0}', 'week:2026-W99').replace('{1}', '2026-W18');
       await waitForTexts(page, '.quick-input-widget', [refusal], 'the Filter Papers box');
       // A week that exists is taken: the message goes.
       await page.keyboard.press('Control+A');

@@ -12,6 +12,7 @@ import { describe, test } from 'node:test';
 import { Worker } from 'node:worker_threads';
 import { generatedEntry } from '../bench/generate';
 import { CLI } from '../support/builtCli';
+import { runCli } from '../../server/src/cli';
 import { temporaryFolders } from '../support/tempFolders';
 import { jsonArrayChunks } from '../../server/src/service/reading/export/csljson';
 import { Batched } from '../../server/src/fs/blockingWrite';
@@ -112,13 +113,38 @@ describe('Exports written as they are made', () => {
     assert.equal(Buffer.concat(chunks).toString('utf8'), text);
   });
 
-  test('Should export 24,000 papers within a heap that the whole export at once does not fit in', () => {
+  /** 80 digests of 300 papers, made once for the tests that need many papers. */
+  let papers24k: string | undefined;
+  const manyPapers = (): string => {
+    if (papers24k) return papers24k;
     const folder = temp.make('paper-digest-export-');
     for (let day = 0; day < 80; day++) {
       const paragraphs = ['大模型推理能力'];
       for (let i = day * 300; i < day * 300 + 300; i++) paragraphs.push(...generatedEntry(i));
       fs.writeFileSync(path.join(folder, `2026-01-${String(day + 1).padStart(3, '0')}.digest`), paragraphs.join('\n\n') + '\n');
     }
+    return (papers24k = folder);
+  };
+
+  test('Should stop making the output once its reader is gone, and end with the run\'s status', () => {
+    const writes: number[] = [];
+    let closed = false;
+    const status = runCli(['papers', '--format', 'json', manyPapers()], {
+      stdout: (text) => {
+        writes.push(text.length);
+        // The reader goes after the first write (`| head -c 1000000`).
+        closed = true;
+      },
+      stderr: () => undefined,
+      stdoutClosed: () => closed,
+    });
+    assert.equal(status, 0);
+    assert.equal(writes.length, 1, `one write of about a megabyte, then nothing more made: ${writes.length} writes`);
+    assert.ok(writes[0] >= 1 << 20, String(writes[0]));
+  });
+
+  test('Should export 24,000 papers within a heap that the whole export at once does not fit in', () => {
+    const folder = manyPapers();
     // The index of the papers takes about 60 MB of it; the records and the text of the whole
     // export at once took more than 104 MB beside it (JSON: fails below 160 MB; CSV: below 128 MB).
     const heap = '--max-old-space-size=104';

@@ -5,7 +5,7 @@
  * change made meanwhile.
  */
 import * as assert from 'node:assert/strict';
-import { execFileSync, spawn } from 'node:child_process';
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { describe, test } from 'node:test';
@@ -569,6 +569,20 @@ describe('state store: several writers at once', () => {
     tries.length = 0;
     assert.deepEqual((await subject.changeAsync(['g'], { starred: true })).changed, ['g']);
     assert.deepEqual(tries, [false]);
+  });
+
+  test('Should break a dead writer’s lock and go through when trying the lock once, without waiting', async () => {
+    const root = scratch();
+    writeState(root, '{"version":1,"papers":{}}');
+    // The lock of a writer that has ended (a process that ran and exited).
+    const dead = spawnSync(process.execPath, ['-e', '']).pid;
+    fs.writeFileSync(lockFile(root), `${dead}\n`);
+    const disk = new NodeStateDisk(root);
+    assert.equal(await disk.exclusiveAsync(() => 'written', true), 'written');
+    assert.equal(fs.existsSync(lockFile(root)), false, 'the dead writer’s lock is broken and this one released');
+    // A live writer's lock is still refused at once.
+    fs.writeFileSync(lockFile(root), `${process.pid}\n`);
+    await assert.rejects(disk.exclusiveAsync(() => 'written', true), /being written by another process/);
   });
 
   test('Should break a lock older than a write takes, even of a live process', () => {

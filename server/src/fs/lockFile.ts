@@ -116,6 +116,9 @@ function* acquire(file: string, options: LockOptions): Generator<number, void> {
   const staleMs = options.staleMs ?? 60_000;
   const deadline = Date.now() + waitMs;
   let pause = 1;
+  // Tries after the wait ran out, each right after breaking a stale lock: one such try (a lock
+  // whose writer died is free, even for a writer that waits no time), never without end.
+  let triesAfterBreaking = 0;
   for (;;) {
     if (tryCreate(lock)) {
       // A list: a writer of this process may take the lock another one of it lost (tests do).
@@ -126,8 +129,9 @@ function* acquire(file: string, options: LockOptions): Generator<number, void> {
       return;
     }
     const broken = breakIfStale(lock, staleMs, file);
-    // Checked after every attempt, so that no lock, however odd, keeps a writer past its wait.
-    if (Date.now() >= deadline) {
+    // Checked after every attempt, so that no lock, however odd, keeps a writer past its wait
+    // (but for the few tries right after breaking one).
+    if (Date.now() >= deadline && !(broken && triesAfterBreaking++ < MAX_TRIES_AFTER_BREAKING)) {
       throw new SafeFileError('io', message('lockHeld', { path: file, lock }));
     }
     if (!broken) {
@@ -136,6 +140,9 @@ function* acquire(file: string, options: LockOptions): Generator<number, void> {
     }
   }
 }
+
+/** How many times a writer whose wait ran out tries again right after breaking a stale lock. */
+const MAX_TRIES_AFTER_BREAKING = 3;
 
 /** Runs `work` with the lock held, and releases it (if it is still this writer's). */
 function holding<T>(file: string, work: () => T): T {

@@ -115,7 +115,10 @@ function isDateValue(date: string): boolean {
   return date === '' || isCalendarDate(date);
 }
 
-/** A week of a year a digest's date can have (1900 to 2999): week 53 only in a year that has one. */
+/**
+ * A week some day a digest's name can carry (1900-01-01 to 2999-12-31) falls in: week 53 only in
+ * a year that has one, and the first week of 3000, which holds the last days of 2999.
+ */
 function isWeekValue(week: string): boolean {
   const match = /^(\d{4})-W(\d{2})$/.exec(week);
   if (!match) {
@@ -123,6 +126,9 @@ function isWeekValue(week: string): boolean {
   }
   const year = Number(match[1]);
   const number = Number(match[2]);
+  if (year === 3000) {
+    return week === isoWeekOf('2999-12-31');
+  }
   if (year < 1900 || year > 2999 || number < 1 || number > 53) {
     return false;
   }

@@ -25,11 +25,10 @@ import { decodeUriText, hasCjk } from './text';
 import { categoryIgnoringCase } from './taxonomy';
 import { InstitutionGroup, institutionGroup, institutionGroups, InstitutionName } from './institutionGroup';
 import type { PaperSummary, WorkspaceIndex } from './workspaceIndex';
+import { foldForSearch, searchIncludes } from './workspaceIndex';
 
 export { FILTER_FIELDS, MAX_FILTER_TERMS };
 export type { FilterField };
-import { foldForSearch, searchIncludes } from './workspaceIndex';
-
 
 /** Whether a paper passes a filter. */
 export type PaperPredicate = (paper: PaperSummary) => boolean;

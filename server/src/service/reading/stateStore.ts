@@ -383,12 +383,12 @@ export class StateStore {
   }
 }
 
-/** A refused change: nothing changed, and why, in English and as a message of the table. */
 /** Whether an error is a wait for another writer's lock that ran out (lockFile.ts). */
 function isLockHeld(error: unknown): boolean {
   return error instanceof MessageError && error.ref.key === 'lockHeld';
 }
 
+/** A refused change: nothing changed, and why, in English and as a message of the table. */
 function refused(reason: MessageRef, readOnly: boolean): StoreChangeResult {
   return { changed: [], readOnly, message: messageText(reason).en, messageRef: reason };
 }

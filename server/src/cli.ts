@@ -11,6 +11,7 @@
  * cannot be read or written.
  */
 import * as path from 'node:path';
+import { isatty } from 'node:tty';
 import { pathToFileURL } from 'node:url';
 import { collectDigestFiles, displayPath, packageManifest, packageVersion, printable, readDigestFile } from './cliFiles';
 import { rulesDocsBase } from './docsBase';
@@ -493,8 +494,15 @@ if (require.main === module) {
   // A closed pipe (`paper-digest check . | head`) is not an error of the checker: the status is
   // the run's. Nor is a closed standard error (`2>&1 >out | head -1`): what was left to say is lost.
   // Output that cannot be written (`> refs.bib` on a full disk) is said in one line, status 2.
+  // A terminal is written through its stream, which writes Chinese to a Windows console as it
+  // should (a raw write does not); pipes and files as their bytes, each write finished.
+  const terminal = { stdout: isatty(1), stderr: isatty(2) };
   let stderrFailed = false;
   const stderr = (text: string): void => {
+    if (terminal.stderr) {
+      process.stderr.write(text);
+      return;
+    }
     try {
       writeAllSync(2, text);
     } catch {
@@ -505,6 +513,10 @@ if (require.main === module) {
   let stdoutClosed = false;
   const stdout = (text: string): void => {
     if (stdoutClosed) return;
+    if (terminal.stdout) {
+      process.stdout.write(text);
+      return;
+    }
     try {
       writeAllSync(1, text);
     } catch (error) {

@@ -301,6 +301,21 @@ describe('Statistics', () => {
     assert.equal(papersTree(index, 'file', 'institution:复旦大学').paperCount, 2);
   });
 
+  test('Should count a department named alone once for the copies of a paper in several digests, apart from another paper’s', () => {
+    const index = new WorkspaceIndex();
+    const repeated = paper('AB', '数学推理', ['reasoning'], ['cs.CL'], '机构 * Department of Physics（物理系） 纠错');
+    index.update('file:///ws/2026-05-01.digest', digest(repeated));
+    index.update('file:///ws/2026-05-02.digest', digest(repeated, paper('AC', '数学推理', ['reasoning'], ['cs.CL'], '机构 * Department of Physics（物理系） 纠错')));
+    const stats = digestStatistics(index);
+    // One group for the repeated paper (its two copies), one for the other paper's department,
+    // which may be at another institution.
+    assert.deepEqual(stats.institutions.map((row) => [row.label, row.count]), [['Department of Physics', 1], ['Department of Physics', 1]]);
+    assert.equal(stats.totals.institutions, 2);
+    const roots = papersTree(index, 'institution', '').roots;
+    // The Papers view too: the repeated paper under one group (its copies a paper once).
+    assert.deepEqual(roots.map((root) => [root.label, root.count]), [['Department of Physics', 1], ['Department of Physics', 1]]);
+  });
+
   test('Should quote a value that holds a field name, so that a row’s filter is one term and keeps exactly its papers', () => {
     const index = new WorkspaceIndex();
     index.update('file:///ws/2026-05-01.digest', digest(

@@ -77,11 +77,12 @@ function groupOfItem(item: InstitutionName): InstitutionGroup {
 
 /**
  * The groups of the items of one `机构` line. A department named alone is keyed with the other
- * institutions of its line, or with `paperKey` when there are none, so that it never merges with
- * a department of the same name at another institution.
+ * institutions of its line, or with `paperKey` when there are none (the paper's key across files,
+ * `paperKeyOf`: the copies of a paper in several digests are one group), so that it never merges
+ * with a department of the same name at another institution.
  *
  * @example
- * institutionGroups([{ name: 'Department of CS' }], 'a.digest#0')[0].key // 'department of cs\u0000a.digest#0'
+ * institutionGroups([{ name: 'Department of CS' }], 'sparse probes')[0].key // 'department of cs\u0000sparse probes'
  */
 export function institutionGroups(items: readonly InstitutionName[], paperKey: string): InstitutionGroup[] {
   const groups = items.map(institutionGroup);

@@ -356,7 +356,7 @@ class Keys {
       }
       if (group.departmentOnly) {
         // A department named alone is grouped with the rest of its line.
-        return namedInstitutionGroups(items, `${paper.uri}#${paper.key}`, this.names);
+        return namedInstitutionGroups(items, paperKeyOf(paper), this.names);
       }
       // An item named in Chinese only counts for the institution that name is given to, as the Papers view groups it.
       groups[i] = this.names ? this.names.namedGroup(group, item) : group;

@@ -612,7 +612,7 @@ function placePaper(root: GroupBuilder, grouping: PapersGrouping, paper: PaperSu
         root.group('institution', '', '', '').add(paper);
       }
       // An item named in Chinese only goes to the institution that name is given to.
-      for (const institution of namedInstitutionGroups(paper.institutions, `${paper.uri}#${paper.key}`, names)) {
+      for (const institution of namedInstitutionGroups(paper.institutions, paperKeyOf(paper), names)) {
         root.group('institution', institution.key, institution.label, institution.translation).add(paper);
       }
       return;

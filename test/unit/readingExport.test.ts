@@ -434,6 +434,11 @@ describe('export: what is known only', () => {
     assert.equal(ownArxivId('本文 arXiv:2401.01234'), '2401.01234');
     assert.equal(ownArxivId('Extends arXiv:2310.00001'), undefined);
     assert.equal(ownArxivId('This paper builds on prior work. See arXiv:2310.00001'), undefined, 'not across a sentence');
+    // At the end of a sentence, with its version too; not a number that goes on.
+    assert.equal(ownArxivId('This paper is arXiv:2405.09673.'), '2405.09673');
+    assert.equal(ownArxivId('This paper is arXiv:2405.09673v2. Code at x.'), '2405.09673v2');
+    assert.equal(ownArxivId('This paper is arXiv:2405.09673.5'), undefined);
+    assert.equal(ownArxivId('This paper is arXiv:2405.096731'), undefined);
   });
 
   test('Should give a year only where the journal ref names one, else where the paper’s own arXiv id does', () => {

@@ -50,7 +50,7 @@ export interface ExportRecord {
  * ownArxivId('Extends arXiv:2310.00001')                                  // undefined
  */
 export function ownArxivId(comments: string): string | undefined {
-  const pattern = /(?:\b(?:this|our)\s+(?:paper|work|article|preprint|version|submission)\b|本文|本论文)[^.;；。,，]{0,40}?\barxiv\s*[:：]?\s*((?:\d{4}\.\d{4,5})(?:v\d+)?)(?![\d.])/iu;
+  const pattern = /(?:\b(?:this|our)\s+(?:paper|work|article|preprint|version|submission)\b|本文|本论文)[^.;；。,，]{0,40}?\barxiv\s*[:：]?\s*((?:\d{4}\.\d{4,5})(?:v\d+)?)(?!\d|\.\d)/iu;
   const match = pattern.exec(comments);
   return match ? match[1] : undefined;
 }

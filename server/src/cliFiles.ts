@@ -122,16 +122,12 @@ export function collectDigestFiles(paths: readonly string[], cwd: string, fail: 
       fail(message('cannotRead', { path: '', reason: message('emptyPath') }));
       continue;
     }
-    if (given.startsWith('file:')) {
-      try {
-        absolute = fileURLToPath(given);
-      } catch (error) {
-        fail(message('cannotRead', { path: printable(given), reason: message('notFileUrl', { detail: error instanceof Error ? error.message : String(error) }) }));
-        continue;
-      }
-    } else {
-      absolute = path.resolve(cwd, given);
+    const resolved = givenPath(given, cwd);
+    if (typeof resolved !== 'string') {
+      fail(resolved);
+      continue;
     }
+    absolute = resolved;
     let stat: fs.Stats;
     try {
       // A name ending in a separator names a folder (`a.digest/` is no file), as the system reads it.
@@ -160,6 +156,23 @@ export function collectDigestFiles(paths: readonly string[], cwd: string, fail: 
     }
   }
   return result;
+}
+
+/**
+ * The absolute path a path given on the command line names: a `file:` URL's path, else the path
+ * resolved against `cwd`; a URL that names no local file is a problem to report.
+ *
+ * @example givenPath('file:///w/digests', '/home') // '/w/digests'
+ */
+export function givenPath(given: string, cwd: string): string | MessageRef {
+  if (!given.startsWith('file:')) {
+    return path.resolve(cwd, given);
+  }
+  try {
+    return fileURLToPath(given);
+  } catch (error) {
+    return message('cannotRead', { path: printable(given), reason: message('notFileUrl', { detail: error instanceof Error ? error.message : String(error) }) });
+  }
 }
 
 /** A file's text and the snapshot it was read as; undefined (and reported) when it cannot be read. */

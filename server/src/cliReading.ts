@@ -22,7 +22,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { collectDigestFiles, digestWithinLimits, displayPath, printable, printableLine, readDigestFile } from './cliFiles';
+import { collectDigestFiles, digestWithinLimits, displayPath, givenPath, printable, printableLine, readDigestFile } from './cliFiles';
 import type { ExportFormat } from './service/reading/export/index';
 import { EXPORT_FORMATS, exportChunks } from './service/reading/export/index';
 import { jsonArrayChunks } from './service/reading/export/csljson';
@@ -101,10 +101,10 @@ function openWorkspace(paths: readonly string[], cwd: string, fail: (problem: Me
   /** Files read but past a limit of what is read, reported once. */
   const leftOut = new Set<string>();
   for (const given of paths) {
-    const absolute = path.resolve(cwd, given);
+    const absolute = givenPath(given, cwd);
     let folder: string | undefined;
     try {
-      folder = fs.statSync(absolute).isDirectory() ? absolute : undefined;
+      folder = typeof absolute === 'string' && fs.statSync(absolute).isDirectory() ? absolute : undefined;
     } catch {
       // collectDigestFiles reports it.
     }
@@ -488,9 +488,13 @@ export function runMark(args: readonly string[], out: Output, cwd: string): numb
     // An empty argument (an unset variable, `''`) names no folder: not the current one.
     return refuse(problemText(message('cannotRead', { path: '', reason: message('emptyPath') }), language));
   }
+  const root = givenPath(given, cwd);
+  if (typeof root !== 'string') {
+    return refuse(problemText(root, language));
+  }
   let isFolder = false;
   try {
-    isFolder = fs.statSync(path.resolve(cwd, given)).isDirectory();
+    isFolder = fs.statSync(root).isDirectory();
   } catch (error) {
     return refuse(problemText(message('cannotRead', { path: printable(given), reason: reasonOf(error) }), language));
   }
@@ -504,7 +508,6 @@ export function runMark(args: readonly string[], out: Output, cwd: string): numb
     // No digest to find the paper in: say so, not that no title matches.
     return refuse(problemText(problems[0] ?? message('noDigestFiles', { path: printable(given) }), language));
   }
-  const root = path.resolve(cwd, given);
   const store = workspace.stores.get(root) ?? openStore(root, problems);
   if (store.status.problemRef) {
     // A corrupt or unreadable state file: report it, change nothing.

@@ -6,6 +6,7 @@ import * as assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { beforeEach, describe, test } from 'node:test';
 import Ajv from 'ajv';
 import { GRAPH_REWRITING, PROTEIN, readingWorkspace, SELF_VERIFYING, SPARSE_PROBES, digestText } from '../support/readingFixtures';
@@ -252,6 +253,16 @@ describe('paper-digest mark', () => {
     // Unstar, untag, remove the note: the paper has no state left and leaves the file.
     assert.equal(run(['mark', 'unstar', '--id', SPARSE, '--untag', 'circuits', '--note', ''], work).status, 0);
     assert.deepEqual(JSON.parse(fs.readFileSync(stateFile(), 'utf8')).papers, {});
+  });
+
+  test('Should take the folder as a file: URL, as check, papers and stats do, its state file that folder\'s', () => {
+    const url = pathToFileURL(work).href;
+    const elsewhere = temp.make('paper-digest-cwd-');
+    const result = run(['mark', 'star', '--lang', 'en', '--title', SPARSE_PROBES[0], url], elsewhere);
+    assert.equal(result.status, 0, result.stderr);
+    assert.equal(JSON.parse(fs.readFileSync(stateFile(), 'utf8')).papers[SPARSE]?.starred, true);
+    assert.deepEqual(json(run(['papers', '--format', 'json', '--starred', url], elsewhere)).map((paper) => paper.id), [SPARSE]);
+    assertUsage(run(['mark', 'star', '--lang', 'en', '--title', SPARSE_PROBES[0], 'file://elsewhere/x'], elsewhere), /cannot read 'file:\/\/elsewhere\/x': it is not a file URL of this machine/);
   });
 
   test('Should say what it changed, or why it cannot, in English for both and en, in Chinese for zh-cn (--lang)', () => {

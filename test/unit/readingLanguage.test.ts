@@ -230,6 +230,10 @@ describe('The reasons of a score in the message language', () => {
     }
   });
 
+  test('Should say which fields are of the wrong type in Chinese with a space before a Latin word only', () => {
+    assert.equal(CHANGE_MESSAGES.wrongFields(['read', 'addTags', 'note']).zh, '未做任何更改：“read”必须是 true 或 false；“addTags”必须是字符串列表；“note”必须是字符串或 null。');
+  });
+
   test('Should send the Papers tree’s paper nodes with their reasons in the language asked for', () => {
     const { w } = workspace();
     const lookup = new PapersTreeLookup(papersTree(w.index, 'forYou', { filter: '', reading: w.model.lookup() }));

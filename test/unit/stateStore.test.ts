@@ -297,7 +297,7 @@ describe('state store: changes made meanwhile', () => {
     const result = subject.change(['mine'], { read: true });
     assert.deepEqual(other, ['theirs']);
     assert.deepEqual(result.changed, [], result.message);
-    assert.match(result.message ?? '', /was broken as stale while this writer stood still, and another may have written it since; nothing was written/);
+    assert.match(result.message ?? '', /was broken as stale while this writer stood still, and another may have written it since; nothing was changed$/);
     const papers = papersOnDisk(root);
     assert.equal(papers.theirs?.starred, true, `the other writer's change is kept: ${JSON.stringify(papers)}`);
     assert.equal(papers.mine, undefined);

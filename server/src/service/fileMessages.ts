@@ -94,7 +94,7 @@ export const FILE_MESSAGES = {
   noteTooLong: bilingual('the note is longer than {max} characters ({length}); nothing was changed', '笔记超过 {max} 个字符（{length} 个）；未做任何更改'),
   tagAddedAndRemoved: bilingual('the tag {tag} is both added and removed; nothing was changed', '标签 {tag} 既被添加又被删除；未做任何更改'),
   tooManyTags: bilingual('a paper would have more than {max} tags; nothing was changed', '一篇论文的标签将超过 {max} 个；未做任何更改'),
-  lockLost: bilingual("the lock on '{path}' was broken as stale while this writer stood still, and another may have written it since; nothing was written", "写入者停顿期间 '{path}' 的锁被视为过期而解除，其他写入者可能已写入该文件；未写入任何内容"),
+  lockLost: bilingual("the lock on '{path}' was broken as stale while this writer stood still, and another may have written it since", "写入者停顿期间 '{path}' 的锁被视为过期而解除，其他写入者可能已写入该文件"),
   stateWouldBeTooComplex: bilingual('{location} would hold more than {max} arrays and objects, which no read of it takes; nothing was changed', '{location} 将包含超过 {max} 个数组和对象，读取时会被拒绝；未做任何更改'),
   stateWouldBeTooBig: bilingual('{location} would be bigger than {max}; nothing was changed', '{location} 将大于 {max}；未做任何更改'),
   stateKeptChanging: bilingual('{location} kept changing while it was written; nothing was changed, try again', '{location} 在写入期间一直在变化；未做任何更改，请重试'),

@@ -88,6 +88,11 @@ const FIELD_TYPES: Readonly<Record<string, Bilingual>> = {
   note: bilingual('a string or null', '字符串或 null'),
 };
 
+/** A text to follow Chinese: with a space before it when it starts with a Latin letter or digit. */
+function spacedAfterChinese(text: string): string {
+  return /^[A-Za-z0-9]/.test(text) ? ' ' + text : text;
+}
+
 /** What a change of the reading state says back, when it says anything (`setPaperState`). */
 export const CHANGE_MESSAGES = {
   nothingToChange: bilingual('Nothing to change.', '没有要更改的内容。'),
@@ -95,7 +100,8 @@ export const CHANGE_MESSAGES = {
   wrongFields: (fields: readonly string[]): Bilingual =>
     bilingual(
       `Nothing was changed: ${fields.map((field) => `"${field}" must be ${FIELD_TYPES[field]?.en ?? 'another type'}`).join('; ')}.`,
-      `未做任何更改：${fields.map((field) => `“${field}”必须是${FIELD_TYPES[field]?.zh ?? '其他类型'}`).join('；')}。`,
+      // A Latin word after Chinese gets a space before it (`必须是 true 或 false`), a Chinese one none.
+      `未做任何更改：${fields.map((field) => `“${field}”必须是${spacedAfterChinese(FIELD_TYPES[field]?.zh ?? '其他类型')}`).join('；')}。`,
     ),
   outside: (count: number): Bilingual =>
     bilingual(`${count} ${count === 1 ? 'paper is' : 'papers are'} outside the workspace folders, where no state file is kept.`, `${count} 篇论文在工作区文件夹之外，那里不保存状态文件。`),

@@ -11,7 +11,7 @@
  * language of `--lang` (cliLanguage.ts, service/cliMessages.ts); the data formats are not.
  *
  * The state of a digest is the state file `.paper-digest/state.json` of the folder given on
- * the command line that holds it (for a file named by itself: the nearest folder above it with
+ * the command line that holds it (the outermost of those that do; for a file named by itself: the nearest folder above it with
  * a `.paper-digest` folder, else its own folder); interests come from `.paper-digest/interests.json`
  * there. `mark` changes that file as the server does (StateStore over NodeStateDisk: read
  * again, merged, written atomically only over what was read, never through a link).
@@ -23,6 +23,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { collectDigestFiles, digestWithinLimits, displayPath, givenPath, printable, printableLine, readDigestFile } from './cliFiles';
+import { isInside } from './fs/contained';
 import type { ExportFormat } from './service/reading/export/index';
 import { EXPORT_FORMATS, exportChunks } from './service/reading/export/index';
 import { jsonArrayChunks } from './service/reading/export/csljson';
@@ -100,14 +101,21 @@ function openWorkspace(paths: readonly string[], cwd: string, fail: (problem: Me
   const roots: string[] = [];
   /** Files read but past a limit of what is read, reported once. */
   const leftOut = new Set<string>();
-  for (const given of paths) {
+  // The folders given; one inside another given belongs to the outer one (its state file), so
+  // that the order they are given in makes no difference (`papers i/sub i` as `papers i i/sub`).
+  const folders = paths.map((given) => {
     const absolute = givenPath(given, cwd);
-    let folder: string | undefined;
     try {
-      folder = typeof absolute === 'string' && fs.statSync(absolute).isDirectory() ? absolute : undefined;
+      return typeof absolute === 'string' && fs.statSync(absolute).isDirectory() ? absolute : undefined;
     } catch {
       // collectDigestFiles reports it.
+      return undefined;
     }
+  });
+  const outermost = (folder: string): string => folders.reduce<string>((outer, other) => (other !== undefined && other.length < outer.length && isInside(other, outer) ? other : outer), folder);
+  for (const [i, given] of paths.entries()) {
+    const inner = folders[i];
+    const folder = inner === undefined ? undefined : outermost(inner);
     for (const found of collectDigestFiles([given], cwd, fail)) {
       const display = displayPath(found.path, cwd);
       const read = readDigestFile(found.path, printable(display), fail);

@@ -265,6 +265,19 @@ describe('paper-digest mark', () => {
     assertUsage(run(['mark', 'star', '--lang', 'en', '--title', SPARSE_PROBES[0], 'file://elsewhere/x'], elsewhere), /cannot read 'file:\/\/elsewhere\/x': it is not a file URL of this machine/);
   });
 
+  test('Should give the papers of a folder inside another folder given the outer one\'s state, in whatever order they are given', () => {
+    fs.mkdirSync(path.join(work, 'sub'));
+    fs.writeFileSync(path.join(work, 'sub', '2026-05-03.digest'), digestText(['大模型推理能力', ...SPARSE_PROBES]));
+    assert.equal(run(['mark', 'star', '--title', SPARSE_PROBES[0]], work).status, 0);
+    const listed = (args: string[]): string => ok(run(['papers', '--format', 'json', ...args], work));
+    const inOrder = listed(['.', 'sub']);
+    assert.equal(listed(['sub', '.']), inOrder);
+    const papers = JSON.parse(inOrder) as { id: string; starred: boolean; file: string }[];
+    assert.equal(papers.find((paper) => paper.id === SPARSE)?.starred, true);
+    assert.equal(papers.find((paper) => paper.id === SPARSE)?.file, 'sub/2026-05-03.digest', 'at its place in the newest digest');
+    assert.deepEqual(JSON.parse(listed(['--starred', 'sub', '.'])).map((paper: { id: string }) => paper.id), [SPARSE]);
+  });
+
   test('Should say what it changed, or why it cannot, in English for both and en, in Chinese for zh-cn (--lang)', () => {
     const star = run(['mark', 'star', '--lang', 'zh-cn', '--title', SPARSE_PROBES[0], '--tag', 'circuits', '--note', 'x'], work);
     assert.equal(star.status, 0, star.stderr);

@@ -292,6 +292,9 @@ function filterProblemText(problem: FilterProblem): Bilingual {
   return cliText(key, { term: printable(`${problem.field}:${problem.value}`), example: problem.example });
 }
 
+/** The changes `mark` refuses for what was asked, not for the state file: said as usage errors are. */
+const REFUSED_AS_ASKED: ReadonlySet<string> = new Set(['tagTooLong', 'noteTooLong', 'tagAddedAndRemoved', 'tooManyTags']);
+
 /** Runs `papers` with the arguments after the command's name; returns the exit status. */
 export function runPapers(args: readonly string[], out: Output, cwd: string): number {
   let options: PapersOptions | InfoRequest;
@@ -535,8 +538,9 @@ export function runMark(args: readonly string[], out: Output, cwd: string): numb
   const result = store.change([match.key], change, match.title ? new Map([[match.key, match.title]]) : undefined);
   if (result.messageRef) {
     // A change refused as asked (a tag too long, added and removed): worded as usage errors are,
-    // in both languages under `both`.
-    return refuse(say(messageText(result.messageRef), language));
+    // in both languages under `both`; one the state file refuses (locked, not writable, past its
+    // limits) as the file's other problems are, in English under `both`.
+    return refuse(REFUSED_AS_ASKED.has(result.messageRef.key) ? say(messageText(result.messageRef), language) : problemText(result.messageRef, language));
   }
   // The English title, else the Chinese one: never the state key.
   const shown = oneLine(match.name || match.title || match.key);

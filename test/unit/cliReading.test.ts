@@ -278,6 +278,17 @@ describe('paper-digest mark', () => {
     assert.deepEqual(JSON.parse(listed(['--starred', 'sub', '.'])).map((paper: { id: string }) => paper.id), [SPARSE]);
   });
 
+  test('Should say a refusal of the state file as its other problems, in English for both, and one of what was asked in both languages', () => {
+    // A folder where the lock should be: the state file refuses every change at once.
+    fs.mkdirSync(`${stateFile()}.lock`, { recursive: true });
+    const refused = run(['mark', 'star', '--lang', 'both', '--title', SPARSE_PROBES[0]], work);
+    assertUsage(refused, /could not be written: .*nothing was changed\n$/);
+    assert.doesNotMatch(refused.stderr, /[\u4e00-\u9fff]/, 'English alone, as the corrupt file is said');
+    assertUsage(run(['mark', 'star', '--lang', 'zh-cn', '--title', SPARSE_PROBES[0]], work), /无法写入/);
+    fs.rmSync(`${stateFile()}.lock`, { recursive: true });
+    assertUsage(run(['mark', 'tag', '--lang', 'both', '--title', SPARSE_PROBES[0], '--tag', 'x'.repeat(65)], work), /longer than 64 characters; nothing was changed — .*超过 64 个字符/);
+  });
+
   test('Should say what it changed, or why it cannot, in English for both and en, in Chinese for zh-cn (--lang)', () => {
     const star = run(['mark', 'star', '--lang', 'zh-cn', '--title', SPARSE_PROBES[0], '--tag', 'circuits', '--note', 'x'], work);
     assert.equal(star.status, 0, star.stderr);

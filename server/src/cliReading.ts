@@ -315,6 +315,10 @@ export function runPapers(args: readonly string[], out: Output, cwd: string): nu
   };
   const workspace = openWorkspace(options.paths.length > 0 ? options.paths : ['.'], cwd, fail);
   const lookup = workspace.model.lookup();
+  if (failed && lookup.index.files().length === 0) {
+    // No digest could be read: said on standard error, nothing on standard output (as `stats`).
+    return 2;
+  }
   const listed = (paper: PaperSummary): boolean => workspace.listed(paper.uri);
   const papers =
     options.sort === 'rank'

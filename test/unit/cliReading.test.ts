@@ -341,6 +341,11 @@ describe('paper-digest mark', () => {
     fs.mkdirSync(path.join(work, 'empty'));
     assertUsage(run(['mark', 'read', '--title', 'protein', 'empty'], work), /no digest files in 'empty'/);
     assert.equal(fs.existsSync(stateFile()), before, 'nothing written');
+    // No digest read: papers says why and lists nothing (no "0 papers" line), in every format.
+    for (const format of ['text', 'json', 'csv']) {
+      assertUsage(run(['papers', '--format', format, 'empty'], work), /no digest files in 'empty'/);
+      assertUsage(run(['papers', '--format', format, 'nowhere'], work), /cannot read 'nowhere'/);
+    }
   });
 
   test('Should leave a corrupt or newer state file untouched and exit 2', () => {

@@ -233,7 +233,8 @@ function breakIfStale(lock: string, staleMs: number, file: string): boolean {
     throw new SafeFileError('not-regular', message('lockNotAFile', { lock, path: file }));
   }
   // The owner's pid, when the lock can be read: else (another user's lock) it is judged by age.
-  const pid = Number.parseInt(readSmall(lock) ?? '', 10);
+  const text = readSmall(lock);
+  const pid = Number.parseInt(text ?? '', 10);
   // An empty lock is one being created this instant: judged by age alone.
   const ownerGone = Number.isSafeInteger(pid) && pid > 0 && pid !== process.pid && !processAlive(pid);
   if (!ownerGone && Date.now() - stat.mtimeMs < staleMs) {
@@ -248,7 +249,9 @@ function breakIfStale(lock: string, staleMs: number, file: string): boolean {
     return (error as NodeJS.ErrnoException).code === 'ENOENT';
   }
   try {
-    if (fs.lstatSync(aside).ino !== stat.ino) {
+    // The lock judged, by its inode and its text (pid and random token): a file system hands a
+    // freed inode number to the next file made, which may be another writer's fresh lock.
+    if (fs.lstatSync(aside).ino !== stat.ino || readSmall(aside) !== text) {
       // Not the stale lock: a writer's fresh one. Give it back unless the place is taken again.
       try {
         fs.linkSync(aside, lock);

@@ -1,0 +1,54 @@
+/**
+ * Breaking a stale lock never removes another writer's: the lock judged stale (its writer gone)
+ * is told from a fresh one taken in its place meanwhile by its inode and its text, since a file
+ * system hands a freed inode number to the next file made (ext4 does, every time).
+ */
+import * as assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { describe, test } from 'node:test';
+import { withFileLock } from '../../server/src/fs/lockFile';
+import { temporaryFolders } from '../support/tempFolders';
+
+const temp = temporaryFolders();
+
+describe('file lock: a stale lock replaced while it is broken', () => {
+  test('Should give back a live writer’s lock that took the place of the stale one, and wait for it', async () => {
+    const folder = temp.make('paper-digest-lock-');
+    const file = path.join(folder, 'state.json');
+    const lock = `${file}.lock`;
+    // Left by a writer that died.
+    const dead = spawnSync(process.execPath, ['-e', '']).pid;
+    fs.writeFileSync(lock, `${dead}\nold\n`);
+    const fresh = `${process.pid}\nfresh-token\n`;
+    // The module object itself (the imported namespace is read-only; the lock's code reads through it).
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const nodeFs = require('node:fs') as { renameSync: typeof fs.renameSync };
+    const rename = nodeFs.renameSync;
+    let swapped = false;
+    // Between the look at the stale lock and its move aside, it is released and another live
+    // writer takes the lock (this process's pid: alive).
+    nodeFs.renameSync = (from: fs.PathLike, to: fs.PathLike): void => {
+      if (from === lock && !swapped) {
+        swapped = true;
+        fs.unlinkSync(lock);
+        fs.writeFileSync(lock, fresh);
+      }
+      rename(from, to);
+    };
+    try {
+      await assert.rejects(
+        withFileLock(file, () => 'held', { waitMs: 50 }),
+        /being written by another process/,
+      );
+    } finally {
+      nodeFs.renameSync = rename;
+    }
+    assert.ok(swapped, 'the lock was replaced while being broken');
+    assert.equal(fs.readFileSync(lock, 'utf8'), fresh, 'the live writer’s lock is given back, whatever its inode');
+    // Released: the next writer takes it.
+    fs.unlinkSync(lock);
+    assert.equal(await withFileLock(file, () => 'held', { waitMs: 50 }), 'held');
+  });
+});

@@ -25,7 +25,8 @@ import {
   WorkspaceDiagnosticRequest,
   WorkspaceSymbolRequest,
   CancellationToken,
-  ProtocolRequestType,
+  RequestType,
+  RequestType0,
   ErrorCodes,
   ResponseError,
   TextDocuments,
@@ -125,14 +126,15 @@ function guarded<A extends unknown[], R>(method: string, handler: (...args: A) =
 }
 
 /**
- * Registers a standard request by its method, its handler run as every handler is (`guarded`)
- * and called as `(params, token)` whatever the params are: the library's own registration
- * (`connection.onHover` ...) answers a request without params, or with null, with an error
- * before the handler can give the empty answer (`guarded` gives it for params without their
- * shape, requestShapes.ts).
+ * Registers a request, standard or the server's own, by its method, its handler run as every
+ * handler is (`guarded`) and called as `(params, token)` whatever the params are: the library's
+ * own registration (`connection.onHover`, `connection.onRequest(type, …)`) answers a request
+ * without params, or with null, with an error before the handler can give the empty answer
+ * (`guarded` gives it for params without their shape, requestShapes.ts), and calls it with the
+ * items of params given by position and no token.
  */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
-function onStandard<P, R>(type: ProtocolRequestType<P, R, any, any, any>, handler: (params: P, token: CancellationToken) => R | Promise<R>): void {
+function onRequestByMethod<P, R>(type: RequestType<P, R, any> | RequestType0<R, any>, handler: (params: P, token: CancellationToken) => R | Promise<R>): void {
   const run = guarded(type.method, handler);
   connection.onRequest(type.method, (...args: unknown[]) => {
     // The library calls a handler by method with the token last: `(token)` without params,
@@ -371,7 +373,7 @@ function isPapersGrouping(value: unknown): value is PapersGrouping {
   return (PAPERS_GROUPINGS as readonly unknown[]).includes(value);
 }
 
-connection.onRequest(PapersTreeRequest, guarded(PapersTreeRequest.method, async (params, token) => {
+onRequestByMethod(PapersTreeRequest, async (params, token) => {
   if (!isPapersTreeQuery(params)) {
     return { generation: workspaceIndex.generation, paperCount: 0, distinctPaperCount: 0, nodes: [] };
   }
@@ -391,7 +393,7 @@ connection.onRequest(PapersTreeRequest, guarded(PapersTreeRequest.method, async 
   await messageLanguage.ready();
   const nodes = (lookup.childrenOf(params.parentId) ?? []).map((node) => localizedNode(node, messageLanguage.current()));
   return { generation: lookup.tree.generation, paperCount: lookup.tree.paperCount, distinctPaperCount: lookup.tree.distinctPaperCount, indexedPaperCount: workspaceIndex.paperCount, nodes };
-}));
+});
 
 /**
  * The tree's first level while the first scan of the workspace runs, from the index kept at the
@@ -445,7 +447,7 @@ async function earlyRoots(params: PapersTreeParams, token: CancellationToken): P
 /** The early answers of each early index (`earlyRoots`), by grouping and language. */
 const earlyAnswers = new WeakMap<WorkspaceIndex, Map<string, Omit<PapersTreeResult, 'generation'>>>();
 
-connection.onRequest(PaperAtRequest, guarded(PaperAtRequest.method, async (params, token) => {
+onRequestByMethod(PaperAtRequest, async (params, token) => {
   if (!isPapersTreeQuery(params) || typeof params.uri !== 'string' || !isPosition(params.position)) {
     return null;
   }
@@ -456,15 +458,14 @@ connection.onRequest(PaperAtRequest, guarded(PaperAtRequest.method, async (param
   const path = paper ? papersTrees.get(workspaceIndex, params.grouping, treeOptions(params), token).pathToPaper(paper) : undefined;
   const language = await settledLanguage();
   return path ? { path: path.map((node) => localizedNode(node, language)) } : null;
-}));
+});
 
-connection.onRequest(RescanWorkspaceRequest, guarded(RescanWorkspaceRequest.method, async () => {
+onRequestByMethod(RescanWorkspaceRequest, async () => {
   await workspaceDigests.rescan();
   return { fileCount: workspaceIndex.files().length, paperCount: workspaceIndex.paperCount };
-}));
+});
 
 registerStatisticsRequests({
-  connection,
   canonical: indexUri,
   documents,
   index: workspaceIndex,
@@ -472,7 +473,7 @@ registerStatisticsRequests({
     await workspaceDigests.ready;
     workspaceDigests.flush();
   },
-  guarded,
+  onRequest: onRequestByMethod,
 });
 
 /**
@@ -590,7 +591,7 @@ function collectOnceIdle(): void {
 /** Heap committed but not used after a full collection, below which the young generation has shrunk. */
 const SHRUNK_SLACK_BYTES = 32 * 1024 * 1024;
 
-connection.onRequest(ServerMemoryRequest, (params) => {
+onRequestByMethod(ServerMemoryRequest, (params) => {
   if (params?.collect === true) {
     fullCollection();
   }
@@ -598,22 +599,22 @@ connection.onRequest(ServerMemoryRequest, (params) => {
   return { rss, heapUsed, heapTotal, external, arrayBuffers };
 });
 
-connection.onRequest(DocumentStatsRequest, guarded(DocumentStatsRequest.method, async (params) => {
+onRequestByMethod(DocumentStatsRequest, async (params) => {
   await workspaceDigests.ready;
   workspaceDigests.flush();
   // Any other parameters get the index alone.
   const uri: unknown = (params as { uri?: unknown } | null | undefined)?.uri;
   const document = typeof uri === 'string' ? documents.get(uri) : undefined;
   return documentStats(workspaceIndex, document ? cache.get(document) : undefined);
-}));
+});
 
-onStandard(WorkspaceSymbolRequest.type, async (params, token) => {
+onRequestByMethod(WorkspaceSymbolRequest.type, async (params, token) => {
   await workspaceDigests.ready;
   workspaceDigests.flush();
   return workspaceSymbols(workspaceIndex, params.query, token);
 });
 
-onStandard(DocumentSymbolRequest.type, async (params, token) => {
+onRequestByMethod(DocumentSymbolRequest.type, async (params, token) => {
   const language = await settledLanguage();
   const document = documents.get(params.textDocument.uri);
   // One answer per language: the outline's own words (the heading's count of papers) follow the setting.
@@ -628,12 +629,12 @@ onStandard(DocumentSymbolRequest.type, async (params, token) => {
   return answers.get(document.uri, document.version, feature, () => outlineAnswer(document.uri, cache.get(document), { language }, token), token);
 });
 
-onStandard(FoldingRangeRequest.type, (params, token) => {
+onRequestByMethod(FoldingRangeRequest.type, (params, token) => {
   const document = documents.get(params.textDocument.uri);
   return document ? answers.get(document.uri, document.version, 'folding', () => encodedAnswer(foldingRanges(cache.get(document), token)), token) : null;
 });
 
-onStandard(HoverRequest.type, async (params, token) => {
+onRequestByMethod(HoverRequest.type, async (params, token) => {
   const settled = await settledModel(params.textDocument.uri);
   if (!settled) {
     return null;
@@ -653,13 +654,10 @@ async function readingReady(): Promise<void> {
   await reading.ready();
   workspaceDigests.flush();
 }
-connection.onRequest(SetPaperStateRequest, guarded(SetPaperStateRequest.method, async (params, token) => (await readingReady(), reading.setPaperState(withCanonicalScope(params), token))));
-// By name: a request without params (LSP allows it) reaches the handler.
-connection.onRequest(StateInfoRequest.method, guarded(StateInfoRequest.method, async () => (await readingReady(), reading.stateInfo())));
-connection.onRequest(DigestsRequest.method, guarded(DigestsRequest.method, async () => (await readingReady(), reading.digests())));
-connection.onRequest(
-  RankedPapersRequest,
-  guarded(RankedPapersRequest.method, async (params, token) => {
+onRequestByMethod(SetPaperStateRequest, async (params, token) => (await readingReady(), reading.setPaperState(withCanonicalScope(params), token)));
+onRequestByMethod(StateInfoRequest, async () => (await readingReady(), reading.stateInfo()));
+onRequestByMethod(DigestsRequest, async () => (await readingReady(), reading.digests()));
+onRequestByMethod(RankedPapersRequest, async (params, token) => {
     await readingReady();
     await messageLanguage.ready();
     // Scored in slices first, as for the For you tree.
@@ -667,17 +665,13 @@ connection.onRequest(
       return { generation: reading.lookup().generation, total: 0, papers: [] };
     }
     return reading.rankedPapers(params, token, messageLanguage.current());
-  }),
-);
-connection.onRequest(DocumentPapersRequest, guarded(DocumentPapersRequest.method, async (params) => (await readingReady(), reading.documentPapers(typeof params?.uri === 'string' ? indexUri(params.uri) : ''))));
-connection.onRequest(
-  ExportPapersRequest,
-  guarded(ExportPapersRequest.method, async (params, token) => {
-    await readingReady();
-    // In slices: the requests that come meanwhile are answered, and a cancellation is heard.
-    return (await runInSlices(reading.exportPapersSteps(withCanonicalScope(params), token), () => token.isCancellationRequested)) ?? { text: '', count: 0 };
-  }),
-);
+});
+onRequestByMethod(DocumentPapersRequest, async (params) => (await readingReady(), reading.documentPapers(typeof params?.uri === 'string' ? indexUri(params.uri) : '')));
+onRequestByMethod(ExportPapersRequest, async (params, token) => {
+  await readingReady();
+  // In slices: the requests that come meanwhile are answered, and a cancellation is heard.
+  return (await runInSlices(reading.exportPapersSteps(withCanonicalScope(params), token), () => token.isCancellationRequested)) ?? { text: '', count: 0 };
+});
 
 /**
  * Params whose scope names a file by a `file:` URI in another encoding than the index's (a client
@@ -690,7 +684,7 @@ function withCanonicalScope<T>(params: T): T {
   }
   return params;
 }
-onStandard(CodeLensRequest.type, async (params, token) => {
+onRequestByMethod(CodeLensRequest.type, async (params, token) => {
   if (!documents.get(params.textDocument.uri)) {
     return null;
   }
@@ -699,7 +693,7 @@ onStandard(CodeLensRequest.type, async (params, token) => {
   return localizedLenses(await reading.codeLenses(indexUri(params.textDocument.uri), token), messageLanguage.current());
 });
 
-onStandard(SemanticTokensRequest.type, (params, token) => {
+onRequestByMethod(SemanticTokensRequest.type, (params, token) => {
   const document = documents.get(params.textDocument.uri);
   const model = checkedModel(document);
   return document && model ? answers.get(document.uri, document.version, 'semanticTokens', () => semanticTokensAnswer(model, token), token) : { data: [] };
@@ -707,7 +701,7 @@ onStandard(SemanticTokensRequest.type, (params, token) => {
 
 // ---- Editing help: completion, links, selection ranges -------------------------------------
 
-onStandard(CompletionRequest.type, async (params, token) => {
+onRequestByMethod(CompletionRequest.type, async (params, token) => {
   const settled = await settledModel(params.textDocument.uri);
   if (!settled) {
     return null;
@@ -716,17 +710,17 @@ onStandard(CompletionRequest.type, async (params, token) => {
   return completions(model, params.position, { ...completionWorkspace, uri: indexUri(params.textDocument.uri) }, token, language);
 });
 
-onStandard(CompletionResolveRequest.type, async (item, token) => {
+onRequestByMethod(CompletionResolveRequest.type, async (item, token) => {
   const resolved = resolveCompletion(item, completionWorkspace, token, await settledLanguage());
   return forms.markdownDocumentation ? resolved : plainDocumentation(resolved);
 });
 
-onStandard(DocumentLinkRequest.type, async (params, token) => {
+onRequestByMethod(DocumentLinkRequest.type, async (params, token) => {
   const settled = await settledModel(params.textDocument.uri);
   return settled ? documentLinks(settled.model, token, settled.language) : null;
 });
 
-onStandard(SelectionRangeRequest.type, (params, token) => {
+onRequestByMethod(SelectionRangeRequest.type, (params, token) => {
   const model = checkedModel(documents.get(params.textDocument.uri));
   return model ? selectionRanges(model, params.positions, token) : null;
 });
@@ -736,7 +730,7 @@ onStandard(SelectionRangeRequest.type, (params, token) => {
 /** Where the files that are not open come through the client (the web extension), how they are read. */
 const namesReader = readsFilesThroughClient ? createTextReader(connection) : undefined;
 
-onStandard(ReferencesRequest.type, async (params, token) => {
+onRequestByMethod(ReferencesRequest.type, async (params, token) => {
   const document = documents.get(params.textDocument.uri);
   const model = checkedModel(document);
   const name = model && nameAt(model, params.position);
@@ -748,19 +742,19 @@ onStandard(ReferencesRequest.type, async (params, token) => {
   return references(sources, name, token);
 });
 
-onStandard(DocumentHighlightRequest.type, (params, token) => {
+onRequestByMethod(DocumentHighlightRequest.type, (params, token) => {
   const document = documents.get(params.textDocument.uri);
   const model = checkedModel(document);
   return model ? documentHighlights(model, params.position, token) : [];
 });
 
-onStandard(PrepareRenameRequest.type, (params, token) => {
+onRequestByMethod(PrepareRenameRequest.type, (params, token) => {
   const document = documents.get(params.textDocument.uri);
   const model = checkedModel(document);
   return model ? prepareRename(model, params.position, token) : null;
 });
 
-onStandard(RenameRequest.type, async (params, token) => {
+onRequestByMethod(RenameRequest.type, async (params, token) => {
   const document = documents.get(params.textDocument.uri);
   const model = checkedModel(document);
   const name = model && renamableAt(model, params.position);
@@ -1095,16 +1089,16 @@ function scheduleRefresh(delay = 300): void {
   }, delay);
 }
 
-onStandard(DocumentDiagnosticRequest.type, async (params) => pull.document(params.textDocument.uri, params.previousResultId));
+onRequestByMethod(DocumentDiagnosticRequest.type, async (params) => pull.document(params.textDocument.uri, params.previousResultId));
 
-onStandard(WorkspaceDiagnosticRequest.type, async (params, token) => {
+onRequestByMethod(WorkspaceDiagnosticRequest.type, async (params, token) => {
   await workspaceDigests.ready;
   workspaceDigests.flush();
   const previous = Array.isArray(params?.previousResultIds) ? params.previousResultIds.filter((each) => !!each && typeof each.uri === 'string' && typeof each.value === 'string') : [];
   return pull.workspace(previous, token);
 });
 
-onStandard(CodeActionRequest.type, async (params, token) => {
+onRequestByMethod(CodeActionRequest.type, async (params, token) => {
   const uri = params.textDocument.uri;
   if (!documents.get(uri)) {
     return null;
@@ -1140,7 +1134,7 @@ onStandard(CodeActionRequest.type, async (params, token) => {
 /** Code action kinds that ask for fix-all (`source.fixAll.paperDigest`, `source.fixAll`, `source`). */
 const FIX_ALL_KINDS_ASKED = /^source(\.fixAll(\.paperDigest)?)?$/;
 
-onStandard(ExecuteCommandRequest.type, async (params): Promise<FixAllResult | undefined> => {
+onRequestByMethod(ExecuteCommandRequest.type, async (params): Promise<FixAllResult | undefined> => {
   if (params.command === APPLY_FIX_COMMAND) {
     return applyFix(params.arguments ?? []);
   }

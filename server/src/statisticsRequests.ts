@@ -5,7 +5,7 @@
  */
 import * as fs from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import type { Connection, TextDocuments } from 'vscode-languageserver/node';
+import type { CancellationToken, RequestType, TextDocuments } from 'vscode-languageserver/node';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import { RollupRequest, StatisticsRequest } from './protocol';
 import { rollup } from './service/features/rollup';
@@ -14,22 +14,22 @@ import type { WorkspaceIndex } from './service/workspaceIndex';
 import { DEFAULT_SCAN_LIMITS } from './workspace';
 
 export interface StatisticsHost {
-  readonly connection: Connection;
   readonly documents: TextDocuments<TextDocument>;
   readonly index: WorkspaceIndex;
   /** The index's form of a URI a client sent (`file:` URIs may be encoded otherwise). */
   readonly canonical: (uri: string) => string;
   /** Settles when the workspace index is current (first scan done, pending edits indexed). */
   readonly ready: () => Promise<void>;
-  /** Wraps a handler so that a failure is logged and answered as an error. */
-  readonly guarded: <A extends unknown[], R>(method: string, handler: (...args: A) => R | Promise<R>) => (...args: A) => Promise<R>;
+  /** Registers a request by its method: a failure logged and answered as an error, params of any shape given to the handler as `(params, token)`. */
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  readonly onRequest: <P, R>(type: RequestType<P, R, any>, handler: (params: P, token: CancellationToken) => R | Promise<R>) => void;
 }
 
 /** Registers the statistics requests on the connection. */
 export function registerStatisticsRequests(host: StatisticsHost): void {
   let last: { generation: number; uri: string | undefined; stats: DigestStatistics } | undefined;
 
-  host.connection.onRequest(StatisticsRequest, host.guarded(StatisticsRequest.method, async (params, token) => {
+  host.onRequest(StatisticsRequest, async (params, token) => {
     await host.ready();
     const uri = typeof params?.uri === 'string' ? host.canonical(params.uri) : undefined;
     if (last && last.generation === host.index.generation && last.uri === uri) {
@@ -40,16 +40,16 @@ export function registerStatisticsRequests(host: StatisticsHost): void {
       last = { generation: host.index.generation, uri, stats };
     }
     return stats;
-  }));
+  });
 
-  host.connection.onRequest(RollupRequest, host.guarded(RollupRequest.method, async (params, token) => {
+  host.onRequest(RollupRequest, async (params, token) => {
     await host.ready();
     const format = params?.format === 'markdown' ? 'markdown' : 'digest';
     const period = typeof params?.period === 'string' ? params.period : '';
     const only = typeof params?.uri === 'string' ? host.canonical(params.uri) : undefined;
     const result = rollup(host.index, period, format, (uri) => host.documents.get(uri)?.getText() ?? diskText(uri), token, only);
     return { text: result.text, paperCount: result.paperCount };
-  }));
+  });
 }
 
 /** The text of a regular file of at most the scan's size cap; undefined for anything else. */

@@ -88,6 +88,39 @@ describe('lsp: params without their shape', () => {
     assert.deepEqual(await client.request('workspace/symbol', { query: 5 }), []);
   });
 
+  test('Should answer every request of the server\'s own with params of any shape, by position too, never an error', async () => {
+    const methods = [
+      'paperDigest/papersTree',
+      'paperDigest/paperAt',
+      'paperDigest/documentStats',
+      'paperDigest/serverMemory',
+      'paperDigest/statistics',
+      'paperDigest/rollup',
+      'paperDigest/stateInfo',
+      'paperDigest/digests',
+      'paperDigest/rankedPapers',
+      'paperDigest/documentPapers',
+      'paperDigest/exportPapers',
+      'paperDigest/setPaperState',
+    ];
+    const failures: string[] = [];
+    for (const method of methods) {
+      // No params, null, a number, params by position (empty, and of the wrong kind).
+      for (const params of [undefined, null, 7, [], [1, 2], [{ uri: URI }]]) {
+        try {
+          await client.request(method, params);
+        } catch (error) {
+          failures.push(`${method} ${JSON.stringify(params)}: ${String(error).split('\n')[0]}`);
+        }
+      }
+    }
+    assert.deepEqual(failures, []);
+    assert.doesNotMatch(client.stderr, /isCancellationRequested|TypeError/);
+    // Nothing was changed by them, and the server answers as before.
+    assert.equal((await client.request<{ paperCount: number }>('paperDigest/papersTree', { grouping: 'file', filter: '' })).paperCount, 2, 'the open document\'s two papers');
+    assert.ok((await client.request<{ count: number }>('paperDigest/exportPapers', { format: 'csv', scope: { uri: URI } })).count >= 0);
+  });
+
   test('Should drop a document notification without its shape, and go on as before', async () => {
     for (const textDocument of [{ uri: 5, languageId: 'paper-digest', version: 1, text: 'x' }, { uri: 'file:///malformed/b.digest', languageId: 'paper-digest', version: 'one', text: 'x' }, { uri: 'file:///malformed/c.digest', languageId: 'paper-digest', version: 1, text: 5 }, null]) {
       client.notify('textDocument/didOpen', { textDocument });

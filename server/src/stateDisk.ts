@@ -116,12 +116,17 @@ export class NodeStateDisk implements StateDisk {
 
   /** Holds `state.json.lock` while `work` runs (again inside: already held). */
   exclusive<T>(work: () => T): T {
-    return this.lockNeeded() ? withFileLockSync(this.file, () => this.holding(work), this.hooks.lock) : work();
+    return this.lockNeeded() ? withFileLockSync(this.file, () => this.holding(work), this.lockOptions()) : work();
   }
 
   /** `exclusive`, waiting for another holder with timers (the server goes on answering meanwhile); with `once`, not waiting. */
   exclusiveAsync<T>(work: () => T, once = false): Promise<T> {
-    return this.lockNeeded() ? withFileLock(this.file, () => this.holding(work), once ? { ...this.hooks.lock, waitMs: 0 } : this.hooks.lock) : Promise.resolve().then(work);
+    return this.lockNeeded() ? withFileLock(this.file, () => this.holding(work), { ...this.lockOptions(), ...(once ? { waitMs: 0 } : {}) }) : Promise.resolve().then(work);
+  }
+
+  /** The lock's options: the hooks', and the state folder checked again before each attempt (a link made meanwhile is never written through). */
+  private lockOptions(): LockOptions {
+    return { ...this.hooks.lock, beforeAttempt: () => this.checkFolder() };
   }
 
   /**

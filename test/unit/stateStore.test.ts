@@ -585,6 +585,46 @@ describe('state store: several writers at once', () => {
     await assert.rejects(disk.exclusiveAsync(() => 'written', true), /being written by another process/);
   });
 
+  test('Should not take the lock through a state folder that became a link while it waited', async () => {
+    const root = scratch();
+    writeState(root, '{"version":1,"papers":{}}');
+    fs.writeFileSync(lockFile(root), `${process.pid}\n`);
+    const outside = scratch();
+    fs.writeFileSync(path.join(outside, STATE_FILE), '{"version":1,"papers":{}}');
+    const subject = store(root, undefined, { lock: { waitMs: 10_000 } });
+    // Every file made in the state folder's place from the swap on (the lock's pieces are).
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const nodeFs = require('node:fs') as { writeFileSync: typeof fs.writeFileSync; linkSync: typeof fs.linkSync };
+    const { writeFileSync, linkSync } = nodeFs;
+    const made: string[] = [];
+    let swapped = false;
+    const folder = path.join(root, STATE_FOLDER);
+    nodeFs.writeFileSync = ((file: fs.PathOrFileDescriptor, ...rest: unknown[]) => {
+      if (swapped && String(file).startsWith(folder)) made.push(String(file));
+      return (writeFileSync as (...args: unknown[]) => void)(file, ...rest);
+    }) as typeof fs.writeFileSync;
+    nodeFs.linkSync = ((from: fs.PathLike, to: fs.PathLike) => {
+      if (swapped && String(to).startsWith(folder)) made.push(String(to));
+      return linkSync(from, to);
+    }) as typeof fs.linkSync;
+    try {
+      const change = subject.changeAsync(['mine'], { starred: true });
+      // The first attempt found the lock held; the change waits. The folder becomes a link out.
+      await new Promise((resolve) => setImmediate(resolve));
+      fs.renameSync(folder, path.join(root, 'moved-away'));
+      fs.symlinkSync(outside, folder);
+      swapped = true;
+      const result = await change;
+      assert.deepEqual(result.changed, []);
+      assert.match(result.message ?? '', /could not be written: .*(link|outside)/);
+    } finally {
+      nodeFs.writeFileSync = writeFileSync;
+      nodeFs.linkSync = linkSync;
+    }
+    assert.deepEqual(made, [], 'nothing made through the link');
+    assert.deepEqual(fs.readdirSync(outside), [STATE_FILE]);
+  });
+
   test('Should break a lock older than a write takes, even of a live process', () => {
     const root = scratch();
     writeState(root, '{"version":1,"papers":{}}');

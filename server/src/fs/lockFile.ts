@@ -19,6 +19,11 @@ export interface LockOptions {
   readonly waitMs?: number;
   /** A lock older than this is taken to be left over by a writer that died (default 60 s). */
   readonly staleMs?: number;
+  /**
+   * Called before each attempt to take the lock (or to break a stale one); throws to give up: the
+   * lock's folder checked again after each wait, since it may have become a link meanwhile.
+   */
+  readonly beforeAttempt?: () => void;
 }
 
 /**
@@ -120,6 +125,7 @@ function* acquire(file: string, options: LockOptions): Generator<number, void> {
   // whose writer died is free, even for a writer that waits no time), never without end.
   let triesAfterBreaking = 0;
   for (;;) {
+    options.beforeAttempt?.();
     if (tryCreate(lock)) {
       // A list: a writer of this process may take the lock another one of it lost (tests do).
       const taken = held.get(file) ?? [];

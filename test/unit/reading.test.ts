@@ -387,3 +387,21 @@ describe('reading: the key of a paper with neither title', () => {
     assert.equal(keysOf(index, uri)[1], `untitled:${uri}#1`);
   });
 });
+
+describe('reading: new and repeated papers', () => {
+  test('Should take a paper written twice in the digest that brought it as new in both places, and repeated in a later one', () => {
+    const A = 'file:///ws/2026-05-01.digest';
+    const B = 'file:///ws/2026-05-02.digest';
+    const w = testWorkspace({ [A]: digest(entryLines('D'), entryLines('E'), entryLines('D')), [B]: digest(entryLines('D')) });
+    const lookup = w.model.lookup();
+    const [first, , again] = w.index.file(A)!.papers;
+    for (const paper of [first, again]) {
+      assert.equal(lookup.info(paper).isNew, true);
+      assert.equal(lookup.info(paper).firstSeen, undefined);
+      assert.equal(lookup.flags(paper).isNew, true);
+    }
+    const later = w.index.file(B)!.papers[0];
+    assert.equal(lookup.info(later).isNew, false);
+    assert.deepEqual(lookup.info(later).firstSeen, { uri: A, range: first.selectionRange });
+  });
+});

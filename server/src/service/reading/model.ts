@@ -182,9 +182,13 @@ export class ModelLookup implements ReadingLookup {
     return { signature, id, places, ...(storesSignature !== undefined ? { storesSignature } : {}), ...(distinctKeys ? { distinctKeys } : {}) };
   }
 
-  /** Whether a paper is at `place`, the first place of its key (new: also when its key has none). */
+  /**
+   * Whether a paper is in the digest of `place`, the first place of its key: new (also when its
+   * key has none), where a copy in a later digest is a repeat. A paper written twice in the digest
+   * that brought it is new in both places, not a repeat of itself.
+   */
   private isAt(paper: PaperSummary, place: number | undefined): boolean {
-    return place === undefined || this.digests[rankOfPlace(place)]?.file.papers[indexOfPlace(place)] === paper;
+    return place === undefined || this.digests[rankOfPlace(place)]?.file.uri === paper.uri;
   }
 
   digestRank(uri: string): number {

@@ -40,7 +40,7 @@ export interface PapersTreeParams extends PapersQuery {
 export interface PapersTreeResult {
   /** The index generation the nodes come from (it grows with every change of the index). */
   readonly generation: number;
-  /** How many papers match the filter in the whole tree, each place counted (two copies of a paper count twice). */
+  /** How many copies of papers match the filter in the whole tree (two copies of a paper count twice; a copy listed under two groups, once). */
   readonly paperCount: number;
   /** How many distinct papers match the filter: copies of one paper count once, as in a group's `count`. */
   readonly distinctPaperCount: number;

@@ -20,7 +20,6 @@ import { ReadingModel } from '../../server/src/service/reading/model';
 import { StateStore } from '../../server/src/service/reading/stateStore';
 import { WorkspaceIndex } from '../../server/src/service/workspaceIndex';
 import type { PaperSummary } from '../../server/src/service/workspaceIndex';
-import { paperKeyOf } from '../../server/src/service/reading/paperInfo';
 import { digest, entryLines } from '../support/fixtures';
 import { MemoryDisk, RL, testWorkspace } from '../support/readingModel';
 
@@ -353,38 +352,6 @@ describe('reading: the papers a scope means, as the Papers view shows them', () 
     model.invalidate();
     assert.equal(model.lookup().unreadCount(), 1);
     assert.equal(model.lookup().unreadCount(), unreadTree());
-  });
-});
-
-describe('reading: the key of a paper with neither title', () => {
-  // Without authors too: a plain line first would be read as its title.
-  const untitled = (summary: string): string[] => entryLines('U', { englishTitle: null, chineseTitle: null, authors: null, summary: summary ? `AI总结 ${summary}` : null });
-  const keysOf = (index: WorkspaceIndex, uri: string): string[] => index.file(uri)!.papers.map(paperKeyOf);
-
-  test('Should key it by its authors and summary, so that its state follows it and never its place', () => {
-    const index = new WorkspaceIndex();
-    const uri = 'file:///ws/2026-05-01.digest';
-    index.update(uri, digest(entryLines('A'), untitled('无题甲。'), untitled('无题乙。')));
-    const [, first, second] = keysOf(index, uri);
-    assert.match(second, /^untitled:[0-9a-f]{16}$/);
-    assert.notEqual(first, second);
-    // The earlier untitled paper removed and another added after: the second keeps its key, and
-    // the new one, now at its place, does not take it.
-    index.update(uri, digest(entryLines('A'), untitled('无题乙。'), untitled('无题丙。')));
-    const [, moved, added] = keysOf(index, uri);
-    assert.equal(moved, second);
-    assert.notEqual(added, second);
-    // The same in another digest, and whatever its case and white space; no path in the key.
-    index.update('file:///elsewhere/2026-05-02.digest', digest(untitled('无题乙。  ')));
-    assert.equal(keysOf(index, 'file:///elsewhere/2026-05-02.digest')[0], second);
-    assert.doesNotMatch(second, /file:/);
-  });
-
-  test('Should key one without authors and summary either by its file and place', () => {
-    const index = new WorkspaceIndex();
-    const uri = 'file:///ws/2026-05-01.digest';
-    index.update(uri, digest(entryLines('A'), untitled('')));
-    assert.equal(keysOf(index, uri)[1], `untitled:${uri}#1`);
   });
 });
 

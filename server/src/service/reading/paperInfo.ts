@@ -58,11 +58,8 @@ export interface ReadingLookup {
 }
 
 /**
- * The key of a paper: its title key, else `zh:` and the folded Chinese title, else, for a paper
- * with neither title, `untitled:` and a hash of its authors and AI summary (`untitledKey`), so
- * that its state follows the paper and not its place (a key of its place gave a star to the
- * next untitled paper once an earlier one was removed); one without authors and summary either
- * is keyed by its file and place.
+ * The key of a paper: its title key, else `zh:` and the folded Chinese title, else a key of
+ * its place (an untitled paper keeps no state across edits).
  *
  * @example
  * paperKeyOf(summary) // 'sparse probes for arithmetic circuits in small transformers'
@@ -73,32 +70,7 @@ export function paperKeyOf(paper: PaperSummary): string {
   }
   const hash = paper.key.lastIndexOf('#');
   const identity = hash >= 0 ? paper.key.slice(0, hash) : paper.key;
-  return identity.startsWith('zh:') ? identity : untitledKey(paper);
-}
-
-/**
- * The key of a paper with neither title: `untitled:` and 16 hex digits of a hash of its authors
- * and its AI summary, white space and case folded (the same in every file and on every machine);
- * `untitled:<uri>#<index>` when it has neither, which nothing else tells apart.
- *
- * @example untitledKey({ authors: ['Mei Tanaka'], summary: '本文…', … }) // 'untitled:3f2a…'
- */
-export function untitledKey(paper: Pick<PaperSummary, 'authors' | 'summary' | 'uri' | 'entryIndex'>): string {
-  const content = [paper.authors.join('\u0001'), paper.summary].map((text) => text.normalize('NFKC').toLowerCase().replace(/\s+/g, ' ').trim());
-  if (content.every((text) => text === '')) {
-    return `untitled:${paper.uri}#${paper.entryIndex}`;
-  }
-  return `untitled:${fnv1a(content.join('\u0000'), 0x811c9dc5)}${fnv1a(content.join('\u0000'), 0x01000193)}`;
-}
-
-/** 32 bits of FNV-1a over the UTF-16 code units of a text, from `seed`, as 8 hex digits. */
-function fnv1a(text: string, seed: number): string {
-  let hash = seed >>> 0;
-  for (let i = 0; i < text.length; i++) {
-    hash ^= text.charCodeAt(i);
-    hash = Math.imul(hash, 0x01000193) >>> 0;
-  }
-  return hash.toString(16).padStart(8, '0');
+  return identity.startsWith('zh:') ? identity : `untitled:${paper.uri}#${paper.entryIndex}`;
 }
 
 /**

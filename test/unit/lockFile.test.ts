@@ -32,7 +32,7 @@ describe('file lock: a stale lock replaced while it is broken', () => {
     nodeFs.renameSync = (from: fs.PathLike, to: fs.PathLike): void => {
       if (from === lock && !swapped) {
         swapped = true;
-        fs.unlinkSync(lock);
+        // Written in place: the same inode, whatever the file system hands out.
         fs.writeFileSync(lock, fresh);
       }
       rename(from, to);
@@ -50,5 +50,38 @@ describe('file lock: a stale lock replaced while it is broken', () => {
     // Released: the next writer takes it.
     fs.unlinkSync(lock);
     assert.equal(await withFileLock(file, () => 'held', { waitMs: 50 }), 'held');
+  });
+
+  test('Should give back a live writer’s lock made between the look at the stale lock and the read of its text', async () => {
+    const folder = temp.make('paper-digest-lock-');
+    const file = path.join(folder, 'state.json');
+    const lock = `${file}.lock`;
+    // A lock stale by its age (two minutes old), of a writer that died.
+    const dead = spawnSync(process.execPath, ['-e', '']).pid;
+    fs.writeFileSync(lock, `${dead}\nold\n`);
+    const old = new Date(Date.now() - 120_000);
+    fs.utimesSync(lock, old, old);
+    const fresh = `${process.pid}\nfresh-token\n`;
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const nodeFs = require('node:fs') as { lstatSync: typeof fs.lstatSync };
+    const lstat = nodeFs.lstatSync;
+    let swapped = false;
+    // Right after the look at the stale lock, the live writer's lock takes its place (in place:
+    // the same inode), before its text is read.
+    nodeFs.lstatSync = ((target: fs.PathLike, options?: fs.StatSyncOptions) => {
+      const result = (lstat as (target: fs.PathLike, options?: fs.StatSyncOptions) => fs.Stats)(target, options);
+      if (target === lock && !swapped) {
+        swapped = true;
+        fs.writeFileSync(lock, fresh);
+      }
+      return result;
+    }) as typeof fs.lstatSync;
+    try {
+      await assert.rejects(withFileLock(file, () => 'held', { waitMs: 50 }), /being written by another process/);
+    } finally {
+      nodeFs.lstatSync = lstat;
+    }
+    assert.ok(swapped);
+    assert.equal(fs.readFileSync(lock, 'utf8'), fresh, 'the live writer’s lock is given back');
   });
 });

@@ -255,9 +255,12 @@ function breakIfStale(lock: string, staleMs: number, file: string): boolean {
     return (error as NodeJS.ErrnoException).code === 'ENOENT';
   }
   try {
-    // The lock judged, by its inode and its text (pid and random token): a file system hands a
-    // freed inode number to the next file made, which may be another writer's fresh lock.
-    if (fs.lstatSync(aside).ino !== stat.ino || readSmall(aside) !== text) {
+    // The lock judged, by its inode, its modification time and its text (pid and random token):
+    // a file system hands a freed inode number to the next file made, which may be another
+    // writer's fresh lock, made between the look at the lock and the read of its text too (and
+    // another user's lock cannot be read: its time tells it).
+    const moved = fs.lstatSync(aside);
+    if (moved.ino !== stat.ino || moved.mtimeMs !== stat.mtimeMs || readSmall(aside) !== text) {
       // Not the stale lock: a writer's fresh one. Give it back unless the place is taken again.
       try {
         fs.linkSync(aside, lock);

@@ -113,6 +113,11 @@ function openWorkspace(paths: readonly string[], cwd: string, fail: (problem: Me
     }
   });
   const outermost = (folder: string): string => folders.reduce<string>((outer, other) => (other !== undefined && other.length < outer.length && isInside(other, outer) ? other : outer), folder);
+  /** The outermost folder given that holds a file, if one does (a file named by itself beside it). */
+  const givenFolderOf = (file: string): string | undefined => {
+    const holding = folders.filter((folder): folder is string => folder !== undefined && isInside(folder, file));
+    return holding.length > 0 ? outermost(holding[0]) : undefined;
+  };
   for (const [i, given] of paths.entries()) {
     const inner = folders[i];
     const folder = inner === undefined ? undefined : outermost(inner);
@@ -134,7 +139,7 @@ function openWorkspace(paths: readonly string[], cwd: string, fail: (problem: Me
       index.update(uri, doc);
       mtimes.set(uri, read.snapshot.mtimeMs);
       shown.set(uri, display);
-      const root = folder ?? stateRootOfFile(found.path);
+      const root = folder ?? givenFolderOf(found.path) ?? stateRootOfFile(found.path);
       rootOf.set(uri, root);
       if (!roots.includes(root)) {
         roots.push(root);

@@ -276,6 +276,13 @@ describe('paper-digest mark', () => {
     assert.equal(papers.find((paper) => paper.id === SPARSE)?.starred, true);
     assert.equal(papers.find((paper) => paper.id === SPARSE)?.file, 'sub/2026-05-03.digest', 'at its place in the newest digest');
     assert.deepEqual(JSON.parse(listed(['--starred', 'sub', '.'])).map((paper: { id: string }) => paper.id), [SPARSE]);
+    // A file named by itself beside a folder given that holds it takes that folder's state too,
+    // not the state file of its own folder (which marking the folder alone made).
+    fs.mkdirSync(path.join(work, 'other'));
+    fs.writeFileSync(path.join(work, 'other', '2026-05-04.digest'), digestText(['大模型推理能力', ...PROTEIN]));
+    assert.equal(run(['mark', 'star', '--title', PROTEIN[0], 'other'], work).status, 0);
+    assert.equal(listed(['other/2026-05-04.digest', '.']), listed(['.', 'other/2026-05-04.digest']));
+    assert.deepEqual(JSON.parse(listed(['--starred', 'other/2026-05-04.digest', '.'])).map((paper: { id: string }) => paper.id), [SPARSE]);
   });
 
   test('Should say a refusal of the state file as its other problems, in English for both, and one of what was asked in both languages', () => {

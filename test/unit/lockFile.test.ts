@@ -13,15 +13,21 @@ import { temporaryFolders } from '../support/tempFolders';
 
 const temp = temporaryFolders();
 
+/** The lock of a live writer (this process): what takes the place of the stale one. */
+const fresh = `${process.pid}\nfresh-token\n`;
+
+/** A file whose lock was left by a writer that died (a process that ran and exited). */
+function deadWritersLock(): { file: string; lock: string } {
+  const file = path.join(temp.make('paper-digest-lock-'), 'state.json');
+  const lock = `${file}.lock`;
+  const dead = spawnSync(process.execPath, ['-e', '']).pid;
+  fs.writeFileSync(lock, `${dead}\nold\n`);
+  return { file, lock };
+}
+
 describe('file lock: a stale lock replaced while it is broken', () => {
   test('Should give back a live writer’s lock that took the place of the stale one, and wait for it', async () => {
-    const folder = temp.make('paper-digest-lock-');
-    const file = path.join(folder, 'state.json');
-    const lock = `${file}.lock`;
-    // Left by a writer that died.
-    const dead = spawnSync(process.execPath, ['-e', '']).pid;
-    fs.writeFileSync(lock, `${dead}\nold\n`);
-    const fresh = `${process.pid}\nfresh-token\n`;
+    const { file, lock } = deadWritersLock();
     // The module object itself (the imported namespace is read-only; the lock's code reads through it).
     // eslint-disable-next-line @typescript-eslint/no-require-imports
     const nodeFs = require('node:fs') as { renameSync: typeof fs.renameSync };
@@ -53,15 +59,10 @@ describe('file lock: a stale lock replaced while it is broken', () => {
   });
 
   test('Should give back a live writer’s lock made between the look at the stale lock and the read of its text', async () => {
-    const folder = temp.make('paper-digest-lock-');
-    const file = path.join(folder, 'state.json');
-    const lock = `${file}.lock`;
-    // A lock stale by its age (two minutes old), of a writer that died.
-    const dead = spawnSync(process.execPath, ['-e', '']).pid;
-    fs.writeFileSync(lock, `${dead}\nold\n`);
+    const { file, lock } = deadWritersLock();
+    // Stale by its age too (two minutes old).
     const old = new Date(Date.now() - 120_000);
     fs.utimesSync(lock, old, old);
-    const fresh = `${process.pid}\nfresh-token\n`;
     // eslint-disable-next-line @typescript-eslint/no-require-imports
     const nodeFs = require('node:fs') as { lstatSync: typeof fs.lstatSync };
     const lstat = nodeFs.lstatSync;

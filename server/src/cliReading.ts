@@ -11,9 +11,9 @@
  * language of `--lang` (cliLanguage.ts, service/cliMessages.ts); the data formats are not.
  *
  * The state of a digest is the state file `.paper-digest/state.json` of the folder given on
- * the command line that holds it (the outermost of those that do; for a file named by itself: the nearest folder above it with
- * a `.paper-digest` folder, else its own folder); interests come from `.paper-digest/interests.json`
- * there. `mark` changes that file as the server does (StateStore over NodeStateDisk: read
+ * the command line that holds it (the outermost of those that do; for a file named by itself
+ * and held by no folder given: the nearest folder above it with a `.paper-digest` folder, else
+ * its own folder); interests come from `.paper-digest/interests.json` there. `mark` changes that file as the server does (StateStore over NodeStateDisk: read
  * again, merged, written atomically only over what was read, never through a link).
  *
  * Exit status: 0; 2 on bad usage (one line on stderr), when no paper or more than one matches,

@@ -121,8 +121,9 @@ function* acquire(file: string, options: LockOptions): Generator<number, void> {
   const staleMs = options.staleMs ?? 60_000;
   const deadline = Date.now() + waitMs;
   let pause = 1;
-  // Tries after the wait ran out, each right after breaking a stale lock: one such try (a lock
-  // whose writer died is free, even for a writer that waits no time), never without end.
+  // Tries after the wait ran out, each right after breaking a stale lock (a lock whose writer
+  // died is free, even for a writer that waits no time): a few (`MAX_TRIES_AFTER_BREAKING`),
+  // never without end.
   let triesAfterBreaking = 0;
   for (;;) {
     options.beforeAttempt?.();

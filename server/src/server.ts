@@ -658,13 +658,13 @@ onRequestByMethod(SetPaperStateRequest, async (params, token) => (await readingR
 onRequestByMethod(StateInfoRequest, async () => (await readingReady(), reading.stateInfo()));
 onRequestByMethod(DigestsRequest, async () => (await readingReady(), reading.digests()));
 onRequestByMethod(RankedPapersRequest, async (params, token) => {
-    await readingReady();
-    await messageLanguage.ready();
-    // Scored in slices first, as for the For you tree.
-    if (!(await reading.scoresReady(token))) {
-      return { generation: reading.lookup().generation, total: 0, papers: [] };
-    }
-    return reading.rankedPapers(params, token, messageLanguage.current());
+  await readingReady();
+  await messageLanguage.ready();
+  // Scored in slices first, as for the For you tree.
+  if (!(await reading.scoresReady(token))) {
+    return { generation: reading.lookup().generation, total: 0, papers: [] };
+  }
+  return reading.rankedPapers(params, token, messageLanguage.current());
 });
 onRequestByMethod(DocumentPapersRequest, async (params) => (await readingReady(), reading.documentPapers(typeof params?.uri === 'string' ? indexUri(params.uri) : '')));
 onRequestByMethod(ExportPapersRequest, async (params, token) => {

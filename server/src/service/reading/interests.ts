@@ -16,6 +16,7 @@
  */
 import { message, MessageRef } from '../cliMessages';
 import { categoryIgnoringCase } from '../taxonomy';
+import { compatibilityForm } from '../text';
 import type { PaperSummary } from '../workspaceIndex';
 
 /** One interest as the setting or interests.json gives it. */
@@ -187,12 +188,9 @@ function makeInterest(kind: InterestKind, term: string, weight: number): Interes
 }
 
 function fold(text: string): string {
-  // ASCII is its own NFKC form: only its case is folded (most titles, names and codes).
-  return ASCII_ONLY.test(text) ? text.toLowerCase() : text.normalize('NFKC').toLowerCase();
+  // ASCII is its own NFKC form (`compatibilityForm` leaves it as it is): only its case is folded.
+  return compatibilityForm(text).toLowerCase();
 }
-
-// eslint-disable-next-line no-control-regex
-const ASCII_ONLY = /^[\x00-\x7f]*$/;
 
 /** The folded texts of a paper, as the interests' terms are matched against them. */
 interface FoldedPaper {

@@ -257,6 +257,33 @@ describe('properties: fixes never make a digest worse', () => {
     fc.assert(fc.property(digestMutant, checkFixes), { numRuns: Number(process.env.FIX_PROPERTY_RUNS ?? 500), seed: process.env.FIX_PROPERTY_SEED ? Number(process.env.FIX_PROPERTY_SEED) : SEED, includeErrorInReport: true });
   });
 
+  test('Should write the line end the file uses, a lone CR included, in every fix and fix-all, on random mutants', () => {
+    const lineEnds = ['\r', '\r\n', '\n'] as const;
+    let written = 0;
+    fc.assert(
+      fc.property(digestMutant, fc.constantFrom(...lineEnds), (mutant, eol) => {
+        const text = mutant.replace(/\r\n|\r|\n/g, eol);
+        const doc = parseDigest(text);
+        assert.equal(doc.eol, text.includes('\r') || text.includes('\n') ? eol : '\n');
+        const edits: TextEdit[] = [...fixAll(doc)];
+        for (const diagnostic of computeDiagnostics(doc, { uri: URI })) {
+          for (const action of codeActions(doc, { uri: URI }, { range: diagnostic.range, diagnostics: [diagnostic] }, { uri: URI })) edits.push(...action.edit!.changes![URI]);
+        }
+        for (const edit of edits) {
+          const ends = edit.newText.match(/\r\n|\r|\n/g) ?? [];
+          written += ends.length;
+          assert.deepEqual(ends.filter((end) => end !== eol), [], `an edit writes another line end than the file's ${JSON.stringify(eol)}: ${JSON.stringify(edit.newText)}`);
+        }
+        // The fixed text has only the file's line end too.
+        const fixed = applyEdits(text, fixAll(doc));
+        assert.deepEqual([...new Set(fixed.match(/\r\n|\r|\n/g) ?? [])].filter((end) => end !== eol), [], 'fix-all mixed the line ends');
+      }),
+      { numRuns: Number(process.env.FIX_PROPERTY_RUNS ?? 300), seed: process.env.FIX_PROPERTY_SEED ? Number(process.env.FIX_PROPERTY_SEED) : SEED, includeErrorInReport: true },
+    );
+    // The mutants lack fields and blank lines: fixes that write lines are among those offered.
+    assert.ok(written > 50, `${written} line ends written`);
+  });
+
   test('Should separate run-together hits without a new problem, on random mutants with two hits joined', () => {
     let reported = 0;
     let fixed = 0;

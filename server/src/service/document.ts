@@ -39,6 +39,21 @@ export interface LineTable {
   readonly lf: number;
 }
 
+/** A line end: what a fix that adds lines writes, the one the file mostly uses. */
+export type LineEnd = '\n' | '\r\n' | '\r';
+
+/**
+ * The line end a table's text mostly uses: CRLF when more than LF, a lone CR when more than
+ * either (a file of lone CRs, as old Mac files), else LF (a text of one line too).
+ *
+ * @example mostUsedLineEnd({ count: 3, crlf: 0, lf: 0 }) // '\r'
+ */
+export function mostUsedLineEnd(table: Pick<LineTable, 'count' | 'crlf' | 'lf'>): LineEnd {
+  const lone = table.count - 1 - table.crlf - table.lf;
+  if (lone > table.crlf && lone > table.lf) return '\r';
+  return table.crlf > table.lf ? '\r\n' : '\n';
+}
+
 /** The frame of the lines before the first entry: the document itself. */
 class DocumentFrame implements Frame {
   readonly line = 0;
@@ -57,7 +72,7 @@ export interface Preamble {
 export class DigestModel implements DigestDocument {
   readonly text: string;
   readonly hasBom: boolean;
-  readonly eol: '\n' | '\r\n';
+  readonly eol: LineEnd;
   /**
    * Set when an incremental update took the model's entries over (see incremental.ts): the model
    * must not be read any more, nor updated again.
@@ -75,7 +90,7 @@ export class DigestModel implements DigestDocument {
   ) {
     this.text = src.text;
     this.hasBom = src.bom;
-    this.eol = table.crlf > table.lf ? '\r\n' : '\n';
+    this.eol = mostUsedLineEnd(table);
     this.superseded = false;
     this.linesView = undefined;
     this.paragraphList = undefined;

@@ -277,8 +277,8 @@ export interface DigestDocument {
   readonly text: string;
   /** Whether the text starts with U+FEFF. */
   readonly hasBom: boolean;
-  /** The line end the file mostly uses. */
-  readonly eol: '\n' | '\r\n';
+  /** The line end the file mostly uses (`\r` in a file of lone carriage returns). */
+  readonly eol: '\n' | '\r\n' | '\r';
   readonly lines: readonly SourceLine[];
   readonly paragraphs: readonly Paragraph[];
   /** The digest's subject, the first paragraph, when it is a Chinese heading. */

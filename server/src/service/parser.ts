@@ -13,7 +13,7 @@
  * parse had there and stop where an earlier parse is in step again: incremental.ts re-parses an
  * edited window that way.
  */
-import { DigestModel, isPlainCode, LineCode, LineTable, Preamble } from './document';
+import { DigestModel, isPlainCode, LineCode, LineEnd, LineTable, mostUsedLineEnd, Preamble } from './document';
 import { DigestDocument, LABELS, miscasedLabelAt, SourceLine } from './model';
 import { EntryNode, FIELD_BIT, Frame, FramedSpan, InstitutionsFieldNode, PlainFieldNode, Source, TextFieldNode, TopicHitsFieldNode } from './nodes';
 import { hasCjk, looksLikeName, NAME_PARTICLES, skipSpaces, trimEndIndex } from './text';
@@ -36,14 +36,15 @@ export function parseDigest(text: string): DigestDocument {
 }
 
 /** Splits text into lines at `\r\n`, `\n` and a lone `\r`, as LSP does. Line 0 keeps its BOM. */
-export function splitLines(text: string): { lines: SourceLine[]; eol: '\n' | '\r\n' } {
+export function splitLines(text: string): { lines: SourceLine[]; eol: LineEnd } {
   const table = scanLines(text, 0, -1);
   const lines: SourceLine[] = [];
   for (let i = 0; i < table.count; i++) {
     lines.push({ line: i, text: text.slice(table.starts[i], table.ends[i]), offset: table.starts[i] });
   }
-  return { lines, eol: table.crlf > table.lf ? '\r\n' : '\n' };
+  return { lines, eol: mostUsedLineEnd(table) };
 }
+
 
 // ---- Lines -----------------------------------------------------------------------------------
 

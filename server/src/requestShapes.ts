@@ -189,6 +189,16 @@ export function wellShapedInitialize(params: unknown): { capabilities: Record<st
   };
 }
 
+/** The notifications whose params a handler reads as they come, and the shape it reads. */
+const NOTIFICATION_SHAPES: Record<string, (params: unknown) => boolean> = {
+  'workspace/didChangeConfiguration': isObject,
+  '$/setTrace': (params) => isObject(params) && (params.value === 'off' || params.value === 'messages' || params.value === 'verbose'),
+  '$/progress': (params) => isObject(params) && (typeof params.token === 'string' || Number.isInteger(params.token)),
+};
+
+/** The method a notification without its shape is given: no handler has it, and `$/` ones unhandled are ignored. */
+export const DROPPED_NOTIFICATION = '$/paperDigest/dropped';
+
 /** The parts of the client's capabilities the protocol library reads itself: objects, or left out. */
 const CAPABILITY_GROUPS = ['workspace', 'textDocument', 'notebookDocument', 'window', 'general', 'experimental'];
 
@@ -204,6 +214,12 @@ const CAPABILITY_GROUPS = ['workspace', 'textDocument', 'notebookDocument', 'win
  * @example shapedIncoming({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { capabilities: null } }).params.capabilities // {}
  */
 export function shapedIncoming(message: unknown): unknown {
+  if (isObject(message) && message.id === undefined && typeof message.method === 'string' && message.method in NOTIFICATION_SHAPES && !NOTIFICATION_SHAPES[message.method](message.params)) {
+    // Read by the library's handlers or the server's as they come: without their shape, a
+    // configuration change says only that the settings changed (as `settings: null` does, and the
+    // server asks for them), and the others are dropped (no handler has the dropped method).
+    return message.method === 'workspace/didChangeConfiguration' ? { ...message, params: { settings: null } } : { ...message, method: DROPPED_NOTIFICATION };
+  }
   if (isObject(message) && message.method === 'workspace/didChangeWorkspaceFolders' && message.id === undefined) {
     // The library reads `params.event.added` and `.removed` itself: lists of folders with string URIs.
     const event = isObject(message.params) && isObject(message.params.event) ? message.params.event : {};

@@ -173,6 +173,14 @@ describe('lsp: workspace notifications and initialize without their shape', () =
       client.notify('workspace/didChangeWorkspaceFolders', { event: { added: [{ uri: 5 }], removed: null } });
       client.notify('workspace/didChangeWorkspaceFolders', null);
       client.notify('workspace/didChangeWorkspaceFolders', { event: 5 });
+      // Read by handlers as they come: a configuration change without params says the settings
+      // changed; a trace or progress notification without its shape is dropped.
+      client.notify('workspace/didChangeConfiguration', null);
+      client.notify('workspace/didChangeConfiguration', 5);
+      client.notify('$/setTrace', null);
+      client.notify('$/setTrace', { value: 7 });
+      client.notify('$/progress', null);
+      client.notify('$/progress', { value: 1 });
       // The events are applied in order: once the last paper is listed, the others are too (asked
       // again until then, for at most 30 s on a busy machine).
       const deadline = Date.now() + 30_000;

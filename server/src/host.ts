@@ -14,11 +14,41 @@ import { decodeUtf8Text } from './fs/utf8Text';
 import { KeptIndexStore, keptIndexStore } from './keptIndexDisk';
 import type { WorkspaceIndex } from './service/workspaceIndex';
 import { WorkspaceDigests } from './workspace';
+import { FrameGuard, MAX_MESSAGE_BYTES } from './frameGuard';
+import { SERVER_USAGE, transportProblem } from './transportArgs';
 
-/** The server's connection, as `node dist/server.js --stdio` (or `--node-ipc`) asks; `options` as lifecycle.ts gives them. */
+/**
+ * The server's connection, as `node dist/server.js --stdio` (or `--node-ipc`, `--socket=PORT`,
+ * `--pipe=NAME`) asks; `options` as lifecycle.ts gives them. Without one of those (or with a bad
+ * one) the server says why on stderr and ends with status 2 (`--help`: the usage, status 0). Over
+ * stdio what the client sends is checked frame by frame first (frameGuard.ts).
+ */
 export function createServerConnection(options?: ConnectionOptions) {
+  const verdict = transportProblem(process.argv.slice(2), typeof process.send === 'function');
+  if (verdict) {
+    const help = 'help' in verdict;
+    process.stderr.write(help ? `${SERVER_USAGE}\n` : `paper-digest server: ${verdict.problem}\n${SERVER_USAGE}\n`);
+    process.exit(help ? 0 : 2);
+  }
+  if (process.argv.slice(2).find((arg) => TRANSPORTS.has(arg.split('=')[0])) === '--stdio') {
+    // The library reads `process.stdin` for `--stdio` (and keeps stdout for the protocol, sending
+    // `console` output to the client's log): it is given the guarded stream under that name.
+    const guarded = process.stdin.pipe(
+      new FrameGuard({
+        onDropped: (bytes) => process.stderr.write(`paper-digest server: a message of ${bytes} bytes was passed over: over the ${MAX_MESSAGE_BYTES} bytes the server reads\n`),
+        onBroken: (why) => {
+          process.stderr.write(`paper-digest server: the client sent ${why}; where the next message starts is not known, so the server stops\n`);
+          process.exit(2);
+        },
+      }),
+    );
+    Object.defineProperty(process, 'stdin', { configurable: true, enumerable: true, get: () => guarded });
+  }
   return createConnection(ProposedFeatures.all, options);
 }
+
+/** The arguments naming a transport (`transportArgs.ts`), of which the library takes the first. */
+const TRANSPORTS = new Set(['--stdio', '--node-ipc', '--socket', '--pipe']);
 
 export type ServerConnection = ReturnType<typeof createServerConnection>;
 

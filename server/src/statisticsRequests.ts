@@ -44,7 +44,11 @@ export function registerStatisticsRequests(host: StatisticsHost): void {
 
   host.onRequest(RollupRequest, async (params, token) => {
     await host.ready();
-    const format = params?.format === 'markdown' ? 'markdown' : 'digest';
+    // A format it does not make: the empty answer, as exportPapers gives for one.
+    const format = params?.format === undefined ? 'digest' : params.format;
+    if (format !== 'digest' && format !== 'markdown') {
+      return { text: '', paperCount: 0 };
+    }
     const period = typeof params?.period === 'string' ? params.period : '';
     const only = typeof params?.uri === 'string' ? host.canonical(params.uri) : undefined;
     const result = rollup(host.index, period, format, (uri) => host.documents.get(uri)?.getText() ?? diskText(uri), token, only);

@@ -5,6 +5,7 @@
  * not speed assertions; speed is measured by `npm run bench`.
  */
 import * as assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import { after, before, describe, test } from 'node:test';
 import { TextDocument } from 'vscode-languageserver-textdocument';
@@ -264,5 +265,60 @@ describe('lsp: robustness over stdio', () => {
     client.closeDocument(uri);
     const closed = await publishedFor(uri, (p) => p.version === undefined);
     assert.deepEqual(closed.diagnostics, []);
+  });
+});
+
+describe('lsp: what the server is started with, and frames it cannot read', () => {
+  /** Runs the server with `args`, writes `input` to it, and resolves with its exit code and stderr. */
+  function run(args: readonly string[], input: Buffer | string, first?: string): Promise<{ code: number | null; stderr: string; stdout: string }> {
+    return new Promise((resolve, reject) => {
+      const child = spawn(process.execPath, [SERVER_BUNDLE, ...args], { stdio: 'pipe' });
+      let stderr = '';
+      let stdout = '';
+      child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
+      child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
+      child.on('error', reject);
+      child.on('exit', (code) => resolve({ code, stderr, stdout }));
+      child.stdin.on('error', () => undefined);
+      if (first === undefined) {
+        child.stdin.end(input);
+        return;
+      }
+      // `first`, and the rest once the first answer has come.
+      child.stdin.write(first);
+      const answered = (): void => {
+        if (!stdout.includes('"result"')) return;
+        child.stdout.off('data', answered);
+        child.stdin.end(input);
+      };
+      child.stdout.on('data', answered);
+    });
+  }
+  const initialize = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { processId: null, rootUri: null, capabilities: {} } });
+
+  test('Should say in one line how to start it, with no stack, when no transport or a bad one is named', async () => {
+    for (const [args, code, said] of [
+      [[], 2, /say how to talk to the client/],
+      [['--socket=notaport'], 2, /port of --socket must be a number/],
+      [['--node-ipc'], 2, /IPC channel/],
+      [['--help'], 0, /^usage: /],
+    ] as const) {
+      const { code: exit, stderr } = await run(args, '');
+      assert.equal(exit, code, args.join(' '));
+      assert.match(stderr, said);
+      assert.match(stderr, /usage: node dist\/server\.js --stdio/);
+      assert.doesNotMatch(stderr, /\n\s+at /, 'no stack');
+    }
+  });
+
+  test('Should stop with a reason at a header without a Content-Length, not wait deaf for more', async () => {
+    for (const header of ['Content-Length: abc\r\n\r\n', 'Content-Type: x\r\n\r\n', `${initialize}`.repeat(300)]) {
+      // A well-formed initialize first, answered; then the bad frame, and another initialize.
+      const frame = `Content-Length: ${initialize.length}\r\n\r\n${initialize}`;
+      const { code, stderr, stdout } = await run(['--stdio'], `${header}${frame}`, frame);
+      assert.equal(code, 2, header.slice(0, 30));
+      assert.match(stderr, /the client sent a message header .*the server stops/);
+      assert.equal(stdout.match(/"id":1,"result"/g)?.length ?? 0, 1, 'the first initialize answered');
+    }
   });
 });

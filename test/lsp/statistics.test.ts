@@ -82,6 +82,11 @@ describe('lsp: paperDigest/statistics and paperDigest/rollup', () => {
     assert.doesNotMatch(html, /<script|<\/svg/);
     assert.deepEqual(await client.request('paperDigest/rollup', { period: 'last week', format: 'digest' }), { text: '', paperCount: 0 });
     assert.deepEqual(await client.request('paperDigest/rollup', { period: 42 }), { text: '', paperCount: 0 });
+    // A format it does not make: none, as exportPapers; without one, a digest.
+    for (const format of ['pdf', 42, null]) {
+      assert.deepEqual(await client.request('paperDigest/rollup', { period: '2026-W18', format }), { text: '', paperCount: 0 }, String(format));
+    }
+    assert.equal((await client.request<RollupResult>('paperDigest/rollup', { period: '2026-W18' })).text, week.text);
     // The dashboard on one digest: that digest's papers of the week alone.
     const one = await client.request<RollupResult>('paperDigest/rollup', { period: '2026-W18', format: 'markdown', uri: uriOf('2026-04-28.digest') });
     assert.equal(one.paperCount, 2);

@@ -10,6 +10,7 @@ import { describe, test } from 'node:test';
 import Ajv from 'ajv';
 import { MAX_NOTE_LENGTH, MAX_TAG_LENGTH, MAX_TAGS_PER_PAPER, parseState } from '../../server/src/service/reading/stateFile';
 import { StateStore } from '../../server/src/service/reading/stateStore';
+import { messageText } from '../../server/src/service/cliMessages';
 import { NodeStateDisk, STATE_FILE, STATE_FOLDER } from '../../server/src/stateDisk';
 import { REPO_ROOT } from '../support/fixtures';
 import { temporaryFolders } from '../support/tempFolders';
@@ -82,5 +83,8 @@ describe('state file schema', () => {
       assert.equal(validate(value), false, `${what} validates`);
       assert.ok('problem' in parseState(JSON.stringify(value)), `${what}: the store refuses it too`);
     }
+    // A version too big for a number is named as read (Infinity), not as JSON would write it (null).
+    const huge = parseState('{"version":1e400,"papers":{}}');
+    assert.ok('problem' in huge && /its version Infinity is not one/.test(messageText(huge.problem.reason).en), JSON.stringify(huge));
   });
 });

@@ -154,7 +154,8 @@ export function parseState(text: string): ParsedState {
     return corrupt(message('noVersion'));
   }
   if (value.version !== STATE_VERSION) {
-    const shown = JSON.stringify(value.version) ?? String(value.version);
+    // A number as JavaScript reads it (`1e400` is Infinity, which JSON would write as null).
+    const shown = typeof value.version === 'number' ? String(value.version) : JSON.stringify(value.version) ?? String(value.version);
     return { problem: { kind: 'unknown-version', reason: message('unknownVersion', { version: shown.slice(0, 40), known: STATE_VERSION }) } };
   }
   // Absent: no paper has a state yet; null, like any other value that is no object, is corrupt.

@@ -19,7 +19,7 @@ import { readFileSnapshotSync, SafeFileError, unreplaceable, writeFileAtomicSync
 import { message, reasonOf } from './service/cliMessages';
 import type { MessageRef } from './service/cliMessages';
 import type { StateDisk } from './service/reading/stateStore';
-import { MAX_STATE_BYTES } from './service/reading/stateFile';
+import { MAX_STATE_BYTES, parseState } from './service/reading/stateFile';
 
 export const STATE_FOLDER = '.paper-digest';
 export const STATE_FILE = 'state.json';
@@ -178,7 +178,7 @@ export class NodeStateDisk implements StateDisk {
         // have let another write the file since the check.
         assertLockHeld(this.file);
       };
-      const written = writeFileAtomicSync(this.file, text, { expected: snapshot, beforeCommit: this.hooks.beforeCommit, beforeRename, within: realPathSync(this.root) });
+      const written = writeFileAtomicSync(this.file, text, { expected: snapshot, beforeCommit: this.hooks.beforeCommit, beforeRename, within: realPathSync(this.root), restorable: wholeStateFile });
       this.last = { text, snapshot: written };
       return true;
     } catch (error) {
@@ -271,4 +271,14 @@ export function readInterestsFile(root: string): { readonly text: string } | { r
     }
     return { problem: message('interestsCannotRead', { path: file, reason: error instanceof TypeError ? message('notUtf8') : reasonOf(error) }) };
   }
+}
+
+/**
+ * Whether bytes are a whole state file that can be used (safeFile.ts `restorable`): not empty (a
+ * writer rewriting the file in place empties it first) and read as a state. A part of one, being
+ * written, is not put back over this writer's whole file; it is kept beside it.
+ */
+export function wholeStateFile(bytes: Buffer): boolean {
+  if (bytes.length === 0 || bytes.length > MAX_STATE_BYTES) return false;
+  return 'state' in parseState(bytes.toString('utf8'));
 }

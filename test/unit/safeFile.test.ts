@@ -6,7 +6,7 @@ import { describe, test } from 'node:test';
 import { createHash } from 'node:crypto';
 import { readFileSnapshot, readFileSnapshotSync, SafeFileError, writeFileAtomic, writeFileAtomicSync } from '../../server/src/fs/safeFile';
 import { temporaryFolders } from '../support/tempFolders';
-import { NodeStateDisk, STATE_FOLDER } from '../../server/src/stateDisk';
+import { NodeStateDisk, STATE_FOLDER, wholeStateFile } from '../../server/src/stateDisk';
 import { StateStore } from '../../server/src/service/reading/stateStore';
 
 const temp = temporaryFolders();
@@ -333,6 +333,39 @@ describe('safe files: atomic writes', () => {
     assert.equal(fs.readFileSync(file, 'utf8'), 'third\n', 'the third writer’s version is not replaced');
     const kept = /kept as (\S+)$/.exec(message)![1];
     assert.equal(fs.readFileSync(path.join(root, kept), 'utf8'), 'v1\nin place\nagain\n');
+  });
+
+  test('Should keep its whole state file, and the part another writer had written in place kept beside it, when that writer was still writing at the rename', () => {
+    const root = scratch();
+    fs.mkdirSync(path.join(root, STATE_FOLDER));
+    const stateFile = path.join(root, STATE_FOLDER, 'state.json');
+    const papers: Record<string, { read: boolean; note: string }> = {};
+    for (let i = 0; i < 49; i++) papers[`paper-${i}`] = { read: true, note: `note ${i}` };
+    const whole = JSON.stringify({ version: 1, papers }, null, 2);
+    fs.writeFileSync(stateFile, whole);
+    let interfered = false;
+    // Another tool rewrites the file in place, taking no lock: it empties it and has written its
+    // first 300 bytes when this writer renames.
+    const store = new StateStore(
+      new NodeStateDisk(root, {
+        beforeRename: () => {
+          if (interfered) return;
+          interfered = true;
+          fs.writeFileSync(stateFile, whole.slice(0, 300));
+        },
+      }),
+    );
+    store.load();
+    const result = store.change(['mine'], { starred: true });
+    assert.ok(interfered);
+    const onDisk = JSON.parse(fs.readFileSync(stateFile, 'utf8')) as { papers: Record<string, { read?: boolean; starred?: boolean }> };
+    assert.equal(Object.keys(onDisk.papers).length, 50, `every paper kept: ${JSON.stringify(result)}`);
+    assert.equal(onDisk.papers.mine?.starred, true);
+    const beside = fs.readdirSync(path.join(root, STATE_FOLDER)).filter((name) => name.includes('.conflict-'));
+    assert.equal(beside.length, 1, 'the other version kept beside');
+    assert.equal(fs.readFileSync(path.join(root, STATE_FOLDER, beside[0]), 'utf8'), whole.slice(0, 300));
+    // A whole version written in that instant is still put back and merged (the test below).
+    assert.ok(wholeStateFile(Buffer.from(whole)) && !wholeStateFile(Buffer.from(whole.slice(0, 300))) && !wholeStateFile(Buffer.alloc(0)));
   });
 
   test('Should merge a state change another writer made in the instant before the rename, and keep both', () => {

@@ -126,6 +126,13 @@ export interface WriteOptions {
    * a link out of it since the file was found (a rename and a link in its place) is refused.
    */
   readonly within?: string;
+  /**
+   * Whether a version another writer wrote into the target in the instant of the rename may be
+   * put back in its place (by default any). A state file's must be whole: a writer that rewrites
+   * it in place empties it first, and what was read of it then is a part; such a version is kept
+   * beside the file instead, which keeps this write's whole one.
+   */
+  readonly restorable?: (bytes: Buffer) => boolean;
   /** Whether the returned snapshot's `sha256` is worked out (default true); false leaves it empty. */
   readonly hash?: boolean;
   /**
@@ -429,7 +436,7 @@ function readHeld(held: HeldTarget): Buffer {
  * be put back, that version is kept beside the target and the error says where. (A file put in
  * the target's place by another rename in that instant cannot be seen.)
  */
-function restoreChangeMadeDuringRename(file: string, held: HeldTarget | undefined, checked: Buffer | undefined, written: number): void {
+function restoreChangeMadeDuringRename(file: string, held: HeldTarget | undefined, checked: Buffer | undefined, written: number, restorable: (bytes: Buffer) => boolean = () => true): void {
   if (!held || !checked) {
     return;
   }
@@ -439,7 +446,7 @@ function restoreChangeMadeDuringRename(file: string, held: HeldTarget | undefine
     return;
   }
   const mode = held.stat.mode & 0o7777;
-  if (lstatOrUndefinedSync(file)?.ino === written) {
+  if (lstatOrUndefinedSync(file)?.ino === written && restorable(bytes)) {
     const back = temporaryPath(file);
     try {
       writeTemporarySync(back, bytes, mode, held.stat);
@@ -740,7 +747,7 @@ function commitWrite(file: string, temporary: string, written: number, bytes: Ui
     renamed();
     syncFolderSync(path.dirname(file));
     options.afterRename?.();
-    restoreChangeMadeDuringRename(file, held, checked, written);
+    restoreChangeMadeDuringRename(file, held, checked, written, options.restorable);
   } finally {
     if (held) fs.closeSync(held.fd);
   }

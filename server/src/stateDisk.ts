@@ -16,7 +16,7 @@ import type { LockOptions } from './fs/lockFile';
 import { assertLockHeld, withFileLock, withFileLockSync } from './fs/lockFile';
 import type { FileSnapshot } from './fs/safeFile';
 import { readFileSnapshotSync, SafeFileError, unreplaceable, writeFileAtomicSync } from './fs/safeFile';
-import { message, reasonOf } from './service/cliMessages';
+import { message, MessageError, reasonOf } from './service/cliMessages';
 import type { MessageRef } from './service/cliMessages';
 import type { StateDisk } from './service/reading/stateStore';
 import { MAX_STATE_BYTES, parseState } from './service/reading/stateFile';
@@ -60,6 +60,8 @@ export class NodeStateDisk implements StateDisk {
   constructor(
     readonly root: string,
     private readonly hooks: StateDiskHooks = {},
+    /** The time now, in milliseconds (tests give another). */
+    private readonly now: () => number = Date.now,
   ) {
     this.folder = path.join(root, STATE_FOLDER);
     this.file = path.join(this.folder, STATE_FILE);
@@ -73,24 +75,52 @@ export class NodeStateDisk implements StateDisk {
     this.checkFolder();
     const read = this.readSnapshot();
     this.last = read;
+    if (read && isBlank(read.text)) {
+      // A program that rewrites the file in place empties it first: an empty file changed a
+      // moment ago is not yet an empty state, which a write would then put over what it writes.
+      const age = this.now() - read.snapshot.mtimeMs;
+      if (age >= 0 && age < EMPTY_SETTLE_MS) {
+        throw new MessageError(message('stateEmptyJustNow', { seconds: Math.floor(age / 1000), settle: EMPTY_SETTLE_MS / 1000 }));
+      }
+    }
     return read?.text;
   }
 
   write(text: string, expected: string | undefined): boolean {
     this.checkFolder();
+    let created = false;
     if (expected === undefined) {
+      created = !fs.existsSync(this.folder);
       fs.mkdirSync(this.folder, { recursive: true });
       this.checkFolder();
     } else if (!fs.existsSync(this.folder)) {
       // The file was read, and its folder is gone since: it changed.
       return false;
     }
-    // Held from the check against `expected` to the rename, so that two writers (two windows,
-    // several CLI runs) never both find the file unchanged and both replace it.
-    return this.exclusive(() => this.writeLocked(text, expected));
+    try {
+      // Held from the check against `expected` to the rename, so that two writers (two windows,
+      // several CLI runs) never both find the file unchanged and both replace it.
+      return this.exclusive(() => this.writeLocked(text, expected));
+    } catch (error) {
+      // Nothing written (a full disk): the folder this write made goes again, if still empty.
+      if (created) {
+        try {
+          fs.rmdirSync(this.folder);
+        } catch {
+          // Not empty (another writer's file) or gone: left as it is.
+        }
+      }
+      throw error;
+    }
   }
 
   writeProblem(): MessageRef | undefined {
+    // A folder no one may write in, as a file no one may write (`unreplaceable`): refused for
+    // every user, whom the system lets write there or not (root may).
+    const folder = lstatOrUndefined(this.folder);
+    if (folder?.isDirectory() && (folder.mode & 0o222) === 0) {
+      return message('readOnlyFolder');
+    }
     let stat: fs.Stats;
     try {
       stat = fs.lstatSync(this.file);
@@ -281,4 +311,23 @@ export function readInterestsFile(root: string): { readonly text: string } | { r
 export function wholeStateFile(bytes: Buffer): boolean {
   if (bytes.length === 0 || bytes.length > MAX_STATE_BYTES) return false;
   return 'state' in parseState(bytes.toString('utf8'));
+}
+
+/**
+ * How old an empty state file must be (since its last change) to be read as an empty state; a
+ * younger one is refused as being written (`stateEmptyJustNow`), and a change waits for it.
+ */
+export const EMPTY_SETTLE_MS = 10_000;
+
+/** Whether a state file's text is empty or white space only (with a BOM): `parseState`'s empty state. */
+function isBlank(text: string): boolean {
+  return (text.charCodeAt(0) === 0xfeff ? text.slice(1) : text).trim() === '';
+}
+
+function lstatOrUndefined(file: string): fs.Stats | undefined {
+  try {
+    return fs.lstatSync(file);
+  } catch {
+    return undefined;
+  }
 }

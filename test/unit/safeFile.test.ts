@@ -6,7 +6,7 @@ import { describe, test } from 'node:test';
 import { createHash } from 'node:crypto';
 import { readFileSnapshot, readFileSnapshotSync, SafeFileError, writeFileAtomic, writeFileAtomicSync } from '../../server/src/fs/safeFile';
 import { temporaryFolders } from '../support/tempFolders';
-import { NodeStateDisk, STATE_FOLDER, wholeStateFile } from '../../server/src/stateDisk';
+import { EMPTY_SETTLE_MS, NodeStateDisk, STATE_FOLDER, wholeStateFile } from '../../server/src/stateDisk';
 import { StateStore } from '../../server/src/service/reading/stateStore';
 
 const temp = temporaryFolders();
@@ -366,6 +366,27 @@ describe('safe files: atomic writes', () => {
     assert.equal(fs.readFileSync(path.join(root, STATE_FOLDER, beside[0]), 'utf8'), whole.slice(0, 300));
     // A whole version written in that instant is still put back and merged (the test below).
     assert.ok(wholeStateFile(Buffer.from(whole)) && !wholeStateFile(Buffer.from(whole.slice(0, 300))) && !wholeStateFile(Buffer.alloc(0)));
+  });
+
+  test('Should not take a state file emptied a moment ago as an empty state to write over, until it has stayed empty a while', () => {
+    const root = scratch();
+    fs.mkdirSync(path.join(root, STATE_FOLDER));
+    const stateFile = path.join(root, STATE_FOLDER, 'state.json');
+    // Another program rewriting the file in place has emptied it, and writes the rest later.
+    fs.writeFileSync(stateFile, '');
+    const changedAt = fs.statSync(stateFile).mtimeMs;
+    let now = changedAt + 3_000;
+    const store = new StateStore(new NodeStateDisk(root, {}, () => now));
+    store.load();
+    const refused = store.change(['mine'], { starred: true });
+    assert.deepEqual(refused.changed, [], JSON.stringify(refused));
+    assert.match(JSON.stringify(refused), /is empty and was changed 3 s ago/);
+    assert.equal(fs.readFileSync(stateFile, 'utf8'), '', 'nothing written over it');
+    // Empty for longer than that: an empty state, written.
+    now = changedAt + EMPTY_SETTLE_MS;
+    const written = store.change(['mine'], { starred: true });
+    assert.deepEqual(written.changed, ['mine'], JSON.stringify(written));
+    assert.equal((JSON.parse(fs.readFileSync(stateFile, 'utf8')) as { papers: Record<string, { starred?: boolean }> }).papers.mine?.starred, true);
   });
 
   test('Should merge a state change another writer made in the instant before the rename, and keep both', () => {

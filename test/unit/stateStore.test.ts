@@ -789,6 +789,11 @@ process.stdout.write(JSON.stringify(result));`;
     assert.equal(fs.readFileSync(stateFile(root), 'utf8'), '{"version":1,"papers":{}}');
     // The next writer is not held up.
     assert.deepEqual(store(root, undefined, { lock: { waitMs: 30 } }).change(['mine'], { read: true }).changed, ['mine']);
+    // With no state yet: the folder the write made goes again.
+    const bare = scratch();
+    const again = execFileSync('bash', ['-c', `ulimit -f 0; exec "${process.execPath}" -e "$0"`, script.split(JSON.stringify(root)).join(JSON.stringify(bare))], { encoding: 'utf8' });
+    assert.match((JSON.parse(again) as { message?: string }).message ?? '', /could not be written/);
+    assert.deepEqual(fs.readdirSync(bare), [], 'no .paper-digest folder left');
   });
 
   test('Should refuse to replace a state file no one may write', () => {
@@ -810,6 +815,24 @@ process.stdout.write(JSON.stringify(result));`;
     subject.load();
     assert.equal(subject.status.readOnly, false);
     assert.deepEqual(subject.change(['mine'], { read: true }).changed, ['mine']);
+  });
+
+  test('Should refuse to write in a state folder no one may write in, for every user, with a file or without', () => {
+    for (const withFile of [true, false]) {
+      const root = scratch();
+      if (withFile) writeState(root, '{"version":1,"papers":{}}');
+      else fs.mkdirSync(path.join(root, STATE_FOLDER));
+      fs.chmodSync(path.join(root, STATE_FOLDER), 0o555);
+      try {
+        const subject = store(root);
+        const result = subject.change(['mine'], { read: true });
+        assert.deepEqual(result.changed, [], `with a file: ${withFile}`);
+        assert.match(result.message ?? '', /cannot be written: its folder is read-only \(no one may write in it\)/);
+        assert.deepEqual(fs.readdirSync(path.join(root, STATE_FOLDER)), withFile ? [STATE_FILE] : []);
+      } finally {
+        fs.chmodSync(path.join(root, STATE_FOLDER), 0o755);
+      }
+    }
   });
 
   test('Should use the state of a file with other names (hard links) and say it cannot be written', () => {

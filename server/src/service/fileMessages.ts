@@ -39,6 +39,7 @@ export const FILE_MESSAGES = {
   deletedMeanwhile: bilingual('it was deleted or moved since it was read', '读取之后它被删除或移动了'),
   hasOtherNames: bilingual('it has {count:another name|other names} (hard links), which replacing it would separate from it', '它还有 {count} 个其他名称（硬链接），替换它会使它们分离'),
   readOnlyFile: bilingual('it is read-only (no one may write it)', '它是只读的（任何人都不可写入）'),
+  readOnlyFolder: bilingual('its folder is read-only (no one may write in it)', '它所在的文件夹是只读的（任何人都不可在其中写入）'),
   changedMeanwhile: bilingual('it changed since it was read', '读取之后它被改动了'),
   // A digest read whole but past a limit of what is read (limits.ts): it lists no papers.
   leftOut: bilingual("'{path}' is left out: {reason}", "已略去 '{path}'：{reason}"),
@@ -97,6 +98,10 @@ export const FILE_MESSAGES = {
   lockLost: bilingual("the lock on '{path}' was broken as stale while this writer stood still, and another may have written it since", "写入者停顿期间 '{path}' 的锁被视为过期而解除，其他写入者可能已写入该文件"),
   stateWouldBeTooComplex: bilingual('{location} would hold more than {max} arrays and objects, which no read of it takes; nothing was changed', '{location} 将包含超过 {max} 个数组和对象，读取时会被拒绝；未做任何更改'),
   stateWouldBeTooBig: bilingual('{location} would be bigger than {max}; nothing was changed', '{location} 将大于 {max}；未做任何更改'),
+  stateEmptyJustNow: bilingual(
+    'it is empty and was changed {seconds} s ago, as a program rewriting it in place leaves it; it is taken as empty once {settle} s old',
+    '它是空的，且在 {seconds} 秒前刚被更改，像是有程序正在原地重写它；满 {settle} 秒后才视为空',
+  ),
   stateKeptChanging: bilingual('{location} kept changing while it was written; nothing was changed, try again', '{location} 在写入期间一直在变化；未做任何更改，请重试'),
 
   // What is wrong in a state file (reading/stateFile.ts).

@@ -27,6 +27,7 @@ export const readSync = stub('readSync');
 export const realpathSync = stub('realpathSync');
 export const renameSync = stub('renameSync');
 export const rmSync = stub('rmSync');
+export const rmdirSync = stub('rmdirSync');
 export const statSync = stub('statSync');
 export const unlinkSync = stub('unlinkSync');
 export const writeFileSync = stub('writeFileSync');

@@ -147,10 +147,12 @@ export function runCli(argv: readonly string[], out: CliOutput, cwd = process.cw
   }
   /** Moves each time a fix changes a file's names: a model's kept problems are of the names before. */
   let formsGeneration = 0;
-  const formsElsewhere = (uri: string): Pick<DiagnosticOptions, 'translationsElsewhere' | 'authorFormsElsewhere' | 'formsGeneration'> => ({
+  const formsElsewhere = (uri: string): Pick<DiagnosticOptions, 'translationsElsewhere' | 'authorFormsElsewhere' | 'formsGeneration' | 'formsInOtherFiles'> => ({
     translationsElsewhere: (key) => terms.translationsWith(key, uri, undefined),
     authorFormsElsewhere: (key) => terms.authorFormsWith(key, uri, undefined),
     formsGeneration,
+    // Fix-all raises no problem in another file (nor makes the result hang on the files' order).
+    formsInOtherFiles: terms.formsInOtherFiles(uri),
   });
   if (options.fix) {
     // Again while a pass fixed something: a file fixed later can change the names the others are

@@ -969,12 +969,14 @@ documents.onDidClose((event) => {
  * How the other files of the workspace translate institutions and write authors' Chinese names,
  * for the consistency rules: the workspace's counts without what the index has for `uri`.
  */
-function formsElsewhere(uri: string): Pick<DiagnosticOptions, 'translationsElsewhere' | 'authorFormsElsewhere' | 'formsGeneration'> {
+function formsElsewhere(uri: string): Pick<DiagnosticOptions, 'translationsElsewhere' | 'authorFormsElsewhere' | 'formsGeneration' | 'formsInOtherFiles'> {
   const key = indexUri(uri);
   return {
     formsGeneration: workspaceTerms.translationsVersion,
     translationsElsewhere: (name) => workspaceTerms.translationsWith(name, key, undefined),
     authorFormsElsewhere: (name) => workspaceTerms.authorFormsWith(name, key, undefined),
+    // For fix-all: it raises no problem in another file.
+    formsInOtherFiles: workspaceTerms.formsInOtherFiles(key),
   };
 }
 

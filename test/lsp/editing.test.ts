@@ -138,6 +138,40 @@ describe('lsp: consistency of translations over stdio', () => {
   });
 });
 
+describe('lsp: fix-all raises no problem in another file', () => {
+  let root: string;
+  let client: LspClient;
+  const uri = (name: string): string => pathToFileURL(path.join(root, name)).href;
+  const kyoto = (tag: string, form: string) => entryLines(tag, { institutions: `机构 * Kyoto University（${form} 纠错` });
+
+  before(async () => {
+    // Two papers of one file translate it 京都大学, one of another 京大: the first file is clean.
+    root = fs.mkdtempSync(path.join(os.tmpdir(), 'paper-digest-fix-across-'));
+    fs.writeFileSync(path.join(root, 'b.digest'), digest(kyoto('B1', '京都大学）'), kyoto('B2', '京都大学）')));
+    fs.writeFileSync(path.join(root, 'c.digest'), digest(kyoto('C1', '京大）')));
+    client = await LspClient.start({ rootUri: pathToFileURL(root).href });
+    await client.request('paperDigest/rescanWorkspace');
+  });
+
+  after(async () => {
+    await client?.shutdown();
+    fs.rmSync(root, { recursive: true, force: true });
+  });
+
+  test('Should leave the brackets that would make another file\u2019s translations the minority, and fix the rest', async () => {
+    // Two 京大 brackets left open: closed, 京大 would be used three times against two, and the
+    // clean file would get two problems. A third paper's authors are fixed all the same.
+    const text = digest(kyoto('A1', '京大'), kyoto('A2', '京大'), entryLines('A3', { authors: 'Mei Tanaka，Omar Haddad', institutions: '机构 * Tsinghua University（清华大学） 纠错' }));
+    client.openDocument(uri('a.digest'), text);
+    const range = { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } };
+    const actions = await client.request<{ edit: { documentChanges: { edits: TextEdit[] }[] } }[]>('textDocument/codeAction', { textDocument: { uri: uri('a.digest') }, range, context: { diagnostics: [], only: ['source.fixAll'] } });
+    const fixed = applyEdits(text, actions[0]?.edit.documentChanges[0].edits ?? []);
+    assert.notEqual(fixed, text, 'something fixed');
+    assert.match(fixed, /Mei Tanaka, Omar Haddad/);
+    assert.equal((fixed.match(/（京大 纠错/g) ?? []).length, 2, 'the brackets left open');
+  });
+});
+
 describe('lsp: references, highlights and rename over stdio', () => {
   let root: string;
   let client: LspClient;

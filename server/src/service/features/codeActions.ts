@@ -15,7 +15,7 @@ import type { DigestDocument, Entry, Field, FieldKind, InstitutionsField, TopicH
 import { FIELD_ORDER, LABELS, miscasedLabelAt } from '../model';
 import { categoryByCode, categoryIgnoringCase } from '../taxonomy';
 import { isBlank, plainLabel, skipSpaces, trimEndIndex } from '../text';
-import { consistencyFixes } from './consistency';
+import { consistencyFixes, entriesNaming, formsOf, keysWorseElsewhere } from './consistency';
 import { titleKey } from './entries';
 import { openCopyActions } from './duplicateActions';
 import { Bilingual, bilingual, say } from '../messages';
@@ -388,6 +388,16 @@ export function* fixAllSteps(doc: DigestDocument, options: DiagnosticOptions = {
       return [];
     }
     const worse = newProblems(before, problemCounts(resultDiagnostics ?? (yield* diagnosticSteps(result, checkOptions, token))));
+    if (options.formsInOtherFiles) {
+      // Nor more problems in the other files: the entries naming what would be reported more
+      // there (here, and in the result where no entry was removed) are left as they are.
+      const keys = keysWorseElsewhere(formsOf(doc), formsOf(result), options.formsInOtherFiles);
+      if (keys.size > 0) {
+        const naming = new Set([...entriesNaming(doc, keys), ...(result.entries.length === doc.entries.length ? entriesNaming(result, keys) : [])]);
+        for (const entry of naming) if (!worse.includes(entry)) worse.push(entry);
+        if (naming.size === 0) return [];
+      }
+    }
     if (worse.length === 0) {
       return toTextEdits(doc.text, edits);
     }

@@ -246,3 +246,72 @@ export function consistencyFixes(diagnostic: DigestDiagnostic): DigestFix[] {
     safe: index === 0 && clear,
   }));
 }
+
+/**
+ * The other files of a workspace one by one, for fix-all (`keysWorseElsewhere`): how each
+ * translates an institution, and how each writes an author's Chinese name, by `termKey`.
+ */
+export interface FormsInOtherFiles {
+  translations(key: string): Iterable<Counts>;
+  authorForms(key: string): Iterable<Counts>;
+}
+
+/**
+ * The names whose places in another file the consistency rules would report more often were this
+ * document's forms `after` instead of `before` (a fix-all that closes a bracket makes a new
+ * translation count, and the majority can change sides): `t:` and the key for a translation, `a:`
+ * and the key for an author's name. Fix-all leaves the entries naming them as they are, so that it
+ * never raises a problem in a file it does not touch (nor makes the result depend on the order in
+ * which `check --fix` goes through the files).
+ *
+ * @example keysWorseElsewhere(before, after, others) // Set { 't:kyoto university' }
+ */
+export function keysWorseElsewhere(before: Forms, after: Forms, others: FormsInOtherFiles): Set<string> {
+  const worse = new Set<string>();
+  const tables: [string, Map<string, Counts>, Map<string, Counts>, (key: string) => Iterable<Counts>][] = [
+    ['t:', before.translations, after.translations, (key) => others.translations(key)],
+    ['a:', before.forms, after.forms, (key) => others.authorForms(key)],
+  ];
+  for (const [prefix, was, will, elsewhere] of tables) {
+    for (const key of new Set([...was.keys(), ...will.keys()])) {
+      if (sameCounts(was.get(key), will.get(key))) continue;
+      const files = [...elsewhere(key)].filter((counts) => counts.size > 0);
+      if (files.length === 0) continue;
+      const rankedWith = (own: Counts | undefined): { text: string; count: number }[] => {
+        const total: Counts = new Map(own ?? []);
+        for (const counts of files) for (const [text, count] of counts) total.set(text, (total.get(text) ?? 0) + count);
+        return rankedCounts(total);
+      };
+      const rankedBefore = rankedWith(was.get(key));
+      const rankedAfter = rankedWith(will.get(key));
+      if (files.some((counts) => reportedPlaces(rankedAfter, counts) > reportedPlaces(rankedBefore, counts))) {
+        worse.add(prefix + key);
+      }
+    }
+  }
+  return worse;
+}
+
+/** How many places of a file the rule reports, of a name used so in the workspace (`isProblem`). */
+function reportedPlaces(ranked: readonly { text: string; count: number }[], counts: Counts): number {
+  let reported = 0;
+  for (const [text, count] of counts) if (isProblem(ranked, text)) reported += count;
+  return reported;
+}
+
+function sameCounts(a: Counts | undefined, b: Counts | undefined): boolean {
+  if ((a?.size ?? 0) !== (b?.size ?? 0)) return false;
+  for (const [text, count] of a ?? []) if (b?.get(text) !== count) return false;
+  return true;
+}
+
+/** The entries of a model that name one of `keys` (`keysWorseElsewhere`): an institution (translated or not) or an author with a Chinese form. */
+export function entriesNaming(doc: DigestDocument, keys: ReadonlySet<string>): number[] {
+  const found: number[] = [];
+  doc.entries.forEach((entry, index) => {
+    const names = entryNames(entry);
+    if (names.institutions.some((institution) => keys.has('t:' + institution.key)) || names.authors.some((author) => keys.has('a:' + author.key))) found.push(index);
+  });
+  return found;
+}
+

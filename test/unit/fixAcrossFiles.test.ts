@@ -1,0 +1,81 @@
+/**
+ * `check --fix` over several files: fix-all of one file raises no problem in another (a bracket
+ * closed in one file makes its translation count, and the majority of the workspace can change
+ * sides), and the result does not hang on the order of the files in the case a review found.
+ */
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { after, describe, test } from 'node:test';
+import * as fc from 'fast-check';
+import { runCli } from '../../server/src/cli';
+import { digest, entryLines } from '../support/fixtures';
+
+const roots: string[] = [];
+
+function workspace(files: Record<string, string>): string {
+  const root = fs.mkdtempSync(path.join(os.tmpdir(), 'paper-digest-fix-across-'));
+  roots.push(root);
+  for (const [name, text] of Object.entries(files)) fs.writeFileSync(path.join(root, name), text);
+  return root;
+}
+
+/** The problems `check` finds in each file of a folder, by file name. */
+function problems(root: string): Record<string, string[]> {
+  let stdout = '';
+  runCli(['check', '--format', 'json', '--lang', 'en', '.'], { stdout: (text) => (stdout += text), stderr: () => undefined }, root);
+  const report = JSON.parse(stdout) as { files: { path: string; diagnostics: { code: string; line: number }[] }[] };
+  return Object.fromEntries(report.files.map((file) => [file.path, file.diagnostics.map((d) => `${d.code}@${d.line}`)]));
+}
+
+function fix(root: string): void {
+  runCli(['check', '--fix', '--lang', 'en', '.'], { stdout: () => undefined, stderr: () => undefined }, root);
+}
+
+/** A digest of papers at Kyoto University, each translating it as given (`京大` without `）` leaves the bracket open). */
+function kyoto(tag: string, forms: readonly string[]): string {
+  return digest(...forms.map((form, i) => entryLines(`${tag}${i}`, { institutions: `机构 * Tsinghua University（清华大学） ； Kyoto University（${form} 纠错` })));
+}
+
+after(() => {
+  for (const root of roots) fs.rmSync(root, { recursive: true, force: true });
+});
+
+describe('check --fix across files', () => {
+  test('Should leave a clean file clean and come to the same files whichever file is fixed first', () => {
+    const files = { a: kyoto('A', ['京大', '京大']), b: kyoto('B', ['京都大学）', '京都大学）']), c: kyoto('C', ['京大）']) };
+    const results = [['a', 'b', 'c'], ['0c', 'a', 'b']].map(([first, second, third]) => {
+      const root = workspace({ [`${first}.digest`]: files[first.slice(-1) as 'a'], [`${second}.digest`]: files[second.slice(-1) as 'b'], [`${third}.digest`]: files[third.slice(-1) as 'c'] });
+      fix(root);
+      const found = problems(root);
+      assert.deepEqual(found[`${first.includes('b') ? first : second.includes('b') ? second : third}.digest`], [], 'b.digest stays clean');
+      return ['a', 'b', 'c'].map((name) => fs.readFileSync(path.join(root, fs.readdirSync(root).find((file) => file.endsWith(`${name}.digest`))!), 'utf8'));
+    });
+    assert.deepEqual(results[0], results[1]);
+  });
+
+  test('Should end with no file holding more problems than it had, on random workspaces', () => {
+    // Each file: papers translating it one way, the other way, or with the bracket left open
+    // (closing it makes that translation count), one kind in a file or a mix; now and then a form
+    // of another kind.
+    const repeated = (form: string): fc.Arbitrary<string[]> => fc.integer({ min: 1, max: 3 }).map((count) => Array<string>(count).fill(form));
+    const mixed = fc
+      .record({ long: fc.nat(3), short: fc.nat(3), open: fc.nat(3), other: fc.constantFrom([], ['京都大学'], ['京都大学)'], ['京大） ；']) })
+      .map(({ long, short, open, other }) => [...Array<string>(long).fill('京都大学）'), ...Array<string>(short).fill('京大）'), ...Array<string>(open).fill('京大'), ...other])
+      .filter((forms) => forms.length > 0);
+    const file = fc.oneof(repeated('京都大学）'), repeated('京大）'), repeated('京大'), mixed);
+    fc.assert(
+      fc.property(fc.array(file, { minLength: 2, maxLength: 4 }), (forms) => {
+        const root = workspace(Object.fromEntries(forms.map((each, i) => [`${i}.digest`, kyoto(`F${i}x`, each)])));
+        const before = problems(root);
+        fix(root);
+        const afterFix = problems(root);
+        for (const [name, found] of Object.entries(before)) {
+          assert.ok(afterFix[name].length <= found.length, `${name}: ${JSON.stringify(found)} → ${JSON.stringify(afterFix[name])}\n${forms.map((each) => each.join(' | ')).join('\n')}`);
+        }
+      }),
+      { numRuns: Number(process.env.FIX_PROPERTY_RUNS ?? 150), seed: 20261207, includeErrorInReport: true },
+    );
+  });
+});

@@ -4,11 +4,12 @@
  * system hands a freed inode number to the next file made (ext4 does, every time).
  */
 import * as assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
+import * as os from 'node:os';
 import * as path from 'node:path';
 import { describe, test } from 'node:test';
-import { withFileLock } from '../../server/src/fs/lockFile';
+import { lockOwnerRunning, withFileLock } from '../../server/src/fs/lockFile';
 import { temporaryFolders } from '../support/tempFolders';
 
 const temp = temporaryFolders();
@@ -84,5 +85,56 @@ describe('file lock: a stale lock replaced while it is broken', () => {
     }
     assert.ok(swapped);
     assert.equal(fs.readFileSync(lock, 'utf8'), fresh, 'the live writer’s lock is given back');
+  });
+});
+
+describe('file lock: whose lock is stale', () => {
+  /** A lock file written `ageMs` ago with `text`. */
+  function lockOf(text: string, ageMs: number): { file: string; lock: string } {
+    const file = path.join(temp.make('paper-digest-lock-'), 'state.json');
+    const lock = `${file}.lock`;
+    fs.writeFileSync(lock, text);
+    const then = new Date(Date.now() - ageMs);
+    fs.utimesSync(lock, then, then);
+    return { file, lock };
+  }
+
+  test('Should never break the lock of a writer of this machine that is still running, however old (stopped with Ctrl-Z)', async () => {
+    // A writer started before its lock was written, and still running (stopped or asleep).
+    const writer = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 60_000)'], { stdio: 'ignore' });
+    try {
+      await new Promise((resolve) => setImmediate(resolve));
+      // Written after the writer started, and older than the time after which a lock is stale
+      // (1 s here, a minute by default): still its writer's.
+      const { file, lock } = lockOf(`${writer.pid}\ntoken\n${os.hostname()}\n`, 1_500);
+      assert.equal(lockOwnerRunning(fs.readFileSync(lock, 'latin1'), fs.statSync(lock).mtimeMs), 'running');
+      await assert.rejects(withFileLock(file, () => 'held', { waitMs: 50, staleMs: 1_000 }), /being written by another process/);
+      assert.ok(fs.existsSync(lock), 'left in place');
+      // Once the writer is gone, the lock is broken at once.
+      writer.kill('SIGKILL');
+      await new Promise((resolve) => writer.once('exit', resolve));
+      assert.equal(await withFileLock(file, () => 'held', { waitMs: 50, staleMs: 1_000 }), 'held');
+    } finally {
+      writer.kill('SIGKILL');
+    }
+  });
+
+  test('Should judge a lock of another machine, or of an old format, by its age alone', async () => {
+    // A pid that is no process here means nothing for another machine's lock: young, it is held.
+    const dead = spawnSync(process.execPath, ['-e', '']).pid;
+    const young = lockOf(`${dead}\ntoken\nanother-host.example\n`, 0);
+    await assert.rejects(withFileLock(young.file, () => 'held', { waitMs: 50 }), /being written by another process/);
+    const old = lockOf(`${process.ppid}\ntoken\nanother-host.example\n`, 120_000);
+    assert.equal(await withFileLock(old.file, () => 'held', { waitMs: 50 }), 'held');
+    // The lock of a writer of before the host's name was written: its pid is looked at here.
+    assert.equal(await withFileLock(lockOf(`${dead}\ntoken\n`, 0).file, () => 'held', { waitMs: 50 }), 'held');
+  });
+
+  test('Should take a running process that started after the lock was written for another than its writer (its pid given again)', () => {
+    if (process.platform !== 'linux') return;
+    // This process's parent, started before now, named by a lock written in 1990: not its writer.
+    assert.equal(lockOwnerRunning(`${process.ppid}\ntoken\n${os.hostname()}\n`, Date.parse('1990-01-01')), 'gone');
+    assert.equal(lockOwnerRunning(`${process.ppid}\ntoken\n${os.hostname()}\n`, Date.now()), 'running');
+    assert.equal(lockOwnerRunning(`${process.pid}\ntoken\n${os.hostname()}\n`, Date.now()), 'unknown', 'this process: by age');
   });
 });

@@ -11,6 +11,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import * as fs from 'node:fs';
+import * as os from 'node:os';
 import { message } from '../service/cliMessages';
 import { processAlive, readFileSnapshotSync, SafeFileError } from './safeFile';
 
@@ -49,9 +50,45 @@ function identity(lock: string): string | undefined {
   }
 }
 
-/** The text of a lock this process takes: its pid (what other writers read), then a random token. */
+/** The text of a lock this process takes: its pid (what other writers read), a random token, and the host's name. */
 function lockText(): string {
-  return `${process.pid}\n${randomBytes(8).toString('hex')}\n`;
+  return `${process.pid}\n${randomBytes(8).toString('hex')}\n${os.hostname()}\n`;
+}
+
+/**
+ * Whether the owner of a lock, as its text names it, is a process still running on this machine
+ * that was started before the lock was written (a process given the pid of a dead writer later is
+ * not its owner; that is told on Linux, from /proc). A lock of another machine (its host's name on
+ * the third line: a shared folder), or of this process, is never judged alive here: its age tells.
+ * A lock of before the host's name was written is taken to be of this machine.
+ */
+export function lockOwnerRunning(text: string | undefined, lockMtimeMs: number): 'running' | 'gone' | 'unknown' {
+  const [pidLine, , host] = (text ?? '').split('\n');
+  const pid = Number.parseInt(pidLine ?? '', 10);
+  if (!Number.isSafeInteger(pid) || pid <= 0 || pid === process.pid || (host !== undefined && host !== '' && host !== os.hostname())) {
+    return 'unknown';
+  }
+  if (!processAlive(pid)) {
+    return 'gone';
+  }
+  const started = processStartMs(pid);
+  // Started well after the lock was written: not the writer that wrote it.
+  return started !== undefined && started > lockMtimeMs + 2_000 ? 'gone' : 'running';
+}
+
+/** When a process started (ms since the epoch), on Linux; undefined elsewhere or when it cannot be read. */
+function processStartMs(pid: number): number | undefined {
+  try {
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'latin1');
+    // The fields after the command's name (which may hold spaces and brackets): the 20th of them is the start, in clock ticks since boot.
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    const ticks = Number(fields[19]);
+    const boot = /^btime (\d+)$/m.exec(fs.readFileSync('/proc/stat', 'latin1'))?.[1];
+    // USER_HZ is 100 on Linux whatever the kernel's tick.
+    return Number.isFinite(ticks) && boot !== undefined ? Number(boot) * 1000 + ticks * 10 : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /**
@@ -239,12 +276,13 @@ function breakIfStale(lock: string, staleMs: number, file: string): boolean {
     // A folder, a link, a FIFO: never made by a writer, never released, and not to be read.
     throw new SafeFileError('not-regular', message('lockNotAFile', { lock, path: file }));
   }
-  // The owner's pid, when the lock can be read: else (another user's lock) it is judged by age.
+  // The owner, when the lock can be read: else (another user's lock) it is judged by age. An
+  // empty lock is one being created this instant: judged by age alone. A writer of this machine
+  // that is still running holds its lock however long it stands still (stopped with Ctrl-Z): broken,
+  // it would rename over the file of the writer that broke it, after its last check.
   const text = readSmall(lock);
-  const pid = Number.parseInt(text ?? '', 10);
-  // An empty lock is one being created this instant: judged by age alone.
-  const ownerGone = Number.isSafeInteger(pid) && pid > 0 && pid !== process.pid && !processAlive(pid);
-  if (!ownerGone && Date.now() - stat.mtimeMs < staleMs) {
+  const owner = lockOwnerRunning(text, stat.mtimeMs);
+  if (owner === 'running' || (owner === 'unknown' && Date.now() - stat.mtimeMs < staleMs)) {
     return false;
   }
   const aside = `${lock}.stale-${process.pid}-${randomBytes(6).toString('hex')}`;

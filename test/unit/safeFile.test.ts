@@ -71,6 +71,23 @@ function leftovers(folder: string): string[] {
   return fs.readdirSync(folder).filter((name) => name.endsWith('.tmp'));
 }
 
+
+/** A loaded state store of `root` whose file another writer writes in place with `text` just before this one's first rename. */
+function storeWrittenOnceBeforeRename(root: string, stateFile: string, text: string): { store: StateStore; interfered: () => boolean } {
+  let interfered = false;
+  const store = new StateStore(
+    new NodeStateDisk(root, {
+      beforeRename: () => {
+        if (interfered) return;
+        interfered = true;
+        fs.writeFileSync(stateFile, text);
+      },
+    }),
+  );
+  store.load();
+  return { store, interfered: () => interfered };
+}
+
 describe('safe files: reading', () => {
   test('Should read a regular file with a snapshot of what was read', async () => {
     const file = path.join(scratch(), 'a.digest');
@@ -343,21 +360,11 @@ describe('safe files: atomic writes', () => {
     for (let i = 0; i < 49; i++) papers[`paper-${i}`] = { read: true, note: `note ${i}` };
     const whole = JSON.stringify({ version: 1, papers }, null, 2);
     fs.writeFileSync(stateFile, whole);
-    let interfered = false;
     // Another tool rewrites the file in place, taking no lock: it empties it and has written its
     // first 300 bytes when this writer renames.
-    const store = new StateStore(
-      new NodeStateDisk(root, {
-        beforeRename: () => {
-          if (interfered) return;
-          interfered = true;
-          fs.writeFileSync(stateFile, whole.slice(0, 300));
-        },
-      }),
-    );
-    store.load();
+    const { store, interfered } = storeWrittenOnceBeforeRename(root, stateFile, whole.slice(0, 300));
     const result = store.change(['mine'], { starred: true });
-    assert.ok(interfered);
+    assert.ok(interfered());
     const onDisk = JSON.parse(fs.readFileSync(stateFile, 'utf8')) as { papers: Record<string, { read?: boolean; starred?: boolean }> };
     assert.equal(Object.keys(onDisk.papers).length, 50, `every paper kept: ${JSON.stringify(result)}`);
     assert.equal(onDisk.papers.mine?.starred, true);
@@ -394,20 +401,10 @@ describe('safe files: atomic writes', () => {
     fs.mkdirSync(path.join(root, STATE_FOLDER));
     const stateFile = path.join(root, STATE_FOLDER, 'state.json');
     fs.writeFileSync(stateFile, JSON.stringify({ version: 1, papers: {} }));
-    let interfered = false;
     // The other writer writes in place just before this one's rename (once).
-    const store = new StateStore(
-      new NodeStateDisk(root, {
-        beforeRename: () => {
-          if (interfered) return;
-          interfered = true;
-          fs.writeFileSync(stateFile, JSON.stringify({ version: 1, papers: { theirs: { read: true } } }));
-        },
-      }),
-    );
-    store.load();
+    const { store, interfered } = storeWrittenOnceBeforeRename(root, stateFile, JSON.stringify({ version: 1, papers: { theirs: { read: true } } }));
     const result = store.change(['mine'], { starred: true });
-    assert.ok(interfered);
+    assert.ok(interfered());
     assert.deepEqual(result.changed, ['mine'], JSON.stringify(result));
     const onDisk = JSON.parse(fs.readFileSync(stateFile, 'utf8')) as { papers: Record<string, { read?: boolean; starred?: boolean }> };
     assert.equal(onDisk.papers.theirs?.read, true, 'theirs kept');

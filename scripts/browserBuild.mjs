@@ -19,6 +19,7 @@ const builtins = {
   fs: 'noDisk.ts',
   'fs/promises': 'noDisk.ts',
   crypto: 'noDisk.ts',
+  os: 'noDisk.ts',
   worker_threads: 'noWorker.ts',
 };
 
@@ -30,7 +31,7 @@ const browserModules = {
       const target = swapped.get(path.resolve(args.resolveDir, args.path).replace(/\.(ts|js)$/, ''));
       return target ? { path: target } : undefined;
     });
-    build.onResolve({ filter: /^(node:)?(path|url|fs|fs\/promises|crypto|worker_threads)$/ }, (args) => ({
+    build.onResolve({ filter: /^(node:)?(path|url|fs|fs\/promises|crypto|os|worker_threads)$/ }, (args) => ({
       path: path.join(shims, builtins[args.path.replace(/^node:/, '')]),
     }));
     build.onResolve({ filter: /^vscode-languageserver\/node$/ }, () => ({ path: path.join(root, 'node_modules/vscode-languageserver/lib/browser/main.js') }));

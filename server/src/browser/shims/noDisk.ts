@@ -1,5 +1,5 @@
 /**
- * `node:fs`, `node:fs/promises` and `node:crypto` in the web worker bundle, so that the bundle of
+ * `node:fs`, `node:fs/promises`, `node:crypto` and `node:os` in the web worker bundle, so that the bundle of
  * the shared server code loads where there is no Node. Nothing here works: every function throws
  * an ENOSYS error. They are reached only through local paths, which a web worker never has
  * (url.ts); the workspace's files come through the client instead (clientWorkspace.ts).
@@ -34,6 +34,7 @@ export const writeFileSync = stub('writeFileSync');
 export const writeSync = stub('writeSync');
 export const readdirSync = stub('readdirSync');
 export const chmodSync = stub('chmodSync');
+export const hostname = stub('hostname');
 export const existsSync = (): boolean => false;
 export const access = stub('access');
 export const lstat = stub('lstat');

@@ -147,12 +147,12 @@ export function runCli(argv: readonly string[], out: CliOutput, cwd = process.cw
   }
   /** Moves each time a fix changes a file's names: a model's kept problems are of the names before. */
   let formsGeneration = 0;
-  const formsElsewhere = (uri: string): Pick<DiagnosticOptions, 'translationsElsewhere' | 'authorFormsElsewhere' | 'formsGeneration' | 'formsInOtherFiles'> => ({
+  const formsElsewhere = (uri: string): Pick<DiagnosticOptions, 'translationsElsewhere' | 'authorFormsElsewhere' | 'formsGeneration' | 'countedElsewhere'> => ({
     translationsElsewhere: (key) => terms.translationsWith(key, uri, undefined),
     authorFormsElsewhere: (key) => terms.authorFormsWith(key, uri, undefined),
     formsGeneration,
-    // Fix-all raises no problem in another file (nor makes the result hang on the files' order).
-    formsInOtherFiles: terms.formsInOtherFiles(uri),
+    // Fix-all raises no problem in another file: each file's forms count for the others.
+    countedElsewhere: terms.file(uri) !== undefined,
   });
   if (options.fix) {
     // Again while a pass fixed something: a file fixed later can change the names the others are

@@ -969,14 +969,15 @@ documents.onDidClose((event) => {
  * How the other files of the workspace translate institutions and write authors' Chinese names,
  * for the consistency rules: the workspace's counts without what the index has for `uri`.
  */
-function formsElsewhere(uri: string): Pick<DiagnosticOptions, 'translationsElsewhere' | 'authorFormsElsewhere' | 'formsGeneration' | 'formsInOtherFiles'> {
+function formsElsewhere(uri: string): Pick<DiagnosticOptions, 'translationsElsewhere' | 'authorFormsElsewhere' | 'formsGeneration' | 'countedElsewhere'> {
   const key = indexUri(uri);
   return {
     formsGeneration: workspaceTerms.translationsVersion,
     translationsElsewhere: (name) => workspaceTerms.translationsWith(name, key, undefined),
     authorFormsElsewhere: (name) => workspaceTerms.authorFormsWith(name, key, undefined),
-    // For fix-all: it raises no problem in another file.
-    formsInOtherFiles: workspaceTerms.formsInOtherFiles(key),
+    // For fix-all, which raises no problem in another file: whether the workspace counts this
+    // file's forms (not an untitled document's, nor one outside its folders).
+    countedElsewhere: workspaceTerms.file(key) !== undefined,
   };
 }
 
@@ -1112,6 +1113,8 @@ onRequestByMethod(CodeActionRequest.type, async (params, token) => {
     return null;
   }
   const request = { range: params.range, diagnostics: params.context.diagnostics, only: params.context.only };
+  // The other open documents' edits in the index first: fix-all weighs the other files' forms.
+  workspaceDigests.flush();
   const options = diagnosticOptions(uri, settings);
   // The version the model is of: an edit updates the document object in place, so its version
   // is read now, before any wait.
@@ -1158,6 +1161,7 @@ onRequestByMethod(ExecuteCommandRequest.type, async (params): Promise<FixAllResu
   // The options code actions check with, so that the checks they (and the published diagnostics) made are reused.
   const model = cache.get(document);
   const version = document.version;
+  workspaceDigests.flush();
   const edits = await runInSlices(fixAllSteps(model, diagnosticOptions(uri, settings)), () => documents.get(uri)?.version !== version);
   collectAfterFixAll(model);
   if (edits === undefined || edits.length === 0 || documents.get(uri)?.version !== version) {

@@ -170,6 +170,30 @@ describe('lsp: fix-all raises no problem in another file', () => {
     assert.match(fixed, /Mei Tanaka, Omar Haddad/);
     assert.equal((fixed.match(/（京大 纠错/g) ?? []).length, 2, 'the brackets left open');
   });
+  test('Should fix an untitled document\u2019s brackets, whose forms no file of the workspace counts', async () => {
+    const text = digest(kyoto('U1', '京大'), kyoto('U2', '京大'), kyoto('U3', '京大'));
+    const untitled = 'untitled:Untitled-1';
+    client.openDocument(untitled, text);
+    const range = { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } };
+    const actions = await client.request<{ edit: { documentChanges: { edits: TextEdit[] }[] } }[]>('textDocument/codeAction', { textDocument: { uri: untitled }, range, context: { diagnostics: [], only: ['source.fixAll'] } });
+    const fixed = applyEdits(text, actions[0]?.edit.documentChanges[0].edits ?? []);
+    assert.equal((fixed.match(/（京大） 纠错/g) ?? []).length, 3, fixed);
+    client.closeDocument(untitled);
+  });
+
+  test('Should weigh another open document\u2019s unsaved forms as they are when fix-all is asked right after its edit', async () => {
+    // c, open, now translates it 京大 twice (unsaved): closed, a's brackets 京都大学 would make
+    // them the minority against b's two and a's.
+    client.openDocument(uri('c.digest'), digest(kyoto('C1', '京大）')));
+    client.notify('textDocument/didChange', { textDocument: { uri: uri('c.digest'), version: 2 }, contentChanges: [{ text: digest(kyoto('C1', '京大）'), kyoto('C2', '京大）'), kyoto('C3', '京大）')) }] });
+    const text = digest(kyoto('D1', '京都大学'), kyoto('D2', '京都大学'));
+    client.openDocument(uri('d.digest'), text);
+    const range = { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } };
+    const actions = await client.request<{ edit: { documentChanges: { edits: TextEdit[] }[] } }[] | null>('textDocument/codeAction', { textDocument: { uri: uri('d.digest') }, range, context: { diagnostics: [], only: ['source.fixAll'] } });
+    assert.deepEqual(actions ?? [], [], 'held back: with the unsaved 京大 ×3, 京都大学 ×4 would be the majority and c reported three times');
+    client.closeDocument(uri('d.digest'));
+    client.closeDocument(uri('c.digest'));
+  });
 });
 
 describe('lsp: references, highlights and rename over stdio', () => {

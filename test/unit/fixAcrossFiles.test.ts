@@ -55,6 +55,23 @@ describe('check --fix across files', () => {
     assert.deepEqual(results[0], results[1]);
   });
 
+  test('Should hold back only the fixes that change a name\u2019s forms, and make the others in the same entries', () => {
+    // a's brackets, closed, would make b's translation the minority: held back. The category
+    // code of a paper naming Kyoto University without a translation changes no form: fixed.
+    const root = workspace({
+      'a.digest': digest(
+        ...['A1', 'A2', 'A3'].map((tag) => entryLines(tag, { institutions: '机构 * Kyoto University（京大 纠错' })),
+        entryLines('A4', { institutions: '机构 * Kyoto University ； Tsinghua University（清华大学） 纠错', topicHits: '专题命中 数学推理 ：reasoning(abstract)；分类 CS.lg' }),
+      ),
+      'b.digest': kyoto('B', ['京都大学）', '京都大学）']),
+    });
+    fix(root);
+    const text = fs.readFileSync(path.join(root, 'a.digest'), 'utf8');
+    assert.match(text, /分类 cs\.LG/);
+    assert.equal((text.match(/（京大 纠错/g) ?? []).length, 3);
+    assert.deepEqual(problems(root)['b.digest'], []);
+  });
+
   test('Should end with no file holding more problems than it had, on random workspaces', () => {
     // Each file: papers translating it one way, the other way, or with the bracket left open
     // (closing it makes that translation count), one kind in a file or a mix; now and then a form

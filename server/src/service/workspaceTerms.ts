@@ -9,7 +9,6 @@
  */
 import type { Disposable, WorkspaceIndex } from './workspaceIndex';
 import { addCount, AuthorTerm, Counts, FileTerms, InstitutionTerm } from './terms';
-import type { FormsInOtherFiles } from './features/consistency';
 
 /** An institution over the workspace. */
 export interface InstitutionStats {
@@ -107,25 +106,6 @@ export class WorkspaceTerms {
   /** The Chinese forms of an author, with the same overlay as `translationsWith`. */
   authorFormsWith(key: string, uri: string | undefined, terms: FileTerms | undefined): Counts {
     return this.overlay(this.authors.get(key)?.forms, uri === undefined ? undefined : this.byUri.get(uri)?.authors.get(key)?.forms, terms?.authors.get(key)?.forms);
-  }
-
-  /**
-   * The files but `uri`, one by one, as fix-all weighs them (`FormsInOtherFiles`): each file's
-   * translations of an institution, and its Chinese forms of an author, by `termKey`.
-   */
-  formsInOtherFiles(uri: string | undefined): FormsInOtherFiles {
-    const each = (pick: (terms: FileTerms) => Counts | undefined): Counts[] => {
-      const found: Counts[] = [];
-      for (const [other, terms] of this.byUri) {
-        const counts = other === uri ? undefined : pick(terms);
-        if (counts && counts.size > 0) found.push(counts);
-      }
-      return found;
-    };
-    return {
-      translations: (key) => each((terms) => terms.institutions.get(key)?.translations),
-      authorForms: (key) => each((terms) => terms.authors.get(key)?.forms),
-    };
   }
 
   /** Stops following the index. */

@@ -15,7 +15,7 @@ import type { DigestDocument, Entry, Field, FieldKind, InstitutionsField, TopicH
 import { FIELD_ORDER, LABELS, miscasedLabelAt } from '../model';
 import { categoryByCode, categoryIgnoringCase } from '../taxonomy';
 import { isBlank, plainLabel, skipSpaces, trimEndIndex } from '../text';
-import { consistencyFixes, entriesNaming, formsOf, keysWorseElsewhere } from './consistency';
+import { consistencyFixes, entriesChangingForms, formsOf, keysWorseElsewhere } from './consistency';
 import { titleKey } from './entries';
 import { openCopyActions } from './duplicateActions';
 import { Bilingual, bilingual, say } from '../messages';
@@ -388,14 +388,13 @@ export function* fixAllSteps(doc: DigestDocument, options: DiagnosticOptions = {
       return [];
     }
     const worse = newProblems(before, problemCounts(resultDiagnostics ?? (yield* diagnosticSteps(result, checkOptions, token))));
-    if (options.formsInOtherFiles) {
-      // Nor more problems in the other files: the entries naming what would be reported more
-      // there (here, and in the result where no entry was removed) are left as they are.
-      const keys = keysWorseElsewhere(formsOf(doc), formsOf(result), options.formsInOtherFiles);
+    if (options.countedElsewhere) {
+      // Nor more problems in the other files: the entries whose forms of a name that another
+      // file would be reported for more often change are left as they are.
+      const keys = keysWorseElsewhere(formsOf(doc), formsOf(result), options);
       if (keys.size > 0) {
-        const naming = new Set([...entriesNaming(doc, keys), ...(result.entries.length === doc.entries.length ? entriesNaming(result, keys) : [])]);
-        for (const entry of naming) if (!worse.includes(entry)) worse.push(entry);
-        if (naming.size === 0) return [];
+        for (const entry of entriesChangingForms(doc, result, keys)) if (!worse.includes(entry)) worse.push(entry);
+        if (worse.length === 0) return [];
       }
     }
     if (worse.length === 0) {

@@ -16,7 +16,7 @@
  */
 import { TextEdit } from 'vscode-languageserver-types';
 import type { Range } from 'vscode-languageserver-types';
-import type { DigestDocument, Span } from '../model';
+import type { DigestDocument, Entry, Span } from '../model';
 import { Counts, entryNames, fileTerms, FileTerms, rankedCounts, termKey } from '../terms';
 import { bilingual, say } from '../messages';
 import type { DigestFix } from './codeActions';
@@ -248,43 +248,32 @@ export function consistencyFixes(diagnostic: DigestDiagnostic): DigestFix[] {
 }
 
 /**
- * The other files of a workspace one by one, for fix-all (`keysWorseElsewhere`): how each
- * translates an institution, and how each writes an author's Chinese name, by `termKey`.
- */
-export interface FormsInOtherFiles {
-  translations(key: string): Iterable<Counts>;
-  authorForms(key: string): Iterable<Counts>;
-}
-
-/**
- * The names whose places in another file the consistency rules would report more often were this
- * document's forms `after` instead of `before` (a fix-all that closes a bracket makes a new
- * translation count, and the majority can change sides): `t:` and the key for a translation, `a:`
- * and the key for an author's name. Fix-all leaves the entries naming them as they are, so that it
- * never raises a problem in a file it does not touch (nor makes the result depend on the order in
- * which `check --fix` goes through the files).
+ * The names whose places in the workspace's other files the consistency rules would report more
+ * often were this document's forms `after` instead of `before` (a fix-all that closes a bracket
+ * makes a translation count, and the majority can change sides): `t:` and the key for a
+ * translation, `a:` and the key for an author's name. The other files' counts are those
+ * `translationsElsewhere` and `authorFormsElsewhere` give (the workspace without this file). A
+ * place is reported unless its form is the one most used, alone; so another file is reported
+ * more often exactly when the form most used alone before is used there and is no longer that
+ * after. Fix-all leaves alone the entries whose forms of such a name change, so that it never
+ * raises a problem in a file it does not touch.
  *
- * @example keysWorseElsewhere(before, after, others) // Set { 't:kyoto university' }
+ * @example keysWorseElsewhere(formsOf(doc), formsOf(fixed), options) // Set { 't:kyoto university' }
  */
-export function keysWorseElsewhere(before: Forms, after: Forms, others: FormsInOtherFiles): Set<string> {
+export function keysWorseElsewhere(before: Forms, after: Forms, elsewhere: Pick<ConsistencyOptions, 'translationsElsewhere' | 'authorFormsElsewhere'>): Set<string> {
   const worse = new Set<string>();
-  const tables: [string, Map<string, Counts>, Map<string, Counts>, (key: string) => Iterable<Counts>][] = [
-    ['t:', before.translations, after.translations, (key) => others.translations(key)],
-    ['a:', before.forms, after.forms, (key) => others.authorForms(key)],
+  const tables: [string, Map<string, Counts>, Map<string, Counts>, FormsElsewhere | undefined][] = [
+    ['t:', before.translations, after.translations, elsewhere.translationsElsewhere],
+    ['a:', before.forms, after.forms, elsewhere.authorFormsElsewhere],
   ];
-  for (const [prefix, was, will, elsewhere] of tables) {
+  for (const [prefix, was, will, others] of tables) {
+    if (!others) continue;
     for (const key of new Set([...was.keys(), ...will.keys()])) {
       if (sameCounts(was.get(key), will.get(key))) continue;
-      const files = [...elsewhere(key)].filter((counts) => counts.size > 0);
-      if (files.length === 0) continue;
-      const rankedWith = (own: Counts | undefined): { text: string; count: number }[] => {
-        const total: Counts = new Map(own ?? []);
-        for (const counts of files) for (const [text, count] of counts) total.set(text, (total.get(text) ?? 0) + count);
-        return rankedCounts(total);
-      };
-      const rankedBefore = rankedWith(was.get(key));
-      const rankedAfter = rankedWith(will.get(key));
-      if (files.some((counts) => reportedPlaces(rankedAfter, counts) > reportedPlaces(rankedBefore, counts))) {
+      const theirs = others(key);
+      if (!theirs || theirs.size === 0) continue;
+      const top = mostUsedAlone(theirs, was.get(key));
+      if (top !== undefined && (theirs.get(top) ?? 0) > 0 && mostUsedAlone(theirs, will.get(key)) !== top) {
         worse.add(prefix + key);
       }
     }
@@ -292,11 +281,12 @@ export function keysWorseElsewhere(before: Forms, after: Forms, others: FormsInO
   return worse;
 }
 
-/** How many places of a file the rule reports, of a name used so in the workspace (`isProblem`). */
-function reportedPlaces(ranked: readonly { text: string; count: number }[], counts: Counts): number {
-  let reported = 0;
-  for (const [text, count] of counts) if (isProblem(ranked, text)) reported += count;
-  return reported;
+/** The form used most, alone (no other as often), of the other files' counts and this file's; undefined on a tie. */
+function mostUsedAlone(theirs: Counts, own: Counts | undefined): string | undefined {
+  const total: Counts = new Map(theirs);
+  for (const [text, count] of own ?? []) total.set(text, (total.get(text) ?? 0) + count);
+  const ranked = rankedCounts(total);
+  return ranked.length > 0 && (ranked.length === 1 || ranked[0].count > ranked[1].count) ? ranked[0].text : undefined;
 }
 
 function sameCounts(a: Counts | undefined, b: Counts | undefined): boolean {
@@ -305,12 +295,25 @@ function sameCounts(a: Counts | undefined, b: Counts | undefined): boolean {
   return true;
 }
 
-/** The entries of a model that name one of `keys` (`keysWorseElsewhere`): an institution (translated or not) or an author with a Chinese form. */
-export function entriesNaming(doc: DigestDocument, keys: ReadonlySet<string>): number[] {
-  const found: number[] = [];
-  doc.entries.forEach((entry, index) => {
+/**
+ * The entries whose forms of one of `keys` (`keysWorseElsewhere`) differ between a model and its
+ * fixed text: an institution's translation, or an author's Chinese form, there or not. Where the
+ * fix removed an entry (the indices no longer match), every entry naming one of them.
+ */
+export function entriesChangingForms(doc: DigestDocument, fixed: DigestDocument, keys: ReadonlySet<string>): number[] {
+  const formsOfEntry = (entry: Entry): string[] => {
     const names = entryNames(entry);
-    if (names.institutions.some((institution) => keys.has('t:' + institution.key)) || names.authors.some((author) => keys.has('a:' + author.key))) found.push(index);
+    const found: string[] = [];
+    for (const institution of names.institutions) if (keys.has('t:' + institution.key)) found.push(`t:${institution.key}\u0000${institution.translation ?? ''}`);
+    for (const author of names.authors) if (keys.has('a:' + author.key)) found.push(`a:${author.key}\u0000${author.form}`);
+    return found.sort();
+  };
+  const found: number[] = [];
+  const aligned = doc.entries.length === fixed.entries.length;
+  doc.entries.forEach((entry, index) => {
+    const was = formsOfEntry(entry);
+    const will = aligned ? formsOfEntry(fixed.entries[index]) : [];
+    if (aligned ? was.join('\n') !== will.join('\n') : was.length > 0) found.push(index);
   });
   return found;
 }

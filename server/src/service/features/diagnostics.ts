@@ -20,7 +20,7 @@ import { hitFieldMeaning } from './labels';
 import { positionBefore } from '../edits';
 import { entryAt, entryLine, entryTitleKey } from './entries';
 import { entriesByTitle, firstOfTitle } from './titleIndex';
-import { consistencyProblems, FormsElsewhere, FormsInOtherFiles } from './consistency';
+import { consistencyProblems, FormsElsewhere } from './consistency';
 import { documentTooLarge, TooLarge } from '../limits';
 import { entryNames } from '../terms';
 import { bilingual, MessageLanguage, say } from '../messages';
@@ -172,10 +172,12 @@ export interface DiagnosticOptions {
   /** Changes whenever what the two lookups above answer changes; answers cached per model are kept per value. */
   readonly formsGeneration?: number;
   /**
-   * The other files' forms one by one, for fix-all only: it leaves alone the entries whose fixes
-   * would have another file reported more often (`keysWorseElsewhere`). Diagnostics do not read it.
+   * Whether this document is one of the files whose forms the lookups above count for the others
+   * (not an untitled document, nor one outside the workspace): fix-all then leaves alone the
+   * entries whose fixes would have another file reported more often (`keysWorseElsewhere`).
+   * Diagnostics do not read it.
    */
-  readonly formsInOtherFiles?: FormsInOtherFiles;
+  readonly countedElsewhere?: boolean;
   /**
    * Stop checking entries once this many problems were found: the result holds at least the
    * first `maxDiagnostics` problems in document order (and a few more), not all of them.

@@ -78,9 +78,10 @@ export class NodeStateDisk implements StateDisk {
     if (read && isBlank(read.text)) {
       // A program that rewrites the file in place empties it first: an empty file changed a
       // moment ago is not yet an empty state, which a write would then put over what it writes.
+      // A time ahead of this clock (a shared folder's server, a few minutes off) is as recent.
       const age = this.now() - read.snapshot.mtimeMs;
-      if (age >= 0 && age < EMPTY_SETTLE_MS) {
-        throw new MessageError(message('stateEmptyJustNow', { seconds: Math.floor(age / 1000), settle: EMPTY_SETTLE_MS / 1000 }));
+      if (age > -FUTURE_TOLERANCE_MS && age < EMPTY_SETTLE_MS) {
+        throw new MessageError(message('stateEmptyJustNow', { seconds: Math.max(0, Math.floor(age / 1000)), settle: EMPTY_SETTLE_MS / 1000 }));
       }
     }
     return read?.text;
@@ -118,7 +119,9 @@ export class NodeStateDisk implements StateDisk {
     // A folder no one may write in, as a file no one may write (`unreplaceable`): refused for
     // every user, whom the system lets write there or not (root may).
     const folder = lstatOrUndefined(this.folder);
-    if (folder?.isDirectory() && (folder.mode & 0o222) === 0) {
+    // Not there yet: made in the workspace folder, which must be writable so too.
+    const maker = folder ? folder : lstatOrUndefined(this.root);
+    if (maker?.isDirectory() && (maker.mode & 0o222) === 0) {
       return message('readOnlyFolder');
     }
     let stat: fs.Stats;
@@ -310,7 +313,9 @@ export function readInterestsFile(root: string): { readonly text: string } | { r
  */
 export function wholeStateFile(bytes: Buffer): boolean {
   if (bytes.length === 0 || bytes.length > MAX_STATE_BYTES) return false;
-  return 'state' in parseState(bytes.toString('utf8'));
+  const text = bytes.toString('utf8');
+  // White space alone (a line end, a BOM) is as empty: what such a writer has written first.
+  return !isBlank(text) && 'state' in parseState(text);
 }
 
 /**
@@ -318,6 +323,9 @@ export function wholeStateFile(bytes: Buffer): boolean {
  * younger one is refused as being written (`stateEmptyJustNow`), and a change waits for it.
  */
 export const EMPTY_SETTLE_MS = 10_000;
+
+/** How far ahead of this machine's clock a file's time may be and still count as just now. */
+const FUTURE_TOLERANCE_MS = 5 * 60_000;
 
 /** Whether a state file's text is empty or white space only (with a BOM): `parseState`'s empty state. */
 function isBlank(text: string): boolean {

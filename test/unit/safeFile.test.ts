@@ -371,8 +371,18 @@ describe('safe files: atomic writes', () => {
     const beside = fs.readdirSync(path.join(root, STATE_FOLDER)).filter((name) => name.includes('.conflict-'));
     assert.equal(beside.length, 1, 'the other version kept beside');
     assert.equal(fs.readFileSync(path.join(root, STATE_FOLDER, beside[0]), 'utf8'), whole.slice(0, 300));
+    // The change is made, and said so: the file holds it.
+    assert.deepEqual(result.changed, ['mine']);
+    // Caught when the other had written a line end or a BOM only: the same, with nothing kept beside.
+    for (const start of ['\n', '\ufeff', '   ']) {
+      const { store: again, interfered: caught } = storeWrittenOnceBeforeRename(root, stateFile, start);
+      assert.deepEqual(again.change([`mine-${JSON.stringify(start)}`], { read: true }).changed.length, 1, JSON.stringify(start));
+      assert.ok(caught());
+      assert.equal(Object.keys((JSON.parse(fs.readFileSync(stateFile, 'utf8')) as { papers: object }).papers).length > 50, true, 'every paper kept');
+    }
+    assert.equal(fs.readdirSync(path.join(root, STATE_FOLDER)).filter((name) => name.includes('.conflict-')).length, 1, 'white space is not kept beside');
     // A whole version written in that instant is still put back and merged (the test below).
-    assert.ok(wholeStateFile(Buffer.from(whole)) && !wholeStateFile(Buffer.from(whole.slice(0, 300))) && !wholeStateFile(Buffer.alloc(0)));
+    assert.ok(wholeStateFile(Buffer.from(whole)) && !wholeStateFile(Buffer.from(whole.slice(0, 300))) && !wholeStateFile(Buffer.alloc(0)) && !wholeStateFile(Buffer.from('\ufeff\n')));
   });
 
   test('Should not take a state file emptied a moment ago as an empty state to write over, until it has stayed empty a while', () => {
@@ -389,6 +399,10 @@ describe('safe files: atomic writes', () => {
     assert.deepEqual(refused.changed, [], JSON.stringify(refused));
     assert.match(JSON.stringify(refused), /is empty and was changed 3 s ago/);
     assert.equal(fs.readFileSync(stateFile, 'utf8'), '', 'nothing written over it');
+    // Its time 30 s ahead of this clock (another machine's, on a shared folder): as recent.
+    now = changedAt - 30_000;
+    assert.deepEqual(store.change(['mine'], { starred: true }).changed, []);
+    assert.equal(fs.readFileSync(stateFile, 'utf8'), '');
     // Empty for longer than that: an empty state, written.
     now = changedAt + EMPTY_SETTLE_MS;
     const written = store.change(['mine'], { starred: true });

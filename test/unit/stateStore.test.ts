@@ -833,6 +833,17 @@ process.stdout.write(JSON.stringify(result));`;
         fs.chmodSync(path.join(root, STATE_FOLDER), 0o755);
       }
     }
+    // No state folder yet, in a workspace folder no one may write in: none made there.
+    const root = scratch();
+    fs.chmodSync(root, 0o555);
+    try {
+      const result = store(root).change(['mine'], { read: true });
+      assert.deepEqual(result.changed, []);
+      assert.match(result.message ?? '', /its folder is read-only/);
+      assert.deepEqual(fs.readdirSync(root), []);
+    } finally {
+      fs.chmodSync(root, 0o755);
+    }
   });
 
   test('Should use the state of a file with other names (hard links) and say it cannot be written', () => {

@@ -50,22 +50,41 @@ function identity(lock: string): string | undefined {
   }
 }
 
-/** The text of a lock this process takes: its pid (what other writers read), a random token, and the host's name. */
+/** The text of a lock this process takes: its pid (what other writers read), a random token, and where its pid means something (`machine`). */
 function lockText(): string {
-  return `${process.pid}\n${randomBytes(8).toString('hex')}\n${os.hostname()}\n`;
+  return `${process.pid}\n${randomBytes(8).toString('hex')}\n${machine()}\n`;
+}
+
+let machineName: string | undefined;
+
+/**
+ * The machine a pid is of: the host's name, and on Linux the process-id namespace (a container
+ * with the host's name still numbers its processes apart: a pid of one means nothing in another).
+ */
+export function machine(): string {
+  if (machineName === undefined) {
+    let namespace = '';
+    try {
+      namespace = ` ${fs.readlinkSync('/proc/self/ns/pid')}`;
+    } catch {
+      // Not Linux: the host's name alone.
+    }
+    machineName = `${os.hostname()}${namespace}`;
+  }
+  return machineName;
 }
 
 /**
  * Whether the owner of a lock, as its text names it, is a process still running on this machine
  * that was started before the lock was written (a process given the pid of a dead writer later is
- * not its owner; that is told on Linux, from /proc). A lock of another machine (its host's name on
- * the third line: a shared folder), or of this process, is never judged alive here: its age tells.
- * A lock of before the host's name was written is taken to be of this machine.
+ * not its owner; that is told on Linux, from /proc). A lock of another machine (another `machine()`
+ * on its third line: a shared folder, or a container), or of this process, is never judged alive
+ * here: its age tells. A lock without that line is taken to be of this machine.
  */
 export function lockOwnerRunning(text: string | undefined, lockMtimeMs: number): 'running' | 'gone' | 'unknown' {
   const [pidLine, , host] = (text ?? '').split('\n');
   const pid = Number.parseInt(pidLine ?? '', 10);
-  if (!Number.isSafeInteger(pid) || pid <= 0 || pid === process.pid || (host !== undefined && host !== '' && host !== os.hostname())) {
+  if (!Number.isSafeInteger(pid) || pid <= 0 || pid === process.pid || (host !== undefined && host !== '' && host !== machine())) {
     return 'unknown';
   }
   if (!processAlive(pid)) {

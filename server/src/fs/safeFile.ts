@@ -446,7 +446,14 @@ function restoreChangeMadeDuringRename(file: string, held: HeldTarget | undefine
     return;
   }
   const mode = held.stat.mode & 0o7777;
-  if (lstatOrUndefinedSync(file)?.ino === written && restorable(bytes)) {
+  if (!restorable(bytes)) {
+    // A part of a version another program is writing in place (what it writes after goes to the
+    // file this rename replaced, which no name leads to): this write's whole file stays, and is
+    // the write's result; what the other had written, when more than white space, is kept beside.
+    if (bytes.toString('utf8').replace(/^\ufeff/, '').trim().length > 0) keepBeside(file, bytes, mode);
+    return;
+  }
+  if (lstatOrUndefinedSync(file)?.ino === written) {
     const back = temporaryPath(file);
     try {
       writeTemporarySync(back, bytes, mode, held.stat);
@@ -460,10 +467,16 @@ function restoreChangeMadeDuringRename(file: string, held: HeldTarget | undefine
       fs.rmSync(back, { force: true });
     }
   }
+  const saved = keepBeside(file, bytes, mode);
+  throw new SafeFileError('io', message('changedWhileReplaced', { saved: path.basename(saved) }));
+}
+
+/** Writes `bytes` beside `file` as `<name>.conflict-<pid>-<hex>`, with `mode`; returns its path. */
+function keepBeside(file: string, bytes: Buffer, mode: number): string {
   const saved = path.join(path.dirname(file), `${nameStem(path.basename(file))}.conflict-${process.pid}-${randomBytes(4).toString('hex')}`);
   fs.writeFileSync(saved, bytes, { flag: 'wx', mode });
   fs.chmodSync(saved, mode);
-  throw new SafeFileError('io', message('changedWhileReplaced', { saved: path.basename(saved) }));
+  return saved;
 }
 
 /**

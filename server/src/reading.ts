@@ -77,6 +77,10 @@ const MAX_RANKED_INSTITUTIONS = 20;
 
 export class ReadingService {
   private readonly stores = new Map<string, StateStore>();
+  /** The disks of the stores of the Node server, by folder. */
+  private readonly disks = new Map<string, NodeStateDisk>();
+  /** A read again of a state file found empty a moment ago, once it is old enough to be an empty state. */
+  private readonly settleTimers = new Map<string, ReturnType<typeof setTimeout>>();
   private readonly interests = new Map<string, Interests>();
   private folderKey = '';
   readonly model: ReadingModel;
@@ -148,6 +152,9 @@ export class ReadingService {
     for (const folder of [...this.stores.keys()]) {
       if (!folders.includes(folder)) {
         this.stores.delete(folder);
+        this.disks.delete(folder);
+        clearTimeout(this.settleTimers.get(folder));
+        this.settleTimers.delete(folder);
         this.interests.delete(folder);
       }
     }
@@ -167,12 +174,15 @@ export class ReadingService {
       } catch {
         continue;
       }
-      const store = new StateStore(new NodeStateDisk(root));
+      const disk = new NodeStateDisk(root);
+      const store = new StateStore(disk);
       store.load();
       if (store.status.problemRef) {
         this.host.log(`Paper Digest: ${stateProblemIn(store.status.problemRef, this.language())}`);
       }
       this.stores.set(folder, store);
+      this.disks.set(folder, disk);
+      this.readAgainWhenSettled(folder);
     }
     this.model.invalidate();
     void this.reloadInterests();
@@ -249,6 +259,26 @@ export class ReadingService {
     this.scheduleNotify(true);
   }
 
+  /**
+   * When the last read of a folder's state file refused it as being written (empty, changed a
+   * moment ago: stateDisk.ts), reads it again once it is old enough to be an empty state, as a
+   * file event would have it read; no event comes for a file that stays as it is.
+   */
+  private readAgainWhenSettled(folder: string): void {
+    clearTimeout(this.settleTimers.get(folder));
+    this.settleTimers.delete(folder);
+    const settlesAt = this.disks.get(folder)?.settlesAt;
+    if (settlesAt === undefined) {
+      return;
+    }
+    const timer = setTimeout(() => {
+      this.settleTimers.delete(folder);
+      if (this.stores.has(folder)) this.fileChanged(`${withoutTrailingSlashes(folder)}/${STATE_FOLDER}/${STATE_FILE}`);
+    }, Math.max(0, settlesAt - Date.now()) + 50);
+    timer.unref?.();
+    this.settleTimers.set(folder, timer);
+  }
+
   /** `workspace/didChangeWatchedFiles` for a state or interests file. Returns whether the URI was one. */
   fileChanged(uri: string): boolean {
     const suffix = `/${STATE_FOLDER}/`;
@@ -273,6 +303,7 @@ export class ReadingService {
         this.model.invalidate();
         this.scheduleNotify(true);
       }
+      this.readAgainWhenSettled(folder);
       return true;
     }
     if (name === INTERESTS_FILE) {

@@ -71,7 +71,15 @@ export class NodeStateDisk implements StateDisk {
     return this.file;
   }
 
+  /**
+   * When the empty file the last read refused as being written (`stateEmptyJustNow`) will be old
+   * enough to be read as an empty state (ms since the epoch, this machine's clock); undefined
+   * when the last read was not refused so. The server reads the file again then.
+   */
+  settlesAt: number | undefined;
+
   read(): string | undefined {
+    this.settlesAt = undefined;
     this.checkFolder();
     const read = this.readSnapshot();
     this.last = read;
@@ -81,6 +89,7 @@ export class NodeStateDisk implements StateDisk {
       // A time ahead of this clock (a shared folder's server, a few minutes off) is as recent.
       const age = this.now() - read.snapshot.mtimeMs;
       if (age > -FUTURE_TOLERANCE_MS && age < EMPTY_SETTLE_MS) {
+        this.settlesAt = read.snapshot.mtimeMs + EMPTY_SETTLE_MS;
         throw new MessageError(message('stateEmptyJustNow', { seconds: Math.max(0, Math.floor(age / 1000)), settle: EMPTY_SETTLE_MS / 1000 }));
       }
     }

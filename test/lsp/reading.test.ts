@@ -278,6 +278,24 @@ describe('lsp: the reading workflow over stdio', () => {
     assert.equal((await setState({ keys: [SPARSE] }, { read: true })).changed, 1);
   });
 
+  test('Should read a state file emptied a moment ago again once it has stayed empty long enough, with no event', async () => {
+    const before = fs.readFileSync(stateFile(), 'utf8');
+    // Emptied 9.8 s ago (its time set back): read now, it is being written; 0.2 s later, empty.
+    fs.writeFileSync(stateFile(), '');
+    const then = new Date(Date.now() - 9_800);
+    fs.utimesSync(stateFile(), then, then);
+    const refused = client.waitForNotification<StateChangedParams>('paperDigest/stateChanged', (params) => params.readOnly);
+    const settled = client.waitForNotification<StateChangedParams>('paperDigest/stateChanged', (params) => !params.readOnly);
+    client.notify('workspace/didChangeWatchedFiles', { changes: [{ uri: pathToFileURL(stateFile()).href, type: CHANGED }] });
+    assert.match((await refused).problem ?? '', /is empty and was changed 9 s ago/);
+    await settled;
+    assert.equal((await tree('starred')).paperCount, 0, 'an empty state');
+    fs.writeFileSync(stateFile(), before);
+    const back = client.waitForNotification<StateChangedParams>('paperDigest/stateChanged', () => true);
+    client.notify('workspace/didChangeWatchedFiles', { changes: [{ uri: pathToFileURL(stateFile()).href, type: CHANGED }] });
+    await back;
+  });
+
   test('Should answer malformed reading requests with empty results, not errors', async () => {
     assert.equal((await setState(null as never, null as never)).changed, 0);
     const ranked = await client.request<RankedPapersResult>('paperDigest/rankedPapers', { limit: 'many', unreadOnly: 'yes' });

@@ -35,6 +35,7 @@ export const writeSync = stub('writeSync');
 export const readdirSync = stub('readdirSync');
 export const chmodSync = stub('chmodSync');
 export const hostname = stub('hostname');
+export const readlinkSync = stub('readlinkSync');
 export const existsSync = (): boolean => false;
 export const access = stub('access');
 export const lstat = stub('lstat');

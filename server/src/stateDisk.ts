@@ -102,6 +102,7 @@ export class NodeStateDisk implements StateDisk {
     if (expected === undefined) {
       created = !fs.existsSync(this.folder);
       fs.mkdirSync(this.folder, { recursive: true });
+      if (created) ownedLikeWorkspace(this.folder, this.root);
       this.checkFolder();
     } else if (!fs.existsSync(this.folder)) {
       // The file was read, and its folder is gone since: it changed.
@@ -346,5 +347,20 @@ function lstatOrUndefined(file: string): fs.Stats | undefined {
     return fs.lstatSync(file);
   } catch {
     return undefined;
+  }
+}
+
+/**
+ * A state folder made by root in someone's workspace folder: given the workspace folder's owner
+ * and group, so that its owner may write it later (its files get the folder's, safeFile.ts).
+ * Nothing for any other user (who cannot give files away, and makes them its own).
+ */
+function ownedLikeWorkspace(folder: string, root: string): void {
+  if (typeof process.getuid !== 'function' || process.getuid() !== 0) return;
+  try {
+    const workspace = fs.statSync(root);
+    if (workspace.uid !== 0 || workspace.gid !== 0) fs.chownSync(folder, workspace.uid, workspace.gid);
+  } catch {
+    // Kept as made.
   }
 }

@@ -846,6 +846,20 @@ process.stdout.write(JSON.stringify(result));`;
     }
   });
 
+  test('Should leave a state folder and file root makes in someone\u2019s workspace folder theirs to write', (t) => {
+    if (typeof process.getuid !== 'function' || process.getuid() !== 0) {
+      t.skip('needs root (checked by CI, which runs as root)');
+      return;
+    }
+    const root = scratch();
+    fs.chownSync(root, 65534, 65534);
+    assert.deepEqual(store(root).change(['mine'], { read: true }).changed, ['mine']);
+    for (const made of [path.join(root, STATE_FOLDER), stateFile(root)]) {
+      const stat = fs.statSync(made);
+      assert.deepEqual([stat.uid, stat.gid], [65534, 65534], made);
+    }
+  });
+
   test('Should use the state of a file with other names (hard links) and say it cannot be written', () => {
     const root = scratch();
     writeState(root, JSON.stringify({ version: 1, papers: { mine: { read: true } } }));

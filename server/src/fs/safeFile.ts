@@ -665,8 +665,8 @@ function currentUmask(): number {
  */
 export function writeFileAtomicSync(file: string, data: string | Uint8Array, options: WriteOptions = {}): FileSnapshot {
   const temporary = temporaryPath(file);
-  const { before, mode, bytes } = asSafeFileError(() => prepareWrite(file, data, options));
-  const written = asSafeFileError(() => writeTemporarySync(temporary, bytes, mode, before));
+  const { owner, mode, bytes } = asSafeFileError(() => prepareWrite(file, data, options));
+  const written = asSafeFileError(() => writeTemporarySync(temporary, bytes, mode, owner));
   return commitOrRemove(file, temporary, written, bytes, options);
 }
 
@@ -680,11 +680,11 @@ export function writeFileAtomicSync(file: string, data: string | Uint8Array, opt
  */
 export async function writeFileAtomic(file: string, data: string | Uint8Array | readonly Uint8Array[], options: WriteOptions = {}): Promise<FileSnapshot> {
   const temporary = temporaryPath(file);
-  const { before, mode, bytes } = asSafeFileError(() => prepareWrite(file, data, options));
+  const { owner, mode, bytes } = asSafeFileError(() => prepareWrite(file, data, options));
   let written: number;
   options.temporary?.(temporary);
   try {
-    written = await writeTemporary(temporary, pieces(bytes), mode, before);
+    written = await writeTemporary(temporary, pieces(bytes), mode, owner);
   } catch (error) {
     options.temporary?.(undefined);
     throw systemError(error);
@@ -726,12 +726,14 @@ function commitOrRemove(file: string, temporary: string, written: number, bytes:
 }
 
 /** The checks before a write (the target is no link, no other kind of file, what `expected` says, writable), and what is written. */
-function prepareWrite<T extends Uint8Array | readonly Uint8Array[]>(file: string, data: string | T, options: WriteOptions): { before: fs.Stats | undefined; mode: number; bytes: Uint8Array | T } {
+function prepareWrite<T extends Uint8Array | readonly Uint8Array[]>(file: string, data: string | T, options: WriteOptions): { owner: fs.Stats | undefined; mode: number; bytes: Uint8Array | T } {
   const before = lstatOrUndefinedSync(file);
   checkTarget(before, options.expected);
   checkWritableSync(file, before);
   const mode = before ? before.mode & 0o7777 : newFileMode(options);
-  return { before, mode, bytes: typeof data === 'string' ? Buffer.from(data, 'utf8') : data };
+  // The owner a new file gets, where the process may give it: its folder's (a file root makes in
+  // someone's folder stays theirs to write), as a replaced file keeps its own.
+  return { owner: before ?? lstatOrUndefinedSync(path.dirname(file)), mode, bytes: typeof data === 'string' ? Buffer.from(data, 'utf8') : data };
 }
 
 /**

@@ -36,6 +36,7 @@ export const readdirSync = stub('readdirSync');
 export const chmodSync = stub('chmodSync');
 export const hostname = stub('hostname');
 export const readlinkSync = stub('readlinkSync');
+export const chownSync = stub('chownSync');
 export const existsSync = (): boolean => false;
 export const access = stub('access');
 export const lstat = stub('lstat');

@@ -7,7 +7,7 @@
  */
 import { message, MessageError, MessageRef } from './service/cliMessages';
 import type { AsyncStateDisk } from './service/reading/stateStore';
-import { MAX_STATE_BYTES } from './service/reading/stateFile';
+import { emptyJustNow, MAX_STATE_BYTES } from './service/reading/stateFile';
 import type { ReadStateFileResult, StateFileProblemResult, StateFileVersion, WriteStateFileResult } from './stateFilesProtocol';
 import { withoutTrailingSlashes } from './service/text';
 
@@ -38,6 +38,8 @@ export class ClientStateDisk implements AsyncStateDisk {
   constructor(
     folder: string,
     private readonly source: StateFileSource,
+    /** The time now, in milliseconds (tests give another). */
+    private readonly now: () => number = Date.now,
   ) {
     this.location = folderFileUri(folder, 'state.json');
   }
@@ -45,6 +47,11 @@ export class ClientStateDisk implements AsyncStateDisk {
   async read(): Promise<string | undefined> {
     const read = await this.readNow();
     this.last = read;
+    // As the Node disk: an empty file changed a moment ago is being written, not an empty state.
+    const justNow = read && emptyJustNow(read.text, read.version.mtime, this.now());
+    if (justNow) {
+      throw new MessageError(justNow);
+    }
     return read?.text;
   }
 

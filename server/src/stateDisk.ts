@@ -19,7 +19,9 @@ import { readFileSnapshotSync, SafeFileError, unreplaceable, writeFileAtomicSync
 import { message, MessageError, reasonOf } from './service/cliMessages';
 import type { MessageRef } from './service/cliMessages';
 import type { StateDisk } from './service/reading/stateStore';
-import { MAX_STATE_BYTES, parseState } from './service/reading/stateFile';
+import { EMPTY_SETTLE_MS, emptyJustNow, isBlankState, MAX_STATE_BYTES, parseState } from './service/reading/stateFile';
+
+export { EMPTY_SETTLE_MS } from './service/reading/stateFile';
 
 export const STATE_FOLDER = '.paper-digest';
 export const STATE_FILE = 'state.json';
@@ -83,15 +85,12 @@ export class NodeStateDisk implements StateDisk {
     this.checkFolder();
     const read = this.readSnapshot();
     this.last = read;
-    if (read && isBlank(read.text)) {
-      // A program that rewrites the file in place empties it first: an empty file changed a
-      // moment ago is not yet an empty state, which a write would then put over what it writes.
-      // A time ahead of this clock (a shared folder's server, a few minutes off) is as recent.
-      const age = this.now() - read.snapshot.mtimeMs;
-      if (age > -FUTURE_TOLERANCE_MS && age < EMPTY_SETTLE_MS) {
-        this.settlesAt = read.snapshot.mtimeMs + EMPTY_SETTLE_MS;
-        throw new MessageError(message('stateEmptyJustNow', { seconds: Math.max(0, Math.floor(age / 1000)), settle: EMPTY_SETTLE_MS / 1000 }));
-      }
+    // A program that rewrites the file in place empties it first: an empty file changed a moment
+    // ago is not yet an empty state, which a write would then put over what it writes.
+    const justNow = read && emptyJustNow(read.text, read.snapshot.mtimeMs, this.now());
+    if (read && justNow) {
+      this.settlesAt = read.snapshot.mtimeMs + EMPTY_SETTLE_MS;
+      throw new MessageError(justNow);
     }
     return read?.text;
   }
@@ -325,21 +324,7 @@ export function wholeStateFile(bytes: Buffer): boolean {
   if (bytes.length === 0 || bytes.length > MAX_STATE_BYTES) return false;
   const text = bytes.toString('utf8');
   // White space alone (a line end, a BOM) is as empty: what such a writer has written first.
-  return !isBlank(text) && 'state' in parseState(text);
-}
-
-/**
- * How old an empty state file must be (since its last change) to be read as an empty state; a
- * younger one is refused as being written (`stateEmptyJustNow`), and a change waits for it.
- */
-export const EMPTY_SETTLE_MS = 10_000;
-
-/** How far ahead of this machine's clock a file's time may be and still count as just now. */
-const FUTURE_TOLERANCE_MS = 5 * 60_000;
-
-/** Whether a state file's text is empty or white space only (with a BOM): `parseState`'s empty state. */
-function isBlank(text: string): boolean {
-  return (text.charCodeAt(0) === 0xfeff ? text.slice(1) : text).trim() === '';
+  return !isBlankState(text) && 'state' in parseState(text);
 }
 
 function lstatOrUndefined(file: string): fs.Stats | undefined {

@@ -273,6 +273,21 @@ describe('client-backed state store', () => {
     assert.equal('problem' in elsewhere && elsewhere.problem, 'outside');
   });
 
+  test('Should not take a file emptied a moment ago as an empty state to write over, as the Node disk', async () => {
+    const fs = new MemoryFs();
+    fs.put(FILE, '', 50_000);
+    let now = 53_000;
+    const store = new StateStore(new ClientStateDisk(FOLDER, source(fs), () => now), clock());
+    await store.loadAsync();
+    const refused = await store.changeAsync(['mine'], { read: true });
+    assert.deepEqual(refused.changed, []);
+    assert.match(JSON.stringify(refused), /is empty and was changed 3 s ago/);
+    assert.equal(fs.text(FILE), '');
+    now = 60_000;
+    assert.deepEqual((await store.changeAsync(['mine'], { read: true })).changed, ['mine']);
+    assert.equal(papers(fs).mine?.read, true);
+  });
+
   test('Should run the changes of one store one after the other, none lost', async () => {
     const fs = new MemoryFs();
     const store = await storeOn(source(fs));

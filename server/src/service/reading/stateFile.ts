@@ -573,3 +573,32 @@ function stripUndefined(state: PaperState): PaperState {
   }
   return out as PaperState;
 }
+
+/**
+ * How old an empty state file must be (since its last change) to be read as an empty state; a
+ * younger one is refused as being written (`stateEmptyJustNow`): a program that rewrites the file
+ * in place empties it first, and a write over it then would be written over by the rest.
+ */
+export const EMPTY_SETTLE_MS = 10_000;
+
+/** How far ahead of this machine's clock a file's time may be and still count as just now. */
+const FUTURE_TOLERANCE_MS = 5 * 60_000;
+
+/** Whether a state file's text is empty or white space only (with a BOM): `parseState`'s empty state. */
+export function isBlankState(text: string): boolean {
+  return (text.charCodeAt(0) === 0xfeff ? text.slice(1) : text).trim() === '';
+}
+
+/**
+ * Why a state file's text cannot be read as it is yet: empty, changed less than `EMPTY_SETTLE_MS`
+ * before `now` (or at a time ahead of it by up to five minutes); undefined otherwise. Both disks
+ * (stateDisk.ts, clientStateDisk.ts) refuse such a read with it.
+ *
+ * @example emptyJustNow('', Date.now() - 3_000)?.values // { seconds: 3, settle: 10 }
+ */
+export function emptyJustNow(text: string, mtimeMs: number, now = Date.now()): MessageRef | undefined {
+  if (!isBlankState(text)) return undefined;
+  const age = now - mtimeMs;
+  return age > -FUTURE_TOLERANCE_MS && age < EMPTY_SETTLE_MS ? message('stateEmptyJustNow', { seconds: Math.max(0, Math.floor(age / 1000)), settle: EMPTY_SETTLE_MS / 1000 }) : undefined;
+}
+

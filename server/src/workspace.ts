@@ -670,8 +670,11 @@ export class WorkspaceDigests {
     const others = toRead.length - inFull - skippedCount;
     const digests = indexed - skippedCount;
     const reasons = countsText(new Map([...skipped].filter((each): each is [SkipReason, number] => each[0] !== 'folder')), SKIP_DESCRIPTIONS);
+    const keptPart = kept
+      ? `the index kept at the last start has ${unchanged} of the ${counted(digests, 'digest file')} as ${digests === 1 ? 'it is' : 'they are'}`
+      : `no index was kept at an earlier start (the first start, or one after an update) for the ${counted(digests, 'digest file')}`;
     this.options.log?.(
-      `Paper Digest: the index kept at the last start has ${unchanged} of the ${counted(digests, 'digest file')} as ${digests === 1 ? 'it is' : 'they are'}; ` +
+      `Paper Digest: ${keptPart}; ` +
         `${counted(others, 'other')} ${others === 1 ? 'was' : 'were'} read for the Papers tree's first level (${byWorker} by a worker thread), ${inFull} in full (${Date.now() - started} ms)` +
         (reasons.length > 0 ? `; skipped ${reasons}.` : '.'),
     );

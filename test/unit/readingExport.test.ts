@@ -400,6 +400,13 @@ describe('export: RIS and Markdown', () => {
     for (const record of list.filter((each) => each.comments)) {
       assert.ok(exportPapers('markdown', [record]).includes('- Comments · 备注: '), record.comments);
     }
+    // Every field's label in both languages, the journal reference's too.
+    assert.ok(list.some((record) => record.journalRef), 'a record with a journal reference');
+    for (const record of list.filter((each) => each.journalRef)) {
+      assert.match(exportPapers('markdown', [record]), /^- Journal ref · 期刊引用: /m);
+    }
+    const labels = exportPapers('markdown', list).match(/^- [^:\n]+:/gm) ?? [];
+    assert.deepEqual(labels.filter((label) => !label.includes(' · ') && label !== '- arXiv:'), [], 'a label in one language only');
   });
 });
 

@@ -52,7 +52,7 @@ function markdownRecord(record: ExportRecord, number: number): string[] {
   if (record.topic) out.push(`- Topic · 专题: ${escapeMarkdown(record.topic)}`);
   if (record.categories.length > 0) out.push(`- Categories · 分类: ${record.categories.map(escapeMarkdown).join(', ')}`);
   if (record.comments) out.push(`- Comments · 备注: ${escapeMarkdown(record.comments)}`);
-  if (record.journalRef) out.push(`- Journal ref: ${escapeMarkdown(record.journalRef)}`);
+  if (record.journalRef) out.push(`- Journal ref · 期刊引用: ${escapeMarkdown(record.journalRef)}`);
   if (record.arxivId) out.push(`- arXiv: <https://arxiv.org/abs/${record.arxivId}>`);
   if (record.tags.length > 0) out.push(`- Tags · 标签: ${record.tags.map(escapeMarkdown).join(', ')}`);
   if (record.starred) out.push('- Starred · 已加星标');

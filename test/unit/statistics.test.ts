@@ -225,6 +225,25 @@ describe('Statistics', () => {
     assert.equal(trend().series.length, 8);
   });
 
+  test('Should draw no trend of a topic of undated digests only, and a flat line level with its label', () => {
+    const index = new WorkspaceIndex();
+    index.update('file:///ws/2026-04-24.digest', digest(paper('A', '代码生成', ['x'], ['cs.CL'])));
+    index.update('file:///ws/2026-05-01.digest', digest(paper('B', '代码生成', ['x'], ['cs.CL']), paper('C', '数学推理', ['y'], ['cs.CL'])));
+    // Its topic's papers all in a digest without a date in its name: no week has one.
+    index.update('file:///ws/notes.digest', digest(paper('D', '多模态推理', ['z'], ['cs.CV']), paper('E', '多模态推理', ['z'], ['cs.CV'])));
+    const stats = digestStatistics(index);
+    assert.equal(stats.topics.find((row) => row.label === '多模态推理')?.count, 2, 'counted among the topics');
+    assert.deepEqual(stats.trends.filter((trend) => trend.label === '多模态推理' || trend.label === 'z'), []);
+    // 代码生成: one paper each week, a flat line through the middle of its row.
+    const flat = stats.trends.find((trend) => trend.kind === 'topic' && trend.label === '代码生成')!;
+    assert.deepEqual(flat.series, [1, 1]);
+    const chart = trendChart([flat], 800);
+    const line = chart.marks.find((mark) => mark.kind === 'line');
+    const label = chart.marks.find((mark) => mark.kind === 'text' && mark.tone === 'label');
+    assert.ok(line?.kind === 'line' && label?.kind === 'text');
+    for (const [, y] of line.points) assert.ok(Math.abs(y - (label.y - 4)) <= 2, `the line at ${y}, the label's baseline at ${label.y}`);
+  });
+
   test('Should word the roll-ups’ papers without a topic in the message language, and a topic as written', () => {
     const index = new WorkspaceIndex();
     index.update('file:///ws/2026-05-01.digest', digest(entryLines('N', { topicHits: null }), paper('T', '代码生成', ['x'], ['cs.CL']), entryLines('M', { topicHits: null })));

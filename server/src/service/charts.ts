@@ -235,7 +235,10 @@ export function trendChart(trends: readonly TrendRow[], width: number, language:
     const max = Math.max(1, ...trend.series);
     const n = trend.series.length;
     const px = (j: number): number => (n <= 1 ? (sparkLeft + sparkRight) / 2 : sparkLeft + ((sparkRight - sparkLeft) * j) / (n - 1));
-    const py = (value: number): number => top + rowHeight - 6 - ((rowHeight - 12) * value) / max;
+    // A flat line runs through the middle of its row, level with its label (drawn at the top or
+    // the bottom of the row, it looked like the line of the row above or below).
+    const flat = trend.series.every((value) => value === trend.series[0]);
+    const py = (value: number): number => (flat ? top + rowHeight / 2 : top + rowHeight - 6 - ((rowHeight - 12) * value) / max);
     marks.push({ kind: 'line', points: trend.series.map((value, j) => [px(j), py(value)] as const), tone: trend.rising ? 'rising' : 'falling' });
     marks.push({ kind: 'circle', x: px(n - 1), y: py(trend.series[n - 1] ?? 0), r: 2.5, tone: trend.rising ? 'rising' : 'falling' });
     marks.push({ kind: 'rect', x: sparkLeft, y: top + 2, width: Math.max(1, sparkRight - sparkLeft), height: rowHeight - 4, tone: 'axis', filter: trend.filter, tip });

@@ -472,14 +472,19 @@ function trendRows(kind: 'topic' | 'keyword', rows: readonly CountRow[], dates: 
   };
   // As many weeks as the dates span, and at least the two compared.
   const weeks = Math.min(TREND_WEEKS, Math.max(2, Math.floor(daysBetween(dates[0], dates[dates.length - 1]) / 7) + 1));
-  return rows.slice(0, MAX_TRENDS).map((row) => {
+  const trends: TrendRow[] = [];
+  for (const row of rows) {
+    if (trends.length === MAX_TRENDS) break;
     const key = keys.of(row.label);
     const series: number[] = [];
     for (let week = weeks - 1; week >= 0; week--) series.push(inWindow(week, key));
+    // A topic or keyword of undated digests only has no paper in any week: no line to draw.
+    if (series.every((count) => count === 0)) continue;
     const recent = series[series.length - 1];
     const previous = series[series.length - 2];
-    return { kind, label: row.label, filter: row.filter, series, recent, previous, rising: recent > previous };
-  });
+    trends.push({ kind, label: row.label, filter: row.filter, series, recent, previous, rising: recent > previous });
+  }
+  return trends;
 }
 
 function periodRows(field: 'week' | 'month', periods: ReadonlyMap<string, Period>): PeriodRow[] {

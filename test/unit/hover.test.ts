@@ -270,6 +270,21 @@ describe('hover: institutions', () => {
     assertShows(hoverOver(ENTRIES, 'ExampleLab'), 'No Chinese name given for this institution · 此机构没有中文名');
   });
 
+  test('Should say of a bracketed tag or a category code on the line that it is no institution, as its problem does', () => {
+    const loaded = load(digest(entryLines('T', { institutions: '机构 * [cs.AI]（计算机科学与人工智能） ； cs.LG ； Kyoto University（京都大学） 纠错' })));
+    const tag = hoverOver(loaded, '[cs.AI]');
+    assertShows(tag, '计算机科学与人工智能');
+    assertShows(tag, "'[cs.AI]' is a bracketed tag, not an institution");
+    assert.ok(!tag.includes('Institution 1 of'), tag);
+    assertShows(hoverOver(loaded, '计算机科学与人工智能'), "is a bracketed tag, not an institution");
+    // A category code: named as the category it is.
+    const code = hoverOver(loaded, 'cs.LG', { occurrence: 1 });
+    assert.ok(!code.includes('No Chinese name given for this institution') && !code.includes('Institution 2 of'), code);
+    assertShows(code, 'Machine Learning');
+    // A real institution on the same line keeps its place.
+    assertShows(hoverOver(loaded, 'Kyoto University'), 'Institution 3 of 3');
+  });
+
   test('Should hover the item whose name ends right at the cursor', () => {
     const value = hoverOver(ENTRIES, 'Kyoto University', { offset: 'Kyoto University'.length });
     assertShows(value, '京都大学');

@@ -17,6 +17,7 @@ import { clip as clipText, escapeMarkdown, hasCjk } from '../text';
 import { entryAt, fieldAt } from './entries';
 import { nameKey } from '../names';
 import { isArxivIdentifier } from './links';
+import { notAnInstitutionName } from './diagnostics';
 import { FIELD_NAMES, HEADING_MEANING, HIT_FIELDS, hitFieldMeaning, LABEL_MEANINGS, TOPIC_MEANING } from './labels';
 import type { LabelMeaning } from './labels';
 import { DEFAULT_MESSAGE_LANGUAGE, MessageLanguage } from '../messages';
@@ -168,12 +169,20 @@ function institutionParts(field: InstitutionsField): Part[] {
   }
   field.items.forEach((item, index) => {
     const count = field.items.length;
+    // A bracketed tag or a category code on the line is no institution (as its problem says).
+    const notOne = notAnInstitutionName(item.name.text);
+    const place = (): string =>
+      notOne ? emphasis(w(`${notOne[0]} · ${notOne[1]}`, notOne[0], notOne[1])) : emphasis(w(`Institution ${index + 1} of ${count} · 机构`, `Institution ${index + 1} of ${count}`, `第 ${index + 1} 个机构，共 ${count} 个`));
     parts.push({
       range: item.name.range,
       render: () =>
         paragraphs(
-          item.translation && item.translation.text ? `${strong(item.translation.text)} · ${text(w('中文名 Chinese name', 'Chinese name', '中文名'))}` : emphasis(w('No Chinese name given for this institution · 此机构没有中文名', 'No Chinese name given for this institution', '此机构没有中文名')),
-          emphasis(w(`Institution ${index + 1} of ${count} · 机构`, `Institution ${index + 1} of ${count}`, `第 ${index + 1} 个机构，共 ${count} 个`)),
+          item.translation && item.translation.text
+            ? `${strong(item.translation.text)} · ${text(w('中文名 Chinese name', 'Chinese name', '中文名'))}`
+            : notOne
+              ? ''
+              : emphasis(w('No Chinese name given for this institution · 此机构没有中文名', 'No Chinese name given for this institution', '此机构没有中文名')),
+          place(),
         ),
     });
     const translation = item.translation;
@@ -183,7 +192,7 @@ function institutionParts(field: InstitutionsField): Part[] {
         render: () =>
           paragraphs(
             item.name.text ? `${strong(item.name.text)} · ${text(w('English name 英文名', 'English name', '英文名'))}` : emphasis(w('No English name before this translation', 'No English name before this translation', '此译名前没有英文名')),
-            emphasis(w(`Institution ${index + 1} of ${count} · 机构`, `Institution ${index + 1} of ${count}`, `第 ${index + 1} 个机构，共 ${count} 个`)),
+            place(),
           ),
       });
     }
@@ -483,7 +492,7 @@ function emphasis(plain: string): string {
 }
 
 function paragraphs(...blocks: string[]): string {
-  return blocks.join('\n\n');
+  return blocks.filter((block) => block !== '').join('\n\n');
 }
 
 /** At most `max` characters of the text and `…` when cut, never splitting a surrogate pair. */

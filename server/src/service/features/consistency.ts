@@ -317,4 +317,3 @@ export function entriesChangingForms(doc: DigestDocument, fixed: DigestDocument,
   });
   return found;
 }
-

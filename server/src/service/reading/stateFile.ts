@@ -601,4 +601,3 @@ export function emptyJustNow(text: string, mtimeMs: number, now = Date.now()): M
   const age = now - mtimeMs;
   return age > -FUTURE_TOLERANCE_MS && age < EMPTY_SETTLE_MS ? message('stateEmptyJustNow', { seconds: Math.max(0, Math.floor(age / 1000)), settle: EMPTY_SETTLE_MS / 1000 }) : undefined;
 }
-

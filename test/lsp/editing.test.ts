@@ -56,7 +56,7 @@ describe('lsp: completion, links and selection ranges over stdio', () => {
     assert.equal(list.items[0].textEdit.newText, 'Tsinghua University（清华大学）');
     const resolved = await client.request('completionItem/resolve', list.items[0]);
     assert.match(resolved.documentation.value, /\*\*Tsinghua University\*\* · \*\*清华大学\*\*/);
-    assert.match(resolved.documentation.value, /Named by 2 papers/);
+    assert.match(resolved.documentation.value, /Named 2 times in the workspace/);
   });
 
   test('Should answer an empty completion past the end and for an unknown document', async () => {

@@ -46,7 +46,7 @@ describe('completion: institutions on a 机构 line', () => {
   test('Should offer institutions matching an English prefix, most papers first, with the usual translation', () => {
     const { list, text, labels } = at(withInstitutions('机构 * Kyoto University（京都大学） ； |'));
     assert.deepEqual(labels, ['Tsinghua University', 'Fudan University']);
-    assert.equal(list.items[0].detail, '清华大学 · 4 papers');
+    assert.equal(list.items[0].detail, '清华大学 · 4 times');
     assert.match(accept(text, list.items[0]), /机构 \* Kyoto University（京都大学） ； Tsinghua University（清华大学）\n/);
   });
 
@@ -88,7 +88,7 @@ describe('completion: institutions on a 机构 line', () => {
     const value = (resolved.documentation as { value: string }).value;
     assert.match(value, /\*\*Fudan University\*\* · \*\*复旦大学\*\*/);
     assert.match(value, /复旦 \(1\)/);
-    assert.match(value, /Named by 3 papers/);
+    assert.match(value, /Named 3 times in the workspace/);
   });
 
   test('Should offer nothing in the label or after the 纠错 marker', () => {
@@ -225,7 +225,7 @@ describe('completion: document text shown safely', () => {
     const institutions = completions(parseDigest(institution.text), institution.position, completion).items;
     const item = institutions.find((i) => i.label === 'Evil\ufffdLab');
     assert.ok(item, shown(institutions));
-    assert.equal(item.detail, '恶意\ufffd实验室 · 1 paper');
+    assert.equal(item.detail, '恶意\ufffd实验室 · once');
     assert.deepEqual(item.labelDetails, { description: '恶意\ufffd实验室' });
     assert.match(accept(institution.text, item), new RegExp(`机构 \\* ${evil}（${evilZh}）`), 'inserted as written');
     const topic = cursor(digest(entryLines('X', { topicHits: '专题命中 坏|' })));

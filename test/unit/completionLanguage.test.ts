@@ -46,30 +46,30 @@ const CASES: Record<string, { text: string; both: RegExp; en: RegExp; zh: RegExp
   label: { text: digest(entryLines('X', { comments: null })) + '\nCo|', both: /^arXiv comments — missing from this paper, 本文缺少此项$/, en: /^arXiv comments — missing from this paper$/, zh: /^本文缺少此项$/ },
   institution: {
     text: digest(entryLines('X', { institutions: '机构 * Fud|' })),
-    both: /^复旦大学 · 3 papers$/,
-    en: /^复旦大学 · 3 papers$/,
-    zh: /^复旦大学 · 3 篇论文$/,
-    docBoth: /^\*\*Fudan University\*\* · \*\*复旦大学\*\*\n\nAlso translated — 其他译名: 复旦 \(1\)\n\nNamed by 3 papers of the workspace — 工作区中 3 篇论文$/,
-    docEn: /^\*\*Fudan University\*\* · \*\*复旦大学\*\*\n\nAlso translated: 复旦 \(1\)\n\nNamed by 3 papers of the workspace$/,
-    docZh: /^\*\*Fudan University\*\* · \*\*复旦大学\*\*\n\n其他译名：复旦 \(1\)\n\n工作区中 3 篇论文$/,
+    both: /^复旦大学 · 3 times$/,
+    en: /^复旦大学 · 3 times$/,
+    zh: /^复旦大学 · 3 次$/,
+    docBoth: /^\*\*Fudan University\*\* · \*\*复旦大学\*\*\n\nAlso translated — 其他译名: 复旦 \(1\)\n\nNamed 3 times in the workspace — 工作区中出现 3 次$/,
+    docEn: /^\*\*Fudan University\*\* · \*\*复旦大学\*\*\n\nAlso translated: 复旦 \(1\)\n\nNamed 3 times in the workspace$/,
+    docZh: /^\*\*Fudan University\*\* · \*\*复旦大学\*\*\n\n其他译名：复旦 \(1\)\n\n工作区中出现 3 次$/,
   },
   topic: {
     text: hits('专题命中 数|'),
-    both: /^Topic — 专题 · 2 papers$/,
-    en: /^Topic · 2 papers$/,
-    zh: /^专题 · 2 篇论文$/,
-    docBoth: /^Topic — 专题: \*\*数学推理\*\*\n\nUsed by 2 papers of the workspace — 工作区中 2 篇论文$/,
-    docEn: /^Topic: \*\*数学推理\*\*\n\nUsed by 2 papers of the workspace$/,
-    docZh: /^专题：\*\*数学推理\*\*\n\n工作区中 2 篇论文$/,
+    both: /^Topic — 专题 · 2 times$/,
+    en: /^Topic · 2 times$/,
+    zh: /^专题 · 2 次$/,
+    docBoth: /^Topic — 专题: \*\*数学推理\*\*\n\nUsed 2 times in the workspace — 工作区中使用 2 次$/,
+    docEn: /^Topic: \*\*数学推理\*\*\n\nUsed 2 times in the workspace$/,
+    docZh: /^专题：\*\*数学推理\*\*\n\n工作区中使用 2 次$/,
   },
   keyword: {
     text: hits('专题命中 数学推理 ：rea|'),
-    both: /^Keyword — 关键词 · 2 papers$/,
-    en: /^Keyword · 2 papers$/,
-    zh: /^关键词 · 2 篇论文$/,
-    docBoth: /^Keyword — 关键词: \*\*reasoning\*\*\n\nUsed by 2 papers of the workspace — 工作区中 2 篇论文$/,
-    docEn: /^Keyword: \*\*reasoning\*\*\n\nUsed by 2 papers of the workspace$/,
-    docZh: /^关键词：\*\*reasoning\*\*\n\n工作区中 2 篇论文$/,
+    both: /^Keyword — 关键词 · 2 times$/,
+    en: /^Keyword · 2 times$/,
+    zh: /^关键词 · 2 次$/,
+    docBoth: /^Keyword — 关键词: \*\*reasoning\*\*\n\nUsed 2 times in the workspace — 工作区中使用 2 次$/,
+    docEn: /^Keyword: \*\*reasoning\*\*\n\nUsed 2 times in the workspace$/,
+    docZh: /^关键词：\*\*reasoning\*\*\n\n工作区中使用 2 次$/,
   },
   field: { text: hits('专题命中 数学推理 ：reasoning(ti|'), both: /^matched in .+ — .*[\u4e00-\u9fff]/, en: /^matched in [^\u4e00-\u9fff]+$/, zh: /^命中于[\u4e00-\u9fff]+$/ },
   category: {
@@ -77,8 +77,8 @@ const CASES: Record<string, { text: string; both: RegExp; en: RegExp; zh: RegExp
     both: /^Computation and Language · 计算与语言 · used 1×$/,
     en: /^Computation and Language · used 1×$/,
     zh: /^计算与语言 · 已用 1 次$/,
-    docBoth: /^\*\*cs\\\.CL\*\* · Computation and Language · 计算与语言\n\nArchive: Computer Science · 计算机科学\n\nUsed 1 times in the workspace — 工作区中使用 1 次$/,
-    docEn: /^\*\*cs\\\.CL\*\* · Computation and Language\n\nArchive: Computer Science\n\nUsed 1 times in the workspace$/,
+    docBoth: /^\*\*cs\\\.CL\*\* · Computation and Language · 计算与语言\n\nArchive: Computer Science · 计算机科学\n\nUsed once in the workspace — 工作区中使用 1 次$/,
+    docEn: /^\*\*cs\\\.CL\*\* · Computation and Language\n\nArchive: Computer Science\n\nUsed once in the workspace$/,
     docZh: /^\*\*cs\\\.CL\*\* · 计算与语言\n\n所属分组：计算机科学\n\n工作区中使用 1 次$/,
   },
   author: {
@@ -131,6 +131,6 @@ describe('Completion in the message language', () => {
     const text = hits('专题命中 数|');
     itemsAt(text);
     const { text: plain, position } = cursor(text);
-    assert.equal(completions(parseDigest(plain), position, ws.completion).items[0].detail, 'Topic — 专题 · 2 papers');
+    assert.equal(completions(parseDigest(plain), position, ws.completion).items[0].detail, 'Topic — 专题 · 2 times');
   });
 });

@@ -171,7 +171,7 @@ function completionsAt(doc: DigestDocument, position: Position, workspace: Compl
  *
  * @example
  * resolveCompletion(item, workspace).documentation
- * // { kind: 'markdown', value: '**Tsinghua University** · **清华大学**\n\nNamed by 12 papers of the workspace — 工作区中 12 篇论文' }
+ * // { kind: 'markdown', value: '**Tsinghua University** · **清华大学**\n\nNamed 12 times in the workspace — 工作区中出现 12 次' }
  */
 export function resolveCompletion(item: CompletionItem, workspace: CompletionWorkspace, token: Cancellation = NEVER_CANCELLED, messageLanguage: MessageLanguage = DEFAULT_MESSAGE_LANGUAGE): CompletionItem {
   const data = item.data as CompletionData | undefined;
@@ -202,7 +202,9 @@ function documentation(data: CompletionData, workspace: CompletionWorkspace): st
       if (translations.length > 1) {
         lines.push(`${w('Also translated — 其他译名: ', 'Also translated: ', '其他译名：')}${translations.slice(1, 6).map((t) => `${escapeMarkdown(t.text)} (${t.count})`).join(w(', ', ', ', '、'))}`);
       }
-      lines.push(w(`Named by ${papers(stats.papers)} of the workspace — 工作区中 ${stats.papers} 篇论文`, `Named by ${papers(stats.papers)} of the workspace`, `工作区中 ${stats.papers} 篇论文`));
+      // The places that name it, in every digest: a paper in two digests is two of them (the
+      // Papers view and the statistics count it once), so said as times, as for a category.
+      lines.push(w(`Named ${times(stats.papers)} in the workspace — 工作区中出现 ${stats.papers} 次`, `Named ${times(stats.papers)} in the workspace`, `工作区中出现 ${stats.papers} 次`));
       return lines.join('\n\n');
     }
     case 'category': {
@@ -213,7 +215,7 @@ function documentation(data: CompletionData, workspace: CompletionWorkspace): st
       const used = workspace.terms.categories.get(category.code) ?? 0;
       const archiveZh = archives.get(archivePrefix(category.code))?.nameZh;
       const archive = archiveZh ? w(`${category.archive} · ${archiveZh}`, category.archive, archiveZh) : category.archive;
-      return [`**${escapeMarkdown(category.code)}** · ${escapeMarkdown(categoryNames(category))}`, `${w('Archive: ', 'Archive: ', '所属分组：')}${escapeMarkdown(archive)}`, w(`Used ${used} times in the workspace — 工作区中使用 ${used} 次`, `Used ${used} times in the workspace`, `工作区中使用 ${used} 次`)].join('\n\n');
+      return [`**${escapeMarkdown(category.code)}** · ${escapeMarkdown(categoryNames(category))}`, `${w('Archive: ', 'Archive: ', '所属分组：')}${escapeMarkdown(archive)}`, w(`Used ${times(used)} in the workspace — 工作区中使用 ${used} 次`, `Used ${times(used)} in the workspace`, `工作区中使用 ${used} 次`)].join('\n\n');
     }
     case 'author': {
       const form = typeof data.key === 'string' ? mostUsed(workspace.terms.authors.get(data.key)?.forms ?? new Map()) : undefined;
@@ -222,10 +224,15 @@ function documentation(data: CompletionData, workspace: CompletionWorkspace): st
     }
     case 'topic':
     case 'keyword':
-      return `${data.kind === 'topic' ? w('Topic — 专题: ', 'Topic: ', '专题：') : w('Keyword — 关键词: ', 'Keyword: ', '关键词：')}**${escapeMarkdown(String(data.text))}**\n\n${w(`Used by ${papers(data.count)} of the workspace — 工作区中 ${data.count} 篇论文`, `Used by ${papers(data.count)} of the workspace`, `工作区中 ${data.count} 篇论文`)}`;
+      return `${data.kind === 'topic' ? w('Topic — 专题: ', 'Topic: ', '专题：') : w('Keyword — 关键词: ', 'Keyword: ', '关键词：')}**${escapeMarkdown(String(data.text))}**\n\n${w(`Used ${times(data.count)} in the workspace — 工作区中使用 ${data.count} 次`, `Used ${times(data.count)} in the workspace`, `工作区中使用 ${data.count} 次`)}`;
     default:
       return undefined;
   }
+}
+
+/** `once`, `12 times`, or `12 次` in Chinese alone: how often a name is written in the workspace's digests (a paper in two digests, twice). */
+function times(count: number): string {
+  return language === 'zh-cn' ? `${count} 次` : count === 1 ? 'once' : `${count} times`;
 }
 
 /** `12 papers`, or `12 篇论文` in Chinese alone. */
@@ -361,7 +368,7 @@ function institutionCompletions(field: InstitutionsField, lineText: string, posi
       label: name,
       labelDetails: translation ? { description: translation } : undefined,
       kind: CompletionItemKind.Value,
-      detail: `${translation ? translation + ' · ' : ''}${papers(count)}`,
+      detail: `${translation ? translation + ' · ' : ''}${times(count)}`,
       sortText: String(rank).padStart(4, '0'),
       filterText: chinese && translation ? `${translation} ${name}` : before ? typed : `${name} ${translation ?? ''}`.trim(),
       textEdit: { range, newText: before + inserted + after },
@@ -434,7 +441,7 @@ function topicCompletions(field: TopicHitsField, lineText: string, position: Pos
   const items = ranked.slice(0, MAX_ITEMS).map((topic, rank): CompletionItem => ({
     label: topic.text,
     kind: CompletionItemKind.EnumMember,
-    detail: `${w('Topic — 专题', 'Topic', '专题')} · ${papers(topic.count)}`,
+    detail: `${w('Topic — 专题', 'Topic', '专题')} · ${times(topic.count)}`,
     sortText: String(rank).padStart(4, '0'),
     textEdit: { range, newText: before + topic.text + after },
     data: { kind: 'topic', text: topic.text, count: topic.count } satisfies CompletionData,
@@ -497,7 +504,7 @@ function hitCompletions(field: TopicHitsField, lineText: string, position: Posit
     items.push({
       label: text,
       kind: CompletionItemKind.Text,
-      detail: `${w('Keyword — 关键词', 'Keyword', '关键词')} · ${papers(count)}`,
+      detail: `${w('Keyword — 关键词', 'Keyword', '关键词')} · ${times(count)}`,
       sortText: '1' + String(rank).padStart(4, '0'),
       filterText: before ? typed : text,
       textEdit: { range, newText: before + text },

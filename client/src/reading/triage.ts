@@ -211,7 +211,8 @@ export class TriageSession implements vscode.Disposable {
     const { read, starred } = this.stateOf(paper);
     const flags = [starred ? `★ ${vscode.l10n.t('starred')}` : '', read ? vscode.l10n.t('read') : vscode.l10n.t('unread'), paper.isNew ? vscode.l10n.t('new') : vscode.l10n.t('repeat')].filter((flag) => flag).join(' · ');
     this.pick.title = vscode.l10n.t('Triage {0} of {1} · score {2} · {3}', this.index + 1, this.total, scoreText(paper.score), flags);
-    this.pick.placeholder = `${pickText(paper.title, 120)} — ${vscode.l10n.t('n next · s star · r read · k skip · b back · q quit')}`;
+    // The keys alone: the title is the first line below (with it, the keys were cut off).
+    this.pick.placeholder = vscode.l10n.t('n next · s star · r read · k skip · b back · q quit');
     const info: vscode.QuickPickItem[] = [{ label: vscode.l10n.t('Paper'), kind: vscode.QuickPickItemKind.Separator }];
     info.push({ label: pickText(paper.title), detail: paper.chineseTitle ? pickText(paper.chineseTitle) : undefined, alwaysShow: true });
     // Authors and institutions come with the ranked papers (older servers did not send them).

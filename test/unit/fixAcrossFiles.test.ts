@@ -72,6 +72,18 @@ describe('check --fix across files', () => {
     assert.deepEqual(problems(root)['b.digest'], []);
   });
 
+  test('Should not swap a paper\u2019s titles into the English title of another file\u2019s paper, which that file would then repeat', () => {
+    // The earlier digest has the paper's titles in each other's place; the later one has it right.
+    const swapped = entryLines('X', { englishTitle: '算术电路的稀疏探针', chineseTitle: 'Sparse Probes for Arithmetic Circuits' });
+    const root = workspace({ '2026-01-01.digest': digest(swapped, entryLines('Y', { authors: 'Mei Tanaka，Omar Haddad' })), '2026-01-02.digest': digest(entryLines('', { englishTitle: 'Sparse Probes for Arithmetic Circuits', chineseTitle: '算术电路的稀疏探针' })) });
+    const before = problems(root);
+    fix(root);
+    const afterFix = problems(root);
+    assert.deepEqual(afterFix['2026-01-02.digest'], [], 'the later digest gets no duplicate-paper');
+    assert.ok(afterFix['2026-01-01.digest'].length < before['2026-01-01.digest'].length, 'the other fixes of the file are made');
+    assert.ok(afterFix['2026-01-01.digest'].every((problem) => problem.startsWith('swapped-titles')), JSON.stringify(afterFix));
+  });
+
   test('Should end with no file holding more problems than it had, on random workspaces', () => {
     // Each file: papers translating it one way, the other way, or with the bracket left open
     // (closing it makes that translation count), one kind in a file or a mix; now and then a form

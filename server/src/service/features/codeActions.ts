@@ -16,7 +16,7 @@ import { FIELD_ORDER, LABELS, miscasedLabelAt } from '../model';
 import { categoryByCode, categoryIgnoringCase } from '../taxonomy';
 import { isBlank, plainLabel, skipSpaces, trimEndIndex } from '../text';
 import { consistencyFixes, entriesChangingForms, formsOf, keysWorseElsewhere } from './consistency';
-import { titleKey } from './entries';
+import { entryTitleKey, titleKey } from './entries';
 import { openCopyActions } from './duplicateActions';
 import { Bilingual, bilingual, say } from '../messages';
 import { diagnosticSteps, runToEnd, DiagnosticCode, DiagnosticData, DiagnosticOptions, DIAGNOSTIC_SOURCE, DigestDiagnostic } from './diagnostics';
@@ -390,12 +390,13 @@ export function* fixAllSteps(doc: DigestDocument, options: DiagnosticOptions = {
     const worse = newProblems(before, problemCounts(resultDiagnostics ?? (yield* diagnosticSteps(result, checkOptions, token))));
     if (options.countedElsewhere) {
       // Nor more problems in the other files: the entries whose forms of a name that another
-      // file would be reported for more often change are left as they are.
+      // file would be reported for more often change are left as they are; so are those whose
+      // fix gives them the English title of a paper in another file (`duplicate-paper` there,
+      // or here: fix-all's own check leaves the other files' copies out).
       const keys = keysWorseElsewhere(formsOf(doc), formsOf(result), options);
-      if (keys.size > 0) {
-        for (const entry of entriesChangingForms(doc, result, keys)) if (!worse.includes(entry)) worse.push(entry);
-        if (worse.length === 0) return [];
-      }
+      const changing = keys.size > 0 ? entriesChangingForms(doc, result, keys) : [];
+      for (const entry of [...changing, ...entriesTitledAsElsewhere(doc, result, options)]) if (!worse.includes(entry)) worse.push(entry);
+      if (keys.size > 0 && worse.length === 0) return [];
     }
     if (worse.length === 0) {
       return toTextEdits(doc.text, edits);
@@ -408,6 +409,22 @@ export function* fixAllSteps(doc: DigestDocument, options: DiagnosticOptions = {
     for (const entry of fresh) excluded.add(entry);
   }
   return [];
+}
+
+/**
+ * The entries a fix gives an English title that a paper of another file of the workspace has
+ * (`duplicatesElsewhere`) and that they did not have: the entries of `doc` at the same places in
+ * `fixed` (none when the fix removed an entry: the places no longer match).
+ */
+function entriesTitledAsElsewhere(doc: DigestDocument, fixed: DigestDocument, options: DiagnosticOptions): number[] {
+  const elsewhere = options.duplicatesElsewhere;
+  if (!elsewhere || doc.entries.length !== fixed.entries.length) return [];
+  const found: number[] = [];
+  for (let i = 0; i < doc.entries.length; i++) {
+    const key = entryTitleKey(fixed.entries[i], false);
+    if (key.length > 0 && key !== entryTitleKey(doc.entries[i], false) && elsewhere(key).length > 0) found.push(i);
+  }
+  return found;
 }
 
 /**

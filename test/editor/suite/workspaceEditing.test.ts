@@ -67,7 +67,7 @@ describe('Editing help in the editor', () => {
     const edit = item.textEdit as vscode.TextEdit | undefined;
     const inserted = edit?.newText ?? (typeof item.insertText === 'string' ? item.insertText : item.insertText?.value);
     assert.strictEqual(inserted, 'Zhejiang University（浙江大学）');
-    assert.match(String(item.detail), /浙江大学 · 1 paper/);
+    assert.match(String(item.detail), /浙江大学 · once/);
     const workspaceEdit = new vscode.WorkspaceEdit();
     workspaceEdit.replace(target, edit?.range ?? new vscode.Range(8, 5, 8, position.character), inserted);
     assert.ok(await vscode.workspace.applyEdit(workspaceEdit));

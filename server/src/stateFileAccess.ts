@@ -139,13 +139,18 @@ export async function writeStateFile(fs: StateFs, uri: string, text: string, exp
   }
   const bytes = encoder.encode(text);
   const temporary = `${parts.folder}/.state.json.${Date.now().toString(36)}${(temporaryCount++).toString(36)}.tmp`;
+  let created = false;
   try {
     if (!(await fs.stat(parts.folder))) {
       await fs.createDirectory(parts.folder);
+      created = true;
     }
     await fs.writeFile(temporary, bytes);
   } catch (error) {
     await fs.delete(temporary).catch(() => undefined);
+    // Nothing written (a full disk): the folder this write made goes again (not when another
+    // file is in it by now: a folder is deleted only when empty).
+    if (created) await fs.delete(parts.folder).catch(() => undefined);
     return { written: false, problem: 'unwritable', message: `${uri} could not be written (${describe(error)})`, at: uri, detail: describe(error) };
   }
   try {

@@ -44,7 +44,10 @@ class MemoryFs implements StateFs {
     if (!entry || entry.kind !== 'file') throw new Error(`no file ${uri}`);
     return entry.bytes;
   }
+  /** Writes fail, as on a full disk. */
+  full = false;
   async writeFile(uri: string, bytes: Uint8Array): Promise<void> {
+    if (this.full) throw new Error('ENOSPC: no space left on device');
     const folder = uri.slice(0, uri.lastIndexOf('/'));
     if (this.entries.get(folder)?.kind !== 'folder') throw new Error(`no folder ${folder}`);
     this.entries.set(uri, { kind: 'file', bytes, mtime: this.time });
@@ -58,6 +61,8 @@ class MemoryFs implements StateFs {
     this.renames++;
   }
   async delete(uri: string): Promise<void> {
+    // As workspace.fs without `recursive`: a folder that holds something is not deleted.
+    if (this.entries.get(uri)?.kind === 'folder' && [...this.entries.keys()].some((each) => each.startsWith(uri + '/'))) throw new Error(`${uri} is not empty`);
     this.entries.delete(uri);
   }
   async createDirectory(uri: string): Promise<void> {
@@ -286,6 +291,22 @@ describe('client-backed state store', () => {
     now = 60_000;
     assert.deepEqual((await store.changeAsync(['mine'], { read: true })).changed, ['mine']);
     assert.equal(papers(fs).mine?.read, true);
+  });
+
+  test('Should leave no .paper-digest folder of its own behind when the first write fails', async () => {
+    const fs = new MemoryFs();
+    fs.full = true;
+    const store = await storeOn(source(fs));
+    const refused = await store.changeAsync(['mine'], { read: true });
+    assert.deepEqual(refused.changed, []);
+    assert.match(JSON.stringify(refused), /could not be written/);
+    assert.deepEqual([...fs.entries.keys()], [], 'no folder, no temporary file');
+    // A folder that was there already stays.
+    fs.full = false;
+    fs.put(`${FOLDER}/.paper-digest/interests.json`, '{}');
+    fs.full = true;
+    await store.changeAsync(['mine'], { read: true });
+    assert.ok(fs.entries.has(`${FOLDER}/.paper-digest`));
   });
 
   test('Should run the changes of one store one after the other, none lost', async () => {

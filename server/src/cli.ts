@@ -154,23 +154,23 @@ export function runCli(argv: readonly string[], out: CliOutput, cwd = process.cw
     // Fix-all raises no problem in another file: each file's forms count for the others.
     countedElsewhere: terms.file(uri) !== undefined,
   });
-  // Which files have a paper of each English title (for fix-all: a fix that gives a paper the
-  // title of another file's is held back, that file's duplicate-paper or this one's).
-  const titled = new Map<string, Set<string>>();
-  const noteTitles = (file: CheckedFile, add: boolean): void => {
+  // Papers by title over all the files, for the duplicates across files (a file past a limit is
+  // not checked and lists no paper, as in the editor), kept as fixes rewrite files: fix-all holds
+  // back a fix that gives a paper another file's title (that file's duplicate-paper or this one's).
+  const papers = new Map<string, PaperLocation[]>();
+  const notePapers = (file: CheckedFile, add: boolean): void => {
     if (documentTooLarge(file.doc)) return;
     for (const entry of file.doc.entries) {
       const key = entry.englishTitle ? titleKey(entry.englishTitle.value.text) : '';
       if (key.length === 0) continue;
-      const uris = titled.get(key) ?? new Set<string>();
-      if (add) uris.add(file.uri);
-      else uris.delete(file.uri);
-      titled.set(key, uris);
+      const list = papers.get(key) ?? [];
+      if (add) list.push({ uri: file.uri, range: entry.englishTitle!.value.range });
+      papers.set(key, add ? list : list.filter((location) => location.uri !== file.uri));
     }
   };
-  const titledElsewhere = (uri: string) => (key: string): PaperLocation[] => [...(titled.get(key) ?? [])].filter((other) => other !== uri).map((other) => ({ uri: other, range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } } }));
+  for (const file of files) notePapers(file, true);
+  const papersElsewhere = (uri: string) => (key: string): PaperLocation[] => (papers.get(key) ?? []).filter((location) => location.uri !== uri);
   if (options.fix) {
-    for (const file of files) noteTitles(file, true);
     // Again while a pass fixed something: a file fixed later can change the names the others are
     // compared with (a bracket closed makes a translation the majority), as a second run would.
     for (let pass = 0, fixedAny = true; fixedAny && pass < MAX_FIX_PASSES; pass++) {
@@ -180,7 +180,7 @@ export function runCli(argv: readonly string[], out: CliOutput, cwd = process.cw
           continue;
         }
         // A file past a limit is not split into its parts, and its model may be of its first part only.
-        const edits = documentTooLarge(file.doc) ? [] : fixAll(file.doc, { ...formsElsewhere(file.uri), duplicatesElsewhere: titledElsewhere(file.uri) });
+        const edits = documentTooLarge(file.doc) ? [] : fixAll(file.doc, { ...formsElsewhere(file.uri), duplicatesElsewhere: papersElsewhere(file.uri) });
         if (edits.length === 0) {
           if (fixAllRefused(file.doc) && !file.refusedFix) {
             // Said once, and the problems still listed (the first of them).
@@ -200,9 +200,9 @@ export function runCli(argv: readonly string[], out: CliOutput, cwd = process.cw
           file.failedWrite = true;
           continue;
         }
-        noteTitles(file, false);
+        notePapers(file, false);
         file.doc = parseWithinLimits(text);
-        noteTitles(file, true);
+        notePapers(file, true);
         file.fixed = true;
         fixedAny = true;
         if (!documentTooLarge(file.doc)) terms.set(file.uri, termsOf(file.doc));
@@ -213,22 +213,6 @@ export function runCli(argv: readonly string[], out: CliOutput, cwd = process.cw
 
   // The digests' order by their times as they were found (a fix writes them again).
   const byUriMtime = new Map(files.map((file) => [file.uri, file.readMtimeMs]));
-  // Papers by title over all the files, for the duplicates across files; a file past a limit is
-  // not checked and lists no paper (as in the editor).
-  const papers = new Map<string, PaperLocation[]>();
-  for (const file of files) {
-    if (documentTooLarge(file.doc)) {
-      continue;
-    }
-    for (const entry of file.doc.entries) {
-      const key = entry.englishTitle ? titleKey(entry.englishTitle.value.text) : '';
-      if (key.length > 0) {
-        const list = papers.get(key) ?? [];
-        list.push({ uri: file.uri, range: entry.englishTitle!.value.range });
-        papers.set(key, list);
-      }
-    }
-  }
   const docsBase = rulesDocsFor(rulesDocsBase(__dirname), language);
   for (const file of files) {
     const diagnostics = computeDiagnostics(file.doc, {
@@ -236,7 +220,7 @@ export function runCli(argv: readonly string[], out: CliOutput, cwd = process.cw
       docsBase,
       language,
       maxDiagnostics: MAX_FILE_DIAGNOSTICS,
-      duplicatesElsewhere: (key) => (papers.get(key) ?? []).filter((location) => location.uri !== file.uri),
+      duplicatesElsewhere: papersElsewhere(file.uri),
       // Undated digests in the order of their times, as `papers` has them.
       mtimeOf: (uri) => byUriMtime.get(uri),
       ...formsElsewhere(file.uri),

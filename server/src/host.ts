@@ -15,7 +15,7 @@ import { KeptIndexStore, keptIndexStore } from './keptIndexDisk';
 import type { WorkspaceIndex } from './service/workspaceIndex';
 import { WorkspaceDigests } from './workspace';
 import { FrameGuard, MAX_MESSAGE_BYTES } from './frameGuard';
-import { SERVER_USAGE, transportProblem } from './transportArgs';
+import { firstTransport, SERVER_USAGE, transportProblem } from './transportArgs';
 
 /**
  * The server's connection, as `node dist/server.js --stdio` (or `--node-ipc`, `--socket=PORT`,
@@ -30,7 +30,8 @@ export function createServerConnection(options?: ConnectionOptions) {
     process.stderr.write(help ? `${SERVER_USAGE}\n` : `paper-digest server: ${verdict.problem}\n${SERVER_USAGE}\n`);
     process.exit(help ? 0 : 2);
   }
-  if (process.argv.slice(2).find((arg) => TRANSPORTS.has(arg.split('=')[0])) === '--stdio') {
+  const transport = firstTransport(process.argv.slice(2));
+  if (transport !== 'help' && transport?.name === '--stdio') {
     // The library reads `process.stdin` for `--stdio` (and keeps stdout for the protocol, sending
     // `console` output to the client's log): it is given the guarded stream under that name.
     const guarded = process.stdin.pipe(
@@ -46,9 +47,6 @@ export function createServerConnection(options?: ConnectionOptions) {
   }
   return createConnection(ProposedFeatures.all, options);
 }
-
-/** The arguments naming a transport (`transportArgs.ts`), of which the library takes the first. */
-const TRANSPORTS = new Set(['--stdio', '--node-ipc', '--socket', '--pipe']);
 
 export type ServerConnection = ReturnType<typeof createServerConnection>;
 

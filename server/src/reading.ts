@@ -77,8 +77,6 @@ const MAX_RANKED_INSTITUTIONS = 20;
 
 export class ReadingService {
   private readonly stores = new Map<string, StateStore>();
-  /** The disks of the stores of the Node server, by folder. */
-  private readonly disks = new Map<string, NodeStateDisk>();
   /** A read again of a state file found empty a moment ago, once it is old enough to be an empty state. */
   private readonly settleTimers = new Map<string, ReturnType<typeof setTimeout>>();
   private readonly interests = new Map<string, Interests>();
@@ -152,7 +150,6 @@ export class ReadingService {
     for (const folder of [...this.stores.keys()]) {
       if (!folders.includes(folder)) {
         this.stores.delete(folder);
-        this.disks.delete(folder);
         clearTimeout(this.settleTimers.get(folder));
         this.settleTimers.delete(folder);
         this.interests.delete(folder);
@@ -174,14 +171,12 @@ export class ReadingService {
       } catch {
         continue;
       }
-      const disk = new NodeStateDisk(root);
-      const store = new StateStore(disk);
+      const store = new StateStore(new NodeStateDisk(root));
       store.load();
       if (store.status.problemRef) {
         this.host.log(`Paper Digest: ${stateProblemIn(store.status.problemRef, this.language())}`);
       }
       this.stores.set(folder, store);
-      this.disks.set(folder, disk);
       this.readAgainWhenSettled(folder);
     }
     this.model.invalidate();
@@ -267,7 +262,7 @@ export class ReadingService {
   private readAgainWhenSettled(folder: string): void {
     clearTimeout(this.settleTimers.get(folder));
     this.settleTimers.delete(folder);
-    const settlesAt = this.disks.get(folder)?.settlesAt;
+    const settlesAt = this.stores.get(folder)?.settlesAt;
     if (settlesAt === undefined) {
       return;
     }

@@ -19,7 +19,8 @@ import { readFileSnapshotSync, SafeFileError, unreplaceable, writeFileAtomicSync
 import { message, MessageError, reasonOf } from './service/cliMessages';
 import type { MessageRef } from './service/cliMessages';
 import type { StateDisk } from './service/reading/stateStore';
-import { EMPTY_SETTLE_MS, emptyJustNow, isBlankState, MAX_STATE_BYTES, parseState } from './service/reading/stateFile';
+import { EMPTY_SETTLE_MS, emptyJustNow, MAX_STATE_BYTES, parseState } from './service/reading/stateFile';
+import { emptyOrWhiteSpace } from './service/text';
 
 export { EMPTY_SETTLE_MS } from './service/reading/stateFile';
 
@@ -73,11 +74,7 @@ export class NodeStateDisk implements StateDisk {
     return this.file;
   }
 
-  /**
-   * When the empty file the last read refused as being written (`stateEmptyJustNow`) will be old
-   * enough to be read as an empty state (ms since the epoch, this machine's clock); undefined
-   * when the last read was not refused so. The server reads the file again then.
-   */
+  /** `StateDisk.settlesAt`, by this machine's clock: the server reads the file again then. */
   settlesAt: number | undefined;
 
   read(): string | undefined {
@@ -324,7 +321,7 @@ export function wholeStateFile(bytes: Buffer): boolean {
   if (bytes.length === 0 || bytes.length > MAX_STATE_BYTES) return false;
   const text = bytes.toString('utf8');
   // White space alone (a line end, a BOM) is as empty: what such a writer has written first.
-  return !isBlankState(text) && 'state' in parseState(text);
+  return !emptyOrWhiteSpace(text) && 'state' in parseState(text);
 }
 
 function lstatOrUndefined(file: string): fs.Stats | undefined {

@@ -30,6 +30,7 @@ import * as fs from 'node:fs';
 import * as fsp from 'node:fs/promises';
 import * as path from 'node:path';
 import { CliMessageKey, message, MessageError, MessageRef, reasonOf } from '../service/cliMessages';
+import { emptyOrWhiteSpace } from '../service/text';
 import { isInside, realPathSync } from './contained';
 
 /** The size above which a digest is not read: 32 MB. */
@@ -450,7 +451,7 @@ function restoreChangeMadeDuringRename(file: string, held: HeldTarget | undefine
     // A part of a version another program is writing in place (what it writes after goes to the
     // file this rename replaced, which no name leads to): this write's whole file stays, and is
     // the write's result; what the other had written, when more than white space, is kept beside.
-    if (bytes.toString('utf8').replace(/^\ufeff/, '').trim().length > 0) keepBeside(file, bytes, mode);
+    if (!emptyOrWhiteSpace(bytes.toString('utf8'))) keepBeside(file, bytes, mode);
     return;
   }
   if (lstatOrUndefinedSync(file)?.ino === written) {

@@ -10,6 +10,17 @@ export function hasCjk(text: string): boolean {
   return CJK.test(text);
 }
 
+/**
+ * Whether a file's text is empty or white space only (as `String.prototype.trim` knows it), a
+ * byte order mark at its start aside: what a state file holds as an empty state, and what a
+ * program rewriting one in place has written first.
+ *
+ * @example emptyOrWhiteSpace('\ufeff \n') // true
+ */
+export function emptyOrWhiteSpace(text: string): boolean {
+  return (text.charCodeAt(0) === 0xfeff ? text.slice(1) : text).trim() === '';
+}
+
 /** Whether a line counts as blank: empty or only spaces and tabs. */
 export function isBlank(text: string): boolean {
   for (let i = 0; i < text.length; i++) {

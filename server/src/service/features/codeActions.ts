@@ -15,7 +15,7 @@ import type { DigestDocument, Entry, Field, FieldKind, InstitutionsField, TopicH
 import { FIELD_ORDER, LABELS, miscasedLabelAt } from '../model';
 import { categoryByCode, categoryIgnoringCase } from '../taxonomy';
 import { isBlank, plainLabel, skipSpaces, trimEndIndex } from '../text';
-import { consistencyFixes, entriesChangingForms, formsOf, keysWorseElsewhere } from './consistency';
+import { consistencyFixes, entriesChangingForms, Forms, formsOf, keysWorseElsewhere } from './consistency';
 import { entryTitleKey, titleKey } from './entries';
 import { openCopyActions } from './duplicateActions';
 import { Bilingual, bilingual, say } from '../messages';
@@ -374,6 +374,8 @@ export function* fixAllSteps(doc: DigestDocument, options: DiagnosticOptions = {
   const before = problemCounts(first);
   // Entries whose fixes raised a new problem are left alone, and fix-all runs again without them.
   const excluded = new Set<number>();
+  // The document's forms of the names the consistency rules count, made at the first attempt that needs them.
+  let formsBefore: Forms | undefined;
   for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
     const { edits, result, resultDiagnostics } = yield* fixAllRounds(doc, first, checkOptions, excluded, token);
     if (token.isCancellationRequested) {
@@ -393,7 +395,8 @@ export function* fixAllSteps(doc: DigestDocument, options: DiagnosticOptions = {
       // file would be reported for more often change are left as they are; so are those whose
       // fix gives them the English title of a paper in another file (`duplicate-paper` there,
       // or here: fix-all's own check leaves the other files' copies out).
-      const keys = keysWorseElsewhere(formsOf(doc), formsOf(result), options);
+      formsBefore ??= formsOf(doc);
+      const keys = keysWorseElsewhere(formsBefore, formsOf(result), options);
       const changing = keys.size > 0 ? entriesChangingForms(doc, result, keys) : [];
       for (const entry of [...changing, ...entriesTitledAsElsewhere(doc, result, options)]) if (!worse.includes(entry)) worse.push(entry);
       if (keys.size > 0 && worse.length === 0) return [];

@@ -15,6 +15,7 @@
  *     }
  */
 import { message, MessageRef } from '../cliMessages';
+import { emptyOrWhiteSpace } from '../text';
 
 /** The version this code reads and writes. */
 export const STATE_VERSION = 1;
@@ -133,10 +134,10 @@ export type ParsedState = { readonly state: ReadingState } | { readonly problem:
  * parseState('{"version":2,"papers":{}}')        // { problem: { kind: 'unknown-version', ... } }
  */
 export function parseState(text: string): ParsedState {
-  const body = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
-  if (body.trim() === '') {
+  if (emptyOrWhiteSpace(text)) {
     return { state: EMPTY_STATE };
   }
+  const body = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
   const complex = tooComplexToParse(body);
   if (complex) {
     return corrupt(complex);
@@ -584,11 +585,6 @@ export const EMPTY_SETTLE_MS = 10_000;
 /** How far ahead of this machine's clock a file's time may be and still count as just now. */
 const FUTURE_TOLERANCE_MS = 5 * 60_000;
 
-/** Whether a state file's text is empty or white space only (with a BOM): `parseState`'s empty state. */
-export function isBlankState(text: string): boolean {
-  return (text.charCodeAt(0) === 0xfeff ? text.slice(1) : text).trim() === '';
-}
-
 /**
  * Why a state file's text cannot be read as it is yet: empty, changed less than `EMPTY_SETTLE_MS`
  * before `now` (or at a time ahead of it by up to five minutes); undefined otherwise. Both disks
@@ -597,7 +593,7 @@ export function isBlankState(text: string): boolean {
  * @example emptyJustNow('', Date.now() - 3_000)?.values // { seconds: 3, settle: 10 }
  */
 export function emptyJustNow(text: string, mtimeMs: number, now = Date.now()): MessageRef | undefined {
-  if (!isBlankState(text)) return undefined;
+  if (!emptyOrWhiteSpace(text)) return undefined;
   const age = now - mtimeMs;
   return age > -FUTURE_TOLERANCE_MS && age < EMPTY_SETTLE_MS ? message('stateEmptyJustNow', { seconds: Math.max(0, Math.floor(age / 1000)), settle: EMPTY_SETTLE_MS / 1000 }) : undefined;
 }

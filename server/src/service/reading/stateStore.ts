@@ -45,6 +45,11 @@ export interface StateDisk {
    * meanwhile); with `once`, the lock is tried once and not waited for.
    */
   exclusiveAsync?<T>(work: () => T, once?: boolean): Promise<T>;
+  /**
+   * When the file the last read refused as being written (empty, changed a moment ago) will be
+   * old enough to be read as an empty state (ms since the epoch); undefined otherwise. Optional.
+   */
+  readonly settlesAt?: number;
 }
 
 /** `StateDisk` where the file is reached asynchronously (through the client). Same contract, no lock. */
@@ -176,6 +181,11 @@ export class StateStore {
   /** Every paper with a state. */
   entries(): ReadonlyMap<string, PaperState> {
     return this.current.papers;
+  }
+
+  /** When the file the last read refused as being written may be read again as an empty state (`StateDisk.settlesAt`). */
+  get settlesAt(): number | undefined {
+    return 'asynchronous' in this.disk ? undefined : this.disk.settlesAt;
   }
 
   /** Whether the file is reached asynchronously: then only `loadAsync` and `changeAsync` work. */

@@ -11,8 +11,10 @@
  * It works through vscode-jsonrpc's runtime layer: `installSerialisedAnswers()`, called before
  * the connection is created, wraps the `application/json` encoder the stream writer uses and the
  * decoder the reader uses. Each message read or written is noted (slices.ts `noteMessage`):
- * low-priority work waits until they stop for a moment. Over node IPC (`--node-ipc`) node
- * serialises messages itself, and a kept answer gives it its value through `toJSON`.
+ * low-priority work waits until they stop for a moment; and the size of each message written
+ * (`noteAnswerWritten`): sliced work lets the client decode a big one first. Over node IPC
+ * (`--node-ipc`) node serialises messages itself, and a kept answer gives it its value through
+ * `toJSON`.
  */
 import * as buffer from 'node:buffer';
 import { RAL } from 'vscode-languageserver/node';
@@ -23,7 +25,7 @@ import { forEachSemanticToken } from './service/features/semanticTokens';
 import type { Cancellation } from './service/cancellation';
 import type { SymbolOptions } from './service/features/symbols';
 import type { DigestDocument } from './service/model';
-import { noteMessage } from './slices';
+import { noteAnswerWritten, noteMessage } from './slices';
 import { shapedIncoming } from './requestShapes';
 
 const CLOSE = Buffer.from('}', 'utf8');
@@ -126,11 +128,16 @@ export function installSerialisedAnswers(): void {
       const response = message as ResponseLike;
       const result = response.result;
       if (!(result instanceof PreEncoded) || !/^utf-?8$/i.test(options.charset) || Object.keys(response).length !== 3 || response.jsonrpc !== '2.0') {
-        return fallback.encode(message, options);
+        return fallback.encode(message, options).then((bytes) => {
+          noteAnswerWritten(bytes.byteLength);
+          return bytes;
+        });
       }
       try {
         const head = Buffer.from(`{"jsonrpc":"2.0","id":${JSON.stringify(response.id)},"result":`, 'utf8');
-        return Promise.resolve(result.message(head, CLOSE));
+        const bytes = result.message(head, CLOSE);
+        noteAnswerWritten(bytes.length);
+        return Promise.resolve(bytes);
       } catch (error) {
         return Promise.reject(error);
       }

@@ -40,10 +40,46 @@ export function outputSent(): Promise<void> {
 }
 
 /** A turn of the event loop (incoming messages are read, queued work runs), then the output sent. */
+/**
+ * How long the client is given to decode a big answer, per megabyte, from when it was written.
+ * Decoding the 3.8 MB outline of 10,000 papers takes a client about 20 ms on a 2-core machine
+ * when it has a core to itself, and 35–70 ms while this server's checks run beside it: the two
+ * processes and their collectors' threads then share the cores. So sliced work (the checks) lets
+ * the client decode first; the checks are then quicker too, and came no later in the benchmark.
+ */
+const DECODE_MS_PER_MB = 8;
+/** Answers smaller than this are decoded in a moment: no wait. */
+const DECODE_WAIT_FROM_BYTES = 256 * 1024;
+/** Until when (`performance.now()`) the client is taken to be decoding the big answers written. */
+let decodingUntil = -Infinity;
+
+/**
+ * Notes an answer of `bytes` written to the client: sliced work waits while a big one is being
+ * decoded (`DECODE_MS_PER_MB`). Answers written one after another add up.
+ */
+export function noteAnswerWritten(bytes: number): void {
+  if (bytes < DECODE_WAIT_FROM_BYTES) {
+    return;
+  }
+  decodingUntil = Math.max(decodingUntil, performance.now()) + (bytes / 1e6) * DECODE_MS_PER_MB;
+}
+
+/** For tests: how long sliced work would wait now for the client to decode, in milliseconds. */
+export function decodeWait(): number {
+  return Math.max(0, decodingUntil - performance.now());
+}
+
 async function turn(): Promise<void> {
   // A web worker (the web extension's server) has no setImmediate and no standard output.
   await new Promise((resolve) => (typeof setImmediate === 'function' ? setImmediate(resolve) : setTimeout(resolve, 0)));
-  await outputSent();
+  for (;;) {
+    await outputSent();
+    const wait = decodeWait();
+    if (wait <= 0) {
+      return;
+    }
+    await new Promise((resolve) => setTimeout(resolve, Math.ceil(wait)));
+  }
 }
 
 /**

@@ -6,8 +6,10 @@
 import * as assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import fc from 'fast-check';
-import { JsonWriter } from '../../server/src/preEncoded';
-import { decodeUtf8Json, semanticTokensAnswer } from '../../server/src/serialised';
+import { RAL } from 'vscode-languageserver/node';
+import { JsonWriter, PreEncoded } from '../../server/src/preEncoded';
+import { decodeUtf8Json, installSerialisedAnswers, semanticTokensAnswer } from '../../server/src/serialised';
+import { decodeWait } from '../../server/src/slices';
 import { semanticTokens } from '../../server/src/service/features/semanticTokens';
 import { NEVER_CANCELLED } from '../../server/src/service/cancellation';
 import { parseDigest } from '../../server/src/service/parser';
@@ -78,5 +80,28 @@ describe('semanticTokensAnswer', () => {
         assert.equal(writer.finish().json.toString('latin1'), JSON.stringify(numbers.map((n) => (Object.is(n, -0) ? 0 : n))));
       }),
     );
+  });
+});
+
+describe('the installed encoder', () => {
+  test('Should write a kept answer as its bytes in the response, and note the size of every message written', async () => {
+    const before = RAL().applicationJson;
+    installSerialisedAnswers();
+    try {
+      const encoder = RAL().applicationJson.encoder;
+      while (decodeWait() > 0) await new Promise((resolve) => setTimeout(resolve, Math.ceil(decodeWait())));
+      const names = Array.from({ length: 40_000 }, (_, i) => ({ name: `Paper ${i} · 论文 ${i}`, kind: 5 }));
+      const kept = await encoder.encode({ jsonrpc: '2.0', id: 7, result: PreEncoded.of(names) } as never, { charset: 'utf-8' });
+      // Over 256 kB: sliced work lets the client decode it first (slices.ts).
+      assert.ok(decodeWait() > 0, 'a big kept answer is noted');
+      assert.ok(kept.byteLength > 256 * 1024);
+      assert.deepEqual(JSON.parse(Buffer.from(kept).toString('utf8')), { jsonrpc: '2.0', id: 7, result: names });
+      while (decodeWait() > 0) await new Promise((resolve) => setTimeout(resolve, Math.ceil(decodeWait())));
+      const plain = await encoder.encode({ jsonrpc: '2.0', method: 'textDocument/publishDiagnostics', params: { names } } as never, { charset: 'utf-8' });
+      assert.ok(decodeWait() > 0, 'a big message encoded the usual way is noted');
+      assert.deepEqual(JSON.parse(Buffer.from(plain).toString('utf8')).params.names, names);
+    } finally {
+      RAL.install({ ...RAL(), applicationJson: before });
+    }
   });
 });

@@ -8,7 +8,7 @@ import { Writable } from 'node:stream';
 import { describe, test } from 'node:test';
 import { computeDiagnostics, diagnosticSteps } from '../../server/src/service/features/diagnostics';
 import { parseDigest } from '../../server/src/service/parser';
-import { idle, noteMessage, outputSent, runInSlices, setOutput, setQuiet } from '../../server/src/slices';
+import { decodeWait, idle, noteAnswerWritten, noteMessage, outputSent, runInSlices, setOutput, setQuiet } from '../../server/src/slices';
 import { digest, entryLines } from '../support/fixtures';
 
 function* counting(log: string[], steps: number): Generator<void, number, void> {
@@ -31,6 +31,11 @@ function bigDigest(count: number): string {
     entries.push(i % 4 === 0 ? entryLines(tag, { authors: null, topicHits: '专题命中 数学推理 ：reasoning(abstract)；分类 CS.lg、cs.XX' }) : entryLines(tag));
   }
   return digest(...entries);
+}
+
+/** Until the client is taken to have decoded what earlier tests wrote. */
+async function waitForDecoding(): Promise<void> {
+  while (decodeWait() > 0) await new Promise((resolve) => setTimeout(resolve, Math.ceil(decodeWait())));
 }
 
 describe('slices', () => {
@@ -96,6 +101,31 @@ describe('slices', () => {
     } finally {
       setQuiet(100, 1_000);
     }
+  });
+
+  test('Should let the client decode a big answer before the next slice, and not wait for a small one', async () => {
+    await waitForDecoding();
+    noteAnswerWritten(100_000);
+    assert.equal(decodeWait(), 0, 'an answer of 100 kB is decoded in a moment');
+    // Two outlines of 2.5 MB written one after the other: 20 ms each, added up.
+    noteAnswerWritten(2_500_000);
+    noteAnswerWritten(2_500_000);
+    const until = performance.now() + decodeWait();
+    assert.ok(decodeWait() > 20 && decodeWait() <= 40, `waits ${decodeWait()} ms`);
+    let firstStepAt = -1;
+    const value = await runInSlices(
+      (function* (): Generator<void, string, void> {
+        firstStepAt = performance.now();
+        yield;
+        return 'checked';
+      })(),
+      () => false,
+      0,
+    );
+    assert.equal(value, 'checked');
+    // A timer may fire up to a millisecond early.
+    assert.ok(firstStepAt >= until - 1.5, `the first step ran ${until - firstStepAt} ms before the client was done`);
+    assert.equal(decodeWait(), 0);
   });
 
   test('Should wait for an output over its high-water mark to drain, and not for one below it', async () => {

@@ -13,7 +13,8 @@ import type { DigestDocument } from './service/model';
 import type { WorkspaceIndex } from './service/workspaceIndex';
 import type { FileReadProblem, ReadDigestFile } from './workspaceFilesProtocol';
 import type { ScanLimits, WorkspaceDigests } from './workspace';
-import { counted, countsText, withoutTrailingSlashes } from './service/text';
+import { withoutTrailingSlashes } from './service/text';
+import { CliMessageKey, Log, message, reasonOf, skippedPart } from './service/cliMessages';
 
 /** What the server asks of the workspace's files, whichever way they are read. */
 export type WorkspaceFiles = Pick<
@@ -53,16 +54,16 @@ export const CLIENT_SCAN_LIMITS: ScanLimits = {
 /** Files asked in one request: enough to hide the round trip, few enough to keep a message small. */
 const READ_BATCH = 32;
 
-/** What the log says of the files skipped for a reason: of one, and of more. */
-const PROBLEM_DESCRIPTIONS: Record<FileReadProblem, readonly [string, string]> = {
-  'too-big': ['too big', 'too big'],
-  special: ['not a regular file', 'not regular files'],
-  link: ['symbolic link (never followed)', 'symbolic links (never followed)'],
-  missing: ['gone meanwhile', 'gone meanwhile'],
-  unreadable: ['unreadable', 'unreadable'],
-  'not-utf8': ['not UTF-8 text', 'not UTF-8 text'],
-  folder: ['a folder now', 'folders now'],
-  outside: ['outside the workspace folders', 'outside the workspace folders'],
+/** What the log says of the files skipped for a reason (logMessages.ts). */
+const PROBLEM_MESSAGES: Record<FileReadProblem, CliMessageKey> = {
+  'too-big': 'skipTooBig',
+  special: 'skipSpecial',
+  link: 'skipLink',
+  missing: 'skipMissing',
+  unreadable: 'skipUnreadable',
+  'not-utf8': 'skipNotUtf8',
+  folder: 'skipFolderNow',
+  outside: 'skipOutside',
 };
 
 /** A URI without a trailing slash (but `scheme:///` stays). */
@@ -91,7 +92,7 @@ export class ClientWorkspaceDigests implements WorkspaceFiles {
     private readonly options: {
       readonly limits?: ScanLimits;
       readonly documentDelay?: number;
-      readonly log?: (message: string) => void;
+      readonly log?: Log;
     } = {},
   ) {
     this.pendingDocuments = new PendingDocuments(index, options.documentDelay ?? 200);
@@ -208,7 +209,7 @@ export class ClientWorkspaceDigests implements WorkspaceFiles {
     this.scanning = this.scanning
       .then(() => this.scanFolders(folderUris, seen, anywhere))
       .catch((error: unknown) => {
-        this.options.log?.(`Paper Digest: scanning the workspace failed: ${error instanceof Error ? error.message : String(error)}`);
+        this.options.log?.(message('logScanFailed', { reason: reasonOf(error) }));
       });
     return this.scanning;
   }
@@ -258,14 +259,9 @@ export class ClientWorkspaceDigests implements WorkspaceFiles {
       }
     }
     if (indexed >= limits.maxFiles) {
-      this.options.log?.(`Paper Digest: indexed the first ${limits.maxFiles} digest files only.`);
+      this.options.log?.(message('logFirstFilesOnly', { max: limits.maxFiles }));
     }
-    const skippedCount = [...skipped.values()].reduce((a, b) => a + b, 0);
-    const reasons = countsText(skipped, PROBLEM_DESCRIPTIONS);
-    this.options.log?.(
-      `Paper Digest: indexed ${counted(indexed, 'digest file')} (${counted(papers, 'paper')}) through the client in ${Date.now() - started} ms` +
-        (skippedCount > 0 ? `; skipped ${skippedCount}: ${reasons}.` : '.'),
-    );
+    this.options.log?.(message('logIndexedThroughClient', { files: indexed, papers, ms: Date.now() - started, skipped: skippedPart(skipped, PROBLEM_MESSAGES) }));
   }
 
   /** Reads files in batches and indexes each, unless a newer operation on it came meanwhile. */
@@ -287,7 +283,7 @@ export class ClientWorkspaceDigests implements WorkspaceFiles {
       try {
         answers = await this.source.readDigestFiles(batch, this.limits.maxFileBytes);
       } catch (error) {
-        this.options.log?.(`Paper Digest: reading ${batch.length} digest files failed: ${error instanceof Error ? error.message : String(error)}`);
+        this.options.log?.(message('logReadBatchFailed', { count: batch.length, reason: reasonOf(error) }));
         answers = [];
       }
       batch.forEach((uri, i) => {

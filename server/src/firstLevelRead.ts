@@ -18,6 +18,7 @@ import { readFileSnapshot, readFileSnapshotSync, ReadResult } from './fs/safeFil
 import { decodeKeptIndex, firstLevelSummary, KeptFile } from './service/keptIndex';
 import { parseWithinLimits } from './service/limits';
 import type { FirstLevelPart } from './service/workspaceIndex';
+import { Log, message, reasonOf } from './service/cliMessages';
 
 /** A digest file to read: its URI, and its path. */
 export interface FirstLevelTask {
@@ -98,7 +99,7 @@ export class FirstLevelReader {
       readonly maxBytes: number;
       readonly decode: (bytes: Buffer) => string | undefined;
       readonly part: FirstLevelPart;
-      readonly log?: (message: string) => void;
+      readonly log?: Log;
       readonly cancelled?: () => boolean;
       readonly workerScript?: string;
     },
@@ -190,7 +191,7 @@ function worthAWorker(count: number, bytes: number): boolean {
  * sent before are kept, each came whole; the others it took are not read here. An 'error' may come
  * before the messages sent just before it: only 'exit' comes after them all.
  */
-export function workerFiles(worker: Pick<Worker, 'on' | 'once'>, log?: (message: string) => void): Promise<ReadonlyMap<string, KeptFile>> {
+export function workerFiles(worker: Pick<Worker, 'on' | 'once'>, log?: Log): Promise<ReadonlyMap<string, KeptFile>> {
   return new Promise((resolve) => {
     const read = new Map<string, KeptFile>();
     let done = false;
@@ -213,7 +214,7 @@ export function workerFiles(worker: Pick<Worker, 'on' | 'once'>, log?: (message:
       }
     });
     worker.once('error', (error: unknown) => {
-      log?.(`Paper Digest: the worker thread reading the digests failed (${String(error)}); the files it took and did not send are read in full.`);
+      log?.(message('logWorkerFailed', { reason: reasonOf(error) }));
     });
     worker.once('exit', finish);
   });
@@ -229,7 +230,7 @@ interface FirstLevelWorker {
 }
 
 /** A worker thread waiting for its files, or undefined when there can be none. */
-function startWorker(counters: Int32Array, script: string, log?: (message: string) => void): FirstLevelWorker | undefined {
+function startWorker(counters: Int32Array, script: string, log?: Log): FirstLevelWorker | undefined {
   let worker: Worker;
   try {
     if (!fs.existsSync(script)) {
@@ -237,7 +238,7 @@ function startWorker(counters: Int32Array, script: string, log?: (message: strin
     }
     worker = new Worker(script, { workerData: counters.buffer });
   } catch (error) {
-    log?.(`Paper Digest: no worker thread to read the digests with (${String(error)}); this thread reads them.`);
+    log?.(message('logNoWorker', { reason: reasonOf(error) }));
     return undefined;
   }
   const files = workerFiles(worker, log);

@@ -13,6 +13,7 @@ import { rulesDocsBase } from './docsBase';
 import { decodeUtf8Text } from './fs/utf8Text';
 import { KeptIndexStore, keptIndexStore } from './keptIndexDisk';
 import type { WorkspaceIndex } from './service/workspaceIndex';
+import type { Log } from './service/cliMessages';
 import { WorkspaceDigests } from './workspace';
 import { FrameGuard, MAX_MESSAGE_BYTES } from './frameGuard';
 import { firstTransport, SERVER_USAGE, transportProblem } from './transportArgs';
@@ -54,13 +55,13 @@ export type ServerConnection = ReturnType<typeof createServerConnection>;
 export function createWorkspaceFiles(
   index: WorkspaceIndex,
   _connection: ServerConnection,
-  options: { readonly log?: (message: string) => void; readonly idle?: () => Promise<void>; readonly beforeFullScan?: () => Promise<void> },
+  options: { readonly log?: Log; readonly idle?: () => Promise<void>; readonly beforeFullScan?: () => Promise<void> },
 ): WorkspaceFiles {
   return new WorkspaceDigests(index, { ...options, decode: decodeUtf8Text });
 }
 
 /** The index kept between starts in `folder` (keptIndexDisk.ts); the web extension keeps none. */
-export function createKeptIndexStore(folder: string, log: (message: string) => void): KeptIndexStore | undefined {
+export function createKeptIndexStore(folder: string, log: Log): KeptIndexStore | undefined {
   return keptIndexStore(folder, log);
 }
 

@@ -11,6 +11,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { readFileSnapshot, SafeFileError, writeFileAtomic, writeFileAtomicSync } from './fs/safeFile';
 import { decodeKeptIndex, KeptFile, KeptIndexWriter } from './service/keptIndex';
+import { Log, message, MessageRef, reasonOf } from './service/cliMessages';
 
 /** Where the kept index comes from and goes to (workspace.ts). */
 export interface KeptIndexStore {
@@ -54,9 +55,9 @@ const KEPT_INDEX_START = '{"format":"paper-digest-kept-index"';
  * @example
  * workspaceDigests.keepIndexWith(keptIndexStore('/home/me/.config/Code/User/workspaceStorage/1a2b/paper-digest', log));
  */
-export function keptIndexStore(folder: string, log: (message: string) => void): KeptIndexStore | undefined {
+export function keptIndexStore(folder: string, log: Log): KeptIndexStore | undefined {
   if (!path.isAbsolute(folder)) {
-    log(`Paper Digest: keptIndexFolder must be an absolute path, not ${JSON.stringify(folder)}: no index is kept between starts.`);
+    log(message('logKeptFolderNotAbsolute', { folder: JSON.stringify(folder) }));
     return undefined;
   }
   const file = path.join(folder, KEPT_INDEX_FILE);
@@ -69,11 +70,7 @@ export function keptIndexStore(folder: string, log: (message: string) => void): 
       const notAFolder = isNotAFolder(folder);
       const writable = !notAFolder && replaceable(file);
       if (!writable && !refusalSaid) {
-        log(
-          notAFolder
-            ? `Paper Digest: the index is not kept for the next start: keptIndexFolder ${folder} is there and is not a folder.`
-            : `Paper Digest: the index is not kept for the next start: ${file} is there and is not an index this server keeps; it is left as it is.`,
-        );
+        log(notAFolder ? message('logKeptFolderNotFolder', { folder }) : message('logKeptNotOurs', { file }));
       }
       refusalSaid = !writable;
       return writable;
@@ -85,17 +82,16 @@ export function keptIndexStore(folder: string, log: (message: string) => void): 
         text = bytes.toString('utf8');
       } catch (error) {
         if (!(error instanceof SafeFileError && error.code === 'missing')) {
-          log(`Paper Digest: the index kept at the last start (${file}) was not read: ${reason(error)}.`);
+          log(message('logKeptNotRead', { file, reason: reasonOf(error) }));
         }
         return undefined;
       }
       const kept = decodeKeptIndex(text, buildId());
       if ('problem' in kept) {
         if (!replaceable(file)) {
-          log(`Paper Digest: ${file} is not an index this server keeps: it is left as it is, and no index is kept between starts.`);
+          log(message('logKeptForeign', { file }));
         } else {
-          const why = kept.problem === 'corrupt' ? 'it is not whole' : 'another version of the server kept it';
-          log(`Paper Digest: the index kept at the last start (${file}) is not used: ${why}; it is made again.`);
+          log(message(kept.problem === 'corrupt' ? 'logKeptNotWhole' : 'logKeptOtherVersion', { file }));
         }
         return undefined;
       }
@@ -111,7 +107,7 @@ export function keptIndexStore(folder: string, log: (message: string) => void): 
         writeFileAtomicSync(file, text);
         return true;
       } catch (error) {
-        log(`Paper Digest: the index was not kept for the next start (${file}): ${reason(error)}.`);
+        log(message('logKeptNotWritten', { file, reason: reasonOf(error) }));
         return false;
       }
     },
@@ -157,7 +153,7 @@ export function keptIndexStore(folder: string, log: (message: string) => void): 
         if (refused === 'not-ours') {
           log(notOursMessage());
         } else if (refused === undefined) {
-          log(`Paper Digest: the index was not kept for the next start (${file}): ${reason(error)}.`);
+          log(message('logKeptNotWritten', { file, reason: reasonOf(error) }));
         }
         return false;
       }
@@ -173,7 +169,7 @@ export function keptIndexStore(folder: string, log: (message: string) => void): 
   /** Whether an index of `size` bytes may be kept; says why not. */
   function withinSize(size: number): boolean {
     if (size > MAX_KEPT_INDEX_BYTES) {
-      log(`Paper Digest: the index was not kept for the next start: it would be bigger than ${MAX_KEPT_INDEX_BYTES / 1024 / 1024} MB.`);
+      log(message('logKeptTooBig', { max: MAX_KEPT_INDEX_BYTES / 1024 / 1024 }));
       return false;
     }
     return true;
@@ -189,8 +185,8 @@ export function keptIndexStore(folder: string, log: (message: string) => void): 
     return true;
   }
 
-  function notOursMessage(): string {
-    return `Paper Digest: the index was not kept for the next start: ${file} is there and is not an index this server keeps; it is left as it is.`;
+  function notOursMessage(): MessageRef {
+    return message('logKeptNotOursWritten', { file });
   }
 }
 
@@ -217,10 +213,6 @@ function replaceable(file: string): boolean {
   } finally {
     if (fd !== undefined) fs.closeSync(fd);
   }
-}
-
-function reason(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }
 
 let build: string | undefined;

@@ -34,7 +34,7 @@ import { ReadingModel } from './service/reading/model';
 import type { ModelLookup } from './service/reading/model';
 import { distinctPapers, papersInScope, rankPapers } from './service/reading/scope';
 import { StateStore } from './service/reading/stateStore';
-import type { MessageRef } from './service/cliMessages';
+import { Log, message, MessageRef, reasonOf } from './service/cliMessages';
 import { DEFAULT_MESSAGE_LANGUAGE, MessageLanguage, pick } from './service/messages';
 import { CHANGE_MESSAGES, stateProblemIn } from './service/reading/readingMessages';
 import { localizedNode } from './service/treeLabels';
@@ -54,7 +54,7 @@ export interface ReadingHost {
   /** `workspace/configuration` of a section for a scope URI (undefined when the client cannot be asked). */
   configuration(scopeUri: string, section: string): Promise<unknown>;
   notify(params: StateChangedParams): void;
-  log(message: string): void;
+  log: Log;
   /**
    * Settles when the workspace scan under way (if any) is done: the unread count is worked out
    * once the scan has indexed every file, rather than again after each file it indexes.
@@ -174,7 +174,7 @@ export class ReadingService {
       const store = new StateStore(new NodeStateDisk(root));
       store.load();
       if (store.status.problemRef) {
-        this.host.log(`Paper Digest: ${stateProblemIn(store.status.problemRef, this.language())}`);
+        this.host.log(store.status.problemRef);
       }
       this.stores.set(folder, store);
       this.readAgainWhenSettled(folder);
@@ -195,13 +195,13 @@ export class ReadingService {
     try {
       if (await store.loadAsync()) {
         if (store.status.problemRef) {
-          this.host.log(`Paper Digest: ${stateProblemIn(store.status.problemRef, this.language())}`);
+          this.host.log(store.status.problemRef);
         }
         this.model.invalidate();
         this.scheduleNotify(true);
       }
     } catch (error) {
-      this.host.log(`Paper Digest: reading ${store.location} failed: ${String(error)}`);
+      this.host.log(message('logReadingFailed', { location: store.location, reason: reasonOf(error) }));
     }
   }
 
@@ -230,7 +230,7 @@ export class ReadingService {
   /** Pulls `paperDigest.interests` of each folder again (or reads interests.json), then refreshes. */
   reloadInterests(): Promise<void> {
     const loading = this.interestsLoading.then(() => this.loadInterests());
-    this.interestsLoading = loading.catch((error: unknown) => this.host.log(`Paper Digest: loading the interests failed: ${String(error)}`));
+    this.interestsLoading = loading.catch((error: unknown) => this.host.log(message('logInterestsFailed', { reason: reasonOf(error) })));
     return this.interestsLoading;
   }
 
@@ -240,11 +240,14 @@ export class ReadingService {
     const loaded = await Promise.all(
       folders.map(async (folder) => {
         let interests = parseInterests(await this.host.configuration(folder, 'paperDigest.interests').catch(() => undefined));
+        let fromFile = false;
         if (!hasInterests(interests)) {
           interests = this.host.stateFiles ? interestsFromText(await readClientInterests(folder, this.host.stateFiles)) : interestsFromFile(folder);
+          fromFile = true;
         }
         for (const problem of interests.problems) {
-          this.host.log(`Paper Digest: paperDigest.interests of ${folder}: ${stateProblemIn(problem, this.language())}`);
+          // A problem of interests.json names the file; one of the setting is said to be the setting's.
+          this.host.log(fromFile ? problem : message('logInterestsSetting', { folder, problem }));
         }
         return interests;
       }),
@@ -293,7 +296,7 @@ export class ReadingService {
         this.storesLoading = Promise.all([this.storesLoading, this.loadAsync(store)]);
       } else if (store && store.load()) {
         if (store.status.problemRef) {
-          this.host.log(`Paper Digest: ${stateProblemIn(store.status.problemRef, this.language())}`);
+          this.host.log(store.status.problemRef);
         }
         this.model.invalidate();
         this.scheduleNotify(true);

@@ -93,6 +93,7 @@ import { emptyAnswer, folderUris, malformedParams, shapedDocumentConnection, wel
 import { actionsAsCommands, ClientForms, clientForms, flatSymbols, plainDocumentation, plainHover, RICHEST_FORMS, withChanges } from './clientForms';
 import { Lifecycle } from './lifecycle';
 import { ServerMessageLanguage } from './messageLanguage';
+import { logText, message, MessageRef, reasonOf } from './service/cliMessages';
 import { localizedLenses, localizedNode } from './service/treeLabels';
 import { bilingual, MessageLanguage, rulesDocsFor, say } from './service/messages';
 
@@ -173,7 +174,11 @@ const workspaceIndex = new WorkspaceIndex();
 /** With `--debug-requests` and `initializationOptions.debugHoldScan`, the first scan waits after the kept index for `paperDigest/debug/releaseScan` (tests). */
 let scanHold: Promise<void> | undefined;
 let releaseScan: (() => void) | undefined;
-const workspaceDigests = createWorkspaceFiles(workspaceIndex, connection, { log: (message) => connection.console.log(message), idle, beforeFullScan: () => scanHold ?? Promise.resolve() });
+/** Writes a line of the log (the client's output channel of Paper Digest) in the language of the server's messages. */
+function serverLog(ref: MessageRef): void {
+  connection.console.log(logText(ref, messageLanguage.current()));
+}
+const workspaceDigests = createWorkspaceFiles(workspaceIndex, connection, { log: serverLog, idle, beforeFullScan: () => scanHold ?? Promise.resolve() });
 const papersTrees = new PapersTreeCache();
 /** The reading workflow: state files, interests, digest order, export (reading.ts). */
 const reading = new ReadingService(workspaceIndex, {
@@ -185,7 +190,7 @@ const reading = new ReadingService(workspaceIndex, {
     // The CodeLenses say Star or Unstar, Mark read or Mark unread: the client asks them again.
     if (codeLensRefresh) connection.sendRequest(CodeLensRefreshRequest.type).catch(() => undefined);
   },
-  log: (message) => connection.console.log(message),
+  log: serverLog,
   settled: () => workspaceDigests.ready,
   stateFiles: createStateFileSource(connection),
   messageLanguage: () => messageLanguage.current(),
@@ -238,7 +243,7 @@ connection.onInitialize((raw: InitializeParams): InitializeResult => {
   }
   const watchesFiles = options?.watchesFiles === true;
   // Where the index is kept between starts (VS Code's storage of the workspace), when the client gives a place.
-  const keptIndex = typeof options?.keptIndexFolder === 'string' && options.keptIndexFolder !== '' ? createKeptIndexStore(options.keptIndexFolder, (message) => connection.console.log(message)) : undefined;
+  const keptIndex = typeof options?.keptIndexFolder === 'string' && options.keptIndexFolder !== '' ? createKeptIndexStore(options.keptIndexFolder, serverLog) : undefined;
   if (keptIndex) {
     // The files not kept are read, before the scan, for the first level of the grouping the
     // Papers view shows (the client says which; by topic, the view's first, when it does not).
@@ -284,7 +289,7 @@ connection.onInitialized(() => {
           { globPattern: '**/*', kind: WatchKind.Delete },
         ],
       })
-      .catch((error: unknown) => connection.console.log(`Paper Digest: the client did not take the file watchers: ${String(error)}`));
+      .catch((error: unknown) => serverLog(message('logNoWatchers', { reason: reasonOf(error) })));
   }
   if (folderChangeNotifications) {
     connection.workspace.onDidChangeWorkspaceFolders((event: unknown) => {

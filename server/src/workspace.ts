@@ -22,7 +22,8 @@ import { dropOperationsIn, folderChange, isDigestFileName, isDigestUri, isInAFol
 import { PendingDocuments } from './pendingDocuments';
 import type { DigestDocument } from './service/model';
 import { FirstLevelPart, WorkspaceIndex } from './service/workspaceIndex';
-import { counted, countsText, wellFormed, withoutTrailingSlashes } from './service/text';
+import { wellFormed, withoutTrailingSlashes } from './service/text';
+import { CliMessageKey, Log, message, reasonOf, skippedPart } from './service/cliMessages';
 
 /** Limits of the scan, so that a huge or deep workspace cannot stall the server. */
 export interface ScanLimits {
@@ -49,16 +50,16 @@ type SkipReason = 'too-big' | 'special' | 'link' | 'another-name' | 'missing' | 
 /** What reading a file came to: indexed, skipped, a folder now, or overtaken by a newer event. */
 type ReadOutcome = 'indexed' | 'folder' | 'superseded' | SkipReason;
 
-/** What the log says of the files skipped for a reason: of one, and of more. */
-const SKIP_DESCRIPTIONS: Record<SkipReason, readonly [string, string]> = {
-  'too-big': ['too big', 'too big'],
-  special: ['not a regular file (a FIFO, socket or device)', 'not regular files (FIFOs, sockets, devices)'],
-  link: ['symbolic link (never followed)', 'symbolic links (never followed)'],
-  'another-name': ['other name (a hard link) of a file indexed', 'other names (hard links) of files indexed'],
-  missing: ['gone meanwhile', 'gone meanwhile'],
-  unreadable: ['unreadable', 'unreadable'],
-  'not-utf8': ['not UTF-8 text', 'not UTF-8 text'],
-  'name-not-utf8': ['named in bytes that are not UTF-8 (rename it to read it)', 'named in bytes that are not UTF-8 (rename them to read them)'],
+/** What the log says of the files skipped for a reason (logMessages.ts). */
+const SKIP_MESSAGES: Record<SkipReason, CliMessageKey> = {
+  'too-big': 'skipTooBig',
+  special: 'skipSpecial',
+  link: 'skipLink',
+  'another-name': 'skipAnotherName',
+  missing: 'skipMissing',
+  unreadable: 'skipUnreadable',
+  'not-utf8': 'skipNotUtf8',
+  'name-not-utf8': 'skipNameNotUtf8',
 };
 
 const SKIP_OF_ERROR: Record<SafeFileError['code'], SkipReason> = {
@@ -138,7 +139,7 @@ export class WorkspaceDigests {
       readonly limits?: ScanLimits;
       /** How long an edited document waits before it is indexed again, in milliseconds. */
       readonly documentDelay?: number;
-      readonly log?: (message: string) => void;
+      readonly log?: Log;
       /**
        * Awaited before an edited document is indexed after its delay (the server waits for its
        * answers to be sent, so that indexing a big document does not hold them up).
@@ -268,7 +269,7 @@ export class WorkspaceDigests {
     this.scanning = previous
       .then(() => this.scanFolders(this.folders, seen))
       .catch((error: unknown) => {
-        this.options.log?.(`Paper Digest: scanning the workspace failed: ${String(error)}`);
+        this.options.log?.(message('logScanFailed', { reason: reasonOf(error) }));
       })
       .finally(() => this.scansRunning--);
     await this.scanning;
@@ -530,7 +531,7 @@ export class WorkspaceDigests {
         .then(() => this.readEarly(folderUris, store, early))
         .catch((error: unknown) => {
           this.early = undefined;
-          this.options.log?.(`Paper Digest: reading the index kept at the last start failed: ${String(error)}`);
+          this.options.log?.(message('logEarlyFailed', { reason: reasonOf(error) }));
         });
       before = this.earlyRead.then(() => this.options.beforeFullScan?.());
     }
@@ -538,7 +539,7 @@ export class WorkspaceDigests {
     this.scanning = before
       .then(() => this.scanFolders(folderUris, undefined, anywhere))
       .catch((error: unknown) => {
-        this.options.log?.(`Paper Digest: scanning the workspace failed: ${String(error)}`);
+        this.options.log?.(message('logScanFailed', { reason: reasonOf(error) }));
       })
       .finally(() => {
         this.scansRunning--;
@@ -568,11 +569,7 @@ export class WorkspaceDigests {
       }
       return outcome;
     }, anywhere);
-    const skippedCount = [...skipped.values()].reduce((a, b) => a + b, 0);
-    this.options.log?.(
-      `Paper Digest: indexed ${counted(indexed, 'digest file')} (${counted(papers, 'paper')}) in ${Date.now() - started} ms` +
-        (skippedCount > 0 ? `; skipped ${skippedCount}: ${countsText(skipped, SKIP_DESCRIPTIONS)}.` : '.'),
-    );
+    this.options.log?.(message('logIndexed', { files: indexed, papers, ms: Date.now() - started, skipped: skippedPart(skipped, SKIP_MESSAGES) }));
   }
 
   /**
@@ -669,14 +666,16 @@ export class WorkspaceDigests {
     const skippedCount = [...skipped.values()].reduce((a, b) => a + b, 0);
     const others = toRead.length - inFull - skippedCount;
     const digests = indexed - skippedCount;
-    const reasons = countsText(new Map([...skipped].filter((each): each is [SkipReason, number] => each[0] !== 'folder')), SKIP_DESCRIPTIONS);
-    const keptPart = kept
-      ? `the index kept at the last start has ${unchanged} of the ${counted(digests, 'digest file')} as ${digests === 1 ? 'it is' : 'they are'}`
-      : `no index was kept at an earlier start (the first start, or one after an update) for the ${counted(digests, 'digest file')}`;
     this.options.log?.(
-      `Paper Digest: ${keptPart}; ` +
-        `${counted(others, 'other')} ${others === 1 ? 'was' : 'were'} read for the Papers tree's first level (${byWorker} by a worker thread), ${inFull} in full (${Date.now() - started} ms)` +
-        (reasons.length > 0 ? `; skipped ${reasons}.` : '.'),
+      message('logEarlyRead', {
+        kept: kept ? message('logEarlyKept', { unchanged, digests }) : message('logEarlyNotKept', { digests }),
+        others,
+        byWorker,
+        inFull,
+        ms: Date.now() - started,
+        // A file that is a folder now is not a digest file: not listed.
+        skipped: skippedPart(skipped, SKIP_MESSAGES),
+      }),
     );
   }
 
@@ -892,7 +891,7 @@ export class WorkspaceDigests {
             continue;
           }
           if (indexed >= limits.maxFiles) {
-            this.options.log?.(`Paper Digest: indexed the first ${limits.maxFiles} digest files only.`);
+            this.options.log?.(message('logFirstFilesOnly', { max: limits.maxFiles }));
             break;
           }
           if (this.disposed) {

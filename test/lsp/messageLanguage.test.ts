@@ -7,9 +7,12 @@
  */
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { after, describe, test } from 'node:test';
 import { digest, entryLines, readFixture } from '../support/fixtures';
 import { LspClient, SERVER_BUNDLE } from '../support/lspClient';
+import { temporaryFolders } from '../support/tempFolders';
 
 interface Published {
   uri: string;
@@ -212,6 +215,29 @@ describe('lsp: the message language', () => {
     assert.match(inBoth.diagnostics[0].message.split(' — ')[1] ?? '', HAN, inBoth.diagnostics[0].message);
     assert.deepEqual(await quickFixTitles(english, uri, inEnglish.diagnostics), ["Write 'cs.AI' (Artificial Intelligence)"]);
     assert.deepEqual(await quickFixTitles(both, uri, inBoth.diagnostics), ["Write 'cs.AI' (Artificial Intelligence) — 改为“cs.AI”（人工智能）"]);
+  });
+
+  test('Should write its log in the language of its messages: what the scan skipped, a broken interests.json', async () => {
+    const root = temporaryFolders().make('paper-digest-log-');
+    fs.writeFileSync(path.join(root, 'a.digest'), digest(entryLines('X')));
+    fs.writeFileSync(path.join(root, 'latin1.digest'), Buffer.from([0x41, 0xe9, 0x0a]));
+    fs.mkdirSync(path.join(root, '.paper-digest'));
+    fs.writeFileSync(path.join(root, '.paper-digest', 'interests.json'), 'not json');
+    const client = await LspClient.start({
+      rootUri: pathToFileURL(root).href,
+      locale: 'zh-cn',
+      onServerRequest: (method, params: any) => (method === 'workspace/configuration' ? params.items.map((item: { section?: string }) => (item.section === 'paperDigest.messageLanguage' ? 'auto' : null)) : null),
+    });
+    clients.push(client);
+    const logged = (pattern: RegExp): Promise<{ message: string }> => client.waitForNotification<{ message: string }>('window/logMessage', (params) => pattern.test(params.message), undefined, true);
+    // Said before the setting is read (both languages) or after (Chinese alone): the Chinese is there either way.
+    const scan = await logged(/已索引/);
+    assert.match(scan.message, /已索引 1 个摘要文件（1 篇论文），用时 \d+ 毫秒；跳过 1 个：1 个不是 UTF-8 文本。/);
+    // The papers' state is read once the setting is known: Chinese alone, naming the file, not the setting.
+    await client.request('paperDigest/papersTree', { grouping: 'topic', filter: '' });
+    const interests = await logged(/interests\.json/);
+    assert.match(interests.message, /^Paper Digest: .*interests\.json.*不是有效的 JSON/, interests.message);
+    assert.doesNotMatch(interests.message, /paperDigest\.interests| of /, interests.message);
   });
 
   test('Should republish in the new language when the setting changes', async () => {

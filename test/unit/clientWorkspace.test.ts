@@ -11,6 +11,7 @@ import { parseDigest } from '../../server/src/service/parser';
 import { WorkspaceIndex } from '../../server/src/service/workspaceIndex';
 import type { FileReadProblem, ReadDigestFile } from '../../server/src/workspaceFilesProtocol';
 import { digest, entryLines } from '../support/fixtures';
+import { logText } from '../../server/src/service/cliMessages';
 
 const ROOT = 'vscode-vfs://github/me/papers';
 
@@ -51,7 +52,7 @@ function setUp(): { source: FakeSource; index: WorkspaceIndex; files: ClientWork
   const source = new FakeSource();
   const index = new WorkspaceIndex();
   const log: string[] = [];
-  const files = new ClientWorkspaceDigests(index, source, { documentDelay: 0, log: (message) => log.push(message) });
+  const files = new ClientWorkspaceDigests(index, source, { documentDelay: 0, log: (message) => log.push(logText(message, 'en')) });
   return { source, index, files, log };
 }
 

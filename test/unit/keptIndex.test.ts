@@ -21,6 +21,7 @@ import { DEFAULT_SCAN_LIMITS, fileUri, WorkspaceDigests } from '../../server/src
 import { EarlyFiles } from '../../server/src/earlyFiles';
 import { digest, entryLines } from '../support/fixtures';
 import { temporaryFolders } from '../support/tempFolders';
+import { logText } from '../../server/src/service/cliMessages';
 
 const temp = temporaryFolders();
 
@@ -354,7 +355,7 @@ describe('kept index: the first level of the Papers tree before the scan', () =>
       const hold = scanHold();
       const index = new WorkspaceIndex();
       const logs: string[] = [];
-      const files = new WorkspaceDigests(index, { documentDelay: 60_000, beforeFullScan: hold.beforeFullScan, log: (message) => logs.push(message) });
+      const files = new WorkspaceDigests(index, { documentDelay: 60_000, beforeFullScan: hold.beforeFullScan, log: (message) => logs.push(logText(message, 'en')) });
       files.keepIndexWith(store, part);
       const scan = files.setFolders([fileUri(root)]);
       for (const [uri, text] of Object.entries(openDocuments)) {
@@ -574,7 +575,7 @@ describe('kept index: the first level of the Papers tree before the scan', () =>
     for (const file of value.files) file[4] = (file[4] as number) + 1;
     store.text = JSON.stringify(value);
     const logs: string[] = [];
-    const files = new WorkspaceDigests(new WorkspaceIndex(), { log: (message) => logs.push(message) });
+    const files = new WorkspaceDigests(new WorkspaceIndex(), { log: (message) => logs.push(logText(message, 'en')) });
     files.keepIndexWith(store);
     await files.setFolders([fileUri(root)]);
     files.dispose();
@@ -610,7 +611,7 @@ describe('kept index: the first level of the Papers tree before the scan', () =>
     // Another topic where the file says 数学推理, the fingerprints as they are.
     store.text = store.text!.replace('"数学推理"', '"另一个专题"');
     const logs: string[] = [];
-    const files = new WorkspaceDigests(new WorkspaceIndex(), { log: (message) => logs.push(message) });
+    const files = new WorkspaceDigests(new WorkspaceIndex(), { log: (message) => logs.push(logText(message, 'en')) });
     files.keepIndexWith(store);
     const scan = files.setFolders([fileUri(root)]);
     assert.notDeepEqual(firstLevels((await files.earlyIndex('topic'))!), right, 'what was kept answers until the scan reads the files');
@@ -728,7 +729,7 @@ describe('kept index: the first level of the Papers tree before the scan', () =>
     for (const part of ['topic', 'none'] as const) {
       const hold = scanHold();
       const logs: string[] = [];
-      const files = new WorkspaceDigests(new WorkspaceIndex(), { beforeFullScan: hold.beforeFullScan, log: (message) => logs.push(message) });
+      const files = new WorkspaceDigests(new WorkspaceIndex(), { beforeFullScan: hold.beforeFullScan, log: (message) => logs.push(logText(message, 'en')) });
       files.keepIndexWith(store, part);
       const scan = files.setFolders([fileUri(root)]);
       await hold.reached;
@@ -869,7 +870,7 @@ describe('kept index: the first level of the Papers tree before the scan', () =>
     assert.ok('files' in kept && kept.files.size === 0);
     const logs: string[] = [];
     const index = new WorkspaceIndex();
-    const files = new WorkspaceDigests(index, { log: (m) => logs.push(m) });
+    const files = new WorkspaceDigests(index, { log: (m) => logs.push(logText(m, 'en')) });
     files.keepIndexWith(store);
     await files.setFolders([fileUri(root)]);
     files.dispose();
@@ -948,11 +949,11 @@ describe('kept index: the first level of the Papers tree before the scan', () =>
     const root = folder({ 'a.digest': digest(entryLines('A')), 'b.digest': digest(entryLines('B')) });
     fs.writeFileSync(path.join(root, 'binary.digest'), Buffer.from([0xff, 0xfe, 0x00, 0x41]));
     const logs: string[] = [];
-    const files = new WorkspaceDigests(new WorkspaceIndex(), { log: (message) => logs.push(message) });
+    const files = new WorkspaceDigests(new WorkspaceIndex(), { log: (message) => logs.push(logText(message, 'en')) });
     files.keepIndexWith(memoryStore());
     await files.setFolders([fileUri(root)]);
     files.dispose();
-    assert.match(logs.join('\n'), /no index was kept at an earlier start \(the first start, or one after an update\) for the 2 digest files; 2 others were read for the Papers tree's first level \(0 by a worker thread\), 0 in full \(\d+ ms\); skipped 1 not UTF-8 text\./);
+    assert.match(logs.join('\n'), /no index was kept at an earlier start \(the first start, or one after an update\) for the 2 digest files; 2 others were read for the Papers tree's first level \(0 by a worker thread\), 0 in full \(\d+ ms\); skipped 1: 1 not UTF-8 text\./);
     assert.match(logs.join('\n'), /indexed 2 digest files \(2 papers\) in \d+ ms; skipped 1: 1 not UTF-8 text\./);
   });
 
@@ -1121,7 +1122,7 @@ describe('kept index: the files read for the first level only (a first start)', 
         }
         return b.includes(0xff) ? undefined : b.toString('utf8');
       },
-      log: (m) => logs.push(m),
+      log: (m) => logs.push(logText(m, 'en')),
     });
     const { files, byWorker } = await reader.read([...odd, ...tasks], bytes);
     assert.deepEqual([...files.keys()].sort(), tasks.map((task) => task.uri).sort());
@@ -1199,7 +1200,7 @@ describe('kept index: the files read for the first level only (a first start)', 
         }
         return b.toString('utf8');
       },
-      log: (m) => logs.push(m),
+      log: (m) => logs.push(logText(m, 'en')),
     });
     const { files, byWorker } = await reader.read(tasks, bytes);
     assert.equal(logs.length, 1, logs.join('\n'));
@@ -1223,7 +1224,7 @@ describe('kept index: the files read for the first level only (a first start)', 
     // The error first, then the file sent before it, then the exit.
     const failing = new EventEmitter();
     const logs: string[] = [];
-    const failed = workerFiles(failing as never, (m) => logs.push(m));
+    const failed = workerFiles(failing as never, (m) => logs.push(logText(m, 'en')));
     failing.emit('message', texts[0]);
     failing.emit('error', new Error('boom'));
     failing.emit('message', texts[1]);
@@ -1397,7 +1398,7 @@ describe('kept index: its file', () => {
   test('Should write it atomically in a folder it makes, and read it back', async () => {
     const storage = path.join(temp.make('paper-digest-storage-'), 'not', 'yet');
     const logs: string[] = [];
-    const store = keptIndexStore(storage, (message) => logs.push(message))!;
+    const store = keptIndexStore(storage, (message) => logs.push(logText(message, 'en')))!;
     assert.equal(await store.read(), undefined);
     store.write(writerOf(store, summaries()));
     assert.deepEqual(fs.readdirSync(storage), [KEPT_INDEX_FILE]);
@@ -1409,7 +1410,7 @@ describe('kept index: its file', () => {
   test('Should write the same file without blocking, and not at all once it is not wanted any more', async () => {
     const storage = temp.make('paper-digest-storage-');
     const logs: string[] = [];
-    const store = keptIndexStore(storage, (message) => logs.push(message))!;
+    const store = keptIndexStore(storage, (message) => logs.push(logText(message, 'en')))!;
     const file = path.join(storage, KEPT_INDEX_FILE);
     // Several megabytes: encoded a piece at a time.
     const many: KeptFile[] = [];
@@ -1463,7 +1464,7 @@ describe('kept index: its file', () => {
     const file = path.join(storage, KEPT_INDEX_FILE);
     fs.writeFileSync(file, text);
     const logs: string[] = [];
-    return { file, logs, store: keptIndexStore(storage, (message) => logs.push(message))! };
+    return { file, logs, store: keptIndexStore(storage, (message) => logs.push(logText(message, 'en')))! };
   }
 
   test('Should say so of a kept index it cannot use, and replace it at the next write', async () => {
@@ -1491,7 +1492,7 @@ describe('kept index: its file', () => {
     assert.equal(store.write(writerOf(store, summaries())), false);
     assert.equal(fs.readFileSync(file, 'utf8'), '{"papers": ["someone else\'s"]}');
     assert.match(logs.join('\n'), /is not an index this server keeps; it is left as it is/);
-    assert.equal(keptIndexStore('relative/folder', (message) => logs.push(message)), undefined);
+    assert.equal(keptIndexStore('relative/folder', (message) => logs.push(logText(message, 'en'))), undefined);
     assert.match(logs.join('\n'), /must be an absolute path/);
   });
 
@@ -1499,7 +1500,7 @@ describe('kept index: its file', () => {
     const storage = path.join(temp.make('paper-digest-storage-'), 'storage');
     fs.writeFileSync(storage, 'a file');
     const logs: string[] = [];
-    const store = keptIndexStore(storage, (message) => logs.push(message))!;
+    const store = keptIndexStore(storage, (message) => logs.push(logText(message, 'en')))!;
     assert.equal(await store.read(), undefined);
     assert.equal(store.writable(), false);
     assert.equal(store.write(writerOf(store, summaries())), false);
@@ -1514,7 +1515,7 @@ describe('kept index: its file', () => {
     fs.writeFileSync(outside, 'precious');
     fs.symlinkSync(outside, path.join(storage, KEPT_INDEX_FILE));
     const logs: string[] = [];
-    const store = keptIndexStore(storage, (message) => logs.push(message))!;
+    const store = keptIndexStore(storage, (message) => logs.push(logText(message, 'en')))!;
     assert.equal(await store.read(), undefined);
     assert.match(logs.join('\n'), /was not read/);
     store.write(writerOf(store, summaries()));

@@ -9,6 +9,7 @@ import { decodeUtf8Text } from '../../server/src/fs/utf8Text';
 import { WorkspaceIndex } from '../../server/src/service/workspaceIndex';
 import { digest, entryLines } from '../support/fixtures';
 import { temporaryFolders } from '../support/tempFolders';
+import { logText, message } from '../../server/src/service/cliMessages';
 
 const CREATED = 1 as const;
 const DELETED = 3 as const;
@@ -103,7 +104,7 @@ describe('workspace: scanning', () => {
     const two = folder({ 'b.digest': digest(entryLines('B')) });
     const index = new WorkspaceIndex();
     const log: string[] = [];
-    const files = new WorkspaceDigests(index, { log: (message) => log.push(message) });
+    const files = new WorkspaceDigests(index, { log: (message) => log.push(logText(message, 'en')) });
     await files.setFolders([pathToUri(one), pathToUri(two)]);
     assert.equal(index.files().length, 2);
     assert.equal(log.filter((line) => line.includes('indexed')).length, 1);
@@ -121,7 +122,7 @@ describe('workspace: scanning', () => {
     const two = folder({ 'b.digest': digest(entryLines('D')) });
     const index = new WorkspaceIndex();
     const log: string[] = [];
-    const files = new WorkspaceDigests(index, { log: (message) => log.push(message) });
+    const files = new WorkspaceDigests(index, { log: (message) => log.push(logText(message, 'en')) });
     await files.setFolders([pathToUri(one)]);
     await files.changeFolders([pathToUri(two)], []);
     assert.deepEqual(log.filter((line) => line.includes('indexed')).map((line) => /indexed .*\)/.exec(line)?.[0]), ['indexed 1 digest file (3 papers)', 'indexed 1 digest file (1 paper)']);
@@ -266,19 +267,26 @@ describe('workspace: links, special files and replaced files', () => {
   }
 
   /** A scan of the folder, with the log it wrote. */
-  async function scanned(root: string, limits = DEFAULT_SCAN_LIMITS): Promise<{ index: WorkspaceIndex; files: WorkspaceDigests; log: string[] }> {
+  async function scanned(root: string, limits = DEFAULT_SCAN_LIMITS): Promise<{ index: WorkspaceIndex; files: WorkspaceDigests; log: string[]; chinese: string[] }> {
     const index = new WorkspaceIndex();
     const log: string[] = [];
-    const files = new WorkspaceDigests(index, { limits, log: (message) => log.push(message) });
+    const chinese: string[] = [];
+    const files = new WorkspaceDigests(index, {
+      limits,
+      log: (message) => {
+        log.push(logText(message, 'en'));
+        chinese.push(logText(message, 'zh-cn'));
+      },
+    });
     await files.setFolders([pathToUri(root)]);
-    return { index, files, log };
+    return { index, files, log, chinese };
   }
 
   test('Should count each file once when a workspace folder is inside another, also towards the file limit', async () => {
     const root = folder({ 'a.digest': digest(entryLines('A')), 'sub/b.digest': digest(entryLines('B')), 'sub/c.digest': digest(entryLines('C')), 'zzz/d.digest': digest(entryLines('D')) });
     const index = new WorkspaceIndex();
     const log: string[] = [];
-    const files = new WorkspaceDigests(index, { limits: { ...DEFAULT_SCAN_LIMITS, maxFiles: 4 }, log: (message) => log.push(message) });
+    const files = new WorkspaceDigests(index, { limits: { ...DEFAULT_SCAN_LIMITS, maxFiles: 4 }, log: (message) => log.push(logText(message, 'en')) });
     // The inner folder first: its files are met again in the outer one.
     await files.setFolders([pathToUri(path.join(root, 'sub')), pathToUri(root)]);
     assert.deepEqual(indexedNames(index, root), ['a.digest', 'sub/b.digest', 'sub/c.digest', 'zzz/d.digest']);
@@ -293,7 +301,7 @@ describe('workspace: links, special files and replaced files', () => {
     const index = new WorkspaceIndex();
     index.updateOpen('untitled:Untitled-1', digest(entryLines('U1'), entryLines('U2')));
     const log: string[] = [];
-    const files = new WorkspaceDigests(index, { log: (message) => log.push(message) });
+    const files = new WorkspaceDigests(index, { log: (message) => log.push(logText(message, 'en')) });
     await files.setFolders([pathToUri(root)]);
     assert.equal(index.paperCount, 3);
     assert.match(log.find((line) => line.includes('indexed')) ?? '', /indexed 1 digest file \(1 paper\)/, log.join('\n'));
@@ -314,6 +322,23 @@ describe('workspace: links, special files and replaced files', () => {
     assert.match(summary!, /1 too big/);
     assert.match(summary!, /1 not a regular file \(a FIFO, socket or device\)/);
     assert.match(summary!, /2 symbolic links \(never followed\)/);
+  });
+
+  test('Should say what it indexed and skipped in Chinese for a Chinese display, and in both languages for both', async () => {
+    const root = folder({ 'a.digest': digest(entryLines('A')), 'b.digest': digest(entryLines('B'), entryLines('C')) });
+    fs.writeFileSync(path.join(root, 'latin1.digest'), Buffer.from([0x41, 0xe9, 0x0a]));
+    fs.symlinkSync('/dev/zero', path.join(root, 'zero.digest'));
+    const { log, chinese } = await scanned(root);
+    const english = log.find((line) => line.includes('indexed'));
+    assert.match(english ?? '', /^Paper Digest: indexed 2 digest files \(3 papers\) in \d+ ms; skipped 2: /, log.join('\n'));
+    const summary = chinese.find((line) => line.includes('已索引'));
+    assert.match(summary ?? '', /^Paper Digest: 已索引 2 个摘要文件（3 篇论文），用时 \d+ 毫秒；跳过 2 个：/, chinese.join('\n'));
+    assert.match(summary!, /1 个符号链接（从不跟随）/);
+    assert.match(summary!, /1 个不是 UTF-8 文本/);
+    // Nothing left in English but the product's name and the names of encodings.
+    assert.doesNotMatch(summary!.replace(/^Paper Digest: /, '').replace(/UTF-8/g, ''), /[A-Za-z]/, summary);
+    const both = logText(message('logFirstFilesOnly', { max: 20_000 }), 'both');
+    assert.equal(both, 'Paper Digest: indexed the first 20000 digest files only. — 只索引了前 20000 个摘要文件。');
   });
 
   test('Should count positions in a file with a byte order mark as an editor shows it, without the mark', async () => {

@@ -8,6 +8,7 @@
  * message name the same values (a unit test holds every key to it).
  */
 import { FILE_MESSAGES } from './fileMessages';
+import { LOG_MESSAGES } from './logMessages';
 import { Bilingual, bilingual, MessageLanguage, pick, say } from './messages';
 
 const HELP_CHECK_EN = `Usage: paper-digest check [--fix] [--format text|json|sarif] [--lang both|en|zh-cn|auto] PATH...
@@ -279,6 +280,9 @@ export const CLI_MESSAGES = {
 
   // Files and state files that cannot be read, written or used (fileMessages.ts).
   ...FILE_MESSAGES,
+
+  // The language server's log (logMessages.ts).
+  ...LOG_MESSAGES,
 } satisfies Record<string, Bilingual>;
 
 export type CliMessageKey = keyof typeof CLI_MESSAGES;
@@ -360,6 +364,38 @@ function fill(template: string, values: Readonly<Record<string, CliValue>>, side
     }
     return isMessageRef(value) ? fill(CLI_MESSAGES[value.key][side], value.values ?? {}, side) : value[side];
   });
+}
+
+/** Where a part of the server writes a line of its log: a message of the table, put into words by whoever shows it (`logText`). */
+export type Log = (message: MessageRef) => void;
+
+/**
+ * A line of the server's log: `Paper Digest: ` and the message as the server's messages are
+ * said (`say`: both languages for `both`).
+ *
+ * @example logText(message('logFirstFilesOnly', { max: 20000 }), 'zh-cn') // 'Paper Digest: 只索引了前 20000 个摘要文件。'
+ */
+export function logText(ref: MessageRef, language: MessageLanguage): string {
+  return `Paper Digest: ${say(messageText(ref), language)}`;
+}
+
+/**
+ * Counts by what they count, each said by its message (which takes the `count`), joined: the
+ * log's lists of files skipped. Counts without a message are left out; undefined when none is left.
+ *
+ * @example countsMessage(new Map([['link', 1]]), { link: 'skipLink' }) // { en: '1 symbolic link (never followed)', zh: '1 个符号链接（从不跟随）' }
+ */
+export function countsMessage<K extends string>(counts: ReadonlyMap<K, number>, keys: Readonly<Partial<Record<K, CliMessageKey>>>): Bilingual | undefined {
+  const parts = [...counts].filter(([key, count]) => count > 0 && Object.prototype.hasOwnProperty.call(keys, key)).map(([key, count]) => cliText(keys[key]!, { count }));
+  return parts.length === 0 ? undefined : { en: parts.map((part) => part.en).join(', '), zh: parts.map((part) => part.zh).join('，') };
+}
+
+/** The log's `; skipped 3: 1 too big, 2 unreadable` (`logSkipped`) of the counts with a message, or nothing when there are none. */
+export function skippedPart<K extends string>(counts: ReadonlyMap<K, number>, keys: Readonly<Partial<Record<K, CliMessageKey>>>): MessageRef | '' {
+  const reasons = countsMessage(counts, keys);
+  let count = 0;
+  for (const [key, each] of counts) if (Object.prototype.hasOwnProperty.call(keys, key)) count += each;
+  return reasons ? message('logSkipped', { count, reasons }) : '';
 }
 
 /**

@@ -257,8 +257,8 @@ export function plainLabel(text: string, max: number): string {
 }
 
 /**
- * A count and what it counts, plural (an `s` added) unless the count is 1: the output channel's
- * lines.
+ * A count and what it counts, plural (an `s` added) unless the count is 1: the English summary of
+ * the command line's `check`.
  *
  * @example
  * counted(1, 'digest file') // '1 digest file'
@@ -266,16 +266,6 @@ export function plainLabel(text: string, max: number): string {
  */
 export function counted(count: number, word: string): string {
   return `${count} ${word}${count === 1 ? '' : 's'}`;
-}
-
-/**
- * Counts by what they count, each with its words for one and for more (`[one, more]`), joined:
- * the output channel's lines.
- *
- * @example countsText(new Map([['link', 1], ['big', 3]]), { link: ['link', 'links'], big: ['too big', 'too big'] }) // '1 link, 3 too big'
- */
-export function countsText<K extends string>(counts: ReadonlyMap<K, number>, words: Readonly<Record<K, readonly [string, string]>>): string {
-  return [...counts].map(([key, count]) => `${count} ${words[key][count === 1 ? 0 : 1]}`).join(', ');
 }
 
 /**

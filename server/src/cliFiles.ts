@@ -131,7 +131,7 @@ export function collectDigestFiles(paths: readonly string[], cwd: string, fail: 
     let stat: fs.Stats;
     try {
       // A name ending in a separator names a folder (`a.digest/` is no file), as the system reads it.
-      stat = fs.statSync(/[/\\]$/.test(given) && !given.startsWith('file:') ? absolute + path.sep : absolute);
+      stat = fs.statSync(/[/\\]$/.test(given) && !isFileUrl(given) ? absolute + path.sep : absolute);
     } catch (error) {
       // An argument comes as text: a name that is not UTF-8 came with U+FFFD and names no file.
       const missing = (error as NodeJS.ErrnoException).code === 'ENOENT' && mayBeNotUtf8(given);
@@ -158,6 +158,11 @@ export function collectDigestFiles(paths: readonly string[], cwd: string, fail: 
   return result;
 }
 
+/** Whether an argument is a `file:` URL (its scheme in any case). */
+function isFileUrl(given: string): boolean {
+  return /^file:/i.test(given);
+}
+
 /**
  * The absolute path a path given on the command line names: a `file:` URL's path, else the path
  * resolved against `cwd`; a URL that names no local file is a problem to report.
@@ -165,11 +170,16 @@ export function collectDigestFiles(paths: readonly string[], cwd: string, fail: 
  * @example givenPath('file:///w/digests', '/home') // '/w/digests'
  */
 export function givenPath(given: string, cwd: string): string | MessageRef {
-  if (!given.startsWith('file:')) {
+  if (!isFileUrl(given)) {
     return path.resolve(cwd, given);
   }
   try {
-    return fileURLToPath(given);
+    // A URL's scheme is the same in any case (`FILE:///w`); what follows `?` or `#` is no part of the path.
+    const url = new URL(given);
+    if (url.search !== '' || url.hash !== '' || given.includes('?') || given.includes('#')) {
+      return message('cannotRead', { path: printable(given), reason: message('fileUrlQuery') });
+    }
+    return fileURLToPath(url);
   } catch (error) {
     return message('cannotRead', { path: printable(given), reason: message('notFileUrl', { detail: error instanceof Error ? error.message : String(error) }) });
   }

@@ -446,7 +446,7 @@ describe('paper-digest check: special files, links and names', () => {
     fs.writeFileSync(path.join(folder, 'a.digest'), digest(entryLines('A')));
     const slash = run(['check', '--lang', 'en', 'a.digest/'], folder);
     assert.equal(slash.status, 2);
-    assert.deepEqual(stderrLines(slash), ["paper-digest: cannot read 'a.digest/': no such file or folder"]);
+    assert.deepEqual(stderrLines(slash), ["paper-digest: cannot read 'a.digest/': its path goes through a file as if it were a folder"]);
     // A folder with nothing to say of it is said to hold no digest.
     fs.mkdirSync(path.join(folder, 'empty'));
     assert.deepEqual(stderrLines(run(['check', '--lang', 'en', 'empty'], folder)), ["paper-digest: no digest files in 'empty'"]);
@@ -547,6 +547,27 @@ describe('paper-digest check: special files, links and names', () => {
     const folder = folderWith('url', { 'u.digest': readFixture('diagnostics/category-case.digest') });
     const good = runBounded(['check', `file://${path.join(folder, 'u.digest')}`], work);
     assert.equal(good.status, 1, good.stderr);
+    // The scheme in any case, as URLs have it.
+    const upper = runBounded(['check', `FILE://${path.join(folder, 'u.digest')}`], work);
+    assert.equal(upper.status, 1, upper.stderr);
+    assert.equal(upper.stdout, good.stdout);
+    // A query or a fragment is no part of a file's path: refused, not dropped.
+    for (const url of [`file://${folder}?x=1`, `file://${folder}#top`, `file://${path.join(folder, 'u.digest')}?`]) {
+      const result = runBounded(['check', url], work);
+      assert.equal(result.status, 2, url);
+      assert.deepEqual(stderrLines(result), [`paper-digest: cannot read '${url}': a file URL with a query or a fragment (?… or #…) names no file`]);
+    }
+  });
+
+  test('Should say that a path goes through a file, not that there is no such file', () => {
+    const folder = folderWith('through', { 'u.digest': readFixture('diagnostics/category-case.digest') });
+    for (const given of ['u.digest/', 'u.digest/x.digest']) {
+      const result = runBounded(['check', given], folder);
+      assert.equal(result.status, 2, given);
+      assert.deepEqual(stderrLines(result), [`paper-digest: cannot read '${given}': its path goes through a file as if it were a folder`]);
+      const zh = runBounded(['check', '--lang', 'zh-cn', given], folder);
+      assert.deepEqual(stderrLines(zh), [`paper-digest: 无法读取 '${given}'：它的路径把一个文件当作文件夹`]);
+    }
   });
 });
 

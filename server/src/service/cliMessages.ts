@@ -316,7 +316,7 @@ export class MessageError extends Error {
 
 const SYSTEM_ERRORS: Readonly<Record<string, CliMessageKey>> = {
   ENOENT: 'systemMissing',
-  ENOTDIR: 'systemMissing',
+  ENOTDIR: 'systemNotFolder',
   EACCES: 'systemPermission',
   EPERM: 'systemPermission',
   EISDIR: 'systemIsFolder',

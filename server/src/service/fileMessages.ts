@@ -21,6 +21,7 @@ export const FILE_MESSAGES = {
   tooManyToFix: bilingual("not fixed '{path}': it has more than {max} problems, more than fixing all at once works on; it was left as it is", "未修复 '{path}'：其中问题超过 {max} 个，超出一次修复全部所能处理的数量；文件保持原样"),
   linkOutsideRoot: bilingual("it is a symbolic link to outside '{root}'", "它是指向 '{root}' 之外的符号链接"),
   notFileUrl: bilingual('it is not a file URL of this machine ({detail})', '它不是本机的文件 URL（{detail}）'),
+  fileUrlQuery: bilingual('a file URL with a query or a fragment (?… or #…) names no file', '带查询或片段（?… 或 #…）的文件 URL 不指向任何文件'),
   emptyPath: bilingual('an empty path names no file', '空路径不指向任何文件'),
   notUtf8: bilingual('it is not UTF-8 text', '它不是 UTF-8 文本'),
   nameNotUtf8: bilingual('its name is not UTF-8 text; rename it to read it', '它的名称不是 UTF-8 文本；重命名后才能读取'),
@@ -59,6 +60,7 @@ export const FILE_MESSAGES = {
 
   // System errors, by code; another code's own text is kept (`systemOther`).
   systemMissing: bilingual('no such file or folder', '没有这个文件或文件夹'),
+  systemNotFolder: bilingual('its path goes through a file as if it were a folder', '它的路径把一个文件当作文件夹'),
   systemPermission: bilingual('permission denied', '权限不足'),
   systemIsFolder: bilingual('it is a folder', '它是文件夹'),
   systemReadOnly: bilingual('read-only file system', '只读文件系统'),

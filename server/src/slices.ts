@@ -39,7 +39,6 @@ export function outputSent(): Promise<void> {
   });
 }
 
-/** A turn of the event loop (incoming messages are read, queued work runs), then the output sent. */
 /**
  * How long the client is given to decode a big answer, per megabyte, from when it was written.
  * Decoding the 3.8 MB outline of 10,000 papers takes a client about 20 ms on a 2-core machine
@@ -64,11 +63,15 @@ export function noteAnswerWritten(bytes: number): void {
   decodingUntil = Math.max(decodingUntil, performance.now()) + (bytes / 1e6) * DECODE_MS_PER_MB;
 }
 
-/** For tests: how long sliced work would wait now for the client to decode, in milliseconds. */
+/** How long sliced work waits now for the client to decode, in milliseconds (0: none). */
 export function decodeWait(): number {
   return Math.max(0, decodingUntil - performance.now());
 }
 
+/**
+ * A turn of the event loop (incoming messages are read, queued work runs), then the output sent,
+ * then the time the client is given to decode the big answers written (`noteAnswerWritten`).
+ */
 async function turn(): Promise<void> {
   // A web worker (the web extension's server) has no setImmediate and no standard output.
   await new Promise((resolve) => (typeof setImmediate === 'function' ? setImmediate(resolve) : setTimeout(resolve, 0)));

@@ -63,25 +63,41 @@ export function noteAnswerWritten(bytes: number): void {
   decodingUntil = Math.max(decodingUntil, performance.now()) + (bytes / 1e6) * DECODE_MS_PER_MB;
 }
 
+/** For tests: the client taken to have decoded everything written. */
+export function resetDecoding(): void {
+  decodingUntil = -Infinity;
+}
+
 /** How long sliced work waits now for the client to decode, in milliseconds (0: none). */
 export function decodeWait(): number {
   return Math.max(0, decodingUntil - performance.now());
 }
 
 /**
- * A turn of the event loop (incoming messages are read, queued work runs), then the output sent,
- * then the time the client is given to decode the big answers written (`noteAnswerWritten`).
+ * The most one run of sliced work waits in all for the client to decode: a client that asks for
+ * big answers again and again (the outline of a big document at every keystroke) delays the
+ * checks by this much at most, never for ever.
  */
-async function turn(): Promise<void> {
+export const MAX_DECODE_WAIT_PER_RUN_MS = 250;
+
+/**
+ * A turn of the event loop (incoming messages are read, queued work runs), then the output sent,
+ * then the time the client is given to decode the big answers written (`noteAnswerWritten`), up
+ * to `maxWait` ms; resolves with the time waited for that.
+ */
+async function turn(maxWait: number): Promise<number> {
   // A web worker (the web extension's server) has no setImmediate and no standard output.
   await new Promise((resolve) => (typeof setImmediate === 'function' ? setImmediate(resolve) : setTimeout(resolve, 0)));
+  let waited = 0;
   for (;;) {
     await outputSent();
-    const wait = decodeWait();
+    const wait = Math.min(decodeWait(), maxWait - waited);
     if (wait <= 0) {
-      return;
+      return waited;
     }
+    const start = performance.now();
     await new Promise((resolve) => setTimeout(resolve, Math.ceil(wait)));
+    waited += performance.now() - start;
   }
 }
 
@@ -171,8 +187,9 @@ function nextTurn(): Promise<void> {
 }
 
 async function slices<T>(steps: Generator<void, T, void>, stale: () => boolean, sliceMs: number): Promise<T | undefined> {
+  let decodeWaited = 0;
   for (;;) {
-    await turn();
+    decodeWaited += await turn(MAX_DECODE_WAIT_PER_RUN_MS - decodeWaited);
     if (stale()) {
       steps.return(undefined as T);
       return undefined;

@@ -8,7 +8,7 @@ import { Writable } from 'node:stream';
 import { describe, test } from 'node:test';
 import { computeDiagnostics, diagnosticSteps } from '../../server/src/service/features/diagnostics';
 import { parseDigest } from '../../server/src/service/parser';
-import { decodeWait, idle, noteAnswerWritten, noteMessage, outputSent, runInSlices, setOutput, setQuiet } from '../../server/src/slices';
+import { decodeWait, idle, noteAnswerWritten, noteMessage, outputSent, resetDecoding, runInSlices, setOutput, setQuiet } from '../../server/src/slices';
 import { digest, entryLines } from '../support/fixtures';
 
 function* counting(log: string[], steps: number): Generator<void, number, void> {
@@ -126,6 +126,30 @@ describe('slices', () => {
     // A timer may fire up to a millisecond early.
     assert.ok(firstStepAt >= until - 1.5, `the first step ran ${until - firstStepAt} ms before the client was done`);
     assert.equal(decodeWait(), 0);
+  });
+
+  test('Should wait for the client to decode no longer than its limit in all, however much is written', async () => {
+    await waitForDecoding();
+    // A client that asks for a big answer again and again: 80 s of decoding noted, and more as the work goes on.
+    noteAnswerWritten(10_000_000_000);
+    let slicesRun = 0;
+    const value = await runInSlices(
+      (function* (): Generator<void, string, void> {
+        for (let i = 0; i < 5; i++) {
+          slicesRun++;
+          noteAnswerWritten(4_000_000);
+          yield;
+        }
+        return 'checked';
+      })(),
+      () => false,
+      0,
+    );
+    assert.equal(value, 'checked');
+    assert.equal(slicesRun, 5);
+    // Done long before the client would have decoded all that (the limit is MAX_DECODE_WAIT_PER_RUN_MS).
+    assert.ok(decodeWait() > 60_000, `done with ${decodeWait()} ms of decoding still noted`);
+    resetDecoding();
   });
 
   test('Should wait for an output over its high-water mark to drain, and not for one below it', async () => {

@@ -14,7 +14,7 @@ import type { WorkspaceIndex } from './service/workspaceIndex';
 import type { FileReadProblem, ReadDigestFile } from './workspaceFilesProtocol';
 import type { ScanLimits, WorkspaceDigests } from './workspace';
 import { withoutTrailingSlashes } from './service/text';
-import { CliMessageKey, Log, message, reasonOf, skippedPart } from './service/cliMessages';
+import { CliMessageKey, Log, message, detailOf, skippedPart } from './service/cliMessages';
 
 /** What the server asks of the workspace's files, whichever way they are read. */
 export type WorkspaceFiles = Pick<
@@ -209,7 +209,7 @@ export class ClientWorkspaceDigests implements WorkspaceFiles {
     this.scanning = this.scanning
       .then(() => this.scanFolders(folderUris, seen, anywhere))
       .catch((error: unknown) => {
-        this.options.log?.(message('logScanFailed', { reason: reasonOf(error) }));
+        this.options.log?.(message('logScanFailed', { reason: detailOf(error) }));
       });
     return this.scanning;
   }
@@ -283,7 +283,7 @@ export class ClientWorkspaceDigests implements WorkspaceFiles {
       try {
         answers = await this.source.readDigestFiles(batch, this.limits.maxFileBytes);
       } catch (error) {
-        this.options.log?.(message('logReadBatchFailed', { count: batch.length, reason: reasonOf(error) }));
+        this.options.log?.(message('logReadBatchFailed', { count: batch.length, reason: detailOf(error) }));
         answers = [];
       }
       batch.forEach((uri, i) => {

@@ -18,7 +18,7 @@ import { readFileSnapshot, readFileSnapshotSync, ReadResult } from './fs/safeFil
 import { decodeKeptIndex, firstLevelSummary, KeptFile } from './service/keptIndex';
 import { parseWithinLimits } from './service/limits';
 import type { FirstLevelPart } from './service/workspaceIndex';
-import { Log, message, reasonOf } from './service/cliMessages';
+import { Log, message, detailOf } from './service/cliMessages';
 
 /** A digest file to read: its URI, and its path. */
 export interface FirstLevelTask {
@@ -214,7 +214,7 @@ export function workerFiles(worker: Pick<Worker, 'on' | 'once'>, log?: Log): Pro
       }
     });
     worker.once('error', (error: unknown) => {
-      log?.(message('logWorkerFailed', { reason: reasonOf(error) }));
+      log?.(message('logWorkerFailed', { reason: detailOf(error) }));
     });
     worker.once('exit', finish);
   });
@@ -238,7 +238,7 @@ function startWorker(counters: Int32Array, script: string, log?: Log): FirstLeve
     }
     worker = new Worker(script, { workerData: counters.buffer });
   } catch (error) {
-    log?.(message('logNoWorker', { reason: reasonOf(error) }));
+    log?.(message('logNoWorker', { reason: detailOf(error) }));
     return undefined;
   }
   const files = workerFiles(worker, log);

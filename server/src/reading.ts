@@ -34,7 +34,7 @@ import { ReadingModel } from './service/reading/model';
 import type { ModelLookup } from './service/reading/model';
 import { distinctPapers, papersInScope, rankPapers } from './service/reading/scope';
 import { StateStore } from './service/reading/stateStore';
-import { Log, message, MessageRef, reasonOf } from './service/cliMessages';
+import { Log, message, MessageRef, detailOf } from './service/cliMessages';
 import { DEFAULT_MESSAGE_LANGUAGE, MessageLanguage, pick } from './service/messages';
 import { CHANGE_MESSAGES, stateProblemIn } from './service/reading/readingMessages';
 import { localizedNode } from './service/treeLabels';
@@ -201,7 +201,7 @@ export class ReadingService {
         this.scheduleNotify(true);
       }
     } catch (error) {
-      this.host.log(message('logReadingFailed', { location: store.location, reason: reasonOf(error) }));
+      this.host.log(message('logReadingFailed', { location: store.location, reason: detailOf(error) }));
     }
   }
 
@@ -230,7 +230,7 @@ export class ReadingService {
   /** Pulls `paperDigest.interests` of each folder again (or reads interests.json), then refreshes. */
   reloadInterests(): Promise<void> {
     const loading = this.interestsLoading.then(() => this.loadInterests());
-    this.interestsLoading = loading.catch((error: unknown) => this.host.log(message('logInterestsFailed', { reason: reasonOf(error) })));
+    this.interestsLoading = loading.catch((error: unknown) => this.host.log(message('logInterestsFailed', { reason: detailOf(error) })));
     return this.interestsLoading;
   }
 
@@ -246,8 +246,8 @@ export class ReadingService {
           fromFile = true;
         }
         for (const problem of interests.problems) {
-          // A problem of interests.json names the file; one of the setting is said to be the setting's.
-          this.host.log(fromFile ? problem : message('logInterestsSetting', { folder, problem }));
+          // Said with where it is: the folder's interests.json, or the folder's setting.
+          this.host.log(fromFile ? message('logInterestsFile', { file: interestsFileShown(folder), problem }) : message('logInterestsSetting', { folder, problem }));
         }
         return interests;
       }),
@@ -590,6 +590,16 @@ export class ReadingService {
       const prefix = (folder === undefined ? undefined : withoutTrailingSlashes(folder)) + '/';
       return folder && uri.startsWith(prefix) ? decodeUriText(uri.slice(prefix.length)) : uri;
     }
+  }
+}
+
+/** Where a folder's interests.json is, as the log names it: its path, or its URI in a file system of the client's. */
+function interestsFileShown(folder: string): string {
+  const uri = `${withoutTrailingSlashes(folder)}/${STATE_FOLDER}/${INTERESTS_FILE}`;
+  try {
+    return fileURLToPath(uri);
+  } catch {
+    return uri;
   }
 }
 

@@ -93,7 +93,7 @@ import { emptyAnswer, folderUris, malformedParams, shapedDocumentConnection, wel
 import { actionsAsCommands, ClientForms, clientForms, flatSymbols, plainDocumentation, plainHover, RICHEST_FORMS, withChanges } from './clientForms';
 import { Lifecycle } from './lifecycle';
 import { ServerMessageLanguage } from './messageLanguage';
-import { logText, message, MessageRef, reasonOf } from './service/cliMessages';
+import { logText, message, MessageRef, detailOf } from './service/cliMessages';
 import { localizedLenses, localizedNode } from './service/treeLabels';
 import { bilingual, MessageLanguage, rulesDocsFor, say } from './service/messages';
 
@@ -289,7 +289,7 @@ connection.onInitialized(() => {
           { globPattern: '**/*', kind: WatchKind.Delete },
         ],
       })
-      .catch((error: unknown) => serverLog(message('logNoWatchers', { reason: reasonOf(error) })));
+      .catch((error: unknown) => serverLog(message('logNoWatchers', { reason: detailOf(error) })));
   }
   if (folderChangeNotifications) {
     connection.workspace.onDidChangeWorkspaceFolders((event: unknown) => {

@@ -49,18 +49,26 @@ export function outputSent(): Promise<void> {
 const DECODE_MS_PER_MB = 8;
 /** Answers smaller than this are decoded in a moment: no wait. */
 const DECODE_WAIT_FROM_BYTES = 256 * 1024;
+/**
+ * How far ahead the decoding is ever taken to go, in milliseconds: answers written one after
+ * another add up to this much at most (a client that asks again is mostly done with the answer
+ * before), so that a burst of big answers leaves no long wait behind it.
+ */
+const MAX_DECODE_AHEAD_MS = 100;
 /** Until when (`performance.now()`) the client is taken to be decoding the big answers written. */
 let decodingUntil = -Infinity;
 
 /**
  * Notes an answer of `bytes` written to the client: sliced work waits while a big one is being
- * decoded (`DECODE_MS_PER_MB`). Answers written one after another add up.
+ * decoded (`DECODE_MS_PER_MB`). Answers written one after another add up, to
+ * `MAX_DECODE_AHEAD_MS` at most.
  */
 export function noteAnswerWritten(bytes: number): void {
   if (bytes < DECODE_WAIT_FROM_BYTES) {
     return;
   }
-  decodingUntil = Math.max(decodingUntil, performance.now()) + (bytes / 1e6) * DECODE_MS_PER_MB;
+  const now = performance.now();
+  decodingUntil = Math.min(Math.max(decodingUntil, now) + (bytes / 1e6) * DECODE_MS_PER_MB, now + MAX_DECODE_AHEAD_MS);
 }
 
 /** For tests: the client taken to have decoded everything written. */
@@ -83,20 +91,21 @@ export const MAX_DECODE_WAIT_PER_RUN_MS = 250;
 /**
  * A turn of the event loop (incoming messages are read, queued work runs), then the output sent,
  * then the time the client is given to decode the big answers written (`noteAnswerWritten`), up
- * to `maxWait` ms; resolves with the time waited for that.
+ * to `maxWait` ms and not once the work is stale; resolves with the time waited for that.
  */
-async function turn(maxWait: number): Promise<number> {
+async function turn(maxWait: number, stale: () => boolean): Promise<number> {
   // A web worker (the web extension's server) has no setImmediate and no standard output.
   await new Promise((resolve) => (typeof setImmediate === 'function' ? setImmediate(resolve) : setTimeout(resolve, 0)));
   let waited = 0;
   for (;;) {
     await outputSent();
-    const wait = Math.min(decodeWait(), maxWait - waited);
+    const wait = stale() ? 0 : Math.min(decodeWait(), maxWait - waited);
     if (wait <= 0) {
       return waited;
     }
+    // In short waits, so that work that went stale meanwhile stops at once.
     const start = performance.now();
-    await new Promise((resolve) => setTimeout(resolve, Math.ceil(wait)));
+    await new Promise((resolve) => setTimeout(resolve, Math.min(Math.ceil(wait), 10)));
     waited += performance.now() - start;
   }
 }
@@ -189,7 +198,7 @@ function nextTurn(): Promise<void> {
 async function slices<T>(steps: Generator<void, T, void>, stale: () => boolean, sliceMs: number): Promise<T | undefined> {
   let decodeWaited = 0;
   for (;;) {
-    decodeWaited += await turn(MAX_DECODE_WAIT_PER_RUN_MS - decodeWaited);
+    decodeWaited += await turn(MAX_DECODE_WAIT_PER_RUN_MS - decodeWaited, stale);
     if (stale()) {
       steps.return(undefined as T);
       return undefined;

@@ -23,7 +23,7 @@ import { PendingDocuments } from './pendingDocuments';
 import type { DigestDocument } from './service/model';
 import { FirstLevelPart, WorkspaceIndex } from './service/workspaceIndex';
 import { wellFormed, withoutTrailingSlashes } from './service/text';
-import { CliMessageKey, Log, message, reasonOf, skippedPart } from './service/cliMessages';
+import { CliMessageKey, Log, message, detailOf, skippedPart } from './service/cliMessages';
 
 /** Limits of the scan, so that a huge or deep workspace cannot stall the server. */
 export interface ScanLimits {
@@ -269,7 +269,7 @@ export class WorkspaceDigests {
     this.scanning = previous
       .then(() => this.scanFolders(this.folders, seen))
       .catch((error: unknown) => {
-        this.options.log?.(message('logScanFailed', { reason: reasonOf(error) }));
+        this.options.log?.(message('logScanFailed', { reason: detailOf(error) }));
       })
       .finally(() => this.scansRunning--);
     await this.scanning;
@@ -531,7 +531,7 @@ export class WorkspaceDigests {
         .then(() => this.readEarly(folderUris, store, early))
         .catch((error: unknown) => {
           this.early = undefined;
-          this.options.log?.(message('logEarlyFailed', { reason: reasonOf(error) }));
+          this.options.log?.(message('logEarlyFailed', { reason: detailOf(error) }));
         });
       before = this.earlyRead.then(() => this.options.beforeFullScan?.());
     }
@@ -539,7 +539,7 @@ export class WorkspaceDigests {
     this.scanning = before
       .then(() => this.scanFolders(folderUris, undefined, anywhere))
       .catch((error: unknown) => {
-        this.options.log?.(message('logScanFailed', { reason: reasonOf(error) }));
+        this.options.log?.(message('logScanFailed', { reason: detailOf(error) }));
       })
       .finally(() => {
         this.scansRunning--;

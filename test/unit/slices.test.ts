@@ -129,26 +129,53 @@ describe('slices', () => {
   });
 
   test('Should wait for the client to decode no longer than its limit in all, however much is written', async () => {
-    await waitForDecoding();
-    // A client that asks for a big answer again and again: 80 s of decoding noted, and more as the work goes on.
+    resetDecoding();
+    // One huge answer is taken to be decoded 100 ms ahead at most: no long wait is left behind.
     noteAnswerWritten(10_000_000_000);
+    assert.ok(decodeWait() > 90 && decodeWait() <= 100, `waits ${decodeWait()} ms`);
+    // A client that asks for a big answer again and again: the work still gets done.
+    const flood = setInterval(() => noteAnswerWritten(4_000_000), 5);
     let slicesRun = 0;
-    const value = await runInSlices(
+    try {
+      const value = await runInSlices(
+        (function* (): Generator<void, string, void> {
+          for (let i = 0; i < 5; i++) {
+            slicesRun++;
+            yield;
+          }
+          return 'checked';
+        })(),
+        () => false,
+        0,
+      );
+      assert.equal(value, 'checked');
+      assert.equal(slicesRun, 5);
+      // Done while the answers still come (the limit is MAX_DECODE_WAIT_PER_RUN_MS in all).
+      assert.ok(decodeWait() > 0, 'done before the client was');
+    } finally {
+      clearInterval(flood);
+      resetDecoding();
+    }
+  });
+
+  test('Should stop work that goes stale while it waits for the client, without waiting on', async () => {
+    resetDecoding();
+    noteAnswerWritten(10_000_000_000);
+    let stale = false;
+    let stepped = false;
+    const result = runInSlices(
       (function* (): Generator<void, string, void> {
-        for (let i = 0; i < 5; i++) {
-          slicesRun++;
-          noteAnswerWritten(4_000_000);
-          yield;
-        }
+        stepped = true;
         return 'checked';
       })(),
-      () => false,
+      () => stale,
       0,
     );
-    assert.equal(value, 'checked');
-    assert.equal(slicesRun, 5);
-    // Done long before the client would have decoded all that (the limit is MAX_DECODE_WAIT_PER_RUN_MS).
-    assert.ok(decodeWait() > 60_000, `done with ${decodeWait()} ms of decoding still noted`);
+    setImmediate(() => (stale = true));
+    assert.equal(await result, undefined);
+    assert.equal(stepped, false);
+    // Stopped well before the 100 ms of decoding were over.
+    assert.ok(decodeWait() > 50, `stopped with ${decodeWait()} ms of decoding still noted`);
     resetDecoding();
   });
 

@@ -9,7 +9,7 @@ import { decodeUtf8Text } from '../../server/src/fs/utf8Text';
 import { WorkspaceIndex } from '../../server/src/service/workspaceIndex';
 import { digest, entryLines } from '../support/fixtures';
 import { temporaryFolders } from '../support/tempFolders';
-import { logText, message } from '../../server/src/service/cliMessages';
+import { detailOf, logText, message } from '../../server/src/service/cliMessages';
 
 const CREATED = 1 as const;
 const DELETED = 3 as const;
@@ -339,6 +339,10 @@ describe('workspace: links, special files and replaced files', () => {
     assert.doesNotMatch(summary!.replace(/^Paper Digest: /, '').replace(/UTF-8/g, ''), /[A-Za-z]/, summary);
     const both = logText(message('logFirstFilesOnly', { max: 20_000 }), 'both');
     assert.equal(both, 'Paper Digest: indexed the first 20000 digest files only. — 只索引了前 20000 个摘要文件。');
+    // A failure keeps the system's own words, with the call and the path.
+    const failure = Object.assign(new Error("ENOENT: no such file or directory, scandir '/w/x'"), { code: 'ENOENT' });
+    assert.equal(logText(message('logScanFailed', { reason: detailOf(failure) }), 'en'), "Paper Digest: scanning the workspace failed: ENOENT: no such file or directory, scandir '/w/x'");
+    assert.equal(logText(message('logScanFailed', { reason: detailOf(failure) }), 'zh-cn'), "Paper Digest: 扫描工作区失败：系统错误：ENOENT: no such file or directory, scandir '/w/x'");
   });
 
   test('Should count positions in a file with a byte order mark as an editor shows it, without the mark', async () => {

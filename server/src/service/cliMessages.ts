@@ -344,6 +344,18 @@ export function reasonOf(error: unknown): MessageRef {
   return key ? message(key) : message('systemOther', { detail: error instanceof Error ? error.message : String(error) });
 }
 
+/**
+ * Why something failed, for the log: a `MessageError`'s own message, else the error's own text
+ * (a system error's with its call and path, `ENOENT: no such file or directory, scandir '/w/x'`),
+ * where `reasonOf` keeps only what its code means.
+ */
+export function detailOf(error: unknown): MessageRef {
+  if (error instanceof MessageError) {
+    return error.ref;
+  }
+  return message('systemOther', { detail: error instanceof Error ? error.message : String(error) });
+}
+
 function isMessageRef(value: CliValue): value is MessageRef {
   return typeof value === 'object' && 'key' in value;
 }

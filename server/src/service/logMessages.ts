@@ -82,5 +82,6 @@ export const LOG_MESSAGES = {
   logReadingFailed: bilingual('reading {location} failed: {reason}', '读取 {location} 失败：{reason}'),
   logInterestsFailed: bilingual('loading the interests failed: {reason}', '加载兴趣设置失败：{reason}'),
   logInterestsSetting: bilingual('the setting paperDigest.interests of {folder}: {problem}', '{folder} 的设置 paperDigest.interests：{problem}'),
+  logInterestsFile: bilingual('the interests in {file}: {problem}', '{file} 中的兴趣设置：{problem}'),
   logNoWatchers: bilingual('the client did not take the file watchers: {reason}', '客户端未接受文件监视：{reason}'),
 } as const;

@@ -82,3 +82,19 @@ export function notificationText(message: string): string {
 export function tooltipText(text: string, max: number): string {
   return escapeMarkdown(plainLabel(text.replace(/\s*(?:\r\n?|\n)\s*/g, ' '), max));
 }
+
+/**
+ * Document text (or a file's name) for a quick pick or the status bar, which draw `$(name)` as an
+ * icon: one line, no control or bidirectional characters, `$(` broken by a zero-width space,
+ * bounded.
+ *
+ * @example pickText('Run $(terminal) now') // 'Run $\u200b(terminal) now'
+ */
+export function pickText(text: string, max = 300): string {
+  const line = text
+    .replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]+/g, ' ')
+    .replace(/\s+/g, ' ')
+    .trim()
+    .replace(/\$\(/g, '$\u200b(');
+  return line.length > max ? `${line.slice(0, max - 1)}…` : line;
+}

@@ -418,6 +418,17 @@ function formatJson(files: readonly CheckedFile[], failures: readonly string[]):
 
 const SARIF_LEVELS = ['', 'error', 'warning', 'note', 'note'] as const;
 
+/**
+ * A message's text as SARIF's plain text holds it: `[text](target)` there is a link (SARIF 2.1.0,
+ * 3.11.6), so the `[`, `]` and `\` of a message (which quotes the digest) are escaped with `\`,
+ * and no digest can put a link of its own into a result.
+ *
+ * @example sarifText("'[x](https://e.example)' is not an arXiv category") // "'\\[x\\](https://e.example)' is not an arXiv category"
+ */
+function sarifText(text: string): string {
+  return text.replace(/[\\[\]]/g, '\\$&');
+}
+
 function formatSarif(files: readonly CheckedFile[], cwd: string, docsBase: string, language: MessageLanguage, failures: readonly string[]): unknown {
   const ruleIndex = new Map(ALL_CODES.map((code, index) => [code, index]));
   const artifactUri = (file: CheckedFile): { uri: string; uriBaseId?: string } =>
@@ -433,7 +444,7 @@ function formatSarif(files: readonly CheckedFile[], cwd: string, docsBase: strin
       ruleId: diagnostic.code,
       ruleIndex: ruleIndex.get(diagnostic.code),
       level: SARIF_LEVELS[diagnostic.severity ?? 1],
-      message: { text: diagnostic.message },
+      message: { text: sarifText(diagnostic.message) },
       locations: [{ physicalLocation: { artifactLocation: artifactUri(file), region: region(file.doc, diagnostic.range) } }],
       ...(diagnostic.relatedInformation
         ? {
@@ -441,7 +452,7 @@ function formatSarif(files: readonly CheckedFile[], cwd: string, docsBase: strin
               const other = byUri.get(info.location.uri);
               return {
                 id,
-                message: { text: info.message },
+                message: { text: sarifText(info.message) },
                 physicalLocation: { artifactLocation: other ? artifactUri(other) : { uri: info.location.uri }, region: region(other?.doc ?? file.doc, info.location.range) },
               };
             }),
@@ -472,7 +483,7 @@ function formatSarif(files: readonly CheckedFile[], cwd: string, docsBase: strin
         invocations: [
           {
             executionSuccessful: failures.length === 0,
-            ...(failures.length > 0 ? { toolExecutionNotifications: failures.map((text) => ({ level: 'error', message: { text } })) } : {}),
+            ...(failures.length > 0 ? { toolExecutionNotifications: failures.map((text) => ({ level: 'error', message: { text: sarifText(text) } })) } : {}),
           },
         ],
         originalUriBaseIds: { SRCROOT: { uri: pathToFileURL(cwd).href.replace(/\/?$/, '/') } },

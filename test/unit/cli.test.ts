@@ -175,6 +175,23 @@ describe('paper-digest check', () => {
     assert.deepEqual((runResult as unknown as { invocations: unknown[] }).invocations, [{ executionSuccessful: true }]);
   });
 
+  test('Should escape the brackets and backslashes of SARIF messages, so that a digest puts no link into a result', () => {
+    // A category written as a Markdown link: SARIF's plain text reads [text](target) as a link.
+    const text = digest(entryLines('A', { topicHits: '专题命中 数学推理 ：reasoning(abstract)；分类 cs.CL、[Fix_needed](https://evil.example/phish)、a\\b' }));
+    const folder = folderWith('sarif-link', { 'l.digest': text });
+    const json = JSON.parse(run(['check', '--format', 'json', '--lang', 'en', 'l.digest'], folder).stdout) as { files: { diagnostics: { message: string }[] }[] };
+    const sarif = JSON.parse(run(['check', '--format', 'sarif', '--lang', 'en', 'l.digest'], folder).stdout) as { runs: { results: { message: { text: string } }[] }[] };
+    const messages = json.files[0].diagnostics.map((d) => d.message);
+    const texts = sarif.runs[0].results.map((r) => r.message.text);
+    assert.ok(messages.some((m) => m.includes('[Fix_needed](https://evil.example/phish)')), messages.join('\n'));
+    assert.equal(texts.length, messages.length);
+    for (const [i, t] of texts.entries()) {
+      // No bracket or backslash without its escape, and unescaped it is the message itself.
+      assert.doesNotMatch(t.replace(/\\[\\[\]]/g, ''), /[\\[\]]/, t);
+      assert.equal(t.replace(/\\([\\[\]])/g, '$1'), messages[i]);
+    }
+  });
+
   test('Should give JSON ranges as an editor counts them, a BOM not counted, as the server does', () => {
     // Line 0 is no heading (an English title): missing-heading there, on a file with a BOM.
     const folder = folderWith('bom', { 'b.digest': '\ufeff' + digest(entryLines('A')).replace(/^[^\n]*\n\n/, '') });

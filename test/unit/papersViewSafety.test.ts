@@ -6,7 +6,7 @@
  */
 import * as assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { fileGroupTooltip, fileLabel, notificationText, paperDescription, paperTooltipMarkdown, tooltipText } from '../../client/src/tooltip';
+import { fileGroupTooltip, fileLabel, notificationText, paperDescription, paperTooltipMarkdown, pickText, tooltipText } from '../../client/src/tooltip';
 import { MAX_LABEL_LENGTH, MAX_SUMMARY_LENGTH, MAX_TITLE_LENGTH, PAPERS_GROUPINGS, PapersTreeNode, PaperNode, papersTree } from '../../server/src/service/features/tree';
 import { plainLabel, wellFormed } from '../../server/src/service/text';
 import { arxivSearchUrl } from '../../server/src/service/reading/paperInfo';
@@ -160,5 +160,16 @@ describe('Papers view: output safety', () => {
     assert.equal(fileLabel('/ws/a.digest'), 'a.digest');
     assert.equal(paperDescription({ chineseTitle: '稀疏探针' }, '/ws/a.digest', undefined), '稀疏探针 · a.digest');
     assert.equal(paperDescription({ chineseTitle: '' }, undefined, 'duplicate'), 'duplicate');
+  });
+});
+
+describe('Quick picks and the status bar: document text and file names', () => {
+  test('Should draw no icon from $(…), and keep one bounded line without control or bidirectional characters', () => {
+    const name = '2026-05-04 $(warning) Security alert: run $(terminal) fix\u202E.digest\nnext line';
+    const shown = pickText(name);
+    assert.doesNotMatch(shown, /\$\(/, shown);
+    assert.doesNotMatch(shown, BIDI_OR_CONTROL, shown);
+    assert.equal(shown.replace(/\u200b/g, ''), '2026-05-04 $(warning) Security alert: run $(terminal) fix .digest next line');
+    assert.ok(pickText('x'.repeat(5_000)).length <= 300);
   });
 });

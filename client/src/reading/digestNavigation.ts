@@ -8,6 +8,7 @@ import type { LanguageClient } from 'vscode-languageclient/node';
 import { DigestsRequest } from '../../../server/src/protocol';
 import type { DigestInfo } from '../../../server/src/protocol';
 import { showInformation } from '../notifications';
+import { pickText } from '../tooltip';
 
 export const NAVIGATION_COMMANDS = {
   next: 'paperDigest.nextDigest',
@@ -44,7 +45,8 @@ export async function moveToDigest(client: LanguageClient, step: 1 | -1): Promis
     return undefined;
   }
   const editor = await vscode.window.showTextDocument(vscode.Uri.parse(target.uri), { preview: false });
-  const name = vscode.workspace.asRelativePath(editor.document.uri);
+  // A file's name may hold `$(…)`, which the status bar draws as an icon.
+  const name = pickText(vscode.workspace.asRelativePath(editor.document.uri));
   vscode.window.setStatusBarMessage(vscode.l10n.t('Paper Digest: {0} — {1} unread, {2} new of {3}', target.date ? `${name} (${target.date})` : name, target.unreadCount, target.newCount, target.paperCount), 5000);
   return editor;
 }

@@ -12,7 +12,7 @@ import { groupScope, shownQuery } from './stateCommands';
 import type { ReadingState } from './readingState';
 import { paperTargets } from './targets';
 import type { TitleDecorations } from './titleDecorations';
-import { pickText } from './triage';
+import { pickText } from '../tooltip';
 import { showInformation, showWarning } from '../notifications';
 import { randomHex } from '../randomHex';
 
@@ -167,7 +167,7 @@ async function pickScope(client: LanguageClient, view: PapersView, state: Readin
   const items: Choice[] = [{ label: `$(star-full) ${vscode.l10n.t('Starred papers')}`, scope: { starredOnly: true }, what: vscode.l10n.t('the starred papers') }, { label: `$(tag) ${vscode.l10n.t('Papers with a tag…')}`, what: vscode.l10n.t('the tag'), askTag: true }];
   if (digest) {
     const uri = digest.document.uri.toString();
-    items.push({ label: `$(file) ${vscode.l10n.t('This digest')}`, description: vscode.workspace.asRelativePath(digest.document.uri), scope: { uri }, what: vscode.workspace.asRelativePath(digest.document.uri) });
+    items.push({ label: `$(file) ${vscode.l10n.t('This digest')}`, description: pickText(vscode.workspace.asRelativePath(digest.document.uri)), scope: { uri }, what: vscode.workspace.asRelativePath(digest.document.uri) });
     if (!digest.selection.isEmpty) {
       await decorations.refresh();
       const keys = keysInSelection(decorations.papersOf(uri), digest.selection);
@@ -188,7 +188,7 @@ async function pickScope(client: LanguageClient, view: PapersView, state: Readin
       items.push({ label: `$(book) ${vscode.l10n.t('The papers selected in the view')}`, description: `${targets.keys.length}`, scope: { keys: targets.keys }, what: vscode.l10n.t('the selected papers') });
     }
   }
-  items.push({ label: `$(filter) ${vscode.l10n.t('What the Papers view shows')}`, description: view.filter ? vscode.l10n.t('filter “{0}”', view.filter) : groupingName(view.grouping), scope: shownQuery(view), what: vscode.l10n.t('the papers shown') });
+  items.push({ label: `$(filter) ${vscode.l10n.t('What the Papers view shows')}`, description: view.filter ? vscode.l10n.t('filter “{0}”', pickText(view.filter)) : groupingName(view.grouping), scope: shownQuery(view), what: vscode.l10n.t('the papers shown') });
   const choice = await vscode.window.showQuickPick(items, { title: vscode.l10n.t('Export Papers'), placeHolder: vscode.l10n.t('Which papers?') });
   if (!choice) {
     return undefined;

@@ -12,7 +12,7 @@ import type { PapersElement, PapersView } from '../papersView';
 import type { ReadingState } from './readingState';
 import { PaperTargets, paperTargets } from './targets';
 import { showInformation } from '../notifications';
-import { pickText } from './triage';
+import { pickText } from '../tooltip';
 
 /**
  * A tag offered in a quick pick: shown as `pickText` shows it (a `$(name)` in a tag, which may come

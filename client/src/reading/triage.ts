@@ -21,6 +21,7 @@ import type { PaperNode } from '../../../server/src/protocol';
 import { scoreText } from './paperItems';
 import type { ReadingState } from './readingState';
 import { showError, showInformation } from '../notifications';
+import { pickText } from '../tooltip';
 
 export const TRIAGE_COMMAND = 'paperDigest.triage';
 
@@ -45,15 +46,6 @@ function actions(): readonly TriageAction[] {
   ];
 }
 
-/** Document text for a quick pick: one line, no `$(icon)`, bounded. */
-export function pickText(text: string, max = 300): string {
-  const line = text
-    .replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]+/g, ' ')
-    .replace(/\s+/g, ' ')
-    .trim()
-    .replace(/\$\(/g, '$\u200b(');
-  return line.length > max ? `${line.slice(0, max - 1)}…` : line;
-}
 
 /** Cuts a text into lines of about `width` characters, at spaces where there are some. */
 function wrap(text: string, width: number, maxLines: number): string[] {

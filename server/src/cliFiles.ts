@@ -174,12 +174,12 @@ export function givenPath(given: string, cwd: string): string | MessageRef {
     return path.resolve(cwd, given);
   }
   try {
-    // A URL's scheme is the same in any case (`FILE:///w`); what follows `?` or `#` is no part of the path.
-    const url = new URL(given);
-    if (url.search !== '' || url.hash !== '' || given.includes('?') || given.includes('#')) {
+    // What follows `?` or `#` (a literal one: a name's own is `%3F`, `%23`) is no part of the path.
+    // The URL parser takes the scheme in any case (`FILE:///w`).
+    if (/[?#]/.test(given)) {
       return message('cannotRead', { path: printable(given), reason: message('fileUrlQuery') });
     }
-    return fileURLToPath(url);
+    return fileURLToPath(given);
   } catch (error) {
     return message('cannotRead', { path: printable(given), reason: message('notFileUrl', { detail: error instanceof Error ? error.message : String(error) }) });
   }

@@ -9,7 +9,7 @@ import fc from 'fast-check';
 import { RAL } from 'vscode-languageserver/node';
 import { JsonWriter, PreEncoded } from '../../server/src/preEncoded';
 import { decodeUtf8Json, installSerialisedAnswers, semanticTokensAnswer } from '../../server/src/serialised';
-import { decodeWait } from '../../server/src/slices';
+import { decodeWait, resetDecoding } from '../../server/src/slices';
 import { semanticTokens } from '../../server/src/service/features/semanticTokens';
 import { NEVER_CANCELLED } from '../../server/src/service/cancellation';
 import { parseDigest } from '../../server/src/service/parser';
@@ -89,14 +89,14 @@ describe('the installed encoder', () => {
     installSerialisedAnswers();
     try {
       const encoder = RAL().applicationJson.encoder;
-      while (decodeWait() > 0) await new Promise((resolve) => setTimeout(resolve, Math.ceil(decodeWait())));
+      resetDecoding();
       const names = Array.from({ length: 40_000 }, (_, i) => ({ name: `Paper ${i} · 论文 ${i}`, kind: 5 }));
       const kept = await encoder.encode({ jsonrpc: '2.0', id: 7, result: PreEncoded.of(names) } as never, { charset: 'utf-8' });
       // Over 256 kB: sliced work lets the client decode it first (slices.ts).
       assert.ok(decodeWait() > 0, 'a big kept answer is noted');
       assert.ok(kept.byteLength > 256 * 1024);
       assert.deepEqual(JSON.parse(Buffer.from(kept).toString('utf8')), { jsonrpc: '2.0', id: 7, result: names });
-      while (decodeWait() > 0) await new Promise((resolve) => setTimeout(resolve, Math.ceil(decodeWait())));
+      resetDecoding();
       const plain = await encoder.encode({ jsonrpc: '2.0', method: 'textDocument/publishDiagnostics', params: { names } } as never, { charset: 'utf-8' });
       assert.ok(decodeWait() > 0, 'a big message encoded the usual way is noted');
       assert.deepEqual(JSON.parse(Buffer.from(plain).toString('utf8')).params.names, names);

@@ -392,22 +392,19 @@ export function logText(ref: MessageRef, language: MessageLanguage): string {
 }
 
 /**
- * Counts by what they count, each said by its message (which takes the `count`), joined: the
- * log's lists of files skipped. Counts without a message are left out; undefined when none is left.
+ * The log's `; skipped 3: 1 too big, 2 unreadable` (`logSkipped`): the counts that have a message
+ * in `keys`, each said by it (it takes the `count`), joined; nothing when there are none.
  *
- * @example countsMessage(new Map([['link', 1]]), { link: 'skipLink' }) // { en: '1 symbolic link (never followed)', zh: '1 个符号链接（从不跟随）' }
+ * @example skippedPart(new Map([['link', 1]]), { link: 'skipLink' }) // message('logSkipped', { count: 1, reasons: { en: '1 symbolic link (never followed)', zh: '1 个符号链接（从不跟随）' } })
  */
-export function countsMessage<K extends string>(counts: ReadonlyMap<K, number>, keys: Readonly<Partial<Record<K, CliMessageKey>>>): Bilingual | undefined {
-  const parts = [...counts].filter(([key, count]) => count > 0 && Object.prototype.hasOwnProperty.call(keys, key)).map(([key, count]) => cliText(keys[key]!, { count }));
-  return parts.length === 0 ? undefined : { en: parts.map((part) => part.en).join(', '), zh: parts.map((part) => part.zh).join('，') };
-}
-
-/** The log's `; skipped 3: 1 too big, 2 unreadable` (`logSkipped`) of the counts with a message, or nothing when there are none. */
 export function skippedPart<K extends string>(counts: ReadonlyMap<K, number>, keys: Readonly<Partial<Record<K, CliMessageKey>>>): MessageRef | '' {
-  const reasons = countsMessage(counts, keys);
-  let count = 0;
-  for (const [key, each] of counts) if (Object.prototype.hasOwnProperty.call(keys, key)) count += each;
-  return reasons ? message('logSkipped', { count, reasons }) : '';
+  const said = [...counts].filter(([key, count]) => count > 0 && Object.prototype.hasOwnProperty.call(keys, key));
+  if (said.length === 0) {
+    return '';
+  }
+  const parts = said.map(([key, count]) => cliText(keys[key]!, { count }));
+  const reasons: Bilingual = { en: parts.map((part) => part.en).join(', '), zh: parts.map((part) => part.zh).join('，') };
+  return message('logSkipped', { count: said.reduce((total, [, count]) => total + count, 0), reasons });
 }
 
 /**

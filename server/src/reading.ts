@@ -324,6 +324,11 @@ export class ReadingService {
     // A change names its papers: without a scope it changes none (`{}` is every paper, said so).
     const scope = params.scope === undefined || params.scope === null ? NO_PAPER : sanitiseScope(params.scope);
     const papers = papersInScope(lookup, scope, this.trees, token);
+    if (token.isCancellationRequested) {
+      // Heard before anything is written (a group's tree given up midway finds no paper): nothing
+      // changes, and the answer says so. Once the writes begin they are finished.
+      return { changed: 0, readOnly: this.readOnly(), message: pick(CHANGE_MESSAGES.cancelled, this.language()) };
+    }
     // Keys per store, with the English title to record beside each.
     const byStore = new Map<StateStore, { keys: string[]; titles: Map<string, string> }>();
     let outside = 0;

@@ -91,7 +91,9 @@ export interface SetPaperStateResult {
  * adds or removes tags, sets or clears the note, for every paper of the scope ("mark all read"
  * for a file, a group or the filter is the same request with that scope). The server re-reads
  * and merges the state file before it writes it atomically, then sends
- * `paperDigest/stateChanged`; trees asked for afterwards show the change.
+ * `paperDigest/stateChanged`; trees asked for afterwards show the change. Cancelled before its
+ * papers are found, it changes nothing (`changed: 0`, a message saying so); once the state files
+ * are being written, it finishes.
  */
 export const SetPaperStateRequest = new RequestType<SetPaperStateParams, SetPaperStateResult, void>('paperDigest/setPaperState');
 

@@ -16,6 +16,7 @@ import { readStateFile, writeStateFile } from '../../server/src/stateFileAccess'
 import { ReadingService } from '../../server/src/reading';
 import { WorkspaceIndex } from '../../server/src/service/workspaceIndex';
 import { digest, entryLines } from '../support/fixtures';
+import { papersTreeFirstLevel } from '../../server/src/service/features/tree';
 
 const FOLDER = 'vscode-vfs://github/me/papers';
 const FILE = `${FOLDER}/.paper-digest/state.json`;
@@ -349,6 +350,16 @@ describe('reading service with its files through the client', () => {
       const ranked = service.rankedPapers({});
       assert.equal(ranked.papers[0]?.title, 'A Sparse Probes for Arithmetic Circuits', JSON.stringify(ranked.papers.map((p) => [p.title, p.score])));
       assert.ok((ranked.papers[0]?.score ?? 0) > (ranked.papers[1]?.score ?? 0), 'the interest raises the paper with the keyword');
+      // Cancelled before its papers are found: nothing is written, by file or by group, and the
+      // answer says why (a group's tree given up midway once said "No paper matched.").
+      const cancelled = { isCancellationRequested: true };
+      const writes = fs.entries.size;
+      for (const scope of [{ uri }, { grouping: 'file' as const, groupId: papersTreeFirstLevel(index, 'file')?.nodes[0]?.id ?? '' }]) {
+        assert.deepEqual(await service.setPaperState({ scope, change: { read: true } }, cancelled), { changed: 0, readOnly: false, message: 'Cancelled: nothing was changed.' }, JSON.stringify(scope));
+      }
+      assert.equal(fs.entries.has(FILE), false, 'no state file written');
+      assert.equal(fs.entries.size, writes);
+      assert.equal(service.stateInfo().unreadCount, 2);
       const result = await service.setPaperState({ scope: { uri }, change: { read: true } });
       assert.equal(result.changed, 2, JSON.stringify(result));
       assert.equal(service.stateInfo().unreadCount, 0);

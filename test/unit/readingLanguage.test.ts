@@ -318,6 +318,7 @@ describe('The reading state’s messages in the message language', () => {
       assert.match(problem, /state\.json 已损坏：不是有效的 JSON（.*）；文件保持原样，修复之前阅读状态为只读$/, problem);
       assert.equal((await service.setPaperState({ scope: {}, change: undefined as never })).message, '没有要更改的内容。');
       assert.equal((await service.setPaperState({ scope: { filter: 'no such paper anywhere' }, change: { read: true } })).message, '没有匹配的论文。');
+      assert.deepEqual(await service.setPaperState({ scope: {}, change: { read: true } }, { isCancellationRequested: true }), { changed: 0, readOnly: true, message: '已取消：未做任何更改。' });
       const both = await service.setPaperState({ scope: {}, change: { read: true } });
       assert.match(both.message ?? '', /^.*state\.json 已损坏：.*阅读状态为只读 1 篇论文在工作区文件夹之外，那里不保存状态文件。$/, both.message);
       language = 'en';

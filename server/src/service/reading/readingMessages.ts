@@ -97,6 +97,7 @@ function spacedAfterChinese(text: string): string {
 export const CHANGE_MESSAGES = {
   nothingToChange: bilingual('Nothing to change.', '没有要更改的内容。'),
   noPaperMatched: bilingual('No paper matched.', '没有匹配的论文。'),
+  cancelled: bilingual('Cancelled: nothing was changed.', '已取消：未做任何更改。'),
   wrongFields: (fields: readonly string[]): Bilingual =>
     bilingual(
       `Nothing was changed: ${fields.map((field) => `"${field}" must be ${FIELD_TYPES[field]?.en ?? 'another type'}`).join('; ')}.`,

@@ -21,7 +21,7 @@ import { FileFingerprint, KeptFile, sameFingerprint } from './service/keptIndex'
 import { dropOperationsIn, folderChange, isDigestFileName, isDigestUri, isInAFolder, isInFolder, isInFolders } from './digestFiles';
 import { PendingDocuments } from './pendingDocuments';
 import type { DigestDocument } from './service/model';
-import { FirstLevelPart, WorkspaceIndex } from './service/workspaceIndex';
+import { FileSummary, FirstLevelPart, WorkspaceIndex } from './service/workspaceIndex';
 import { wellFormed, withoutTrailingSlashes } from './service/text';
 import { CliMessageKey, Log, message, detailOf, skippedPart } from './service/cliMessages';
 
@@ -129,6 +129,13 @@ export class WorkspaceDigests {
    * kept: read again before the index is kept, once their time is old enough.
    */
   private readonly racy = new Set<string>();
+  /**
+   * Of each racy digest, a hash of the bytes read and the summary the index made of them: read
+   * again with the same bytes while the index still has that summary, the file keeps it (its
+   * fingerprint is kept now). Every save of a digest was indexed twice, and the second time made
+   * the answers kept for the first (trees, symbols) garbage that stayed until asked again.
+   */
+  private readonly racyContent = new Map<string, { readonly hash: string; readonly summary: FileSummary | undefined }>();
   /** Whether the kept index is being made (`writeKept`). */
   private writingKept = false;
   private disposed = false;
@@ -299,6 +306,10 @@ export class WorkspaceDigests {
       if (!uri || !this.inWorkspace(uri)) {
         continue;
       }
+      if (change.type !== FileChangeType.Deleted && this.beyondDepth(uri, !isDigestUri(uri))) {
+        // Deeper than the scan goes: what a rescan would not index, an event does not either.
+        continue;
+      }
       if (change.type === FileChangeType.Deleted) {
         // What was kept of it (or of the files of a folder deleted) is no more.
         this.early?.forget(uri);
@@ -385,6 +396,7 @@ export class WorkspaceDigests {
     let readFingerprint: FileFingerprint | undefined;
     let fingerprint: FileFingerprint | undefined;
     let racy = false;
+    let hash: string | undefined;
     let outcome: ReadOutcome;
     try {
       const file = fileURLToPath(uri);
@@ -415,6 +427,7 @@ export class WorkspaceDigests {
             // Kept for the next start only when what was read is what the fingerprint says.
             fingerprint = keepable(read, begun) ? snapshot : undefined;
             racy = fingerprint === undefined;
+            if (racy || this.racyContent.has(uri)) hash = createHash('sha256').update(bytes).digest('base64');
             outcome = 'indexed';
           }
         }
@@ -433,12 +446,17 @@ export class WorkspaceDigests {
       } else {
         this.fingerprints.delete(uri);
       }
+      const before = this.racyContent.get(uri);
+      if (!before || before.hash !== hash || before.summary === undefined || this.index.diskFile(uri) !== before.summary) {
+        this.index.update(uri, text);
+      }
       if (racy && this.keptStore) {
         this.racy.add(uri);
+        this.racyContent.set(uri, { hash: hash!, summary: this.index.diskFile(uri) });
       } else {
         this.racy.delete(uri);
+        this.racyContent.delete(uri);
       }
-      this.index.update(uri, text);
       // A file taken from the kept index: the early index has it as read from now on when it
       // changed meanwhile; when what was kept of it was wrong, the kept index is written again.
       if (this.early && readFingerprint && !this.early.read(uri, readFingerprint, this.index.diskFile(uri))) {
@@ -449,6 +467,7 @@ export class WorkspaceDigests {
     this.mtimes.delete(uri);
     this.fingerprints.delete(uri);
     this.racy.delete(uri);
+    this.racyContent.delete(uri);
     this.early?.forget(uri);
     if (outcome === 'missing' || outcome === 'folder') {
       // Gone, or a folder now: nothing of the file (nor of an older folder there) stays.
@@ -561,7 +580,7 @@ export class WorkspaceDigests {
     const started = Date.now();
     /** The papers of the files this scan indexed (as on disk: not an open document's unsaved ones). */
     let papers = 0;
-    const { indexed, skipped } = await this.walk(folderUris, async (uri) => {
+    const { indexed, skipped, tooDeep, filesLeftOut, foldersLeftOut } = await this.walk(folderUris, async (uri) => {
       const outcome = seen || !this.index.hasOnDisk(uri) ? await this.readInto(uri, this.nextOperation(uri), false) : 'indexed';
       if (outcome === 'indexed') {
         seen?.add(uri);
@@ -569,6 +588,9 @@ export class WorkspaceDigests {
       }
       return outcome;
     }, anywhere);
+    if (filesLeftOut) this.options.log?.(message('logFirstFilesOnly', { max: this.limits.maxFiles }));
+    if (foldersLeftOut) this.options.log?.(message('logFirstFoldersOnly', { max: this.limits.maxDirectories }));
+    if (tooDeep > 0) this.options.log?.(message('logTooDeep', { count: tooDeep, max: this.limits.maxDepth }));
     this.options.log?.(message('logIndexed', { files: indexed, papers, ms: Date.now() - started, skipped: skippedPart(skipped, SKIP_MESSAGES) }));
   }
 
@@ -712,6 +734,7 @@ export class WorkspaceDigests {
       } else if (!(age > -RACY_MS)) {
         // Written in the future (another machine's clock), or gone: never old enough to keep.
         this.racy.delete(uri);
+        this.racyContent.delete(uri);
       }
     }
   }
@@ -812,13 +835,17 @@ export class WorkspaceDigests {
    * the limits, yielding to the event loop between files: the regular files only (links and
    * special files are skipped); `visit` says what came of each.
    */
-  private async walk(folderUris: readonly string[], visit: (uri: string, file: string) => Promise<ReadOutcome>, anywhere = false): Promise<{ indexed: number; skipped: Map<SkipReason, number> }> {
+  private async walk(folderUris: readonly string[], visit: (uri: string, file: string) => Promise<ReadOutcome>, anywhere = false): Promise<WalkResult> {
     // Folders are walked while they are (or are in) a workspace folder; `anywhere`, a folder an
     // event found with no workspace folder open, while that is so.
     const inScope = (uri: string): boolean => (anywhere ? this.inWorkspace(uri) : this.inAFolder(uri));
     const limits = this.limits;
     let indexed = 0;
     let directories = 0;
+    /** Folders not entered for their depth; whether a digest file was met past the file limit. */
+    let tooDeep = 0;
+    let filesLeftOut = false;
+    let foldersLeftOut = false;
     const skipped = new Map<SkipReason, number>();
     const skip = (reason: SkipReason): void => {
       skipped.set(reason, (skipped.get(reason) ?? 0) + 1);
@@ -839,9 +866,15 @@ export class WorkspaceDigests {
       } catch {
         continue;
       }
-      // The folder itself may be reached through a link; nothing below it is.
-      const queue: { dir: string; depth: number }[] = [{ dir: root, depth: 0 }];
-      while (queue.length > 0 && indexed < limits.maxFiles && directories < limits.maxDirectories) {
+      if (filesLeftOut) {
+        break;
+      }
+      // The folder itself may be reached through a link; nothing below it is. A folder an event
+      // found is as deep as it lies below its workspace folder.
+      const queue: { dir: string; depth: number }[] = [{ dir: root, depth: this.depthBelowFolder(folderUri) }];
+      // Past the file limit, the walk goes on only until it meets one more digest file: then the
+      // files left out are said to be (and with exactly as many files as the limit, they are not).
+      while (queue.length > 0 && !filesLeftOut && directories < limits.maxDirectories) {
         const { dir, depth } = queue.shift()!;
         if ((walkedAt.get(dir) ?? Infinity) <= depth) {
           continue;
@@ -861,8 +894,9 @@ export class WorkspaceDigests {
           if (entry.isDirectory()) {
             // Not a folder whose name is not UTF-8: the name listed does not open it (it may open
             // another folder, whose name holds U+FFFD, met on its own).
-            if (!SKIPPED_FOLDERS.has(entry.name) && depth < limits.maxDepth && !(await undecodable.take(entry))) {
-              queue.push({ dir: full, depth: depth + 1 });
+            if (!SKIPPED_FOLDERS.has(entry.name) && !(await undecodable.take(entry))) {
+              if (depth < limits.maxDepth) queue.push({ dir: full, depth: depth + 1 });
+              else tooDeep++;
             }
             continue;
           }
@@ -891,17 +925,18 @@ export class WorkspaceDigests {
             continue;
           }
           if (indexed >= limits.maxFiles) {
-            this.options.log?.(message('logFirstFilesOnly', { max: limits.maxFiles }));
+            filesLeftOut = true;
             break;
           }
           if (this.disposed) {
-            return { indexed, skipped };
+            return { indexed, skipped, tooDeep, filesLeftOut, foldersLeftOut: false };
           }
           const outcome = await visit(fileUri(full), full);
           if (outcome === 'indexed') {
             indexed++;
           } else if (outcome === 'folder') {
-            queue.push({ dir: full, depth: depth + 1 });
+            if (depth < limits.maxDepth) queue.push({ dir: full, depth: depth + 1 });
+            else tooDeep++;
           } else if (outcome !== 'superseded') {
             skip(outcome);
           }
@@ -914,9 +949,42 @@ export class WorkspaceDigests {
           }
         }
       }
+      if (queue.length > 0 && directories >= limits.maxDirectories) {
+        foldersLeftOut = true;
+        break;
+      }
     }
-    return { indexed, skipped };
+    return { indexed, skipped, tooDeep, filesLeftOut, foldersLeftOut };
   }
+
+  /** How many folders below its workspace folder a folder is (0 for the workspace folder itself, or with none). */
+  private depthBelowFolder(uri: string): number {
+    const folder = this.folderOf(uri);
+    if (folder === undefined || folder === uri) {
+      return 0;
+    }
+    try {
+      const relative = path.relative(fileURLToPath(folder), fileURLToPath(uri));
+      return relative === '' ? 0 : relative.split(path.sep).length;
+    } catch {
+      return 0;
+    }
+  }
+
+  /** Whether a file event's digest or folder lies deeper below its workspace folder than the scan goes. */
+  private beyondDepth(uri: string, isFolder: boolean): boolean {
+    // A file is in the folder one level up; the scan enters folders up to `maxDepth` deep.
+    return this.depthBelowFolder(uri) - (isFolder ? 0 : 1) > this.limits.maxDepth;
+  }
+}
+
+/** What a walk came to: files indexed and skipped, folders not entered for their depth, and whether a limit left files or folders out. */
+interface WalkResult {
+  readonly indexed: number;
+  readonly skipped: Map<SkipReason, number>;
+  readonly tooDeep: number;
+  readonly filesLeftOut: boolean;
+  readonly foldersLeftOut: boolean;
 }
 
 /** Why reading a file failed, as a reason to skip it. */

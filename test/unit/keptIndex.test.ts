@@ -586,22 +586,35 @@ describe('kept index: the first level of the Papers tree before the scan', () =>
   test('Should keep a file saved while the server runs, read again once its last write is two seconds old', async () => {
     const root = folder({ 'a.digest': digest(entryLines('A')) });
     const store = memoryStore();
-    const files = new WorkspaceDigests(new WorkspaceIndex());
+    const index = new WorkspaceIndex();
+    const files = new WorkspaceDigests(index);
     files.keepIndexWith(store);
     await files.setFolders([fileUri(root)]);
     const kept = new Promise<void>((resolve) => (store.onWrite = resolve));
     await kept;
     // Saved now: read at once, too soon to keep its fingerprint.
-    writeFiles(root, { 'saved.digest': digest(entryLines('S')) });
-    await files.filesChanged([{ uri: fileUri(path.join(root, 'saved.digest')), type: 1 }]);
-    // Its write an hour old by the time the index is kept again (as two seconds later would be).
+    writeFiles(root, { 'saved.digest': digest(entryLines('S')), 'edited.digest': digest(entryLines('E')) });
+    const saved = fileUri(path.join(root, 'saved.digest'));
+    const edited = fileUri(path.join(root, 'edited.digest'));
+    await files.filesChanged([{ uri: saved, type: 1 }, { uri: edited, type: 1 }]);
+    const savedSummary = index.diskFile(saved);
+    const editedSummary = index.diskFile(edited);
+    // Its write an hour old by the time the index is kept again (as two seconds later would be);
+    // the other file's bytes changed meanwhile, with no event yet.
+    writeFiles(root, { 'edited.digest': digest(entryLines('F')) });
     const then = new Date(Date.now() - 3_600_000);
     fs.utimesSync(path.join(root, 'saved.digest'), then, then);
+    fs.utimesSync(path.join(root, 'edited.digest'), then, then);
     await new Promise<void>((resolve) => (store.onWrite = resolve));
     files.dispose();
     const decoded = decodeKeptIndex(store.text!, 'test-build');
     assert.ok('files' in decoded);
-    assert.deepEqual([...decoded.files.keys()].map((uri) => path.basename(uri)), ['a.digest', 'saved.digest']);
+    assert.deepEqual([...decoded.files.keys()].map((uri) => path.basename(uri)), ['a.digest', 'edited.digest', 'saved.digest']);
+    // Read again with the same bytes, the file is not indexed anew (what was made of it stays);
+    // with other bytes, it is.
+    assert.equal(index.diskFile(saved), savedSummary);
+    assert.notEqual(index.diskFile(edited), editedSummary);
+    assert.deepEqual(index.diskFile(edited)?.papers.map((paper) => paper.englishTitle.slice(0, 1)), ['F']);
   });
 
   test('Should write the kept index again when what it held of an unchanged file was wrong', async () => {

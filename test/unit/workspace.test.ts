@@ -91,6 +91,66 @@ describe('workspace: scanning', () => {
     assert.deepEqual(indexedNames(shallow, root), ['1.digest', '2.digest', '3.digest']);
   });
 
+  test('Should say when a limit left files or folders out, at a folder boundary too, and not when none were', async () => {
+    const scan = async (files: Record<string, string>, limits: Partial<typeof DEFAULT_SCAN_LIMITS>): Promise<{ names: string[]; log: string[] }> => {
+      const root = folder(files);
+      const index = new WorkspaceIndex();
+      const log: string[] = [];
+      const digests = new WorkspaceDigests(index, { limits: { ...DEFAULT_SCAN_LIMITS, ...limits }, log: (line) => log.push(logText(line, 'en')) });
+      await digests.setFolders([pathToUri(root)]);
+      digests.dispose();
+      return { names: indexedNames(index, root), log };
+    };
+    const one = digest(entryLines('A'));
+    // The limit reached with the last file of a folder, more in the next one: said (it was not).
+    const boundary = await scan({ 'a/1.digest': one, 'a/2.digest': one, 'b/3.digest': one }, { maxFiles: 2 });
+    assert.deepEqual(boundary.names, ['a/1.digest', 'a/2.digest']);
+    assert.match(boundary.log.join('\n'), /indexed the first 2 digest files only\./);
+    // Exactly as many files as the limit (other folders with no digest): nothing left out.
+    const exact = await scan({ 'a/1.digest': one, 'a/2.digest': one, 'b/notes.txt': 'x', 'c/d/e.txt': 'x' }, { maxFiles: 2 });
+    assert.deepEqual(exact.names, ['a/1.digest', 'a/2.digest']);
+    assert.doesNotMatch(exact.log.join('\n'), /only/);
+    // Folders past the depth limit, and past the folder limit, are said to be left out.
+    const deep = await scan({ '1.digest': one, 'x/2.digest': one, 'x/y/3.digest': one, 'x/z/4.digest': one }, { maxDepth: 1 });
+    assert.deepEqual(deep.names, ['1.digest', 'x/2.digest']);
+    assert.match(deep.log.join('\n'), /did not search 2 folders more than 1 levels below a workspace folder\./);
+    const many = await scan({ 'a/1.digest': one, 'b/2.digest': one, 'c/3.digest': one }, { maxDirectories: 3 });
+    assert.deepEqual(many.names, ['a/1.digest', 'b/2.digest']);
+    assert.match(many.log.join('\n'), /searched the first 3 folders only\./);
+    assert.doesNotMatch((await scan({ 'a/1.digest': one }, { maxDirectories: 2 })).log.join('\n'), /only|did not search/);
+  });
+
+  test('Should not index from a file event what the scan leaves out for its depth', async () => {
+    const one = digest(entryLines('A'));
+    const root = folder({ '1.digest': one, 'x/2.digest': one });
+    const index = new WorkspaceIndex();
+    const files = new WorkspaceDigests(index, { limits: { ...DEFAULT_SCAN_LIMITS, maxDepth: 1 } });
+    await files.setFolders([pathToUri(root)]);
+    fs.mkdirSync(path.join(root, 'x/y/z'), { recursive: true });
+    fs.writeFileSync(path.join(root, 'x/y/3.digest'), one);
+    fs.writeFileSync(path.join(root, 'x/y/z/4.digest'), one);
+    fs.writeFileSync(path.join(root, 'x/5.digest'), one);
+    // A digest created too deep, a folder created too deep (with one inside), and one within reach.
+    await files.filesChanged([
+      { uri: pathToUri(path.join(root, 'x/y/3.digest')), type: CREATED },
+      { uri: pathToUri(path.join(root, 'x/y')), type: CREATED },
+      { uri: pathToUri(path.join(root, 'x/y/z')), type: CREATED },
+      { uri: pathToUri(path.join(root, 'x/5.digest')), type: CREATED },
+    ]);
+    assert.deepEqual(indexedNames(index, root), ['1.digest', 'x/2.digest', 'x/5.digest']);
+    // What a rescan indexes is the same.
+    const again = new WorkspaceIndex();
+    await new WorkspaceDigests(again, { limits: { ...DEFAULT_SCAN_LIMITS, maxDepth: 1 } }).setFolders([pathToUri(root)]);
+    assert.deepEqual(indexedNames(again, root), indexedNames(index, root));
+    // A folder moved in within reach is walked as deep as it lies: its own subfolder is too deep.
+    fs.mkdirSync(path.join(root, 'w/v'), { recursive: true });
+    fs.writeFileSync(path.join(root, 'w/6.digest'), one);
+    fs.writeFileSync(path.join(root, 'w/v/7.digest'), one);
+    await files.filesChanged([{ uri: pathToUri(path.join(root, 'w')), type: CREATED }]);
+    assert.deepEqual(indexedNames(index, root), ['1.digest', 'w/6.digest', 'x/2.digest', 'x/5.digest']);
+    files.dispose();
+  });
+
   test('Should skip files above the size limit', async () => {
     const root = folder({ 'small.digest': digest(entryLines('A')), 'big.digest': digest(entryLines('B'), entryLines('C'), entryLines('D')) });
     const index = new WorkspaceIndex();

@@ -128,3 +128,45 @@ describe('consistency: a fix removes its problem and raises no new one', () => {
     );
   });
 });
+
+describe('consistency: many forms of one name', () => {
+  test('Should suggest what the plain rule does, the first five, for random counts here and elsewhere', () => {
+    // Forms a..f used a random number of times in this digest and in the other files; the place's
+    // suggestions are the forms (the most used first) that would be used more than every other
+    // once the place used them, as the rule says it, cut to five; the message lists three.
+    const form = fc.constantFrom('甲', '乙', '丙', '丁', '戊', '己', '庚');
+    fc.assert(
+      fc.property(fc.array(form, { minLength: 1, maxLength: 12 }), fc.dictionary(form, fc.integer({ min: 1, max: 4 })), (here, there) => {
+        const text = withLines(...here.map((each) => `机构 * Fudan University（${each}） 纠错`));
+        const counts = new Map<string, number>(Object.entries(there));
+        for (const each of here) counts.set(each, (counts.get(each) ?? 0) + 1);
+        // Most used first; equal counts in the order the rule ranks them (rankedCounts).
+        const ranked = consistency(text, elsewhere({ 'fudan university': there }));
+        for (const d of ranked) {
+          const written = textAt(text, d);
+          const expected = [...counts.keys()]
+            .filter((candidate) => candidate !== written)
+            .filter((candidate) => [...counts].every(([other, count]) => other === candidate || counts.get(candidate)! + 1 > (other === written ? count - 1 : count)));
+          const top = expected.map((each) => counts.get(each)!).sort((a, b) => b - a).slice(0, 5);
+          assert.deepEqual(d.data.suggestions!.map((each) => counts.get(each)!), top, 'the five most used of those that qualify');
+          assert.ok(d.data.suggestions!.every((each) => expected.includes(each)), JSON.stringify({ here, there, written, got: d.data.suggestions, expected }));
+          assert.equal(d.data.suggestions!.length, Math.min(5, expected.length));
+          const counted = d.data.suggestions!.map((each) => counts.get(each)!);
+          assert.deepEqual(counted, [...counted].sort((a, b) => b - a), 'the most used first');
+        }
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  test('Should give each place at most five fixes when a name is written in thousands of ways', () => {
+    const forms = Array.from({ length: 2_000 }, (_, i) => `京都${String.fromCharCode(0x4e00 + i)}大学`);
+    const text = withLines(...forms.map((each) => `机构 * Kyoto University（${each}） 纠错`));
+    const found = consistency(text);
+    // Every form used once: each place is reported, and each could be any other.
+    assert.equal(found.length, forms.length);
+    assert.ok(found.every((d) => d.data.suggestions!.length === 5), 'five suggestions a place');
+    assert.equal(fixesFor(parseDigest(text), found[0]).length, 5);
+    assert.match(found[0].message, /otherwise '京都丁大学' \(1\), '京都丂大学' \(1\), '京都七大学' \(1\) in the workspace \(2000 uses\)/);
+  });
+});

@@ -169,8 +169,35 @@ export function isProblem(forms: readonly { text: string; count: number }[], wri
   if (forms.length < 2) {
     return false;
   }
-  const own = forms.find((each) => each.text === written);
-  return !(own && own.count === forms[0].count && forms[1].count < own.count);
+  const own = rankingOf(forms).at.get(written);
+  return !(own === 0 && forms[1].count < forms[0].count);
+}
+
+/** At most this many forms are suggested for a place (the most used first): a name written in thousands of ways gave each place thousands of fixes. */
+export const MAX_FORM_SUGGESTIONS = 5;
+
+/** Of a ranking of forms: where each form is in it, and how many uses they count together. */
+interface Ranking {
+  readonly at: ReadonlyMap<string, number>;
+  readonly total: number;
+}
+
+/** The ranking of each list of ranked forms, made once: every place of a name looks its own form up in it. */
+const RANKINGS = new WeakMap<readonly { text: string; count: number }[], Ranking>();
+
+function rankingOf(forms: readonly { text: string; count: number }[]): Ranking {
+  let ranking = RANKINGS.get(forms);
+  if (!ranking) {
+    const at = new Map<string, number>();
+    let total = 0;
+    forms.forEach((each, index) => {
+      at.set(each.text, index);
+      total += each.count;
+    });
+    ranking = { at, total };
+    RANKINGS.set(forms, ranking);
+  }
+  return ranking;
 }
 
 function check(
@@ -187,23 +214,39 @@ function check(
   if (forms.length < 2) {
     return undefined;
   }
-  const top = forms[0].count;
-  const own = forms.find((each) => each.text === written);
-  if (own && own.count === top && forms[1].count < top) {
+  const ranking = rankingOf(forms);
+  const ownAt = ranking.at.get(written);
+  if (ownAt === 0 && forms[1].count < forms[0].count) {
     // The most used form: the others are the ones to change.
     return undefined;
   }
-  const others = forms.filter((each) => each.text !== written);
   // Only forms that become the one most used once this place uses them: a fix that made two
-  // forms equally used would raise problems at places that had none.
-  const ownCount = (own?.count ?? 0) - 1;
-  const suggestions = others
-    .filter((candidate) => forms.every((each) => each === candidate || candidate.count + 1 > (each.text === written ? ownCount : each.count)))
-    .map((each) => each.text);
+  // forms equally used would raise problems at places that had none. A form must then be used
+  // more than every other once this place no longer uses its own; the most used of the others
+  // are among the first four of the ranking (only this place's own form loses a use).
+  const usesAfter = (index: number): number => forms[index].count - (index === ownAt ? 1 : 0);
+  const head = Math.min(forms.length, 4);
+  const mostUsedBesides = (candidate: number): number => {
+    let most = 0;
+    for (let k = 0; k < head; k++) if (k !== candidate) most = Math.max(most, usesAfter(k));
+    return most;
+  };
+  const suggestions: string[] = [];
+  const others: { text: string; count: number }[] = [];
+  for (let index = 0; index < forms.length && (suggestions.length < MAX_FORM_SUGGESTIONS || others.length < 3); index++) {
+    if (index === ownAt) continue;
+    const candidate = forms[index];
+    if (others.length < 3) others.push(candidate);
+    if (suggestions.length < MAX_FORM_SUGGESTIONS) {
+      if (candidate.count + 1 > mostUsedBesides(index)) suggestions.push(candidate.text);
+      // Past the first four, every form has the bar of the first four and fewer uses.
+      else if (index >= head && others.length >= 3) break;
+    }
+  }
   const clear = isClearMajority(forms) && forms[0].text !== written;
-  const total = forms.reduce((sum, each) => sum + each.count, 0);
-  const list = others.slice(0, 3).map((each) => `'${clip(each.text)}' (${each.count})`).join(', ');
-  const listZh = others.slice(0, 3).map((each) => `“${clip(each.text)}”（${each.count} 处）`).join('、');
+  const total = ranking.total;
+  const list = others.map((each) => `'${clip(each.text)}' (${each.count})`).join(', ');
+  const listZh = others.map((each) => `“${clip(each.text)}”（${each.count} 处）`).join('、');
   const data: DiagnosticData = { entry, ...(item !== undefined ? { item } : {}), suggestions, ...(clear ? { clearSuggestion: true } : {}) };
   if (code === INCONSISTENT_TRANSLATION) {
     return {

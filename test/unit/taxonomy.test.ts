@@ -1,11 +1,13 @@
 import { test, describe } from 'node:test';
 import * as assert from 'node:assert/strict';
+import * as fc from 'fast-check';
 import {
   ALL_CATEGORIES,
   archivePrefix,
   archives,
   categoryByCode,
   categoryIgnoringCase,
+  damerauLevenshteinDistance,
   isCategoryLike,
   nearestCategories,
 } from '../../server/src/service/taxonomy';
@@ -245,5 +247,34 @@ describe('taxonomy: isCategoryLike', () => {
     assert.equal(isCategoryLike(`a${'-'.repeat(100_000)}!`), false);
     assert.equal(isCategoryLike(`${'a.'.repeat(50_000)}`), false);
     assert.ok(Date.now() - started < 1000);
+  });
+});
+
+describe('taxonomy: the distance between codes', () => {
+  /** The plain table of the optimal-string-alignment distance, whole. */
+  function reference(a: string, b: string): number {
+    const d = Array.from({ length: a.length + 1 }, (_, i) => Array.from({ length: b.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)));
+    for (let i = 1; i <= a.length; i++) {
+      for (let j = 1; j <= b.length; j++) {
+        d[i][j] = Math.min(d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
+        if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) d[i][j] = Math.min(d[i][j], d[i - 2][j - 2] + 1);
+      }
+    }
+    return d[a.length][b.length];
+  }
+
+  test('Should give the plain table\u2019s distance, and past a bound a distance past it', () => {
+    const code = fc.string({ unit: fc.constantFrom('a', 'b', 'c', '.', '-'), maxLength: 12 });
+    fc.assert(
+      fc.property(code, code, fc.integer({ min: 0, max: 6 }), (a, b, atMost) => {
+        const exact = reference(a, b);
+        assert.equal(damerauLevenshteinDistance(a, b), exact);
+        const bounded = damerauLevenshteinDistance(a, b, atMost);
+        assert.ok(exact <= atMost ? bounded === exact : bounded > atMost, JSON.stringify({ a, b, atMost, exact, bounded }));
+      }),
+      { numRuns: 2_000 },
+    );
+    // A longer string than any before (the rows grow).
+    assert.equal(damerauLevenshteinDistance('x'.repeat(300), 'y'.repeat(299)), 300);
   });
 });

@@ -348,15 +348,15 @@ export function nearestCategories(code: string, limit = 3): ArxivCategory[] {
   const maximumDistance = Math.max(2, Math.floor(code.length / 3));
   const queryArchive = archivePrefix(query);
   const candidates: Array<{ category: ArxivCategory; distance: number; sameArchive: boolean }> = [];
-  for (const category of ALL_CATEGORIES) {
-    const candidate = category.code.toLowerCase();
+  for (let k = 0; k < ALL_CATEGORIES.length; k++) {
+    const candidate = LOWER_CASE_CODES[k];
     // The distance is at least the difference in length, so far-off lengths need no computing.
     if (Math.abs(candidate.length - query.length) > maximumDistance) {
       continue;
     }
-    const distance = damerauLevenshteinDistance(query, candidate);
+    const distance = damerauLevenshteinDistance(query, candidate, maximumDistance);
     if (distance <= maximumDistance) {
-      candidates.push({ category, distance, sameArchive: archivePrefix(candidate) === queryArchive });
+      candidates.push({ category: ALL_CATEGORIES[k], distance, sameArchive: LOWER_CASE_ARCHIVES[k] === queryArchive });
     }
   }
   candidates.sort(
@@ -367,6 +367,10 @@ export function nearestCategories(code: string, limit = 3): ArxivCategory[] {
   );
   return candidates.slice(0, limit).map((candidate) => candidate.category);
 }
+
+/** The codes of `ALL_CATEGORIES` in lower case, and their archives: made once, not for every code looked up. */
+const LOWER_CASE_CODES: readonly string[] = ALL_CATEGORIES.map((category) => category.code.toLowerCase());
+const LOWER_CASE_ARCHIVES: readonly string[] = LOWER_CASE_CODES.map(archivePrefix);
 
 /** The shape of one part of a code: a letter, then letters, digits and hyphens. */
 const CODE_PART_SHAPE = /^[A-Za-z][A-Za-z0-9-]*$/;
@@ -394,29 +398,52 @@ export function isCategoryLike(text: string): boolean {
 /**
  * The optimal-string-alignment Damerau-Levenshtein distance between two strings: the fewest
  * insertions, deletions, substitutions and adjacent transpositions turning one into the other,
- * where no substring is edited twice.
+ * where no substring is edited twice. With `atMost`, any distance past it may be given as
+ * `atMost + 1`: the table stops once two rows in a row are all past it (a later cell comes from
+ * one of the two rows before it, plus at least nothing), so that an unknown code far from every
+ * category costs a few rows a category. Exported for the tests, which compare it with the plain
+ * table.
+ *
+ * @example damerauLevenshteinDistance('cs.lg', 'cs.gl') // 1
+ * @example damerauLevenshteinDistance('abcdef', 'uvwxyz', 2) // 3
  */
-function damerauLevenshteinDistance(a: string, b: string): number {
-  // Three rows of the dynamic-programming table suffice: the row before last (for swaps), the
-  // last row, and the current one.
-  let rowBeforePrevious: number[] = new Array<number>(b.length + 1).fill(0);
-  let previousRow: number[] = Array.from({ length: b.length + 1 }, (_, j) => j);
-  let currentRow: number[] = new Array<number>(b.length + 1).fill(0);
-  for (let i = 1; i <= a.length; i++) {
-    currentRow[0] = i;
-    for (let j = 1; j <= b.length; j++) {
-      const substitutionCost = a[i - 1] === b[j - 1] ? 0 : 1;
-      let distance = Math.min(
-        previousRow[j] + 1,
-        currentRow[j - 1] + 1,
-        previousRow[j - 1] + substitutionCost,
-      );
-      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) {
-        distance = Math.min(distance, rowBeforePrevious[j - 2] + 1);
-      }
-      currentRow[j] = distance;
-    }
-    [rowBeforePrevious, previousRow, currentRow] = [previousRow, currentRow, rowBeforePrevious];
+export function damerauLevenshteinDistance(a: string, b: string, atMost = Infinity): number {
+  const width = b.length + 1;
+  if (rows.length < 3 * width) {
+    rows = new Int32Array(3 * width * 2);
   }
-  return previousRow[b.length];
+  // Three rows of the table, reused from call to call: the row before last (for swaps), the last
+  // row, and the current one.
+  let beforePrevious = 0;
+  let previous = width;
+  let current = 2 * width;
+  for (let j = 0; j < width; j++) rows[previous + j] = j;
+  let previousPast = false;
+  for (let i = 1; i <= a.length; i++) {
+    rows[current] = i;
+    let rowMinimum = i;
+    const ai = a.charCodeAt(i - 1);
+    for (let j = 1; j < width; j++) {
+      const bj = b.charCodeAt(j - 1);
+      let distance = Math.min(rows[previous + j] + 1, rows[current + j - 1] + 1, rows[previous + j - 1] + (ai === bj ? 0 : 1));
+      if (i > 1 && j > 1 && ai === b.charCodeAt(j - 2) && a.charCodeAt(i - 2) === bj) {
+        distance = Math.min(distance, rows[beforePrevious + j - 2] + 1);
+      }
+      rows[current + j] = distance;
+      if (distance < rowMinimum) rowMinimum = distance;
+    }
+    const past = rowMinimum > atMost;
+    if (past && previousPast) {
+      return atMost + 1;
+    }
+    previousPast = past;
+    const free = beforePrevious;
+    beforePrevious = previous;
+    previous = current;
+    current = free;
+  }
+  return rows[previous + b.length];
 }
+
+/** The rows `damerauLevenshteinDistance` works in (grown for longer strings). */
+let rows = new Int32Array(96);

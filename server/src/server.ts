@@ -70,7 +70,7 @@ import { createKeptIndexStore, createServerConnection, createStateFileSource, cr
 import { hover } from './service/features/hover';
 import { diagnosticSteps, DiagnosticOptions, RuleSetting } from './service/features/diagnostics';
 import { idle, outputSent, runInSlices } from './slices';
-import { codeActions, CODE_ACTION_KINDS, fixAllRefused, fixAllSteps, MAX_FIX_ALL_PROBLEMS } from './service/features/codeActions';
+import { codeActionDiagnosticSteps, codeActions, CODE_ACTION_KINDS, fixAllRefused, fixAllSteps, MAX_FIX_ALL_PROBLEMS } from './service/features/codeActions';
 import { APPLY_FIX_COMMAND, DiagnosticsSettings, FIX_ALL_COMMAND, FixAllResult, ServerMemoryRequest } from './protocol';
 import { DiagnosticsScope, PullDiagnostics } from './pullDiagnostics';
 import { parseDigest } from './service/parser';
@@ -1129,6 +1129,16 @@ onRequestByMethod(CodeActionRequest.type, async (params, token) => {
   // (its edits are of this version's text, and would garble the next).
   const fixAllEdits = fixAllAsked ? await runInSlices(fixAllSteps(model, options, token), () => token.isCancellationRequested || documents.get(uri)?.version !== version) : undefined;
   if (fixAllAsked && (fixAllEdits === undefined || documents.get(uri)?.version !== version)) {
+    return null;
+  }
+  // The diagnostics the quick fixes come from, in slices too when they are not kept for the model
+  // yet (kept, the first step ends them, with no turn of the event loop).
+  const checking = codeActionDiagnosticSteps(model, options, token);
+  const first = checking.next();
+  const checked = first.done ? first.value : await runInSlices(checking, () => token.isCancellationRequested || documents.get(uri)?.version !== version);
+  if (checked === undefined || token.isCancellationRequested || documents.get(uri)?.version !== version) {
+    // Cancelled (the problems worked out so far are not kept, and none would be fixed), or of
+    // a version edited since.
     return null;
   }
   const actions = codeActions(model, { uri, version }, request, options, token, { snippets: snippetEdits, fixAllEdits });

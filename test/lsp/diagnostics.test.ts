@@ -326,3 +326,38 @@ describe('lsp: pull diagnostics (textDocument/diagnostic, workspace/diagnostic) 
     settings = {};
   });
 });
+
+describe('lsp: quick fixes of a document of many problems', () => {
+  test('Should work out the problems in slices, answering a hover meanwhile, and answer a cancelled request at once', async () => {
+    const client = await LspClient.start({ rootUri: null });
+    try {
+      // 600 papers of 100 unknown categories each: 60,000 problems, each with its suggestions.
+      const codes = (i: number): string => Array.from({ length: 100 }, (_, k) => `zz.Q${i}x${k}`).join('、');
+      const uri = 'file:///virtual/many.digest';
+      const text = digest(...Array.from({ length: 600 }, (_, i) => entryLines(`P${i}`, { topicHits: `专题命中 数学推理 ：reasoning(abstract)；分类 ${codes(i)}` })));
+      client.openDocument(uri, text, 'paper-digest');
+      const last = parseDigest(text).entries[599].englishTitle!.value.range;
+      const order: string[] = [];
+      const actions = client.request<unknown[]>('textDocument/codeAction', { textDocument: { uri }, range: last, context: { diagnostics: [] } }).then((answer) => (order.push('codeAction'), answer));
+      const hover = client.request('textDocument/hover', { textDocument: { uri }, position: last.start }).then(() => order.push('hover'));
+      await Promise.all([actions, hover]);
+      assert.deepEqual(order, ['hover', 'codeAction']);
+      // Another such document: a request cancelled as soon as it is sent stops working out its
+      // problems and is answered with nothing (or an error saying so); what comes after it is answered.
+      const other = 'file:///virtual/many-more.digest';
+      client.openDocument(other, text.replace(/zz\.Q/g, 'yy.R'), 'paper-digest');
+      const id = client.nextId;
+      const cancelled = client.request('textDocument/codeAction', { textDocument: { uri: other }, range: last, context: { diagnostics: [] } }).then(
+        (value) => value,
+        () => null,
+      );
+      client.notify('$/cancelRequest', { id });
+      const hoverAfter = client.request('textDocument/hover', { textDocument: { uri: other }, position: last.start });
+      assert.equal(await cancelled, null);
+      await hoverAfter;
+      assert.ok(!client.stderr.includes('Error'), client.stderr);
+    } finally {
+      await client.shutdown();
+    }
+  });
+});

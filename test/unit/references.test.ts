@@ -1,6 +1,6 @@
 import { describe, test } from 'node:test';
 import * as assert from 'node:assert/strict';
-import { documentHighlights, references } from '../../server/src/service/features/references';
+import { documentHighlights, MAX_REFERENCES, references } from '../../server/src/service/features/references';
 import { nameAt } from '../../server/src/service/names';
 import { parseDigest } from '../../server/src/service/parser';
 import type { DigestDocument } from '../../server/src/service/model';
@@ -71,6 +71,19 @@ describe('documentHighlights: the other occurrences in the file', () => {
     assert.deepEqual(highlights.map((h) => doc.lines[h.range.start.line].text.slice(h.range.start.character, h.range.end.character)), ['Tsinghua University', 'tsinghua university']);
     assert.deepEqual(documentHighlights(doc, { line: 0, character: 1 }), []);
     assert.deepEqual(documentHighlights(doc, { line: 10_000, character: 1 }), []);
+  });
+
+  test('Should highlight and find at most 10,000 places, the first, on a name written 24,000 times', () => {
+    // Lines of 6,000 institutions in 4 papers: 24,000 places.
+    const line = `机构 * ${Array.from({ length: 6_000 }, () => 'Lab').join(' ； ')} 纠错`;
+    const doc = parseDigest(digest(...Array.from({ length: 4 }, (_, i) => entryLines(`L${i}`, { institutions: line }))));
+    const at = { line: doc.entries[0].institutions!.items[0].name.range.start.line, character: doc.entries[0].institutions!.items[0].name.range.start.character };
+    const highlights = documentHighlights(doc, at);
+    assert.equal(highlights.length, MAX_REFERENCES);
+    assert.deepEqual(highlights[0].range, doc.entries[0].institutions!.items[0].name.range);
+    assert.deepEqual(highlights[MAX_REFERENCES - 1].range, doc.entries[1].institutions!.items[MAX_REFERENCES - 6_001].name.range);
+    const name = nameAt(doc, at)!;
+    assert.equal(references([{ uri: 'file:///a.digest', doc }, { uri: 'file:///b.digest', doc }], name).length, MAX_REFERENCES);
   });
 
   test('Should highlight an author, a translation, a topic, a keyword and a category in the file', () => {

@@ -1,7 +1,8 @@
 import { describe, test } from 'node:test';
 import * as assert from 'node:assert/strict';
 import type { TextDocumentEdit, TextEdit } from 'vscode-languageserver-types';
-import { checkNewName, prepareRename, renamableAt, renameEdits } from '../../server/src/service/features/rename';
+import { checkNewName, MAX_RENAME_EDITS, prepareRename, renamableAt, renameEdits } from '../../server/src/service/features/rename';
+import { nameAt } from '../../server/src/service/names';
 import { applyEdits } from '../../server/src/service/edits';
 import type { MessageLanguage } from '../../server/src/service/messages';
 import type { NameKind } from '../../server/src/service/names';
@@ -33,6 +34,22 @@ describe('rename: across every digest of the workspace', () => {
     assert.match(b, /机构 \* Fudan University, Shanghai（复旦） ； Kyoto University/);
     const changes = (edit as { documentChanges: TextDocumentEdit[] }).documentChanges;
     assert.deepEqual(changes.map((c) => c.textDocument.version), [4, null]);
+  });
+
+  test('Should refuse, whole, to rename a name written in more than 100,000 places, and rename one at the limit', () => {
+    // Lines of 10,000 institutions: 10 papers are the limit, 11 past it (over two files).
+    const line = `机构 * ${Array.from({ length: 10_000 }, () => 'Lab').join(' ； ')} 纠错`;
+    const doc = parseDigest(digest(...Array.from({ length: 5 }, (_, i) => entryLines(`L${i}`, { institutions: line }))));
+    const one = parseDigest(digest(entryLines('M', { institutions: line })));
+    const item = doc.entries[0].institutions!.items[0].name.range.start;
+    const name = nameAt(doc, item)!;
+    const atLimit = renameEdits([{ uri: 'file:///a.digest', doc }, { uri: 'file:///b.digest', doc }], name, 'Laboratory');
+    assert.ok('documentChanges' in atLimit);
+    assert.equal(atLimit.documentChanges!.reduce((sum, change) => sum + (change as TextDocumentEdit).edits.length, 0), MAX_RENAME_EDITS);
+    for (const language of ['en', 'zh-cn'] as const) {
+      const past = renameEdits([{ uri: 'file:///a.digest', doc }, { uri: 'file:///b.digest', doc }, { uri: 'file:///c.digest', doc: one }], name, 'Laboratory', undefined, language);
+      assert.deepEqual(past, { error: language === 'en' ? 'The name is written in more than 100,000 places: too many to rename at once' : '该名称出现超过 100000 处，无法一次全部重命名' });
+    }
   });
 
   test('Should rename a translation where it is used, and leave other translations', () => {

@@ -86,11 +86,12 @@ export function nameAt(doc: DigestDocument, position: Position): NameTarget | un
 }
 
 /**
- * Every place a document names the target, in document order.
+ * Every place a document names the target, in document order; with a `limit`, it stops after the
+ * entry that takes it past the limit (the caller cuts the list, or says there are too many).
  *
  * @example occurrences(doc, { kind: 'institution', key: 'kyoto university', ... }) // the ranges of each 'Kyoto University'
  */
-export function occurrences(doc: DigestDocument, name: Pick<NameTarget, 'kind' | 'key'>): Range[] {
+export function occurrences(doc: DigestDocument, name: Pick<NameTarget, 'kind' | 'key'>, limit = Infinity): Range[] {
   const ranges: Range[] = [];
   const add = (span: Span | undefined): void => {
     if (span && span.text.trim() && nameKey(name.kind, span.text) === name.key) {
@@ -98,6 +99,10 @@ export function occurrences(doc: DigestDocument, name: Pick<NameTarget, 'kind' |
     }
   };
   for (const entry of doc.entries) {
+    if (ranges.length > limit) {
+      // Past the limit (with those of the last entry read): the caller says so.
+      break;
+    }
     switch (name.kind) {
       case 'author':
         entry.authors?.names.forEach(add);

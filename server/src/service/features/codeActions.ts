@@ -313,6 +313,16 @@ function diagnosticsOf(doc: DigestDocument, options: DiagnosticOptions, token: C
   return runToEnd(diagnosticsOfSteps(doc, options, token));
 }
 
+/**
+ * The diagnostics `codeActions` works from, made in steps and kept for the model: a server runs
+ * them a slice at a time before it asks for the actions, so that a document of a hundred thousand
+ * problems keeps answering other requests (and hears a cancellation) meanwhile.
+ */
+export function* codeActionDiagnosticSteps(doc: DigestDocument, options: DiagnosticOptions = {}, token: Cancellation = NEVER_CANCELLED): Generator<void, true, void> {
+  yield* diagnosticsOfSteps(doc, options, token);
+  return true;
+}
+
 /** `diagnosticsOf` in steps. */
 function* diagnosticsOfSteps(doc: DigestDocument, options: DiagnosticOptions, token: Cancellation): Generator<void, DigestDiagnostic[], void> {
   const key = JSON.stringify([options.uri, options.docsBase, options.rules, options.formsGeneration, options.language]);

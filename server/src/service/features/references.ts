@@ -37,7 +37,7 @@ export function references(sources: Iterable<NamedSource>, name: Pick<NameTarget
     if (token.isCancellationRequested) {
       return [];
     }
-    for (const range of occurrences(source.doc, name)) {
+    for (const range of occurrences(source.doc, name, MAX_REFERENCES - locations.length)) {
       if (locations.length >= MAX_REFERENCES) {
         return locations;
       }
@@ -48,7 +48,8 @@ export function references(sources: Iterable<NamedSource>, name: Pick<NameTarget
 }
 
 /**
- * The occurrences in the file of the name at a position; empty where there is no name.
+ * The occurrences in the file of the name at a position (at most `MAX_REFERENCES`, the first);
+ * empty where there is no name.
  *
  * @example documentHighlights(doc, { line: 8, character: 7 }) // [{ range: <Kyoto University>, kind: 1 }, ...]
  */
@@ -57,5 +58,9 @@ export function documentHighlights(doc: DigestDocument, position: Position, toke
   if (!name || token.isCancellationRequested) {
     return [];
   }
-  return occurrences(doc, name).map((range) => ({ range, kind: DocumentHighlightKind.Text }));
+  // As many as `references` gives: a line of 16,000 institutions repeated in 160 papers made an
+  // answer of 2.6 million highlights (258 MB).
+  return occurrences(doc, name, MAX_REFERENCES)
+    .slice(0, MAX_REFERENCES)
+    .map((range) => ({ range, kind: DocumentHighlightKind.Text }));
 }

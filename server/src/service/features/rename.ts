@@ -90,6 +90,7 @@ export const RENAME_MESSAGES = {
   lineBreaks: bilingual('The new name cannot contain line breaks or control characters', '新名称不能包含换行符或控制字符'),
   tooLong: bilingual('The new name is longer than 500 characters', '新名称超过 500 个字符'),
   forbidden: (kind: NameKind): Bilingual => bilingual(`A new ${KIND_NAMES[kind].en} name cannot contain ${FORBIDDEN_MARKS[kind].en}`, `新的${KIND_NAMES[kind].zh}不能包含${FORBIDDEN_MARKS[kind].zh}`),
+  tooMany: (max: number): Bilingual => bilingual(`The name is written in more than ${max.toLocaleString('en')} places: too many to rename at once`, `该名称出现超过 ${max} 处，无法一次全部重命名`),
   notRenamed: (kind: NameKind): Bilingual => bilingual(`A${/^[aeiou]/.test(KIND_NAMES[kind].en) ? 'n' : ''} ${KIND_NAMES[kind].en} cannot be renamed`, `${KIND_NAMES[kind].zh}不能重命名`),
 };
 
@@ -120,6 +121,9 @@ export function checkNewName(kind: NameKind, newName: string, language: MessageL
   return undefined;
 }
 
+/** A rename changes at most this many places (an answer of about 10 MB); more are refused whole. */
+export const MAX_RENAME_EDITS = 100_000;
+
 /**
  * The workspace edit that renames the name in every source, or the reason it cannot.
  *
@@ -134,11 +138,18 @@ export function renameEdits(sources: Iterable<RenameSource>, name: Pick<NameTarg
   }
   const text = newName.trim();
   const documentChanges: TextDocumentEdit[] = [];
+  let total = 0;
   for (const source of sources) {
     if (token.isCancellationRequested) {
       return { documentChanges: [] };
     }
-    const edits = occurrences(source.doc, name).map((range) => TextEdit.replace(range, text));
+    const ranges = occurrences(source.doc, name, MAX_RENAME_EDITS - total);
+    total += ranges.length;
+    if (total > MAX_RENAME_EDITS) {
+      // All or nothing: a rename of some of the places would leave the name in two forms.
+      return { error: say(RENAME_MESSAGES.tooMany(MAX_RENAME_EDITS), language) };
+    }
+    const edits = ranges.map((range) => TextEdit.replace(range, text));
     if (edits.length > 0) {
       documentChanges.push(TextDocumentEdit.create({ uri: source.uri, version: source.version ?? null }, edits));
     }

@@ -130,12 +130,13 @@ export class WorkspaceDigests {
    */
   private readonly racy = new Set<string>();
   /**
-   * Of each racy digest, a hash of the bytes read and the summary the index made of them: read
-   * again with the same bytes while the index still has that summary, the file keeps it (its
-   * fingerprint is kept now). Every save of a digest was indexed twice, and the second time made
+   * Of each racy digest, a hash of the bytes read, their time and the summary the index made of
+   * them: read again with the same bytes and time while the index still has that summary, the
+   * file keeps it (its fingerprint is kept now); a new time alone is a change (undated digests
+   * are ordered by it). Every save of a digest was indexed twice, and the second time made
    * the answers kept for the first (trees, symbols) garbage that stayed until asked again.
    */
-  private readonly racyContent = new Map<string, { readonly hash: string; readonly summary: FileSummary | undefined }>();
+  private readonly racyContent = new Map<string, { readonly hash: string; readonly mtime: number; readonly summary: FileSummary | undefined }>();
   /** Whether the kept index is being made (`writeKept`). */
   private writingKept = false;
   private disposed = false;
@@ -447,12 +448,12 @@ export class WorkspaceDigests {
         this.fingerprints.delete(uri);
       }
       const before = this.racyContent.get(uri);
-      if (!before || before.hash !== hash || before.summary === undefined || this.index.diskFile(uri) !== before.summary) {
+      if (!before || before.hash !== hash || before.mtime !== mtime || before.summary === undefined || this.index.diskFile(uri) !== before.summary) {
         this.index.update(uri, text);
       }
       if (racy && this.keptStore) {
         this.racy.add(uri);
-        this.racyContent.set(uri, { hash: hash!, summary: this.index.diskFile(uri) });
+        this.racyContent.set(uri, { hash: hash!, mtime: mtime!, summary: this.index.diskFile(uri) });
       } else {
         this.racy.delete(uri);
         this.racyContent.delete(uri);
@@ -842,12 +843,14 @@ export class WorkspaceDigests {
     const limits = this.limits;
     let indexed = 0;
     let directories = 0;
-    /** Folders not entered for their depth; whether a digest file was met past the file limit. */
-    let tooDeep = 0;
+    /** Folders not entered for their depth (one a nested workspace folder's walk enters is not counted at the end); whether a digest file was met past the file limit. */
+    const tooDeep = new Set<string>();
     let filesLeftOut = false;
     let foldersLeftOut = false;
     const skipped = new Map<SkipReason, number>();
     const skip = (reason: SkipReason): void => {
+      // Past the file limit the walk only looks for one more digest file: what it meets is not counted.
+      if (indexed >= limits.maxFiles) return;
       skipped.set(reason, (skipped.get(reason) ?? 0) + 1);
     };
     // A workspace folder inside another is walked once, and each file met once: the folders
@@ -870,8 +873,13 @@ export class WorkspaceDigests {
         break;
       }
       // The folder itself may be reached through a link; nothing below it is. A folder an event
-      // found is as deep as it lies below its workspace folder.
-      const queue: { dir: string; depth: number }[] = [{ dir: root, depth: this.depthBelowFolder(folderUri) }];
+      // found is as deep as it lies below its workspace folder (a folder named `x.digest` too).
+      const startDepth = this.depthBelowFolder(folderUri);
+      if (startDepth > limits.maxDepth) {
+        tooDeep.add(root);
+        continue;
+      }
+      const queue: { dir: string; depth: number }[] = [{ dir: root, depth: startDepth }];
       // Past the file limit, the walk goes on only until it meets one more digest file: then the
       // files left out are said to be (and with exactly as many files as the limit, they are not).
       while (queue.length > 0 && !filesLeftOut && directories < limits.maxDirectories) {
@@ -896,7 +904,7 @@ export class WorkspaceDigests {
             // another folder, whose name holds U+FFFD, met on its own).
             if (!SKIPPED_FOLDERS.has(entry.name) && !(await undecodable.take(entry))) {
               if (depth < limits.maxDepth) queue.push({ dir: full, depth: depth + 1 });
-              else tooDeep++;
+              else tooDeep.add(full);
             }
             continue;
           }
@@ -929,14 +937,14 @@ export class WorkspaceDigests {
             break;
           }
           if (this.disposed) {
-            return { indexed, skipped, tooDeep, filesLeftOut, foldersLeftOut: false };
+            return { indexed, skipped, tooDeep: 0, filesLeftOut, foldersLeftOut: false };
           }
           const outcome = await visit(fileUri(full), full);
           if (outcome === 'indexed') {
             indexed++;
           } else if (outcome === 'folder') {
             if (depth < limits.maxDepth) queue.push({ dir: full, depth: depth + 1 });
-            else tooDeep++;
+            else tooDeep.add(full);
           } else if (outcome !== 'superseded') {
             skip(outcome);
           }
@@ -954,7 +962,10 @@ export class WorkspaceDigests {
         break;
       }
     }
-    return { indexed, skipped, tooDeep, filesLeftOut, foldersLeftOut };
+    // A folder too deep below one workspace folder may be walked from another inside it.
+    let notWalked = 0;
+    for (const dir of tooDeep) if (!walkedAt.has(dir)) notWalked++;
+    return { indexed, skipped, tooDeep: notWalked, filesLeftOut, foldersLeftOut };
   }
 
   /** How many folders below its workspace folder a folder is (0 for the workspace folder itself, or with none). */

@@ -592,29 +592,33 @@ describe('kept index: the first level of the Papers tree before the scan', () =>
     await files.setFolders([fileUri(root)]);
     const kept = new Promise<void>((resolve) => (store.onWrite = resolve));
     await kept;
-    // Saved now: read at once, too soon to keep its fingerprint.
-    writeFiles(root, { 'saved.digest': digest(entryLines('S')), 'edited.digest': digest(entryLines('E')) });
+    // Saved now: read at once, too soon (within two seconds of the write) to keep its fingerprint;
+    // read again when the index is kept next (five seconds later).
+    writeFiles(root, { 'saved.digest': digest(entryLines('S')), 'edited.digest': digest(entryLines('E')), 'touched.digest': digest(entryLines('T')) });
     const saved = fileUri(path.join(root, 'saved.digest'));
     const edited = fileUri(path.join(root, 'edited.digest'));
-    await files.filesChanged([{ uri: saved, type: 1 }, { uri: edited, type: 1 }]);
-    const savedSummary = index.diskFile(saved);
-    const editedSummary = index.diskFile(edited);
-    // Its write an hour old by the time the index is kept again (as two seconds later would be);
-    // the other file's bytes changed meanwhile, with no event yet.
+    const touched = fileUri(path.join(root, 'touched.digest'));
+    const written = fs.statSync(path.join(root, 'edited.digest')).mtime;
+    await files.filesChanged([saved, edited, touched].map((uri) => ({ uri, type: 1 })));
+    const summaries = [saved, edited, touched].map((uri) => index.diskFile(uri));
+    // Meanwhile, with no event yet: other bytes at the same time, and the same bytes at another
+    // time (undated digests are ordered by it).
     writeFiles(root, { 'edited.digest': digest(entryLines('F')) });
-    const then = new Date(Date.now() - 3_600_000);
-    fs.utimesSync(path.join(root, 'saved.digest'), then, then);
-    fs.utimesSync(path.join(root, 'edited.digest'), then, then);
+    fs.utimesSync(path.join(root, 'edited.digest'), written, written);
+    const older = new Date(Date.now() - 3_600_000);
+    fs.utimesSync(path.join(root, 'touched.digest'), older, older);
     await new Promise<void>((resolve) => (store.onWrite = resolve));
     files.dispose();
     const decoded = decodeKeptIndex(store.text!, 'test-build');
     assert.ok('files' in decoded);
-    assert.deepEqual([...decoded.files.keys()].map((uri) => path.basename(uri)), ['a.digest', 'edited.digest', 'saved.digest']);
-    // Read again with the same bytes, the file is not indexed anew (what was made of it stays);
-    // with other bytes, it is.
-    assert.equal(index.diskFile(saved), savedSummary);
-    assert.notEqual(index.diskFile(edited), editedSummary);
+    assert.deepEqual([...decoded.files.keys()].map((uri) => path.basename(uri)), ['a.digest', 'edited.digest', 'saved.digest', 'touched.digest']);
+    // Read again with the same bytes and time, the file is not indexed anew (what was made of it
+    // stays); with other bytes, or another time, it is.
+    assert.equal(index.diskFile(saved), summaries[0]);
+    assert.notEqual(index.diskFile(edited), summaries[1]);
     assert.deepEqual(index.diskFile(edited)?.papers.map((paper) => paper.englishTitle.slice(0, 1)), ['F']);
+    assert.notEqual(index.diskFile(touched), summaries[2]);
+    assert.equal(files.mtimeOf(touched), fs.statSync(path.join(root, 'touched.digest')).mtimeMs);
   });
 
   test('Should write the kept index again when what it held of an unchanged file was wrong', async () => {

@@ -92,8 +92,9 @@ describe('workspace: scanning', () => {
   });
 
   test('Should say when a limit left files or folders out, at a folder boundary too, and not when none were', async () => {
-    const scan = async (files: Record<string, string>, limits: Partial<typeof DEFAULT_SCAN_LIMITS>): Promise<{ names: string[]; log: string[] }> => {
+    const scan = async (files: Record<string, string>, limits: Partial<typeof DEFAULT_SCAN_LIMITS>, prepare?: (root: string) => void): Promise<{ names: string[]; log: string[] }> => {
       const root = folder(files);
+      prepare?.(root);
       const index = new WorkspaceIndex();
       const log: string[] = [];
       const digests = new WorkspaceDigests(index, { limits: { ...DEFAULT_SCAN_LIMITS, ...limits }, log: (line) => log.push(logText(line, 'en')) });
@@ -103,9 +104,11 @@ describe('workspace: scanning', () => {
     };
     const one = digest(entryLines('A'));
     // The limit reached with the last file of a folder, more in the next one: said (it was not).
-    const boundary = await scan({ 'a/1.digest': one, 'a/2.digest': one, 'b/3.digest': one }, { maxFiles: 2 });
+    // A link met past the limit, looking for one more file, is not counted as skipped.
+    const boundary = await scan({ 'a/1.digest': one, 'a/2.digest': one, 'b/3.digest': one }, { maxFiles: 2 }, (root) => fs.symlinkSync(path.join(root, 'a/1.digest'), path.join(root, 'b/0.digest')));
     assert.deepEqual(boundary.names, ['a/1.digest', 'a/2.digest']);
     assert.match(boundary.log.join('\n'), /indexed the first 2 digest files only\./);
+    assert.doesNotMatch(boundary.log.join('\n'), /symbolic link|skipped/);
     // Exactly as many files as the limit (other folders with no digest): nothing left out.
     const exact = await scan({ 'a/1.digest': one, 'a/2.digest': one, 'b/notes.txt': 'x', 'c/d/e.txt': 'x' }, { maxFiles: 2 });
     assert.deepEqual(exact.names, ['a/1.digest', 'a/2.digest']);
@@ -113,7 +116,18 @@ describe('workspace: scanning', () => {
     // Folders past the depth limit, and past the folder limit, are said to be left out.
     const deep = await scan({ '1.digest': one, 'x/2.digest': one, 'x/y/3.digest': one, 'x/z/4.digest': one }, { maxDepth: 1 });
     assert.deepEqual(deep.names, ['1.digest', 'x/2.digest']);
-    assert.match(deep.log.join('\n'), /did not search 2 folders more than 1 levels below a workspace folder\./);
+    assert.match(deep.log.join('\n'), /did not search 2 folders more than 1 level below a workspace folder\./);
+    // A folder too deep below one workspace folder that another, inside it, walks is not said to be left out.
+    const nestedRoot = folder({ 'a/b/1.digest': one });
+    for (const order of [['.', 'a'], ['a', '.']]) {
+      const log: string[] = [];
+      const nested = new WorkspaceIndex();
+      const digests = new WorkspaceDigests(nested, { limits: { ...DEFAULT_SCAN_LIMITS, maxDepth: 1 }, log: (line) => log.push(logText(line, 'en')) });
+      await digests.setFolders(order.map((name) => pathToUri(path.join(nestedRoot, name))));
+      digests.dispose();
+      assert.deepEqual(indexedNames(nested, nestedRoot), ['a/b/1.digest'], order.join());
+      assert.doesNotMatch(log.join('\n'), /did not search/, order.join());
+    }
     const many = await scan({ 'a/1.digest': one, 'b/2.digest': one, 'c/3.digest': one }, { maxDirectories: 3 });
     assert.deepEqual(many.names, ['a/1.digest', 'b/2.digest']);
     assert.match(many.log.join('\n'), /searched the first 3 folders only\./);
@@ -142,6 +156,11 @@ describe('workspace: scanning', () => {
     const again = new WorkspaceIndex();
     await new WorkspaceDigests(again, { limits: { ...DEFAULT_SCAN_LIMITS, maxDepth: 1 } }).setFolders([pathToUri(root)]);
     assert.deepEqual(indexedNames(again, root), indexedNames(index, root));
+    // A folder named like a digest, too deep, is not walked either.
+    fs.mkdirSync(path.join(root, 'x/y.digest'), { recursive: true });
+    fs.writeFileSync(path.join(root, 'x/y.digest/8.digest'), one);
+    await files.filesChanged([{ uri: pathToUri(path.join(root, 'x/y.digest')), type: CREATED }]);
+    assert.deepEqual(indexedNames(index, root), ['1.digest', 'x/2.digest', 'x/5.digest']);
     // A folder moved in within reach is walked as deep as it lies: its own subfolder is too deep.
     fs.mkdirSync(path.join(root, 'w/v'), { recursive: true });
     fs.writeFileSync(path.join(root, 'w/6.digest'), one);

@@ -23,7 +23,7 @@ export const LOG_MESSAGES = {
   logFirstFilesOnly: bilingual('indexed the first {max} digest files only.', '只索引了前 {max} 个摘要文件。'),
   logFirstFoldersOnly: bilingual('searched the first {max} folders only.', '只搜索了前 {max} 个文件夹。'),
   logTooDeep: bilingual(
-    'did not search {count} {count:folder|folders} more than {max} levels below a workspace folder.',
+    'did not search {count} {count:folder|folders} more than {max} {max:level|levels} below a workspace folder.',
     '未搜索 {count} 个位于工作区文件夹下超过 {max} 层的文件夹。',
   ),
   logReadBatchFailed: bilingual('reading {count} digest files failed: {reason}', '读取 {count} 个摘要文件失败：{reason}'),

@@ -2,7 +2,7 @@ import { describe, test } from 'node:test';
 import * as assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { WorkspaceIndex } from '../../server/src/service/workspaceIndex';
-import { addDays, digestDateOf, isCalendarDate, isoWeekOf, monthOf } from '../../server/src/service/digestDates';
+import { addDays, compareDigests, digestDateOf, isCalendarDate, isoWeekOf, monthOf } from '../../server/src/service/digestDates';
 import { compilePaperFilter, fieldFilter, MAX_FILTER_TERMS } from '../../server/src/service/paperFilter';
 import { digestStatistics } from '../../server/src/service/features/statistics';
 import { rollup } from '../../server/src/service/features/rollup';
@@ -51,6 +51,26 @@ describe('Digest dates', () => {
     assert.equal(digestDateOf('file:///w/paper%202026-02-28.digest'), '2026-02-28');
     assert.equal(digestDateOf('C:\\d\\2024-02-29.digest'), '2024-02-29');
     assert.equal(isCalendarDate('2023-02-29'), false);
+  });
+
+  test('Should order a dated digest after a file saved the evening before, in every time zone', () => {
+    const zone = process.env.TZ;
+    try {
+      for (const tz of ['UTC', 'America/Los_Angeles', 'Asia/Shanghai', 'Pacific/Kiritimati', 'Pacific/Pago_Pago']) {
+        process.env.TZ = tz;
+        // 18:00 and 23:59 on 1 May, and 00:01 on 2 May, local time.
+        const times = new Map([
+          ['file:///w/evening.digest', new Date(2026, 4, 1, 18, 0).getTime()],
+          ['file:///w/late.digest', new Date(2026, 4, 1, 23, 59).getTime()],
+          ['file:///w/after.digest', new Date(2026, 4, 2, 0, 1).getTime()],
+        ]);
+        const order = ['file:///w/after.digest', 'file:///w/2026-05-02.digest', 'file:///w/late.digest', 'file:///w/evening.digest'].sort((a, b) => compareDigests(a, b, (uri) => times.get(uri)));
+        assert.deepEqual(order, ['file:///w/evening.digest', 'file:///w/late.digest', 'file:///w/2026-05-02.digest', 'file:///w/after.digest'], tz);
+      }
+    } finally {
+      if (zone === undefined) delete process.env.TZ;
+      else process.env.TZ = zone;
+    }
   });
 
   test('Should name ISO weeks and months', () => {
@@ -128,6 +148,26 @@ describe('Statistics', () => {
       ['Tsinghua University', '清华大学', 6],
       ['Fudan University', '复旦大学', 1],
     ]);
+  });
+
+  test('Should count a paper once per keyword, category and institution however often its line repeats them, on short and long lines alike', () => {
+    // A line of 40 hits (20 keywords, each twice, in another case the second time), and one of 3.
+    const many = Array.from({ length: 20 }, (_, k) => `keyword ${k}`);
+    const index = new WorkspaceIndex();
+    index.update(
+      'file:///w/2026-05-01.digest',
+      digest(
+        paper('Long', '数学推理', [...many, ...many.map((keyword) => keyword.toUpperCase())], ['cs.CL', 'CS.cl', ...Array.from({ length: 20 }, () => 'cs.LG')]),
+        paper('Short', '数学推理', ['keyword 0', 'KEYWORD 0', 'other'], ['cs.CL']),
+      ),
+    );
+    const stats = digestStatistics(index);
+    const keywords = new Map(stats.keywords.map((row) => [row.label.toLowerCase(), row.count]));
+    assert.equal(stats.keywords.length, 21);
+    assert.equal(keywords.get('keyword 0'), 2);
+    assert.equal(keywords.get('keyword 19'), 1);
+    assert.equal(keywords.get('other'), 1);
+    assert.deepEqual(stats.categories.map((row) => [row.label, row.count]).sort(), [['cs.CL', 2], ['cs.LG', 1]]);
   });
 
   test('Should list rows of one count by label whatever its case, as the Papers view lists its groups', () => {

@@ -85,19 +85,27 @@ export interface DigestOrderKey {
   readonly uri: string;
   /** The date in its file name, if any. */
   readonly date?: IsoDate;
-  /** The date as UTC midnight, else the modification time, else +∞ (an unsaved document). */
+  /** The date's midnight in local time, else the modification time, else +∞ (an unsaved document). */
   readonly time: number;
 }
 
 /** The order key of a digest: its date, else `mtime`. */
 export function digestOrderKey(uri: string, mtime: number | undefined): DigestOrderKey {
   const date = digestDateOf(uri);
-  return { uri, date, time: date ? toUtc(date).getTime() : mtime ?? Number.POSITIVE_INFINITY };
+  return { uri, date, time: date ? localMidnight(date) : mtime ?? Number.POSITIVE_INFINITY };
+}
+
+/**
+ * The start of a day in the machine's time zone: a digest named for 2 May comes after a file saved
+ * on the evening of 1 May wherever the reader is (as UTC midnight, it came before it west of UTC).
+ */
+function localMidnight(date: IsoDate): number {
+  return new Date(Number(date.slice(0, 4)), Number(date.slice(5, 7)) - 1, Number(date.slice(8, 10))).getTime();
 }
 
 /**
  * The order of digests, oldest first, as the reading workflow goes through them: by the date in
- * the file name (as UTC midnight), else by the modification time; at the same time a dated digest
+ * the file name (as midnight in local time), else by the modification time; at the same time a dated digest
  * first; one with neither last; then by URI. Negative when `a` comes first.
  */
 export function compareDigestKeys(a: DigestOrderKey, b: DigestOrderKey): number {

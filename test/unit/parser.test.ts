@@ -3,6 +3,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { describe, test } from 'node:test';
 import { parseDigest, splitLines } from '../../server/src/service/parser';
+import { computeDiagnostics } from '../../server/src/service/features/diagnostics';
 import { describeModel } from '../support/describeModel';
 import { assertGolden, digest, entryLines, FIXTURES, paragraphs, readFixture } from '../support/fixtures';
 
@@ -110,6 +111,21 @@ describe('parseDigest', () => {
       ['Noah Lab (Montreal)', '诺亚实验室（蒙特利尔）', 0],
       ['Lab (Paris)', undefined, 0],
     ]);
+  });
+
+  test('Should read a Chinese title that starts with 机构 as the title, and the label followed by its star, a space, a colon or a letter as the label', () => {
+    // 机构投资者: institutional investors (a finance paper's title), with and without institutions.
+    for (const institutions of ['机构 * Kyoto University（京都大学） 纠错', undefined]) {
+      const text = digest(entryLines('A', { chineseTitle: '机构投资者与市场流动性', institutions: institutions ?? null }));
+      const doc = parseDigest(text);
+      assert.equal(doc.entries.length, 1);
+      assert.equal(doc.entries[0].chineseTitle?.value.text, '机构投资者与市场流动性');
+      assert.equal(doc.entries[0].institutions?.items[0]?.name.text, institutions ? 'Kyoto University' : undefined);
+      assert.deepEqual(computeDiagnostics(doc).map((d) => d.code), [], text);
+    }
+    for (const line of ['机构 * Kyoto University 纠错', '机构* Kyoto University 纠错', '机构：Kyoto University 纠错', '机构Kyoto University 纠错']) {
+      assert.equal(parseDigest(digest(entryLines('A', { institutions: line }))).entries[0].institutions?.items[0]?.name.text, 'Kyoto University', line);
+    }
   });
 
   test('Should read a topic with brackets of its own, and a line without its colon as before', () => {

@@ -197,7 +197,10 @@ function lineText(src: Source, table: LineTable, line: number): string {
 function classifyLine(text: string, start: number, end: number): LineCode {
   switch (text.charCodeAt(start)) {
     case 0x673a: // 机
-      return text.startsWith(LABELS.institutions, start) ? LineCode.Institutions : LineCode.Text;
+      // `机构投资者与市场流动性` is a Chinese title (on institutional investors), not the label:
+      // the label is followed by its `*`, a space or a colon, and an institution is named in
+      // English first, never by an ideograph right after the label.
+      return text.startsWith(LABELS.institutions, start) && !isIdeograph(text.charCodeAt(start + LABELS.institutions.length)) ? LineCode.Institutions : LineCode.Text;
     case 0x4e13: // 专
       return text.startsWith(LABELS.topicHits, start) ? LineCode.TopicHits : LineCode.Text;
     case 0x41: // A
@@ -209,6 +212,11 @@ function classifyLine(text: string, start: number, end: number): LineCode {
     default:
       return LineCode.Text;
   }
+}
+
+/** A CJK unified ideograph (of the blocks titles use). */
+function isIdeograph(c: number): boolean {
+  return (c >= 0x3400 && c <= 0x4dbf) || (c >= 0x4e00 && c <= 0x9fff) || (c >= 0xf900 && c <= 0xfaff);
 }
 
 /** Whether `word` stands at `start`, followed by a space, a colon or the end of the line. */

@@ -6,7 +6,7 @@ import { addDays, compareDigests, digestDateOf, isCalendarDate, isoWeekOf, month
 import { compilePaperFilter, fieldFilter, MAX_FILTER_TERMS } from '../../server/src/service/paperFilter';
 import { digestStatistics } from '../../server/src/service/features/statistics';
 import { rollup } from '../../server/src/service/features/rollup';
-import { barChart, CHART_WORDS, chartToSvg, chartWords, dashboardCharts, dashboardSummary, displayText, periodChart, topicLabel, trendChart } from '../../server/src/service/charts';
+import { barChart, CHART_WORDS, chartToSvg, chartWords, dashboardCharts, dashboardSummary, dateChart, displayText, periodChart, topicLabel, trendChart } from '../../server/src/service/charts';
 import { papersTree } from '../../server/src/service/features/tree';
 import { computeDiagnostics, DiagnosticCode } from '../../server/src/service/features/diagnostics';
 import { parseDigest } from '../../server/src/service/parser';
@@ -662,5 +662,36 @@ describe('Charts', () => {
     assert.equal(dashboardSummary({ paperCount: 3, fileCount: 1, undatedFiles: 1 }, 'zh-cn'), '3 篇论文 — 1 期摘要 (1 个文件名无日期)');
     assert.equal(dashboardSummary({ paperCount: 1, fileCount: 2, undatedFiles: 0 }, 'en'), '1 paper — 2 digests');
     assert.equal(dashboardSummary({ paperCount: 3, fileCount: 2, undatedFiles: 0 }, 'both'), '3 papers · 3 篇论文 — 2 digests · 2 期摘要');
+  });
+});
+
+describe('The dates chart', () => {
+  const point = (date: string, count = 3): { date: string; count: number; files: number; filter: string } => ({ date, count, files: 1, filter: `date:${date}` });
+  const texts = (chart: ReturnType<typeof dateChart>): { text: string; x: number }[] =>
+    chart.marks.flatMap((mark) => (mark.kind === 'text' && /^\d/.test(mark.text) && mark.text.includes('-') ? [{ text: mark.text, x: mark.x }] : []));
+  const circles = (chart: ReturnType<typeof dateChart>): number[] => chart.marks.flatMap((mark) => (mark.kind === 'circle' ? [mark.x] : []));
+
+  test('Should place digests along time, a gap of months as wide as it is long, and write the year when the dates span years', () => {
+    const chart = dateChart([point('2024-02-29'), point('2025-12-29'), point('2025-12-30'), point('2025-12-31')], 640);
+    const xs = circles(chart);
+    // 670 days from the first to the second, one day between the others.
+    assert.ok(xs[1] - xs[0] > 100 * (xs[2] - xs[1]), JSON.stringify(xs));
+    assert.equal(xs[3] - xs[2], xs[2] - xs[1]);
+    const labels = texts(chart);
+    assert.equal(labels[0].text, '2024-02-29');
+    assert.equal(labels[labels.length - 1].text, '2025-12-31');
+    assert.ok(labels.every((label, i) => i === 0 || label.x - labels[i - 1].x >= 76), JSON.stringify(labels));
+    // Within one year: month and day only.
+    assert.deepEqual(texts(dateChart([point('2026-05-01'), point('2026-05-09')], 640)).map((label) => label.text), ['05-01', '05-09']);
+    // One date: in the middle.
+    assert.deepEqual(circles(dateChart([point('2026-05-01')], 640)), [(40 + 628) / 2]);
+  });
+
+  test('Should label a year of daily digests without overlapping labels, the first and the last among them', () => {
+    const dates = Array.from({ length: 365 }, (_, i) => addDays('2026-01-01', i));
+    const labels = texts(dateChart(dates.map((date) => point(date)), 640));
+    assert.equal(labels[0].text, '01-01');
+    assert.equal(labels[labels.length - 1].text, '12-31');
+    assert.ok(labels.length >= 8 && labels.every((label, i) => i === 0 || label.x - labels[i - 1].x >= 44), JSON.stringify(labels));
   });
 });

@@ -9,6 +9,7 @@
  */
 import type { CountRow, DatePoint, DigestStatistics, PeriodRow, TrendRow } from './features/statistics';
 import { bilingual, Bilingual, DEFAULT_MESSAGE_LANGUAGE, MessageLanguage } from './messages';
+import { daysBetween } from './digestDates';
 
 /**
  * A chart's words in the message language: `both` gives `English · 中文` (the dashboard's own
@@ -194,7 +195,10 @@ export function dateChart(points: readonly DatePoint[], width: number, height = 
   const top = TOP + 4;
   const bottom = height - 28;
   const max = Math.max(1, ...points.map((point) => point.count));
-  const x = (i: number): number => (points.length <= 1 ? (left + right) / 2 : left + ((right - left) * i) / (points.length - 1));
+  // Along a time axis: a gap of months between two digests is as wide as it is long.
+  const days = points.map((point) => daysBetween(points[0].date, point.date));
+  const span = days.length > 0 ? days[days.length - 1] : 0;
+  const x = (i: number): number => (span <= 0 ? (left + right) / 2 : left + ((right - left) * days[i]) / span);
   const y = (count: number): number => bottom - ((bottom - top) * count) / max;
   const marks: Mark[] = [
     { kind: 'text', x: 0, y: 18, text: title, anchor: 'start', tone: 'title' },
@@ -207,13 +211,23 @@ export function dateChart(points: readonly DatePoint[], width: number, height = 
     return { id: 'dates', title, width, height, marks };
   }
   marks.push({ kind: 'line', points: points.map((point, i) => [x(i), y(point.count)] as const), tone: 'line' });
-  const every = Math.max(1, Math.ceil(points.length / 8));
+  // Dates of more than one year are written whole; labels far enough apart not to overlap, the
+  // first and the last always.
+  const withYear = points[0].date.slice(0, 4) !== points[points.length - 1].date.slice(0, 4);
+  const gap = withYear ? 76 : 44;
+  const labels: number[] = [];
   points.forEach((point, i) => {
     marks.push({ kind: 'circle', x: x(i), y: y(point.count), r: points.length > 120 ? 2.5 : 4, tone: 'point', filter: point.filter, tip: `${point.date}: ${paperCountWords(point.count, language)}` });
-    if (i % every === 0 || i === points.length - 1) {
-      marks.push({ kind: 'text', x: x(i), y: bottom + 18, text: point.date.slice(5), anchor: 'middle', tone: 'muted' });
-    }
+    if (labels.length === 0 || x(i) - x(labels[labels.length - 1]) >= gap) labels.push(i);
   });
+  const last = points.length - 1;
+  if (labels[labels.length - 1] !== last) {
+    if (labels.length > 1 && x(last) - x(labels[labels.length - 1]) < gap) labels.pop();
+    if (x(last) - x(labels[labels.length - 1]) >= gap || labels.length === 0) labels.push(last);
+  }
+  for (const i of labels) {
+    marks.push({ kind: 'text', x: x(i), y: bottom + 18, text: withYear ? points[i].date : points[i].date.slice(5), anchor: 'middle', tone: 'muted' });
+  }
   return { id: 'dates', title, width, height, marks };
 }
 

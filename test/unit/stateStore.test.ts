@@ -9,7 +9,7 @@ import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { describe, test } from 'node:test';
-import { mergeStates, parseState } from '../../server/src/service/reading/stateFile';
+import { mergeStates, parseState, ReadingState } from '../../server/src/service/reading/stateFile';
 import { StateStore } from '../../server/src/service/reading/stateStore';
 import { NodeStateDisk, STATE_FILE, STATE_FOLDER } from '../../server/src/stateDisk';
 import { temporaryFolders } from '../support/tempFolders';
@@ -136,6 +136,38 @@ describe('state store: two writers', () => {
     // And the long one can be removed by its name.
     assert.equal(store(root).change(['other'], { removeTags: ['L'.repeat(100)] }).changed.length, 1);
     assert.equal((papersOnDisk(root).other.tags as string[]).length, 70);
+  });
+
+  test('Should keep the fields another tool wrote in a paper, through a change to it or to another paper, a merge and a clearing', () => {
+    const root = scratch();
+    const mine = store(root);
+    // Written by another tool after this store loaded the file: a rating and a reference
+    // manager's key in one paper, and one field only in another (no state of its own).
+    writeState(root, '{"version":1,"papers":{"other":{"read":true,"rating":5,"zoteroKey":"ABCD1234","links":{"doi":"10.1/x","n":[1.5,null]}},"bare":{"zoteroKey":"Z9"},"odd":{"__proto__":{"x":1}}}}');
+    assert.equal(mine.change(['mine'], { starred: true }).changed.length, 1);
+    let papers = papersOnDisk(root);
+    assert.deepEqual(papers.other, { read: true, rating: 5, zoteroKey: 'ABCD1234', links: { doi: '10.1/x', n: [1.5, null] } });
+    assert.deepEqual(papers.bare, { zoteroKey: 'Z9' });
+    assert.deepEqual(JSON.parse(fs.readFileSync(stateFile(root), 'utf8')).papers.odd.__proto__, { x: 1 }, 'a field named __proto__ is a field');
+    // A change to the paper itself keeps them; clearing its state keeps the paper for them.
+    assert.equal(store(root).change(['other'], { addTags: ['to-read'], read: false }).changed.length, 1);
+    papers = papersOnDisk(root);
+    assert.equal(papers.other.rating, 5);
+    assert.deepEqual(papers.other.tags, ['to-read']);
+    assert.equal(store(root).change(['other'], { removeTags: ['to-read'] }).changed.length, 1);
+    assert.deepEqual(Object.keys(papersOnDisk(root).other).sort(), ['links', 'rating', 'updated', 'zoteroKey']);
+    // Three ways: the other tool changes its field while this side stars the paper.
+    const read = (value: object): ReadingState => {
+      const parsed = parseState(JSON.stringify(value));
+      assert.ok('state' in parsed);
+      return parsed.state;
+    };
+    const base = read({ version: 1, papers: { p: { rating: 1 } } });
+    const starred = read({ version: 1, papers: { p: { rating: 1, starred: true, updated: '2026-05-01T00:00:00.000Z' } } });
+    const rated = read({ version: 1, papers: { p: { rating: 4, zoteroKey: 'K' } } });
+    const merged = mergeStates(base, starred, rated).papers.get('p');
+    assert.equal(merged?.starred, true);
+    assert.deepEqual({ ...merged?.extra }, { rating: '4', zoteroKey: '"K"' });
   });
 
   test('Should keep the papers and top-level fields another tool wrote', () => {

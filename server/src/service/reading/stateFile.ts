@@ -39,6 +39,11 @@ export interface PaperState {
   readonly note?: string;
   /** When the paper's state last changed (ISO 8601, UTC): the later change wins a conflict. */
   readonly updated?: string;
+  /**
+   * The paper's fields this version does not know (another tool's: a rating, a reference
+   * manager's key), each as its value's JSON text: kept, merged and written back with the paper.
+   */
+  readonly extra?: Readonly<Record<string, string>>;
 }
 
 /** The whole file: paper key → state. Keys are `titleKey`s (see reading/paperInfo.ts). */
@@ -263,6 +268,7 @@ function checkPaper(key: string, entry: unknown): PaperState | MessageRef {
     return message('paperNotObject', { paper });
   }
   const result: { -readonly [K in keyof PaperState]: PaperState[K] } = {};
+  let extra: Record<string, string> | undefined;
   for (const [field, value] of Object.entries(entry)) {
     switch (field) {
       case 'title':
@@ -290,12 +296,22 @@ function checkPaper(key: string, entry: unknown): PaperState | MessageRef {
         result.tags = normaliseTags(value as string[]);
         break;
       default:
-        // Fields of newer minor changes or other tools are dropped with no harm: state is
-        // read, starred, tags and note.
+        // Another tool's field (or a newer version's): kept as it is, as a top-level one is.
+        if (nestedDeeperThan(value, MAX_EXTRA_DEPTH)) {
+          return message('nestedTooDeep', { field: `${key.slice(0, 40)}.${field.slice(0, 40)}`, max: MAX_EXTRA_DEPTH });
+        }
+        extra ??= Object.create(null) as Record<string, string>;
+        ownField(extra, field, JSON.stringify(value));
         break;
     }
   }
+  if (extra) result.extra = extra;
   return result;
+}
+
+/** Sets a field of a record as its own, `__proto__` too (an assignment would set the prototype). */
+function ownField(record: Record<string, string>, key: string, value: string): void {
+  Object.defineProperty(record, key, { value, enumerable: true, writable: true, configurable: true });
 }
 
 /**
@@ -387,7 +403,7 @@ function firstCharacters(text: string, max: number): string {
 
 /** Whether a state says nothing (so it is left out of the file). */
 export function isEmptyPaperState(state: PaperState): boolean {
-  return !state.read && !state.starred && (state.tags?.length ?? 0) === 0 && !state.note;
+  return !state.read && !state.starred && (state.tags?.length ?? 0) === 0 && !state.note && (state.extra === undefined || Object.keys(state.extra).length === 0);
 }
 
 /**
@@ -426,7 +442,12 @@ function paperEntryText(key: string, paper: PaperState): string {
   if (paper.tags && paper.tags.length > 0) out.tags = paper.tags;
   if (paper.note) out.note = paper.note;
   if (paper.updated) out.updated = paper.updated;
-  const text = `    ${JSON.stringify(key)}: ${JSON.stringify(out, null, 2).replace(/\n/g, '\n    ')}`;
+  const fields: Record<string, unknown> = out;
+  for (const [field, text] of Object.entries(paper.extra ?? {})) {
+    // After the fields this version writes, laid out as they are (`__proto__` as a field too).
+    Object.defineProperty(fields, field, { value: JSON.parse(text) as unknown, enumerable: true, writable: true, configurable: true });
+  }
+  const text = `    ${JSON.stringify(key)}: ${JSON.stringify(fields, null, 2).replace(/\n/g, '\n    ')}`;
   ENTRY_TEXT.set(paper, { key, text });
   return text;
 }
@@ -504,6 +525,10 @@ function mergePaper(base: PaperState, mine: PaperState, theirs: PaperState): Pap
   const note = pick('note');
   if (note) result.note = note;
   if (updated) result.updated = updated;
+  if (base.extra || mine.extra || theirs.extra) {
+    const extra = mergeExtra(base.extra ?? {}, mine.extra ?? {}, theirs.extra ?? {});
+    if (Object.keys(extra).length > 0) result.extra = extra;
+  }
   return result;
 }
 

@@ -11,9 +11,9 @@
  * language of `--lang` (cliLanguage.ts, service/cliMessages.ts); the data formats are not.
  *
  * The state of a digest is the state file `.paper-digest/state.json` of the folder given on
- * the command line that holds it (the outermost of those that do; for a file named by itself
- * and held by no folder given: the nearest folder above it with a `.paper-digest` folder, else
- * its own folder); interests come from `.paper-digest/interests.json` there. `mark` changes that file as the server does (StateStore over NodeStateDisk: read
+ * the command line that holds it (the outermost of those that do), or of the nearest folder
+ * above that one with a `.paper-digest` folder; for a file named by itself and held by no folder
+ * given, of the nearest folder above it with a `.paper-digest` folder; else of its own folder; interests come from `.paper-digest/interests.json` there. `mark` changes that file as the server does (StateStore over NodeStateDisk: read
  * again, merged, written atomically only over what was read, never through a link).
  *
  * Exit status: 0; 2 on bad usage (one line on stderr), when no paper or more than one matches,
@@ -120,7 +120,7 @@ function openWorkspace(paths: readonly string[], cwd: string, fail: (problem: Me
   };
   for (const [i, given] of paths.entries()) {
     const inner = folders[i];
-    const folder = inner === undefined ? undefined : outermost(inner);
+    const folder = inner === undefined ? undefined : stateRootOfFolder(outermost(inner));
     for (const found of collectDigestFiles([given], cwd, fail)) {
       const display = displayPath(found.path, cwd);
       const read = readDigestFile(found.path, printable(display), fail);
@@ -189,7 +189,15 @@ function openWorkspace(paths: readonly string[], cwd: string, fail: (problem: Me
 
 /** For a digest named by itself: the nearest folder above with a `.paper-digest` folder, else its own. */
 function stateRootOfFile(file: string): string {
-  const own = path.dirname(file);
+  return stateRootOfFolder(path.dirname(file));
+}
+
+/**
+ * For a folder: the folder itself or the nearest one above it with a `.paper-digest` folder (as
+ * git finds its repository), else the folder itself. `mark` run in a subfolder of a workspace
+ * changes the workspace's state file, which the editor shows, instead of starting another.
+ */
+function stateRootOfFolder(own: string): string {
   for (let folder = own; ; folder = path.dirname(folder)) {
     try {
       if (fs.lstatSync(path.join(folder, STATE_FOLDER)).isDirectory()) {
@@ -528,7 +536,9 @@ export function runMark(args: readonly string[], out: Output, cwd: string): numb
     // No digest to find the paper in: say so, not that no title matches.
     return refuse(problemText(problems[0] ?? message('noDigestFiles', { path: printable(given) }), language));
   }
-  const store = workspace.stores.get(root) ?? openStore(root, problems);
+  // The folder's state file, or that of the nearest folder above it with one (openWorkspace).
+  const stateRoot = stateRootOfFolder(root);
+  const store = workspace.stores.get(stateRoot) ?? openStore(stateRoot, problems);
   if (store.status.problemRef) {
     // A corrupt or unreadable state file: report it, change nothing.
     return refuse(problemText(store.status.problemRef, language));

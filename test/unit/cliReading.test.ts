@@ -278,11 +278,26 @@ describe('paper-digest mark', () => {
     assert.deepEqual(JSON.parse(listed(['--starred', 'sub', '.'])).map((paper: { id: string }) => paper.id), [SPARSE]);
     // A file named by itself beside a folder given that holds it takes that folder's state too,
     // not the state file of its own folder (which marking the folder alone made).
-    fs.mkdirSync(path.join(work, 'other'));
+    fs.mkdirSync(path.join(work, 'other', '.paper-digest'), { recursive: true });
     fs.writeFileSync(path.join(work, 'other', '2026-05-04.digest'), digestText(['大模型推理能力', ...PROTEIN]));
     assert.equal(run(['mark', 'star', '--title', PROTEIN[0], 'other'], work).status, 0);
+    assert.ok(fs.existsSync(path.join(work, 'other', '.paper-digest', 'state.json')));
     assert.equal(listed(['other/2026-05-04.digest', '.']), listed(['.', 'other/2026-05-04.digest']));
     assert.deepEqual(JSON.parse(listed(['--starred', 'other/2026-05-04.digest', '.'])).map((paper: { id: string }) => paper.id), [SPARSE]);
+  });
+
+  test('Should mark in a subfolder of a workspace the workspace\u2019s state file, which the editor and the workspace\u2019s listing show', () => {
+    fs.mkdirSync(path.join(work, 'sub'));
+    fs.writeFileSync(path.join(work, 'sub', '2026-05-03.digest'), digestText(['大模型推理能力', ...PROTEIN]));
+    assert.equal(run(['mark', 'star', '--title', SPARSE_PROBES[0]], work).status, 0);
+    // Run in the subfolder, with no PATH and with it given: no second state file is started.
+    assert.equal(run(['mark', 'star', '--title', PROTEIN[0]], path.join(work, 'sub')).status, 0);
+    assert.equal(run(['mark', 'tag', '--tag', 'later', '--title', PROTEIN[0], 'sub'], work).status, 0);
+    assert.equal(fs.existsSync(path.join(work, 'sub', '.paper-digest')), false);
+    const starred = (args: string[], cwd: string): string[] => json(run(['papers', '--format', 'json', '--starred', ...args], cwd)).map((paper) => String(paper.id)).sort();
+    assert.deepEqual(starred([], work), [SPARSE, PROTEIN[0].toLowerCase()].sort());
+    assert.deepEqual(starred([], path.join(work, 'sub')), [PROTEIN[0].toLowerCase()]);
+    assert.deepEqual(JSON.parse(fs.readFileSync(stateFile(), 'utf8')).papers[PROTEIN[0].toLowerCase()]?.tags, ['later']);
   });
 
   test('Should say a refusal of the state file as its other problems, in English for both, and one of what was asked in both languages', () => {

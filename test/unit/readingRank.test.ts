@@ -42,6 +42,38 @@ describe('interest scores without reasons', () => {
     });
   });
 
+  test('Should match a keyword of several words whole, across any run of white space, as a regular expression with \\s+ between its words does', () => {
+    let seed = 11;
+    const random = (n: number): number => ((seed = (seed * 1103515245 + 12345) % 2147483648), seed % n);
+    const words = ['a', 'b', 'ab', 'ba', 'a1', 'é', 'b-a'];
+    const gaps = [' ', ' ', '  ', '\t', ' \u00a0 ', '-', ''];
+    const pick = <T>(list: readonly T[]): T => list[random(list.length)];
+    for (let round = 0; round < 40; round++) {
+      const titles = Array.from({ length: 12 }, () => `X ${Array.from({ length: 2 + random(6) }, () => pick(words)).map((word, i) => (i === 0 ? word : pick(gaps) + word)).join('')}`);
+      const w = testWorkspace({ [`${W}/2026-05-01.digest`]: digest(...titles.map((englishTitle) => entryLines('', { englishTitle, topicHits: null, summary: 'AI总结 无。' }))) });
+      const papers = [...w.model.lookup().papers()];
+      for (let t = 0; t < 6; t++) {
+        const term = Array.from({ length: 2 + random(2) }, () => pick(words)).join(pick([' ', '  ', '\t']));
+        const interests = parseInterests({ keywords: [term] });
+        const expression = new RegExp(`(?<![\\p{L}\\p{N}])${term.toLowerCase().replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/\s+/g, '\\s+')}(?![\\p{L}\\p{N}])`, 'u');
+        for (const paper of papers) {
+          const expected = expression.test(paper.englishTitle.normalize('NFKC').toLowerCase()) ? 2 : 0;
+          assert.equal(scorePaper(interests, paper).score, expected, `${JSON.stringify(term)} in ${JSON.stringify(paper.englishTitle)}`);
+          assert.equal(interestScore(interests, paper), expected);
+        }
+      }
+    }
+  });
+
+  test('Should cut a long term to 200 characters with no space left at its end, so that it still matches before a word', () => {
+    // 150 words of `a`: cut after a space, the term ended with one, and matched no place followed by a letter.
+    const term = Array.from({ length: 150 }, () => 'a').join(' ');
+    const w = testWorkspace({ [`${W}/2026-05-01.digest`]: digest(entryLines('', { englishTitle: `X ${term} more`, topicHits: null, summary: 'AI总结 无。' })) });
+    const [paper] = [...w.model.lookup().papers()];
+    assert.equal(scorePaper(parseInterests({ keywords: [term] }), paper).score, 2);
+    assert.equal(interestScore(parseInterests({ keywords: [term] }), paper), 2);
+  });
+
   test('Should give the score scorePaper gives with its reasons, for every kind of interest', () => {
     const paragraphs: string[] = [];
     for (let i = 0; i < 400; i++) paragraphs.push(...generatedEntry(i));

@@ -126,17 +126,14 @@ export class WorkspaceDigests {
   private keepTimer: ReturnType<typeof setTimeout> | undefined;
   /**
    * Digests read within two seconds of their last write (`keepable`), whose fingerprints are not
-   * kept: read again before the index is kept, once their time is old enough.
+   * kept: read again before the index is kept, once their time is old enough. With each, a hash
+   * of the bytes read, their time and the summary the index made of them: read again with the
+   * same bytes and time while the index still has that summary, the file keeps it (its
+   * fingerprint is kept now); a new time alone is a change (undated digests are ordered by it).
+   * Every save of a digest was indexed twice, and the second time made the answers kept for the
+   * first (trees, symbols) garbage that stayed until asked again.
    */
-  private readonly racy = new Set<string>();
-  /**
-   * Of each racy digest, a hash of the bytes read, their time and the summary the index made of
-   * them: read again with the same bytes and time while the index still has that summary, the
-   * file keeps it (its fingerprint is kept now); a new time alone is a change (undated digests
-   * are ordered by it). Every save of a digest was indexed twice, and the second time made
-   * the answers kept for the first (trees, symbols) garbage that stayed until asked again.
-   */
-  private readonly racyContent = new Map<string, { readonly hash: string; readonly mtime: number; readonly summary: FileSummary | undefined }>();
+  private readonly racy = new Map<string, { readonly hash: string; readonly mtime: number; readonly summary: FileSummary | undefined }>();
   /** Whether the kept index is being made (`writeKept`). */
   private writingKept = false;
   private disposed = false;
@@ -428,7 +425,7 @@ export class WorkspaceDigests {
             // Kept for the next start only when what was read is what the fingerprint says.
             fingerprint = keepable(read, begun) ? snapshot : undefined;
             racy = fingerprint === undefined;
-            if (racy || this.racyContent.has(uri)) hash = createHash('sha256').update(bytes).digest('base64');
+            if (racy || this.racy.has(uri)) hash = createHash('sha256').update(bytes).digest('base64');
             outcome = 'indexed';
           }
         }
@@ -447,16 +444,14 @@ export class WorkspaceDigests {
       } else {
         this.fingerprints.delete(uri);
       }
-      const before = this.racyContent.get(uri);
+      const before = this.racy.get(uri);
       if (!before || before.hash !== hash || before.mtime !== mtime || before.summary === undefined || this.index.diskFile(uri) !== before.summary) {
         this.index.update(uri, text);
       }
       if (racy && this.keptStore) {
-        this.racy.add(uri);
-        this.racyContent.set(uri, { hash: hash!, mtime: mtime!, summary: this.index.diskFile(uri) });
+        this.racy.set(uri, { hash: hash!, mtime: mtime!, summary: this.index.diskFile(uri) });
       } else {
         this.racy.delete(uri);
-        this.racyContent.delete(uri);
       }
       // A file taken from the kept index: the early index has it as read from now on when it
       // changed meanwhile; when what was kept of it was wrong, the kept index is written again.
@@ -468,7 +463,6 @@ export class WorkspaceDigests {
     this.mtimes.delete(uri);
     this.fingerprints.delete(uri);
     this.racy.delete(uri);
-    this.racyContent.delete(uri);
     this.early?.forget(uri);
     if (outcome === 'missing' || outcome === 'folder') {
       // Gone, or a folder now: nothing of the file (nor of an older folder there) stays.
@@ -725,7 +719,7 @@ export class WorkspaceDigests {
    * next time the index is kept.
    */
   private async readRacyAgain(): Promise<void> {
-    for (const uri of [...this.racy]) {
+    for (const uri of [...this.racy.keys()]) {
       if (this.disposed || this.scansRunning > 0) {
         return;
       }
@@ -735,7 +729,6 @@ export class WorkspaceDigests {
       } else if (!(age > -RACY_MS)) {
         // Written in the future (another machine's clock), or gone: never old enough to keep.
         this.racy.delete(uri);
-        this.racyContent.delete(uri);
       }
     }
   }

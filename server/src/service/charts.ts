@@ -223,7 +223,7 @@ export function dateChart(points: readonly DatePoint[], width: number, height = 
   const last = points.length - 1;
   if (labels[labels.length - 1] !== last) {
     if (labels.length > 1 && x(last) - x(labels[labels.length - 1]) < gap) labels.pop();
-    if (x(last) - x(labels[labels.length - 1]) >= gap || labels.length === 0) labels.push(last);
+    if (x(last) - x(labels[labels.length - 1]) >= gap) labels.push(last);
   }
   for (const i of labels) {
     marks.push({ kind: 'text', x: x(i), y: bottom + 18, text: withYear ? points[i].date : points[i].date.slice(5), anchor: 'middle', tone: 'muted' });

@@ -23,7 +23,7 @@ import type { Range } from 'vscode-languageserver-types';
 import type { LineTable } from './document';
 import type { AuthorPair, AuthorsField, Entry, Field, FieldKind, InstitutionItem, InstitutionsField, Link, Span, TextField, TitleField, TopicHit, TopicHitsField } from './model';
 import { LABELS } from './model';
-import { authorListLikeness, skipSpaces, trimEndIndex } from './text';
+import { authorListLikeness, isCjkIdeograph, skipSpaces, trimEndIndex } from './text';
 
 /**
  * The text the nodes read. One `Source` is shared by the models that incremental updates derive
@@ -133,8 +133,7 @@ function isSpace(code: number): boolean {
 /** `hasCjk` over `text[from..to)`, without slicing. */
 function hasCjkBetween(text: string, from: number, to: number): boolean {
   for (let i = from; i < to; i++) {
-    const c = text.charCodeAt(i);
-    if ((c >= 0x3400 && c <= 0x4dbf) || (c >= 0x4e00 && c <= 0x9fff) || (c >= 0xf900 && c <= 0xfaff)) {
+    if (isCjkIdeograph(text.charCodeAt(i))) {
       return true;
     }
   }

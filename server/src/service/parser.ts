@@ -16,7 +16,7 @@
 import { DigestModel, isPlainCode, LineCode, LineEnd, LineTable, mostUsedLineEnd, Preamble } from './document';
 import { DigestDocument, LABELS, miscasedLabelAt, SourceLine } from './model';
 import { EntryNode, FIELD_BIT, Frame, FramedSpan, InstitutionsFieldNode, PlainFieldNode, Source, TextFieldNode, TopicHitsFieldNode } from './nodes';
-import { hasCjk, looksLikeName, NAME_PARTICLES, skipSpaces, trimEndIndex } from './text';
+import { hasCjk, isCjkIdeograph, looksLikeName, NAME_PARTICLES, skipSpaces, trimEndIndex } from './text';
 
 /**
  * Parses a digest.
@@ -200,7 +200,7 @@ function classifyLine(text: string, start: number, end: number): LineCode {
       // `机构投资者与市场流动性` is a Chinese title (on institutional investors), not the label:
       // the label is followed by its `*`, a space or a colon, and an institution is named in
       // English first, never by an ideograph right after the label.
-      return text.startsWith(LABELS.institutions, start) && !isIdeograph(text.charCodeAt(start + LABELS.institutions.length)) ? LineCode.Institutions : LineCode.Text;
+      return text.startsWith(LABELS.institutions, start) && !isCjkIdeograph(text.charCodeAt(start + LABELS.institutions.length)) ? LineCode.Institutions : LineCode.Text;
     case 0x4e13: // 专
       return text.startsWith(LABELS.topicHits, start) ? LineCode.TopicHits : LineCode.Text;
     case 0x41: // A
@@ -212,11 +212,6 @@ function classifyLine(text: string, start: number, end: number): LineCode {
     default:
       return LineCode.Text;
   }
-}
-
-/** A CJK unified ideograph (of the blocks titles use). */
-function isIdeograph(c: number): boolean {
-  return (c >= 0x3400 && c <= 0x4dbf) || (c >= 0x4e00 && c <= 0x9fff) || (c >= 0xf900 && c <= 0xfaff);
 }
 
 /** Whether `word` stands at `start`, followed by a space, a colon or the end of the line. */

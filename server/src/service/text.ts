@@ -5,6 +5,11 @@
 
 const CJK = /[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]/;
 
+/** Whether a UTF-16 code unit is a CJK ideograph of the blocks `hasCjk` knows. */
+export function isCjkIdeograph(c: number): boolean {
+  return (c >= 0x3400 && c <= 0x4dbf) || (c >= 0x4e00 && c <= 0x9fff) || (c >= 0xf900 && c <= 0xfaff);
+}
+
 /** Whether the text contains a CJK ideograph, e.g. `hasCjk('T^2MLR：循环')` is true. */
 export function hasCjk(text: string): boolean {
   return CJK.test(text);

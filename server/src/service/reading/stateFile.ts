@@ -310,7 +310,7 @@ function checkPaper(key: string, entry: unknown): PaperState | MessageRef {
 }
 
 /** Sets a field of a record as its own, `__proto__` too (an assignment would set the prototype). */
-function ownField(record: Record<string, string>, key: string, value: string): void {
+function ownField<T>(record: Record<string, T>, key: string, value: T): void {
   Object.defineProperty(record, key, { value, enumerable: true, writable: true, configurable: true });
 }
 
@@ -445,7 +445,7 @@ function paperEntryText(key: string, paper: PaperState): string {
   const fields: Record<string, unknown> = out;
   for (const [field, text] of Object.entries(paper.extra ?? {})) {
     // After the fields this version writes, laid out as they are (`__proto__` as a field too).
-    Object.defineProperty(fields, field, { value: JSON.parse(text) as unknown, enumerable: true, writable: true, configurable: true });
+    ownField(fields, field, JSON.parse(text) as unknown);
   }
   const text = `    ${JSON.stringify(key)}: ${JSON.stringify(fields, null, 2).replace(/\n/g, '\n    ')}`;
   ENTRY_TEXT.set(paper, { key, text });
@@ -488,8 +488,7 @@ function mergeExtra(base: Readonly<Record<string, string>>, mine: Readonly<Recor
     const t = Object.hasOwn(theirs, key) ? theirs[key] : undefined;
     const value = same(m, b) ? t : same(t, b) ? m : t;
     if (value !== undefined) {
-      // Defined as an own field, `__proto__` too (an assignment would set the prototype).
-      Object.defineProperty(result, key, { value, enumerable: true, writable: true, configurable: true });
+      ownField(result, key, value);
     }
   }
   return result;

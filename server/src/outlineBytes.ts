@@ -6,9 +6,11 @@
  * last answer (runs of such papers in one copy); only the papers in between are written.
  *
  * A paper is written member by member (`name`, `kind`, `range`, `selectionRange`, as symbols.ts
- * makes a paper's symbol) into one buffer of exactly the answer's size, as ASCII (below), so that
- * where each paper starts is known as it is written: no `JSON.stringify` of 3 MB, no UTF-16 string
- * of it to encode as UTF-8, no search for the papers' starts. The heading's symbol and the symbol
+ * makes a paper's symbol) as ASCII (below), its name from its titles without making the joined
+ * string, into a scratch buffer as it is found, so that where each paper starts is known as it is
+ * written; then the answer, of exactly its size, is put together from runs of those bytes and of
+ * the kept ones: no `JSON.stringify` of 3 MB, no UTF-16 string of it to encode as UTF-8, no search
+ * for the papers' starts, no pass over the names to size them. The heading's symbol and the symbol
  * counting the papers not shown are written by `JSON.stringify` (made ASCII).
  *
  * What is kept of a document's last outline: its bytes (those of the answer, `PreEncoded`), and per
@@ -29,8 +31,8 @@ import type { Cancellation } from './service/cancellation';
 import { NEVER_CANCELLED } from './service/cancellation';
 import type { DigestDocument, Entry } from './service/model';
 import { EntryNode } from './service/nodes';
-import { documentSymbols, outlineFrame, paperSelectionRange, paperSymbolLabel, SymbolOptions } from './service/features/symbols';
-import { digits, HEAD_ROOM, PreEncoded, writeCount } from './preEncoded';
+import { documentSymbols, MAX_NAME_LENGTH, outlineFrame, paperSelectionRange, paperSymbolLabel, SymbolOptions, TITLE_SEPARATOR } from './service/features/symbols';
+import { HEAD_ROOM, PreEncoded, writeCount } from './preEncoded';
 import { isLabelUnsafeUnit } from './service/text';
 
 /** The papers of one encoded outline: their entries and ranges, and where their bytes are. */
@@ -47,6 +49,11 @@ interface EncodedPapers {
 }
 
 const COMMA = 0x2c;
+const EMPTY = Buffer.alloc(0);
+/** The scratch buffer of a first outline, a paper: most are about 400 bytes; it grows if need be. */
+const FIRST_SCRATCH_PER_PAPER = 512;
+/** The largest scratch buffer kept between outlines. */
+const KEPT_SCRATCH_BYTES = 64 * 1024;
 
 /**
  * Encodes outlines, per document, reusing the bytes of the papers kept since its last outline.
@@ -58,6 +65,8 @@ const COMMA = 0x2c;
  */
 export class OutlineBytes {
   private readonly last = new Map<string, EncodedPapers>();
+  /** Where the papers not copied are written before the answer's size is known (kept when small). */
+  private scratch: Buffer = EMPTY;
   /** For tests: how many papers the last `encode` wrote and how many it copied. */
   lastStatistics = { encoded: 0, copied: 0 };
 
@@ -80,11 +89,16 @@ export class OutlineBytes {
     const more = frame.more ? asciiJson(JSON.stringify(frame.more)) : '';
 
     // Which papers are kept (the same entry, at the same place, with the same range, named in the
-    // same language), and the name, range and size of the others.
+    // same language); the others are written as they are found, into the scratch buffer, with a
+    // comma before each that follows another written one, so that a run of them is one copy.
     const before = this.last.get(uri);
     const old = before && before.zh === zh ? before : undefined;
     const ranges = new Int32Array(count * 4);
-    const written: (PaperWritten | undefined)[] = new Array(count);
+    const wrote = new Uint8Array(count);
+    const scratchStarts = new Int32Array(count);
+    const scratchEnds = new Int32Array(count);
+    let scratch = this.scratch.length > 0 || old ? this.scratch : Buffer.allocUnsafe(count * FIRST_SCRATCH_PER_PAPER);
+    let s = 0;
     let size = HEAD_ROOM + open.length + close.length + 1 + Math.max(0, count - 1) + (more ? more.length + (count > 0 ? 1 : 0) : 0);
     let encoded = 0;
     for (let i = 0; i < count; i++) {
@@ -97,11 +111,29 @@ export class OutlineBytes {
         size += old.ends[i] - old.starts[i];
         continue;
       }
-      const paper = { name: paperSymbolLabel(entry, options.language), selection: paperSelectionRange(entry) };
-      written[i] = paper;
-      size += paperSize(paper, ranges, i * 4);
+      // The name as `paperSymbolLabel` makes it: both titles, written one after the other, when
+      // they are not cut; otherwise the label itself.
+      const english = entry.englishTitle?.value.text ?? '';
+      const chinese = entry.chineseTitle?.value.text ?? '';
+      const length = english.length + TITLE_SEPARATOR.length + chinese.length;
+      const name = length <= MAX_NAME_LENGTH && english.trim() && chinese.trim() ? undefined : paperSymbolLabel(entry, options.language);
+      const most = PAPER_MOST_BYTES + 6 * (name === undefined ? length : name.length);
+      if (s + most > scratch.length) {
+        const grown = Buffer.allocUnsafe(Math.max(scratch.length * 2, s + most));
+        scratch.copy(grown, 0, 0, s);
+        scratch = grown;
+      }
+      if (i > 0 && wrote[i - 1] === 1) scratch[s++] = COMMA;
+      const from = s;
+      s = writePaper(scratch, s, english, chinese, name, paperSelectionRange(entry), ranges, i * 4);
+      wrote[i] = 1;
+      scratchStarts[i] = from;
+      scratchEnds[i] = s;
+      size += s - from;
       encoded++;
     }
+    // A big scratch buffer (the first outline's) is not kept: a keystroke writes a few papers.
+    this.scratch = scratch.length <= KEPT_SCRATCH_BYTES ? scratch : EMPTY;
 
     const answer = Buffer.allocUnsafe(size);
     const starts = new Int32Array(count);
@@ -111,25 +143,21 @@ export class OutlineBytes {
     const jsonStart = HEAD_ROOM;
     for (let i = 0; i < count; ) {
       if (i > 0) answer[at++] = COMMA;
-      const paper = written[i];
-      if (paper) {
-        starts[i] = at;
-        at = writePaper(answer, at, paper, ranges, i * 4);
-        ends[i] = at;
-        i++;
-        continue;
-      }
-      // A run of kept papers, copied at once (with the commas between them).
+      // A run of written papers or of kept ones, copied at once (with the commas between them).
+      const written = wrote[i] === 1;
       let last = i;
-      while (last + 1 < count && written[last + 1] === undefined) last++;
-      const from = old!.starts[i];
+      while (last + 1 < count && (wrote[last + 1] === 1) === written) last++;
+      const source = written ? scratch : old!.bytes;
+      const sourceStarts = written ? scratchStarts : old!.starts;
+      const sourceEnds = written ? scratchEnds : old!.ends;
+      const from = sourceStarts[i];
       const shift = at - from;
-      old!.bytes.copy(answer, at, from, old!.ends[last]);
+      source.copy(answer, at, from, sourceEnds[last]);
       for (let k = i; k <= last; k++) {
-        starts[k] = old!.starts[k] + shift;
-        ends[k] = old!.ends[k] + shift;
+        starts[k] = sourceStarts[k] + shift;
+        ends[k] = sourceEnds[k] + shift;
       }
-      at += old!.ends[last] - from;
+      at += sourceEnds[last] - from;
       i = last + 1;
     }
     if (more) {
@@ -154,12 +182,6 @@ export class OutlineBytes {
   }
 }
 
-/** What is written of a paper that is not copied: its symbol's name and selection range. */
-interface PaperWritten {
-  readonly name: string;
-  readonly selection: Range;
-}
-
 /** Puts an entry's range into `out` at `at` (four numbers), without making the range for an entry of the parser's. */
 function rangeOf(entry: Entry, out: Int32Array, at: number): void {
   if (entry instanceof EntryNode) {
@@ -181,9 +203,6 @@ function sameRange(a: Int32Array, b: Int32Array, at: number): boolean {
   return a[at] === b[at] && a[at + 1] === b[at + 1] && a[at + 2] === b[at + 2] && a[at + 3] === b[at + 3];
 }
 
-// ---- Writing one symbol ----------------------------------------------------------------------
-
-
 // ---- Strings as ASCII JSON ---------------------------------------------------------------------
 //
 // Every character outside ASCII is written as a `\uXXXX` escape: the answer is pure ASCII, which
@@ -192,41 +211,32 @@ function sameRange(a: Int32Array, b: Int32Array, at: number): boolean {
 // is 2 ms of decoding and 1 ms more of parsing, for 18% more bytes). JSON.parse gives the same
 // strings either way.
 
-/** The bytes of a character in a JSON string: 1, 2 for `\"` and `\\`, 6 for a `\uXXXX` escape. */
-function charSize(c: number): number {
-  return c >= 0x20 && c < 0x7f ? (c === 0x22 || c === 0x5c ? 2 : 1) : 6;
-}
+const HEX = Buffer.from('0123456789abcdef', 'latin1');
 
 /** A character that a JSON string does not hold as itself in ASCII: `"`, `\`, a control character, or one outside ASCII. */
 const ESCAPED = /[^\x20\x21\x23-\x5b\x5d-\x7e]/;
 
 /**
- * How many characters a string starts with that are written as they are (its English title,
- * before the separator): found by a regular expression and written by Buffer's latin1 encoder,
- * not character by character in script, which is slow while the code is new (the first outline).
- */
-function plainPrefix(text: string): number {
-  const at = text.search(ESCAPED);
-  return at < 0 ? text.length : at;
-}
-
-/** The size of a string written as ASCII JSON, quotes included. */
-function stringSize(text: string): number {
-  const plain = plainPrefix(text);
-  let size = 2 + plain;
-  for (let i = plain; i < text.length; i++) size += charSize(text.charCodeAt(i));
-  return size;
-}
-
-const HEX = Buffer.from('0123456789abcdef', 'latin1');
-
-/**
- * Writes a name as ASCII JSON at `at`, with the characters `labelSafe` replaces written as U+FFFD
- * (as `documentSymbols` names it; the same size, six bytes each); returns where it ends.
+ * Writes a name as ASCII JSON at `at` (its characters as `writeCharacters` writes them, in
+ * quotes); returns where it ends.
  */
 function writeString(out: Buffer, at: number, text: string): number {
   out[at++] = 0x22;
-  const plain = plainPrefix(text);
+  at = writeCharacters(out, at, text);
+  out[at++] = 0x22;
+  return at;
+}
+
+/**
+ * Writes the characters of a JSON string as ASCII at `at`, with the characters `labelSafe`
+ * replaces written as U+FFFD (as `documentSymbols` names it), at most six bytes a character;
+ * returns where they end. The characters it starts with that are written as they are (an English
+ * title) are found by a regular expression and written by Buffer's latin1 encoder, not character
+ * by character in script, which is slow while the code is new (the first outline).
+ */
+function writeCharacters(out: Buffer, at: number, text: string): number {
+  const escaped = text.search(ESCAPED);
+  const plain = escaped < 0 ? text.length : escaped;
   if (plain > 0) at += out.write(text, at, plain, 'latin1');
   for (let i = plain; i < text.length; i++) {
     let c = text.charCodeAt(i);
@@ -250,7 +260,6 @@ function writeString(out: Buffer, at: number, text: string): number {
       at = writeEscape(out, at, c);
     }
   }
-  out[at++] = 0x22;
   return at;
 }
 
@@ -290,38 +299,29 @@ function put(out: Buffer, at: number, bytes: Buffer): number {
   return at + bytes.length;
 }
 
-/** The size of a paper's symbol as `writePaper` writes it; its range is `ranges[at…at+3]`. */
-function paperSize(paper: PaperWritten, ranges: Int32Array, at: number): number {
-  const selection = paper.selection;
-  return (
-    NAME.length +
-    stringSize(paper.name) +
-    KIND.length +
-    RANGE.length +
-    RANGE_FIXED +
-    digits(ranges[at]) +
-    digits(ranges[at + 1]) +
-    digits(ranges[at + 2]) +
-    digits(ranges[at + 3]) +
-    SELECTION_RANGE.length +
-    RANGE_FIXED +
-    digits(selection.start.line) +
-    digits(selection.start.character) +
-    digits(selection.end.line) +
-    digits(selection.end.character) +
-    1
-  );
-}
+/** The most bytes of a paper's symbol besides its name's characters (at most six bytes each); a comma before it included. */
+const PAPER_MOST_BYTES = 1 + NAME.length + 2 + KIND.length + RANGE.length + SELECTION_RANGE.length + 2 * RANGE_FIXED + 8 * 10 + 1;
 
-/** Writes a paper's symbol at `at`; returns where it ends. */
-function writePaper(out: Buffer, at: number, paper: PaperWritten, ranges: Int32Array, from: number): number {
+/**
+ * Writes a paper's symbol at `at`, named `name`, or when that is undefined by its two titles
+ * with the separator between them (the same characters, without making the string); its range is
+ * `ranges[from…from+3]`. Returns where it ends.
+ */
+function writePaper(out: Buffer, at: number, english: string, chinese: string, name: string | undefined, selection: Range, ranges: Int32Array, from: number): number {
   at = put(out, at, NAME);
-  at = writeString(out, at, paper.name);
+  if (name === undefined) {
+    out[at++] = 0x22;
+    at = writeCharacters(out, at, english);
+    at = writeCharacters(out, at, TITLE_SEPARATOR);
+    at = writeCharacters(out, at, chinese);
+    out[at++] = 0x22;
+  } else {
+    at = writeString(out, at, name);
+  }
   at = put(out, at, KIND);
   at = put(out, at, RANGE);
   at = writeRange(out, at, ranges[from], ranges[from + 1], ranges[from + 2], ranges[from + 3]);
   at = put(out, at, SELECTION_RANGE);
-  const selection = paper.selection;
   at = writeRange(out, at, selection.start.line, selection.start.character, selection.end.line, selection.end.character);
   out[at++] = 0x7d;
   return at;

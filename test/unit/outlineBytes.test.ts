@@ -144,6 +144,34 @@ describe('OutlineBytes', () => {
     );
   });
 
+  test('Should write titles of any length, cut where the outline cuts them, however many bytes they take', () => {
+    // Names around the 500 characters where the outline cuts them (with a pair or a lone half at
+    // the cut), and names of six bytes a character: the buffer the papers are written into
+    // before the answer is put together grows, on the first outline and on a keystroke.
+    const unit = fc.constantFrom('a', '中', '"', '\ud83d\ude00', '\ud83d', '\u202e', ' ');
+    const title = fc.tuple(fc.array(unit, { maxLength: 40 }), fc.nat(520), unit).map(([parts, repeat, filler]) => parts.join('') + filler.repeat(repeat).slice(0, 560));
+    fc.assert(
+      fc.property(fc.array(fc.tuple(title, title), { minLength: 1, maxLength: 6 }), fc.nat(5), (titles, edited) => {
+        const text = ['大模型', ...titles.flatMap(([english, chinese]) => ['T ' + english, '标题' + chinese, 'Mei Tanaka', 'AI总结 总结'])].join('\n\n');
+        const outlines = new OutlineBytes();
+        const uri = 'file:///w/long.digest';
+        let document = TextDocument.create(uri, 'paper-digest', 1, text);
+        let model = parseDigest(text);
+        assertSameOutline(outlines.encode(uri, model)!.json, documentSymbols(model), 'the first outline');
+        // A keystroke in one title: that paper is written again, the others copied.
+        const entry = model.entries[Math.min(edited, model.entries.length - 1)];
+        const at = entry.englishTitle?.value.range.end ?? entry.range.start;
+        const change = { range: { start: at, end: at }, text: '中'.repeat(300) };
+        document = TextDocument.update(document, [change], 2);
+        model = updateDigest(model, [change], document.getText());
+        const bytes = outlines.encode(uri, model)!.json;
+        assertSameOutline(bytes, documentSymbols(model), 'after the keystroke');
+        assertSameOutline(bytes, documentSymbols(parseDigest(document.getText())), 'after the keystroke, against a fresh parse');
+      }),
+      { numRuns: 300 },
+    );
+  });
+
   test('Should give the outline of any text, and nothing once cancelled', () => {
     fc.assert(
       fc.property(digestText, fc.nat(4), (text, maxPapers) => {

@@ -35,7 +35,7 @@ export interface SymbolOptions {
 }
 
 /** Names and details of papers are cut to this many characters. */
-const MAX_NAME_LENGTH = 500;
+export const MAX_NAME_LENGTH = 500;
 
 export const DEFAULT_MAX_PAPERS = 20000;
 

@@ -91,7 +91,7 @@ export function fixesFor(doc: DigestDocument, diagnostic: DigestDiagnostic, cont
     case DiagnosticCode.MissingField:
       return entry && data.field ? missingField(doc, at, entry, data, context) : [];
     case DiagnosticCode.RunTogether:
-      return [fix(bilingual('Separate the paragraphs with a blank line', '插入空行分段'), [insert(at.lineStart(diagnostic.range.start.line), doc.eol)], true, true)];
+      return [fix(bilingual('Separate the paragraphs with a blank line', '插入空行分段'), [at.insertLineEnd(diagnostic.range.start.line)], true, true)];
     case DiagnosticCode.OutOfOrder:
       return entry ? reorder(at, entry) : [];
     case DiagnosticCode.StrayLine: {
@@ -1065,6 +1065,32 @@ class Places {
     return this.doc.lines[range.start.line].text.slice(range.start.character - first, range.end.character - first);
   }
 
+  /**
+   * Inserts a line end (the document's) before line `line`, which makes it a paragraph of its own
+   * after a line of text: at the line's start, or, when the line before ends with a lone `\r` and
+   * the document's line end is `\n` (the two would be read as one `\r\n`), at the end of the
+   * line before, ahead of its `\r`.
+   */
+  insertLineEnd(line: number): TextEdit {
+    const eol = this.doc.eol;
+    if (line > 0 && eol === '\n' && this.endsWithLoneCr(line - 1)) {
+      return TextEdit.insert(this.lineEnd(line - 1), eol);
+    }
+    return TextEdit.insert(this.lineStart(line), eol);
+  }
+
+  /** Whether a line ends with a `\r` that no `\n` follows. */
+  private endsWithLoneCr(line: number): boolean {
+    const { text, offset } = this.doc.lines[line];
+    const end = offset + text.length;
+    return this.doc.text.charCodeAt(end) === 0x0d && this.doc.text.charCodeAt(end + 1) !== 0x0a;
+  }
+
+  /** Whether a line is empty and ends with `\n`. */
+  private startsWithLineFeed(line: number): boolean {
+    return this.doc.text.charCodeAt(this.doc.lines[line].offset) === 0x0a;
+  }
+
   private blank(line: number): boolean {
     return isBlank(this.doc.lines[line].text);
   }
@@ -1089,6 +1115,11 @@ class Places {
       return TextEdit.del({ start: previous >= 0 ? this.lineEnd(previous) : this.lineStart(first), end: this.lineEnd(last) });
     }
     if (last + 1 < lines.length) {
+      // A lone `\r` before the lines and an empty line's `\n` after them would become one `\r\n`
+      // (the blank line gone): the line end before them goes instead, and the last one's stays.
+      if (first > 0 && this.endsWithLoneCr(first - 1) && this.startsWithLineFeed(last + 1)) {
+        return TextEdit.del({ start: this.lineEnd(first - 1), end: this.lineEnd(last) });
+      }
       return TextEdit.del({ start: this.lineStart(first), end: this.lineStart(last + 1) });
     }
     return TextEdit.del({ start: this.lineEnd(first - 1), end: this.lineEnd(last) });

@@ -305,4 +305,85 @@ describe('properties: fixes never make a digest worse', () => {
     assert.ok(reported > runs / 2, `run-together-hits in ${reported} of ${runs} mutants`);
     assert.ok(fixed >= reported * 0.95, `a fix offered for ${fixed} of ${reported}`);
   });
+
+  test('Should not join a lone CR and a line feed into one line end, deleting or inserting lines', () => {
+    // A `\r` that no `\n` follows ends the line before a stray line (or a 机构 line of names)
+    // that the next line's `\n` follows: deleting the line from its start to the next one's made
+    // `\r\n`, one line end, and the blank line was gone (a new run-together); a blank line put
+    // after a lone `\r` as `\n` made `\r\n` too, which separated nothing and wrote a line end the
+    // file did not have.
+    const head = '大模型推理能力\n\nSparse Probes\n\n稀疏探针\n\nMei Tanaka, Lin Qiu';
+    const cases = [
+      { text: `${head}\n\n专题命中 数学推理 ：reasoning(abstract)；分类 cs.LG\n\nAI总结 本文研究\r推理。\n\nComments 12 pages\n`, code: DiagnosticCode.StrayLine },
+      { text: `${head}\r机构 * [cs.AI]（计算机科学与人工智能） 纠错\n\n专题命中 数学推理 ：reasoning(abstract)；分类 cs.LG\n\nAI总结 本文研究推理。\n`, code: DiagnosticCode.NotAnInstitution },
+      { text: '大模型推理能力\n\nSparse Probes\n\n稀疏\r探针\n\nMei Tanaka, Lin Qiu\n\n专题命中 数学推理 ：reasoning(abstract)；分类 cs.LG\n\nAI总结 本文研究推理。\n', code: DiagnosticCode.RunTogether },
+    ];
+    for (const { text, code } of cases) {
+      const doc = parseDigest(text);
+      const diagnostics = computeDiagnostics(doc, { uri: URI });
+      const diagnostic = diagnostics.find((d) => d.code === code);
+      assert.ok(diagnostic, `${code} reported`);
+      const [action] = codeActions(doc, { uri: URI }, { range: diagnostic.range, diagnostics: [diagnostic] }, { uri: URI });
+      assert.ok(action, `a fix offered for ${code}`);
+      const fixed = applyEdits(text, action.edit!.changes![URI]);
+      assert.ok(!fixed.includes('\r\n'), `no CRLF written: ${JSON.stringify(fixed)}`);
+      const after = computeDiagnostics(parseDigest(fixed), { uri: URI });
+      // The problem fixed is gone, and no paragraph runs into another.
+      assert.deepEqual(after.filter((d) => d.code === code || d.code === DiagnosticCode.RunTogether).map((d) => d.code), [], `after '${action.title}': ${JSON.stringify(fixed)}`);
+      checkFixes(text);
+      assert.ok(!applyEdits(text, fixAll(doc)).includes('\r\n'), 'fix-all writes no CRLF');
+    }
+  });
+
+  test('Should read a no-break space, a zero-width space, a word joiner or a BOM between topic hits as a space, not as a hit', () => {
+    // Text copied from a web page brings them: `reasoning(abstract)\u200b；` read as two hits run
+    // together, whose fix left an invisible hit; `；\u00a0分类` as a hit named `分类 cs.LG`.
+    const head = '大模型推理能力\n\nSparse Probes\n\n稀疏探针\n\nMei Tanaka, Lin Qiu\n\n';
+    const tail = '\n\nAI总结 本文研究推理。\n';
+    const parts = ['专题命中 数学推理', ' ：', 'reasoning(abstract)', '；', 'math reasoning( title )', '；', '分类 cs.LG、cs.AI'];
+    const space = fc.array(fc.constantFrom('\u00a0', '\u202f', '\u200b', '\u2060', '\ufeff', ' ', '\u3000'), { maxLength: 2 }).map((chars) => chars.join(''));
+    const read = (text: string): unknown => {
+      const doc = parseDigest(text);
+      const hits = doc.entries[0].topicHits!;
+      return { topic: hits.topic.text, hits: hits.hits.map((hit) => [hit.keyword.text, hit.field?.text]), categories: hits.categories.map((category) => category.text) };
+    };
+    const plain = head + parts.join('') + tail;
+    assert.deepEqual(computeDiagnostics(parseDigest(plain), { uri: URI }), []);
+    const expected = read(plain);
+    fc.assert(
+      fc.property(fc.array(space, { minLength: parts.length + 1, maxLength: parts.length + 1 }), (spaces) => {
+        // Between every two parts and at the line's end (not inside the label or a keyword).
+        const line = parts.map((part, i) => (i === 0 ? part : spaces[i] + part)).join('') + spaces[0];
+        const text = head + line + tail;
+        assert.deepEqual(read(text), expected, JSON.stringify(line));
+        assert.deepEqual(computeDiagnostics(parseDigest(text), { uri: URI }).map((d) => `${d.code}: ${d.message}`), [], JSON.stringify(line));
+        checkFixes(text);
+      }),
+      { numRuns: 300, seed: SEED },
+    );
+  });
+
+  test('Should bring no line end a file does not have into it, on random mutants with lone CRs among their line feeds', () => {
+    const kinds = (text: string): Set<string> => new Set(text.match(/\r\n|\r|\n/g) ?? []);
+    fc.assert(
+      fc.property(digestMutant, fc.array(fc.nat(), { minLength: 1, maxLength: 6 }), (mutant, places) => {
+        // Some line feeds made lone CRs.
+        const ends = [...mutant.matchAll(/\n/g)].map((match) => match.index!);
+        if (ends.length === 0) return;
+        const chosen = new Set(places.map((place) => ends[place % ends.length]));
+        const text = mutant.replace(/\n/g, (end, at: number) => (chosen.has(at) ? '\r' : end));
+        const had = kinds(text);
+        const doc = parseDigest(text);
+        const check = (fixed: string, what: string): void => {
+          for (const kind of kinds(fixed)) assert.ok(had.has(kind), `${what} wrote ${JSON.stringify(kind)}, which the file did not have\n--- text\n${JSON.stringify(text)}\n--- fixed\n${JSON.stringify(fixed)}`);
+        };
+        check(applyEdits(text, fixAll(doc)), 'fix-all');
+        for (const diagnostic of computeDiagnostics(doc, { uri: URI })) {
+          for (const action of codeActions(doc, { uri: URI }, { range: diagnostic.range, diagnostics: [diagnostic] }, { uri: URI })) check(applyEdits(text, action.edit!.changes![URI]), `'${action.title}'`);
+        }
+        checkFixes(text);
+      }),
+      { numRuns: Number(process.env.FIX_PROPERTY_RUNS ?? 300), seed: process.env.FIX_PROPERTY_SEED ? Number(process.env.FIX_PROPERTY_SEED) : SEED, includeErrorInReport: true },
+    );
+  });
 });

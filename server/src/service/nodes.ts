@@ -977,7 +977,7 @@ export class TopicHitsFieldNode extends FieldNode implements TopicHitsField {
 
   private findLayout(text: string): TopicHitsLayout {
     const [labelStart, after] = this.labelBounds(text, LABELS.topicHits.length);
-    const end = trimEndIndex(text, 0, text.length);
+    const end = trimHitSpaceEnd(text, 0, text.length);
     const topicStart = skipSpaces(text, after, end);
     let colonAt = -1;
     for (let k = topicStart; k < end; k++) {
@@ -1002,14 +1002,14 @@ export class TopicHitsFieldNode extends FieldNode implements TopicHitsField {
     let topicEnd: number;
     let rest: number;
     if (colonAt >= 0) {
-      topicEnd = trimEndIndex(text, topicStart, colonAt);
-      rest = skipSpaces(text, colonAt + 1, end);
+      topicEnd = trimHitSpaceEnd(text, topicStart, colonAt);
+      rest = skipHitSpaces(text, colonAt + 1, end);
     } else {
       // No colon: the topic is the first word.
       let k = topicStart;
       while (k < end && text.charCodeAt(k) !== 0x20 && text.charCodeAt(k) !== 0x09) k++;
       topicEnd = k;
-      rest = skipSpaces(text, k, end);
+      rest = skipHitSpaces(text, k, end);
     }
     const categoriesAt = this.scanHits(text, rest, end, 0, undefined);
     return { labelStart, labelEnd: after, topicStart, topicEnd, colonAt, rest, end, categoriesAt };
@@ -1025,9 +1025,9 @@ export class TopicHitsFieldNode extends FieldNode implements TopicHitsField {
     for (let k = rest; k <= end; k++) {
       const c = k < end ? text.charCodeAt(k) : -1;
       // `分类` opens the categories even without a separator before it.
-      const categoriesHere = k < end && c === 0x5206 && text.startsWith(LABELS.categories, k) && (k === segmentStart || text.charCodeAt(k - 1) === 0x20);
+      const categoriesHere = k < end && c === 0x5206 && text.startsWith(LABELS.categories, k) && (k === segmentStart || isHitSpace(text.charCodeAt(k - 1)));
       if (k === end || c === 0xff1b || c === 0x3b || categoriesHere) {
-        const segEnd = trimEndIndex(text, segmentStart, k);
+        const segEnd = trimHitSpaceEnd(text, segmentStart, k);
         if (want === HITS && (segEnd > segmentStart || (k < end && !categoriesHere))) {
           result!.push(this.hit(text, first, segmentStart, segEnd));
         }
@@ -1035,7 +1035,7 @@ export class TopicHitsFieldNode extends FieldNode implements TopicHitsField {
           return k;
         }
         if (k < end) {
-          const sepEnd = skipSpaces(text, k + 1, end);
+          const sepEnd = skipHitSpaces(text, k + 1, end);
           if (want === HIT_SEPARATORS) {
             result!.push(this.span(segEnd + first, sepEnd + first));
           }
@@ -1058,10 +1058,10 @@ export class TopicHitsFieldNode extends FieldNode implements TopicHitsField {
       while (k >= start && text.charCodeAt(k) !== 0x28 && text.charCodeAt(k) !== 0xff08) k--;
       if (k >= start) {
         openAt = k + first;
-        const fs = skipSpaces(text, k + 1, end - 1);
+        const fs = skipHitSpaces(text, k + 1, end - 1);
         fieldStart = fs + first;
-        fieldEnd = trimEndIndex(text, fs, end - 1) + first;
-        keywordEnd = trimEndIndex(text, start, k);
+        fieldEnd = trimHitSpaceEnd(text, fs, end - 1) + first;
+        keywordEnd = trimHitSpaceEnd(text, start, k);
       }
     }
     return new HitNode(this, start + first, end + first, keywordEnd + first, openAt, fieldStart, fieldEnd);
@@ -1304,4 +1304,29 @@ function closingBracket(text: string, from: number, end: number): number {
     }
   }
   return -1;
+}
+
+/**
+ * A character that reads as a space or as nothing between the parts of a `专题命中` line: a space,
+ * a tab, U+3000, and what text copied from a web page brings: a no-break space (U+00A0, U+202F),
+ * a zero-width space (U+200B), a word joiner (U+2060) or a BOM (U+FEFF) inside the line. Without
+ * them read as space, `reasoning(abstract)\u200b；` was two hits run together, and `；\u00a0分类` a
+ * hit named `分类 …` with no categories.
+ */
+function isHitSpace(c: number): boolean {
+  return c === 0x20 || c === 0x09 || c === 0x3000 || c === 0xa0 || c === 0x202f || c === 0x200b || c === 0x2060 || c === 0xfeff;
+}
+
+/** `skipSpaces` for a `专题命中` line: past the characters `isHitSpace` takes. */
+function skipHitSpaces(text: string, from: number, to: number): number {
+  let i = from;
+  while (i < to && isHitSpace(text.charCodeAt(i))) i++;
+  return i;
+}
+
+/** `trimEndIndex` for a `专题命中` line: before the characters `isHitSpace` takes. */
+function trimHitSpaceEnd(text: string, from: number, to: number): number {
+  let j = to;
+  while (j > from && isHitSpace(text.charCodeAt(j - 1))) j--;
+  return j;
 }

@@ -195,13 +195,17 @@ function stateRootOfFile(file: string): string {
 /**
  * For a folder: the folder itself or the nearest one above it with a `.paper-digest` folder (as
  * git finds its repository), else the folder itself. `mark` run in a subfolder of a workspace
- * changes the workspace's state file, which the editor shows, instead of starting another.
+ * changes the workspace's state file, which the editor shows, instead of starting another. A
+ * `.paper-digest` above that another user owns (`user` is the one running, undefined where
+ * there are none) ends the search with the folder itself, as git refuses a repository another
+ * user owns: notes are not written into a folder someone else controls (a shared `/tmp`).
  */
-function stateRootOfFolder(own: string): string {
+export function stateRootOfFolder(own: string, user: number | undefined = process.getuid?.()): string {
   for (let folder = own; ; folder = path.dirname(folder)) {
     try {
-      if (fs.lstatSync(path.join(folder, STATE_FOLDER)).isDirectory()) {
-        return folder;
+      const stat = fs.lstatSync(path.join(folder, STATE_FOLDER));
+      if (stat.isDirectory()) {
+        return folder === own || user === undefined || stat.uid === user ? folder : own;
       }
     } catch {
       // None here.

@@ -12,6 +12,7 @@ import Ajv from 'ajv';
 import { GRAPH_REWRITING, PROTEIN, readingWorkspace, SELF_VERIFYING, SPARSE_PROBES, digestText } from '../support/readingFixtures';
 import { digest, entryLines, REPO_ROOT } from '../support/fixtures';
 import { run, Run, runAsync } from '../support/builtCli';
+import { stateRootOfFolder } from '../../server/src/cliReading';
 import { temporaryFolders } from '../support/tempFolders';
 
 const validateState = new Ajv({ strict: true }).compile(JSON.parse(fs.readFileSync(path.join(REPO_ROOT, 'schemas', 'state-file.schema.json'), 'utf8')));
@@ -298,6 +299,31 @@ describe('paper-digest mark', () => {
     assert.deepEqual(starred([], work), [SPARSE, PROTEIN[0].toLowerCase()].sort());
     assert.deepEqual(starred([], path.join(work, 'sub')), [PROTEIN[0].toLowerCase()]);
     assert.deepEqual(JSON.parse(fs.readFileSync(stateFile(), 'utf8')).papers[PROTEIN[0].toLowerCase()]?.tags, ['later']);
+  });
+
+  test('Should not take a .paper-digest folder above that another user owns, as git refuses their repository', () => {
+    fs.mkdirSync(path.join(work, 'sub', 'deeper'), { recursive: true });
+    const me = fs.statSync(work).uid;
+    // The workspace's own `.paper-digest` (made by a mark) is the user's: taken from below.
+    assert.equal(run(['mark', 'star', '--title', SPARSE_PROBES[0]], work).status, 0);
+    assert.equal(stateRootOfFolder(path.join(work, 'sub', 'deeper'), me), work);
+    // Owned by another user: the search ends with the folder itself; the folder given is taken as it is.
+    assert.equal(stateRootOfFolder(path.join(work, 'sub', 'deeper'), me + 1), path.join(work, 'sub', 'deeper'));
+    assert.equal(stateRootOfFolder(work, me + 1), work);
+    // Where there are no users (Windows): the nearest one.
+    assert.equal(stateRootOfFolder(path.join(work, 'sub'), undefined), work);
+    if (process.getuid?.() !== 0) {
+      return;
+    }
+    // As root (CI): the workspace's `.paper-digest` handed to another user; a mark in a subfolder
+    // starts the subfolder's own state file and leaves the other user's untouched.
+    const before = fs.readFileSync(stateFile(), 'utf8');
+    fs.chownSync(path.join(work, '.paper-digest'), 65534, 65534);
+    fs.writeFileSync(path.join(work, 'sub', '2026-05-03.digest'), digestText(['大模型推理能力', ...PROTEIN]));
+    const marked = run(['mark', 'star', '--note', 'private', '--title', PROTEIN[0]], path.join(work, 'sub'));
+    assert.equal(marked.status, 0, marked.stderr);
+    assert.equal(fs.readFileSync(stateFile(), 'utf8'), before);
+    assert.equal(JSON.parse(fs.readFileSync(path.join(work, 'sub', '.paper-digest', 'state.json'), 'utf8')).papers[PROTEIN[0].toLowerCase()]?.note, 'private');
   });
 
   test('Should say a refusal of the state file as its other problems, in English for both, and one of what was asked in both languages', () => {

@@ -8,6 +8,7 @@ import { describe, test } from 'node:test';
 import fc from 'fast-check';
 import type { PaperState, ReadingState } from '../../server/src/service/reading/stateFile';
 import { applyChange, isEmptyPaperState, parseState, serialiseState } from '../../server/src/service/reading/stateFile';
+import { messageText } from '../../server/src/service/cliMessages';
 
 /** The text laid out by JSON.stringify at once, as the file is specified. */
 function reference(state: ReadingState): string {
@@ -67,5 +68,51 @@ describe('state file text: other tools’ fields', () => {
       assert.ok(written.includes(member), `${member} in ${written}`);
     }
     assert.equal((JSON.parse(written) as { papers: Record<string, { read?: boolean }> }).papers.mine.read, true);
+  });
+
+  test('Should write another tool’s values in a paper back exactly as they were written, through a change to another paper and to it', () => {
+    // JSON.parse and JSON.stringify made `12345678901234567000` of an identifier, `null` of 1e400.
+    const file = '{"version":1,"papers":{"other":{"read":true,"zoteroId":12345678901234567890,"weight":1e400,"price":1.10,"neg":-0,"dup":{"a":1,"a":2},"nested":[1, {"b": "x,}]\\""}],"s":"q\\"u"}}}';
+    const values = ['12345678901234567890', '1e400', '1.10', '-0', '{"a":1,"a":2}', '[1, {"b": "x,}]\\""}]', '"q\\"u"'];
+    const parsed = parseState(file);
+    assert.ok('state' in parsed);
+    assert.deepEqual(Object.values({ ...parsed.state.papers.get('other')?.extra }), values);
+    let { state } = applyChange(parsed.state, ['mine'], { read: true }, new Date('2026-05-02T00:00:00Z'));
+    ({ state } = applyChange(state, ['other'], { starred: true }, new Date('2026-05-02T00:00:00Z')));
+    const written = serialiseState(state);
+    for (const [field, value] of [['zoteroId', values[0]], ['weight', values[1]], ['price', values[2]], ['neg', values[3]], ['dup', values[4]], ['nested', values[5]], ['s', values[6]]]) {
+      assert.ok(written.includes(`"${field}": ${value}`), `"${field}": ${value} in ${written}`);
+    }
+    const again = parseState(written);
+    assert.ok('state' in again);
+    assert.equal(again.state.papers.get('other')?.starred, true);
+    assert.deepEqual(Object.values({ ...again.state.papers.get('other')?.extra }), values);
+  });
+
+  test('Should find a file with a key of its own written twice corrupt (two sides of a merge kept), not read one and lose the other', () => {
+    const twice = [
+      // `papers` twice: both sides of a merge conflict kept.
+      ['{"version":1,"papers":{"a":{"read":true,"note":"from my laptop"}},\n"papers":{"b":{"starred":true}}}', '"papers" is written twice'],
+      ['{"version":1,"version":1,"papers":{}}', '"version" is written twice'],
+      // A paper twice, also when one of them is written with an escape.
+      ['{"version":1,"papers":{"a":{"read":true},"a":{"starred":true}}}', 'paper "a" is written twice in "papers"'],
+      ['{"version":1,"papers":{"a\\u0062":{"read":true},"ab":{"starred":true}}}', 'paper "ab" is written twice in "papers"'],
+      // A field of a paper twice, its own or another tool's.
+      ['{"version":1,"papers":{"a":{"note":"x","read":true,"note":"y"}}}', 'paper "a": "note" is written twice'],
+      ['{"version":1,"papers":{"a":{"rating":1,"rating":2}}}', 'paper "a": "rating" is written twice'],
+    ] as const;
+    for (const [text, reason] of twice) {
+      const parsed = parseState(text);
+      assert.ok('problem' in parsed, text);
+      assert.equal(parsed.problem.kind, 'corrupt');
+      assert.match(messageText(parsed.problem.reason).en, new RegExp(reason.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')), text);
+      assert.match(messageText(parsed.problem.reason).zh, /出现了两次/);
+    }
+    // Another tool's top-level key written twice is read as its last, as JSON readers take it; a
+    // key written twice inside another tool's value is that value's, kept as written.
+    const other = parseState('{"version":1,"sync":1,"sync":2,"papers":{"a":{"read":true,"links":{"x":1,"x":2}}}}');
+    assert.ok('state' in other);
+    assert.equal(other.state.extra?.sync, '2');
+    assert.equal(other.state.papers.get('a')?.extra?.links, '{"x":1,"x":2}');
   });
 });

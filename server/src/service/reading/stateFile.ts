@@ -169,9 +169,24 @@ export function parseState(text: string): ParsedState {
   if (!isObject(papersValue)) {
     return corrupt(message('papersNotObject'));
   }
+  // The text of each member as written: a key written twice, which JSON.parse reads as its last
+  // (two sides of a merge conflict both kept), would lose the other's marks at the next write;
+  // another tool's values are kept as they are written (`12345678901234567890`, `1e400`).
+  const top = membersOf(body, body.indexOf('{'));
+  const twice = twiceWritten(top, PAPER_DIGEST_KEYS);
+  if (twice !== undefined) {
+    return corrupt(message('keyTwice', { key: twice.slice(0, 40) }));
+  }
+  const papersMember = top.get('papers');
+  const paperTexts = papersMember ? membersOf(body, papersMember.start) : undefined;
+  const twicePaper = paperTexts && twiceWritten(paperTexts);
+  if (twicePaper !== undefined) {
+    return corrupt(message('paperKeyTwice', { paper: message('paperNamed', { key: JSON.stringify(twicePaper.slice(0, 60)) }) }));
+  }
   const papers = new Map<string, PaperState>();
   for (const [key, entry] of Object.entries(papersValue)) {
-    const checked = checkPaper(key, entry);
+    const at = paperTexts?.get(key);
+    const checked = checkPaper(key, entry, at && body.charCodeAt(at.start) === 0x7b ? membersOf(body, at.start) : undefined, body);
     if ('key' in checked) {
       return corrupt(checked);
     }
@@ -179,75 +194,105 @@ export function parseState(text: string): ParsedState {
   }
   // Without a prototype: a field named `__proto__` is kept as a field like any other.
   const extra: Record<string, string> = Object.create(null) as Record<string, string>;
-  let raws: Map<string, string> | undefined;
   for (const [key, field] of Object.entries(value)) {
     if (key !== 'version' && key !== 'papers') {
       // A value nested deeper than other readers of JSON go is refused, as it always was.
       if (nestedDeeperThan(field, MAX_EXTRA_DEPTH)) {
         return corrupt(message('nestedTooDeep', { field: key.slice(0, 40), max: MAX_EXTRA_DEPTH }));
       }
-      raws ??= topLevelTexts(body);
-      extra[key] = raws.get(key) ?? JSON.stringify(field);
+      extra[key] = memberText(body, top.get(key)) ?? JSON.stringify(field);
     }
   }
   return { state: Object.keys(extra).length > 0 ? { version: STATE_VERSION, papers, extra } : { version: STATE_VERSION, papers } };
 }
 
+/** Where a member's value is written in a JSON text, and how many times its key is. */
+interface MemberText {
+  /** The first character of the value (of the last one, for a key written twice). */
+  readonly start: number;
+  /** Just past its last character. */
+  readonly end: number;
+  readonly times: number;
+}
+
+/** The top-level keys that are Paper Digest's own: another tool's written twice is read as its last, as JSON readers take it. */
+const PAPER_DIGEST_KEYS = new Set(['version', 'papers']);
+
+/** A key written more than once among `members` (of `only`, when given), or undefined. */
+function twiceWritten(members: ReadonlyMap<string, MemberText>, only?: ReadonlySet<string>): string | undefined {
+  for (const [key, member] of members) {
+    if (member.times > 1 && (only === undefined || only.has(key))) return key;
+  }
+  return undefined;
+}
+
+/** The text of a member's value, or undefined. */
+function memberText(text: string, member: MemberText | undefined): string | undefined {
+  return member === undefined ? undefined : text.slice(member.start, member.end);
+}
+
 /**
- * The JSON text of each top-level member's value of a valid JSON object text, by key (of a key
- * written twice, the last, as JSON.parse takes it).
+ * The members of the object that opens at `open` in a valid JSON text (one JSON.parse read): per
+ * key (as JSON reads it), where its value is written and how many times the key is.
  */
-function topLevelTexts(text: string): Map<string, string> {
-  const texts = new Map<string, string>();
-  let i = text.indexOf('{') + 1;
+function membersOf(text: string, open: number): Map<string, MemberText> {
+  const members = new Map<string, MemberText>();
+  let i = open + 1;
   const skipSpace = (): void => {
     while (i < text.length && (text.charCodeAt(i) === 0x20 || text.charCodeAt(i) === 0x0a || text.charCodeAt(i) === 0x0d || text.charCodeAt(i) === 0x09)) i++;
   };
-  /** From a string's opening quote to after its closing one. */
-  const skipString = (): void => {
-    for (i++; i < text.length; i++) {
-      const c = text.charCodeAt(i);
-      if (c === 0x5c) i++;
-      else if (c === 0x22) {
-        i++;
-        return;
-      }
-    }
-  };
   for (;;) {
     skipSpace();
-    if (i >= text.length || text[i] !== '"') break;
+    if (i >= text.length || text.charCodeAt(i) !== 0x22) break;
     const keyStart = i;
-    skipString();
-    const key = JSON.parse(text.slice(keyStart, i)) as string;
+    i = stringEnd(text, i);
+    const written = text.slice(keyStart + 1, i - 1);
+    const key = written.includes('\\') ? (JSON.parse(text.slice(keyStart, i)) as string) : written;
     skipSpace();
     i++; // ':'
     skipSpace();
     const start = i;
-    let depth = 0;
-    for (; i < text.length; i++) {
-      const c = text.charCodeAt(i);
-      if (c === 0x22) {
-        skipString();
-        i--;
-      } else if (c === 0x5b || c === 0x7b) {
-        depth++;
-      } else if (c === 0x5d || c === 0x7d) {
-        if (depth === 0) break; // the end of the whole object
-        depth--;
-        if (depth === 0) {
-          i++;
-          break;
-        }
-      } else if (c === 0x2c && depth === 0) {
-        break;
-      }
-    }
-    texts.set(key, text.slice(start, i).trimEnd());
+    i = valueEnd(text, i);
+    const before = members.get(key);
+    members.set(key, { start, end: i, times: (before?.times ?? 0) + 1 });
     skipSpace();
-    if (text[i] === ',') i++;
+    if (text.charCodeAt(i) === 0x2c) i++;
   }
-  return texts;
+  return members;
+}
+
+/** Just past the string whose opening quote is at `i`. */
+function stringEnd(text: string, i: number): number {
+  for (;;) {
+    const quote = text.indexOf('"', i + 1);
+    if (quote < 0) return text.length;
+    // Escaped when an odd number of backslashes stands before it.
+    let slashes = 0;
+    while (text.charCodeAt(quote - 1 - slashes) === 0x5c) slashes++;
+    if (slashes % 2 === 0) return quote + 1;
+    i = quote;
+  }
+}
+
+/** Just past the value that starts at `i` (a string, an array or object with what it holds, a number or a literal). */
+function valueEnd(text: string, i: number): number {
+  let depth = 0;
+  for (; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 0x22) {
+      i = stringEnd(text, i) - 1;
+      if (depth === 0) return i + 1;
+    } else if (c === 0x5b || c === 0x7b) {
+      depth++;
+    } else if (c === 0x5d || c === 0x7d) {
+      if (depth === 0) break; // the end of the object holding it
+      depth--;
+      if (depth === 0) return i + 1;
+    } else if (depth === 0 && (c === 0x2c || c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09)) {
+      break;
+    }
+  }
+  return i;
 }
 
 function corrupt(reason: MessageRef): ParsedState {
@@ -259,13 +304,17 @@ function isObject(value: unknown): value is Record<string, unknown> {
 }
 
 /** The paper's state, or what is wrong with it. */
-function checkPaper(key: string, entry: unknown): PaperState | MessageRef {
+function checkPaper(key: string, entry: unknown, fields: ReadonlyMap<string, MemberText> | undefined, text: string): PaperState | MessageRef {
   const paper = message('paperNamed', { key: JSON.stringify(key.slice(0, 60)) });
   if (key.length === 0) {
     return message('emptyPaperKey');
   }
   if (!isObject(entry)) {
     return message('paperNotObject', { paper });
+  }
+  const twice = fields && twiceWritten(fields);
+  if (twice !== undefined) {
+    return message('fieldTwice', { paper, field: twice.slice(0, 40) });
   }
   const result: { -readonly [K in keyof PaperState]: PaperState[K] } = {};
   let extra: Record<string, string> | undefined;
@@ -296,12 +345,12 @@ function checkPaper(key: string, entry: unknown): PaperState | MessageRef {
         result.tags = normaliseTags(value as string[]);
         break;
       default:
-        // Another tool's field (or a newer version's): kept as it is, as a top-level one is.
+        // Another tool's field (or a newer version's): kept as it is written, as a top-level one is.
         if (nestedDeeperThan(value, MAX_EXTRA_DEPTH)) {
           return message('nestedTooDeep', { field: `${key.slice(0, 40)}.${field.slice(0, 40)}`, max: MAX_EXTRA_DEPTH });
         }
         extra ??= Object.create(null) as Record<string, string>;
-        ownField(extra, field, JSON.stringify(value));
+        ownField(extra, field, memberText(text, fields?.get(field)) ?? JSON.stringify(value));
         break;
     }
   }
@@ -442,12 +491,13 @@ function paperEntryText(key: string, paper: PaperState): string {
   if (paper.tags && paper.tags.length > 0) out.tags = paper.tags;
   if (paper.note) out.note = paper.note;
   if (paper.updated) out.updated = paper.updated;
-  const fields: Record<string, unknown> = out;
-  for (const [field, text] of Object.entries(paper.extra ?? {})) {
-    // After the fields this version writes, laid out as they are (`__proto__` as a field too).
-    ownField(fields, field, JSON.parse(text) as unknown);
-  }
-  const text = `    ${JSON.stringify(key)}: ${JSON.stringify(fields, null, 2).replace(/\n/g, '\n    ')}`;
+  const own = JSON.stringify(out, null, 2).replace(/\n/g, '\n    ');
+  // Other tools' fields after the fields this version writes, each value as the file had it (not
+  // indented again: the text read back is the text written).
+  const others = Object.entries(paper.extra ?? {}).map(([field, value]) => `      ${JSON.stringify(field)}: ${value}`);
+  const close = '\n    }';
+  const fields = others.length === 0 ? own : `${own === '{}' ? '{' : `${own.slice(0, -close.length)},`}\n${others.join(',\n')}${close}`;
+  const text = `    ${JSON.stringify(key)}: ${fields}`;
   ENTRY_TEXT.set(paper, { key, text });
   return text;
 }

@@ -5,13 +5,15 @@
  * strict as VS Code's) no link, autolink, image or HTML appears.
  */
 import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
 import { describe, test } from 'node:test';
 import { fileGroupTooltip, fileLabel, notificationText, paperDescription, paperTooltipMarkdown, pickText, tooltipText } from '../../client/src/tooltip';
 import { MAX_LABEL_LENGTH, MAX_SUMMARY_LENGTH, MAX_TITLE_LENGTH, PAPERS_GROUPINGS, PapersTreeNode, PaperNode, papersTree } from '../../server/src/service/features/tree';
 import { plainLabel, wellFormed } from '../../server/src/service/text';
 import { arxivSearchUrl } from '../../server/src/service/reading/paperInfo';
 import { WorkspaceIndex } from '../../server/src/service/workspaceIndex';
-import { digest, entryLines } from '../support/fixtures';
+import { digest, entryLines, REPO_ROOT } from '../support/fixtures';
 
 type Renderer = { render(markdown: string): string };
 // eslint-disable-next-line @typescript-eslint/no-require-imports
@@ -171,5 +173,27 @@ describe('Quick picks and the status bar: document text and file names', () => {
     assert.doesNotMatch(shown, BIDI_OR_CONTROL, shown);
     assert.equal(shown.replace(/\u200b/g, ''), '2026-05-04 $(warning) Security alert: run $(terminal) fix .digest next line');
     assert.ok(pickText('x'.repeat(5_000)).length <= 300);
+  });
+});
+
+describe('notifications', () => {
+  test('Should show every message of the client through notificationText (notifications.ts), the modal ones too', () => {
+    // A message may hold document text (a filter a dashboard row set, a title): a call of its own
+    // to VS Code would show its bidirectional characters and link syntax as they are.
+    const folder = path.join(REPO_ROOT, 'client', 'src');
+    const direct: string[] = [];
+    const walk = (dir: string): void => {
+      for (const name of fs.readdirSync(dir, { withFileTypes: true })) {
+        const file = path.join(dir, name.name);
+        if (name.isDirectory()) walk(file);
+        else if (file.endsWith('.ts') && name.name !== 'notifications.ts') {
+          for (const match of fs.readFileSync(file, 'utf8').matchAll(/window\.show(?:Information|Warning|Error)Message\(\s*([^,)]*)/g)) {
+            if (!match[1].startsWith('notificationText(')) direct.push(`${path.relative(REPO_ROOT, file)}: ${match[0]}`);
+          }
+        }
+      }
+    };
+    walk(folder);
+    assert.deepEqual(direct, []);
   });
 });

@@ -12,7 +12,7 @@ import type { PapersElement, PapersView } from '../papersView';
 import type { ReadingState } from './readingState';
 import { PaperTargets, paperTargets } from './targets';
 import { showInformation } from '../notifications';
-import { pickText } from '../tooltip';
+import { notificationText, pickText } from '../tooltip';
 
 /**
  * A tag offered in a quick pick: shown as `pickText` shows it (a `$(name)` in a tag, which may come
@@ -151,7 +151,8 @@ export function registerStateCommands(context: vscode.ExtensionContext, client: 
       const what = view.filter ? vscode.l10n.t('papers matching “{0}”', view.filter) : vscode.l10n.t('the papers shown');
       // Every paper of the view at once, from a toolbar button beside Refresh: asked first.
       const mark = vscode.l10n.t('Mark All Read');
-      const answer = await vscode.window.showWarningMessage(vscode.l10n.t('Mark all {0} read?', what), { modal: true, detail: vscode.l10n.t('Their read state is kept in the state file; Mark Unread takes it back one paper at a time.') }, mark);
+      // The filter may be document text (a dashboard row's topic): shown as every notification is.
+      const answer = await vscode.window.showWarningMessage(notificationText(vscode.l10n.t('Mark all {0} read?', what)), { modal: true, detail: vscode.l10n.t('Their read state is kept in the state file; Mark Unread takes it back one paper at a time.') }, mark);
       return answer === mark ? reportMarked(await state.change(shownQuery(view), { read: true }), what) : undefined;
     }),
   );

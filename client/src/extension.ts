@@ -9,6 +9,9 @@ import { SERVER_NODE_OPTIONS } from '../../server/src/nodeOptions';
 import { LANGUAGE_ID } from '../../server/src/protocol';
 import { keptIndexFolderOf, PaperDigestApi, paperDigestClientOptions, startPaperDigest } from './clientSetup';
 import { savedGrouping } from './papersView';
+import { writeLocalFile } from './localFiles';
+import { useLocalFileWriter } from './reading/exporting';
+import { dashboardLanguage } from './statisticsPanel';
 
 export type { PaperDigestApi } from './clientSetup';
 
@@ -38,6 +41,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<PaperD
     savedGrouping(context.workspaceState),
   );
   client = new LanguageClient('paperDigest', 'Paper Digest', serverOptions, clientOptions);
+  // Exports saved to a file of this disk: written atomically by the server's writer.
+  useLocalFileWriter((file, text) => writeLocalFile(file, text, dashboardLanguage()));
   return startPaperDigest(context, client);
 }
 

@@ -13,7 +13,7 @@ import type { ReadingState } from './readingState';
 import { paperTargets } from './targets';
 import type { TitleDecorations } from './titleDecorations';
 import { pickText } from '../tooltip';
-import { showInformation, showWarning } from '../notifications';
+import { showError, showInformation, showWarning } from '../notifications';
 import { randomHex } from '../randomHex';
 
 export const EXPORT_COMMANDS = {
@@ -116,7 +116,12 @@ export function registerExporting(context: vscode.ExtensionContext, client: Lang
         return { count: result.count, document };
       }
       const file = typeof to === 'string' ? vscode.Uri.parse(to) : to;
-      await writeAtomically(file, result.text);
+      try {
+        await writeAtomically(file, result.text);
+      } catch (error) {
+        void showError(vscode.l10n.t('Paper Digest: could not export to {0}: {1}', vscode.workspace.asRelativePath(file), error instanceof Error ? error.message : String(error)));
+        return undefined;
+      }
       const open = vscode.l10n.t('Open');
       void showInformation(result.count === 1 ? vscode.l10n.t('Paper Digest: exported 1 paper to {0}.', vscode.workspace.asRelativePath(file)) : vscode.l10n.t('Paper Digest: exported {0} papers to {1}.', result.count, vscode.workspace.asRelativePath(file)), open).then((choice) => {
         if (choice === open) {
@@ -246,20 +251,37 @@ async function openUntitled(content: string, language: string): Promise<vscode.T
 }
 
 /**
+ * Writes a file of this machine's disk atomically, keeping an existing file's mode and owner and
+ * refusing a link (`localFiles.ts`, the desktop extension's); undefined in the browser.
+ */
+let localWriter: ((file: string, text: string) => Promise<void>) | undefined;
+
+/** Sets the writer of `file:` exports (the desktop extension, at activation). */
+export function useLocalFileWriter(writer: (file: string, text: string) => Promise<void>): void {
+  localWriter = writer;
+}
+
+/**
  * Writes `text` to `file` atomically: into a temporary file beside it, then renamed over it, so
- * a reader never sees half a file and a crash leaves the old one.
+ * a reader never sees half a file and a crash leaves the old one. A file of this machine is
+ * written by `localWriter`: VS Code's rename over an existing file deletes it first and then
+ * renames (a failure between the two loses both), and gives the new file the default mode.
  */
 export async function writeAtomically(file: vscode.Uri, text: string): Promise<void> {
+  if (file.scheme === 'file' && localWriter) {
+    return localWriter(file.fsPath, text);
+  }
   const name = file.path.slice(file.path.lastIndexOf('/') + 1);
   // A name no one can guess and no file has (the web extension host has no process id).
   let temporary: vscode.Uri;
   do {
     temporary = vscode.Uri.joinPath(file, '..', `.${name}.${randomHex(8)}.tmp`);
   } while (await exists(temporary));
-  await vscode.workspace.fs.writeFile(temporary, new TextEncoder().encode(text));
   try {
+    await vscode.workspace.fs.writeFile(temporary, new TextEncoder().encode(text));
     await vscode.workspace.fs.rename(temporary, file, { overwrite: true });
   } catch (error) {
+    // A part written (a full disk) is not left beside the file either.
     await vscode.workspace.fs.delete(temporary).then(undefined, () => undefined);
     throw error;
   }

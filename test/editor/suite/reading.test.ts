@@ -6,6 +6,7 @@
  * interests in .vscode/settings.json). Every step waits for a state, never for a time.
  */
 import * as assert from 'assert';
+import * as fs from 'fs';
 import * as vscode from 'vscode';
 import { activateExtension, EXTENSION_ID, workspaceFile } from './helpers';
 import { waitUntil } from './waiting';
@@ -235,6 +236,10 @@ describe('Reading workflow in the editor', function () {
         const written = await vscode.commands.executeCommand<any>('paperDigest.exportPapers', { scope, format: 'bibtex', to: target.toString() });
         const text = new TextDecoder().decode(await vscode.workspace.fs.readFile(target));
         assert.strictEqual((text.match(/^@\w+\{/gm) ?? []).length, written?.count, text);
+        // The file replaced keeps its mode: it is renamed over, not deleted and made anew as
+        // VS Code's file service replaces a file.
+        if (scope.starredOnly) assert.strictEqual(fs.statSync(target.fsPath).mode & 0o777, 0o600);
+        else fs.chmodSync(target.fsPath, 0o600);
       }
       const after = (await vscode.workspace.fs.readDirectory(folder)).map(([name]) => name);
       assert.deepStrictEqual(after.filter((name) => !before.includes(name)), ['exported-papers.bib']);

@@ -89,11 +89,27 @@ describe('state file text: other tools’ fields', () => {
     assert.deepEqual(Object.values({ ...again.state.papers.get('other')?.extra }), values);
   });
 
+  test('Should write the line ends inside another tool’s values as the file’s, in a paper and at the top level', () => {
+    // A file written with CRLF (a Windows tool, git's autocrlf): the values laid out over lines.
+    const file = '{\r\n  "sync": {\r\n    "at": 1\r\n  },\r\n  "version": 1,\r\n  "papers": {\r\n    "a": {\r\n      "read": true,\r\n      "zotero": {\r\n        "key": "AB\\r\\nCD",\r\n        "links": [\r\n          1\r\n        ]\r\n      }\r\n    }\r\n  }\r\n}\r\n';
+    const parsed = parseState(file);
+    assert.ok('state' in parsed);
+    const written = serialiseState(parsed.state);
+    assert.ok(!written.includes('\r'), JSON.stringify(written));
+    assert.deepEqual(JSON.parse(written), JSON.parse(file));
+    const again = parseState(written);
+    assert.ok('state' in again);
+    assert.equal(serialiseState(again.state), written);
+  });
+
   test('Should find a file with a key of its own written twice corrupt (two sides of a merge kept), not read one and lose the other', () => {
     const twice = [
       // `papers` twice: both sides of a merge conflict kept.
       ['{"version":1,"papers":{"a":{"read":true,"note":"from my laptop"}},\n"papers":{"b":{"starred":true}}}', '"papers" is written twice'],
       ['{"version":1,"version":1,"papers":{}}', '"version" is written twice'],
+      // Said as written twice, not as the version or the papers of the last one.
+      ['{"version":1,"papers":{},"version":2}', '"version" is written twice'],
+      ['{"version":1,"papers":{"a":{"read":true}},"papers":5}', '"papers" is written twice'],
       // A paper twice, also when one of them is written with an escape.
       ['{"version":1,"papers":{"a":{"read":true},"a":{"starred":true}}}', 'paper "a" is written twice in "papers"'],
       ['{"version":1,"papers":{"a\\u0062":{"read":true},"ab":{"starred":true}}}', 'paper "ab" is written twice in "papers"'],

@@ -156,6 +156,14 @@ export function parseState(text: string): ParsedState {
   if (!isObject(value)) {
     return corrupt(message('topNotObject'));
   }
+  // The text of each member as written: a key written twice, which JSON.parse reads as its last
+  // (two sides of a merge conflict both kept), would lose the other's marks at the next write;
+  // another tool's values are kept as they are written (`12345678901234567890`, `1e400`).
+  const top = membersOf(body, body.indexOf('{'));
+  const twice = twiceWritten(top, PAPER_DIGEST_KEYS);
+  if (twice !== undefined) {
+    return corrupt(message('keyTwice', { key: twice.slice(0, 40) }));
+  }
   if (!('version' in value)) {
     return corrupt(message('noVersion'));
   }
@@ -168,14 +176,6 @@ export function parseState(text: string): ParsedState {
   const papersValue = value.papers === undefined ? {} : value.papers;
   if (!isObject(papersValue)) {
     return corrupt(message('papersNotObject'));
-  }
-  // The text of each member as written: a key written twice, which JSON.parse reads as its last
-  // (two sides of a merge conflict both kept), would lose the other's marks at the next write;
-  // another tool's values are kept as they are written (`12345678901234567890`, `1e400`).
-  const top = membersOf(body, body.indexOf('{'));
-  const twice = twiceWritten(top, PAPER_DIGEST_KEYS);
-  if (twice !== undefined) {
-    return corrupt(message('keyTwice', { key: twice.slice(0, 40) }));
   }
   const papersMember = top.get('papers');
   const paperTexts = papersMember ? membersOf(body, papersMember.start) : undefined;
@@ -226,9 +226,14 @@ function twiceWritten(members: ReadonlyMap<string, MemberText>, only?: ReadonlyS
   return undefined;
 }
 
-/** The text of a member's value, or undefined. */
+/**
+ * The text of a member's value, or undefined; its line ends (white space between its parts: a
+ * string holds none) as `\n`, as the file is written.
+ */
 function memberText(text: string, member: MemberText | undefined): string | undefined {
-  return member === undefined ? undefined : text.slice(member.start, member.end);
+  if (member === undefined) return undefined;
+  const value = text.slice(member.start, member.end);
+  return value.includes('\r') ? value.replace(/\r\n?/g, '\n') : value;
 }
 
 /**

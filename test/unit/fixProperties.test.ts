@@ -337,22 +337,30 @@ describe('properties: fixes never make a digest worse', () => {
 
   test('Should read a no-break space, a zero-width space, a word joiner or a BOM between topic hits as a space, not as a hit', () => {
     // Text copied from a web page brings them: `reasoning(abstract)\u200b；` read as two hits run
-    // together, whose fix left an invisible hit; `；\u00a0分类` as a hit named `分类 cs.LG`.
+    // together, whose fix left an invisible hit; `；\u00a0分类` as a hit named `分类 cs.LG`;
+    // `专题命中\u00a0数学推理` as a topic of its own, `分类\u00a0cs.LG` as an unknown category.
     const head = '大模型推理能力\n\nSparse Probes\n\n稀疏探针\n\nMei Tanaka, Lin Qiu\n\n';
     const tail = '\n\nAI总结 本文研究推理。\n';
-    const parts = ['专题命中 数学推理', ' ：', 'reasoning(abstract)', '；', 'math reasoning( title )', '；', '分类 cs.LG、cs.AI'];
+    // With the colon after the topic and without (the topic is then its first word).
+    const forms = [
+      ['专题命中', ' 数学推理', ' ：', 'reasoning(abstract)', '；', 'math reasoning( title )', '；', '分类', ' cs.LG、cs.AI'],
+      ['专题命中', ' 数学推理', ' reasoning(abstract)', '；', 'math reasoning( title )', '；', '分类', ' cs.LG、cs.AI'],
+    ];
     const space = fc.array(fc.constantFrom('\u00a0', '\u202f', '\u200b', '\u2060', '\ufeff', ' ', '\u3000'), { maxLength: 2 }).map((chars) => chars.join(''));
     const read = (text: string): unknown => {
       const doc = parseDigest(text);
       const hits = doc.entries[0].topicHits!;
       return { topic: hits.topic.text, hits: hits.hits.map((hit) => [hit.keyword.text, hit.field?.text]), categories: hits.categories.map((category) => category.text) };
     };
-    const plain = head + parts.join('') + tail;
-    assert.deepEqual(computeDiagnostics(parseDigest(plain), { uri: URI }), []);
-    const expected = read(plain);
+    const expected = read(head + forms[0].join('') + tail);
+    // A hit run into `分类` and a code after a no-break space: `；` put before `分类` by fix-all.
+    const runInto = `${head}专题命中 数学推理 ：reasoning(abstract)分类\u00a0cs.LG${tail}`;
+    assert.equal(applyEdits(runInto, fixAll(parseDigest(runInto))).split('\n')[8], '专题命中 数学推理 ：reasoning(abstract)；分类\u00a0cs.LG');
+    for (const parts of forms) assert.deepEqual(computeDiagnostics(parseDigest(head + parts.join('') + tail), { uri: URI }), []);
     fc.assert(
-      fc.property(fc.array(space, { minLength: parts.length + 1, maxLength: parts.length + 1 }), (spaces) => {
+      fc.property(fc.nat(forms.length - 1), fc.array(space, { minLength: forms[0].length + 1, maxLength: forms[0].length + 1 }), (form, spaces) => {
         // Between every two parts and at the line's end (not inside the label or a keyword).
+        const parts = forms[form];
         const line = parts.map((part, i) => (i === 0 ? part : spaces[i] + part)).join('') + spaces[0];
         const text = head + line + tail;
         assert.deepEqual(read(text), expected, JSON.stringify(line));

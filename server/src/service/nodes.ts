@@ -978,7 +978,7 @@ export class TopicHitsFieldNode extends FieldNode implements TopicHitsField {
   private findLayout(text: string): TopicHitsLayout {
     const [labelStart, after] = this.labelBounds(text, LABELS.topicHits.length);
     const end = trimHitSpaceEnd(text, 0, text.length);
-    const topicStart = skipSpaces(text, after, end);
+    const topicStart = skipHitSpaces(text, after, end);
     let colonAt = -1;
     for (let k = topicStart; k < end; k++) {
       const c = text.charCodeAt(k);
@@ -1007,7 +1007,7 @@ export class TopicHitsFieldNode extends FieldNode implements TopicHitsField {
     } else {
       // No colon: the topic is the first word.
       let k = topicStart;
-      while (k < end && text.charCodeAt(k) !== 0x20 && text.charCodeAt(k) !== 0x09) k++;
+      while (k < end && !isHitSpace(text.charCodeAt(k))) k++;
       topicEnd = k;
       rest = skipHitSpaces(text, k, end);
     }
@@ -1074,14 +1074,14 @@ export class TopicHitsFieldNode extends FieldNode implements TopicHitsField {
     }
     const first = this.firstCharacter;
     const result: Span[] = [];
-    let k = skipSpaces(text, categoriesAt + LABELS.categories.length, end);
+    let k = skipHitSpaces(text, categoriesAt + LABELS.categories.length, end);
     if (text.charCodeAt(k) === 0x3a || text.charCodeAt(k) === 0xff1a) {
-      k = skipSpaces(text, k + 1, end);
+      k = skipHitSpaces(text, k + 1, end);
     }
     let codeStart = k;
     for (; k <= end; k++) {
       const c = k < end ? text.charCodeAt(k) : -1;
-      if (k === end || c === 0x3001 || c === 0x2c || c === 0xff0c || c === 0x20 || c === 0x3b || c === 0xff1b) {
+      if (k === end || c === 0x3001 || c === 0x2c || c === 0xff0c || isHitSpace(c) || c === 0x3b || c === 0xff1b) {
         const codeEnd = k;
         if (want === CATEGORIES && codeEnd > codeStart) {
           result.push(this.span(codeStart + first, codeEnd + first));
@@ -1090,7 +1090,7 @@ export class TopicHitsFieldNode extends FieldNode implements TopicHitsField {
           let sepEnd = k + 1;
           while (sepEnd < end) {
             const s = text.charCodeAt(sepEnd);
-            if (s !== 0x20 && s !== 0x3001 && s !== 0x2c && s !== 0xff0c) break;
+            if (!isHitSpace(s) && s !== 0x3001 && s !== 0x2c && s !== 0xff0c) break;
             sepEnd++;
           }
           if (want === CATEGORY_SEPARATORS) {
@@ -1307,7 +1307,8 @@ function closingBracket(text: string, from: number, end: number): number {
 }
 
 /**
- * A character that reads as a space or as nothing between the parts of a `专题命中` line: a space,
+ * A character that reads as a space or as nothing between the parts of a `专题命中` line (its
+ * label, topic, colon, hits, `分类` and categories): a space,
  * a tab, U+3000, and what text copied from a web page brings: a no-break space (U+00A0, U+202F),
  * a zero-width space (U+200B), a word joiner (U+2060) or a BOM (U+FEFF) inside the line. Without
  * them read as space, `reasoning(abstract)\u200b；` was two hits run together, and `；\u00a0分类` a

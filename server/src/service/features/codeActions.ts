@@ -935,7 +935,7 @@ function removeInstitution(at: Places, field: InstitutionsField, index: number):
 }
 
 /** `分类` and a word after it, within a hit: the label of the categories run into, when the word is a category code. */
-const RUNS_INTO_CATEGORIES = /(?<=.)分类[ \t\u3000]*([A-Za-z][A-Za-z.-]*)/;
+const RUNS_INTO_CATEGORIES = /(?<=.)分类[ \t\u3000\u00a0\u202f\u200b\u2060\ufeff]*([A-Za-z][A-Za-z.-]*)/;
 
 /** Where a hit runs into `分类` and a known category code (`reasoning(abstract)分类 hep-th`), or -1. */
 function categoriesRunInto(text: string): number {

@@ -11,7 +11,6 @@ import { keptIndexFolderOf, PaperDigestApi, paperDigestClientOptions, startPaper
 import { savedGrouping } from './papersView';
 import { writeLocalFile } from './localFiles';
 import { useLocalFileWriter } from './reading/exporting';
-import { dashboardLanguage } from './statisticsPanel';
 
 export type { PaperDigestApi } from './clientSetup';
 
@@ -41,8 +40,9 @@ export async function activate(context: vscode.ExtensionContext): Promise<PaperD
     savedGrouping(context.workspaceState),
   );
   client = new LanguageClient('paperDigest', 'Paper Digest', serverOptions, clientOptions);
-  // Exports saved to a file of this disk: written atomically by the server's writer.
-  useLocalFileWriter((file, text) => writeLocalFile(file, text, dashboardLanguage()));
+  // Exports saved to a file of this disk: written atomically by the server's writer, a failure's
+  // reason in the display language, as the notification that shows it.
+  useLocalFileWriter((file, text) => writeLocalFile(file, text, vscode.env.language.toLowerCase().startsWith('zh') ? 'zh-cn' : 'en'));
   return startPaperDigest(context, client);
 }
 

@@ -197,8 +197,9 @@ function stateRootOfFile(file: string): string {
  * git finds its repository), else the folder itself. `mark` run in a subfolder of a workspace
  * changes the workspace's state file, which the editor shows, instead of starting another. A
  * `.paper-digest` above that another user owns (`user` is the one running, undefined where
- * there are none) ends the search with the folder itself, as git refuses a repository another
- * user owns: notes are not written into a folder someone else controls (a shared `/tmp`).
+ * there are none) ends the search with the folder itself, as git refuses a repository above that
+ * another user owns: a mark run below a folder someone else controls (a shared `/tmp`) does not
+ * write its notes there. The folder's own `.paper-digest` is its state whoever owns it.
  */
 export function stateRootOfFolder(own: string, user: number | undefined = process.getuid?.()): string {
   for (let folder = own; ; folder = path.dirname(folder)) {

@@ -6,6 +6,7 @@ import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { after, before, describe, test } from 'node:test';
 import { runCli } from '../../server/src/cli';
+import { messageText, reasonOf } from '../../server/src/service/cliMessages';
 import { ALL_CODES } from '../../server/src/service/features/diagnostics';
 import { digest, entryLines, readFixture, REPO_ROOT } from '../support/fixtures';
 import { CLI, run, Run, runWithClosed } from '../support/builtCli';
@@ -409,6 +410,27 @@ describe('paper-digest check: special files, links and names', () => {
     assert.equal(named.signal, null);
     assert.equal(named.status, 2);
     assert.deepEqual(stderrLines(named), ["paper-digest: cannot read 'pipe.digest': it is a FIFO, not a regular file"]);
+  });
+
+  test('Should say why a path with a NUL character, or a file the system reads with an I/O or an invalid-argument error, cannot be read, in its own words', () => {
+    // Node's texts were shown as they are (`The argument 'path' must be … without null bytes`, `EIO: i/o error, read`).
+    const folder = folderWith('system-errors', { 'a.digest': digest(entryLines('A')) });
+    const nul = run(['check', '--lang', 'en', 'file:///tmp/x/%00'], folder);
+    assert.equal(nul.status, 2);
+    assert.deepEqual(stderrLines(nul), ["paper-digest: cannot read 'file:///tmp/x/%00': its path holds a NUL character"]);
+    assert.deepEqual(stderrLines(run(['check', '--lang', 'zh-cn', 'file:///tmp/x/%00'], folder)), ["paper-digest: 无法读取 'file:///tmp/x/%00'：其路径含有 NUL 字符"]);
+    for (const [code, english] of [
+      ['EIO', 'an input/output error of the disk or its file system'],
+      ['EINVAL', 'the system cannot read it as a file'],
+    ]) {
+      assert.equal(messageText(reasonOf(Object.assign(new Error(`${code}: system text, read`), { code }))).en, english);
+    }
+    if (fs.existsSync('/proc/self/pagemap')) {
+      // A read that /proc's pagemap refuses (EINVAL) where Linux has it.
+      const pagemap = run(['check', '--lang', 'en', '/proc/self/pagemap'], folder);
+      assert.equal(pagemap.status, 2);
+      assert.deepEqual(stderrLines(pagemap), ["paper-digest: cannot read '/proc/self/pagemap': the system cannot read it as a file"]);
+    }
   });
 
   test('Should say a digest or folder whose name is not UTF-8 is named so, not that it is missing', () => {

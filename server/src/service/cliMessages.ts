@@ -326,6 +326,9 @@ const SYSTEM_ERRORS: Readonly<Record<string, CliMessageKey>> = {
   EFBIG: 'systemFileSize',
   ELOOP: 'systemLoop',
   ENAMETOOLONG: 'systemNameTooLong',
+  EIO: 'systemIo',
+  // A read that the file does not take (`/proc/self/pagemap`).
+  EINVAL: 'systemInvalid',
 };
 
 /**
@@ -340,6 +343,10 @@ export function reasonOf(error: unknown): MessageRef {
     return error.ref;
   }
   const code = (error as { code?: unknown } | undefined)?.code;
+  if (code === 'ERR_INVALID_ARG_VALUE' && error instanceof Error && /null bytes/.test(error.message)) {
+    // A path with U+0000 in it (`file:///x/%00`), which Node refuses before the system sees it.
+    return message('systemNulInPath');
+  }
   const key = typeof code === 'string' && Object.prototype.hasOwnProperty.call(SYSTEM_ERRORS, code) ? SYSTEM_ERRORS[code] : undefined;
   return key ? message(key) : message('systemOther', { detail: error instanceof Error ? error.message : String(error) });
 }

@@ -69,6 +69,9 @@ export const FILE_MESSAGES = {
   systemFileSize: bilingual('the file is bigger than the file-size limit', '文件超出文件大小限制'),
   systemLoop: bilingual('too many levels of symbolic links', '符号链接层数过多'),
   systemNameTooLong: bilingual('the name is too long', '名称过长'),
+  systemIo: bilingual('an input/output error of the disk or its file system', '磁盘或其文件系统发生输入/输出错误'),
+  systemInvalid: bilingual('the system cannot read it as a file', '系统无法将其作为文件读取'),
+  systemNulInPath: bilingual('its path holds a NUL character', '其路径含有 NUL 字符'),
   systemOther: bilingual('{detail}', '系统错误：{detail}'),
 
   // The state folder and its lock (stateDisk.ts, fs/lockFile.ts, the web client's file access).

@@ -362,7 +362,7 @@ function summaryWords(language: MessageLanguage): {
     return {
       seeAlso: (places) => `（另见 ${places}）`,
       fixed: (fixed, files) => `共 ${files} 个文件，已修复其中 ${fixed} 个。`,
-      noProblems: (files, failed) => (files === 0 ? '没有检查任何摘要。' : failed ? `能读取的 ${files} 个文件中没有问题。` : `${files} 个文件中没有问题。`),
+      noProblems: (files, failed) => (files === 0 ? '没有检查任何摘要集文件。' : failed ? `能读取的 ${files} 个文件中没有问题。` : `${files} 个文件中没有问题。`),
       problems: (total, errors, warnings, other, withProblems, files, atLeast) =>
         `共 ${files} 个文件，其中 ${withProblems} 个有问题：${atLeast ? '至少 ' : ''}${total} 个问题（${errors} 个错误、${warnings} 个警告${other > 0 ? `、${other} 个其他` : ''}）。`,
       truncated: (max) => `问题超过 ${max} 个，只列出前 ${max} 个`,

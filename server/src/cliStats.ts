@@ -214,8 +214,8 @@ export function statsHtml(stats: DigestStatistics, language: MessageLanguage = D
     language === 'en'
       ? `${paperCountWords(stats.paperCount, 'en')}, ${stats.fileCount} ${stats.fileCount === 1 ? 'digest' : 'digests'}`
       : language === 'zh-cn'
-        ? `${stats.paperCount} 篇论文，${stats.fileCount} 期摘要`
-        : `${paperCountWords(stats.paperCount, 'en')} · ${stats.paperCount} 篇论文, ${stats.fileCount} ${stats.fileCount === 1 ? 'digest' : 'digests'} · ${stats.fileCount} 期摘要`;
+        ? `${stats.paperCount} 篇论文，${stats.fileCount} 期摘要集`
+        : `${paperCountWords(stats.paperCount, 'en')} · ${stats.paperCount} 篇论文, ${stats.fileCount} ${stats.fileCount === 1 ? 'digest' : 'digests'} · ${stats.fileCount} 期摘要集`;
   const tables = rollups
     .filter(([, periods]) => periods.length > 0)
     .map(([title, periods]) => {

@@ -105,7 +105,7 @@ describe('lsp: the message language', () => {
       }),
     );
     const [inChinese, inEnglish] = answers;
-    assert.match(inChinese.hover, /\n\n---\n\n未读 · ☆ 未加星标 · 新\n\n\*\*兴趣分 0\*\*（无匹配的兴趣）$/, inChinese.hover);
+    assert.match(inChinese.hover, /\n\n---\n\n未读 · ☆ 未加星标 · 新\n\n\*\*兴趣分 0\*\*（没有匹配的兴趣）$/, inChinese.hover);
     assert.match(inEnglish.hover, /\n\n---\n\nUnread · ☆ Not starred · New\n\n\*\*Score 0\*\* \(no interest matched\)$/, inEnglish.hover);
     assert.ok(inChinese.details.length > 0, 'topic completions');
     assert.ok(inChinese.details.every((detail) => /^专题 · \d+ 次$/.test(detail)), inChinese.details.join(' | '));
@@ -233,7 +233,7 @@ describe('lsp: the message language', () => {
     const logged = (pattern: RegExp): Promise<{ message: string }> => client.waitForNotification<{ message: string }>('window/logMessage', (params) => pattern.test(params.message), undefined, true);
     // Said before the setting is read (both languages) or after (Chinese alone): the Chinese is there either way.
     const scan = await logged(/已索引/);
-    assert.match(scan.message, /已索引 1 个摘要文件（1 篇论文），用时 \d+ 毫秒；跳过 1 个：1 个不是 UTF-8 文本。/);
+    assert.match(scan.message, /已索引 1 个摘要集文件（1 篇论文），用时 \d+ 毫秒；跳过 1 个：1 个不是 UTF-8 文本。/);
     // The papers' state is read once the setting is known: Chinese alone, naming the file (with its folder), not the setting.
     await client.request('paperDigest/papersTree', { grouping: 'topic', filter: '' });
     const interests = await logged(/bogus/);

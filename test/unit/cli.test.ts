@@ -271,7 +271,7 @@ describe('paper-digest check', () => {
     assert.match(result.stdout, /^b\.digest:27:53: warning category-case/m);
     const zh = run(['check', '--lang', 'zh-cn', 'nothing'], folder);
     assert.equal(zh.status, 2);
-    assert.equal(zh.stderr, "paper-digest: 'nothing' 中没有摘要文件\n");
+    assert.equal(zh.stderr, "paper-digest: 'nothing' 中没有摘要集文件\n");
     assert.equal(run(['check', '.'], folder).status, 1, 'a folder with a digest below it passes through to the digest');
     const again = run(['check', 'b.digest', '.'], folder);
     assert.equal(again.stderr, '', 'a folder whose digest was named before it is not empty');

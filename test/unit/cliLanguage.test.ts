@@ -123,7 +123,7 @@ describe('paper-digest mark --lang', () => {
     assert.equal(ok(run(['mark', 'star', '--title', title, '--tag', 'circuits', '--lang', 'en'], work)), `Starred, tagged #circuits: ${title}\n`);
     assert.equal(ok(run(['mark', 'read', '--title', title, '--note', 'n', '--lang', 'zh-cn'], work)), `已标记为已读，已设置笔记：${title}\n`);
     assert.equal(ok(run(['mark', 'tag', '--title', title, '--untag', 'circuits', '--note', ''], work)), `Untagged #circuits, note removed: ${title}\n`);
-    assert.equal(ok(run(['mark', 'star', '--title', title, '--lang', 'zh-cn'], work)), `未改变（已是如此）：${title}\n`);
+    assert.equal(ok(run(['mark', 'star', '--title', title, '--lang', 'zh-cn'], work)), `未更改（已是此状态）：${title}\n`);
     assert.equal(ok(run(['mark', 'star', '--title', title, '--lang', 'en'], work)), `Unchanged (already so): ${title}\n`);
     assert.equal(ok(run(['mark', 'unstar', '--title', title], work)), `Unstarred: ${title}\n`);
     // The state file is the same whatever the language.
@@ -158,7 +158,7 @@ describe('paper-digest stats --lang', () => {
     assert.match(en, /^4 papers \(5 entries\) in 2 digest files\.\n\nTopics \(3\):\n/);
     assert.match(en, /\nCategories \(\d+\):[\s\S]*\nInstitutions \(\d+\):[\s\S]*\nPapers per digest date \(2\):\n[\s\S]*\nWeeks:\n[\s\S]*\nMonths:\n/);
     assert.doesNotMatch(en, /专题|每期论文数|每周|每月/);
-    assert.match(zh, /^2 个摘要文件中有 4 篇论文（5 个条目）。\n\n专题（3）：\n/);
+    assert.match(zh, /^2 个摘要集文件中有 4 篇论文（5 个条目）。\n\n专题（3）：\n/);
     assert.match(zh, /\n分类（\d+）：[\s\S]*\n机构（\d+）：[\s\S]*\n每期论文数（2）：\n[\s\S]*\n每周：\n[\s\S]*\n每月：\n/);
     assert.doesNotMatch(zh, /papers|Topics|Categories|Weeks|Months/);
     assert.match(both, /^4 papers \(5 entries\) in 2 digest files\.\n\nTopics 专题 \(3\):\n/);
@@ -172,8 +172,8 @@ describe('paper-digest stats --lang', () => {
     // digests repeat it: 数学推理 has 2 papers in all (the Topics table), in 3 entries.
     assert.match(en, /\nTopics \(3\):\n {2}2 {2}数学推理\n/);
     assert.match(en, /\nLast 7 days against the 7 before:\n {2}▲ {4}2 \/ 0 {5}topic 数学推理\n {2}▲ {4}2 \/ 0 {5}keyword reasoning\n/);
-    assert.match(zh, /\n近7天对比前7天：\n {2}▲ {4}2 \/ 0 {5}专题 数学推理\n {2}▲ {4}2 \/ 0 {5}关键词 reasoning\n/);
-    assert.match(both, /\nLast 7 days against the 7 before 近7天对比前7天:\n {2}▲ {4}2 \/ 0 {5}topic 数学推理\n/);
+    assert.match(zh, /\n近 7 天对比前 7 天：\n {2}▲ {4}2 \/ 0 {5}专题 数学推理\n {2}▲ {4}2 \/ 0 {5}关键词 reasoning\n/);
+    assert.match(both, /\nLast 7 days against the 7 before 近 7 天对比前 7 天:\n {2}▲ {4}2 \/ 0 {5}topic 数学推理\n/);
     assert.equal(ok(run(['stats', '--format', 'json', '--lang', 'zh-cn'], work)), ok(run(['stats', '--format', 'json', '--lang', 'en'], work)), 'JSON is data');
   });
 
@@ -181,7 +181,7 @@ describe('paper-digest stats --lang', () => {
     assert.equal(usageLine(run(['stats', '--format', 'pdf', '--lang', 'zh-cn'], work)), "未知格式 'pdf'：请用 text、json、svg 或 html（见 'paper-digest stats --help'）");
     assert.equal(usageLine(run(['stats', '--lang', 'en', '--bogus'], work)), "unknown option '--bogus' for stats (see 'paper-digest stats --help')");
     assert.equal(usageLine(run(['stats', '--lang', 'xx'], work)), "unknown language 'xx': use both, en, zh-cn or auto (see 'paper-digest stats --help') — 未知语言 'xx'：请用 both、en、zh-cn 或 auto（见 'paper-digest stats --help'）");
-    assert.match(ok(run(['stats', '--help', '--lang', 'zh-cn'], work)), /^用法：paper-digest stats[\s\S]*被多期摘要重复收录的论文只计一次/);
+    assert.match(ok(run(['stats', '--help', '--lang', 'zh-cn'], work)), /^用法：paper-digest stats[\s\S]*被多期摘要集重复收录的论文只计一次/);
     assert.ok(!hanOutside(ok(run(['stats', '--help', '--lang', 'en'], work))));
   });
 });

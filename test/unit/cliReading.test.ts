@@ -341,7 +341,7 @@ describe('paper-digest mark', () => {
     const star = run(['mark', 'star', '--lang', 'zh-cn', '--title', SPARSE_PROBES[0], '--tag', 'circuits', '--note', 'x'], work);
     assert.equal(star.status, 0, star.stderr);
     assert.equal(star.stdout, `已加星标，已加标签 #circuits，已设置笔记：${SPARSE_PROBES[0]}\n`);
-    assert.equal(run(['mark', 'star', '--lang', 'zh-cn', '--title', SPARSE_PROBES[0]], work).stdout, `未改变（已是如此）：${SPARSE_PROBES[0]}\n`);
+    assert.equal(run(['mark', 'star', '--lang', 'zh-cn', '--title', SPARSE_PROBES[0]], work).stdout, `未更改（已是此状态）：${SPARSE_PROBES[0]}\n`);
     assert.equal(run(['mark', 'star', '--lang', 'both', '--title', SPARSE_PROBES[0]], work).stdout, `Unchanged (already so): ${SPARSE_PROBES[0]}\n`);
     assert.equal(run(['mark', 'unstar', '--lang', 'en', '--title', SPARSE_PROBES[0], '--untag', 'circuits', '--note', ''], work).stdout, `Unstarred, untagged #circuits, note removed: ${SPARSE_PROBES[0]}\n`);
     assert.equal(run(['mark', 'read', '--lang=zh-cn', '--id', SPARSE], work).stdout, `已标记为已读：${SPARSE_PROBES[0]}\n`);

@@ -93,7 +93,7 @@ describe('paper-digest stats', () => {
     assert.equal(zh.status, 0, zh.stderr);
     assert.match(both, /\nTopics 专题 \(3\):\n[\s\S]*\nPapers per digest date 每期论文数 \(2\):\n[\s\S]*\nWeeks 每周:\n/);
     assert.match(en.stdout, /^3 papers \(4 entries\) in 2 digest files\.\n\nTopics \(3\):\n[\s\S]*\nKeywords \(\d+\):\n[\s\S]*\nCategories \(\d+\):[\s\S]*\nInstitutions \(\d+\):[\s\S]*\nPapers per digest date \(2\):[\s\S]*\nWeeks:\n[\s\S]*\nMonths:\n/);
-    assert.match(zh.stdout, /^2 个摘要文件中有 3 篇论文（4 个条目）。\n\n专题（3）：\n[\s\S]*\n关键词（\d+）：\n[\s\S]*\n分类（\d+）：[\s\S]*\n机构（\d+）：[\s\S]*\n每期论文数（2）：[\s\S]*\n每周：\n[\s\S]*\n每月：\n/);
+    assert.match(zh.stdout, /^2 个摘要集文件中有 3 篇论文（4 个条目）。\n\n专题（3）：\n[\s\S]*\n关键词（\d+）：\n[\s\S]*\n分类（\d+）：[\s\S]*\n机构（\d+）：[\s\S]*\n每期论文数（2）：[\s\S]*\n每周：\n[\s\S]*\n每月：\n/);
     // The digests' own words (topics, category names) are the data, whatever the language.
     for (const text of [en.stdout, zh.stdout]) {
       assert.match(text, /代码生成/);
@@ -114,10 +114,10 @@ describe('paper-digest stats', () => {
     const htmlZh = run(['stats', '--format', 'html', '--lang', 'zh-cn', '.'], work).stdout;
     const htmlEn = run(['stats', '--format', 'html', '--lang', 'en', '.'], work).stdout;
     assert.equal(xmllint(htmlZh, '--noout').status, 0);
-    assert.match(htmlZh, /<title>论文摘要统计<\/title>[\s\S]*<h1>论文摘要统计<\/h1>\n<p>3 篇论文，2 期摘要<\/p>/);
-    assert.match(htmlZh, /aria-label="每期论文数"[\s\S]*aria-label="升降趋势（近7天对比前7天）"[\s\S]*<h2>每周<\/h2>[\s\S]*<th>时段<\/th><th>日期<\/th>/);
+    assert.match(htmlZh, /<title>Paper Digest 统计<\/title>[\s\S]*<h1>Paper Digest 统计<\/h1>\n<p>3 篇论文，2 期摘要集<\/p>/);
+    assert.match(htmlZh, /aria-label="每期论文数"[\s\S]*aria-label="升降趋势（近 7 天对比前 7 天）"[\s\S]*<h2>每周<\/h2>[\s\S]*<th>时段<\/th><th>日期<\/th>/);
     assert.match(htmlEn, /lang="en"[\s\S]*<h1>Paper Digest statistics<\/h1>\n<p>3 papers, 2 digests<\/p>[\s\S]*aria-label="Papers per digest date"[\s\S]*<h2>Weeks<\/h2>[\s\S]*<th>period<\/th>/);
-    assert.match(run(['stats', '--format', 'html', '.'], work).stdout, /<h1>Paper Digest statistics · 论文摘要统计<\/h1>\n<p>3 papers · 3 篇论文, 2 digests · 2 期摘要<\/p>[\s\S]*aria-label="Papers per digest date · 每期论文数"/);
+    assert.match(run(['stats', '--format', 'html', '.'], work).stdout, /<h1>Paper Digest statistics · Paper Digest 统计<\/h1>\n<p>3 papers · 3 篇论文, 2 digests · 2 期摘要集<\/p>[\s\S]*aria-label="Papers per digest date · 每期论文数"/);
     const bad = run(['stats', '--lang', 'fr', '.'], work);
     assert.equal(bad.status, 2);
     assert.match(bad.stderr, /^paper-digest: unknown language 'fr': use both, en, zh-cn or auto \(see 'paper-digest stats --help'\)[^\n]*\n$/);
@@ -138,7 +138,7 @@ describe('paper-digest stats', () => {
     const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'paper-digest-stats-one-'));
     try {
       fs.writeFileSync(path.join(folder, '2026-05-01.digest'), digest(entryLines('N')));
-      assert.match(run(['stats', '--format', 'html', '.'], folder).stdout, /<p>1 paper · 1 篇论文, 1 digest · 1 期摘要<\/p>/);
+      assert.match(run(['stats', '--format', 'html', '.'], folder).stdout, /<p>1 paper · 1 篇论文, 1 digest · 1 期摘要集<\/p>/);
     } finally {
       fs.rmSync(folder, { recursive: true, force: true });
     }

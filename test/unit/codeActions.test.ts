@@ -117,7 +117,7 @@ describe('quick fixes: placeholders for missing fields', () => {
     const diagnostic = computeDiagnostics(doc).find((d) => d.code === 'missing-field')!;
     const [fix] = fixesFor(doc, diagnostic);
     const fixed = applyEdits(text, fix.edits);
-    assert.match(fixed, /专题命中 未分类 ：keyword\(abstract\)；分类 cs\.AI/);
+    assert.match(fixed, /专题命中 待定专题 ：keyword\(abstract\)；分类 cs\.AI/);
     const after = computeDiagnostics(parseDigest(fixed)).map((d) => `${d.code}@${d.data.entry}`);
     assert.deepEqual(after, ['missing-field@1'], 'only the other entry still lacks its topic hits');
   });

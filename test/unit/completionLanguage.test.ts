@@ -79,7 +79,7 @@ const CASES: Record<string, { text: string; both: RegExp; en: RegExp; zh: RegExp
     zh: /^计算与语言 · 已用 1 次$/,
     docBoth: /^\*\*cs\\\.CL\*\* · Computation and Language · 计算与语言\n\nArchive: Computer Science · 计算机科学\n\nUsed once in the workspace — 工作区中使用 1 次$/,
     docEn: /^\*\*cs\\\.CL\*\* · Computation and Language\n\nArchive: Computer Science\n\nUsed once in the workspace$/,
-    docZh: /^\*\*cs\\\.CL\*\* · 计算与语言\n\n所属分组：计算机科学\n\n工作区中使用 1 次$/,
+    docZh: /^\*\*cs\\\.CL\*\* · 计算与语言\n\n所属大类：计算机科学\n\n工作区中使用 1 次$/,
   },
   author: {
     text: digest(entryLines('X', { authors: 'Wei|', institutions: '机构 * Tsinghua University（清华大学） 纠错' })),

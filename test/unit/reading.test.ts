@@ -95,7 +95,7 @@ describe('reading: interest ranking', () => {
     ]);
     const probes = lookup.info(paperNamed(lookup.papers(), 'Sparse Probes for Arithmetic Circuits'));
     assert.equal(probes.score, 1, 'the Chinese keyword only in the summary counts ×1');
-    assert.deepEqual(probes.reasons, ["keyword '强化学习' in the summary or hits (+1) · 摘要或命中含关键词"]);
+    assert.deepEqual(probes.reasons, ["keyword '强化学习' in the summary or hits (+1) · 总结或命中词含关键词"]);
     const protein = lookup.info(paperNamed(lookup.papers(), 'Noisy Labels in Protein Folding Benchmarks'));
     assert.equal(protein.score, -2, 'a negative weight for the archive pushes it down, below the institution it shares');
     const world = lookup.info(paperNamed(lookup.papers(), 'World Models for Planning'));

@@ -120,7 +120,7 @@ describe('The reading hover in the message language', () => {
       ].join('\n\n'),
     );
     const second = hoverOf(repeat, 'zh-cn');
-    assert.equal(second, ['未读 · ☆ 未加星标 · 重复出现', `首次出现于 ${escapeMarkdown('2026-05-01.digest')}:${line(second)}`, '**兴趣分 2**', list('摘要或命中含关键词“强化学习” (+1)', '机构 京都大学 (+1)')].join('\n\n'));
+    assert.equal(second, ['未读 · ☆ 未加星标 · 重复出现', `首次出现于 ${escapeMarkdown('2026-05-01.digest')}:${line(second)}`, '**兴趣分 2**', list('总结或命中词含关键词“强化学习” (+1)', '机构 京都大学 (+1)')].join('\n\n'));
   });
 
   test('Should show an indented line of a note as text, never as a code block', () => {
@@ -169,7 +169,7 @@ describe('The reading hover in the message language', () => {
     const info = plain.model.lookup().info([...plain.model.lookup().papers()][0]);
     assert.match(readingHover(info, undefined, 'both'), /\*\*Score 0\*\* · 兴趣分 \(no interest matched · 无匹配\)$/);
     assert.match(readingHover(info, undefined, 'en'), /\*\*Score 0\*\* \(no interest matched\)$/);
-    assert.match(readingHover(info, undefined, 'zh-cn'), /\*\*兴趣分 0\*\*（无匹配的兴趣）$/);
+    assert.match(readingHover(info, undefined, 'zh-cn'), /\*\*兴趣分 0\*\*（没有匹配的兴趣）$/);
   });
 });
 
@@ -207,7 +207,7 @@ describe('The reasons of a score in the message language', () => {
   test('Should put every kind of reason into English or Chinese and leave other text alone', () => {
     const cases: [string, string, string][] = [
       ["keyword 'a · b' in the title ×2 (+4) · 标题含关键词", "keyword 'a · b' in the title ×2 (+4)", '标题含关键词“a · b” ×2 (+4)'],
-      ["keyword 'x' in the summary or hits (-1.5) · 摘要或命中含关键词", "keyword 'x' in the summary or hits (-1.5)", '摘要或命中含关键词“x” (-1.5)'],
+      ["keyword 'x' in the summary or hits (-1.5) · 总结或命中词含关键词", "keyword 'x' in the summary or hits (-1.5)", '总结或命中词含关键词“x” (-1.5)'],
       ['topic 数学 · 推理 (+0.5) · 专题', 'topic 数学 · 推理 (+0.5)', '专题 数学 · 推理 (+0.5)'],
       ['category q-bio.BM (-3) · 分类', 'category q-bio.BM (-3)', '分类 q-bio.BM (-3)'],
       ['author 李 雷 (+1) · 作者', 'author 李 雷 (+1)', '作者 李 雷 (+1)'],

@@ -48,7 +48,7 @@ describe('rename: across every digest of the workspace', () => {
     assert.equal(atLimit.documentChanges!.reduce((sum, change) => sum + (change as TextDocumentEdit).edits.length, 0), MAX_RENAME_EDITS);
     for (const language of ['en', 'zh-cn'] as const) {
       const past = renameEdits([{ uri: 'file:///a.digest', doc }, { uri: 'file:///b.digest', doc }, { uri: 'file:///c.digest', doc: one }], name, 'Laboratory', undefined, language);
-      assert.deepEqual(past, { error: language === 'en' ? 'The name is written in more than 100,000 places: too many to rename at once' : '该名称出现超过 100000 处，无法一次全部重命名' });
+      assert.deepEqual(past, { error: language === 'en' ? 'The name is written in more than 100,000 places: too many to rename at once' : '该名称出现超过 100,000 处，无法一次全部重命名' });
     }
   });
 

@@ -411,13 +411,13 @@ describe('workspace: links, special files and replaced files', () => {
     const english = log.find((line) => line.includes('indexed'));
     assert.match(english ?? '', /^Paper Digest: indexed 2 digest files \(3 papers\) in \d+ ms; skipped 2: /, log.join('\n'));
     const summary = chinese.find((line) => line.includes('已索引'));
-    assert.match(summary ?? '', /^Paper Digest: 已索引 2 个摘要文件（3 篇论文），用时 \d+ 毫秒；跳过 2 个：/, chinese.join('\n'));
+    assert.match(summary ?? '', /^Paper Digest: 已索引 2 个摘要集文件（3 篇论文），用时 \d+ 毫秒；跳过 2 个：/, chinese.join('\n'));
     assert.match(summary!, /1 个符号链接（从不跟随）/);
     assert.match(summary!, /1 个不是 UTF-8 文本/);
     // Nothing left in English but the product's name and the names of encodings.
     assert.doesNotMatch(summary!.replace(/^Paper Digest: /, '').replace(/UTF-8/g, ''), /[A-Za-z]/, summary);
     const both = logText(message('logFirstFilesOnly', { max: 20_000 }), 'both');
-    assert.equal(both, 'Paper Digest: indexed the first 20000 digest files only. — 只索引了前 20000 个摘要文件。');
+    assert.equal(both, 'Paper Digest: indexed the first 20000 digest files only. — 只索引了前 20000 个摘要集文件。');
     // A failure keeps the system's own words, with the call and the path.
     const failure = Object.assign(new Error("ENOENT: no such file or directory, scandir '/w/x'"), { code: 'ENOENT' });
     assert.equal(logText(message('logScanFailed', { reason: detailOf(failure) }), 'en'), "Paper Digest: scanning the workspace failed: ENOENT: no such file or directory, scandir '/w/x'");

@@ -24,10 +24,10 @@ export function chartWords(words: Bilingual, language: MessageLanguage): string 
 /** The words of the charts, each in both languages. */
 export const CHART_WORDS = {
   noData: bilingual('No data', '无数据'),
-  noDatedDigests: bilingual('No dated digests', '无带日期的摘要'),
-  noDatedDigestsHint: bilingual('No dated digests (name them like 2026-05-01.digest)', '无带日期的摘要（文件名形如 2026-05-01.digest）'),
+  noDatedDigests: bilingual('No dated digests', '无带日期的摘要集'),
+  noDatedDigestsHint: bilingual('No dated digests (name them like 2026-05-01.digest)', '无带日期的摘要集（文件名形如 2026-05-01.digest）'),
   datesTitle: bilingual('Papers per digest date', '每期论文数'),
-  trendsTitle: bilingual('Rising and falling (last 7 days vs the 7 before)', '升降趋势（近7天对比前7天）'),
+  trendsTitle: bilingual('Rising and falling (last 7 days vs the 7 before)', '升降趋势（近 7 天对比前 7 天）'),
   weeksTitle: bilingual('Papers per week', '每周论文数'),
   monthsTitle: bilingual('Papers per month', '每月论文数'),
   topicsTitle: bilingual('Papers per topic', '各专题论文数'),
@@ -39,10 +39,10 @@ export const CHART_WORDS = {
   notInTaxonomy: bilingual('not in the arXiv taxonomy', '不在 arXiv 分类体系中'),
   noTopic: bilingual('(no topic)', '（无专题）'),
   // The dashboard page's own words.
-  pageTitle: bilingual('Paper Digest statistics', '论文摘要统计'),
+  pageTitle: bilingual('Paper Digest statistics', 'Paper Digest 统计'),
   loading: bilingual('Loading the statistics…', '正在统计…'),
   workspace: bilingual('Workspace', '工作区'),
-  activeDigest: bilingual('Active digest', '当前摘要'),
+  activeDigest: bilingual('Active digest', '当前摘要集'),
   weeklyRollup: bilingual('Weekly roll-up', '每周汇总'),
   monthlyRollup: bilingual('Monthly roll-up', '每月汇总'),
   period: bilingual('Period', '时段'),
@@ -50,17 +50,17 @@ export const CHART_WORDS = {
   papers: bilingual('Papers', '论文'),
   topics: bilingual('Topics', '专题'),
   export: bilingual('Export', '导出'),
-  digestFile: bilingual('Digest', '摘要文件'),
+  digestFile: bilingual('Digest', '摘要集文件'),
 } as const;
 
 /**
  * The dashboard's summary line: papers, digests, and the digests without a date.
  *
- * @example dashboardSummary({ paperCount: 3, fileCount: 2, undatedFiles: 0 }, 'zh-cn') // '3 篇论文 — 2 期摘要'
+ * @example dashboardSummary({ paperCount: 3, fileCount: 2, undatedFiles: 0 }, 'zh-cn') // '3 篇论文 — 2 期摘要集'
  */
 export function dashboardSummary(stats: Pick<DigestStatistics, 'paperCount' | 'fileCount' | 'undatedFiles'>, language: MessageLanguage): string {
   const papers = chartWords(bilingual(`${stats.paperCount} ${stats.paperCount === 1 ? 'paper' : 'papers'}`, `${stats.paperCount} 篇论文`), language);
-  const digests = chartWords(bilingual(`${stats.fileCount} ${stats.fileCount === 1 ? 'digest' : 'digests'}`, `${stats.fileCount} 期摘要`), language);
+  const digests = chartWords(bilingual(`${stats.fileCount} ${stats.fileCount === 1 ? 'digest' : 'digests'}`, `${stats.fileCount} 期摘要集`), language);
   const undated = stats.undatedFiles > 0 ? ` (${chartWords(bilingual(`${stats.undatedFiles} without a date in the file name`, `${stats.undatedFiles} 个文件名无日期`), language)})` : '';
   return `${papers} — ${digests}${undated}`;
 }

@@ -46,9 +46,9 @@ const HELP_CHECK_ZH = `用法：paper-digest check [--fix] [--format text|json|s
       paper-digest mark read|unread|star|unstar|tag (--title TITLE | --id ID) [--tag TAG]...
                         [--untag TAG]... [--note TEXT] [--lang LANGUAGE] [PATH]
 
-检查中英双语 arXiv 论文摘要并报告其中的问题。
+检查中英双语 arXiv 论文摘要集并报告其中的问题。
 
-  PATH               一个摘要文件（任意文件名），或一个文件夹（在其中查找 *.digest 和 *.digest.txt）
+  PATH               一个摘要集文件（任意文件名），或一个文件夹（在其中查找 *.digest 和 *.digest.txt）
   --fix              先对文件应用所有安全的修复，再报告剩下的问题
   --format FORMAT    text（默认）：路径:行:列: 严重程度 代码 消息
                      json：一个 JSON 文档；sarif：SARIF 2.1.0，供代码扫描服务使用
@@ -60,7 +60,7 @@ const HELP_CHECK_ZH = `用法：paper-digest check [--fix] [--format text|json|s
 只读取不超过 32 MB 的普通文件；不跟随指向所查文件夹之外的链接；
 --fix 以原子方式替换文件，从不经由链接写入，也从不覆盖读取之后发生的改动。
 
-退出状态：没有剩余问题时为 0，有剩余问题时为 1，用法错误、文件无法读写或文件夹中没有摘要时为 2。
+退出状态：没有剩余问题时为 0，有剩余问题时为 1，用法错误、文件无法读写或文件夹中没有摘要集时为 2。
 `;
 
 const HELP_PAPERS_EN = `Usage: paper-digest papers [PATH...] [--unread] [--starred] [--new] [--filter TEXT]
@@ -95,16 +95,16 @@ const HELP_PAPERS_ZH = `用法：paper-digest papers [PATH...] [--unread] [--sta
                          [--format text|json|bibtex|csljson|ris|csv|markdown]
                          [--lang both|en|zh-cn|auto]
 
-列出 PATH（默认：当前文件夹）下各摘要中的论文及其阅读状态，每篇论文只列一次。状态来自
+列出 PATH（默认：当前文件夹）下各摘要集中的论文及其阅读状态，每篇论文只列一次。状态来自
 所给文件夹的 .paper-digest/state.json，排序依据其 .paper-digest/interests.json。
 
   --unread, --starred, --new   只列未读、已加星标或新的论文：--new 把每篇论文列在它首次出现的
-                     摘要中（PATH 为一期摘要时：这一期新出现的论文）
+                     摘要集中（PATH 为一期摘要集时：这一期新出现的论文）
   --filter TEXT      只列标题、作者或机构包含 TEXT 的论文，或按 字段:值 筛选（topic:、
                      keyword:、category:、institution:、author:、date:、week:、month:、
                      file:），如 "topic:数学推理 week:2026-W18"
   --tag TAG          只列带有此标签的论文
-  --sort ORDER       rank（默认）：得分最高的在前；file：最早的摘要在前，按文件中的顺序
+  --sort ORDER       rank（默认）：得分最高的在前；file：最早的摘要集在前，按文件中的顺序
   --format FORMAT    text（默认）：每篇论文一行；json：一个对象数组；
                      bibtex、csljson、ris、csv、markdown：导出格式
   --lang LANGUAGE    文字的语言：both（默认）、en、zh-cn，或 auto（LC_ALL、LC_MESSAGES
@@ -112,7 +112,7 @@ const HELP_PAPERS_ZH = `用法：paper-digest papers [PATH...] [--unread] [--sta
   -h, --help         显示此帮助
   -V, --version      显示版本
 
-退出状态：0；用法错误、文件或状态文件无法读取或文件夹中没有摘要时为 2。
+退出状态：0；用法错误、文件或状态文件无法读取或文件夹中没有摘要集时为 2。
 `;
 
 const HELP_MARK_EN = `Usage: paper-digest mark read|unread|star|unstar|tag (--title TITLE | --id ID)
@@ -147,7 +147,7 @@ const HELP_MARK_ZH = `用法：paper-digest mark read|unread|star|unstar|tag (--
   --title TITLE      英文或中文标题为 TITLE 的论文（忽略大小写和空白），
                      否则为标题包含它的那一篇论文
   --id ID            id 为 ID 的论文（papers --format json 中的 "id"）
-  --tag TAG          添加一个标签（可重复）；--untag TAG 去掉一个
+  --tag TAG          添加一个标签（可重复）；--untag TAG 移除一个
   --note TEXT        设置笔记（'' 删除笔记）
   --lang LANGUAGE    消息的语言：both（默认）、en、zh-cn，或 auto
                      （LC_ALL、LC_MESSAGES 或 LANG 为中文时用中文）
@@ -176,8 +176,8 @@ digest.
 
 const HELP_STATS_ZH = `用法：paper-digest stats [--format text|json|svg|html] [--lang both|en|zh-cn|auto] [PATH...]
 
-统计 PATH（默认：当前文件夹）下的摘要：各专题、关键词、arXiv 分类、机构和每期日期的论文数，
-上升和下降的专题，以及按周和按月的汇总。被多期摘要重复收录的论文只计一次。
+统计 PATH（默认：当前文件夹）下的摘要集：各专题、关键词、arXiv 分类、机构和每期日期的论文数，
+上升和下降的专题，以及按周和按月的汇总。被多期摘要集重复收录的论文只计一次。
 
   --format FORMAT    text（默认）：表格；json：数字；
                      svg：各专题论文数的图表；html：包含所有图表的一个页面
@@ -186,7 +186,7 @@ const HELP_STATS_ZH = `用法：paper-digest stats [--format text|json|svg|html]
   -h, --help         显示此帮助
   -V, --version      显示版本
 
-退出状态：0；用法错误、文件无法读取或文件夹中没有摘要时为 2。
+退出状态：0；用法错误、文件无法读取或文件夹中没有摘要集时为 2。
 `;
 
 /** Every message of the command line, by key. */
@@ -217,7 +217,7 @@ export const CLI_MESSAGES = {
   filterNotAWeek: bilingual("--filter: '{term}' is not an ISO week from 1900 to 2999: write week:YYYY-Www, W01 to W52 (W53 in the years that have one), e.g. week:{example}", "--filter：'{term}' 不是 1900 至 2999 年间的 ISO 周：请写成 week:YYYY-Www，W01 至 W52（有第 53 周的年份可写 W53），如 week:{example}"),
   filterNotAMonth: bilingual("--filter: '{term}' is not a month from 1900 to 2999: write month:YYYY-MM, e.g. month:{example}", "--filter：'{term}' 不是 1900 至 2999 年间的月份：请写成 month:YYYY-MM，如 month:{example}"),
   filterTooManyTerms: bilingual('--filter has more than {max} field:value terms', '--filter 的 field:value 条件超过 {max} 个'),
-  givenTwice: bilingual('{option} given twice', '{option} 给了两次'),
+  givenTwice: bilingual('{option} given twice', '{option} 重复给出'),
   markNeedsChange: bilingual('mark needs a change: {values}', 'mark 需要一个改动：{values}'),
   markNeedsPaper: bilingual('mark needs one of --title TITLE or --id ID', 'mark 需要 --title TITLE 或 --id ID 之一'),
   markOnePaper: bilingual('mark takes --title or --id, not both', 'mark 只接受 --title 或 --id 之一，不能同时给出'),
@@ -242,29 +242,29 @@ export const CLI_MESSAGES = {
   starred: bilingual('starred', '已加星标'),
   unstarred: bilingual('unstarred', '已取消星标'),
   tagged: bilingual('tagged {tags}', '已加标签 {tags}'),
-  untagged: bilingual('untagged {tags}', '已去掉标签 {tags}'),
+  untagged: bilingual('untagged {tags}', '已移除标签 {tags}'),
   noteSet: bilingual('note set', '已设置笔记'),
   noteRemoved: bilingual('note removed', '已删除笔记'),
-  unchanged: bilingual('unchanged (already so)', '未改变（已是如此）'),
+  unchanged: bilingual('unchanged (already so)', '未更改（已是此状态）'),
 
   // stats
   statsSummary: bilingual(
     '{papers} {papers:paper|papers} ({entries} {entries:entry|entries}) in {files} digest {files:file|files}.',
-    '{files} 个摘要文件中有 {papers} 篇论文（{entries} 个条目）。',
+    '{files} 个摘要集文件中有 {papers} 篇论文（{entries} 个条目）。',
   ),
   statsSummaryUndated: bilingual(
     '{papers} {papers:paper|papers} ({entries} {entries:entry|entries}) in {files} digest {files:file|files}, {undated} without a date in the name.',
-    '{files} 个摘要文件中有 {papers} 篇论文（{entries} 个条目），其中 {undated} 个文件名中没有日期。',
+    '{files} 个摘要集文件中有 {papers} 篇论文（{entries} 个条目），其中 {undated} 个文件名中没有日期。',
   ),
   topics: bilingual('Topics', '专题'),
   keywords: bilingual('Keywords', '关键词'),
   categories: bilingual('Categories', '分类'),
   institutions: bilingual('Institutions', '机构'),
   perDate: bilingual('Papers per digest date', '每期论文数'),
-  trends: bilingual('Last 7 days against the 7 before', '近7天对比前7天'),
+  trends: bilingual('Last 7 days against the 7 before', '近 7 天对比前 7 天'),
   weeks: bilingual('Weeks', '每周'),
   months: bilingual('Months', '每月'),
-  statsTitle: bilingual('Paper Digest statistics', '论文摘要统计'),
+  statsTitle: bilingual('Paper Digest statistics', 'Paper Digest 统计'),
   period: bilingual('period', '时段'),
   datesColumn: bilingual('dates', '日期'),
   papersColumn: bilingual('papers', '论文'),
@@ -392,7 +392,7 @@ export type Log = (message: MessageRef) => void;
  * A line of the server's log: `Paper Digest: ` and the message as the server's messages are
  * said (`say`: both languages for `both`).
  *
- * @example logText(message('logFirstFilesOnly', { max: 20000 }), 'zh-cn') // 'Paper Digest: 只索引了前 20000 个摘要文件。'
+ * @example logText(message('logFirstFilesOnly', { max: 20000 }), 'zh-cn') // 'Paper Digest: 只索引了前 20000 个摘要集文件。'
  */
 export function logText(ref: MessageRef, language: MessageLanguage): string {
   return `Paper Digest: ${say(messageText(ref), language)}`;

@@ -15,7 +15,7 @@ export const FILE_MESSAGES = {
   // Why a file cannot be read or written (after "cannot read 'x': ").
   cannotRead: bilingual("cannot read '{path}': {reason}", "无法读取 '{path}'：{reason}"),
   cannotReadFolder: bilingual("cannot read folder '{path}': {reason}", "无法读取文件夹 '{path}'：{reason}"),
-  noDigestFiles: bilingual("no digest files in '{path}'", "'{path}' 中没有摘要文件"),
+  noDigestFiles: bilingual("no digest files in '{path}'", "'{path}' 中没有摘要集文件"),
   cannotWriteOutput: bilingual('cannot write the output: {reason}', '无法写出输出：{reason}'),
   cannotWriteLeft: bilingual("cannot write '{path}': {reason}; it was left as it is", "无法写入 '{path}'：{reason}；文件保持原样"),
   tooManyToFix: bilingual("not fixed '{path}': it has more than {max} problems, more than fixing all at once works on; it was left as it is", "未修复 '{path}'：其中问题超过 {max} 个，超出一次修复全部所能处理的数量；文件保持原样"),
@@ -98,7 +98,7 @@ export const FILE_MESSAGES = {
   stateNotWritten: bilingual('{location} could not be written: {reason}; nothing was changed', '{location} 无法写入：{reason}；未做任何更改'),
   tagTooLong: bilingual('the tag {tag} is longer than {max} characters; nothing was changed', '标签 {tag} 超过 {max} 个字符；未做任何更改'),
   noteTooLong: bilingual('the note is longer than {max} characters ({length}); nothing was changed', '笔记超过 {max} 个字符（{length} 个）；未做任何更改'),
-  tagAddedAndRemoved: bilingual('the tag {tag} is both added and removed; nothing was changed', '标签 {tag} 既被添加又被删除；未做任何更改'),
+  tagAddedAndRemoved: bilingual('the tag {tag} is both added and removed; nothing was changed', '标签 {tag} 既被添加又被移除；未做任何更改'),
   tooManyTags: bilingual('a paper would have more than {max} tags; nothing was changed', '一篇论文的标签将超过 {max} 个；未做任何更改'),
   lockLost: bilingual("the lock on '{path}' was broken as stale while this writer stood still, and another may have written it since", "写入者停顿期间 '{path}' 的锁被视为过期而解除，其他写入者可能已写入该文件"),
   stateWouldBeTooComplex: bilingual('{location} would hold more than {max} arrays and objects, which no read of it takes; nothing was changed', '{location} 将包含超过 {max} 个数组和对象，读取时会被拒绝；未做任何更改'),

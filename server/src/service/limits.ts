@@ -174,7 +174,7 @@ function judge(doc: DigestDocument): TooLarge | undefined {
       max: DOCUMENT_LIMITS.maxCharacters,
       range: start,
       message: `This document has ${thousands(characters)} characters, more than the ${thousands(DOCUMENT_LIMITS.maxCharacters)} Paper Digest checks: it gets its outline and folding only, and no other diagnostics`,
-      messageZh: `文档有 ${thousands(characters)} 个字符，超过检查上限 ${thousands(DOCUMENT_LIMITS.maxCharacters)}：仅提供大纲和折叠，不再检查其他问题`,
+      messageZh: `文档有 ${thousands(characters)} 个字符，超过检查上限 ${thousands(DOCUMENT_LIMITS.maxCharacters)} 个字符：仅提供大纲和折叠，不再检查其他问题`,
     };
   }
   let count: number;
@@ -208,7 +208,7 @@ function judge(doc: DigestDocument): TooLarge | undefined {
       max: DOCUMENT_LIMITS.maxLineLength,
       range: { start: { line, character: 0 }, end: { line, character: Math.min(length, 1) } },
       message: `This line has ${thousands(length)} characters, more than the ${thousands(DOCUMENT_LIMITS.maxLineLength)} Paper Digest reads in a line: the document gets its outline and folding only, and no other diagnostics`,
-      messageZh: `此行有 ${thousands(length)} 个字符，超过单行上限 ${thousands(DOCUMENT_LIMITS.maxLineLength)}：文档仅提供大纲和折叠，不再检查其他问题`,
+      messageZh: `此行有 ${thousands(length)} 个字符，超过单行上限 ${thousands(DOCUMENT_LIMITS.maxLineLength)} 个字符：文档仅提供大纲和折叠，不再检查其他问题`,
     };
   }
   return undefined;

@@ -13,20 +13,20 @@ export const LOG_MESSAGES = {
   logScanFailed: bilingual('scanning the workspace failed: {reason}', '扫描工作区失败：{reason}'),
   logIndexed: bilingual(
     'indexed {files} {files:digest file|digest files} ({papers} {papers:paper|papers}) in {ms} ms{skipped}.',
-    '已索引 {files} 个摘要文件（{papers} 篇论文），用时 {ms} 毫秒{skipped}。',
+    '已索引 {files} 个摘要集文件（{papers} 篇论文），用时 {ms} 毫秒{skipped}。',
   ),
   logIndexedThroughClient: bilingual(
     'indexed {files} {files:digest file|digest files} ({papers} {papers:paper|papers}) through the client in {ms} ms{skipped}.',
-    '已通过客户端索引 {files} 个摘要文件（{papers} 篇论文），用时 {ms} 毫秒{skipped}。',
+    '已通过客户端索引 {files} 个摘要集文件（{papers} 篇论文），用时 {ms} 毫秒{skipped}。',
   ),
   logSkipped: bilingual('; skipped {count}: {reasons}', '；跳过 {count} 个：{reasons}'),
-  logFirstFilesOnly: bilingual('indexed the first {max} digest files only.', '只索引了前 {max} 个摘要文件。'),
+  logFirstFilesOnly: bilingual('indexed the first {max} digest files only.', '只索引了前 {max} 个摘要集文件。'),
   logFirstFoldersOnly: bilingual('searched the first {max} folders only.', '只搜索了前 {max} 个文件夹。'),
   logTooDeep: bilingual(
     'did not search {count} {count:folder|folders} more than {max} {max:level|levels} below a workspace folder.',
     '未搜索 {count} 个位于工作区文件夹下超过 {max} 层的文件夹。',
   ),
-  logReadBatchFailed: bilingual('reading {count} digest files failed: {reason}', '读取 {count} 个摘要文件失败：{reason}'),
+  logReadBatchFailed: bilingual('reading {count} digest files failed: {reason}', '读取 {count} 个摘要集文件失败：{reason}'),
   // Why files were skipped, after a count ("3 too big").
   skipTooBig: bilingual('{count} too big', '{count} 个过大'),
   skipSpecial: bilingual('{count} {count:not a regular file (a FIFO, socket or device)|not regular files (FIFOs, sockets, devices)}', '{count} 个不是普通文件（FIFO、套接字或设备）'),
@@ -42,11 +42,11 @@ export const LOG_MESSAGES = {
   // The first start's read for the Papers tree's first level (workspace.ts, firstLevelRead.ts).
   logEarlyKept: bilingual(
     'the index kept at the last start has {unchanged} of the {digests} {digests:digest file|digest files} as {digests:it is|they are}',
-    '上次启动时保留的索引中，{digests} 个摘要文件有 {unchanged} 个未变',
+    '上次启动时保留的索引中，{digests} 个摘要集文件有 {unchanged} 个未变',
   ),
   logEarlyNotKept: bilingual(
     'no index was kept at an earlier start (the first start, or one after an update) for the {digests} {digests:digest file|digest files}',
-    '之前的启动没有为这 {digests} 个摘要文件保留索引（首次启动，或更新后的启动）',
+    '之前的启动没有为这 {digests} 个摘要集文件保留索引（首次启动，或更新后的启动）',
   ),
   logEarlyRead: bilingual(
     "{kept}; {others} {others:other was|others were} read for the Papers tree's first level ({byWorker} by a worker thread), {inFull} in full ({ms} ms){skipped}.",
@@ -55,9 +55,9 @@ export const LOG_MESSAGES = {
   logEarlyFailed: bilingual('reading the index kept at the last start failed: {reason}', '读取上次启动时保留的索引失败：{reason}'),
   logWorkerFailed: bilingual(
     'the worker thread reading the digests failed ({reason}); the files it took and did not send are read in full.',
-    '读取摘要的工作线程失败（{reason}）；它取走而未送回的文件将完整读取。',
+    '读取摘要集的工作线程失败（{reason}）；它取走而未送回的文件将完整读取。',
   ),
-  logNoWorker: bilingual('no worker thread to read the digests with ({reason}); this thread reads them.', '没有可用来读取摘要的工作线程（{reason}）；由本线程读取。'),
+  logNoWorker: bilingual('no worker thread to read the digests with ({reason}); this thread reads them.', '没有可用来读取摘要集的工作线程（{reason}）；由本线程读取。'),
 
   // The index kept between starts (keptIndexDisk.ts).
   logKeptFolderNotAbsolute: bilingual('keptIndexFolder must be an absolute path, not {folder}: no index is kept between starts.', 'keptIndexFolder 必须是绝对路径，而不是 {folder}：启动之间不保留索引。'),

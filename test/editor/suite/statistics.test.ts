@@ -76,7 +76,7 @@ describe('The statistics dashboard', () => {
     const tab = vscode.window.tabGroups.all.flatMap((group) => group.tabs).find((each) => each.label === 'Paper Digest Statistics');
     assert.ok(tab, 'the dashboard is open as an editor tab');
     // The page's words in the message language: both by default.
-    assert.strictEqual(drawn.heading, 'Paper Digest statistics · 论文摘要统计');
+    assert.strictEqual(drawn.heading, 'Paper Digest statistics · Paper Digest 统计');
     assert.strictEqual(topics.title, 'Papers per topic · 各专题论文数');
   });
 
@@ -85,7 +85,7 @@ describe('The statistics dashboard', () => {
     const first = waitForEvent<any>(api.statistics.onDidRender, () => true, 'the dashboard to draw', 60_000);
     await vscode.commands.executeCommand('paperDigest.showStatistics');
     await first;
-    const chinese = waitForEvent<any>(api.statistics.onDidRender, (value) => value.heading === '论文摘要统计', 'the dashboard to draw in Chinese', 60_000);
+    const chinese = waitForEvent<any>(api.statistics.onDidRender, (value) => value.heading === 'Paper Digest 统计', 'the dashboard to draw in Chinese', 60_000);
     await config.update('messageLanguage', 'zh-cn', vscode.ConfigurationTarget.Workspace);
     try {
       const drawn = await chinese.catch((error) => {

@@ -64,14 +64,14 @@ export const PLACEHOLDERS: Readonly<Record<'englishTitle' | 'chineseTitle' | 'au
   chineseTitle: '中文标题',
   authors: 'First Author, Second Author',
   summary: '待补充。',
-  topic: '未分类',
+  topic: '待定专题',
   keyword: 'keyword',
   hitField: 'abstract',
   category: 'cs.AI',
 };
 
 /** The placeholder heading inserted when a digest has none ("unnamed subject"). */
-export const PLACEHOLDER_HEADING = '未命名专题';
+export const PLACEHOLDER_HEADING = '未命名主题';
 
 /**
  * The fixes of one diagnostic, the preferred one first; none when the intent is not clear.

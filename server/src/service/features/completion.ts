@@ -215,7 +215,7 @@ function documentation(data: CompletionData, workspace: CompletionWorkspace): st
       const used = workspace.terms.categories.get(category.code) ?? 0;
       const archiveZh = archives.get(archivePrefix(category.code))?.nameZh;
       const archive = archiveZh ? w(`${category.archive} · ${archiveZh}`, category.archive, archiveZh) : category.archive;
-      return [`**${escapeMarkdown(category.code)}** · ${escapeMarkdown(categoryNames(category))}`, `${w('Archive: ', 'Archive: ', '所属分组：')}${escapeMarkdown(archive)}`, w(`Used ${times(used)} in the workspace — 工作区中使用 ${used} 次`, `Used ${times(used)} in the workspace`, `工作区中使用 ${used} 次`)].join('\n\n');
+      return [`**${escapeMarkdown(category.code)}** · ${escapeMarkdown(categoryNames(category))}`, `${w('Archive: ', 'Archive: ', '所属大类：')}${escapeMarkdown(archive)}`, w(`Used ${times(used)} in the workspace — 工作区中使用 ${used} 次`, `Used ${times(used)} in the workspace`, `工作区中使用 ${used} 次`)].join('\n\n');
     }
     case 'author': {
       const form = typeof data.key === 'string' ? mostUsed(workspace.terms.authors.get(data.key)?.forms ?? new Map()) : undefined;

@@ -602,7 +602,7 @@ class Checker {
           DiagnosticCode.MissingHeading,
           problem.range,
           'The digest has no heading: its first paragraph should be the subject it follows, in Chinese',
-          '缺少标题：第一段应为中文的专题名称',
+          '缺少标题：第一段应为本摘要集所跟踪的主题（中文）',
         );
         break;
       case 'missingField': {
@@ -639,7 +639,7 @@ class Checker {
         if (problem.range.start.line === problem.range.end.line) {
           this.add(DiagnosticCode.StrayLine, problem.range, 'This line belongs to no field of the digest', '此行不属于任何字段', { entry: problem.entryIndex });
         } else {
-          this.add(DiagnosticCode.StrayLine, problem.range, 'These lines belong to no field of the digest: notes, or text that lost its paper', '这些行不属于任何字段', { entry: problem.entryIndex });
+          this.add(DiagnosticCode.StrayLine, problem.range, 'These lines belong to no field of the digest: notes, or text that lost its paper', '这些行不属于任何字段：可能是笔记，或是失去所属论文的文字', { entry: problem.entryIndex });
         }
         break;
     }
@@ -911,7 +911,7 @@ class Checker {
           DiagnosticCode.EmptyKeyword,
           hit.text.length > 0 ? hit.range : widen(hit.range),
           hitField ? 'This topic hit names a field but no keyword' : 'An empty topic hit between two separators',
-          hitField ? '此命中只有字段，没有命中词' : '两个分隔符之间的命中为空',
+          hitField ? '此命中词只有字段，没有关键词' : '两个分隔符之间的命中词为空',
           { entry: entry.index, item: index },
         );
       } else if (!hitField && this.unclosedField(entry, hit.keyword, index)) {

@@ -399,13 +399,13 @@ function categoryHover(code: string): string {
   if (archive && subjects.length > 0) {
     // An archive (`astro-ph`): its categories are what a paper is filed under.
     return paragraphs(
-      `${strong(code)} · ${text(w(`an arXiv archive, ${archive.name} · ${archive.nameZh}, not a category`, `an arXiv archive, ${archive.name}, not a category`, `arXiv 的学科档案（${archive.nameZh}），不是分类`))}`,
+      `${strong(code)} · ${text(w(`an arXiv archive, ${archive.name} · ${archive.nameZh}, not a category`, `an arXiv archive, ${archive.name}, not a category`, `arXiv 大类（${archive.nameZh}），不是分类`))}`,
       text(w('Its categories: ', 'Its categories: ', '其分类：') + subjects.slice(0, 12).map((category) => category.code).join(', ') + (subjects.length > 12 ? ', …' : '')),
     );
   }
   const nearest = nearestCategories(clip(code, 40), 3);
   return paragraphs(
-    `${strong(code)} · ${text(w('not in the arXiv taxonomy · 不是arXiv分类', 'not in the arXiv taxonomy', '不是 arXiv 分类'))}`,
+    `${strong(code)} · ${text(w('not in the arXiv taxonomy · 不在 arXiv 分类体系中', 'not in the arXiv taxonomy', '不在 arXiv 分类体系中'))}`,
     nearest.length > 0
       ? text(w('Nearest codes: ', 'Nearest codes: ', '最接近的代码：') + nearest.map((category) => `${category.code} ${w(`${category.name} · ${category.nameZh}`, category.name, category.nameZh)}`).join('; '))
       : emphasis(w('No arXiv code is close to it', 'No arXiv code is close to it', '没有与之接近的 arXiv 代码')),

@@ -45,7 +45,7 @@ export const LABEL_MEANINGS = {
     chinese: LABELS.topicHits,
     explanation:
       'Why the paper is in this digest: the sub-topic it matched, then each keyword that matched with the part of the paper it matched in, then the arXiv categories after 分类.',
-    explanationZh: '论文为何收入本期摘要：它命中的子专题，然后是每个命中的关键词及其命中的论文部分，最后是“分类”之后的 arXiv 分类。',
+    explanationZh: '论文为何收入本期摘要集：它命中的子专题，然后是每个命中的关键词及其命中的论文部分，最后是“分类”之后的 arXiv 分类。',
   },
   categories: {
     label: LABELS.categories,
@@ -59,7 +59,7 @@ export const LABEL_MEANINGS = {
     english: 'AI summary',
     chinese: LABELS.summary,
     explanation: 'A one-paragraph summary of the paper in Chinese, written by the digest service\u2019s language model, not by the authors.',
-    explanationZh: '论文的一段中文总结，由摘要服务的语言模型撰写，而非作者所写。',
+    explanationZh: '论文的一段中文总结，由摘要集服务的语言模型撰写，而非作者所写。',
   },
   comments: {
     label: LABELS.comments,
@@ -81,7 +81,7 @@ export const LABEL_MEANINGS = {
     chinese: LABELS.reportMarker,
     explanation:
       'A link text left over from the web page the digest was copied from (\u201creport an error\u201d). It closes the 机构 line and carries no information.',
-    explanationZh: '复制摘要时从网页上留下的链接文字（“纠错”）。它结束“机构”一行，不带任何信息。',
+    explanationZh: '复制摘要集时从网页上留下的链接文字（“纠错”）。它结束“机构”一行，不带任何信息。',
   },
   star: {
     label: STAR,

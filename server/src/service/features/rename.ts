@@ -90,7 +90,7 @@ export const RENAME_MESSAGES = {
   lineBreaks: bilingual('The new name cannot contain line breaks or control characters', '新名称不能包含换行符或控制字符'),
   tooLong: bilingual('The new name is longer than 500 characters', '新名称超过 500 个字符'),
   forbidden: (kind: NameKind): Bilingual => bilingual(`A new ${KIND_NAMES[kind].en} name cannot contain ${FORBIDDEN_MARKS[kind].en}`, `新的${KIND_NAMES[kind].zh}不能包含${FORBIDDEN_MARKS[kind].zh}`),
-  tooMany: (max: number): Bilingual => bilingual(`The name is written in more than ${max.toLocaleString('en')} places: too many to rename at once`, `该名称出现超过 ${max} 处，无法一次全部重命名`),
+  tooMany: (max: number): Bilingual => bilingual(`The name is written in more than ${max.toLocaleString('en')} places: too many to rename at once`, `该名称出现超过 ${max.toLocaleString('en')} 处，无法一次全部重命名`),
   notRenamed: (kind: NameKind): Bilingual => bilingual(`A${/^[aeiou]/.test(KIND_NAMES[kind].en) ? 'n' : ''} ${KIND_NAMES[kind].en} cannot be renamed`, `${KIND_NAMES[kind].zh}不能重命名`),
 };
 

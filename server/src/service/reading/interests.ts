@@ -521,7 +521,7 @@ export function scorePaper(interests: Interests, paper: PaperSummary, withReason
         if (contains(texts.titles, interest)) {
           add(2 * interest.weight, reasons && `keyword '${interest.term}' in the title ×2`, '标题含关键词');
         } else if (contains(texts.rest, interest)) {
-          add(interest.weight, reasons && `keyword '${interest.term}' in the summary or hits`, '摘要或命中含关键词');
+          add(interest.weight, reasons && `keyword '${interest.term}' in the summary or hits`, '总结或命中词含关键词');
         }
         break;
       case 'topic':

@@ -23,7 +23,7 @@ export const READING_WORDS = {
   tags: bilingual('Tags', '标签'),
   note: bilingual('Note', '笔记'),
   score: bilingual('Score', '兴趣分'),
-  noInterest: bilingual('no interest matched', '无匹配的兴趣'),
+  noInterest: bilingual('no interest matched', '没有匹配的兴趣'),
 } satisfies Record<string, Bilingual>;
 
 /**
@@ -39,7 +39,7 @@ export function readingWord(word: Bilingual, language: MessageLanguage): string 
 /** The Chinese of each kind of reason, by its English form (fixed words around the matched text). */
 const REASON_FORMS: readonly { readonly pattern: RegExp; readonly zh: (what: string, points: string) => string }[] = [
   { pattern: /^keyword '([\s\S]*)' in the title ×2 \(([+-]?[\d.]+)\) · 标题含关键词$/, zh: (what, points) => `标题含关键词“${what}” ×2 (${points})` },
-  { pattern: /^keyword '([\s\S]*)' in the summary or hits \(([+-]?[\d.]+)\) · 摘要或命中含关键词$/, zh: (what, points) => `摘要或命中含关键词“${what}” (${points})` },
+  { pattern: /^keyword '([\s\S]*)' in the summary or hits \(([+-]?[\d.]+)\) · 总结或命中词含关键词$/, zh: (what, points) => `总结或命中词含关键词“${what}” (${points})` },
   { pattern: /^topic ([\s\S]*) \(([+-]?[\d.]+)\) · 专题$/, zh: (what, points) => `专题 ${what} (${points})` },
   { pattern: /^category ([\s\S]*) \(([+-]?[\d.]+)\) · 分类$/, zh: (what, points) => `分类 ${what} (${points})` },
   { pattern: /^author ([\s\S]*) \(([+-]?[\d.]+)\) · 作者$/, zh: (what, points) => `作者 ${what} (${points})` },

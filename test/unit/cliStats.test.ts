@@ -109,7 +109,7 @@ describe('paper-digest stats', () => {
     const svgZh = run(['stats', '--format', 'svg', '--lang', 'zh-cn', '.'], work).stdout;
     assert.match(svgEn, /<title>Papers per topic<\/title>/);
     assert.match(svgZh, /<title>各专题论文数<\/title>/);
-    assert.match(svgZh, /: 1 篇<\/title>/);
+    assert.match(svgZh, /：1 篇<\/title>/);
     assert.doesNotMatch(svgZh, /papers?</);
     const htmlZh = run(['stats', '--format', 'html', '--lang', 'zh-cn', '.'], work).stdout;
     const htmlEn = run(['stats', '--format', 'html', '--lang', 'en', '.'], work).stdout;

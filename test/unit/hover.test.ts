@@ -232,6 +232,9 @@ describe('hover: titles', () => {
     assertShows(value, 'cs.LG Machine Learning · 机器学习');
     assertShows(value, 'cs.CL Computation and Language · 计算与语言');
     assertInert(value);
+    // In Chinese alone, with Chinese punctuation: `；` between the hits, `（）` around a field.
+    const chinese = markdown(hover(ENTRIES.doc, positionIn(ENTRIES.text, 'Sparse Probes for Arithmetic Circuits in Small Transformers'), NEVER_CANCELLED, 'zh-cn'));
+    assert.ok(chinese.includes('命中：reasoning（abstract 摘要）；math reasoning（title 标题）'), chinese);
   });
 
   test('Should show only the first sentences of a long summary on a title', () => {

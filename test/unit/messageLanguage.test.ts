@@ -185,7 +185,7 @@ describe('Hovers in the message language', () => {
     assert.match(at('Kyoto University', 'en'), /^\*\(empty\)\* · Chinese name/);
     assert.match(at('Kyoto University', 'both'), /^\*\(empty\)\* · 中文名 Chinese name/);
     // A topic hit without its keyword, in a title's hover.
-    assert.match(at('Sparse Probes', 'zh-cn'), /命中：（空） \(abstract/);
+    assert.match(at('Sparse Probes', 'zh-cn'), /命中：（空）（abstract 摘要）/);
     assert.doesNotMatch(at('Sparse Probes', 'zh-cn'), /empty/);
     assert.match(at('Sparse Probes', 'en'), /hits: \(empty\) \(abstract/);
   });

@@ -299,7 +299,8 @@ describe('Statistics', () => {
     assert.deepEqual(week.topics.map((row) => topicLabel(row, 'both')), ['(no topic) · （无专题）', '代码生成']);
     // The weekly chart's bar labels say it too.
     const detail = (language: 'both' | 'en' | 'zh-cn'): string[] => periodChart('weeks', [week], 600, language).marks.flatMap((mark) => [...(mark.kind === 'text' ? [mark.text] : []), ...('tip' in mark && mark.tip ? [mark.tip] : [])]);
-    assert.ok(detail('zh-cn').some((text) => text.includes('（无专题） 2')), detail('zh-cn').join(' | '));
+    assert.ok(detail('zh-cn').some((text) => text.includes('（无专题） 2，代码生成 1')), detail('zh-cn').join(' | '));
+    assert.ok(detail('en').some((text) => text.includes('(no topic) 2, 代码生成 1')), detail('en').join(' | '));
     assert.ok(!detail('en').some((text) => text.includes('无专题')), detail('en').join(' | '));
     assert.ok(detail('both').some((text) => text.includes('(no topic) · （无专题） 2')), detail('both').join(' | '));
   });
@@ -648,7 +649,11 @@ describe('Charts', () => {
       assert.doesNotMatch(en[i].title, HAN, en[i].title);
       assert.match(zh[i].title, HAN, zh[i].title);
       const tips = (charts: typeof both) => charts[i].marks.flatMap((mark) => ('tip' in mark && mark.tip ? [mark.tip] : []));
-      for (const tip of tips(zh)) assert.doesNotMatch(tip.replace(/^[^:]*:/, ''), /papers|last 7 days/, tip);
+      // In Chinese with its own punctuation: `数学推理：30 篇`, `cs.XX（不在 arXiv 分类体系中）：4 篇`.
+      for (const tip of tips(zh)) {
+        assert.ok(tip.includes('：'), tip);
+        assert.doesNotMatch(tip.replace(/^.*?：/, ''), /papers|last 7 days|[:(),]/, tip);
+      }
       for (const tip of tips(en)) assert.doesNotMatch(tip, / 篇|最近/, tip);
     });
     assert.equal(zh[2].title, '各专题论文数');

@@ -217,7 +217,7 @@ export function dateChart(points: readonly DatePoint[], width: number, height = 
   const gap = withYear ? 76 : 44;
   const labels: number[] = [];
   points.forEach((point, i) => {
-    marks.push({ kind: 'circle', x: x(i), y: y(point.count), r: points.length > 120 ? 2.5 : 4, tone: 'point', filter: point.filter, tip: `${point.date}: ${paperCountWords(point.count, language)}` });
+    marks.push({ kind: 'circle', x: x(i), y: y(point.count), r: points.length > 120 ? 2.5 : 4, tone: 'point', filter: point.filter, tip: `${point.date}${colonIn(language)}${paperCountWords(point.count, language)}` });
     if (labels.length === 0 || x(i) - x(labels[labels.length - 1]) >= gap) labels.push(i);
   });
   const last = points.length - 1;
@@ -244,7 +244,7 @@ export function trendChart(trends: readonly TrendRow[], width: number, language:
   const marks: Mark[] = [{ kind: 'text', x: 0, y: 18, text: title, anchor: 'start', tone: 'title' }];
   trends.forEach((trend, i) => {
     const top = TOP + i * rowHeight;
-    const tip = `${chartWords(trend.kind === 'topic' ? CHART_WORDS.topic : CHART_WORDS.keyword, language)} ${displayText(trend.label)}: ${chartWords(bilingual(`${trend.recent} in the last 7 days, ${trend.previous} in the 7 before`, `最近 7 天 ${trend.recent}，之前 7 天 ${trend.previous}`), language)}`;
+    const tip = `${chartWords(trend.kind === 'topic' ? CHART_WORDS.topic : CHART_WORDS.keyword, language)} ${displayText(trend.label)}${colonIn(language)}${chartWords(bilingual(`${trend.recent} in the last 7 days, ${trend.previous} in the 7 before`, `最近 7 天 ${trend.recent}，之前 7 天 ${trend.previous}`), language)}`;
     marks.push({ kind: 'text', x: labelWidth, y: top + 19, text: fitText(trend.label, labelWidth - 4), anchor: 'end', tone: 'label', filter: trend.filter, tip });
     const max = Math.max(1, ...trend.series);
     const n = trend.series.length;
@@ -270,7 +270,7 @@ export function periodChart(id: 'weeks' | 'months', periods: readonly PeriodRow[
   const title = chartWords(id === 'weeks' ? CHART_WORDS.weeksTitle : CHART_WORDS.monthsTitle, language);
   const rows: CountRow[] = periods.slice(-26).map((period) => ({
     label: period.period,
-    detail: period.topics.slice(0, 3).map((topic) => `${topicLabel(topic, language)} ${topic.count}`).join(', '),
+    detail: period.topics.slice(0, 3).map((topic) => `${topicLabel(topic, language)} ${topic.count}`).join(language === 'zh-cn' ? '，' : ', '),
     count: period.count,
     filter: period.filter,
   }));
@@ -294,8 +294,13 @@ export function dashboardCharts(stats: DigestStatistics, width: number, language
 
 function rowTip(row: CountRow, language: MessageLanguage): string {
   const shown = rowDetail(row, language);
-  const detail = shown ? ` (${displayText(shown)})` : '';
-  return `${displayText(row.label)}${detail}: ${paperCountWords(row.count, language)}`;
+  const detail = !shown ? '' : language === 'zh-cn' ? `（${displayText(shown)}）` : ` (${displayText(shown)})`;
+  return `${displayText(row.label)}${detail}${colonIn(language)}${paperCountWords(row.count, language)}`;
+}
+
+/** The colon before a count in a tooltip: full-width in Chinese, as the rest of its punctuation. */
+function colonIn(language: MessageLanguage): string {
+  return language === 'zh-cn' ? '：' : ': ';
 }
 
 // ---- SVG text ------------------------------------------------------------------------------

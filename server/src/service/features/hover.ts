@@ -256,7 +256,8 @@ function titleHover(entry: Entry, field: TitleField): string {
   if (topic) {
     const hits = listed(topic.hits, (hit) => {
       const where = hit.field ? hitFieldMeaning(hit.field.text) : undefined;
-      return `${hit.keyword.text || emptyText()}${hit.field ? ` (${hit.field.text}${where ? ' ' + where.chinese : ''})` : ''}`;
+      const field = hit.field ? `${hit.field.text}${where ? ' ' + where.chinese : ''}` : undefined;
+      return `${hit.keyword.text || emptyText()}${field === undefined ? '' : w(` (${field})`, ` (${field})`, `（${field}）`)}`;
     });
     const none = w('(none)', '(none)', '（无）');
     const topicText = topic.topic.text || none;
@@ -370,7 +371,7 @@ function hitFieldHover(hit: TopicHit, field: string): string {
   }
   return paragraphs(
     `${strong(field)} · ${text(w('not a field digests use', 'not a field digests use', '摘要集不使用此字段'))}`,
-    text(w('Known fields: ', 'Known fields: ', '已知字段：') + HIT_FIELDS.map((known) => `${known.field} ${known.chinese}`).join(', ') + w('.', '.', '。')),
+    text(w('Known fields: ', 'Known fields: ', '已知字段：') + HIT_FIELDS.map((known) => `${known.field} ${known.chinese}`).join(w(', ', ', ', '、')) + w('.', '.', '。')),
   );
 }
 
@@ -407,7 +408,7 @@ function categoryHover(code: string): string {
   return paragraphs(
     `${strong(code)} · ${text(w('not in the arXiv taxonomy · 不在 arXiv 分类体系中', 'not in the arXiv taxonomy', '不在 arXiv 分类体系中'))}`,
     nearest.length > 0
-      ? text(w('Nearest codes: ', 'Nearest codes: ', '最接近的代码：') + nearest.map((category) => `${category.code} ${w(`${category.name} · ${category.nameZh}`, category.name, category.nameZh)}`).join('; '))
+      ? text(w('Nearest codes: ', 'Nearest codes: ', '最接近的代码：') + nearest.map((category) => `${category.code} ${w(`${category.name} · ${category.nameZh}`, category.name, category.nameZh)}`).join(w('; ', '; ', '；')))
       : emphasis(w('No arXiv code is close to it', 'No arXiv code is close to it', '没有与之接近的 arXiv 代码')),
   );
 }
@@ -517,7 +518,9 @@ function summaryPreview(summary: string): string {
 
 /** Up to `MAX_LISTED` items rendered and joined, with a count of the rest. */
 function listed<T>(items: readonly T[], render: (item: T) => string): string {
-  const shown = items.slice(0, MAX_LISTED).map(render).join('; ');
+  // Chinese punctuation in Chinese: `；`.
+  const separator = w('; ', '; ', '；');
+  const shown = items.slice(0, MAX_LISTED).map(render).join(separator);
   const more = items.length - MAX_LISTED;
-  return more > 0 ? `${shown}; ${w(`… ${more} more`, `… ${more} more`, `……另有 ${more} 个`)}` : shown;
+  return more > 0 ? `${shown}${separator}${w(`… ${more} more`, `… ${more} more`, `……另有 ${more} 个`)}` : shown;
 }

@@ -98,3 +98,62 @@ export function pickText(text: string, max = 300): string {
     .replace(/\$\(/g, '$\u200b(');
   return line.length > max ? `${line.slice(0, max - 1)}…` : line;
 }
+
+/**
+ * The columns a character takes where text is drawn in a proportional UI font, roughly: two for
+ * an East Asian wide character (CJK ideographs and syllables, kana, full-width forms and
+ * punctuation), one otherwise.
+ */
+function columnsOf(c: number): number {
+  return (c >= 0x1100 && c <= 0x115f) ||
+    (c >= 0x2e80 && c <= 0xa4cf) ||
+    (c >= 0xac00 && c <= 0xd7a3) ||
+    (c >= 0xf900 && c <= 0xfaff) ||
+    (c >= 0xfe30 && c <= 0xfe4f) ||
+    (c >= 0xff00 && c <= 0xff60) ||
+    (c >= 0xffe0 && c <= 0xffe6) ||
+    c >= 0x20000
+    ? 2
+    : 1;
+}
+
+/**
+ * Document text as at most `maxLines` lines of at most `width` columns each (a Chinese character
+ * two), for rows of a quick pick, which cuts a longer one: cut at a space where there is one in
+ * the line's second half, else between two characters (Chinese has no spaces), never inside a
+ * surrogate pair; `…` at the end of the last line when text is left over. Made safe as
+ * `pickText` makes it.
+ *
+ * @example wrapText('大模型推理能力的评测', 8, 3) // ['大模型推', '理能力的', '评测']
+ */
+export function wrapText(text: string, width: number, maxLines: number): string[] {
+  const lines: string[] = [];
+  let rest = pickText(text, width * maxLines + 1);
+  while (rest.length > 0 && lines.length < maxLines) {
+    let used = 0;
+    let fits = 0;
+    while (fits < rest.length) {
+      const c = rest.codePointAt(fits)!;
+      const columns = columnsOf(c);
+      if (used + columns > width) break;
+      used += columns;
+      fits += c > 0xffff ? 2 : 1;
+    }
+    if (fits >= rest.length) {
+      lines.push(rest);
+      rest = '';
+      break;
+    }
+    const space = rest.lastIndexOf(' ', fits);
+    const cut = space > fits / 2 ? space : Math.max(fits, 1);
+    lines.push(rest.slice(0, cut).trim());
+    rest = rest.slice(cut).trim();
+  }
+  if (rest.length > 0 && lines.length > 0) {
+    // Room for the `…` (one column) at the end of the last line.
+    const last = lines[lines.length - 1];
+    const cut = last.length - (/[\ud800-\udbff][\udc00-\udfff]$/.test(last) ? 2 : 1);
+    lines[lines.length - 1] = `${last.slice(0, cut).trimEnd()}…`;
+  }
+  return lines;
+}

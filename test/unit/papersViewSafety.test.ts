@@ -8,7 +8,8 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { describe, test } from 'node:test';
-import { fileGroupTooltip, fileLabel, notificationText, paperDescription, paperTooltipMarkdown, pickText, tooltipText } from '../../client/src/tooltip';
+import * as fc from 'fast-check';
+import { fileGroupTooltip, fileLabel, notificationText, paperDescription, paperTooltipMarkdown, pickText, tooltipText, wrapText } from '../../client/src/tooltip';
 import { MAX_LABEL_LENGTH, MAX_SUMMARY_LENGTH, MAX_TITLE_LENGTH, PAPERS_GROUPINGS, PapersTreeNode, PaperNode, papersTree } from '../../server/src/service/features/tree';
 import { plainLabel, wellFormed } from '../../server/src/service/text';
 import { arxivSearchUrl } from '../../server/src/service/reading/paperInfo';
@@ -195,5 +196,41 @@ describe('notifications', () => {
     };
     walk(folder);
     assert.deepEqual(direct, []);
+  });
+});
+
+describe('wrapText (the triage’s summary rows)', () => {
+  // Columns as the function counts them: a CJK character or a full-width mark two.
+  const columns = (line: string): number => [...line].reduce((sum, c) => sum + (/[\u1100-\u115f\u2e80-\ua4cf\uac00-\ud7a3\uf900-\ufaff\ufe30-\ufe4f\uff00-\uff60\uffe0-\uffe6]|[\u{20000}-\u{10ffff}]/u.test(c) ? 2 : 1), 0);
+  test('Should cut a Chinese summary into rows that fit, keeping all of it that fits in the rows, and say when some is left', () => {
+    // A Chinese summary has no spaces: it was cut every 90 characters, 180 columns, which the
+    // quick pick cut again, and the middle of every summary was never shown.
+    const summary = '本文提出一种基于稀疏探针的方法，用于定位小型Transformer中执行算术运算的电路，并通过干预实验验证其因果作用。';
+    const lines = wrapText(summary, 40, 6);
+    assert.ok(lines.every((line) => columns(line) <= 40), JSON.stringify(lines));
+    assert.equal(lines.join(''), summary);
+    const long = wrapText(summary.repeat(10), 40, 3);
+    assert.equal(long.length, 3);
+    assert.ok(long[2].endsWith('…') && columns(long[2]) <= 40, JSON.stringify(long));
+  });
+
+  test('Should give rows of at most the width, at spaces where there are some, never splitting a pair, for any text', () => {
+    const unit = fc.constantFrom('a', 'b', ' ', '中', '文', '，', '😀', 'Ｘ', '-');
+    fc.assert(
+      fc.property(fc.array(unit, { maxLength: 300 }).map((parts) => parts.join('')), fc.integer({ min: 2, max: 100 }), fc.integer({ min: 1, max: 8 }), (text, width, maxLines) => {
+        const lines = wrapText(text, width, maxLines);
+        assert.ok(lines.length <= maxLines);
+        for (const line of lines) {
+          assert.ok(columns(line) <= width, `${JSON.stringify(line)} is ${columns(line)} columns`);
+          assert.ok(!/[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/.test(line), JSON.stringify(line));
+        }
+        // What is shown is the text from its start, its spaces aside.
+        const shown = lines.join('').replace(/ /g, '');
+        const all = pickText(text, Infinity).replace(/ /g, '');
+        if (shown.endsWith('…')) assert.ok(all.startsWith(shown.slice(0, -1)), `${JSON.stringify(shown)} of ${JSON.stringify(all)}`);
+        else assert.equal(shown, all);
+      }),
+      { numRuns: 500 },
+    );
   });
 });

@@ -21,7 +21,7 @@ import type { PaperNode } from '../../../server/src/protocol';
 import { scoreText } from './paperItems';
 import type { ReadingState } from './readingState';
 import { showError, showInformation } from '../notifications';
-import { pickText } from '../tooltip';
+import { pickText, wrapText } from '../tooltip';
 
 export const TRIAGE_COMMAND = 'paperDigest.triage';
 
@@ -46,23 +46,6 @@ function actions(): readonly TriageAction[] {
   ];
 }
 
-
-/** Cuts a text into lines of about `width` characters, at spaces where there are some. */
-function wrap(text: string, width: number, maxLines: number): string[] {
-  const lines: string[] = [];
-  let rest = pickText(text, width * maxLines);
-  while (rest.length > 0 && lines.length < maxLines) {
-    if (rest.length <= width) {
-      lines.push(rest);
-      break;
-    }
-    const space = rest.lastIndexOf(' ', width);
-    const cut = space > width / 2 ? space : width;
-    lines.push(rest.slice(0, cut).trim());
-    rest = rest.slice(cut).trim();
-  }
-  return lines;
-}
 
 /** One walk through the unread papers. */
 export class TriageSession implements vscode.Disposable {
@@ -217,7 +200,8 @@ export class TriageSession implements vscode.Disposable {
     if (institutions.length > 0) {
       info.push({ label: vscode.l10n.t('Institutions'), description: pickText(institutions.map((item) => (item.nameZh ? `${item.name}（${item.nameZh}）` : item.name)).join('; ')), alwaysShow: true });
     }
-    const summary = wrap(paper.summary, 90, 6);
+    // Lines of 90 columns, a Chinese character two: the quick pick cuts a longer row.
+    const summary = wrapText(paper.summary, 90, 6);
     summary.forEach((line, index) => info.push({ label: index === 0 ? vscode.l10n.t('Summary') : '', description: line, alwaysShow: true }));
     info.push({ label: vscode.l10n.t('Score {0}', scoreText(paper.score)), kind: vscode.QuickPickItemKind.Separator });
     if (paper.reasons.length === 0) {

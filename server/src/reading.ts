@@ -62,6 +62,8 @@ export interface ReadingHost {
   settled?(): Promise<void>;
   /** The language of the messages sent (the state file's problems, what a change says back); `both` when omitted. */
   messageLanguage?(): MessageLanguage;
+  /** Shows the user a warning (`window/showMessage`): interests left out of the ranking. */
+  warn?(text: string): void;
   /**
    * Where the state and interests files are reached through the client (the web extension's
    * server: stateFilesProtocol.ts); without it they are read and written on disk (stateDisk.ts).
@@ -239,22 +241,48 @@ export class ReadingService {
     const folders = [...this.stores.keys()];
     const loaded = await Promise.all(
       folders.map(async (folder) => {
-        let interests = parseInterests(await this.host.configuration(folder, 'paperDigest.interests').catch(() => undefined));
-        let fromFile = false;
-        if (!hasInterests(interests)) {
+        const setting = parseInterests(await this.host.configuration(folder, 'paperDigest.interests').catch(() => undefined));
+        let interests = setting;
+        if (!hasInterests(setting)) {
           interests = this.host.stateFiles ? interestsFromText(await readClientInterests(folder, this.host.stateFiles)) : interestsFromFile(folder);
-          fromFile = true;
         }
-        for (const problem of interests.problems) {
-          // Said with where it is: the folder's interests.json, or the folder's setting.
-          this.host.log(fromFile ? message('logInterestsFile', { file: interestsFileShown(folder), problem }) : message('logInterestsSetting', { folder, problem }));
-        }
-        return interests;
+        // Said with where it is: the folder's setting (also when none of it was kept and the
+        // folder's interests.json is read instead: its problems were lost), or its interests.json.
+        const problems = [
+          ...setting.problems.map((problem) => ({ where: message('interestsSettingOf', { folder }), problem, log: message('logInterestsSetting', { folder, problem }) })),
+          ...(interests === setting ? [] : interests.problems.map((problem) => ({ where: message('interestsFileAt', { file: interestsFileShown(folder) }), problem, log: message('logInterestsFile', { file: interestsFileShown(folder), problem }) }))),
+        ];
+        for (const problem of problems) this.host.log(problem.log);
+        return { interests, problems };
       }),
     );
-    folders.forEach((folder, i) => this.interests.set(folder, loaded[i]));
+    folders.forEach((folder, i) => this.interests.set(folder, loaded[i].interests));
+    this.warnOfInterests(loaded.flatMap((each) => each.problems));
     this.model.invalidate();
     this.scheduleNotify(true);
+  }
+
+  /** The warnings shown of the interests left out, so that each is shown once while it stands. */
+  private readonly interestsWarned = new Set<string>();
+
+  /**
+   * Tells the user that some interests are left out of the ranking (a misspelt kind, a weight that
+   * is no number): in the log alone, a *For you* that ranks nothing said nothing of why. One
+   * warning for the first problem, with how many more the log holds; shown once while it stands.
+   */
+  private warnOfInterests(problems: readonly { readonly where: MessageRef; readonly problem: MessageRef }[]): void {
+    if (problems.length === 0) {
+      this.interestsWarned.clear();
+      return;
+    }
+    const more = problems.length > 1 ? message('interestsMore', { count: problems.length - 1 }) : '';
+    const text = stateProblemIn(message('interestsLeftOut', { where: problems[0].where, problem: problems[0].problem, more }), this.language());
+    if (this.interestsWarned.has(text)) {
+      return;
+    }
+    this.interestsWarned.clear();
+    this.interestsWarned.add(text);
+    this.host.warn?.(text);
   }
 
   /**

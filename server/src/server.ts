@@ -74,7 +74,7 @@ import { codeActionDiagnosticSteps, codeActions, CODE_ACTION_KINDS, fixAllRefuse
 import { APPLY_FIX_COMMAND, DiagnosticsSettings, FIX_ALL_COMMAND, FixAllResult, ServerMemoryRequest } from './protocol';
 import { DiagnosticsScope, PullDiagnostics } from './pullDiagnostics';
 import { parseDigest } from './service/parser';
-import { TextDocumentEdit } from 'vscode-languageserver/node';
+import { MessageType, ShowMessageNotification, TextDocumentEdit } from 'vscode-languageserver/node';
 import type { WorkspaceEdit } from 'vscode-languageserver/node';
 import { documentSymbols } from './service/features/symbols';
 import { debugRequestsEnabled, registerDebugRequests } from './debug';
@@ -194,6 +194,8 @@ const reading = new ReadingService(workspaceIndex, {
   settled: () => workspaceDigests.ready,
   stateFiles: createStateFileSource(connection),
   messageLanguage: () => messageLanguage.current(),
+  // A notification, not the request `showWarningMessage` sends: nothing to answer, nothing pending.
+  warn: (text) => void connection.sendNotification(ShowMessageNotification.type, { type: MessageType.Warning, message: text }),
 });
 /** The reading state, scores and digest order of the papers. */
 function readingLookup(): ReadingLookup {

@@ -29,6 +29,8 @@ describe('lsp: the reading workflow over stdio', () => {
   let root: string;
   let client: LspClient;
   let codeLensEnable = true;
+  /** The `paperDigest.interests` the client answers with. */
+  let interestsSetting: unknown = READING_INTERESTS;
   /** How many times the server asked the client to refresh its CodeLenses. */
   let codeLensRefreshes = 0;
   const uriOf = (relative: string): string => pathToFileURL(path.join(root, relative)).href;
@@ -52,7 +54,7 @@ describe('lsp: the reading workflow over stdio', () => {
         if (method !== 'workspace/configuration') {
           return null;
         }
-        return params.items.map((item: { section: string }) => (item.section === 'paperDigest.interests' ? READING_INTERESTS : item.section === 'paperDigest.codeLens.enable' ? codeLensEnable : null));
+        return params.items.map((item: { section: string }) => (item.section === 'paperDigest.interests' ? interestsSetting : item.section === 'paperDigest.codeLens.enable' ? codeLensEnable : null));
       },
     });
   });
@@ -223,6 +225,32 @@ describe('lsp: the reading workflow over stdio', () => {
     assert.deepEqual(off, []);
     codeLensEnable = true;
     client.notify('workspace/didChangeConfiguration', { settings: null });
+  });
+
+  test('Should warn once that interests are left out of the ranking, also when none of the setting is kept', async () => {
+    // A misspelt kind and a weight that is no number: none of the setting is kept, and the
+    // folder's interests.json (none here) is read instead; its problems were in no log or message.
+    const warnings = (): string[] => client.notifications.filter((n) => n.method === 'window/showMessage' && n.params.type === 2).map((n) => n.params.message as string);
+    const before = warnings().length;
+    interestsSetting = { keyword: ['reasoning'], categories: [{ term: 'cs.LG', weight: 'high' }] };
+    try {
+      client.notify('workspace/didChangeConfiguration', { settings: null });
+      const warning = await client.waitForNotification('window/showMessage', (params: any) => params.type === 2 && /interests are left out/.test(params.message));
+      assert.match(warning.message, /^Paper Digest: some interests are left out of the ranking: the setting paperDigest\.interests of .*: .*\(and \d+ more, in the Paper Digest output\)$/, warning.message);
+      await client.waitForNotification('window/logMessage', (params: any) => /paperDigest\.interests/.test(params.message), undefined, true);
+      // Asked again with the same setting: not shown again.
+      client.notify('workspace/didChangeConfiguration', { settings: null });
+      await client.request('paperDigest/stateInfo', {});
+      await new Promise((resolve) => setImmediate(resolve));
+      const marker = `marker-${Date.now()}`;
+      interestsSetting = READING_INTERESTS;
+      client.notify('workspace/didChangeConfiguration', { settings: { marker } });
+      await waitFor(async () => ((await tree('forYou')).nodes.length > 1 ? true : undefined));
+      assert.equal(warnings().length - before, 1, warnings().join('\n'));
+    } finally {
+      interestsSetting = READING_INTERESTS;
+      client.notify('workspace/didChangeConfiguration', { settings: null });
+    }
   });
 
   test('Should show score, reasons, state, tags and the note escaped in the hover of a title', async () => {

@@ -45,9 +45,10 @@ export async function moveToDigest(client: LanguageClient, step: 1 | -1): Promis
     return undefined;
   }
   const editor = await vscode.window.showTextDocument(vscode.Uri.parse(target.uri), { preview: false });
-  // A file's name may hold `$(…)`, which the status bar draws as an icon.
+  // A file's name may hold `$(…)`, which the status bar draws as an icon; its date is said after
+  // it unless the name says it (`2026-12-04.digest (2026-12-04)`).
   const name = pickText(vscode.workspace.asRelativePath(editor.document.uri));
-  vscode.window.setStatusBarMessage(vscode.l10n.t('Paper Digest: {0} — {1} unread, {2} new of {3}', target.date ? `${name} (${target.date})` : name, target.unreadCount, target.newCount, target.paperCount), 5000);
+  vscode.window.setStatusBarMessage(vscode.l10n.t('Paper Digest: {0} — {1} unread, {2} new of {3}', target.date && !name.includes(target.date) ? `${name} (${target.date})` : name, target.unreadCount, target.newCount, target.paperCount), 5000);
   return editor;
 }
 

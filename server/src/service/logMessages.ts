@@ -88,5 +88,12 @@ export const LOG_MESSAGES = {
   logInterestsFailed: bilingual('loading the interests failed: {reason}', '加载兴趣设置失败：{reason}'),
   logInterestsSetting: bilingual('the setting paperDigest.interests of {folder}: {problem}', '{folder} 的设置 paperDigest.interests：{problem}'),
   logInterestsFile: bilingual('the interests in {file}: {problem}', '{file} 中的兴趣设置：{problem}'),
+  interestsLeftOut: bilingual(
+    'Paper Digest: some interests are left out of the ranking: {where}: {problem}{more}',
+    'Paper Digest：部分兴趣未用于排序：{where}：{problem}{more}',
+  ),
+  interestsSettingOf: bilingual('the setting paperDigest.interests of {folder}', '{folder} 的设置 paperDigest.interests'),
+  interestsFileAt: bilingual('the file {file}', '文件 {file}'),
+  interestsMore: bilingual(' (and {count} more, in the Paper Digest output)', '（另有 {count} 个，见 Paper Digest 输出）'),
   logNoWatchers: bilingual('the client did not take the file watchers: {reason}', '客户端未接受文件监视：{reason}'),
 } as const;

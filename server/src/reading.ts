@@ -224,6 +224,12 @@ export class ReadingService {
     return folder ? this.stores.get(folder) : undefined;
   }
 
+  /** Whether some folder has interests set (the setting or its interests.json). */
+  anyInterests(): boolean {
+    for (const interests of this.interests.values()) if (hasInterests(interests)) return true;
+    return false;
+  }
+
   interestsFor(uri: string): Interests {
     const folder = this.folderOf(uri);
     return (folder && this.interests.get(folder)) || NO_INTERESTS;

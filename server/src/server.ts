@@ -94,7 +94,7 @@ import { actionsAsCommands, ClientForms, clientForms, flatSymbols, plainDocument
 import { Lifecycle } from './lifecycle';
 import { ServerMessageLanguage } from './messageLanguage';
 import { logText, message, MessageRef, detailOf } from './service/cliMessages';
-import { localizedLenses, localizedNode } from './service/treeLabels';
+import { localizedLenses, localizedNode, withoutInterests } from './service/treeLabels';
 import { bilingual, MessageLanguage, rulesDocsFor, say } from './service/messages';
 
 installSerialisedAnswers();
@@ -398,7 +398,10 @@ onRequestByMethod(PapersTreeRequest, async (params, token) => {
   }
   const lookup = papersTrees.get(workspaceIndex, params.grouping, treeOptions(params), token);
   await messageLanguage.ready();
-  const nodes = (lookup.childrenOf(params.parentId) ?? []).map((node) => localizedNode(node, messageLanguage.current()));
+  const language = messageLanguage.current();
+  // With no interest set at all, the band every paper is in says how to set them.
+  const guide = params.grouping === 'forYou' && params.parentId === undefined && !reading.anyInterests();
+  const nodes = (lookup.childrenOf(params.parentId) ?? []).map((node) => (guide ? withoutInterests(localizedNode(node, language), language) : localizedNode(node, language)));
   return { generation: lookup.tree.generation, paperCount: lookup.tree.paperCount, distinctPaperCount: lookup.tree.distinctPaperCount, indexedPaperCount: workspaceIndex.paperCount, nodes };
 });
 

@@ -253,6 +253,28 @@ describe('lsp: the reading workflow over stdio', () => {
     }
   });
 
+  test('Should say in For you how to set interests when none is set', async () => {
+    interestsSetting = {};
+    try {
+      client.notify('workspace/didChangeConfiguration', { settings: null });
+      const bands = await waitFor(async () => {
+        const nodes = (await tree('forYou')).nodes as PapersGroupNode[];
+        return nodes.length === 1 && /no interests set yet/.test(nodes[0].detail ?? '') ? nodes : undefined;
+      });
+      assert.match(bands[0].detail ?? '', /^no interests set yet: add keywords, topics, categories, authors or institutions to the setting paperDigest\.interests$/);
+      assert.equal(bands[0].id.endsWith(':zero'), true);
+    } finally {
+      interestsSetting = READING_INTERESTS;
+      client.notify('workspace/didChangeConfiguration', { settings: null });
+    }
+    // With interests again: the bands as before, no guide.
+    const again = await waitFor(async () => {
+      const nodes = (await tree('forYou')).nodes as PapersGroupNode[];
+      return nodes.length > 1 ? nodes : undefined;
+    });
+    assert.ok(again.every((node) => !/no interests set/.test(node.detail ?? '')), JSON.stringify(again.map((node) => node.detail)));
+  });
+
   test('Should show score, reasons, state, tags and the note escaped in the hover of a title', async () => {
     const uri = uriOf('2026-05-01.digest');
     const hover: any = await client.request('textDocument/hover', { textDocument: { uri }, position: { line: 2, character: 3 } });

@@ -29,6 +29,22 @@ const BANDS: Record<string, { label: Bilingual; detail: Bilingual }> = {
   low: { label: bilingual('Pushed down', '靠后'), detail: bilingual('negative interests', '负向兴趣') },
 };
 
+/** The detail of the *For you* band of papers no interest matched, when no interest is set at all. */
+const NO_INTERESTS_SET = bilingual('no interests set yet: add keywords, topics, categories, authors or institutions to the setting paperDigest.interests', '尚未设置兴趣：请在设置 paperDigest.interests 中添加关键词、专题、分类、作者或机构');
+
+/**
+ * The *For you* band of papers no interest matched, saying how to set interests when none is set
+ * (every paper is in it then, and "no interest matched" said nothing of why); other nodes as they are.
+ *
+ * @example withoutInterests({ kind: 'group', groupKind: 'score', id: 'score:zero', ... }, 'en').detail // 'no interests set yet: …'
+ */
+export function withoutInterests<T extends PapersGroupNode | PaperNode>(node: T, language: MessageLanguage): T {
+  if (node.kind !== 'group' || (node as PapersGroupNode).groupKind !== 'score' || !node.id.endsWith(':zero')) {
+    return node;
+  }
+  return { ...node, detail: pick(NO_INTERESTS_SET, language) };
+}
+
 /**
  * A node of the tree with its own words in `language` (`both` keeps the English of today).
  *

@@ -182,7 +182,7 @@ export function statsText(stats: DigestStatistics, language: MessageLanguage = D
   }
   lines.push('', titled(heading(STATS_WORDS.trends, language)));
   if (stats.trends.length === 0) {
-    lines.push(none);
+    lines.push(stats.dates.length > 0 ? `  ${chartWords(CHART_WORDS.trendsNeedHistory, language)}` : none);
   }
   for (const trend of stats.trends) {
     const kind = language === 'both' ? trend.kind : chartWords(trend.kind === 'topic' ? CHART_WORDS.topic : CHART_WORDS.keyword, language);

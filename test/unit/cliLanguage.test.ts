@@ -165,15 +165,24 @@ describe('paper-digest stats --lang', () => {
     assert.match(both, /\nWeeks 每周:\n/);
     // The rows are the same in every language.
     // (Chinese alone separates the topics of a period with its own comma.)
-    const rows = (text: string) => text.split('\n').filter((line) => line.startsWith('  ') && !/^ {2}[▲▼=] /.test(line)).map((line) => line.replace(/，/g, ', '));
+    const rows = (text: string) => text.split('\n').filter((line) => line.startsWith('  ') && !/^ {2}[▲▼=] |Trends compare|趋势比较/.test(line)).map((line) => line.replace(/，/g, ', '));
     assert.deepEqual(rows(zh), rows(en));
     assert.deepEqual(rows(both), rows(en));
     // The trends name the kind of each row, and count a paper once in each window however many
     // digests repeat it: 数学推理 has 2 papers in all (the Topics table), in 3 entries.
     assert.match(en, /\nTopics \(3\):\n {2}2 {2}数学推理\n/);
-    assert.match(en, /\nLast 7 days against the 7 before:\n {2}▲ {4}2 \/ 0 {5}topic 数学推理\n {2}▲ {4}2 \/ 0 {5}keyword reasoning\n/);
-    assert.match(zh, /\n近 7 天对比前 7 天：\n {2}▲ {4}2 \/ 0 {5}专题 数学推理\n {2}▲ {4}2 \/ 0 {5}关键词 reasoning\n/);
-    assert.match(both, /\nLast 7 days against the 7 before 近 7 天对比前 7 天:\n {2}▲ {4}2 \/ 0 {5}topic 数学推理\n/);
+    // Two days of digests: nothing to compare the last 7 days with (every row rose from nothing).
+    assert.match(en, /\nLast 7 days against the 7 before:\n {2}Trends compare the last 7 days with the 7 before: they need digests dated over more than a week\n/);
+    assert.match(zh, /\n近 7 天对比前 7 天：\n {2}趋势比较最近 7 天与之前 7 天：需要日期跨越一周以上的摘要集\n/);
+    assert.match(both, /\nLast 7 days against the 7 before 近 7 天对比前 7 天:\n {2}Trends compare .* · 趋势比较.*\n/);
+    // A digest of the week before: the rows, each naming its kind, counting a paper once in each window.
+    const longer = temp.keep(fs.mkdtempSync(path.join(path.dirname(work), 'paper-digest-trends-')));
+    for (const name of fs.readdirSync(work)) if (name.endsWith('.digest') || name.endsWith('.digest.txt')) fs.copyFileSync(path.join(work, name), path.join(longer, name));
+    fs.copyFileSync(path.join(work, '2026-05-01.digest'), path.join(longer, '2026-04-24.digest'));
+    const trendsIn = (language: string): string => ok(run(['stats', '--lang', language], longer));
+    assert.match(trendsIn('en'), /\nLast 7 days against the 7 before:\n {2}▲ +1 \/ 0 +topic [^\n]+\n(?: {2}.*\n)* {2}= +2 \/ 2 +topic 数学推理\n/);
+    assert.match(trendsIn('zh-cn'), /\n近 7 天对比前 7 天：\n {2}▲ +1 \/ 0 +专题 [^\n]+\n(?: {2}.*\n)* {2}= +2 \/ 2 +专题 数学推理\n/);
+    assert.match(trendsIn('both'), /\nLast 7 days against the 7 before 近 7 天对比前 7 天:\n {2}▲ +1 \/ 0 +topic [^\n]+\n(?: {2}.*\n)* {2}= +2 \/ 2 +topic 数学推理\n/);
     assert.equal(ok(run(['stats', '--format', 'json', '--lang', 'zh-cn'], work)), ok(run(['stats', '--format', 'json', '--lang', 'en'], work)), 'JSON is data');
   });
 

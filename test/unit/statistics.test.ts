@@ -305,6 +305,26 @@ describe('Statistics', () => {
     assert.ok(detail('both').some((text) => text.includes('(no topic) · （无专题） 2')), detail('both').join(' | '));
   });
 
+  test('Should draw no trends from dates within one week, and say what trends need', () => {
+    // Every row rose from nothing (the 7 days before the last 7 had no digest): `▲ 39 / 0` for all.
+    const index = new WorkspaceIndex();
+    index.update('file:///ws/2026-05-01.digest', digest(paper('A', '数学推理', ['reasoning'], ['cs.CL'])));
+    index.update('file:///ws/2026-05-07.digest', digest(paper('B', '数学推理', ['reasoning'], ['cs.CL'])));
+    const short = digestStatistics(index);
+    assert.deepEqual(short.trends, []);
+    const texts = (language: 'en' | 'zh-cn'): string[] => dashboardCharts(short, 800, language)[1].marks.flatMap((mark) => (mark.kind === 'text' ? [mark.text] : []));
+    assert.ok(texts('en').includes('Trends compare the last 7 days with the 7 before: they need digests dated over more than a week'), texts('en').join(' | '));
+    assert.ok(texts('zh-cn').includes('趋势比较最近 7 天与之前 7 天：需要日期跨越一周以上的摘要集'), texts('zh-cn').join(' | '));
+    // A week apart: the rows, the last 7 days against the 7 before.
+    index.update('file:///ws/2026-04-30.digest', digest(paper('C', '数学推理', ['reasoning'], ['cs.CL'])));
+    const week = digestStatistics(index);
+    assert.deepEqual(week.trends.filter((trend) => trend.kind === 'topic').map((trend) => [trend.label, trend.recent, trend.previous]), [['数学推理', 2, 1]]);
+    // No dated digest at all: that is what the chart says.
+    const undated = new WorkspaceIndex();
+    undated.update('file:///ws/notes.digest', digest(paper('D', '数学推理', ['reasoning'], ['cs.CL'])));
+    assert.ok(dashboardCharts(digestStatistics(undated), 800, 'en')[1].marks.some((mark) => mark.kind === 'text' && mark.text === 'No dated digests'));
+  });
+
   test('Should count a department under the institution its line names, as the Papers view groups it', () => {
     const index = new WorkspaceIndex();
     index.update('file:///ws/2026-05-01.digest', digest(

@@ -25,6 +25,7 @@ export function chartWords(words: Bilingual, language: MessageLanguage): string 
 export const CHART_WORDS = {
   noData: bilingual('No data', '无数据'),
   noDatedDigests: bilingual('No dated digests', '无带日期的摘要集'),
+  trendsNeedHistory: bilingual('Trends compare the last 7 days with the 7 before: they need digests dated over more than a week', '趋势比较最近 7 天与之前 7 天：需要日期跨越一周以上的摘要集'),
   noDatedDigestsHint: bilingual('No dated digests (name them like 2026-05-01.digest)', '无带日期的摘要集（文件名形如 2026-05-01.digest）'),
   datesTitle: bilingual('Papers per digest date', '每期论文数'),
   trendsTitle: bilingual('Rising and falling (last 7 days vs the 7 before)', '升降趋势（近 7 天对比前 7 天）'),
@@ -235,7 +236,7 @@ export function dateChart(points: readonly DatePoint[], width: number, height = 
  * How topics and keywords rose and fell: a line per row of their papers week by week back from
  * the latest date, with the last 7 days against the 7 before.
  */
-export function trendChart(trends: readonly TrendRow[], width: number, language: MessageLanguage = DEFAULT_MESSAGE_LANGUAGE): Chart {
+export function trendChart(trends: readonly TrendRow[], width: number, language: MessageLanguage = DEFAULT_MESSAGE_LANGUAGE, dated = false): Chart {
   const title = chartWords(CHART_WORDS.trendsTitle, language);
   const labelWidth = Math.min(220, Math.round(width * 0.34));
   const sparkLeft = labelWidth + 10;
@@ -260,7 +261,8 @@ export function trendChart(trends: readonly TrendRow[], width: number, language:
     marks.push({ kind: 'text', x: width - 4, y: top + 19, text: `${arrow} ${trend.recent} / ${trend.previous}`, anchor: 'end', tone: trend.rising ? 'rising' : 'falling' });
   });
   if (trends.length === 0) {
-    marks.push({ kind: 'text', x: 0, y: TOP + 15, text: chartWords(CHART_WORDS.noDatedDigests, language), anchor: 'start', tone: 'muted' });
+    // Dated digests within one week: what trends need; none dated: that.
+    marks.push({ kind: 'text', x: 0, y: TOP + 15, text: chartWords(dated ? CHART_WORDS.trendsNeedHistory : CHART_WORDS.noDatedDigests, language), anchor: 'start', tone: 'muted' });
   }
   return { id: 'trends', title, width, height: TOP + Math.max(1, trends.length) * rowHeight + 8, marks };
 }
@@ -282,7 +284,7 @@ export function dashboardCharts(stats: DigestStatistics, width: number, language
   const half = width >= 900 ? Math.floor((width - 24) / 2) : width;
   return [
     dateChart(stats.dates, width, 200, language),
-    trendChart(stats.trends, width, language),
+    trendChart(stats.trends, width, language, stats.dates.length > 0),
     barChart('topics', chartWords(CHART_WORDS.topicsTitle, language), stats.topics, half, 15, language),
     barChart('keywords', chartWords(CHART_WORDS.keywordsTitle, language), stats.keywords, half, 15, language),
     barChart('categories', chartWords(CHART_WORDS.categoriesTitle, language), stats.categories, half, 15, language),

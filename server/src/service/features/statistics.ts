@@ -473,7 +473,9 @@ function periodFor(periods: Map<string, Period>, name: string, date: string, wit
  * last 7 days against the 7 before say whether it rises. The line and the arrow say the same.
  */
 function trendRows(kind: 'topic' | 'keyword', rows: readonly CountRow[], dates: readonly string[], windows: ReadonlyMap<string, Period>, keys: Keys): TrendRow[] {
-  if (dates.length === 0 || rows.length === 0) {
+  // Dates within one week leave the 7 days before the last 7 without a digest: every row would
+  // rise from nothing, which says nothing (the dashboard says what trends need instead).
+  if (dates.length === 0 || rows.length === 0 || daysBetween(dates[0], dates[dates.length - 1]) < 7) {
     return [];
   }
   const inWindow = (week: number, key: string): number => {

@@ -38,11 +38,11 @@ export function readingWord(word: Bilingual, language: MessageLanguage): string 
 
 /** The Chinese of each kind of reason, by its English form (fixed words around the matched text). */
 const REASON_FORMS: readonly { readonly pattern: RegExp; readonly zh: (what: string, points: string) => string }[] = [
-  { pattern: /^keyword '([\s\S]*)' in the title ×2 \(([+-]?[\d.]+)\) · 标题含关键词$/, zh: (what, points) => `标题含关键词“${what}” ×2 (${points})` },
-  { pattern: /^keyword '([\s\S]*)' in the summary or hits \(([+-]?[\d.]+)\) · 总结或命中词含关键词$/, zh: (what, points) => `总结或命中词含关键词“${what}” (${points})` },
-  { pattern: /^topic ([\s\S]*) \(([+-]?[\d.]+)\) · 专题$/, zh: (what, points) => `专题 ${what} (${points})` },
-  { pattern: /^category ([\s\S]*) \(([+-]?[\d.]+)\) · 分类$/, zh: (what, points) => `分类 ${what} (${points})` },
-  { pattern: /^author ([\s\S]*) \(([+-]?[\d.]+)\) · 作者$/, zh: (what, points) => `作者 ${what} (${points})` },
+  { pattern: /^keyword '([\s\S]*)' in the title ×2 \(([+-]?[\d.]+)\) · 标题含关键词$/, zh: (what, points) => `标题含关键词“${what}” ×2（${points}）` },
+  { pattern: /^keyword '([\s\S]*)' in the summary or hits \(([+-]?[\d.]+)\) · 总结或命中词含关键词$/, zh: (what, points) => `总结或命中词含关键词“${what}”（${points}）` },
+  { pattern: /^topic ([\s\S]*) \(([+-]?[\d.]+)\) · 专题$/, zh: (what, points) => `专题 ${what}（${points}）` },
+  { pattern: /^category ([\s\S]*) \(([+-]?[\d.]+)\) · 分类$/, zh: (what, points) => `分类 ${what}（${points}）` },
+  { pattern: /^author ([\s\S]*) \(([+-]?[\d.]+)\) · 作者$/, zh: (what, points) => `作者 ${what}（${points}）` },
 ];
 
 /** An institution's reason: `institution NAME (+1) · 机构` or `... · 机构 TRANSLATION`. */
@@ -69,7 +69,7 @@ export function localizedReason(reason: string, language: MessageLanguage): stri
   const institution = INSTITUTION_REASON.exec(reason);
   if (institution) {
     const [, name, points, translation] = institution;
-    return language === 'en' ? `institution ${name} (${points})` : `机构 ${translation || name} (${points})`;
+    return language === 'en' ? `institution ${name} (${points})` : `机构 ${translation || name}（${points}）`;
   }
   return reason;
 }

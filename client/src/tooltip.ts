@@ -96,7 +96,12 @@ export function pickText(text: string, max = 300): string {
     .replace(/\s+/g, ' ')
     .trim()
     .replace(/\$\(/g, '$\u200b(');
-  return line.length > max ? `${line.slice(0, max - 1)}…` : line;
+  if (line.length <= max) {
+    return line;
+  }
+  // Cut before a pair's high half, not between its halves.
+  const end = max - 1 - (/[\ud800-\udbff]/.test(line.charAt(max - 2)) ? 1 : 0);
+  return `${line.slice(0, Math.max(0, end))}…`;
 }
 
 /**

@@ -97,7 +97,9 @@ export class OutlineBytes {
     const wrote = new Uint8Array(count);
     const scratchStarts = new Int32Array(count);
     const scratchEnds = new Int32Array(count);
-    let scratch = this.scratch.length > 0 || old ? this.scratch : Buffer.allocUnsafe(count * FIRST_SCRATCH_PER_PAPER);
+    // A first outline writes every paper: room for all of them at once (not a small buffer kept
+    // from another document's keystrokes, doubled again and again); a keystroke, a few.
+    let scratch = old || this.scratch.length >= count * FIRST_SCRATCH_PER_PAPER ? this.scratch : Buffer.allocUnsafe(count * FIRST_SCRATCH_PER_PAPER);
     let s = 0;
     let size = HEAD_ROOM + open.length + close.length + 1 + Math.max(0, count - 1) + (more ? more.length + (count > 0 ? 1 : 0) : 0);
     let encoded = 0;

@@ -10,7 +10,7 @@
  */
 import type { PaperNode } from '../../server/src/protocol';
 import { MAX_LABEL_LENGTH } from '../../server/src/service/features/tree';
-import { escapeMarkdown, plainLabel } from '../../server/src/service/text';
+import { clip, displayColumns, escapeMarkdown, plainLabel } from '../../server/src/service/text';
 
 /**
  * The tooltip: both titles, the summary, and where the duplicates are (`placeOf` names a
@@ -96,30 +96,8 @@ export function pickText(text: string, max = 300): string {
     .replace(/\s+/g, ' ')
     .trim()
     .replace(/\$\(/g, '$\u200b(');
-  if (line.length <= max) {
-    return line;
-  }
   // Cut before a pair's high half, not between its halves.
-  const end = max - 1 - (/[\ud800-\udbff]/.test(line.charAt(max - 2)) ? 1 : 0);
-  return `${line.slice(0, Math.max(0, end))}…`;
-}
-
-/**
- * The columns a character takes where text is drawn in a proportional UI font, roughly: two for
- * an East Asian wide character (CJK ideographs and syllables, kana, full-width forms and
- * punctuation), one otherwise.
- */
-function columnsOf(c: number): number {
-  return (c >= 0x1100 && c <= 0x115f) ||
-    (c >= 0x2e80 && c <= 0xa4cf) ||
-    (c >= 0xac00 && c <= 0xd7a3) ||
-    (c >= 0xf900 && c <= 0xfaff) ||
-    (c >= 0xfe30 && c <= 0xfe4f) ||
-    (c >= 0xff00 && c <= 0xff60) ||
-    (c >= 0xffe0 && c <= 0xffe6) ||
-    c >= 0x20000
-    ? 2
-    : 1;
+  return clip(line, max);
 }
 
 /**
@@ -139,7 +117,7 @@ export function wrapText(text: string, width: number, maxLines: number): string[
     let fits = 0;
     while (fits < rest.length) {
       const c = rest.codePointAt(fits)!;
-      const columns = columnsOf(c);
+      const columns = displayColumns(c);
       if (used + columns > width) break;
       used += columns;
       fits += c > 0xffff ? 2 : 1;

@@ -10,6 +10,7 @@
 import type { CountRow, DatePoint, DigestStatistics, PeriodRow, TrendRow } from './features/statistics';
 import { bilingual, Bilingual, DEFAULT_MESSAGE_LANGUAGE, MessageLanguage } from './messages';
 import { daysBetween } from './digestDates';
+import { displayColumns } from './text';
 
 /**
  * A chart's words in the message language: `both` gives `English · 中文` (the dashboard's own
@@ -147,7 +148,7 @@ export function fitText(text: string, px: number): string {
   let width = 0;
   let end = 0;
   for (const char of clean) {
-    width += (/[\u1100-\u115f\u2e80-\ua4cf\uac00-\ud7a3\uf900-\ufaff\ufe30-\ufe4f\uff00-\uff60\uffe0-\uffe6]/.test(char) || char.length > 1 ? 2 : 1) * CHAR_PX;
+    width += displayColumns(char.codePointAt(0)!) * CHAR_PX;
     if (width > px) {
       return clean.slice(0, end).trimEnd() + '…';
     }

@@ -1318,6 +1318,9 @@ function isHitSpace(c: number): boolean {
   return c === 0x20 || c === 0x09 || c === 0x3000 || c === 0xa0 || c === 0x202f || c === 0x200b || c === 0x2060 || c === 0xfeff;
 }
 
+/** The characters `isHitSpace` takes, as the body of a regular expression's class (the quick fixes' patterns). */
+export const HIT_SPACE_CLASS = ' \\t\\u3000\\u00a0\\u202f\\u200b\\u2060\\ufeff';
+
 /** `skipSpaces` for a `专题命中` line: past the characters `isHitSpace` takes. */
 function skipHitSpaces(text: string, from: number, to: number): number {
   let i = from;

@@ -5,6 +5,27 @@
 
 const CJK = /[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]/;
 
+/**
+ * The columns a character (a code point) takes where text is drawn in a UI font, roughly: two
+ * for an East Asian wide one (CJK ideographs and syllables, kana, full-width forms and
+ * punctuation) and one outside the Basic Multilingual Plane (an emoji), one otherwise. The charts
+ * fit their labels by it, the triage its rows.
+ *
+ * @example displayColumns('中'.codePointAt(0)!) // 2
+ */
+export function displayColumns(c: number): number {
+  return (c >= 0x1100 && c <= 0x115f) ||
+    (c >= 0x2e80 && c <= 0xa4cf) ||
+    (c >= 0xac00 && c <= 0xd7a3) ||
+    (c >= 0xf900 && c <= 0xfaff) ||
+    (c >= 0xfe30 && c <= 0xfe4f) ||
+    (c >= 0xff00 && c <= 0xff60) ||
+    (c >= 0xffe0 && c <= 0xffe6) ||
+    c > 0xffff
+    ? 2
+    : 1;
+}
+
 /** Whether a UTF-16 code unit is a CJK ideograph of the blocks `hasCjk` knows. */
 export function isCjkIdeograph(c: number): boolean {
   return (c >= 0x3400 && c <= 0x4dbf) || (c >= 0x4e00 && c <= 0x9fff) || (c >= 0xf900 && c <= 0xfaff);

@@ -13,6 +13,7 @@ import { NEVER_CANCELLED } from '../cancellation';
 import { applyOffsetEdits, composeEdits, editsConflict, LineIndex, OffsetEdit, positionBefore, splitsSurrogatePair, toOffsetEdits, toTextEdits } from '../edits';
 import type { DigestDocument, Entry, Field, FieldKind, InstitutionsField, TopicHitsField } from '../model';
 import { FIELD_ORDER, LABELS, miscasedLabelAt } from '../model';
+import { HIT_SPACE_CLASS } from '../nodes';
 import { categoryByCode, categoryIgnoringCase } from '../taxonomy';
 import { isBlank, plainLabel, skipSpaces, trimEndIndex } from '../text';
 import { consistencyFixes, entriesChangingForms, Forms, formsOf, keysWorseElsewhere } from './consistency';
@@ -935,7 +936,7 @@ function removeInstitution(at: Places, field: InstitutionsField, index: number):
 }
 
 /** `分类` and a word after it, within a hit: the label of the categories run into, when the word is a category code. */
-const RUNS_INTO_CATEGORIES = /(?<=.)分类[ \t\u3000\u00a0\u202f\u200b\u2060\ufeff]*([A-Za-z][A-Za-z.-]*)/;
+const RUNS_INTO_CATEGORIES = new RegExp(`(?<=.)分类[${HIT_SPACE_CLASS}]*([A-Za-z][A-Za-z.-]*)`);
 
 /** Where a hit runs into `分类` and a known category code (`reasoning(abstract)分类 hep-th`), or -1. */
 function categoriesRunInto(text: string): number {

@@ -104,11 +104,7 @@ function tooComplexToParse(text: string): MessageRef | undefined {
     const c = text.charCodeAt(i);
     if (c === 0x22) {
       // A string: to its closing quote, past escapes.
-      for (i++; i < text.length; i++) {
-        const d = text.charCodeAt(i);
-        if (d === 0x5c) i++;
-        else if (d === 0x22) break;
-      }
+      i = stringEnd(text, i) - 1;
     } else if ((c === 0x5b || c === 0x7b) && ++containers > MAX_STATE_CONTAINERS) {
       return message('tooManyContainers', { max: MAX_STATE_CONTAINERS.toLocaleString('en') });
     }

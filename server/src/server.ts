@@ -70,7 +70,7 @@ import { createKeptIndexStore, createServerConnection, createStateFileSource, cr
 import { hover } from './service/features/hover';
 import { diagnosticSteps, DiagnosticOptions, RuleSetting } from './service/features/diagnostics';
 import { idle, outputSent, runInSlices } from './slices';
-import { codeActionDiagnosticSteps, codeActions, CODE_ACTION_KINDS, fixAllRefused, fixAllSteps, MAX_FIX_ALL_PROBLEMS } from './service/features/codeActions';
+import { codeActionDiagnosticSteps, codeActions, CODE_ACTION_KINDS, FIX_ALL_TITLE, fixAllRefused, fixAllSteps, MAX_FIX_ALL_PROBLEMS } from './service/features/codeActions';
 import { APPLY_FIX_COMMAND, DiagnosticsSettings, FIX_ALL_COMMAND, FixAllResult, ServerMemoryRequest } from './protocol';
 import { DiagnosticsScope, PullDiagnostics } from './pullDiagnostics';
 import { parseDigest } from './service/parser';
@@ -95,7 +95,7 @@ import { Lifecycle } from './lifecycle';
 import { ServerMessageLanguage } from './messageLanguage';
 import { logText, message, MessageRef, detailOf } from './service/cliMessages';
 import { localizedLenses, localizedNode, withoutInterests } from './service/treeLabels';
-import { bilingual, MessageLanguage, rulesDocsFor, say } from './service/messages';
+import { MessageLanguage, rulesDocsFor, say } from './service/messages';
 
 installSerialisedAnswers();
 
@@ -1188,7 +1188,7 @@ onRequestByMethod(ExecuteCommandRequest.type, async (params): Promise<FixAllResu
     return fixAllRefused(model) ? { applied: false, edits: 0, tooManyProblems: MAX_FIX_ALL_PROBLEMS } : { applied: false, edits: 0 };
   }
   const result = await connection.workspace.applyEdit({
-    label: say(bilingual('Fix all Paper Digest problems', '修复所有问题'), await settledLanguage()),
+    label: say(FIX_ALL_TITLE, await settledLanguage()),
     // Of the version the edits were worked out for: a client refuses them for any other.
     edit: editForClient({ documentChanges: [TextDocumentEdit.create({ uri, version }, edits)] }),
   });

@@ -271,7 +271,7 @@ describe('paper-digest check', () => {
     assert.match(result.stdout, /^b\.digest:27:53: warning category-case/m);
     const zh = run(['check', '--lang', 'zh-cn', 'nothing'], folder);
     assert.equal(zh.status, 2);
-    assert.equal(zh.stderr, "paper-digest: 'nothing' 中没有摘要集文件\n");
+    assert.equal(zh.stderr, "paper-digest: “nothing”中没有摘要集文件\n");
     assert.equal(run(['check', '.'], folder).status, 1, 'a folder with a digest below it passes through to the digest');
     const again = run(['check', 'b.digest', '.'], folder);
     assert.equal(again.stderr, '', 'a folder whose digest was named before it is not empty');
@@ -418,7 +418,7 @@ describe('paper-digest check: special files, links and names', () => {
     const nul = run(['check', '--lang', 'en', 'file:///tmp/x/%00'], folder);
     assert.equal(nul.status, 2);
     assert.deepEqual(stderrLines(nul), ["paper-digest: cannot read 'file:///tmp/x/%00': its path holds a NUL character"]);
-    assert.deepEqual(stderrLines(run(['check', '--lang', 'zh-cn', 'file:///tmp/x/%00'], folder)), ["paper-digest: 无法读取 'file:///tmp/x/%00'：其路径含有 NUL 字符"]);
+    assert.deepEqual(stderrLines(run(['check', '--lang', 'zh-cn', 'file:///tmp/x/%00'], folder)), ["paper-digest: 无法读取“file:///tmp/x/%00”：其路径含有 NUL 字符"]);
     for (const [code, english] of [
       ['EIO', 'an input/output error of the disk or its file system'],
       ['EINVAL', 'the system cannot read it as a file'],
@@ -605,7 +605,7 @@ describe('paper-digest check: special files, links and names', () => {
       assert.equal(result.status, 2, given);
       assert.deepEqual(stderrLines(result), [`paper-digest: cannot read '${given}': its path goes through a file as if it were a folder`]);
       const zh = runBounded(['check', '--lang', 'zh-cn', given], folder);
-      assert.deepEqual(stderrLines(zh), [`paper-digest: 无法读取 '${given}'：它的路径把一个文件当作文件夹`]);
+      assert.deepEqual(stderrLines(zh), [`paper-digest: 无法读取“${given}”：它的路径把一个文件当作文件夹`]);
     }
   });
 });

@@ -80,11 +80,11 @@ describe('paper-digest papers --lang', () => {
   });
 
   test('Should word help and usage errors in the language asked for, as one line with exit 2', () => {
-    assert.equal(usageLine(run(['papers', '--lang', 'zh-cn', '--sort', 'date'], work)), "未知排序 'date'：请用 rank 或 file（见 'paper-digest papers --help'）");
+    assert.equal(usageLine(run(['papers', '--lang', 'zh-cn', '--sort', 'date'], work)), "未知排序“date”：请用 rank 或 file（见“paper-digest papers --help”）");
     // The language is known even when the error comes before it.
-    assert.equal(usageLine(run(['papers', '--format', 'yaml', '--lang', 'zh-cn'], work)), "未知格式 'yaml'：请用 text、json、bibtex、csljson、ris、csv 或 markdown（见 'paper-digest papers --help'）");
+    assert.equal(usageLine(run(['papers', '--format', 'yaml', '--lang', 'zh-cn'], work)), "未知格式“yaml”：请用 text、json、bibtex、csljson、ris、csv 或 markdown（见“paper-digest papers --help”）");
     assert.equal(usageLine(run(['papers', '--bogus', '--lang', 'en'], work)), "unknown option '--bogus' for papers (see 'paper-digest papers --help')");
-    assert.equal(usageLine(run(['papers', '--sort'], work)), "--sort needs a value (see 'paper-digest papers --help') — --sort 需要一个值（见 'paper-digest papers --help'）");
+    assert.equal(usageLine(run(['papers', '--sort'], work)), "--sort needs a value (see 'paper-digest papers --help') — --sort 需要一个值（见“paper-digest papers --help”）");
     const zhHelp = ok(run(['papers', '--help', '--lang', 'zh-cn'], work));
     assert.match(zhHelp, /^用法：paper-digest papers/);
     assert.ok(!/Lists the papers/.test(zhHelp));
@@ -111,7 +111,7 @@ describe('paper-digest papers --lang', () => {
     };
     assert.match(ok(withLocale('zh_CN.UTF-8', ['papers', '--lang', 'auto'])), /\n4 篇论文（/);
     assert.match(ok(withLocale('de_DE.UTF-8', ['papers', '--lang', 'auto'])), /\n4 papers \(/);
-    assert.equal(usageLine(run(['papers', '--lang', 'fr'], work)), "unknown language 'fr': use both, en, zh-cn or auto (see 'paper-digest papers --help') — 未知语言 'fr'：请用 both、en、zh-cn 或 auto（见 'paper-digest papers --help'）");
+    assert.equal(usageLine(run(['papers', '--lang', 'fr'], work)), "unknown language 'fr': use both, en, zh-cn or auto (see 'paper-digest papers --help') — 未知语言“fr”：请用 both、en、zh-cn 或 auto（见“paper-digest papers --help”）");
     assert.match(usageLine(run(['papers', '--lang'], work)), /^--lang needs a value: both, en, zh-cn or auto/);
   });
 });
@@ -135,15 +135,15 @@ describe('paper-digest mark --lang', () => {
 
   test('Should word its refusals in the language asked for, one line and exit 2', () => {
     const work = workspace();
-    assert.equal(usageLine(run(['mark', 'star', '--lang', 'zh-cn'], work)), "mark 需要 --title TITLE 或 --id ID 之一（见 'paper-digest mark --help'）");
-    assert.equal(usageLine(run(['mark', 'like', '--title', 'x', '--lang', 'zh-cn'], work)), "未知改动 'like'：请用 read、unread、star、unstar 或 tag（见 'paper-digest mark --help'）");
+    assert.equal(usageLine(run(['mark', 'star', '--lang', 'zh-cn'], work)), "mark 需要 --title TITLE 或 --id ID 之一（见“paper-digest mark --help”）");
+    assert.equal(usageLine(run(['mark', 'like', '--title', 'x', '--lang', 'zh-cn'], work)), "未知改动“like”：请用 read、unread、star、unstar 或 tag（见“paper-digest mark --help”）");
     assert.equal(usageLine(run(['mark', 'tag', '--title', 'x', '--lang', 'en'], work)), "mark tag needs --tag, --untag or --note (see 'paper-digest mark --help')");
-    assert.equal(usageLine(run(['mark', 'star', '--id', 'nothing', '--lang', 'zh-cn'], work)), "没有 id 为“nothing”的论文（见 'paper-digest papers --format json'）");
+    assert.equal(usageLine(run(['mark', 'star', '--id', 'nothing', '--lang', 'zh-cn'], work)), "没有 id 为“nothing”的论文（见“paper-digest papers --format json”）");
     assert.equal(usageLine(run(['mark', 'star', '--title', 'no such paper', '--lang', 'en'], work)), "no paper's title is or contains 'no such paper'");
     // Why no paper matches is a message: both languages for both.
     assert.equal(usageLine(run(['mark', 'star', '--title', 'no such paper'], work)), "no paper's title is or contains 'no such paper' — 没有标题是或包含“no such paper”的论文");
     assert.match(usageLine(run(['mark', 'star', '--title', 'in', '--lang', 'zh-cn'], work)), /^\d 篇论文与“in”相符：'.+'、'.+'、…；请写出更多标题，或用 --id$/);
-    assert.equal(usageLine(run(['mark', 'star', '--title', 'x', '2026-05-01.digest'], work)), "'2026-05-01.digest' is not a folder: mark changes the state file of a folder — '2026-05-01.digest' 不是文件夹：mark 修改的是文件夹的状态文件");
+    assert.equal(usageLine(run(['mark', 'star', '--title', 'x', '2026-05-01.digest'], work)), "'2026-05-01.digest' is not a folder: mark changes the state file of a folder — “2026-05-01.digest”不是文件夹：mark 修改的是文件夹的状态文件");
     assert.ok(!fs.existsSync(path.join(work, '.paper-digest', 'state.json')), 'nothing was written');
     assert.match(ok(run(['mark', '--help', '--lang', 'zh-cn'], work)), /^用法：paper-digest mark[\s\S]*设置笔记/);
   });
@@ -187,9 +187,9 @@ describe('paper-digest stats --lang', () => {
   });
 
   test('Should word its help and usage errors in the language asked for, one line and exit 2', () => {
-    assert.equal(usageLine(run(['stats', '--format', 'pdf', '--lang', 'zh-cn'], work)), "未知格式 'pdf'：请用 text、json、svg 或 html（见 'paper-digest stats --help'）");
+    assert.equal(usageLine(run(['stats', '--format', 'pdf', '--lang', 'zh-cn'], work)), "未知格式“pdf”：请用 text、json、svg 或 html（见“paper-digest stats --help”）");
     assert.equal(usageLine(run(['stats', '--lang', 'en', '--bogus'], work)), "unknown option '--bogus' for stats (see 'paper-digest stats --help')");
-    assert.equal(usageLine(run(['stats', '--lang', 'xx'], work)), "unknown language 'xx': use both, en, zh-cn or auto (see 'paper-digest stats --help') — 未知语言 'xx'：请用 both、en、zh-cn 或 auto（见 'paper-digest stats --help'）");
+    assert.equal(usageLine(run(['stats', '--lang', 'xx'], work)), "unknown language 'xx': use both, en, zh-cn or auto (see 'paper-digest stats --help') — 未知语言“xx”：请用 both、en、zh-cn 或 auto（见“paper-digest stats --help”）");
     assert.match(ok(run(['stats', '--help', '--lang', 'zh-cn'], work)), /^用法：paper-digest stats[\s\S]*被多期摘要集重复收录的论文只计一次/);
     assert.ok(!hanOutside(ok(run(['stats', '--help', '--lang', 'en'], work))));
   });
@@ -198,8 +198,8 @@ describe('paper-digest stats --lang', () => {
 describe('paper-digest check --lang, its usage errors and help', () => {
   const work = workspace();
   test('Should word them in the language asked for, one line and exit 2', () => {
-    assert.equal(usageLine(run(['check', '--lang', 'zh-cn'], work)), "check 需要至少一个文件或文件夹（见 'paper-digest --help'）");
-    assert.equal(usageLine(run(['lint', '--lang', 'zh-cn'], work)), "未知命令 'lint'：请用 check、stats、papers 或 mark（见 'paper-digest --help'）");
+    assert.equal(usageLine(run(['check', '--lang', 'zh-cn'], work)), "check 需要至少一个文件或文件夹（见“paper-digest --help”）");
+    assert.equal(usageLine(run(['lint', '--lang', 'zh-cn'], work)), "未知命令“lint”：请用 check、stats、papers 或 mark（见“paper-digest --help”）");
     assert.equal(usageLine(run(['check', '--fast', '.', '--lang', 'en'], work)), "unknown option '--fast' (see 'paper-digest --help')");
     assert.match(ok(run(['--help', '--lang', 'zh-cn'], work)), /^用法：paper-digest check[\s\S]*检查中英双语 arXiv 论文摘要/);
   });
@@ -207,7 +207,7 @@ describe('paper-digest check --lang, its usage errors and help', () => {
   test('Should take --lang before the name of the command too', () => {
     assert.match(ok(run(['--lang', 'zh-cn', 'papers'], work)), /\n4 篇论文（/);
     assert.match(ok(run(['--lang=en', 'stats'], work)), /^4 papers \(5 entries\)/);
-    assert.equal(usageLine(run(['--lang', 'zh-cn', 'mark', 'star'], work)), "mark 需要 --title TITLE 或 --id ID 之一（见 'paper-digest mark --help'）");
-    assert.equal(usageLine(run(['--lang', 'zh-cn'], work)), "没有给出命令：请用 check、stats、papers 或 mark（见 'paper-digest --help'）");
+    assert.equal(usageLine(run(['--lang', 'zh-cn', 'mark', 'star'], work)), "mark 需要 --title TITLE 或 --id ID 之一（见“paper-digest mark --help”）");
+    assert.equal(usageLine(run(['--lang', 'zh-cn'], work)), "没有给出命令：请用 check、stats、papers 或 mark（见“paper-digest --help”）");
   });
 });

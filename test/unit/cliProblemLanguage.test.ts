@@ -71,7 +71,7 @@ function parseError(text: string): string {
 describe('paper-digest check --lang: files that cannot be read or written', () => {
   test('Should say a missing file in the language asked for', () => {
     const cwd = folder();
-    expectProblems(['check', 'nowhere.digest'], cwd, ["cannot read 'nowhere.digest': no such file or folder"], ["无法读取 'nowhere.digest'：没有这个文件或文件夹"]);
+    expectProblems(['check', 'nowhere.digest'], cwd, ["cannot read 'nowhere.digest': no such file or folder"], ["无法读取“nowhere.digest”：没有这个文件或文件夹"]);
   });
 
   test('Should say a FIFO, a link to a device and a link out of the folder in the language asked for', () => {
@@ -83,10 +83,10 @@ describe('paper-digest check --lang: files that cannot be read or written', () =
       ['check', '.'],
       cwd,
       ["cannot read 'zero.digest': it is a symbolic link to outside '.'", "cannot read 'pipe.digest': it is a FIFO, not a regular file"],
-      ["无法读取 'zero.digest'：它是指向 '.' 之外的符号链接", "无法读取 'pipe.digest'：它是命名管道（FIFO），不是普通文件"],
+      ["无法读取“zero.digest”：它是指向“.”之外的符号链接", "无法读取“pipe.digest”：它是命名管道（FIFO），不是普通文件"],
     );
-    expectProblems(['check', 'zero.digest'], cwd, ["cannot read 'zero.digest': it is a symbolic link to a character device"], ["无法读取 'zero.digest'：它是指向字符设备的符号链接"]);
-    expectProblems(['check', 'pipe.digest'], cwd, ["cannot read 'pipe.digest': it is a FIFO, not a regular file"], ["无法读取 'pipe.digest'：它是命名管道（FIFO），不是普通文件"]);
+    expectProblems(['check', 'zero.digest'], cwd, ["cannot read 'zero.digest': it is a symbolic link to a character device"], ["无法读取“zero.digest”：它是指向字符设备的符号链接"]);
+    expectProblems(['check', 'pipe.digest'], cwd, ["cannot read 'pipe.digest': it is a FIFO, not a regular file"], ["无法读取“pipe.digest”：它是命名管道（FIFO），不是普通文件"]);
   });
 
   test('Should say a file over the 32 MB limit and a file that is not UTF-8 in the language asked for', () => {
@@ -99,7 +99,7 @@ describe('paper-digest check --lang: files that cannot be read or written', () =
       ['check', '.'],
       cwd,
       ["cannot read 'huge.digest': it is bigger than 32 MB (32 MB)", "cannot read 'latin1.digest': it is not UTF-8 text"],
-      ["无法读取 'huge.digest'：它大于 32 MB（32 MB）", "无法读取 'latin1.digest'：它不是 UTF-8 文本"],
+      ["无法读取“huge.digest”：它大于 32 MB（32 MB）", "无法读取“latin1.digest”：它不是 UTF-8 文本"],
     );
   });
 
@@ -112,15 +112,15 @@ describe('paper-digest check --lang: files that cannot be read or written', () =
       ['check', '--fix', 'link.digest'],
       cwd,
       ["cannot write 'link.digest': it is a symbolic link: links are never written through; it was left as it is"],
-      ["无法写入 'link.digest'：它是符号链接：从不经由链接写入；文件保持原样"],
+      ["无法写入“link.digest”：它是符号链接：从不经由链接写入；文件保持原样"],
     );
     assert.equal(fs.readFileSync(path.join(cwd, 'real.digest'), 'utf8'), text);
   });
 
   test('Should say a missing path of stats and papers in the language asked for', () => {
     const cwd = folder();
-    expectProblems(['stats', '--format', 'json', 'nowhere'], cwd, ["cannot read 'nowhere': no such file or folder"], ["无法读取 'nowhere'：没有这个文件或文件夹"]);
-    expectProblems(['papers', '--format', 'json', 'nowhere'], cwd, ["cannot read 'nowhere': no such file or folder"], ["无法读取 'nowhere'：没有这个文件或文件夹"]);
+    expectProblems(['stats', '--format', 'json', 'nowhere'], cwd, ["cannot read 'nowhere': no such file or folder"], ["无法读取“nowhere”：没有这个文件或文件夹"]);
+    expectProblems(['papers', '--format', 'json', 'nowhere'], cwd, ["cannot read 'nowhere': no such file or folder"], ["无法读取“nowhere”：没有这个文件或文件夹"]);
   });
 });
 

@@ -214,7 +214,7 @@ describe('paper-digest papers', () => {
     assertUsage(run(['papers', '--tag=  '], work), /--tag needs a tag/);
     // A filter no paper can pass says why instead of listing none.
     assertUsage(run(['papers', '--lang', 'en', '--filter', 'topic:x week:2026-W99'], work), /^paper-digest: --filter: 'week:2026-W99' is not an ISO week from 1900 to 2999: write week:YYYY-Www, W01 to W52 \(W53 in the years that have one\), e\.g\. week:2026-W18/);
-    assertUsage(run(['papers', '--lang', 'zh-cn', '--filter=month:2026-13'], work), /^paper-digest: --filter：'month:2026-13' 不是 1900 至 2999 年间的月份：请写成 month:YYYY-MM，如 month:2026-05/);
+    assertUsage(run(['papers', '--lang', 'zh-cn', '--filter=month:2026-13'], work), /^paper-digest: --filter：“month:2026-13”不是 1900 至 2999 年间的月份：请写成 month:YYYY-MM，如 month:2026-05/);
     assertUsage(run(['papers', '--lang', 'en', '--filter', 'date:2026-02-30'], work), /is not a day from 1900-01-01 to 2999-12-31: write date:YYYY-MM-DD, e\.g\. date:2026-05-01/);
     assertUsage(run(['papers', '--lang', 'en', '--filter', Array.from({ length: 33 }, (_, i) => `topic:t${i}`).join(' ')], work), /--filter has more than 32 field:value terms/);
     // Weeks, months and days that exist are filters like any other (`2026-w53`: 2026 has 53 weeks).

@@ -172,7 +172,7 @@ describe('paper-digest stats', () => {
       }
       const zh = run(['stats', '--lang', 'zh-cn', '2026-05-02.digest'], folder);
       assert.equal(zh.status, 2);
-      assert.equal(zh.stderr, "paper-digest: 已略去 '2026-05-02.digest'：它的第 31 行有 100,010 个字符，超过 Paper Digest 单行读取的上限 100,000\n");
+      assert.equal(zh.stderr, "paper-digest: 已略去“2026-05-02.digest”：它的第 31 行有 100,010 个字符，超过 Paper Digest 单行读取的上限 100,000\n");
       assert.equal(zh.stdout, '', 'nothing read, no report');
       // check reports it as a problem of the file, as in the editor.
       assert.match(run(['check', '2026-05-02.digest'], folder).stdout, /document-too-large/);

@@ -99,7 +99,7 @@ describe('The message language', () => {
       const fixAllIn = (language: MessageLanguage) => codeActions(doc, { uri }, { range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } }, diagnostics: [], only: ['source.fixAll'] }, { uri, language });
       const [allBoth, allEn, allZh] = LANGUAGES.map(fixAllIn);
       if (allBoth.length > 0) {
-        assert.deepEqual([allBoth[0].title, allEn[0].title, allZh[0].title], ['Fix all Paper Digest problems — 修复所有问题', 'Fix all Paper Digest problems', '修复所有问题']);
+        assert.deepEqual([allBoth[0].title, allEn[0].title, allZh[0].title], ['Fix all Paper Digest problems — 修复所有 Paper Digest 问题', 'Fix all Paper Digest problems', '修复所有 Paper Digest 问题']);
       }
     }
     assert.ok(titles > 20, `${titles} quick fixes looked at`);

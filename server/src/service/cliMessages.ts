@@ -198,24 +198,24 @@ export const CLI_MESSAGES = {
   helpStats: bilingual(HELP_STATS_EN, HELP_STATS_ZH),
 
   // Usage errors, and where to read more.
-  seeHelp: bilingual("see 'paper-digest --help'", "见 'paper-digest --help'"),
-  seeCommandHelp: bilingual("see 'paper-digest {command} --help'", "见 'paper-digest {command} --help'"),
+  seeHelp: bilingual("see 'paper-digest --help'", '见“paper-digest --help”'),
+  seeCommandHelp: bilingual("see 'paper-digest {command} --help'", '见“paper-digest {command} --help”'),
   noCommand: bilingual('no command given: use {commands}', '没有给出命令：请用 {commands}'),
-  unknownCommand: bilingual("unknown command '{command}': use {commands}", "未知命令 '{command}'：请用 {commands}"),
+  unknownCommand: bilingual("unknown command '{command}': use {commands}", '未知命令“{command}”：请用 {commands}'),
   checkNeedsPath: bilingual('check needs at least one file or folder', 'check 需要至少一个文件或文件夹'),
-  unknownOption: bilingual("unknown option '{option}'", "未知选项 '{option}'"),
-  unknownOptionFor: bilingual("unknown option '{option}' for {command}", "{command} 没有选项 '{option}'"),
+  unknownOption: bilingual("unknown option '{option}'", '未知选项“{option}”'),
+  unknownOptionFor: bilingual("unknown option '{option}' for {command}", '{command} 没有选项“{option}”'),
   needsValue: bilingual('{option} needs a value', '{option} 需要一个值'),
   needsValueOf: bilingual('{option} needs a value: {values}', '{option} 需要一个值：{values}'),
-  unknownFormat: bilingual("unknown format '{value}': use {values}", "未知格式 '{value}'：请用 {values}"),
-  unknownLanguage: bilingual("unknown language '{value}': use {values}", "未知语言 '{value}'：请用 {values}"),
-  unknownSort: bilingual("unknown sort '{value}': use {values}", "未知排序 '{value}'：请用 {values}"),
-  unknownChange: bilingual("unknown change '{value}': use {values}", "未知改动 '{value}'：请用 {values}"),
+  unknownFormat: bilingual("unknown format '{value}': use {values}", '未知格式“{value}”：请用 {values}'),
+  unknownLanguage: bilingual("unknown language '{value}': use {values}", '未知语言“{value}”：请用 {values}'),
+  unknownSort: bilingual("unknown sort '{value}': use {values}", '未知排序“{value}”：请用 {values}'),
+  unknownChange: bilingual("unknown change '{value}': use {values}", '未知改动“{value}”：请用 {values}'),
   markOneFolder: bilingual('mark takes one folder', 'mark 只接受一个文件夹'),
   needsTag: bilingual('{option} needs a tag', '{option} 需要一个标签'),
-  filterNotADay: bilingual("--filter: '{term}' is not a day from 1900-01-01 to 2999-12-31: write date:YYYY-MM-DD, e.g. date:{example}", "--filter：'{term}' 不是 1900-01-01 至 2999-12-31 之间的日期：请写成 date:YYYY-MM-DD，如 date:{example}"),
-  filterNotAWeek: bilingual("--filter: '{term}' is not an ISO week from 1900 to 2999: write week:YYYY-Www, W01 to W52 (W53 in the years that have one), e.g. week:{example}", "--filter：'{term}' 不是 1900 至 2999 年间的 ISO 周：请写成 week:YYYY-Www，W01 至 W52（有第 53 周的年份可写 W53），如 week:{example}"),
-  filterNotAMonth: bilingual("--filter: '{term}' is not a month from 1900 to 2999: write month:YYYY-MM, e.g. month:{example}", "--filter：'{term}' 不是 1900 至 2999 年间的月份：请写成 month:YYYY-MM，如 month:{example}"),
+  filterNotADay: bilingual("--filter: '{term}' is not a day from 1900-01-01 to 2999-12-31: write date:YYYY-MM-DD, e.g. date:{example}", '--filter：“{term}”不是 1900-01-01 至 2999-12-31 之间的日期：请写成 date:YYYY-MM-DD，如 date:{example}'),
+  filterNotAWeek: bilingual("--filter: '{term}' is not an ISO week from 1900 to 2999: write week:YYYY-Www, W01 to W52 (W53 in the years that have one), e.g. week:{example}", '--filter：“{term}”不是 1900 至 2999 年间的 ISO 周：请写成 week:YYYY-Www，W01 至 W52（有第 53 周的年份可写 W53），如 week:{example}'),
+  filterNotAMonth: bilingual("--filter: '{term}' is not a month from 1900 to 2999: write month:YYYY-MM, e.g. month:{example}", '--filter：“{term}”不是 1900 至 2999 年间的月份：请写成 month:YYYY-MM，如 month:{example}'),
   filterTooManyTerms: bilingual('--filter has more than {max} field:value terms', '--filter 的 field:value 条件超过 {max} 个'),
   givenTwice: bilingual('{option} given twice', '{option} 重复给出'),
   markNeedsChange: bilingual('mark needs a change: {values}', 'mark 需要一个改动：{values}'),
@@ -230,8 +230,8 @@ export const CLI_MESSAGES = {
   ),
 
   // mark
-  notAFolder: bilingual("'{path}' is not a folder: mark changes the state file of a folder", "'{path}' 不是文件夹：mark 修改的是文件夹的状态文件"),
-  noSuchId: bilingual("no paper has the id '{id}' (see 'paper-digest papers --format json')", "没有 id 为“{id}”的论文（见 'paper-digest papers --format json'）"),
+  notAFolder: bilingual("'{path}' is not a folder: mark changes the state file of a folder", '“{path}”不是文件夹：mark 修改的是文件夹的状态文件'),
+  noSuchId: bilingual("no paper has the id '{id}' (see 'paper-digest papers --format json')", '没有 id 为“{id}”的论文（见“paper-digest papers --format json”）'),
   noSuchTitle: bilingual("no paper's title is or contains '{title}'", '没有标题是或包含“{title}”的论文'),
   severalMatch: bilingual(
     "{count} papers match '{title}': {names}; give more of the title, or --id",
@@ -417,7 +417,7 @@ export function skippedPart<K extends string>(counts: ReadonlyMap<K, number>, ke
 /**
  * A message of the table with its values (messages among them filled in too), in both languages.
  *
- * @example messageText(message('cannotRead', { path: 'a.digest', reason: message('systemMissing') })).zh // "无法读取 'a.digest'：没有这个文件或文件夹"
+ * @example messageText(message('cannotRead', { path: 'a.digest', reason: message('systemMissing') })).zh // "无法读取“a.digest”：没有这个文件或文件夹"
  */
 export function messageText(ref: MessageRef): Bilingual {
   return cliText(ref.key, ref.values);

@@ -13,13 +13,13 @@ import { bilingual } from './messages';
 
 export const FILE_MESSAGES = {
   // Why a file cannot be read or written (after "cannot read 'x': ").
-  cannotRead: bilingual("cannot read '{path}': {reason}", "无法读取 '{path}'：{reason}"),
-  cannotReadFolder: bilingual("cannot read folder '{path}': {reason}", "无法读取文件夹 '{path}'：{reason}"),
-  noDigestFiles: bilingual("no digest files in '{path}'", "'{path}' 中没有摘要集文件"),
+  cannotRead: bilingual("cannot read '{path}': {reason}", '无法读取“{path}”：{reason}'),
+  cannotReadFolder: bilingual("cannot read folder '{path}': {reason}", '无法读取文件夹“{path}”：{reason}'),
+  noDigestFiles: bilingual("no digest files in '{path}'", '“{path}”中没有摘要集文件'),
   cannotWriteOutput: bilingual('cannot write the output: {reason}', '无法写出输出：{reason}'),
-  cannotWriteLeft: bilingual("cannot write '{path}': {reason}; it was left as it is", "无法写入 '{path}'：{reason}；文件保持原样"),
-  tooManyToFix: bilingual("not fixed '{path}': it has more than {max} problems, more than fixing all at once works on; it was left as it is", "未修复 '{path}'：其中问题超过 {max} 个，超出一次修复全部所能处理的数量；文件保持原样"),
-  linkOutsideRoot: bilingual("it is a symbolic link to outside '{root}'", "它是指向 '{root}' 之外的符号链接"),
+  cannotWriteLeft: bilingual("cannot write '{path}': {reason}; it was left as it is", '无法写入“{path}”：{reason}；文件保持原样'),
+  tooManyToFix: bilingual("not fixed '{path}': it has more than {max} problems, more than fixing all at once works on; it was left as it is", '未修复“{path}”：其中问题超过 {max} 个，超出一次修复全部所能处理的数量；文件保持原样'),
+  linkOutsideRoot: bilingual("it is a symbolic link to outside '{root}'", '它是指向“{root}”之外的符号链接'),
   notFileUrl: bilingual('it is not a file URL of this machine ({detail})', '它不是本机的文件 URL（{detail}）'),
   fileUrlQuery: bilingual('a file URL with a query or a fragment (?… or #…) names no file', '带查询或片段（?… 或 #…）的文件 URL 不指向任何文件'),
   emptyPath: bilingual('an empty path names no file', '空路径不指向任何文件'),
@@ -43,7 +43,7 @@ export const FILE_MESSAGES = {
   readOnlyFolder: bilingual('its folder is read-only (no one may write in it)', '它所在的文件夹是只读的（任何人都不可在其中写入）'),
   changedMeanwhile: bilingual('it changed since it was read', '读取之后它被改动了'),
   // A digest read whole but past a limit of what is read (limits.ts): it lists no papers.
-  leftOut: bilingual("'{path}' is left out: {reason}", "已略去 '{path}'：{reason}"),
+  leftOut: bilingual("'{path}' is left out: {reason}", '已略去“{path}”：{reason}'),
   pastCharacters: bilingual('it has {size} characters, more than the {max} Paper Digest reads', '它有 {size} 个字符，超过 Paper Digest 读取的上限 {max}'),
   pastLines: bilingual('it has {size} lines, more than the {max} Paper Digest reads', '它有 {size} 行，超过 Paper Digest 读取的上限 {max} 行'),
   pastLineLength: bilingual('its line {line} has {size} characters, more than the {max} Paper Digest reads in a line', '它的第 {line} 行有 {size} 个字符，超过 Paper Digest 单行读取的上限 {max}'),
@@ -100,7 +100,7 @@ export const FILE_MESSAGES = {
   noteTooLong: bilingual('the note is longer than {max} characters ({length}); nothing was changed', '笔记超过 {max} 个字符（{length} 个）；未做任何更改'),
   tagAddedAndRemoved: bilingual('the tag {tag} is both added and removed; nothing was changed', '标签 {tag} 既被添加又被移除；未做任何更改'),
   tooManyTags: bilingual('a paper would have more than {max} tags; nothing was changed', '一篇论文的标签将超过 {max} 个；未做任何更改'),
-  lockLost: bilingual("the lock on '{path}' was broken as stale while this writer stood still, and another may have written it since", "写入者停顿期间 '{path}' 的锁被视为过期而解除，其他写入者可能已写入该文件"),
+  lockLost: bilingual("the lock on '{path}' was broken as stale while this writer stood still, and another may have written it since", '写入者停顿期间“{path}”的锁被视为过期而解除，其他写入者可能已写入该文件'),
   stateWouldBeTooComplex: bilingual('{location} would hold more than {max} arrays and objects, which no read of it takes; nothing was changed', '{location} 将包含超过 {max} 个数组和对象，读取时会被拒绝；未做任何更改'),
   stateWouldBeTooBig: bilingual('{location} would be bigger than {max}; nothing was changed', '{location} 将大于 {max}；未做任何更改'),
   stateEmptyJustNow: bilingual(

@@ -26,6 +26,8 @@ import { fixIsCleanInDocument, fixIsCleanNearby, newProblems, problemCounts, WHO
 
 /** The code-action kind of fix-all, so that it can run on save (`editor.codeActionsOnSave`). */
 export const FIX_ALL_KIND = 'source.fixAll.paperDigest';
+/** The fix-all action's title, and the label of the edit the *Fix All Problems* command applies. */
+export const FIX_ALL_TITLE = bilingual('Fix all Paper Digest problems', '修复所有 Paper Digest 问题');
 
 /** The code-action kinds this feature offers. */
 export const CODE_ACTION_KINDS: readonly string[] = [CodeActionKind.QuickFix, FIX_ALL_KIND];
@@ -298,7 +300,7 @@ export function codeActions(
   if (request.only && wants(FIX_ALL_KIND)) {
     const edits = context.fixAllEdits ?? fixAll(doc, options, token);
     if (edits.length > 0 && !token.isCancellationRequested) {
-      actions.push({ title: say(bilingual('Fix all Paper Digest problems', '修复所有问题'), options.language), kind: FIX_ALL_KIND, diagnostics: [], edit: workspaceEdit(edits) });
+      actions.push({ title: say(FIX_ALL_TITLE, options.language), kind: FIX_ALL_KIND, diagnostics: [], edit: workspaceEdit(edits) });
     }
   }
   return actions;

@@ -82,7 +82,7 @@ describe('paper-digest papers', () => {
     assert.equal(sparse.file, '2026-05-02.digest.txt', 'each paper at its place in the newest digest');
     assert.equal(sparse.line, 3, 'one-based line of the title');
     assert.equal(sparse.new, false, 'a repeat of the day before');
-    assert.deepEqual(sparse.reasons, ["keyword 'arithmetic' in the title ×2 (+4) · 标题含关键词", 'institution Tsinghua University (+1) · 机构 清华大学']);
+    assert.deepEqual(sparse.reasons, ["keyword 'arithmetic' in the title, counted double (+4) · 标题含关键词", 'institution Tsinghua University (+1) · 机构 清华大学']);
     assert.equal(sparse.read, false);
     assert.deepEqual(sparse.tags, []);
     assert.equal(sparse.note, null);

@@ -83,12 +83,12 @@ describe('reading: interest ranking', () => {
     const w = testWorkspace({ [DAY1]: digest(RL, PROBES, PROTEIN, WORLD) }, INTERESTS);
     const lookup = w.model.lookup();
     const rl = lookup.info(paperNamed(lookup.papers(), 'Reinforcement Learning for Theorem Proving'));
-    // English keyword in the title ×2 (weight 2: +4), Chinese keyword in the Chinese title ×2 (+2),
+    // English keyword in the title, counted double (weight 2: +4), Chinese keyword in the Chinese title ×2 (+2),
     // the author (+1), the institution by its Chinese name (+1), the topic (+0.5).
     assert.equal(rl.score, 8.5, rl.reasons.join('\n'));
     assert.deepEqual(rl.reasons, [
-      "keyword 'reinforcement learning' in the title ×2 (+4) · 标题含关键词",
-      "keyword '强化学习' in the title ×2 (+2) · 标题含关键词",
+      "keyword 'reinforcement learning' in the title, counted double (+4) · 标题含关键词",
+      "keyword '强化学习' in the title, counted double (+2) · 标题含关键词",
       'topic 数学推理 (+0.5) · 专题',
       'author Alice Smith (+1) · 作者',
       'institution Tsinghua University (+1) · 机构 清华大学',

@@ -75,8 +75,8 @@ describe('The reading hover in the message language', () => {
         `Note · 笔记: ${note}`,
         '**Score 9.5** · 兴趣分',
         list(
-          "keyword 'reinforcement learning' in the title ×2 (+4) · 标题含关键词",
-          "keyword '强化学习' in the title ×2 (+2) · 标题含关键词",
+          "keyword 'reinforcement learning' in the title, counted double (+4) · 标题含关键词",
+          "keyword '强化学习' in the title, counted double (+2) · 标题含关键词",
           'topic 数学推理 (+0.5) · 专题',
           'category cs.LG (+1) · 分类',
           'author Alice Smith (+1) · 作者',
@@ -97,7 +97,7 @@ describe('The reading hover in the message language', () => {
         'Tags: `rl`',
         `Note: ${note}`,
         '**Score 9.5**',
-        list("keyword 'reinforcement learning' in the title ×2 (+4)", "keyword '强化学习' in the title ×2 (+2)", 'topic 数学推理 (+0.5)', 'category cs.LG (+1)', 'author Alice Smith (+1)', 'institution Tsinghua University (+1)'),
+        list("keyword 'reinforcement learning' in the title, counted double (+4)", "keyword '强化学习' in the title, counted double (+2)", 'topic 数学推理 (+0.5)', 'category cs.LG (+1)', 'author Alice Smith (+1)', 'institution Tsinghua University (+1)'),
       ].join('\n\n'),
     );
     const second = hoverOf(repeat, 'en');
@@ -116,7 +116,7 @@ describe('The reading hover in the message language', () => {
         '标签：`rl`',
         `笔记：${note}`,
         '**兴趣分 9.5**',
-        list('标题含关键词“reinforcement learning” ×2（+4）', '标题含关键词“强化学习” ×2（+2）', '专题 数学推理（+0.5）', '分类 cs.LG（+1）', '作者 Alice Smith（+1）', '机构 清华大学（+1）'),
+        list('标题含关键词“reinforcement learning”，计双倍（+4）', '标题含关键词“强化学习”，计双倍（+2）', '专题 数学推理（+0.5）', '分类 cs.LG（+1）', '作者 Alice Smith（+1）', '机构 清华大学（+1）'),
       ].join('\n\n'),
     );
     const second = hoverOf(repeat, 'zh-cn');
@@ -206,7 +206,7 @@ describe('The digests of the reading workflow', () => {
 describe('The reasons of a score in the message language', () => {
   test('Should put every kind of reason into English or Chinese and leave other text alone', () => {
     const cases: [string, string, string][] = [
-      ["keyword 'a · b' in the title ×2 (+4) · 标题含关键词", "keyword 'a · b' in the title ×2 (+4)", '标题含关键词“a · b” ×2（+4）'],
+      ["keyword 'a · b' in the title, counted double (+4) · 标题含关键词", "keyword 'a · b' in the title, counted double (+4)", '标题含关键词“a · b”，计双倍（+4）'],
       ["keyword 'x' in the summary or hits (-1.5) · 总结或命中词含关键词", "keyword 'x' in the summary or hits (-1.5)", '总结或命中词含关键词“x”（-1.5）'],
       ['topic 数学 · 推理 (+0.5) · 专题', 'topic 数学 · 推理 (+0.5)', '专题 数学 · 推理（+0.5）'],
       ['category q-bio.BM (-3) · 分类', 'category q-bio.BM (-3)', '分类 q-bio.BM（-3）'],
@@ -254,7 +254,7 @@ describe('The reasons of a score in the message language', () => {
     assert.deepEqual(localizedNode(rl, 'en').reasons, rl.reasons.map((reason) => reason.slice(0, reason.lastIndexOf(' · '))));
     const zh = localizedNode(rl, 'zh-cn');
     assert.equal(zh.reasons.length, rl.reasons.length);
-    assert.equal(zh.reasons[0], '标题含关键词“reinforcement learning” ×2（+4）');
+    assert.equal(zh.reasons[0], '标题含关键词“reinforcement learning”，计双倍（+4）');
     assert.deepEqual({ ...zh, reasons: rl.reasons }, rl, 'nothing but the reasons changes');
     assert.ok(rl.reasons[0].includes(' · 标题含关键词'), 'the cached node is left as it was');
   });

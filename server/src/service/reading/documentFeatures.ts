@@ -82,9 +82,9 @@ const MAX_TAG_SHOWN = 100;
  *
  * @example
  * readingHover(info, (uri) => 'digests/2026-05-01.digest')
- * // 'Unread · 未读 · ☆ Not starred · 未加星标 · New · 新\n\n**Score 3** · 兴趣分\n\n- keyword \\'reasoning\\' in the title ×2 ...'
+ * // 'Unread · 未读 · ☆ Not starred · 未加星标 · New · 新\n\n**Score 3** · 兴趣分\n\n- keyword \\'reasoning\\' in the title, counted double ...'
  * readingHover(info, (uri) => 'digests/2026-05-01.digest', 'zh-cn')
- * // '未读 · ☆ 未加星标 · 新\n\n**兴趣分 3**\n\n- 标题含关键词“reasoning” ×2 (+2)'
+ * // '未读 · ☆ 未加星标 · 新\n\n**兴趣分 3**\n\n- 标题含关键词“reasoning”，计双倍（+2）'
  */
 export function readingHover(info: PaperReadingInfo, fileLabel: (uri: string) => string = (uri) => uri, language: MessageLanguage = DEFAULT_MESSAGE_LANGUAGE): string {
   const say = (word: Bilingual) => readingWord(word, language);

@@ -496,7 +496,7 @@ function categoryIndex(texts: FoldedPaper, interest: Interest): number {
  * The score of a paper and why.
  *
  * @example
- * scorePaper(interests, paper) // { score: 3, reasons: ["keyword 'reasoning' in the title ×2 (+2) · 标题含关键词", 'institution Tsinghua University (+1) · 机构 清华大学'] }
+ * scorePaper(interests, paper) // { score: 3, reasons: ["keyword 'reasoning' in the title, counted double (+2) · 标题含关键词", 'institution Tsinghua University (+1) · 机构 清华大学'] }
  */
 export function scorePaper(interests: Interests, paper: PaperSummary, withReasons = true): PaperScore {
   if (interests.list.length === 0) {
@@ -519,7 +519,7 @@ export function scorePaper(interests: Interests, paper: PaperSummary, withReason
     switch (interest.kind) {
       case 'keyword':
         if (contains(texts.titles, interest)) {
-          add(2 * interest.weight, reasons && `keyword '${interest.term}' in the title ×2`, '标题含关键词');
+          add(2 * interest.weight, reasons && `keyword '${interest.term}' in the title, counted double`, '标题含关键词');
         } else if (contains(texts.rest, interest)) {
           add(interest.weight, reasons && `keyword '${interest.term}' in the summary or hits`, '总结或命中词含关键词');
         }

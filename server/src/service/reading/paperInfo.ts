@@ -22,7 +22,7 @@ export interface PaperReadingInfo {
   readonly note?: string;
   /** The interest score (0 without interests). */
   readonly score: number;
-  /** Why: one line per matched interest, e.g. `keyword 'reinforcement learning' in the title ×2`. */
+  /** Why: one line per matched interest, e.g. `keyword 'reinforcement learning' in the title, counted double`. */
   readonly reasons: readonly string[];
   /** Whether this is the first digest (in digest order) the paper appears in. */
   readonly isNew: boolean;

@@ -3,7 +3,7 @@
  * reading part of a title's hover (state, first seen, tags, note, score) and the reasons of a
  * score, which the Papers tree's tooltips, the ranked list and the hover show.
  *
- * A reason is made once in both languages by `scorePaper` (`keyword 'x' in the title ×2 (+2) ·
+ * A reason is made once in both languages by `scorePaper` (`keyword 'x' in the title, counted double (+2) ·
  * 标题含关键词`, reading/interests.ts), the form `both` shows, and is put into English or
  * Chinese here as it is sent, so that one cached score serves every language. Document and user
  * text inside a reason (a keyword, topic, category, author, institution) is kept as written.
@@ -38,7 +38,7 @@ export function readingWord(word: Bilingual, language: MessageLanguage): string 
 
 /** The Chinese of each kind of reason, by its English form (fixed words around the matched text). */
 const REASON_FORMS: readonly { readonly pattern: RegExp; readonly zh: (what: string, points: string) => string }[] = [
-  { pattern: /^keyword '([\s\S]*)' in the title ×2 \(([+-]?[\d.]+)\) · 标题含关键词$/, zh: (what, points) => `标题含关键词“${what}” ×2（${points}）` },
+  { pattern: /^keyword '([\s\S]*)' in the title, counted double \(([+-]?[\d.]+)\) · 标题含关键词$/, zh: (what, points) => `标题含关键词“${what}”，计双倍（${points}）` },
   { pattern: /^keyword '([\s\S]*)' in the summary or hits \(([+-]?[\d.]+)\) · 总结或命中词含关键词$/, zh: (what, points) => `总结或命中词含关键词“${what}”（${points}）` },
   { pattern: /^topic ([\s\S]*) \(([+-]?[\d.]+)\) · 专题$/, zh: (what, points) => `专题 ${what}（${points}）` },
   { pattern: /^category ([\s\S]*) \(([+-]?[\d.]+)\) · 分类$/, zh: (what, points) => `分类 ${what}（${points}）` },
@@ -53,8 +53,8 @@ const INSTITUTION_REASON = /^institution ([\s\S]*?) \(([+-]?[\d.]+)\) · 机构(
  * `zh-cn` its Chinese (the matched text as written). A text that is not a reason is returned
  * as it is.
  *
- * @example localizedReason("keyword 'rl' in the title ×2 (+2) · 标题含关键词", 'en')    // "keyword 'rl' in the title ×2 (+2)"
- * @example localizedReason("keyword 'rl' in the title ×2 (+2) · 标题含关键词", 'zh-cn') // '标题含关键词“rl” ×2 (+2)'
+ * @example localizedReason("keyword 'rl' in the title, counted double (+2) · 标题含关键词", 'en')    // "keyword 'rl' in the title, counted double (+2)"
+ * @example localizedReason("keyword 'rl' in the title, counted double (+2) · 标题含关键词", 'zh-cn') // '标题含关键词“rl”，计双倍（+2）'
  */
 export function localizedReason(reason: string, language: MessageLanguage): string {
   if (language === 'both') {

@@ -575,21 +575,28 @@ export async function waitForWorkbench(page: Page, timeoutMs = 60_000): Promise<
   await page.locator('.part.activitybar, .part.sidebar').first().waitFor({ state: 'visible', timeout: left() });
 }
 
-async function quickInput(page: Page, opener: string, text: string, timeoutMs: number): Promise<void> {
+async function quickInput(page: Page, opener: string, text: string, timeoutMs: number, firstRowHas?: string): Promise<void> {
   const input = page.locator('.quick-input-widget .quick-input-box input').first();
   await page.keyboard.press(opener);
   await input.waitFor({ state: 'visible', timeout: timeoutMs });
   await page.keyboard.insertText(text);
-  // Wait for the list to show a match for what was typed before accepting it.
-  await page.locator('.quick-input-widget .quick-input-list .monaco-list-row').first().waitFor({ state: 'visible', timeout: timeoutMs });
+  // Wait for the list to show a match for what was typed before accepting it: Quick Open lists
+  // the recently opened files until its search answers, so a file waits for its own row first.
+  const rows = '.quick-input-widget .quick-input-list .monaco-list-row';
+  if (firstRowHas === undefined) {
+    await page.locator(rows).first().waitFor({ state: 'visible', timeout: timeoutMs });
+  } else {
+    const first = `((row) => row !== null && (row.getAttribute('aria-label') ?? row.textContent ?? '').includes(${JSON.stringify(firstRowHas)}))(document.querySelector(${JSON.stringify(rows)}))`;
+    await page.waitForFunction(first, undefined, { timeout: timeoutMs, polling: 100 });
+  }
   await page.keyboard.press('Enter');
   await input.waitFor({ state: 'hidden', timeout: timeoutMs });
 }
 
 /** Opens a workspace file by name through Quick Open (Ctrl+P) and waits for its editor tab. */
 export async function openFile(page: Page, fileName: string, timeoutMs = 45_000): Promise<void> {
-  await quickInput(page, 'Control+P', fileName, timeoutMs);
   const base = path.basename(fileName);
+  await quickInput(page, 'Control+P', fileName, timeoutMs, base);
   await page.locator(`.tabs-container .tab[aria-label^="${base.replace(/"/g, '\\"')}"]`).first().waitFor({ state: 'visible', timeout: timeoutMs });
   await page.locator('.editor-instance .monaco-editor').first().waitFor({ state: 'visible', timeout: timeoutMs });
 }

@@ -68,7 +68,7 @@ describe('fix-all on a digest of too many problems', () => {
     assert.match(result.stderr, /^paper-digest: not fixed 'big\.digest': it has more than 150,000 problems, more than fixing all at once works on; it was left as it is$/m);
     assert.equal(fs.readFileSync(path.join(folder, 'big.digest'), 'utf8'), text);
     const chinese = run(['check', '--fix', '--lang', 'zh-cn', 'big.digest'], folder);
-    assert.match(chinese.stderr, /未修复 'big\.digest'：其中问题超过 150,000 个/);
+    assert.match(chinese.stderr, /未修复“big\.digest”：其中问题超过 150,000 个/);
   });
 });
 

@@ -29,7 +29,7 @@ import { EXPORT_FORMATS, exportChunks } from './service/reading/export/index';
 import { jsonArrayChunks } from './service/reading/export/csljson';
 import { Batched } from './fs/blockingWrite';
 import type { ExportRecord } from './service/reading/exportRecord';
-import { exportRecord, oneLine, secondTitle } from './service/reading/exportRecord';
+import { exportRecord, keySourceOf, oneLine, secondTitle } from './service/reading/exportRecord';
 import type { Interests } from './service/reading/interests';
 import { interestsFromFileText, NO_INTERESTS } from './service/reading/interests';
 import type { ModelLookup } from './service/reading/model';
@@ -353,7 +353,8 @@ export function runPapers(args: readonly string[], out: Output, cwd: string): nu
       ? papersTextChunks(records(), fileOf, options.language)
       : options.format === 'json'
         ? jsonArrayChunks(records(), (record) => paperJson(record, fileOf))
-        : exportChunks(options.format, records(), papers.length, fileOf);
+        : // The cite keys from every paper's first author, title and state key: the same whatever the order.
+          exportChunks(options.format, records(), papers.length, fileOf, options.format === 'bibtex' || options.format === 'csljson' ? papers.map(keySourceOf) : undefined);
   const batched = new Batched((text) => out.stdout(text));
   for (const chunk of chunks) {
     // The reader has read enough (`| head`): the rest is not made.

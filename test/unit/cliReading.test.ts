@@ -418,6 +418,34 @@ describe('paper-digest mark', () => {
     }
   });
 
+  test('Should give each paper the same cite key in BibTeX and CSL-JSON whatever the order (rank or file)', () => {
+    const folder = temp.make('paper-digest-keys-');
+    // Three papers of one first author and first word; the interests rank the last first.
+    fs.writeFileSync(
+      path.join(folder, '2026-05-01.digest'),
+      digest(
+        entryLines('1', { englishTitle: 'Sparse Probes Revisited', authors: 'Mei Tanaka, Lin Qiu' }),
+        entryLines('2', { englishTitle: 'Sparse Coding of Circuits', authors: 'Mei Tanaka' }),
+        entryLines('3', { englishTitle: 'Sparse Autoencoders at Scale', authors: 'Mei Tanaka, et al.' }),
+      ),
+    );
+    fs.mkdirSync(path.join(folder, '.paper-digest'));
+    fs.writeFileSync(path.join(folder, '.paper-digest', 'interests.json'), JSON.stringify({ keywords: ['autoencoders'] }));
+    const keys = (sort: string, format: string): Map<string, string> => {
+      const text = ok(run(['papers', '--sort', sort, '--format', format, folder], folder));
+      const pairs = format === 'bibtex' ? [...text.matchAll(/@misc\{(\w+),\n {2}title = \{\{([^}]*)\}\}/g)].map((m) => [m[2], m[1]] as [string, string]) : (JSON.parse(text) as { id: string; title: string }[]).map((item) => [item.title, item.id] as [string, string]);
+      assert.equal(pairs.length, 3, `${sort} ${format}: ${text.slice(0, 300)}`);
+      return new Map(pairs);
+    };
+    const byFile = keys('file', 'bibtex');
+    assert.equal(new Set(byFile.values()).size, 3);
+    assert.deepEqual(keys('rank', 'bibtex'), byFile);
+    assert.deepEqual(keys('rank', 'csljson'), byFile);
+    assert.deepEqual(keys('file', 'csljson'), byFile);
+    // `et al.` is no author: BibTeX says `and others`.
+    assert.match(ok(run(['papers', '--format', 'bibtex', '--filter', 'autoencoders', folder], folder)), /author = \{Mei Tanaka and others\}/);
+  });
+
   test('Should say why an interests.json cannot be used (a link, a folder, a FIFO, over 1 MB, not UTF-8), exit 2, and read one with a byte order mark', () => {
     const interests = path.join(work, '.paper-digest', 'interests.json');
     const outside = path.join(temp.make('paper-digest-outside-'), 'interests.json');

@@ -12,9 +12,9 @@ import { describe, test } from 'node:test';
 import Ajv from 'ajv';
 import { exportPapers } from '../../server/src/service/reading/export/index';
 import { CSV_COLUMNS } from '../../server/src/service/reading/export/csv';
-import { bibtexKeys } from '../../server/src/service/reading/export/bibtex';
+import { BibtexKeys, bibtexKeys, escapeBibtex } from '../../server/src/service/reading/export/bibtex';
 import type { ExportRecord } from '../../server/src/service/reading/exportRecord';
-import { exportRecord, exportLine, ownArxivId, paperYear } from '../../server/src/service/reading/exportRecord';
+import { exportRecord, exportLine, namedAuthors, ownArxivId, paperYear } from '../../server/src/service/reading/exportRecord';
 import { distinctPapers, papersInScope } from '../../server/src/service/reading/scope';
 import { digest, entryLines, REPO_ROOT } from '../support/fixtures';
 import { testWorkspace } from '../support/readingModel';
@@ -75,8 +75,9 @@ const ESCAPES: [string, string][] = [
   ['\\%', '%'],
   ['\\#', '#'],
   ['\\_', '_'],
-  ['\\^{}', '^'],
-  ['\\~{}', '~'],
+  // Not `\\^{}` and `\\~{}`: those are accents, which LaTeX and BibTeX parsers put on what follows.
+  ['\\textasciicircum{}', '^'],
+  ['\\textasciitilde{}', '~'],
 ];
 
 /**
@@ -95,6 +96,8 @@ function checkBibValue(value: string, where: string): string {
       i += escape[0].length;
       continue;
     }
+    // `--` and `---` bare are dashes to LaTeX and to BibTeX parsers: each hyphen of a run is braced.
+    assert.ok(!(c === '-' && value[i + 1] === '-'), `${where}: a bare -- at ${i}: ${JSON.stringify(value)}`);
     if (c === '{') depth++;
     else if (c === '}') {
       depth--;
@@ -200,19 +203,42 @@ describe('export: BibTeX', () => {
     assert.equal(others[0].fields.has('eprint'), false, 'no arXiv id when the Comments give none');
   });
 
-  test('Should give papers of one author and first word the keys b, c, …, z, ba, … in order, each once', () => {
+  test('Should give papers of one author and first word the keys b, c, …, z, ba, … by their state keys, whatever order they come in', () => {
     const [record] = records();
-    const many = Array.from({ length: 3000 }, () => ({ ...record, authors: ['Mei Tanaka'], title: 'Sparse Probes' }));
-    // A paper whose own base is one of those keys: it takes the next free one.
-    many.splice(5, 0, { ...record, authors: ['Mei Tanaka'], title: 'Sparseb' });
-    const keys = bibtexKeys(many);
-    assert.equal(new Set(keys).size, keys.length);
-    assert.deepEqual(keys.slice(0, 8), ['tanaka_sparse', 'tanaka_sparseb', 'tanaka_sparsec', 'tanaka_sparsed', 'tanaka_sparsee', 'tanaka_sparseb_b'.replace('_b', 'b'), 'tanaka_sparsef', 'tanaka_sparseg']);
-    assert.equal(keys[27], 'tanaka_sparseba');
+    const many = Array.from({ length: 3000 }, (_, i) => ({ ...record, authors: ['Mei Tanaka'], title: 'Sparse Probes', paperKey: `sparse probes ${String(i).padStart(4, '0')}` }));
+    // A paper whose own base is one of those keys: it keeps it, and the others skip it.
+    many.push({ ...record, authors: ['Mei Tanaka'], title: 'Sparseb', paperKey: 'sparseb' });
+    const keyOf = (list: typeof many): Map<string, string> => {
+      const keys = bibtexKeys(list);
+      assert.equal(new Set(keys).size, keys.length);
+      return new Map(list.map((paper, i) => [paper.paperKey, keys[i]]));
+    };
+    const inOrder = keyOf(many);
+    assert.deepEqual([0, 1, 2, 3, 25, 26].map((i) => inOrder.get(`sparse probes ${String(i).padStart(4, '0')}`)), ['tanaka_sparse', 'tanaka_sparsec', 'tanaka_sparsed', 'tanaka_sparsee', 'tanaka_sparseba', 'tanaka_sparsebb']);
+    assert.equal(inOrder.get('sparseb'), 'tanaka_sparseb');
+    // Reversed, or shuffled (as a sort by rank orders them after a star): every paper its key.
+    const shuffled = [...many].reverse();
+    for (let i = shuffled.length - 1; i > 0; i--) {
+      const j = (i * 7919) % (i + 1);
+      [shuffled[i], shuffled[j]] = [shuffled[j], shuffled[i]];
+    }
+    assert.deepEqual(keyOf([...many].reverse()), inOrder);
+    assert.deepEqual(keyOf(shuffled), inOrder);
+    // Written a record at a time without the others known beforehand: handed out in order, still unique.
+    const streamed = new BibtexKeys();
+    assert.deepEqual([streamed.next(many[5]), streamed.next(many[3]), streamed.next(many[3000])], ['tanaka_sparse', 'tanaka_sparseb', 'tanaka_sparsebb']);
+  });
+
+  test('Should keep dashes, carets and tildes as written: no en dash, em dash or accent of them', () => {
+    const escaped = escapeBibtex('a -- b --- c ^ ~ x-y');
+    assert.equal(escaped, 'a {-}{-} b {-}{-}{-} c \\textasciicircum{} \\textasciitilde{} x-y');
+    assert.equal(checkBibValue(escaped, 'dashes'), 'a -- b --- c ^ ~ x-y');
   });
 
   test('Should make the checker fail on what is not valid (it can fail)', () => {
     assert.throws(() => checkBibValue('50% off', 'x'), /bare %/);
+    assert.throws(() => checkBibValue('a -- b', 'x'), /bare --/);
+    assert.throws(() => checkBibValue('T\\^{}2', 'x'), /no known escape/);
     assert.throws(() => checkBibValue('a } b {', 'x'), /closing brace/);
     assert.throws(() => checkBibValue('\\input{x}', 'x'), /no known escape/);
     assert.throws(() => parseBibtex('@misc{k, title = {a}'), /runs to the end|expected|field name/);
@@ -441,6 +467,28 @@ describe('export: what is known only', () => {
     assert.equal(ownArxivId('本文 arXiv:2401.01234'), '2401.01234');
     assert.equal(ownArxivId('Extends arXiv:2310.00001'), undefined);
     assert.equal(ownArxivId('This paper builds on prior work. See arXiv:2310.00001'), undefined, 'not across a sentence');
+    // Words between the paper and the id that name another paper: the id is not its own.
+    for (const other of [
+      'This work extends arXiv:2310.00001 to larger models',
+      'An extended version of this paper is arXiv:2501.00001',
+      'This paper supersedes arXiv:2310.00001',
+      'This paper is a follow-up to arXiv:2310.00001',
+      'Our work builds on arXiv:2310.00001',
+      '本文扩展了 arXiv:2310.00001',
+      'This version fixes typos in arXiv:2310.00001',
+    ]) {
+      assert.equal(ownArxivId(other), undefined, other);
+    }
+    for (const [own, id] of [
+      ['This paper: arXiv:2401.01234', '2401.01234'],
+      ['This paper (arXiv:2401.01234v3) extends arXiv:2310.00001', '2401.01234v3'],
+      ['This paper is available as arXiv:2401.01234', '2401.01234'],
+      ['this version = arXiv 2401.01234v2', '2401.01234v2'],
+      ['本文即 arXiv:2401.01234', '2401.01234'],
+      ['本文（arXiv：2401.01234）', '2401.01234'],
+    ]) {
+      assert.equal(ownArxivId(own), id, own);
+    }
     // At the end of a sentence, with its version too; not a number that goes on.
     assert.equal(ownArxivId('This paper is arXiv:2405.09673.'), '2405.09673');
     assert.equal(ownArxivId('This paper is arXiv:2405.09673v2. Code at x.'), '2405.09673v2');
@@ -468,6 +516,22 @@ describe('export: what is known only', () => {
     assert.equal(paperYear('', '0703.01234'), undefined, 'no id of this form before April 2007');
     assert.equal(paperYear('', '4401.01234', 2027), undefined, 'nor an id of a year to come');
     assert.equal(paperYear('', undefined), undefined);
+  });
+
+  test('Should take et al. for more authors, not for an author, in every format', () => {
+    assert.deepEqual(namedAuthors(['Mei Tanaka', 'Lin Qiu et al.']), { names: ['Mei Tanaka', 'Lin Qiu'], more: true });
+    assert.deepEqual(namedAuthors(['Mei Tanaka', 'et al']), { names: ['Mei Tanaka'], more: true });
+    assert.deepEqual(namedAuthors(['张三', '李四', '等']), { names: ['张三', '李四'], more: true });
+    assert.deepEqual(namedAuthors(['Alice Others', 'Al Etal']), { names: ['Alice Others', 'Al Etal'], more: false });
+    const w = testWorkspace({ [FILE]: digest(entryLines('E', { authors: 'Mei Tanaka, Lin Qiu, et al.' })) });
+    const lookup = w.model.lookup();
+    const [record] = [...lookup.papers()].map((paper) => exportRecord(lookup, paper));
+    assert.deepEqual([record.authors, record.moreAuthors], [['Mei Tanaka', 'Lin Qiu'], true]);
+    assert.equal(parseBibtex(exportPapers('bibtex', [record]))[0].fields.get('author'), 'Mei Tanaka and Lin Qiu and others');
+    assert.deepEqual((JSON.parse(exportPapers('csljson', [record])) as { author: unknown }[])[0].author, [{ literal: 'Mei Tanaka' }, { literal: 'Lin Qiu' }]);
+    assert.deepEqual(exportPapers('ris', [record]).match(/^AU {2}- .*$/gm), ['AU  - Mei Tanaka', 'AU  - Lin Qiu']);
+    assert.equal(parseCsv(exportPapers('csv', [record]))[1][CSV_COLUMNS.indexOf('authors')], 'Mei Tanaka; Lin Qiu; et al.');
+    assert.match(exportPapers('markdown', [record]), /Authors · 作者: Mei Tanaka, Lin Qiu, et al\\\./);
   });
 
   test('Should write the year of a paper without a journal ref from its own arXiv id in every format', () => {

@@ -117,7 +117,9 @@ export function registerExporting(context: vscode.ExtensionContext, client: Lang
       }
       const file = typeof to === 'string' ? vscode.Uri.parse(to) : to;
       try {
-        await writeAtomically(file, result.text);
+        // A CSV file starts with a byte order mark: Excel reads one without it in the system's
+        // code page, every Chinese cell garbled.
+        await writeAtomically(file, format === 'csv' ? '\ufeff' + result.text : result.text);
       } catch (error) {
         void showError(vscode.l10n.t('Paper Digest: could not export to {0}: {1}', vscode.workspace.asRelativePath(file), error instanceof Error ? error.message : String(error)));
         return undefined;

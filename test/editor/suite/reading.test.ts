@@ -246,6 +246,16 @@ describe('Reading workflow in the editor', function () {
     } finally {
       await vscode.workspace.fs.delete(target).then(undefined, () => undefined);
     }
+    // A CSV file starts with a byte order mark (Excel reads its Chinese cells by it); the
+    // untitled editor's text has none.
+    const csv = workspaceFile('exported-papers.csv');
+    try {
+      await vscode.commands.executeCommand<any>('paperDigest.exportPapers', { scope: { uri: day1().toString() }, format: 'csv', to: csv.toString() });
+      const bytes = await vscode.workspace.fs.readFile(csv);
+      assert.deepStrictEqual([...bytes.subarray(0, 8)], [0xef, 0xbb, 0xbf, ...new TextEncoder().encode('title')]);
+    } finally {
+      await vscode.workspace.fs.delete(csv).then(undefined, () => undefined);
+    }
   });
 
   it('Should triage the unread papers in ranking order, one key each', async () => {

@@ -6,6 +6,8 @@
  */
 import type { PaperSummary } from '../workspaceIndex';
 import type { ModelLookup } from './model';
+import type { KeySource } from './export/bibtex';
+import { paperKeyOf } from './paperInfo';
 import { categoryKey } from '../paperFilter';
 
 /** One paper as the exporters see it. */
@@ -13,7 +15,10 @@ export interface ExportRecord {
   readonly paperKey: string;
   readonly title: string;
   readonly titleZh: string;
+  /** The authors the digest names (an `et al.` is not one: see `moreAuthors`). */
   readonly authors: readonly string[];
+  /** Whether the author line ends with `et al.` (or `others`, `等人`): more authors than it names. */
+  readonly moreAuthors?: boolean;
   /** Chinese forms of authors, where the `机构` line gives them. */
   readonly authorsZh: readonly { readonly name: string; readonly nameZh: string }[];
   readonly institutions: readonly { readonly name: string; readonly nameZh?: string }[];
@@ -41,19 +46,24 @@ export interface ExportRecord {
 }
 
 /**
- * The arXiv id the Comments give as the paper's own: only after words that say so ("this
- * paper", "this work", "our paper", "this version", "本文", "本论文"), within the same clause.
- * A bare `arXiv:2401.01234` in the Comments usually cites another paper and is not used.
+ * The arXiv id the Comments give as the paper's own: only where words that name the paper
+ * ("this paper", "this work", "our paper", "this version", "本文", "本论文"; not "a version of
+ * this paper") say it *is* that id ("is", "=", ":", "is available as", "即", "为", "是", or the id
+ * straight after them, bracketed or not). Any other words between them name another paper ("this work extends arXiv:…", "an
+ * extended version of this paper is arXiv:…", "本文扩展了 arXiv:…"), and a bare `arXiv:…` in the
+ * Comments usually cites one: neither is used.
  *
  * @example
  * ownArxivId('This paper is arXiv:2401.01234v2; extends arXiv:2310.00001') // '2401.01234v2'
- * ownArxivId('Extends arXiv:2310.00001')                                  // undefined
+ * ownArxivId('This work extends arXiv:2310.00001')                        // undefined
  */
 export function ownArxivId(comments: string): string | undefined {
-  const pattern = /(?:\b(?:this|our)\s+(?:paper|work|article|preprint|version|submission)\b|本文|本论文)[^.;；。,，]{0,40}?\barxiv\s*[:：]?\s*((?:\d{4}\.\d{4,5})(?:v\d+)?)(?!\d|\.\d)/iu;
-  const match = pattern.exec(comments);
+  const match = OWN_ARXIV_ID.exec(comments);
   return match ? match[1] : undefined;
 }
+
+const OWN_ARXIV_ID =
+  /(?:(?<!\bof\s+)\b(?:this|our)\s+(?:paper|work|article|preprint|version|submission)\b|本文|本论文)(?:\s*(?:is|=|:|：|即|为|是)(?:\s+(?:also|now))?(?:\s+(?:(?:available|published)\s+)?(?:as|at|on))?)?\s*[(（]?\s*arxiv\s*[:：]?\s*((?:\d{4}\.\d{4,5})(?:v\d+)?)(?!\d|\.\d)/iu;
 
 /**
  * The year a paper was published, as far as its entry says: the one year its journal ref names
@@ -100,11 +110,13 @@ export function exportRecord(lookup: ModelLookup, paper: PaperSummary): ExportRe
   const info = lookup.info(paper);
   const arxivId = ownArxivId(paper.comments);
   const year = paperYear(paper.journalRef, arxivId);
+  const authors = namedAuthors(paper.authors);
   return {
     paperKey: info.paperKey,
-    title: paper.englishTitle || paper.title,
+    title: exportTitle(paper),
     titleZh: paper.chineseTitle,
-    authors: paper.authors,
+    authors: authors.names,
+    ...(authors.more ? { moreAuthors: true } : {}),
     authorsZh: paper.authorsZh,
     institutions: paper.institutions.map((institution) => (institution.translation ? { name: institution.name, nameZh: institution.translation } : { name: institution.name })),
     topic: paper.topic,
@@ -127,6 +139,44 @@ export function exportRecord(lookup: ModelLookup, paper: PaperSummary): ExportRe
     line: paper.selectionRange.start.line + 1,
   };
 }
+
+/** The title a paper is exported by: its English title, else the one it has. */
+function exportTitle(paper: PaperSummary): string {
+  return paper.englishTitle || paper.title;
+}
+
+/**
+ * What a paper's cite key is made of, as its export record has it, without making the record:
+ * for the keys of an export written a record at a time (`exportChunks`' `keySources`).
+ */
+export function keySourceOf(paper: PaperSummary): KeySource {
+  return { authors: namedAuthors(paper.authors).names, title: exportTitle(paper), paperKey: paperKeyOf(paper) };
+}
+
+/**
+ * The authors an author line names, and whether it says there are more: `et al.` (alone, or at
+ * the end of the last name), `others`, `等` or `等人` is no author (BibTeX would read `et al.` as
+ * a person whose family name is `al.`; a reference list would print it as a name).
+ *
+ * @example namedAuthors(['Mei Tanaka', 'Lin Qiu et al.']) // { names: ['Mei Tanaka', 'Lin Qiu'], more: true }
+ */
+export function namedAuthors(authors: readonly string[]): { names: readonly string[]; more: boolean } {
+  let more = false;
+  const names: string[] = [];
+  for (const author of authors) {
+    if (NOT_A_NAME.test(author)) {
+      more = true;
+      continue;
+    }
+    const named = author.replace(ET_AL_AFTER, '');
+    if (named !== author) more = true;
+    if (named.length > 0) names.push(named);
+  }
+  return more ? { names, more } : { names: authors, more };
+}
+
+const NOT_A_NAME = /^\s*(?:and\s+)?(?:et(?:\.\s*|\s+)al(?:ii|\.)?|others|等人?)\s*$/iu;
+const ET_AL_AFTER = /[\s,]+et(?:\.\s*|\s+)al(?:ii|\.)?\s*$/iu;
 
 /**
  * The Chinese title where a listing shows it besides the title: empty when the paper has no

@@ -6,20 +6,24 @@
  *
  * Values are braced; the characters special to (La)TeX are escaped, so that any title parses
  * and prints as written. Keys are `firstauthor` + `firstword` of the title in ASCII, made
- * unique with `b`, `c`, ... suffixes.
+ * unique with `b`, `c`, ... suffixes, in the order of the papers' state keys (not of the export).
  */
 import type { ExportRecord } from '../exportRecord';
 import { exportLine, secondTitle } from '../exportRecord';
 
 /**
- * Escapes text for a braced BibTeX value: `\ { } $ & % # _ ^ ~ < >` become their LaTeX commands;
- * other characters (Chinese included) stay as they are, for biber / UTF-8 BibTeX.
+ * Escapes text for a braced BibTeX value: `\ { } $ & % # _ ^ ~ < >` become their LaTeX commands,
+ * each hyphen of `--` or `---` is braced; other characters (Chinese included) stay as they are, for biber / UTF-8 BibTeX.
  *
  * @example
  * escapeBibtex('50% of {x} & y_1') // '50\\% of \\textbraceleft{}x\\textbraceright{} \\& y\\_1'
  */
 export function escapeBibtex(text: string): string {
-  return exportLine(text).replace(/[\\{}$&%#_^~<>]/g, (c) => BIBTEX_ESCAPES[c]);
+  // A run of hyphens is a dash to LaTeX (`--` –, `---` —): each hyphen of one is braced, so that
+  // it prints, and parses, as written.
+  return exportLine(text)
+    .replace(/[\\{}$&%#_^~<>]/g, (c) => BIBTEX_ESCAPES[c])
+    .replace(/-{2,}/g, (run) => '{-}'.repeat(run.length));
 }
 
 /**
@@ -38,8 +42,10 @@ const BIBTEX_ESCAPES: Record<string, string> = {
   '%': '\\%',
   '#': '\\#',
   _: '\\_',
-  '^': '\\^{}',
-  '~': '\\~{}',
+  // Not `\\^{}` and `\\~{}`, which are accents (on nothing, or on what follows, as BibTeX
+  // parsers read them).
+  '^': '\\textasciicircum{}',
+  '~': '\\textasciitilde{}',
 };
 
 /** An author for the `author` field: braced whole when it holds ` and ` or a comma, so BibTeX does not split it. */
@@ -61,15 +67,35 @@ function asciiWord(text: string): string {
 
 const STOP_WORDS = new Set(['a', 'an', 'the', 'on', 'of', 'for', 'in', 'to', 'and', 'with', 'towards', 'toward']);
 
+/** What a paper's cite key is made of: its first author and title, and its key in the state (which tells papers apart). */
+export interface KeySource {
+  readonly authors: readonly string[];
+  readonly title: string;
+  readonly paperKey: string;
+}
+
 /** The cite keys of the records, in order, unique. */
 export function bibtexKeys(records: readonly ExportRecord[]): string[] {
-  const keys = new BibtexKeys();
+  const keys = new BibtexKeys(records);
   return records.map((record) => keys.next(record));
+}
+
+/** `firstauthor_firstword`: the family name of the first author and the title's first word, in ASCII. */
+function keyBase(source: Pick<KeySource, 'authors' | 'title'>): string {
+  const author = source.authors[0] ?? '';
+  const family = author.trim().split(/\s+/).pop() ?? '';
+  const word = asciiWord(source.title);
+  return (asciiWord(family) || 'anon') + (word ? '_' + word : '');
 }
 
 /**
  * Cite keys handed out one record at a time, each unlike those before it: an export written as
  * it goes (a year of papers) needs no list of every record first.
+ *
+ * Given what every paper of the export is made of (`all`), a paper's key does not depend on the
+ * order the papers come in (a sort by rank, which a star changes, or by file): of the papers
+ * that share a base, the one first by its state key has the bare base, the others `b`, `c`, ...
+ * in that order, skipping any other paper's base. Without it, they are handed out in order.
  *
  * @example
  * const keys = new BibtexKeys();
@@ -81,21 +107,72 @@ export class BibtexKeys {
   // The next suffix to try for each base: the thousandth paper of one base tries one key, not a
   // thousand (a year of digests shares bases by the hundred: a common name, a common first word).
   private readonly suffixes = new Map<string, number>();
+  /** Each paper's key, by its state key, worked out from every paper of the export. */
+  private readonly assigned?: Map<string, string>;
+
+  constructor(all?: Iterable<KeySource>) {
+    if (all !== undefined) {
+      this.assigned = assignKeys(all);
+    }
+  }
 
   next(record: ExportRecord): string {
-    const author = record.authors[0] ?? '';
-    const family = author.trim().split(/\s+/).pop() ?? '';
-    const word = asciiWord(record.title);
-    const base = (asciiWord(family) || 'anon') + (word ? '_' + word : '');
+    const assigned = this.assigned?.get(record.paperKey);
+    if (assigned !== undefined && !this.used.has(assigned)) {
+      this.used.add(assigned);
+      return assigned;
+    }
+    const base = keyBase(record);
     let key = base;
     let n = this.suffixes.get(base) ?? 1;
-    while (this.used.has(key)) {
+    while (this.used.has(key) || (this.assigned !== undefined && this.assignedKeys().has(key))) {
       key = base + suffix(n++);
     }
     this.suffixes.set(base, n);
     this.used.add(key);
     return key;
   }
+
+  private assignedSet?: Set<string>;
+
+  /** The keys worked out beforehand (a record not among `all` takes none of them). */
+  private assignedKeys(): Set<string> {
+    this.assignedSet ??= new Set(this.assigned!.values());
+    return this.assignedSet;
+  }
+}
+
+/** The keys of papers, by state key, whatever order the papers come in (see `BibtexKeys`). */
+function assignKeys(all: Iterable<KeySource>): Map<string, string> {
+  const groups = new Map<string, string[]>();
+  for (const source of all) {
+    const base = keyBase(source);
+    const group = groups.get(base);
+    if (group) group.push(source.paperKey);
+    else groups.set(base, [source.paperKey]);
+  }
+  // Every bare base is some paper's key: a suffixed key never takes one.
+  const taken = new Set(groups.keys());
+  const keys = new Map<string, string>();
+  for (const base of [...groups.keys()].sort(byCodeUnits)) {
+    const papers = groups.get(base)!.sort(byCodeUnits);
+    keys.set(papers[0], base);
+    let n = 1;
+    for (let i = 1; i < papers.length; i++) {
+      if (keys.has(papers[i])) continue;
+      let key: string;
+      do {
+        key = base + suffix(n++);
+      } while (taken.has(key));
+      taken.add(key);
+      keys.set(papers[i], key);
+    }
+  }
+  return keys;
+}
+
+function byCodeUnits(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
 }
 
 /** b, c, ..., z, ba, bb, ... */
@@ -116,12 +193,12 @@ function suffix(n: number): string {
  * toBibtex([record]) // '@misc{tanaka_sparse,\n  title = {{Sparse Probes ...}},\n  ...}\n'
  */
 export function toBibtex(records: readonly ExportRecord[]): string {
-  return [...bibtexChunks(records)].join('');
+  return [...bibtexChunks(records, records)].join('');
 }
 
-/** `toBibtex` a record at a time: the entries with a blank line between them. */
-export function* bibtexChunks(records: Iterable<ExportRecord>): Generator<string, void, undefined> {
-  const keys = new BibtexKeys();
+/** `toBibtex` a record at a time: the entries with a blank line between them; `all` makes the keys (`BibtexKeys`). */
+export function* bibtexChunks(records: Iterable<ExportRecord>, all?: Iterable<KeySource>): Generator<string, void, undefined> {
+  const keys = new BibtexKeys(all);
   let first = true;
   for (const record of records) {
     const entry = bibtexEntry(record, keys.next(record));
@@ -133,7 +210,8 @@ export function* bibtexChunks(records: Iterable<ExportRecord>): Generator<string
 function bibtexEntry(record: ExportRecord, key: string): string {
   const fields: [string, string][] = [['title', `{${escapeBibtex(record.title)}}`]];
   if (record.authors.length > 0) {
-    fields.push(['author', record.authors.map(bibtexName).join(' and ')]);
+    // `and others` is BibTeX's own way to say "et al.".
+    fields.push(['author', record.authors.map(bibtexName).join(' and ') + (record.moreAuthors ? ' and others' : '')]);
   }
   const notes: string[] = [];
   if (secondTitle(record)) notes.push(`Chinese title: ${secondTitle(record)}`);

@@ -7,11 +7,11 @@
  */
 import type { ExportRecord } from '../exportRecord';
 import { exportLine, secondTitle } from '../exportRecord';
-import { BibtexKeys } from './bibtex';
+import { BibtexKeys, KeySource } from './bibtex';
 
 /** The CSL-JSON items of the papers. */
 export function toCslItems(records: readonly ExportRecord[]): Record<string, unknown>[] {
-  const keys = new BibtexKeys();
+  const keys = new BibtexKeys(records);
   return records.map((record) => cslItem(record, keys.next(record)));
 }
 
@@ -38,12 +38,12 @@ function cslItem(record: ExportRecord, key: string): Record<string, unknown> {
 
 /** @example toCslJson([record]) // '[\n  {\n    "id": "tanaka_sparse", ...' */
 export function toCslJson(records: readonly ExportRecord[]): string {
-  return [...cslJsonChunks(records)].join('');
+  return [...cslJsonChunks(records, records)].join('');
 }
 
 /** `toCslJson` an item at a time: the text `JSON.stringify(items, null, 2)` gives, and a line end. */
-export function* cslJsonChunks(records: Iterable<ExportRecord>): Generator<string, void, undefined> {
-  const keys = new BibtexKeys();
+export function* cslJsonChunks(records: Iterable<ExportRecord>, all?: Iterable<KeySource>): Generator<string, void, undefined> {
+  const keys = new BibtexKeys(all);
   yield* jsonArrayChunks(records, (record) => cslItem(record, keys.next(record)));
 }
 

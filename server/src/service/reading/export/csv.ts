@@ -47,7 +47,7 @@ function csvRow(record: ExportRecord, fileOf: (uri: string) => string): string {
   const values: Record<(typeof CSV_COLUMNS)[number], string> = {
     title: record.title,
     titleZh: record.titleZh,
-    authors: record.authors.join('; '),
+    authors: [...record.authors, ...(record.moreAuthors ? ['et al.'] : [])].join('; '),
     institutions: record.institutions.map((institution) => (institution.nameZh ? `${institution.name} (${institution.nameZh})` : institution.name)).join('; '),
     topic: record.topic,
     categories: record.categories.join(' '),

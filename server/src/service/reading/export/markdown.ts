@@ -45,6 +45,7 @@ function markdownRecord(record: ExportRecord, number: number): string[] {
     const zh = record.authorsZh.find((pair) => pair.name === author)?.nameZh;
     return escapeMarkdown(zh ? `${author} (${zh})` : author);
   });
+  if (record.moreAuthors && authors.length > 0) authors.push(escapeMarkdown('et al.'));
   if (authors.length > 0) out.push(`- Authors · 作者: ${authors.join(', ')}`);
   if (record.institutions.length > 0) {
     out.push(`- Institutions · 机构: ${record.institutions.map((institution) => escapeMarkdown(institution.nameZh ? `${institution.name} (${institution.nameZh})` : institution.name)).join('; ')}`);

@@ -193,6 +193,7 @@ describe('export: BibTeX', () => {
     const hostile = entries[list.findIndex((record) => record.title === HOSTILE)];
     assert.equal(hostile.fields.get('eprint'), '2605.01234v2', 'the arXiv id the Comments give as the paper’s own');
     assert.equal(hostile.fields.get('url'), 'https://arxiv.org/abs/2605.01234v2');
+    assert.equal(hostile.fields.has('primaryclass'), false, 'a digest does not say which category is the primary one');
     // Authors: one with " and " in it stays one name, braced.
     assert.equal(checkBibValue(hostile.fields.get('author')!, 'author'), 'Ann {Brace and Bo and Co and Zoë O’Neil'.replace('{', '{'));
     assert.match(hostile.fields.get('author')!, / and \{Bo and Co\} and /);

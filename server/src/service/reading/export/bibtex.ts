@@ -226,7 +226,7 @@ function bibtexEntry(record: ExportRecord, key: string): string {
   }
   if (record.arxivId) {
     fields.push(['eprint', escapeBibtex(record.arxivId)], ['archiveprefix', 'arXiv'], ['url', `https://arxiv.org/abs/${record.arxivId}`]);
-    if (record.categories[0]) fields.push(['primaryclass', escapeBibtex(record.categories[0])]);
+    // No `primaryclass`: a digest lists the categories without saying which is the primary one.
   }
   if (record.categories.length > 0) {
     fields.push(['keywords', escapeBibtex(record.categories.join(', '))]);

@@ -278,18 +278,44 @@ describe('reading: the papers a scope means, as the Papers view shows them', () 
     assert.equal(papersInScope(lookup, { filter: 'tsinghua' }).length, papersTree(w.index, 'file', 'tsinghua').paperCount);
   });
 
-  test('Should put a paper in two digests in one For you band once, at its best scored copy', () => {
+  test('Should put a paper in two digests in one For you band once, at the place the ranked list gives it (its newest digest)', () => {
     const hit = entryLines('P', { englishTitle: 'Probing Lattice Reasoning', topicHits: '专题命中 数学推理 ：lattice(title)；分类 cs.CL' });
     const plain = entryLines('P', { englishTitle: 'Probing Lattice Reasoning', topicHits: '专题命中 数学推理 ：probe(title)；分类 cs.CL', summary: 'AI总结 无关。' });
-    const w = testWorkspace({ [DAY1]: digest(plain, RL), [DAY2]: digest(hit) }, { keywords: [{ term: 'lattice', weight: 3 }] });
-    const tree = papersTree(w.index, 'forYou', { filter: '', reading: w.model.lookup() });
-    const titles = tree.roots.flatMap((band) => band.children.filter((node) => node.kind === 'paper').map((node) => [band.label, (node as { title: string }).title]));
-    assert.equal(titles.filter(([, title]) => title === 'Probing Lattice Reasoning').length, 1, JSON.stringify(titles));
-    assert.equal(tree.roots.reduce((sum, band) => sum + band.count, 0), 2, 'the bands count each paper once');
-    // The copy not placed is found at the one placed (the paper under the cursor, revealed).
-    const notPlaced = w.index.file(DAY1)!.papers.find((paper) => paper.englishTitle === 'Probing Lattice Reasoning')!;
-    const path = new PapersTreeLookup(tree).pathToPaper(notPlaced);
-    assert.equal((path?.at(-1) as { title?: string } | undefined)?.title, 'Probing Lattice Reasoning');
+    // The newer copy scores less than the older one: both lists place and score the newer.
+    for (const [older, newer] of [
+      [plain, hit],
+      [hit, plain],
+    ]) {
+      const w = testWorkspace({ [DAY1]: digest(older, RL), [DAY2]: digest(newer) }, { keywords: [{ term: 'lattice', weight: 3 }] });
+      const lookup = w.model.lookup();
+      const tree = papersTree(w.index, 'forYou', { filter: '', reading: lookup });
+      const placed = tree.roots.flatMap((band) => band.children.filter((node) => node.kind === 'paper').map((node) => node as { title: string; uri: string; score?: number }));
+      const lattice = placed.filter((node) => node.title === 'Probing Lattice Reasoning');
+      assert.equal(lattice.length, 1, JSON.stringify(placed));
+      assert.equal(tree.roots.reduce((sum, band) => sum + band.count, 0), 2, 'the bands count each paper once');
+      const ranked = rankPapers(lookup, {});
+      assert.deepEqual(
+        placed.map((node) => [node.title, node.uri]),
+        ranked.map((paper) => [paper.englishTitle, paper.uri]),
+        'the papers, their places and their order as the ranked list (triage, papers) has them',
+      );
+      assert.equal(lattice[0].uri, DAY2);
+      // The copy not placed is found at the one placed (the paper under the cursor, revealed).
+      const notPlaced = w.index.file(DAY1)!.papers.find((paper) => paper.englishTitle === 'Probing Lattice Reasoning')!;
+      const path = new PapersTreeLookup(tree).pathToPaper(notPlaced);
+      assert.equal((path?.at(-1) as { title?: string } | undefined)?.title, 'Probing Lattice Reasoning');
+    }
+  });
+
+  test('Should order papers of equal scores in For you newest digest first, whatever their file names', () => {
+    // The newer digest's name sorts after the older one's (`a-2026-05-03` after `2026-05-01`).
+    const newer = 'file:///w/a-2026-05-03.digest';
+    const w = testWorkspace({ [DAY1]: digest(entryLines('Old'), entryLines('Older')), [newer]: digest(entryLines('New')) }, { keywords: [{ term: 'sparse', weight: 1 }] });
+    const lookup = w.model.lookup();
+    const tree = papersTree(w.index, 'forYou', { filter: '', reading: lookup });
+    const placed = tree.roots.flatMap((band) => band.children.filter((node) => node.kind === 'paper').map((node) => (node as { uri: string }).uri));
+    assert.deepEqual(placed, [newer, DAY1, DAY1]);
+    assert.deepEqual(placed, rankPapers(lookup, {}).map((paper) => paper.uri));
   });
 
   test('Should keep an English title that starts like the key of a Chinese-only paper apart from it', () => {

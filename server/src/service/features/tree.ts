@@ -269,25 +269,30 @@ function placePapers(index: WorkspaceIndex, grouping: PapersGrouping, options: P
     }
   }
   if (grouping === 'forYou') {
-    // Highest score first; the sort is stable, so equal scores keep file order.
-    const scores = new Map<PaperSummary, number>();
-    for (const { paper } of matching) {
-      // The score alone: the reading information of every paper was 1 KB each, kept.
-      scores.set(paper, reading.score(paper));
-    }
-    matching.sort((a, b) => scores.get(b.paper)! - scores.get(a.paper)!);
-    // One place per paper, its best scored: copies of a paper in two digests (scored by what
-    // each copy says) are one paper, in one band, as the ranked list has them.
-    const placed = new Set<string>();
-    let kept = 0;
-    for (const each of matching) {
-      const identity = paperIdentity(each.paper);
-      if (!placed.has(identity)) {
-        placed.add(identity);
-        matching[kept++] = each;
+    // One place per paper, the one the ranked list (triage, `papers`) gives it: its place in the
+    // newest digest (copies of a paper in two digests are one paper, in one band), scored by
+    // what that copy says; then the highest score first, equal scores newest digest first, then
+    // in file order (`rankPapers`).
+    const newest = new Map<string, number>();
+    for (let i = 0; i < matching.length; i++) {
+      const identity = paperIdentity(matching[i].paper);
+      const known = newest.get(identity);
+      if (known === undefined || reading.digestRank(matching[i].paper.uri) > reading.digestRank(matching[known].paper.uri)) {
+        newest.set(identity, i);
       }
     }
-    matching.length = kept;
+    const kept = Uint32Array.from(newest.values()).sort();
+    // The sort keys worked out once per paper (the score alone: the reading information of every
+    // paper was 1 KB each, kept).
+    const scores = new Float64Array(matching.length);
+    const ranks = new Int32Array(matching.length);
+    for (const i of kept) {
+      scores[i] = reading.score(matching[i].paper);
+      ranks[i] = reading.digestRank(matching[i].paper.uri);
+    }
+    const ordered = [...kept].sort((a, b) => scores[b] - scores[a] || ranks[b] - ranks[a] || a - b).map((i) => matching[i]);
+    for (let i = 0; i < ordered.length; i++) matching[i] = ordered[i];
+    matching.length = ordered.length;
   }
   const distinct = new DistinctPapers(index.repeatedTitleKeys());
   for (const { paper, heading } of matching) {

@@ -344,8 +344,9 @@ export function runPapers(args: readonly string[], out: Output, cwd: string): nu
       : inFileOrder(lookup, distinctPapers(lookup, papersInScope(lookup, options.query).filter(listed)));
   // Each paper's record is made as its text is written, and the text written in batches as it
   // is made: a year of papers exported held its 100,000 records and its 150 MB of text at once.
+  const state = acrossFolders(lookup);
   const records = function* (): Generator<ExportRecord, void, undefined> {
-    for (const paper of papers) yield exportRecord(lookup, paper);
+    for (const paper of papers) yield state(exportRecord(lookup, paper));
   };
   const fileOf = (uri: string): string => workspace.display(uri).split(path.sep).join('/');
   const chunks =
@@ -408,6 +409,40 @@ export function paperJson(record: ExportRecord, fileOf: (uri: string) => string)
 function recordName(record: ExportRecord, language: MessageLanguage): string {
   const number = record.paperKey.startsWith('untitled:') ? untitledPaperNumber(record.title) : undefined;
   return number === undefined ? record.title : untitledPaperName(number, language);
+}
+
+/**
+ * A paper's state as a listing of each paper once shows it when its copies are in folders of
+ * their own state files (`papers a b`): read only when read in every folder it is in, starred
+ * when starred in one, the tags of them all, its listed copy's note or another's. As the Papers
+ * view's badge and the `--unread` and `--starred` filters take it (a paper unread while one of
+ * its places is), so that the summary line counts what they list. One state file: as it is.
+ */
+function acrossFolders(lookup: ModelLookup): (record: ExportRecord) => ExportRecord {
+  let copies: Map<string, PaperSummary[]> | undefined;
+  return (record) => {
+    if (copies === undefined) {
+      copies = new Map();
+      for (const paper of lookup.papers()) {
+        const key = paperKeyOf(paper);
+        const list = copies.get(key);
+        if (list) list.push(paper);
+        else copies.set(key, [paper]);
+      }
+    }
+    const states = (copies.get(record.paperKey) ?? []).map((paper) => lookup.stateOf(paper));
+    if (states.every((state) => state === states[0])) return record;
+    const tags = new Set(record.tags);
+    for (const state of states) for (const tag of state?.tags ?? []) tags.add(tag);
+    const note = record.note ?? states.find((state) => state?.note)?.note;
+    return {
+      ...record,
+      read: states.every((state) => state?.read === true),
+      starred: states.some((state) => state?.starred === true),
+      tags: [...tags],
+      ...(note ? { note } : {}),
+    };
+  };
 }
 
 /** One line per paper: state marks, score, place, titles, tags; then a count, in Chinese for `zh-cn` and in English otherwise (as `check`'s summary line). */

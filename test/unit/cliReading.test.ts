@@ -418,6 +418,29 @@ describe('paper-digest mark', () => {
     }
   });
 
+  test('Should count in its summary line what --unread and --starred list when a paper is in folders of two state files', () => {
+    const root = temp.make('paper-digest-two-folders-');
+    const [a, b] = [path.join(root, 'a'), path.join(root, 'b')];
+    const papers = (): string => digest(entryLines('1', { englishTitle: 'Sparse Probes Revisited' }), entryLines('2', { englishTitle: 'Chain of Thought at Scale' }));
+    fs.mkdirSync(a);
+    fs.mkdirSync(b);
+    fs.writeFileSync(path.join(a, '2026-11-16.digest'), papers());
+    fs.writeFileSync(path.join(b, '2026-12-01.digest'), papers());
+    // Starred in the older folder; read in the older folder, unread in the newer.
+    ok(run(['mark', 'star', '--title', 'Sparse Probes Revisited', a], root));
+    ok(run(['mark', 'read', '--title', 'Chain of Thought at Scale', a], root));
+    const listed = (args: string[]): Record<string, unknown>[] => json(run(['papers', '--format', 'json', ...args, a, b], root));
+    const all = listed([]);
+    assert.deepEqual(all.map((paper) => [paper.title, paper.read, paper.starred]).sort(), [
+      ['Chain of Thought at Scale', false, false],
+      ['Sparse Probes Revisited', false, true],
+    ]);
+    assert.equal(listed(['--unread']).length, 2);
+    assert.deepEqual(listed(['--starred']).map((paper) => paper.title), ['Sparse Probes Revisited']);
+    const summary = ok(run(['papers', '--lang', 'en', a, b], root)).trim().split('\n').at(-1);
+    assert.match(summary ?? '', /^2 papers \(2 unread, 1 starred\)/);
+  });
+
   test('Should give each paper the same cite key in BibTeX and CSL-JSON whatever the order (rank or file)', () => {
     const folder = temp.make('paper-digest-keys-');
     // Three papers of one first author and first word; the interests rank the last first.

@@ -169,6 +169,21 @@ describe('reading: interest ranking', () => {
     assert.deepEqual(english(many.problems), ['more than 500 interests: the rest is ignored']);
   });
 
+  test('Should name a category with a * that is no whole archive, and give no reason for an interest of weight 0', () => {
+    const english = (problems: readonly MessageRef[]): string[] => problems.map((problem) => messageText(problem).en);
+    const categories = parseInterests({ categories: ['cs.L*', 'cs.*', 'q-bio.*', 'Machine Learning', '*'] });
+    assert.deepEqual(categories.list.map((each) => each.term), ['cs.*', 'q-bio.*', 'Machine Learning']);
+    assert.deepEqual(english(categories.problems), [
+      'the category "cs.L*" can match no paper: a code (cs.CL), a whole archive (cs.*) or a category name',
+      'the category "*" can match no paper: a code (cs.CL), a whole archive (cs.*) or a category name',
+    ]);
+    const w = testWorkspace({ [DAY1]: digest(PROBES) });
+    const [paper] = [...w.model.lookup().papers()];
+    const zero = scorePaper(parseInterests({ keywords: [{ term: 'sparse', weight: 0 }, { term: 'arithmetic', weight: 1 }] }), paper);
+    assert.equal(zero.score, 2);
+    assert.deepEqual(zero.reasons.map((reason) => reason.split(' (')[0]), ["keyword 'arithmetic' in the title, counted double"]);
+  });
+
   test('Should read an interests.json with a byte order mark, and name one that is null or not JSON', () => {
     const english = (problems: readonly MessageRef[]): string[] => problems.map((problem) => messageText(problem).en);
     const withMark = interestsFromFileText('\uFEFF{"keywords":["reasoning"]}', 'interests.json');

@@ -133,6 +133,7 @@ export const FILE_MESSAGES = {
   interestsNotList: bilingual('"{field}" is not a list', '"{field}" 不是列表'),
   interestsNoTerm: bilingual('an item of "{field}" has no term', '"{field}" 中有一项没有 term'),
   interestsBadWeight: bilingual('the weight of {term} is not a number from -1000 to 1000', '{term} 的 weight 不是 -1000 到 1000 之间的数字'),
+  interestsBadCategory: bilingual('the category {term} can match no paper: a code (cs.CL), a whole archive (cs.*) or a category name', '分类 {term} 匹配不到任何论文：请写代码（cs.CL）、整个大类（cs.*）或分类名称'),
   interestsTooMany: bilingual('more than {max} interests: the rest is ignored', '兴趣超过 {max} 个：其余的被忽略'),
   interestsUnknownField: bilingual('unknown field "{field}"', '未知字段 "{field}"'),
   interestsHideBelow: bilingual('"hideBelow" is not a number', '"hideBelow" 不是数字'),

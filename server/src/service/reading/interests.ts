@@ -126,6 +126,11 @@ export function parseInterests(value: unknown): Interests {
         problems.push(message('interestsBadWeight', { term: JSON.stringify(term.slice(0, 60)) }));
         continue;
       }
+      if (kind === 'category' && term.includes('*') && !ARCHIVE_PATTERN.test(term.trim())) {
+        // `cs.L*`: only a whole archive takes a `*`; as a code or a name it could match nothing.
+        problems.push(message('interestsBadCategory', { term: JSON.stringify(term.slice(0, 60)) }));
+        continue;
+      }
       if (list.length >= MAX_INTERESTS) {
         problems.push(message('interestsTooMany', { max: MAX_INTERESTS }));
         break fields;
@@ -181,6 +186,9 @@ export function interestsFromFileText(text: string, path: string): { readonly in
 export function hasInterests(interests: Interests): boolean {
   return interests.list.length > 0 || interests.hideBelow !== undefined;
 }
+
+/** A category interest for a whole archive: `cs.*`, `physics.*`, `q-bio.*`. */
+const ARCHIVE_PATTERN = /^[a-z][a-z-]*\.\*$/i;
 
 function makeInterest(kind: InterestKind, term: string, weight: number): Interest {
   const folded = fold(term);
@@ -511,7 +519,8 @@ export function scorePaper(interests: Interests, paper: PaperSummary, withReason
   const reasons: string[] | undefined = withReasons ? [] : undefined;
   const add = (points: number, reason: string | undefined, chinese: string): void => {
     score += points;
-    if (reason !== undefined) {
+    // An interest of weight 0 counts nothing: no reason says it (`… (0)`).
+    if (reason !== undefined && points !== 0) {
       reasons!.push(`${reason} (${points > 0 ? '+' : ''}${round(points)}) · ${chinese}`);
     }
   };

@@ -45,6 +45,10 @@ import { ClientStateDisk, readClientInterests } from './clientStateDisk';
 import { INTERESTS_FILE, NodeStateDisk, readInterestsFile, STATE_FILE, STATE_FOLDER } from './stateDisk';
 import { runInSlices } from './slices';
 import { paperKeyOf } from './service/reading/paperInfo';
+import { titleRenames } from './service/reading/titleRenames';
+import type { TitleRename } from './service/reading/titleRenames';
+import { isEmptyPaperState } from './service/reading/stateFile';
+import type { StateChange } from './service/reading/stateFile';
 
 /** What the reading service needs of the server around it. */
 export interface ReadingHost {
@@ -89,6 +93,10 @@ export class ReadingService {
   private lastUnread = -1;
   private codeLensEnabled = new Map<string, Promise<boolean>>();
   private interestsLoading: Promise<void> = Promise.resolve();
+  /** Each file's papers as the last index change left them (`noteTitles`). */
+  private readonly lastPapers = new Map<string, readonly PaperSummary[]>();
+  /** The states carried to corrected titles, one change after another (`carryStates`). */
+  private carrying: Promise<void> = Promise.resolve();
   /** The first reads of the client-backed stores under way. */
   private storesLoading: Promise<unknown> = Promise.resolve();
 
@@ -101,13 +109,81 @@ export class ReadingService {
       interestsFor: (uri) => this.interestsFor(uri),
       mtimeOf: (uri) => host.mtimeOf(uri),
     });
-    index.onDidChange(() => {
+    // The papers each file has now: a title corrected from here on is told against them.
+    for (const file of index.files()) this.lastPapers.set(file.uri, file.papers);
+    index.onDidChange((change) => {
       // Nothing may keep the papers of a closed or removed file.
       this.lastRanking = undefined;
       this.model.forget();
       this.trees.clear();
       this.scheduleNotify(false);
+      this.noteTitles(change.uris);
     });
+  }
+
+  /**
+   * Looks for titles corrected in the files that changed (`titleRenames`), against the papers
+   * the last change left in each (the same arrays the index holds: nothing is copied).
+   */
+  private noteTitles(uris: readonly string[]): void {
+    for (const uri of uris) {
+      const papers = this.index.file(uri)?.papers;
+      const before = this.lastPapers.get(uri);
+      if (papers) this.lastPapers.set(uri, papers);
+      else this.lastPapers.delete(uri);
+      if (!before || !papers || before === papers) continue;
+      const renames = titleRenames(before, papers);
+      if (renames.length > 0) {
+        this.carrying = this.carrying.then(() => this.carryStates(uri, renames)).catch((error: unknown) => this.host.log(message('logCarryFailed', { location: uri, reason: detailOf(error) })));
+      }
+    }
+  }
+
+  /**
+   * Gives each paper whose title was corrected the state of its old title (read, star, tags,
+   * note) when it has none of its own; the old title's state is then cleared, unless a paper
+   * still has that title (another digest's copy). Written as any change is (merged, under the
+   * lock); a store that refuses changes (read-only, corrupt) keeps the old state where it is.
+   */
+  private async carryStates(uri: string, renames: readonly TitleRename[]): Promise<void> {
+    await this.storesLoading.catch(() => undefined);
+    const store = this.storeFor(uri);
+    if (!store) return;
+    let carried = false;
+    for (const { from, to, title } of renames) {
+      const state = store.get(from);
+      const target = store.get(to);
+      if (!state || isEmptyPaperState(state) || (target && !isEmptyPaperState(target))) continue;
+      const change: StateChange = {
+        ...(state.read ? { read: true } : {}),
+        ...(state.starred ? { starred: true } : {}),
+        ...(state.tags && state.tags.length > 0 ? { addTags: state.tags } : {}),
+        ...(state.note ? { note: state.note } : {}),
+      };
+      const result = await store.changeAsync([to], change, new Map([[to, title]]));
+      if (result.changed.length === 0) continue;
+      carried = true;
+      if (!this.anyPaperKeyed(from)) {
+        await store.changeAsync([from], { read: false, starred: false, removeTags: state.tags ?? [], note: null });
+      }
+    }
+    if (carried) {
+      this.model.invalidate();
+      this.scheduleNotify(true);
+    }
+  }
+
+  /** Settles once the states of the titles corrected so far are carried (`carryStates`). */
+  carried(): Promise<void> {
+    return this.carrying;
+  }
+
+  /** Whether a paper of the workspace has this key. */
+  private anyPaperKeyed(key: string): boolean {
+    for (const file of this.index.files()) {
+      for (const paper of file.papers) if (paperKeyOf(paper) === key) return true;
+    }
+    return false;
   }
 
   /** The lookup at the current generation (stores in step with the folders). */

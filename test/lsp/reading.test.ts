@@ -384,6 +384,26 @@ describe('lsp: the reading workflow over stdio', () => {
     }
     assert.equal(fs.existsSync(stateFile()) ? fs.readFileSync(stateFile(), 'utf8') : undefined, before, 'the state file untouched');
   });
+
+  test('Should carry the star and tags of a paper whose title is corrected in an open digest to the corrected title', async () => {
+    const uri = uriOf('2026-05-01.digest');
+    const text = fs.readFileSync(path.join(root, '2026-05-01.digest'), 'utf8');
+    assert.ok(text.includes('Sparse Probes for Arithmetic Circuits in Small Transformers'));
+    const starred = await setState({ keys: [SPARSE] }, { starred: true, addTags: ['carried'] });
+    assert.ok(starred.changed >= 0, JSON.stringify(starred));
+    client.notify('textDocument/didOpen', { textDocument: { uri, languageId: 'paper-digest', version: 1, text } });
+    const corrected = text.replace('Sparse Probes for Arithmetic Circuits in Small Transformers', 'Sparse Probes of Arithmetic Circuits in Small Transformers');
+    client.notify('textDocument/didChange', { textDocument: { uri, version: 2 }, contentChanges: [{ text: corrected }] });
+    const key = 'sparse probes of arithmetic circuits in small transformers';
+    const papers = await waitFor(async () => {
+      const state = fs.existsSync(stateFile()) ? (JSON.parse(fs.readFileSync(stateFile(), 'utf8')) as { papers: Record<string, { starred?: boolean; tags?: string[] }> }).papers : {};
+      return state[key]?.starred ? state : undefined;
+    }, 30_000);
+    assert.ok(papers[key].tags?.includes('carried'), JSON.stringify(papers[key]));
+    // The other digest still has the old title: its paper keeps its state there.
+    assert.equal(papers[SPARSE]?.starred, true);
+    client.notify('textDocument/didClose', { textDocument: { uri } });
+  });
 });
 
 /** Polls an answer until it is there (for changes the server applies asynchronously). */

@@ -84,6 +84,7 @@ export const LOG_MESSAGES = {
   logKeptTooBig: bilingual('the index was not kept for the next start: it would be bigger than {max} MB.', '未为下次启动保留索引：它将大于 {max} MB。'),
 
   // The reading workflow's files (reading.ts) and the client (server.ts).
+  logCarryFailed: bilingual('carrying the reading state of a corrected title in {location} failed: {reason}', '为 {location} 中改过的标题转移阅读状态失败：{reason}'),
   logReadingFailed: bilingual('reading {location} failed: {reason}', '读取 {location} 失败：{reason}'),
   logInterestsFailed: bilingual('loading the interests failed: {reason}', '加载兴趣设置失败：{reason}'),
   logInterestsSetting: bilingual('the setting paperDigest.interests of {folder}: {problem}', '{folder} 的设置 paperDigest.interests：{problem}'),

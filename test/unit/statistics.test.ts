@@ -228,6 +228,8 @@ describe('Statistics', () => {
 
   test('Should count a paper once in each window of the trends however many digests repeat it', () => {
     const index = new WorkspaceIndex();
+    // Two whole weeks of dates (04-18 to 05-01).
+    index.update('file:///ws/2026-04-18.digest', digest(paper('Z', '代码生成', ['other'], ['cs.SE'])));
     index.update('file:///ws/2026-04-24.digest', digest(paper('A', '数学推理', ['reasoning'], ['cs.CL'])));
     index.update('file:///ws/2026-04-30.digest', digest(paper('A', '数学推理', ['reasoning'], ['cs.CL']), paper('B', '数学推理', ['reasoning'], ['cs.CL'])));
     index.update('file:///ws/2026-05-01.digest', digest(paper('B', '数学推理', ['reasoning'], ['cs.CL']), paper('C', '数学推理', ['code'], ['cs.CL'])));
@@ -244,9 +246,9 @@ describe('Statistics', () => {
 
   test('Should draw each trend week by week back from the latest date, its line ending where its arrow compares', () => {
     const index = new WorkspaceIndex();
-    // One paper of 代码生成 on 04-20, three on 04-29, one on 05-01: day by day the line would
+    // One paper of 代码生成 on 04-18, three on 04-29, one on 05-01: day by day the line would
     // fall at its end (3, then 1), while this week (4) rises over the week before (1).
-    index.update('file:///ws/2026-04-20.digest', digest(paper('A', '代码生成', ['x'], ['cs.CL'])));
+    index.update('file:///ws/2026-04-18.digest', digest(paper('A', '代码生成', ['x'], ['cs.CL'])));
     index.update('file:///ws/2026-04-29.digest', digest(paper('B', '代码生成', ['x'], ['cs.CL']), paper('C', '代码生成', ['x'], ['cs.CL']), paper('D', '代码生成', ['x'], ['cs.CL'])));
     index.update('file:///ws/2026-05-01.digest', digest(paper('E', '代码生成', ['x'], ['cs.CL'])));
     const trend = () => digestStatistics(index).trends.find((each) => each.kind === 'topic' && each.label === '代码生成')!;
@@ -258,8 +260,12 @@ describe('Statistics', () => {
     // The line's last segment rises (SVG y grows downwards), as the arrow says.
     assert.ok(line.points[1][1] < line.points[0][1]);
     assert.ok(chart.marks.some((mark) => mark.kind === 'text' && mark.text === '▲ 4 / 1'));
-    // A week without papers is a point at 0; the weeks go back as far as the dates, at most eight.
-    index.update('file:///ws/2026-04-10.digest', digest(paper('F', '代码生成', ['x'], ['cs.CL'])));
+    // A week without papers is a point at 0; the weeks go back as many whole weeks as the dates
+    // span, at most eight: from 04-04, four (04-04 to 04-10 the first).
+    index.update('file:///ws/2026-04-04.digest', digest(paper('F', '代码生成', ['x'], ['cs.CL'])));
+    assert.deepEqual(trend().series, [1, 0, 1, 4]);
+    // From 04-03, still four: the part of a week before them is no point of the line.
+    index.update('file:///ws/2026-04-03.digest', digest(paper('G', '代码生成', ['x'], ['cs.CL'])));
     assert.deepEqual(trend().series, [1, 0, 1, 4]);
     index.update('file:///ws/2025-01-01.digest', digest(paper('Old', '代码生成', ['x'], ['cs.CL'])));
     assert.equal(trend().series.length, 8);
@@ -267,6 +273,7 @@ describe('Statistics', () => {
 
   test('Should draw no trend of a topic of undated digests only, and a flat line level with its label', () => {
     const index = new WorkspaceIndex();
+    index.update('file:///ws/2026-04-18.digest', digest(paper('X', '定理证明', ['w'], ['cs.LO'])));
     index.update('file:///ws/2026-04-24.digest', digest(paper('A', '代码生成', ['x'], ['cs.CL'])));
     index.update('file:///ws/2026-05-01.digest', digest(paper('B', '代码生成', ['x'], ['cs.CL']), paper('C', '数学推理', ['y'], ['cs.CL'])));
     // Its topic's papers all in a digest without a date in its name: no week has one.
@@ -305,7 +312,7 @@ describe('Statistics', () => {
     assert.ok(detail('both').some((text) => text.includes('(no topic) · （无专题） 2')), detail('both').join(' | '));
   });
 
-  test('Should draw no trends from dates within one week, and say what trends need', () => {
+  test('Should draw no trends from dates over less than two whole weeks, and say what trends need', () => {
     // Every row rose from nothing (the 7 days before the last 7 had no digest): `▲ 39 / 0` for all.
     const index = new WorkspaceIndex();
     index.update('file:///ws/2026-05-01.digest', digest(paper('A', '数学推理', ['reasoning'], ['cs.CL'])));
@@ -313,10 +320,15 @@ describe('Statistics', () => {
     const short = digestStatistics(index);
     assert.deepEqual(short.trends, []);
     const texts = (language: 'en' | 'zh-cn'): string[] => dashboardCharts(short, 800, language)[1].marks.flatMap((mark) => (mark.kind === 'text' ? [mark.text] : []));
-    assert.ok(texts('en').includes('Trends compare the last 7 days with the 7 before: they need digests dated over more than a week'), texts('en').join(' | '));
-    assert.ok(texts('zh-cn').includes('趋势比较最近 7 天与之前 7 天：需要日期跨越一周以上的摘要集'), texts('zh-cn').join(' | '));
-    // A week apart: the rows, the last 7 days against the 7 before.
-    index.update('file:///ws/2026-04-30.digest', digest(paper('C', '数学推理', ['reasoning'], ['cs.CL'])));
+    assert.ok(texts('en').includes('Trends compare the last 7 days with the 7 before: they need digests dated over two weeks at least'), texts('en').join(' | '));
+    assert.ok(texts('zh-cn').includes('趋势比较最近 7 天与之前 7 天：需要日期跨越至少两周的摘要集'), texts('zh-cn').join(' | '));
+    // Eight days of steady digests: one day of them before the last 7 against seven (every row
+    // rose sevenfold).
+    const eight = new WorkspaceIndex();
+    for (let day = 1; day <= 8; day++) eight.update(`file:///ws/2026-05-0${day}.digest`, digest(paper(`P${day}`, '数学推理', ['reasoning'], ['cs.CL'])));
+    assert.deepEqual(digestStatistics(eight).trends, []);
+    // Two whole weeks: the rows, the last 7 days against the 7 before.
+    index.update('file:///ws/2026-04-24.digest', digest(paper('C', '数学推理', ['reasoning'], ['cs.CL'])));
     const week = digestStatistics(index);
     assert.deepEqual(week.trends.filter((trend) => trend.kind === 'topic').map((trend) => [trend.label, trend.recent, trend.previous]), [['数学推理', 2, 1]]);
     // No dated digest at all: that is what the chart says.
@@ -643,10 +655,12 @@ describe('Charts', () => {
 
   test('Should draw every chart of the dashboard from the statistics', () => {
     const { index } = workspace();
+    // Dates over two whole weeks, so that there are trends to draw.
+    index.update('file:///ws/2026-04-17.digest', digest(paper('Z', '数学推理', ['reasoning'], ['cs.CL'])));
     const charts = dashboardCharts(digestStatistics(index), 1000);
     assert.deepEqual(charts.map((chart) => chart.id), ['dates', 'trends', 'topics', 'keywords', 'categories', 'institutions', 'weeks', 'months']);
     const dates = charts[0];
-    assert.equal(dates.marks.filter((mark) => mark.kind === 'circle').length, 3);
+    assert.equal(dates.marks.filter((mark) => mark.kind === 'circle').length, 4);
     // Every bar, point and row label is clickable: it carries the filter of what it counts. (A
     // trend's end point lies under its row's clickable band.)
     for (const chart of charts) {

@@ -26,7 +26,7 @@ export function chartWords(words: Bilingual, language: MessageLanguage): string 
 export const CHART_WORDS = {
   noData: bilingual('No data', '无数据'),
   noDatedDigests: bilingual('No dated digests', '无带日期的摘要集'),
-  trendsNeedHistory: bilingual('Trends compare the last 7 days with the 7 before: they need digests dated over more than a week', '趋势比较最近 7 天与之前 7 天：需要日期跨越一周以上的摘要集'),
+  trendsNeedHistory: bilingual('Trends compare the last 7 days with the 7 before: they need digests dated over two weeks at least', '趋势比较最近 7 天与之前 7 天：需要日期跨越至少两周的摘要集'),
   noDatedDigestsHint: bilingual('No dated digests (name them like 2026-05-01.digest)', '无带日期的摘要集（文件名形如 2026-05-01.digest）'),
   datesTitle: bilingual('Papers per digest date', '每期论文数'),
   trendsTitle: bilingual('Rising and falling (last 7 days vs the 7 before)', '升降趋势（近 7 天对比前 7 天）'),

@@ -473,17 +473,18 @@ function periodFor(periods: Map<string, Period>, name: string, date: string, wit
  * last 7 days against the 7 before say whether it rises. The line and the arrow say the same.
  */
 function trendRows(kind: 'topic' | 'keyword', rows: readonly CountRow[], dates: readonly string[], windows: ReadonlyMap<string, Period>, keys: Keys): TrendRow[] {
-  // Dates within one week leave the 7 days before the last 7 without a digest: every row would
-  // rise from nothing, which says nothing (the dashboard says what trends need instead).
-  if (dates.length === 0 || rows.length === 0 || daysBetween(dates[0], dates[dates.length - 1]) < 7) {
+  // Only whole weeks of dates are compared: dates over less than two weeks leave the 7 days
+  // before the last 7 with a part of a week (one day of digests against seven: every row would
+  // rise sevenfold), which says nothing (the dashboard says what trends need instead); the line
+  // goes back as many whole weeks as the dates span, so its first point is no part of a week either.
+  const weeks = dates.length === 0 ? 0 : Math.min(TREND_WEEKS, Math.floor((daysBetween(dates[0], dates[dates.length - 1]) + 1) / 7));
+  if (rows.length === 0 || weeks < 2) {
     return [];
   }
   const inWindow = (week: number, key: string): number => {
     const window = windows.get(String(week));
     return (kind === 'topic' ? window?.topics.countOf(key) : window?.keywords?.countOf(key)) ?? 0;
   };
-  // As many weeks as the dates span, and at least the two compared.
-  const weeks = Math.min(TREND_WEEKS, Math.max(2, Math.floor(daysBetween(dates[0], dates[dates.length - 1]) / 7) + 1));
   const trends: TrendRow[] = [];
   for (const row of rows) {
     if (trends.length === MAX_TRENDS) break;

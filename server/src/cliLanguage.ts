@@ -101,7 +101,7 @@ export function requestedLanguage(args: readonly string[]): MessageLanguage {
  * Prints a usage error as one line on standard error, with where to read more (the help of
  * `command`, or the general help), and returns the exit status 2.
  *
- * @example usageError(out, 'papers', error, 'zh-cn') // paper-digest: 未知排序 'date'：请用 rank 或 file（见 'paper-digest papers --help'）
+ * @example usageError(out, 'papers', error, 'zh-cn') // paper-digest: 未知排序“date”：请用 rank 或 file（见“paper-digest papers --help”）
  */
 export function usageError(out: { stderr(text: string): void }, command: string | undefined, error: CliUsageError, language: MessageLanguage): number {
   const see = command === undefined ? cliText('seeHelp') : cliText('seeCommandHelp', { command });

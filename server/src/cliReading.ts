@@ -338,15 +338,30 @@ export function runPapers(args: readonly string[], out: Output, cwd: string): nu
     return 2;
   }
   const listed = (paper: PaperSummary): boolean => workspace.listed(paper.uri);
-  const papers =
+  // Each paper at its place in the newest digest, then kept by its state (`--unread`,
+  // `--starred`, `--tag`) as it is listed: across the folders of several state files.
+  const { unreadOnly, starredOnly, tag, ...placeQuery } = options.query;
+  const placed =
     options.sort === 'rank'
-      ? rankPapers(lookup, options.query, undefined, listed, true)
-      : inFileOrder(lookup, distinctPapers(lookup, papersInScope(lookup, options.query).filter(listed)));
+      ? rankPapers(lookup, placeQuery, undefined, listed, true)
+      : inFileOrder(lookup, distinctPapers(lookup, papersInScope(lookup, placeQuery).filter(listed)));
+  const folders = workspace.stores.size > 1 ? acrossFolders(lookup) : undefined;
+  const flags = (paper: PaperSummary): ListedState => folders?.state(paper) ?? lookup.flags(paper);
+  const papers =
+    unreadOnly || starredOnly || tag !== undefined
+      ? placed.filter((paper) => {
+          const state = flags(paper);
+          return (!unreadOnly || !state.read) && (!starredOnly || state.starred) && (tag === undefined || state.tags.includes(tag));
+        })
+      : placed;
   // Each paper's record is made as its text is written, and the text written in batches as it
   // is made: a year of papers exported held its 100,000 records and its 150 MB of text at once.
-  const state = acrossFolders(lookup);
   const records = function* (): Generator<ExportRecord, void, undefined> {
-    for (const paper of papers) yield state(exportRecord(lookup, paper));
+    for (const paper of papers) {
+      const record = exportRecord(lookup, paper);
+      const state = folders?.state(paper);
+      yield state ? { ...record, read: state.read, starred: state.starred, tags: state.tags, ...(state.note ? { note: state.note } : {}) } : record;
+    }
   };
   const fileOf = (uri: string): string => workspace.display(uri).split(path.sep).join('/');
   const chunks =
@@ -383,6 +398,8 @@ export function paperJson(record: ExportRecord, fileOf: (uri: string) => string)
     title: record.title,
     titleZh: record.titleZh,
     authors: record.authors,
+    // An author line ending with `et al.`: more authors than `authors` names.
+    moreAuthors: record.moreAuthors === true,
     institutions: record.institutions.map((institution) => ({ name: institution.name, nameZh: institution.nameZh ?? null })),
     topic: record.topic,
     hits: record.hits,
@@ -411,37 +428,45 @@ function recordName(record: ExportRecord, language: MessageLanguage): string {
   return number === undefined ? record.title : untitledPaperName(number, language);
 }
 
+/** What the listing of a paper says of its state. */
+interface ListedState {
+  readonly read: boolean;
+  readonly starred: boolean;
+  readonly tags: readonly string[];
+  readonly note?: string;
+}
+
 /**
  * A paper's state as a listing of each paper once shows it when its copies are in folders of
  * their own state files (`papers a b`): read only when read in every folder it is in, starred
  * when starred in one, the tags of them all, its listed copy's note or another's. As the Papers
- * view's badge and the `--unread` and `--starred` filters take it (a paper unread while one of
- * its places is), so that the summary line counts what they list. One state file: as it is.
+ * view's badge takes it (a paper unread while one of its places is); `--unread`, `--starred` and
+ * `--tag` keep papers by it, so that the summary line counts what they list. Undefined when
+ * its copies share one state.
  */
-function acrossFolders(lookup: ModelLookup): (record: ExportRecord) => ExportRecord {
-  let copies: Map<string, PaperSummary[]> | undefined;
-  return (record) => {
-    if (copies === undefined) {
-      copies = new Map();
-      for (const paper of lookup.papers()) {
-        const key = paperKeyOf(paper);
-        const list = copies.get(key);
-        if (list) list.push(paper);
-        else copies.set(key, [paper]);
-      }
-    }
-    const states = (copies.get(record.paperKey) ?? []).map((paper) => lookup.stateOf(paper));
-    if (states.every((state) => state === states[0])) return record;
-    const tags = new Set(record.tags);
-    for (const state of states) for (const tag of state?.tags ?? []) tags.add(tag);
-    const note = record.note ?? states.find((state) => state?.note)?.note;
-    return {
-      ...record,
-      read: states.every((state) => state?.read === true),
-      starred: states.some((state) => state?.starred === true),
-      tags: [...tags],
-      ...(note ? { note } : {}),
-    };
+function acrossFolders(lookup: ModelLookup): { state(paper: PaperSummary): ListedState | undefined } {
+  const copies = new Map<string, PaperSummary[]>();
+  for (const paper of lookup.papers()) {
+    const key = paperKeyOf(paper);
+    const list = copies.get(key);
+    if (list) list.push(paper);
+    else copies.set(key, [paper]);
+  }
+  return {
+    state(paper) {
+      const states = (copies.get(paperKeyOf(paper)) ?? []).map((copy) => lookup.stateOf(copy));
+      if (states.every((state) => state === states[0])) return undefined;
+      const own = lookup.stateOf(paper);
+      const tags = new Set<string>();
+      for (const state of [own, ...states]) for (const tag of state?.tags ?? []) tags.add(tag);
+      const note = own?.note ?? states.find((state) => state?.note)?.note;
+      return {
+        read: states.every((state) => state?.read === true),
+        starred: states.some((state) => state?.starred === true),
+        tags: [...tags].sort(),
+        ...(note ? { note } : {}),
+      };
+    },
   };
 }
 

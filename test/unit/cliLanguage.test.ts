@@ -172,8 +172,8 @@ describe('paper-digest stats --lang', () => {
     // digests repeat it: 数学推理 has 2 papers in all (the Topics table), in 3 entries.
     assert.match(en, /\nTopics \(3\):\n {2}2 {2}数学推理\n/);
     // Two days of digests: nothing to compare the last 7 days with (every row rose from nothing).
-    assert.match(en, /\nLast 7 days against the 7 before:\n {2}Trends compare the last 7 days with the 7 before: they need digests dated over more than a week\n/);
-    assert.match(zh, /\n近 7 天对比前 7 天：\n {2}趋势比较最近 7 天与之前 7 天：需要日期跨越一周以上的摘要集\n/);
+    assert.match(en, /\nLast 7 days against the 7 before:\n {2}Trends compare the last 7 days with the 7 before: they need digests dated over two weeks at least\n/);
+    assert.match(zh, /\n近 7 天对比前 7 天：\n {2}趋势比较最近 7 天与之前 7 天：需要日期跨越至少两周的摘要集\n/);
     assert.match(both, /\nLast 7 days against the 7 before 近 7 天对比前 7 天:\n {2}Trends compare .* · 趋势比较.*\n/);
     // A digest of the week before: the rows, each naming its kind, counting a paper once in each window.
     const longer = temp.keep(fs.mkdtempSync(path.join(path.dirname(work), 'paper-digest-trends-')));

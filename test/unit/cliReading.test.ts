@@ -68,7 +68,7 @@ describe('paper-digest papers', () => {
       ],
     );
     const sparse = papers[0];
-    for (const field of ['id', 'title', 'titleZh', 'authors', 'institutions', 'topic', 'hits', 'categories', 'summary', 'arxivId', 'year', 'file', 'line', 'read', 'starred', 'tags', 'note', 'new', 'score', 'reasons']) {
+    for (const field of ['id', 'title', 'titleZh', 'authors', 'moreAuthors', 'institutions', 'topic', 'hits', 'categories', 'summary', 'arxivId', 'year', 'file', 'line', 'read', 'starred', 'tags', 'note', 'new', 'score', 'reasons']) {
       assert.ok(field in sparse, `field ${field}`);
     }
     assert.equal(sparse.id, SPARSE);
@@ -427,7 +427,8 @@ describe('paper-digest mark', () => {
     fs.writeFileSync(path.join(a, '2026-11-16.digest'), papers());
     fs.writeFileSync(path.join(b, '2026-12-01.digest'), papers());
     // Starred in the older folder; read in the older folder, unread in the newer.
-    ok(run(['mark', 'star', '--title', 'Sparse Probes Revisited', a], root));
+    ok(run(['mark', 'star', '--title', 'Sparse Probes Revisited', '--tag', 'x', a], root));
+    ok(run(['mark', 'tag', '--title', 'Sparse Probes Revisited', '--tag', 'y', b], root));
     ok(run(['mark', 'read', '--title', 'Chain of Thought at Scale', a], root));
     const listed = (args: string[]): Record<string, unknown>[] => json(run(['papers', '--format', 'json', ...args, a, b], root));
     const all = listed([]);
@@ -435,8 +436,13 @@ describe('paper-digest mark', () => {
       ['Chain of Thought at Scale', false, false],
       ['Sparse Probes Revisited', false, true],
     ]);
+    assert.deepEqual(all.find((paper) => paper.title === 'Sparse Probes Revisited')?.tags, ['x', 'y']);
     assert.equal(listed(['--unread']).length, 2);
     assert.deepEqual(listed(['--starred']).map((paper) => paper.title), ['Sparse Probes Revisited']);
+    // Filters together take the same state (a star in one folder, a tag in the other).
+    for (const filters of [['--unread', '--starred'], ['--starred', '--tag', 'y'], ['--unread', '--tag', 'x']]) {
+      assert.deepEqual(listed(filters).map((paper) => paper.title), ['Sparse Probes Revisited'], filters.join(' '));
+    }
     const summary = ok(run(['papers', '--lang', 'en', a, b], root)).trim().split('\n').at(-1);
     assert.match(summary ?? '', /^2 papers \(2 unread, 1 starred\)/);
   });
@@ -465,8 +471,12 @@ describe('paper-digest mark', () => {
     assert.deepEqual(keys('rank', 'bibtex'), byFile);
     assert.deepEqual(keys('rank', 'csljson'), byFile);
     assert.deepEqual(keys('file', 'csljson'), byFile);
-    // `et al.` is no author: BibTeX says `and others`.
+    // `et al.` is no author: BibTeX says `and others`, the JSON `moreAuthors`.
     assert.match(ok(run(['papers', '--format', 'bibtex', '--filter', 'autoencoders', folder], folder)), /author = \{Mei Tanaka and others\}/);
+    assert.deepEqual(
+      json(run(['papers', '--format', 'json', '--filter', 'autoencoders', folder], folder)).map((paper) => [paper.authors, paper.moreAuthors]),
+      [[['Mei Tanaka'], true]],
+    );
   });
 
   test('Should say why an interests.json cannot be used (a link, a folder, a FIFO, over 1 MB, not UTF-8), exit 2, and read one with a byte order mark', () => {

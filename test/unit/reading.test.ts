@@ -83,7 +83,7 @@ describe('reading: interest ranking', () => {
     const w = testWorkspace({ [DAY1]: digest(RL, PROBES, PROTEIN, WORLD) }, INTERESTS);
     const lookup = w.model.lookup();
     const rl = lookup.info(paperNamed(lookup.papers(), 'Reinforcement Learning for Theorem Proving'));
-    // English keyword in the title, counted double (weight 2: +4), Chinese keyword in the Chinese title ×2 (+2),
+    // English keyword in the title, counted double (weight 2: +4), Chinese keyword in the Chinese title counted double (+2),
     // the author (+1), the institution by its Chinese name (+1), the topic (+0.5).
     assert.equal(rl.score, 8.5, rl.reasons.join('\n'));
     assert.deepEqual(rl.reasons, [
@@ -171,15 +171,21 @@ describe('reading: interest ranking', () => {
 
   test('Should name a category with a * that is no whole archive, and give no reason for an interest of weight 0', () => {
     const english = (problems: readonly MessageRef[]): string[] => problems.map((problem) => messageText(problem).en);
-    const categories = parseInterests({ categories: ['cs.L*', 'cs.*', 'q-bio.*', 'Machine Learning', '*'] });
-    assert.deepEqual(categories.list.map((each) => each.term), ['cs.*', 'q-bio.*', 'Machine Learning']);
+    const categories = parseInterests({ categories: ['cs.L*', 'cs.*', 'q-bio.*', 'Machine Learning', '*', 'cs.L＊', 'ｃｓ．＊'] });
+    assert.deepEqual(categories.list.map((each) => each.term), ['cs.*', 'q-bio.*', 'Machine Learning', 'ｃｓ．＊']);
     assert.deepEqual(english(categories.problems), [
       'the category "cs.L*" can match no paper: a code (cs.CL), a whole archive (cs.*) or a category name',
       'the category "*" can match no paper: a code (cs.CL), a whole archive (cs.*) or a category name',
+      'the category "cs.L＊" can match no paper: a code (cs.CL), a whole archive (cs.*) or a category name',
     ]);
+    // An archive without subject classes: `quant-ph.*` takes `quant-ph` itself.
+    const quantum = testWorkspace({ [DAY1]: digest(entryLines('Q', { topicHits: '专题命中 量子 ：qubit(title)；分类 quant-ph' })) });
+    const [qubits] = [...quantum.model.lookup().papers()];
+    assert.equal(scorePaper(parseInterests({ categories: ['quant-ph.*'] }), qubits).score, 1);
+    assert.equal(scorePaper(parseInterests({ categories: ['quant.*'] }), qubits).score, 0, 'no other archive that starts alike');
     const w = testWorkspace({ [DAY1]: digest(PROBES) });
     const [paper] = [...w.model.lookup().papers()];
-    const zero = scorePaper(parseInterests({ keywords: [{ term: 'sparse', weight: 0 }, { term: 'arithmetic', weight: 1 }] }), paper);
+    const zero = scorePaper(parseInterests({ keywords: [{ term: 'sparse', weight: 0 }, { term: 'probes', weight: 0.0001 }, { term: 'arithmetic', weight: 1 }] }), paper);
     assert.equal(zero.score, 2);
     assert.deepEqual(zero.reasons.map((reason) => reason.split(' (')[0]), ["keyword 'arithmetic' in the title, counted double"]);
   });
@@ -331,6 +337,10 @@ describe('reading: the papers a scope means, as the Papers view shows them', () 
     const placed = tree.roots.flatMap((band) => band.children.filter((node) => node.kind === 'paper').map((node) => (node as { uri: string }).uri));
     assert.deepEqual(placed, [newer, DAY1, DAY1]);
     assert.deepEqual(placed, rankPapers(lookup, {}).map((paper) => paper.uri));
+    // Within one digest, in file order.
+    const titles = tree.roots.flatMap((band) => band.children.filter((node) => node.kind === 'paper').map((node) => (node as { title: string }).title));
+    assert.deepEqual(titles.slice(1), [...w.index.file(DAY1)!.papers].map((paper) => paper.englishTitle));
+    assert.deepEqual(titles, rankPapers(lookup, {}).map((paper) => paper.englishTitle));
   });
 
   test('Should keep an English title that starts like the key of a Chinese-only paper apart from it', () => {

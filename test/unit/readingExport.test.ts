@@ -477,6 +477,11 @@ describe('export: what is known only', () => {
       'Our work builds on arXiv:2310.00001',
       '本文扩展了 arXiv:2310.00001',
       'This version fixes typos in arXiv:2310.00001',
+      'As shown in our paper arXiv:2301.00001, probes work',
+      'Supersedes our work arXiv:2310.00001',
+      'Companion to this paper: arXiv:2310.00001',
+      'Extension to this paper (arXiv:2310.00001)',
+      'Our paper arXiv:2301.00001 introduced the method',
     ]) {
       assert.equal(ownArxivId(other), undefined, other);
     }
@@ -487,6 +492,7 @@ describe('export: what is known only', () => {
       ['this version = arXiv 2401.01234v2', '2401.01234v2'],
       ['本文即 arXiv:2401.01234', '2401.01234'],
       ['本文（arXiv：2401.01234）', '2401.01234'],
+      ['Code released. Our paper is arXiv:2401.01234', '2401.01234'],
     ]) {
       assert.equal(ownArxivId(own), id, own);
     }
@@ -495,6 +501,20 @@ describe('export: what is known only', () => {
     assert.equal(ownArxivId('This paper is arXiv:2405.09673v2. Code at x.'), '2405.09673v2');
     assert.equal(ownArxivId('This paper is arXiv:2405.09673.5'), undefined);
     assert.equal(ownArxivId('This paper is arXiv:2405.096731'), undefined);
+  });
+
+  test('Should read a hostile Comments or author line in time linear in its length', { timeout: 60_000 }, () => {
+    // Patterns that ran over a long text from every position took 15–35 s on 100,000 spaces.
+    const long = 200_000;
+    assert.equal(ownArxivId(' '.repeat(long)), undefined);
+    assert.equal(ownArxivId('this paper' + ' '.repeat(long)), undefined);
+    assert.equal(ownArxivId('this paper '.repeat(long / 11) + 'is arXiv:2401.01234'), undefined, 'only the first places are tried');
+    assert.equal(ownArxivId(' '.repeat(long) + 'This paper is arXiv:2401.01234'), '2401.01234');
+    assert.deepEqual(namedAuthors(['a' + ' '.repeat(long) + 'b']).more, false);
+    assert.deepEqual(namedAuthors([', '.repeat(long / 2)]).more, false);
+    const etAl = namedAuthors(['Lin' + ' '.repeat(long) + 'Qiu et al.']);
+    assert.deepEqual([etAl.more, etAl.names[0].endsWith('Qiu')], [true, true]);
+    assert.deepEqual(namedAuthors(['张三', '李四等', '王五 等人']), { names: ['张三', '李四', '王五'], more: true });
   });
 
   test('Should give a year only where the journal ref names one, else where the paper’s own arXiv id does', () => {

@@ -46,24 +46,54 @@ export interface ExportRecord {
 }
 
 /**
- * The arXiv id the Comments give as the paper's own: only where words that name the paper
- * ("this paper", "this work", "our paper", "this version", "本文", "本论文"; not "a version of
- * this paper") say it *is* that id ("is", "=", ":", "is available as", "即", "为", "是", or the id
- * straight after them, bracketed or not). Any other words between them name another paper ("this work extends arXiv:…", "an
- * extended version of this paper is arXiv:…", "本文扩展了 arXiv:…"), and a bare `arXiv:…` in the
- * Comments usually cites one: neither is used.
+ * The arXiv id the Comments give as the paper's own: only where a clause begins with words that
+ * name the paper ("this paper", "this work", "our paper", "this version", "本文", "本论文") and
+ * says it *is* that id ("is", "=", ":", "is available as", "即", "为", "是"; after "this …" also
+ * the id straight after them, bracketed or not). Any other words between them name another paper
+ * ("this work extends arXiv:…", "本文扩展了 arXiv:…"), and so do words before them ("an extended
+ * version of this paper is arXiv:…", "companion to this paper: arXiv:…", "as shown in our paper
+ * arXiv:…"); a bare `arXiv:…` in the Comments usually cites one: none of these is used.
+ *
+ * Each place is tried on a few dozen characters around it: no pattern runs over a long text from
+ * every position (a line of spaces took seconds).
  *
  * @example
  * ownArxivId('This paper is arXiv:2401.01234v2; extends arXiv:2310.00001') // '2401.01234v2'
  * ownArxivId('This work extends arXiv:2310.00001')                        // undefined
  */
 export function ownArxivId(comments: string): string | undefined {
-  const match = OWN_ARXIV_ID.exec(comments);
-  return match ? match[1] : undefined;
+  OWN_SUBJECT.lastIndex = 0;
+  let tried = 0;
+  for (let subject = OWN_SUBJECT.exec(comments); subject !== null && tried < MAX_OWN_SUBJECTS; subject = OWN_SUBJECT.exec(comments), tried++) {
+    if (!startsClause(comments, subject.index)) continue;
+    const after = comments.slice(subject.index + subject[0].length, subject.index + subject[0].length + 80);
+    const id = (subject[1] !== undefined && subject[1].toLowerCase() === 'our' ? OWN_ID_SAID : OWN_ID).exec(after);
+    if (id) return id[1];
+  }
+  return undefined;
 }
 
-const OWN_ARXIV_ID =
-  /(?:(?<!\bof\s+)\b(?:this|our)\s+(?:paper|work|article|preprint|version|submission)\b|本文|本论文)(?:\s*(?:is|=|:|：|即|为|是)(?:\s+(?:also|now))?(?:\s+(?:(?:available|published)\s+)?(?:as|at|on))?)?\s*[(（]?\s*arxiv\s*[:：]?\s*((?:\d{4}\.\d{4,5})(?:v\d+)?)(?!\d|\.\d)/iu;
+/** Whether a clause begins at `at`: nothing before it but white space after a mark that ends one, or the text's start. */
+function startsClause(text: string, at: number): boolean {
+  let i = at - 1;
+  while (i >= 0 && isWhiteSpace(text.charCodeAt(i))) i--;
+  return i < 0 || CLAUSE_END.test(text[i]);
+}
+
+function isWhiteSpace(code: number): boolean {
+  return code === 0x20 || code === 0x09 || code === 0x3000 || code === 0xa0 || (code >= 0x0a && code <= 0x0d);
+}
+
+/** Words naming the paper itself (group 1: `this` or `our`). */
+const OWN_SUBJECT = /\b(this|our)[ \t]{1,3}(?:paper|work|article|preprint|version|submission)\b|本文|本论文/giu;
+/** Places tried in one Comments text (a hostile one may repeat the words thousands of times). */
+const MAX_OWN_SUBJECTS = 20;
+/** A mark a clause begins after. */
+const CLAUSE_END = /[.;；。,，(（:：!?！？]/u;
+/** What follows the words: that it is the id (a copula), then the id. */
+const OWN_ID_SAID = /^\s{0,3}(?:is|=|:|：|即|为|是)(?:\s{1,3}(?:also|now))?(?:\s{1,3}(?:(?:available|published)\s{1,3})?(?:as|at|on))?\s{0,3}[(（]?\s{0,3}arxiv\s{0,3}[:：]?\s{0,3}(\d{4}\.\d{4,5}(?:v\d+)?)(?!\d|\.\d)/iu;
+/** The same, or the id straight after the words ("this paper (arXiv:…)", "本文 arXiv:…"). */
+const OWN_ID = /^(?:\s{0,3}(?:is|=|:|：|即|为|是)(?:\s{1,3}(?:also|now))?(?:\s{1,3}(?:(?:available|published)\s{1,3})?(?:as|at|on))?)?\s{0,3}[(（]?\s{0,3}arxiv\s{0,3}[:：]?\s{0,3}(\d{4}\.\d{4,5}(?:v\d+)?)(?!\d|\.\d)/iu;
 
 /**
  * The year a paper was published, as far as its entry says: the one year its journal ref names
@@ -155,28 +185,41 @@ export function keySourceOf(paper: PaperSummary): KeySource {
 
 /**
  * The authors an author line names, and whether it says there are more: `et al.` (alone, or at
- * the end of the last name), `others`, `等` or `等人` is no author (BibTeX would read `et al.` as
- * a person whose family name is `al.`; a reference list would print it as a name).
+ * the end of the last name), `others`, `等` or `等人` (alone, or after a Chinese name) is no
+ * author (BibTeX would read `et al.` as a person whose family name is `al.`; a reference list
+ * would print it as a name).
  *
  * @example namedAuthors(['Mei Tanaka', 'Lin Qiu et al.']) // { names: ['Mei Tanaka', 'Lin Qiu'], more: true }
+ * @example namedAuthors(['张三', '李四等'])                 // { names: ['张三', '李四'], more: true }
  */
 export function namedAuthors(authors: readonly string[]): { names: readonly string[]; more: boolean } {
   let more = false;
   const names: string[] = [];
   for (const author of authors) {
-    if (NOT_A_NAME.test(author)) {
+    const trimmed = author.trim();
+    // Short texts only: each pattern runs on a few dozen characters, never over a long name.
+    if (trimmed.length <= 16 && NOT_A_NAME.test(trimmed)) {
       more = true;
       continue;
     }
-    const named = author.replace(ET_AL_AFTER, '');
-    if (named !== author) more = true;
+    const tail = trimmed.slice(-16);
+    const suffix = ET_AL_AFTER.exec(tail);
+    const named = suffix ? withoutTrailingSeparators(trimmed.slice(0, trimmed.length - tail.length + suffix.index)) : author;
+    if (suffix) more = true;
     if (named.length > 0) names.push(named);
   }
   return more ? { names, more } : { names: authors, more };
 }
 
-const NOT_A_NAME = /^\s*(?:and\s+)?(?:et(?:\.\s*|\s+)al(?:ii|\.)?|others|等人?)\s*$/iu;
-const ET_AL_AFTER = /[\s,]+et(?:\.\s*|\s+)al(?:ii|\.)?\s*$/iu;
+const NOT_A_NAME = /^(?:and\s+)?(?:et(?:\.\s*|\s+)al(?:ii|\.)?|others|等人?)$/iu;
+/** `et al.` after a name, or `等` / `等人` after a Chinese character. */
+const ET_AL_AFTER = /(?:[\s,]et(?:\.\s*|\s+)al(?:ii|\.)?|(?<=[\u3400-\u9fff])\s?等人?)$/iu;
+/** A name without the white space and commas left between it and its `et al.`. */
+function withoutTrailingSeparators(name: string): string {
+  let end = name.length;
+  while (end > 0 && (isWhiteSpace(name.charCodeAt(end - 1)) || ',，、'.includes(name[end - 1]))) end--;
+  return name.slice(0, end);
+}
 
 /**
  * The Chinese title where a listing shows it besides the title: empty when the paper has no

@@ -126,7 +126,7 @@ export function parseInterests(value: unknown): Interests {
         problems.push(message('interestsBadWeight', { term: JSON.stringify(term.slice(0, 60)) }));
         continue;
       }
-      if (kind === 'category' && term.includes('*') && !ARCHIVE_PATTERN.test(term.trim())) {
+      if (kind === 'category' && fold(term).includes('*') && !ARCHIVE_PATTERN.test(fold(term).trim())) {
         // `cs.L*`: only a whole archive takes a `*`; as a code or a name it could match nothing.
         problems.push(message('interestsBadCategory', { term: JSON.stringify(term.slice(0, 60)) }));
         continue;
@@ -490,10 +490,12 @@ function containingIndex(names: readonly string[], interest: Interest): number {
 }
 
 function categoryIndex(texts: FoldedPaper, interest: Interest): number {
-  const archive = interest.folded.endsWith('.*') ? interest.folded.slice(0, -1) : undefined;
+  // An archive (`cs.*`) takes its categories (`cs.cl`), and the archive itself where it has no
+  // subject classes (`quant-ph.*` takes `quant-ph`).
+  const archive = interest.folded.endsWith('.*') ? interest.folded.slice(0, -2) : undefined;
   for (let i = 0; i < texts.categories.length; i++) {
     const names = texts.categories[i].names;
-    if (archive ? names[0].startsWith(archive) : names.includes(interest.folded)) {
+    if (archive !== undefined ? names[0] === archive || names[0].startsWith(archive + '.') : names.includes(interest.folded)) {
       return i;
     }
   }
@@ -519,8 +521,8 @@ export function scorePaper(interests: Interests, paper: PaperSummary, withReason
   const reasons: string[] | undefined = withReasons ? [] : undefined;
   const add = (points: number, reason: string | undefined, chinese: string): void => {
     score += points;
-    // An interest of weight 0 counts nothing: no reason says it (`… (0)`).
-    if (reason !== undefined && points !== 0) {
+    // An interest that counts nothing (weight 0, or one that rounds to it) gives no reason (`… (0)`).
+    if (reason !== undefined && round(points) !== 0) {
       reasons!.push(`${reason} (${points > 0 ? '+' : ''}${round(points)}) · ${chinese}`);
     }
   };
@@ -539,8 +541,8 @@ export function scorePaper(interests: Interests, paper: PaperSummary, withReason
         }
         break;
       case 'category': {
-        const archive = interest.folded.endsWith('.*') ? interest.folded.slice(0, -1) : undefined;
-        const match = texts.categories.find((category) => (archive ? category.names[0].startsWith(archive) : category.names.includes(interest.folded)));
+        const index = categoryIndex(texts, interest);
+        const match = index >= 0 ? texts.categories[index] : undefined;
         if (match) {
           add(interest.weight, reasons && `category ${match.code}`, '分类');
         }

@@ -175,10 +175,10 @@ describe('paper-digest stats --lang', () => {
     assert.match(en, /\nLast 7 days against the 7 before:\n {2}Trends compare the last 7 days with the 7 before: they need digests dated over two weeks at least\n/);
     assert.match(zh, /\n近 7 天对比前 7 天：\n {2}趋势比较最近 7 天与之前 7 天：需要日期跨越至少两周的摘要集\n/);
     assert.match(both, /\nLast 7 days against the 7 before 近 7 天对比前 7 天:\n {2}Trends compare .* · 趋势比较.*\n/);
-    // A digest of the week before: the rows, each naming its kind, counting a paper once in each window.
+    // A digest of the week before (the dates two whole weeks): the rows, each naming its kind, counting a paper once in each window.
     const longer = temp.keep(fs.mkdtempSync(path.join(path.dirname(work), 'paper-digest-trends-')));
     for (const name of fs.readdirSync(work)) if (name.endsWith('.digest') || name.endsWith('.digest.txt')) fs.copyFileSync(path.join(work, name), path.join(longer, name));
-    fs.copyFileSync(path.join(work, '2026-05-01.digest'), path.join(longer, '2026-04-24.digest'));
+    fs.copyFileSync(path.join(work, '2026-05-01.digest'), path.join(longer, '2026-04-19.digest'));
     const trendsIn = (language: string): string => ok(run(['stats', '--lang', language], longer));
     assert.match(trendsIn('en'), /\nLast 7 days against the 7 before:\n {2}▲ +1 \/ 0 +topic [^\n]+\n(?: {2}.*\n)* {2}= +2 \/ 2 +topic 数学推理\n/);
     assert.match(trendsIn('zh-cn'), /\n近 7 天对比前 7 天：\n {2}▲ +1 \/ 0 +专题 [^\n]+\n(?: {2}.*\n)* {2}= +2 \/ 2 +专题 数学推理\n/);

@@ -6,7 +6,7 @@ import { addDays, compareDigests, digestDateOf, isCalendarDate, isoWeekOf, month
 import { compilePaperFilter, fieldFilter, MAX_FILTER_TERMS } from '../../server/src/service/paperFilter';
 import { digestStatistics } from '../../server/src/service/features/statistics';
 import { rollup } from '../../server/src/service/features/rollup';
-import { barChart, CHART_WORDS, chartToSvg, chartWords, dashboardCharts, dashboardSummary, dateChart, displayText, periodChart, topicLabel, trendChart } from '../../server/src/service/charts';
+import { barChart, CHART_WORDS, chartToSvg, escapeXmlData, chartWords, dashboardCharts, dashboardSummary, dateChart, displayText, periodChart, topicLabel, trendChart } from '../../server/src/service/charts';
 import { papersTree } from '../../server/src/service/features/tree';
 import { computeDiagnostics, DiagnosticCode } from '../../server/src/service/features/diagnostics';
 import { parseDigest } from '../../server/src/service/parser';
@@ -631,6 +631,15 @@ describe('Roll-ups', () => {
 });
 
 describe('Charts', () => {
+  test('Should write a filter into SVG as it is: invisible and bidirectional characters kept, only what XML cannot hold replaced', () => {
+    const filter = 'topic:"zero\u200bwidth\u202Eevil" & <x>\tend';
+    const svg = chartToSvg(barChart('topics', 'T', [{ label: 'zero\u200bwidth', detail: '', count: 1, filter }], 600), { standalone: true });
+    const written = [...svg.matchAll(/data-filter="([^"]*)"/g)].map((match) => match[1].replace(/&#(\d+);/g, (_, code: string) => String.fromCharCode(Number(code))));
+    assert.ok(written.length >= 1);
+    for (const each of written) assert.equal(each, filter);
+    assert.equal(escapeXmlData('a\u0001b\ud800'), 'a\ufffdb\ufffd');
+  });
+
   test('Should draw a bar per row with its filter, and cut and clean labels', () => {
     const chart = barChart('topics', 'Topics', [
       { label: 'x'.repeat(500), detail: '', count: 4, filter: 'topic:x' },

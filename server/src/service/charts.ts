@@ -313,6 +313,20 @@ export function escapeXml(text: string): string {
   return displayText(text, Number.MAX_SAFE_INTEGER).replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 }
 
+/**
+ * A value for an attribute that is data, not shown (a filter): every character kept as it is
+ * but those XML cannot hold (control characters, lone surrogates: U+FFFD), and white space
+ * written as references, so that a reader of the attribute gets the text back (`displayText`
+ * made a zero-width space or a bidirectional control U+FFFD, and the filter kept no paper).
+ *
+ * @example escapeXmlData('topic:"a\u200bb"') // 'topic:&#34;a\u200bb&#34;'
+ */
+export function escapeXmlData(text: string): string {
+  return text
+    .replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g, '\ufffd')
+    .replace(/[&<>"'\t\n\r]/g, (c) => `&#${c.charCodeAt(0)};`);
+}
+
 /** The colours of the tones in a page of its own (light and dark by the reader's setting). */
 export const STANDALONE_STYLE = `
 svg.pd-chart { font: 12px system-ui, -apple-system, "Segoe UI", "Noto Sans CJK SC", "Microsoft YaHei", sans-serif; }
@@ -346,7 +360,7 @@ export function chartToSvg(chart: Chart, options: { readonly standalone?: boolea
     out.push(`<style>${STANDALONE_STYLE}</style>`);
   }
   for (const mark of chart.marks) {
-    const filter = 'filter' in mark && mark.filter ? ` data-filter="${escapeXml(mark.filter)}"` : '';
+    const filter = 'filter' in mark && mark.filter ? ` data-filter="${escapeXmlData(mark.filter)}"` : '';
     const tip = 'tip' in mark && mark.tip ? `<title>${escapeXml(mark.tip)}</title>` : '';
     const cls = `pd-${mark.tone}`;
     switch (mark.kind) {

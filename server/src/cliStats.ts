@@ -188,7 +188,10 @@ export function statsText(stats: DigestStatistics, language: MessageLanguage = D
     const kind = language === 'both' ? trend.kind : chartWords(trend.kind === 'topic' ? CHART_WORDS.topic : CHART_WORDS.keyword, language);
     lines.push(`  ${trend.rising ? '▲' : trend.recent < trend.previous ? '▼' : '='} ${String(trend.recent).padStart(4)} / ${String(trend.previous).padEnd(4)}  ${kind} ${displayText(trend.label, 80)}`);
   }
-  for (const [title, periods] of [[STATS_WORDS.weeks, stats.weeks], [STATS_WORDS.months, stats.months]] as const) {
+  for (const [title, periods, last] of [
+    [STATS_WORDS.weeks, stats.weeks, 'lastWeeks'],
+    [STATS_WORDS.months, stats.months, 'lastMonths'],
+  ] as const) {
     // Every section, one without periods (no dated digest) saying so.
     lines.push('', titled(heading(title, language)));
     if (periods.length === 0) {
@@ -196,6 +199,9 @@ export function statsText(stats: DigestStatistics, language: MessageLanguage = D
     }
     for (const period of periods.slice(-12)) {
       lines.push(`  ${period.period}  ${String(period.count).padStart(5)}  ${period.topics.slice(0, 3).map((topic) => `${displayText(topicLabel(topic, language), 40)} ${topic.count}`).join(language === 'zh-cn' ? '，' : ', ')}`);
+    }
+    if (periods.length > 12) {
+      lines.push(`  ${cliSummary(last, { shown: 12, count: periods.length }, language)}`);
     }
   }
   return lines.join('\n') + '\n';

@@ -12,6 +12,7 @@ import { computeDiagnostics, DiagnosticCode } from '../../server/src/service/fea
 import { parseDigest } from '../../server/src/service/parser';
 import { digest, entryLines } from '../support/fixtures';
 import { compareLabels } from '../../server/src/service/text';
+import { statsText } from '../../server/src/cliStats';
 
 /** markdown-it (a devDependency), with raw HTML and linkify on, as a client might render Markdown. */
 // eslint-disable-next-line @typescript-eslint/no-require-imports
@@ -627,6 +628,22 @@ describe('Roll-ups', () => {
     const { index, texts } = workspace();
     assert.equal(rollup(index, 'last week', 'digest', (uri) => texts.get(uri)).text, '');
     assert.equal(rollup(index, '2025-W01', 'digest', (uri) => texts.get(uri)).paperCount, 0);
+  });
+});
+
+describe('Statistics as text', () => {
+  test('Should say when the dates, weeks or months shown are the last of more', () => {
+    const index = new WorkspaceIndex();
+    // Twenty weekly digests: twenty weeks, five months, twenty dates.
+    for (let week = 0; week < 20; week++) {
+      const day = new Date(Date.UTC(2026, 0, 5 + 7 * week)).toISOString().slice(0, 10);
+      index.update(`file:///ws/${day}.digest`, digest(paper(`W${week}`, '数学推理', ['reasoning'], ['cs.CL'])));
+    }
+    const text = statsText(digestStatistics(index), 'en');
+    assert.match(text, /\(the last 14 of 20 dates\)/);
+    assert.match(text, /\(the last 12 of 20 weeks\)/);
+    assert.doesNotMatch(text, /of 5 months/);
+    assert.match(statsText(digestStatistics(index), 'zh-cn'), /（20 周中的最后 12 周）/);
   });
 });
 

@@ -274,6 +274,8 @@ export const CLI_MESSAGES = {
   none: bilingual('(none)', '（无）'),
   more: bilingual('… {count} more', '… 另有 {count} 个'),
   lastDates: bilingual('(the last {shown} of {count} dates)', '（{count} 个日期中的最后 {shown} 个）'),
+  lastWeeks: bilingual('(the last {shown} of {count} weeks)', '（{count} 周中的最后 {shown} 周）'),
+  lastMonths: bilingual('(the last {shown} of {count} months)', '（{count} 个月中的最后 {shown} 个月）'),
 
   // Lists of choices.
   or: bilingual('{first} or {last}', '{first} 或 {last}'),

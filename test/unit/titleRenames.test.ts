@@ -23,6 +23,15 @@ function papersOf(...entries: string[][]): readonly PaperSummary[] {
   return index.file('file:///w/2026-05-01.digest')!.papers;
 }
 
+/** The index of these digest files and the reading service of their folder, its state read. */
+async function readingOf(folder: string, files: readonly string[]): Promise<{ index: WorkspaceIndex; service: ReadingService }> {
+  const index = new WorkspaceIndex();
+  for (const file of files) index.update(pathToFileURL(file).toString(), fs.readFileSync(file, 'utf8'));
+  const service = new ReadingService(index, { folders: () => [pathToFileURL(folder).toString()], mtimeOf: () => undefined, configuration: async () => undefined, notify: () => undefined, log: () => undefined });
+  await service.ready();
+  return { index, service };
+}
+
 const TYPO = { englishTitle: 'Retrival-Augmented Theorem Provng', chineseTitle: '检索增强的定理证明', authors: 'Mei Tanaka, Lin Qiu', summary: 'AI总结 用检索增强定理证明。' };
 const FIXED = { ...TYPO, englishTitle: 'Retrieval-Augmented Theorem Proving' };
 
@@ -63,11 +72,7 @@ describe('Titles corrected in a file', () => {
     fs.writeFileSync(file, digest(entryLines('A'), entryLines('T', TYPO)));
     fs.writeFileSync(other, digest(entryLines('B')));
     const uri = pathToFileURL(file).toString();
-    const index = new WorkspaceIndex();
-    index.update(uri, fs.readFileSync(file, 'utf8'));
-    index.update(pathToFileURL(other).toString(), fs.readFileSync(other, 'utf8'));
-    const service = new ReadingService(index, { folders: () => [pathToFileURL(folder).toString()], mtimeOf: () => undefined, configuration: async () => undefined, notify: () => undefined, log: () => undefined });
-    await service.ready();
+    const { index, service } = await readingOf(folder, [file, other]);
     const typoKey = 'retrival-augmented theorem provng';
     await service.setPaperState({ scope: { keys: [typoKey] }, change: { starred: true, addTags: ['prove'], note: 'important' } });
     const stateFile = (): { papers: Record<string, { starred?: boolean; tags?: string[]; note?: string; title?: string }> } => JSON.parse(fs.readFileSync(path.join(folder, '.paper-digest', 'state.json'), 'utf8'));
@@ -99,11 +104,7 @@ describe('Titles corrected in a file', () => {
     // The corrected title is another digest's paper already, read there.
     fs.writeFileSync(other, digest(entryLines('T', { ...FIXED, summary: 'AI总结 另一份总结。' })));
     const uri = pathToFileURL(file).toString();
-    const index = new WorkspaceIndex();
-    index.update(uri, fs.readFileSync(file, 'utf8'));
-    index.update(pathToFileURL(other).toString(), fs.readFileSync(other, 'utf8'));
-    const service = new ReadingService(index, { folders: () => [pathToFileURL(folder).toString()], mtimeOf: () => undefined, configuration: async () => undefined, notify: () => undefined, log: () => undefined });
-    await service.ready();
+    const { index, service } = await readingOf(folder, [file, other]);
     await service.setPaperState({ scope: { keys: ['retrival-augmented theorem provng'] }, change: { starred: true } });
     await service.setPaperState({ scope: { keys: ['retrieval-augmented theorem proving'] }, change: { read: true } });
     index.update(uri, digest(entryLines('T', FIXED)));

@@ -41,20 +41,8 @@ export function titleRenames(before: readonly PaperSummary[], after: readonly Pa
   if (gone.length === 0 || come.length === 0 || gone.length > MAX_CHANGED || come.length > MAX_CHANGED) {
     return [];
   }
-  const comeByAuthors = new Map<string, PaperSummary[]>();
-  for (const paper of come) {
-    const authors = authorsOf(paper);
-    const list = comeByAuthors.get(authors);
-    if (list) list.push(paper);
-    else comeByAuthors.set(authors, [paper]);
-  }
-  const goneByAuthors = new Map<string, PaperSummary[]>();
-  for (const paper of gone) {
-    const authors = authorsOf(paper);
-    const list = goneByAuthors.get(authors);
-    if (list) list.push(paper);
-    else goneByAuthors.set(authors, [paper]);
-  }
+  const comeByAuthors = byAuthors(come);
+  const goneByAuthors = byAuthors(gone);
   const renames: TitleRename[] = [];
   for (const old of gone) {
     const authors = authorsOf(old);
@@ -71,6 +59,18 @@ export function titleRenames(before: readonly PaperSummary[], after: readonly Pa
 /** A paper told by its content: one with authors, not an untitled one (keyed by its place). */
 function identifiable(paper: PaperSummary): boolean {
   return paper.authors.length > 0 && !paperKeyOf(paper).startsWith('untitled:');
+}
+
+/** Papers by their author list. */
+function byAuthors(papers: readonly PaperSummary[]): Map<string, PaperSummary[]> {
+  const groups = new Map<string, PaperSummary[]>();
+  for (const paper of papers) {
+    const authors = authorsOf(paper);
+    const list = groups.get(authors);
+    if (list) list.push(paper);
+    else groups.set(authors, [paper]);
+  }
+  return groups;
 }
 
 function authorsOf(paper: PaperSummary): string {

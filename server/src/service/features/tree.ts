@@ -15,6 +15,7 @@ import { foldForSearch } from '../workspaceIndex';
 import { RecentMap } from '../recentMap';
 import type { PaperReadingInfo, ReadingLookup } from '../reading/paperInfo';
 import { NO_READING, paperKeyOf } from '../reading/paperInfo';
+import { inRankOrder } from '../reading/rankOrder';
 import { isReadingGrouping, ReadingTrees } from './readingTree';
 import { categoryKey, compilePaperFilter, digestPath, FilterContext, filterContextOf, groupKey, namedInstitutionGroups } from '../paperFilter';
 
@@ -272,7 +273,7 @@ function placePapers(index: WorkspaceIndex, grouping: PapersGrouping, options: P
     // One place per paper, the one the ranked list (triage, `papers`) gives it: its place in the
     // newest digest (copies of a paper in two digests are one paper, in one band), scored by
     // what that copy says; then the highest score first, equal scores newest digest first, then
-    // in file order (`rankPapers`).
+    // in file order (`inRankOrder`, as `rankPapers`).
     const newest = new Map<string, number>();
     for (let i = 0; i < matching.length; i++) {
       const identity = paperIdentity(matching[i].paper);
@@ -281,16 +282,9 @@ function placePapers(index: WorkspaceIndex, grouping: PapersGrouping, options: P
         newest.set(identity, i);
       }
     }
-    const kept = Uint32Array.from(newest.values()).sort();
-    // The sort keys worked out once per paper (the score alone: the reading information of every
-    // paper was 1 KB each, kept).
-    const scores = new Float64Array(matching.length);
-    const ranks = new Int32Array(matching.length);
-    for (const i of kept) {
-      scores[i] = reading.score(matching[i].paper);
-      ranks[i] = reading.digestRank(matching[i].paper.uri);
-    }
-    const ordered = [...kept].sort((a, b) => scores[b] - scores[a] || ranks[b] - ranks[a] || a - b).map((i) => matching[i]);
+    const kept = Array.from(Uint32Array.from(newest.values()).sort(), (i) => matching[i]);
+    // The score alone: the reading information of every paper was 1 KB each, kept.
+    const ordered = inRankOrder(kept, (each) => reading.score(each.paper), (each) => reading.digestRank(each.paper.uri));
     for (let i = 0; i < ordered.length; i++) matching[i] = ordered[i];
     matching.length = ordered.length;
   }

@@ -10,6 +10,7 @@ import type { PaperSummary } from '../workspaceIndex';
 import { compilePaperFilter, filterContextOf } from '../paperFilter';
 import type { ModelLookup } from './model';
 import { paperKeyOf } from './paperInfo';
+import { inRankOrder } from './rankOrder';
 
 /** The filters (see `PapersQuery` in the protocol). */
 export interface PapersQuery {
@@ -138,22 +139,7 @@ export function rankPapers(
       matching.push(paper);
     }
   }
-  // The sort keys worked out once per paper, not once per comparison.
   // Every paper matched: the distinct papers of the whole index, kept per digest order.
   const distinct = matching.length === seen ? lookup.distinctPapers() : distinctPapers(lookup, matching);
-  // The sort keys in typed arrays, worked out once per paper (no object per paper to collect).
-  const scores = new Float64Array(distinct.length);
-  const ranks = new Int32Array(distinct.length);
-  const order = new Uint32Array(distinct.length);
-  for (let i = 0; i < distinct.length; i++) {
-    scores[i] = lookup.score(distinct[i]);
-    ranks[i] = lookup.digestRank(distinct[i].uri);
-    order[i] = i;
-  }
-  order.sort((a, b) => scores[b] - scores[a] || ranks[b] - ranks[a] || a - b);
-  const result = new Array<PaperSummary>(distinct.length);
-  for (let i = 0; i < order.length; i++) {
-    result[i] = distinct[order[i]];
-  }
-  return result;
+  return inRankOrder(distinct, (paper) => lookup.score(paper), (paper) => lookup.digestRank(paper.uri));
 }

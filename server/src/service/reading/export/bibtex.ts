@@ -10,6 +10,7 @@
  */
 import type { ExportRecord } from '../exportRecord';
 import { exportLine, secondTitle } from '../exportRecord';
+import { compareText } from '../../text';
 
 /**
  * Escapes text for a braced BibTeX value: `\ { } $ & % # _ ^ ~ < >` become their LaTeX commands,
@@ -109,6 +110,8 @@ export class BibtexKeys {
   private readonly suffixes = new Map<string, number>();
   /** Each paper's key, by its state key, worked out from every paper of the export. */
   private readonly assigned?: Map<string, string>;
+  /** Those keys, as a set (made when first needed). */
+  private assignedSet?: Set<string>;
 
   constructor(all?: Iterable<KeySource>) {
     if (all !== undefined) {
@@ -133,8 +136,6 @@ export class BibtexKeys {
     return key;
   }
 
-  private assignedSet?: Set<string>;
-
   /** The keys worked out beforehand (a record not among `all` takes none of them). */
   private assignedKeys(): Set<string> {
     this.assignedSet ??= new Set(this.assigned!.values());
@@ -154,8 +155,8 @@ function assignKeys(all: Iterable<KeySource>): Map<string, string> {
   // Every bare base is some paper's key: a suffixed key never takes one.
   const taken = new Set(groups.keys());
   const keys = new Map<string, string>();
-  for (const base of [...groups.keys()].sort(byCodeUnits)) {
-    const papers = groups.get(base)!.sort(byCodeUnits);
+  for (const base of [...groups.keys()].sort(compareText)) {
+    const papers = groups.get(base)!.sort(compareText);
     keys.set(papers[0], base);
     let n = 1;
     for (let i = 1; i < papers.length; i++) {
@@ -169,10 +170,6 @@ function assignKeys(all: Iterable<KeySource>): Map<string, string> {
     }
   }
   return keys;
-}
-
-function byCodeUnits(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
 }
 
 /** b, c, ..., z, ba, bb, ... */

@@ -90,10 +90,14 @@ const OWN_SUBJECT = /\b(this|our)[ \t]{1,3}(?:paper|work|article|preprint|versio
 const MAX_OWN_SUBJECTS = 20;
 /** A mark a clause begins after. */
 const CLAUSE_END = /[.;；。,，(（:：!?！？]/u;
-/** What follows the words: that it is the id (a copula), then the id. */
-const OWN_ID_SAID = /^\s{0,3}(?:is|=|:|：|即|为|是)(?:\s{1,3}(?:also|now))?(?:\s{1,3}(?:(?:available|published)\s{1,3})?(?:as|at|on))?\s{0,3}[(（]?\s{0,3}arxiv\s{0,3}[:：]?\s{0,3}(\d{4}\.\d{4,5}(?:v\d+)?)(?!\d|\.\d)/iu;
+/** Words saying the paper is what follows ("is", "=", ":", "is available as", "即", …). */
+const COPULA = String.raw`(?:is|=|:|：|即|为|是)(?:\s{1,3}(?:also|now))?(?:\s{1,3}(?:(?:available|published)\s{1,3})?(?:as|at|on))?`;
+/** An arXiv id, bracketed or not (group 1: the id). */
+const ARXIV_ID = String.raw`\s{0,3}[(（]?\s{0,3}arxiv\s{0,3}[:：]?\s{0,3}(\d{4}\.\d{4,5}(?:v\d+)?)(?!\d|\.\d)`;
+/** What follows the words: that it is the id, then the id. */
+const OWN_ID_SAID = new RegExp(String.raw`^\s{0,3}${COPULA}${ARXIV_ID}`, 'iu');
 /** The same, or the id straight after the words ("this paper (arXiv:…)", "本文 arXiv:…"). */
-const OWN_ID = /^(?:\s{0,3}(?:is|=|:|：|即|为|是)(?:\s{1,3}(?:also|now))?(?:\s{1,3}(?:(?:available|published)\s{1,3})?(?:as|at|on))?)?\s{0,3}[(（]?\s{0,3}arxiv\s{0,3}[:：]?\s{0,3}(\d{4}\.\d{4,5}(?:v\d+)?)(?!\d|\.\d)/iu;
+const OWN_ID = new RegExp(String.raw`^(?:\s{0,3}${COPULA})?${ARXIV_ID}`, 'iu');
 
 /**
  * The year a paper was published, as far as its entry says: the one year its journal ref names

@@ -230,8 +230,8 @@ export interface StatisticsParams {
 /**
  * `paperDigest/statistics`, client → server: the statistics of the workspace's digests (or of
  * one): papers per topic, keyword, category and institution (largest first, at most 50 each),
- * papers per digest date, the trends of the largest topics and keywords, and weekly and monthly
- * roll-ups. Each row carries `filter`, the Papers filter (`topic:…`, `category:…`, `week:…`)
+ * papers per digest date, the trends of the topics and keywords with most papers in the last two
+ * weeks, and weekly and monthly roll-ups. Each row carries `filter`, the Papers filter (`topic:…`, `category:…`, `week:…`)
  * that shows the papers it counts. Answered once the first scan of the workspace is done.
  */
 export const StatisticsRequest = new RequestType<StatisticsParams, DigestStatistics, void>('paperDigest/statistics');

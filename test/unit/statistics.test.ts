@@ -272,6 +272,22 @@ describe('Statistics', () => {
     assert.equal(trend().series.length, 8);
   });
 
+  test('Should draw the trends of the topics with most papers lately: a new topic rising fast among them', () => {
+    const index = new WorkspaceIndex();
+    // Six topics of one paper a day for four weeks; a seventh, new, of three a day in the last week.
+    for (let day = 0; day < 28; day++) {
+      const date = new Date(Date.UTC(2026, 4, 1 + day)).toISOString().slice(0, 10);
+      const papers = ['T1', 'T2', 'T3', 'T4', 'T5', 'T6'].map((topic) => paper(`${topic}-${day}`, topic, ['kw'], ['cs.CL']));
+      if (day >= 21) for (let n = 0; n < 3; n++) papers.push(paper(`New-${day}-${n}`, '新兴专题', ['emerging'], ['cs.CL']));
+      index.update(`file:///ws/${date}.digest`, digest(...papers));
+    }
+    const stats = digestStatistics(index);
+    assert.ok(stats.topics.findIndex((row) => row.label === '新兴专题') >= 6, 'not among the six largest of all time');
+    const rising = stats.trends.find((trend) => trend.kind === 'topic' && trend.label === '新兴专题');
+    assert.deepEqual(rising && [rising.recent, rising.previous, rising.rising], [21, 0, true]);
+    assert.equal(stats.trends[0].label, '新兴专题', 'the most rising first');
+  });
+
   test('Should draw no trend of a topic of undated digests only, and a flat line level with its label', () => {
     const index = new WorkspaceIndex();
     index.update('file:///ws/2026-04-18.digest', digest(paper('X', '定理证明', ['w'], ['cs.LO'])));

@@ -468,9 +468,11 @@ function periodFor(periods: Map<string, Period>, name: string, date: string, wit
 }
 
 /**
- * The trends of the top rows: the distinct papers of each week going back from the latest date
- * (`windows`, a paper counted once in each however many digests of it there are), of which the
- * last 7 days against the 7 before say whether it rises. The line and the arrow say the same.
+ * The trends of the rows most active lately: the distinct papers of each week going back from the
+ * latest date (`windows`, a paper counted once in each however many digests of it there are), of
+ * which the last 7 days against the 7 before say whether it rises. The line and the arrow say
+ * the same. A row with no paper in those two weeks (of undated digests only, or of long ago) has
+ * no trend.
  */
 function trendRows(kind: 'topic' | 'keyword', rows: readonly CountRow[], dates: readonly string[], windows: ReadonlyMap<string, Period>, keys: Keys): TrendRow[] {
   // Only whole weeks of dates are compared: dates over less than two weeks leave the 7 days
@@ -485,14 +487,19 @@ function trendRows(kind: 'topic' | 'keyword', rows: readonly CountRow[], dates: 
     const window = windows.get(String(week));
     return (kind === 'topic' ? window?.topics.countOf(key) : window?.keywords?.countOf(key)) ?? 0;
   };
-  const trends: TrendRow[] = [];
+  // The rows with most papers in the two weeks compared (a topic new this week, with no paper
+  // before, among them), not those with most of all time; equal ones in the rows' order.
+  const active: { row: CountRow; key: string; activity: number }[] = [];
   for (const row of rows) {
-    if (trends.length === MAX_TRENDS) break;
     const key = keys.of(row.label);
+    const activity = inWindow(0, key) + inWindow(1, key);
+    if (activity > 0) active.push({ row, key, activity });
+  }
+  active.sort((a, b) => b.activity - a.activity);
+  const trends: TrendRow[] = [];
+  for (const { row, key } of active.slice(0, MAX_TRENDS)) {
     const series: number[] = [];
     for (let week = weeks - 1; week >= 0; week--) series.push(inWindow(week, key));
-    // A topic or keyword of undated digests only has no paper in any week: no line to draw.
-    if (series.every((count) => count === 0)) continue;
     const recent = series[series.length - 1];
     const previous = series[series.length - 2];
     trends.push({ kind, label: row.label, filter: row.filter, series, recent, previous, rising: recent > previous });

@@ -9,7 +9,7 @@
  */
 import { pathToFileURL } from 'node:url';
 import { collectDigestFiles, digestWithinLimits, displayPath, printable, readDigestFile } from './cliFiles';
-import { barChart, CHART_WORDS, chartToSvg, chartWords, dashboardCharts, displayText, escapeXml, paperCountWords, rowDetail, STANDALONE_STYLE, topicLabel } from './service/charts';
+import { barChart, CHART_WORDS, chartToSvg, chartWords, dashboardCharts, dashboardSummary, displayText, escapeXml, rowDetail, STANDALONE_STYLE, topicLabel } from './service/charts';
 import { DEFAULT_MESSAGE_LANGUAGE, MessageLanguage } from './service/messages';
 import { CliUsageError, COMMAND_OPTIONS, infoAnswer, InfoRequest, infoRequest, languageOption, problemText, requestedLanguage, separateValue, usageError } from './cliLanguage';
 import { choices, CLI_MESSAGES, cliSummary, cliText, MessageRef } from './service/cliMessages';
@@ -216,12 +216,8 @@ export function statsHtml(stats: DigestStatistics, language: MessageLanguage = D
   const rollups = [[chartWords(STATS_WORDS.weeks, language), stats.weeks], [chartWords(STATS_WORDS.months, language), stats.months]] as const;
   const column = (words: { en: string; zh: string }): string => escapeXml(heading(words, language));
   const title = escapeXml(chartWords(STATS_WORDS.title, language));
-  const counts =
-    language === 'en'
-      ? `${paperCountWords(stats.paperCount, 'en')}, ${stats.fileCount} ${stats.fileCount === 1 ? 'digest' : 'digests'}`
-      : language === 'zh-cn'
-        ? `${stats.paperCount} 篇论文，${stats.fileCount} 期摘要集`
-        : `${paperCountWords(stats.paperCount, 'en')} · ${stats.paperCount} 篇论文, ${stats.fileCount} ${stats.fileCount === 1 ? 'digest' : 'digests'} · ${stats.fileCount} 期摘要集`;
+  // The dashboard's own line: the papers, the digests and those without a date in their names.
+  const counts = dashboardSummary(stats, language);
   const tables = rollups
     .filter(([, periods]) => periods.length > 0)
     .map(([title, periods]) => {

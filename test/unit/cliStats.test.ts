@@ -114,10 +114,10 @@ describe('paper-digest stats', () => {
     const htmlZh = run(['stats', '--format', 'html', '--lang', 'zh-cn', '.'], work).stdout;
     const htmlEn = run(['stats', '--format', 'html', '--lang', 'en', '.'], work).stdout;
     assert.equal(xmllint(htmlZh, '--noout').status, 0);
-    assert.match(htmlZh, /<title>Paper Digest 统计<\/title>[\s\S]*<h1>Paper Digest 统计<\/h1>\n<p>3 篇论文，2 期摘要集<\/p>/);
+    assert.match(htmlZh, /<title>Paper Digest 统计<\/title>[\s\S]*<h1>Paper Digest 统计<\/h1>\n<p>3 篇论文 — 2 期摘要集<\/p>/);
     assert.match(htmlZh, /aria-label="每期论文数"[\s\S]*aria-label="升降趋势（近 7 天对比前 7 天）"[\s\S]*<h2>每周<\/h2>[\s\S]*<th>时段<\/th><th>日期<\/th>/);
-    assert.match(htmlEn, /lang="en"[\s\S]*<h1>Paper Digest statistics<\/h1>\n<p>3 papers, 2 digests<\/p>[\s\S]*aria-label="Papers per digest date"[\s\S]*<h2>Weeks<\/h2>[\s\S]*<th>period<\/th>/);
-    assert.match(run(['stats', '--format', 'html', '.'], work).stdout, /<h1>Paper Digest statistics · Paper Digest 统计<\/h1>\n<p>3 papers · 3 篇论文, 2 digests · 2 期摘要集<\/p>[\s\S]*aria-label="Papers per digest date · 每期论文数"/);
+    assert.match(htmlEn, /lang="en"[\s\S]*<h1>Paper Digest statistics<\/h1>\n<p>3 papers — 2 digests<\/p>[\s\S]*aria-label="Papers per digest date"[\s\S]*<h2>Weeks<\/h2>[\s\S]*<th>period<\/th>/);
+    assert.match(run(['stats', '--format', 'html', '.'], work).stdout, /<h1>Paper Digest statistics · Paper Digest 统计<\/h1>\n<p>3 papers · 3 篇论文 — 2 digests · 2 期摘要集<\/p>[\s\S]*aria-label="Papers per digest date · 每期论文数"/);
     const bad = run(['stats', '--lang', 'fr', '.'], work);
     assert.equal(bad.status, 2);
     assert.match(bad.stderr, /^paper-digest: unknown language 'fr': use both, en, zh-cn or auto \(see 'paper-digest stats --help'\)[^\n]*\n$/);
@@ -129,6 +129,9 @@ describe('paper-digest stats', () => {
       fs.writeFileSync(path.join(folder, 'notes.digest'), digest(entryLines('N')));
       const text = run(['stats', '--lang', 'en', '.'], folder).stdout;
       assert.match(text, /\nPapers per digest date \(0\):\n {2}\(none\)\n\n[^\n]+:\n {2}\(none\)\n\nWeeks:\n {2}\(none\)\n\nMonths:\n {2}\(none\)\n$/);
+      // The page says so too, as the dashboard does.
+      assert.match(run(['stats', '--format', 'html', '--lang', 'en', '.'], folder).stdout, /<p>1 paper — 1 digest \(1 without a date in the file name\)<\/p>/);
+      assert.match(run(['stats', '--format', 'html', '--lang', 'zh-cn', '.'], folder).stdout, /<p>1 篇论文 — 1 期摘要集（1 个文件名无日期）<\/p>/);
     } finally {
       fs.rmSync(folder, { recursive: true, force: true });
     }
@@ -138,7 +141,7 @@ describe('paper-digest stats', () => {
     const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'paper-digest-stats-one-'));
     try {
       fs.writeFileSync(path.join(folder, '2026-05-01.digest'), digest(entryLines('N')));
-      assert.match(run(['stats', '--format', 'html', '.'], folder).stdout, /<p>1 paper · 1 篇论文, 1 digest · 1 期摘要集<\/p>/);
+      assert.match(run(['stats', '--format', 'html', '.'], folder).stdout, /<p>1 paper · 1 篇论文 — 1 digest · 1 期摘要集<\/p>/);
     } finally {
       fs.rmSync(folder, { recursive: true, force: true });
     }

@@ -740,7 +740,7 @@ describe('Charts', () => {
       assert.doesNotMatch(words.en, HAN, key);
       assert.equal(chartWords(words, 'both'), `${words.en} · ${words.zh}`);
     }
-    assert.equal(dashboardSummary({ paperCount: 3, fileCount: 1, undatedFiles: 1 }, 'zh-cn'), '3 篇论文 — 1 期摘要集 (1 个文件名无日期)');
+    assert.equal(dashboardSummary({ paperCount: 3, fileCount: 1, undatedFiles: 1 }, 'zh-cn'), '3 篇论文 — 1 期摘要集（1 个文件名无日期）');
     assert.equal(dashboardSummary({ paperCount: 1, fileCount: 2, undatedFiles: 0 }, 'en'), '1 paper — 2 digests');
     assert.equal(dashboardSummary({ paperCount: 3, fileCount: 2, undatedFiles: 0 }, 'both'), '3 papers · 3 篇论文 — 2 digests · 2 期摘要集');
   });

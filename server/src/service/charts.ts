@@ -63,7 +63,8 @@ export const CHART_WORDS = {
 export function dashboardSummary(stats: Pick<DigestStatistics, 'paperCount' | 'fileCount' | 'undatedFiles'>, language: MessageLanguage): string {
   const papers = chartWords(bilingual(`${stats.paperCount} ${stats.paperCount === 1 ? 'paper' : 'papers'}`, `${stats.paperCount} 篇论文`), language);
   const digests = chartWords(bilingual(`${stats.fileCount} ${stats.fileCount === 1 ? 'digest' : 'digests'}`, `${stats.fileCount} 期摘要集`), language);
-  const undated = stats.undatedFiles > 0 ? ` (${chartWords(bilingual(`${stats.undatedFiles} without a date in the file name`, `${stats.undatedFiles} 个文件名无日期`), language)})` : '';
+  const undatedWords = chartWords(bilingual(`${stats.undatedFiles} without a date in the file name`, `${stats.undatedFiles} 个文件名无日期`), language);
+  const undated = stats.undatedFiles === 0 ? '' : language === 'zh-cn' ? `（${undatedWords}）` : ` (${undatedWords})`;
   return `${papers} — ${digests}${undated}`;
 }
 

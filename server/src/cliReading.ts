@@ -46,7 +46,7 @@ import { foldForSearch, WorkspaceIndex } from './service/workspaceIndex';
 import { INTERESTS_FILE, NodeStateDisk, readInterestsFile, STATE_FOLDER } from './stateDisk';
 import { CliUsageError, COMMAND_OPTIONS, infoAnswer, InfoRequest, infoRequest, languageOption, problemText, requestedLanguage, separateValue, usageError } from './cliLanguage';
 import { choices, cliSay, cliSummary, cliText, message, MessageRef, messageText, reasonOf } from './service/cliMessages';
-import { Bilingual, bilingual, DEFAULT_MESSAGE_LANGUAGE, MessageLanguage, pick, say } from './service/messages';
+import { Bilingual, bilingual, DEFAULT_MESSAGE_LANGUAGE, MessageLanguage, pick, PUNCTUATION, say } from './service/messages';
 
 type PapersFormat = 'text' | 'json' | ExportFormat;
 const PAPERS_FORMATS: readonly PapersFormat[] = ['text', 'json', ...EXPORT_FORMATS];
@@ -630,7 +630,7 @@ export function runMark(args: readonly string[], out: Output, cwd: string): numb
   // The English title, else the Chinese one: never the state key.
   const shown = oneLine(match.name || match.title || match.key);
   const done = result.changed.length > 0 ? describeChange(options) : sentence(cliText('unchanged'));
-  out.stdout(printable(`${pick(done, language)}${language === 'zh-cn' ? '：' : ': '}${shown}`) + '\n');
+  out.stdout(printable(`${pick(done, language)}${PUNCTUATION.colon(language)}${shown}`) + '\n');
   for (const problem of problems) {
     // Digests that could not be read do not stop a change of the state file; they are said.
     out.stderr(`paper-digest: ${printableLine(problemText(problem, language))}\n`);

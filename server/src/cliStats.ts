@@ -10,7 +10,7 @@
 import { pathToFileURL } from 'node:url';
 import { collectDigestFiles, digestWithinLimits, displayPath, printable, readDigestFile } from './cliFiles';
 import { barChart, CHART_WORDS, chartToSvg, chartWords, dashboardCharts, dashboardSummary, displayText, escapeXml, rowDetail, STANDALONE_STYLE, topicLabel } from './service/charts';
-import { DEFAULT_MESSAGE_LANGUAGE, MessageLanguage } from './service/messages';
+import { DEFAULT_MESSAGE_LANGUAGE, MessageLanguage, PUNCTUATION } from './service/messages';
 import { CliUsageError, COMMAND_OPTIONS, infoAnswer, InfoRequest, infoRequest, languageOption, problemText, requestedLanguage, separateValue, usageError } from './cliLanguage';
 import { choices, CLI_MESSAGES, cliSummary, cliText, MessageRef } from './service/cliMessages';
 import { CountRow, DigestStatistics, digestStatistics } from './service/features/statistics';
@@ -198,7 +198,7 @@ export function statsText(stats: DigestStatistics, language: MessageLanguage = D
       lines.push(none);
     }
     for (const period of periods.slice(-12)) {
-      lines.push(`  ${period.period}  ${String(period.count).padStart(5)}  ${period.topics.slice(0, 3).map((topic) => `${displayText(topicLabel(topic, language), 40)} ${topic.count}`).join(language === 'zh-cn' ? '，' : ', ')}`);
+      lines.push(`  ${period.period}  ${String(period.count).padStart(5)}  ${period.topics.slice(0, 3).map((topic) => `${displayText(topicLabel(topic, language), 40)} ${topic.count}`).join(PUNCTUATION.comma(language))}`);
     }
     if (periods.length > 12) {
       lines.push(`  ${cliSummary(last, { shown: 12, count: periods.length }, language)}`);

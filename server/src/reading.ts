@@ -180,6 +180,9 @@ export class ReadingService {
 
   /** Whether a paper of the workspace has this key. */
   private anyPaperKeyed(key: string): boolean {
+    // An English title's key is its title key, which the index looks up; only a Chinese title's
+    // (`zh:`) needs a pass over the papers.
+    if (!key.startsWith('zh:')) return this.index.papersWithTitle(key).length > 0;
     for (const file of this.index.files()) {
       for (const paper of file.papers) if (paperKeyOf(paper) === key) return true;
     }
@@ -344,8 +347,8 @@ export class ReadingService {
     this.scheduleNotify(true);
   }
 
-  /** The warnings shown of the interests left out, so that each is shown once while it stands. */
-  private readonly interestsWarned = new Set<string>();
+  /** The warning shown of the interests left out, so that it is shown once while it stands. */
+  private interestsWarned: string | undefined;
 
   /**
    * Tells the user that some interests are left out of the ranking (a misspelt kind, a weight that
@@ -354,16 +357,15 @@ export class ReadingService {
    */
   private warnOfInterests(problems: readonly { readonly where: MessageRef; readonly problem: MessageRef }[]): void {
     if (problems.length === 0) {
-      this.interestsWarned.clear();
+      this.interestsWarned = undefined;
       return;
     }
     const more = problems.length > 1 ? message('interestsMore', { count: problems.length - 1 }) : '';
     const text = stateProblemIn(message('interestsLeftOut', { where: problems[0].where, problem: problems[0].problem, more }), this.language());
-    if (this.interestsWarned.has(text)) {
+    if (this.interestsWarned === text) {
       return;
     }
-    this.interestsWarned.clear();
-    this.interestsWarned.add(text);
+    this.interestsWarned = text;
     this.host.warn?.(text);
   }
 

@@ -8,7 +8,7 @@
  * Marks carry `filter`, the Papers filter of what they count: the dashboard makes them clickable.
  */
 import type { CountRow, DatePoint, DigestStatistics, PeriodRow, TrendRow } from './features/statistics';
-import { bilingual, Bilingual, DEFAULT_MESSAGE_LANGUAGE, MessageLanguage } from './messages';
+import { bilingual, Bilingual, DEFAULT_MESSAGE_LANGUAGE, MessageLanguage, PUNCTUATION } from './messages';
 import { daysBetween } from './digestDates';
 import { displayColumns } from './text';
 
@@ -63,8 +63,7 @@ export const CHART_WORDS = {
 export function dashboardSummary(stats: Pick<DigestStatistics, 'paperCount' | 'fileCount' | 'undatedFiles'>, language: MessageLanguage): string {
   const papers = chartWords(bilingual(`${stats.paperCount} ${stats.paperCount === 1 ? 'paper' : 'papers'}`, `${stats.paperCount} 篇论文`), language);
   const digests = chartWords(bilingual(`${stats.fileCount} ${stats.fileCount === 1 ? 'digest' : 'digests'}`, `${stats.fileCount} 期摘要集`), language);
-  const undatedWords = chartWords(bilingual(`${stats.undatedFiles} without a date in the file name`, `${stats.undatedFiles} 个文件名无日期`), language);
-  const undated = stats.undatedFiles === 0 ? '' : language === 'zh-cn' ? `（${undatedWords}）` : ` (${undatedWords})`;
+  const undated = stats.undatedFiles === 0 ? '' : PUNCTUATION.bracketed(chartWords(bilingual(`${stats.undatedFiles} without a date in the file name`, `${stats.undatedFiles} 个文件名无日期`), language), language);
   return `${papers} — ${digests}${undated}`;
 }
 
@@ -220,7 +219,7 @@ export function dateChart(points: readonly DatePoint[], width: number, height = 
   const gap = withYear ? 76 : 44;
   const labels: number[] = [];
   points.forEach((point, i) => {
-    marks.push({ kind: 'circle', x: x(i), y: y(point.count), r: points.length > 120 ? 2.5 : 4, tone: 'point', filter: point.filter, tip: `${point.date}${colonIn(language)}${paperCountWords(point.count, language)}` });
+    marks.push({ kind: 'circle', x: x(i), y: y(point.count), r: points.length > 120 ? 2.5 : 4, tone: 'point', filter: point.filter, tip: `${point.date}${PUNCTUATION.colon(language)}${paperCountWords(point.count, language)}` });
     if (labels.length === 0 || x(i) - x(labels[labels.length - 1]) >= gap) labels.push(i);
   });
   const last = points.length - 1;
@@ -247,7 +246,7 @@ export function trendChart(trends: readonly TrendRow[], width: number, language:
   const marks: Mark[] = [{ kind: 'text', x: 0, y: 18, text: title, anchor: 'start', tone: 'title' }];
   trends.forEach((trend, i) => {
     const top = TOP + i * rowHeight;
-    const tip = `${chartWords(trend.kind === 'topic' ? CHART_WORDS.topic : CHART_WORDS.keyword, language)} ${displayText(trend.label)}${colonIn(language)}${chartWords(bilingual(`${trend.recent} in the last 7 days, ${trend.previous} in the 7 before`, `最近 7 天 ${trend.recent}，之前 7 天 ${trend.previous}`), language)}`;
+    const tip = `${chartWords(trend.kind === 'topic' ? CHART_WORDS.topic : CHART_WORDS.keyword, language)} ${displayText(trend.label)}${PUNCTUATION.colon(language)}${chartWords(bilingual(`${trend.recent} in the last 7 days, ${trend.previous} in the 7 before`, `最近 7 天 ${trend.recent}，之前 7 天 ${trend.previous}`), language)}`;
     marks.push({ kind: 'text', x: labelWidth, y: top + 19, text: fitText(trend.label, labelWidth - 4), anchor: 'end', tone: 'label', filter: trend.filter, tip });
     const max = Math.max(1, ...trend.series);
     const n = trend.series.length;
@@ -274,7 +273,7 @@ export function periodChart(id: 'weeks' | 'months', periods: readonly PeriodRow[
   const title = chartWords(id === 'weeks' ? CHART_WORDS.weeksTitle : CHART_WORDS.monthsTitle, language);
   const rows: CountRow[] = periods.slice(-26).map((period) => ({
     label: period.period,
-    detail: period.topics.slice(0, 3).map((topic) => `${topicLabel(topic, language)} ${topic.count}`).join(language === 'zh-cn' ? '，' : ', '),
+    detail: period.topics.slice(0, 3).map((topic) => `${topicLabel(topic, language)} ${topic.count}`).join(PUNCTUATION.comma(language)),
     count: period.count,
     filter: period.filter,
   }));
@@ -298,13 +297,8 @@ export function dashboardCharts(stats: DigestStatistics, width: number, language
 
 function rowTip(row: CountRow, language: MessageLanguage): string {
   const shown = rowDetail(row, language);
-  const detail = !shown ? '' : language === 'zh-cn' ? `（${displayText(shown)}）` : ` (${displayText(shown)})`;
-  return `${displayText(row.label)}${detail}${colonIn(language)}${paperCountWords(row.count, language)}`;
-}
-
-/** The colon before a count in a tooltip: full-width in Chinese, as the rest of its punctuation. */
-function colonIn(language: MessageLanguage): string {
-  return language === 'zh-cn' ? '：' : ': ';
+  const detail = shown ? PUNCTUATION.bracketed(displayText(shown), language) : '';
+  return `${displayText(row.label)}${detail}${PUNCTUATION.colon(language)}${paperCountWords(row.count, language)}`;
 }
 
 // ---- SVG text ------------------------------------------------------------------------------

@@ -57,6 +57,23 @@ export function pick(message: Bilingual, language: MessageLanguage = DEFAULT_MES
 }
 
 /**
+ * Punctuation around words in `language`: full-width in Chinese alone (`zh-cn`), as `pick` gives
+ * its words; `both` and `en` keep the English marks.
+ *
+ * @example PUNCTUATION.colon('zh-cn')            // '：'
+ * @example PUNCTUATION.bracketed('3 个', 'zh-cn') // '（3 个）'
+ * @example PUNCTUATION.bracketed('3 more', 'en')  // ' (3 more)'
+ */
+export const PUNCTUATION = {
+  /** Before what a label names: `Tags: …`, `标签：…`. */
+  colon: (language: MessageLanguage): string => (language === 'zh-cn' ? '：' : ': '),
+  /** Between the items of a list. */
+  comma: (language: MessageLanguage): string => (language === 'zh-cn' ? '，' : ', '),
+  /** Words in brackets after others, with the space English puts before them. */
+  bracketed: (text: string, language: MessageLanguage): string => (language === 'zh-cn' ? `（${text}）` : ` (${text})`),
+};
+
+/**
  * The language of the messages from the setting and the display language. Anything but a known
  * setting counts as the default; `auto` gives Chinese for a Chinese locale (`zh-cn`, `zh-Hans`,
  * `zh_CN.UTF-8`, `zh`, and the traditional ones too, which read the simplified text better than

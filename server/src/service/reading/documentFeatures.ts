@@ -10,7 +10,7 @@ import { escapeMarkdown, plainLabel } from '../text';
 import type { PaperSummary } from '../workspaceIndex';
 import type { ModelLookup } from './model';
 import type { PaperReadingInfo } from './paperInfo';
-import { DEFAULT_MESSAGE_LANGUAGE, Bilingual, MessageLanguage } from '../messages';
+import { DEFAULT_MESSAGE_LANGUAGE, Bilingual, MessageLanguage, pick, PUNCTUATION } from '../messages';
 import { localizedReasons, READING_WORDS, readingWord } from './readingMessages';
 
 /** The client commands of the lenses (`PAPER_COMMANDS` in the protocol). */
@@ -97,15 +97,15 @@ export function readingHover(info: PaperReadingInfo, fileLabel: (uri: string) =>
   }
   if (info.tags.length > 0) {
     // In a code span nothing is escaped: a tag's backticks, control and bidirectional characters are replaced first.
-    parts.push(`${say(READING_WORDS.tags)}${language === 'zh-cn' ? '：' : ': '}${info.tags.map((tag) => `\`${plainLabel(tag, MAX_TAG_SHOWN).replace(/`/g, "'")}\``).join(', ')}`);
+    parts.push(`${say(READING_WORDS.tags)}${PUNCTUATION.colon(language)}${info.tags.map((tag) => `\`${plainLabel(tag, MAX_TAG_SHOWN).replace(/`/g, "'")}\``).join(', ')}`);
   }
   if (info.note) {
     // A line's indentation as no-break spaces: indented after a blank line it would make a code
     // block, which shows the escapes themselves.
     const note = escapeMarkdown(info.note).replace(/^[ \t]+/gm, (indent) => '\u00a0'.repeat(indent.length));
-    parts.push(`${say(READING_WORDS.note)}${language === 'zh-cn' ? '：' : ': '}${note}`);
+    parts.push(`${say(READING_WORDS.note)}${PUNCTUATION.colon(language)}${note}`);
   }
-  const none = info.reasons.length > 0 ? '' : language === 'both' ? ' (no interest matched · 无匹配)' : language === 'en' ? ` (${READING_WORDS.noInterest.en})` : `（${READING_WORDS.noInterest.zh}）`;
+  const none = info.reasons.length > 0 ? '' : language === 'both' ? ' (no interest matched · 无匹配)' : PUNCTUATION.bracketed(pick(READING_WORDS.noInterest, language), language);
   parts.push(language === 'both' ? `**Score ${info.score}** · 兴趣分${none}` : `**${language === 'en' ? READING_WORDS.score.en : READING_WORDS.score.zh} ${info.score}**${none}`);
   if (info.reasons.length > 0) {
     parts.push(localizedReasons(info.reasons, language).map((reason) => `- ${escapeMarkdown(reason)}`).join('\n'));

@@ -126,7 +126,8 @@ export function parseInterests(value: unknown): Interests {
         problems.push(message('interestsBadWeight', { term: JSON.stringify(term.slice(0, 60)) }));
         continue;
       }
-      if (kind === 'category' && fold(term).includes('*') && !ARCHIVE_PATTERN.test(fold(term).trim())) {
+      const folded = fold(term).trim();
+      if (kind === 'category' && folded.includes('*') && !ARCHIVE_PATTERN.test(folded)) {
         // `cs.L*`: only a whole archive takes a `*`; as a code or a name it could match nothing.
         problems.push(message('interestsBadCategory', { term: JSON.stringify(term.slice(0, 60)) }));
         continue;

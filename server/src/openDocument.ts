@@ -18,6 +18,7 @@
  */
 import type { Position, Range } from 'vscode-languageserver-types';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
+import { forEachLineEnd } from './service/limits';
 
 /** One change as LSP sends it: a range and its replacement, or the whole new text. */
 export type DocumentChange = { range: Range; rangeLength?: number; text: string } | { text: string };
@@ -249,16 +250,10 @@ function lineStarts(text: string, atLineStart: boolean, offset: number): { start
   let starts = new Int32Array(Math.max(8, (text.length >> 5) + 2));
   let count = 0;
   if (atLineStart) starts[count++] = offset;
-  let nextLf = text.indexOf('\n');
-  let nextCr = text.indexOf('\r');
-  while (nextLf >= 0 || nextCr >= 0) {
-    const at = nextLf < 0 ? nextCr : nextCr < 0 ? nextLf : Math.min(nextLf, nextCr);
-    const next = text.charCodeAt(at) === 0x0d && text.charCodeAt(at + 1) === 0x0a ? at + 2 : at + 1;
+  forEachLineEnd(text, (next) => {
     if (count === starts.length) starts = grown(starts, count + 1);
     starts[count++] = offset + next;
-    if (nextLf >= 0 && nextLf < next) nextLf = text.indexOf('\n', next);
-    if (nextCr >= 0 && nextCr < next) nextCr = text.indexOf('\r', next);
-  }
+  });
   return { starts, count };
 }
 

@@ -86,6 +86,28 @@ describe('limits', () => {
     assert.deepEqual([documentTooLarge(cut)?.limit, documentTooLarge(cut)?.size], ['characters', long.length]);
   });
 
+  test('Should count and cut lines at carriage returns as at line feeds: a text of lone CRs or CRLFs is cut as any other', () => {
+    // A million lone-CR lines were parsed whole (20 MB of them took 7 s and 1.7 GB to check).
+    for (const end of ['\r', '\r\n']) {
+      const text = `Title${end}`.repeat(1_000_000);
+      const model = parseWithinLimits(text);
+      assert.ok(isTruncated(model), JSON.stringify(end));
+      assert.equal(model.lines.length, DOCUMENT_LIMITS.parsedLines + 1, JSON.stringify(end));
+      assert.ok(model.text.endsWith(end) && model.text.length === DOCUMENT_LIMITS.parsedLines * (5 + end.length));
+      assert.deepEqual([documentTooLarge(model)?.limit, documentTooLarge(model)?.size], ['lines', 1_000_001]);
+    }
+    // Past the characters limit, cut after the last lone CR within it.
+    const long = ('x'.repeat(99_999) + '\r').repeat(DOCUMENT_LIMITS.maxCharacters / 100_000 + 5);
+    const cut = parseWithinLimits(long);
+    assert.ok(isTruncated(cut) && cut.text.length <= DOCUMENT_LIMITS.maxCharacters && cut.text.endsWith('\r'));
+    assert.deepEqual([documentTooLarge(cut)?.limit, documentTooLarge(cut)?.size], ['characters', long.length]);
+    // Within the limits: the whole text, whatever ends its lines.
+    for (const text of ['A\rB\rC', 'A\r\nB\nC\r', '\r'.repeat(DOCUMENT_LIMITS.maxLines - 1)]) {
+      assert.ok(!isTruncated(parseWithinLimits(text)));
+    }
+    assert.ok(isTruncated(parseWithinLimits('\r'.repeat(DOCUMENT_LIMITS.maxLines))));
+  });
+
   test('Should parse such a text again on an edit rather than update the model of its first part', () => {
     const cache = new DigestCache();
     const text = 'Title\n'.repeat(DOCUMENT_LIMITS.maxLines + 10);

@@ -62,33 +62,53 @@ const TRUNCATED = new WeakMap<DigestDocument, { readonly characters: number; rea
  * documentTooLarge(model)?.size;      // 1,000,001
  */
 export function parseWithinLimits(text: string): DigestDocument {
-  // Lines as line feeds count them: a text of lone carriage returns is parsed whole and judged by its line table.
-  let feeds = 0;
+  // Lines as the parser ends them: at a line feed, a CRLF or a lone carriage return (a text of
+  // lone carriage returns is a text of as many lines, cut as any other).
+  let ends = 0;
   let parsedEnd = text.length;
-  for (let at = text.indexOf('\n'); at >= 0; at = text.indexOf('\n', at + 1)) {
-    feeds++;
-    if (feeds === DOCUMENT_LIMITS.parsedLines) {
-      parsedEnd = at + 1;
+  let withinCharacters = 0;
+  forEachLineEnd(text, (next) => {
+    ends++;
+    if (ends === DOCUMENT_LIMITS.parsedLines) {
+      parsedEnd = next;
     }
-  }
-  const pastLimit = feeds >= DOCUMENT_LIMITS.maxLines || text.length > DOCUMENT_LIMITS.maxCharacters;
+    if (next <= DOCUMENT_LIMITS.maxCharacters) {
+      withinCharacters = next;
+    }
+  });
+  const pastLimit = ends >= DOCUMENT_LIMITS.maxLines || text.length > DOCUMENT_LIMITS.maxCharacters;
   if (!pastLimit) {
     return parseDigest(text);
   }
   let cut = parsedEnd;
-  if (text.length > DOCUMENT_LIMITS.maxCharacters) {
-    // After the last line feed within the limit; a text with none there is parsed whole.
-    const end = text.lastIndexOf('\n', DOCUMENT_LIMITS.maxCharacters - 1) + 1;
-    if (end > 0) {
-      cut = Math.min(cut, end);
-    }
+  if (text.length > DOCUMENT_LIMITS.maxCharacters && withinCharacters > 0) {
+    // After the last line end within the limit; a text with none there is parsed whole.
+    cut = Math.min(cut, withinCharacters);
   }
   if (cut >= text.length) {
     return parseDigest(text);
   }
   const model = parseDigest(text.slice(0, cut));
-  TRUNCATED.set(model, { characters: text.length, lines: feeds + 1 });
+  TRUNCATED.set(model, { characters: text.length, lines: ends + 1 });
   return model;
+}
+
+/**
+ * Calls `each` with where the next line starts after every line end of `text`, in order: a
+ * line feed, a CRLF (one end) or a lone carriage return, as the parser and LSP end lines.
+ * Found by `indexOf`, not character by character: a text without carriage returns costs one
+ * search for them.
+ */
+export function forEachLineEnd(text: string, each: (next: number) => void): void {
+  let lf = text.indexOf('\n');
+  let cr = text.indexOf('\r');
+  while (lf >= 0 || cr >= 0) {
+    const at = lf < 0 ? cr : cr < 0 ? lf : Math.min(lf, cr);
+    const next = text.charCodeAt(at) === 0x0d && text.charCodeAt(at + 1) === 0x0a ? at + 2 : at + 1;
+    each(next);
+    if (lf >= 0 && lf < next) lf = text.indexOf('\n', next);
+    if (cr >= 0 && cr < next) cr = text.indexOf('\r', next);
+  }
 }
 
 /**

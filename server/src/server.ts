@@ -42,7 +42,7 @@ import type { TextDocument } from 'vscode-languageserver-textdocument';
 import { OpenDocument } from './openDocument';
 import type { Diagnostic, Range, TextEdit } from 'vscode-languageserver-types';
 import { DigestCache } from './service/cache';
-import { documentTooLarge } from './service/limits';
+import { documentTooLarge, parseWithinLimits } from './service/limits';
 import type { DigestDocument } from './service/model';
 import { foldingRanges } from './service/features/folding';
 import { SEMANTIC_TOKEN_MODIFIERS, SEMANTIC_TOKEN_TYPES } from './service/features/semanticTokens';
@@ -73,7 +73,6 @@ import { idle, outputSent, runInSlices } from './slices';
 import { codeActionDiagnosticSteps, codeActions, CODE_ACTION_KINDS, FIX_ALL_TITLE, fixAllRefused, fixAllSteps, MAX_FIX_ALL_PROBLEMS } from './service/features/codeActions';
 import { APPLY_FIX_COMMAND, DiagnosticsSettings, FIX_ALL_COMMAND, FixAllResult, ServerMemoryRequest } from './protocol';
 import { DiagnosticsScope, PullDiagnostics } from './pullDiagnostics';
-import { parseDigest } from './service/parser';
 import { MessageType, ShowMessageNotification, TextDocumentEdit } from 'vscode-languageserver/node';
 import type { WorkspaceEdit } from 'vscode-languageserver/node';
 import { documentSymbols } from './service/features/symbols';
@@ -1050,7 +1049,8 @@ const pull = new PullDiagnostics({
   indexedFiles: () => workspaceIndex.files().map((file) => file.uri),
   canonical: indexUri,
   readFile: createTextReader(connection),
-  parse: parseDigest,
+  // A file past the limits: its first part, as an open document's (it gets document-too-large only).
+  parse: parseWithinLimits,
   diagnostics: async (uri, model) => {
     const settings = documents.get(uri) ? await diagnosticsSettings(uri) : await pulledWorkspaceSettings();
     if (settings.enable === false) {

@@ -9,8 +9,7 @@ import type { TextDocument } from 'vscode-languageserver-textdocument';
 import type { DigestCache } from './service/cache';
 import type { DigestDocument } from './service/model';
 import { mayName, NameTarget } from './service/names';
-import { parseDigest } from './service/parser';
-import { documentTooLarge } from './service/limits';
+import { documentTooLarge, parseWithinLimits } from './service/limits';
 import { foldForSearch, searchIncludes, WorkspaceIndex } from './service/workspaceIndex';
 import type { WorkspaceTerms } from './service/workspaceTerms';
 import { readFileSnapshot } from './fs/safeFile';
@@ -65,7 +64,7 @@ export async function sourcesNaming(context: WorkspaceNamesContext, name: NameTa
         if (text === undefined) {
           continue;
         }
-        const doc = parseDigest(text);
+        const doc = parseWithinLimits(text);
         if (!documentTooLarge(doc)) {
           onDisk.push({ uri, doc });
         }

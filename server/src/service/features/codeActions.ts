@@ -524,10 +524,16 @@ const RELINED: ReadonlySet<string> = new Set([DiagnosticCode.OutOfOrder, Diagnos
 
 /**
  * Fixes that change the structure of an entry (they insert, remove or move paragraphs, or change
- * what a line reads as): the parse of the result may read other lines differently, so each is
- * tried on the text before it is offered.
+ * what a line reads as: a '* ' after '机构：' makes a bracketed tag an item; a '、' for a '，' in a
+ * translation makes an institution an author list paired by position, whose names are voted on).
+ * Every fix is tried on the text before it is offered; where that cannot be done (a document of
+ * more problems than are worked out), these are held back and the others, which put a mark
+ * right, are offered.
  */
 const STRUCTURAL: ReadonlySet<string> = new Set([
+  DiagnosticCode.InstitutionsMissingStar,
+  DiagnosticCode.InconsistentTranslation,
+  DiagnosticCode.InconsistentAuthorName,
   DiagnosticCode.MissingHeading,
   DiagnosticCode.MissingField,
   DiagnosticCode.RunTogether,
@@ -550,12 +556,9 @@ const TRIED = new WeakMap<DigestDocument, Map<string, boolean>>();
  * whole document, or around the fix in a document of more papers than `WHOLE_CHECK_ENTRIES`.
  */
 function fixIsClean(doc: DigestDocument, diagnostic: DigestDiagnostic, fix: DigestFix, before: readonly DigestDiagnostic[], options: DiagnosticOptions, token: Cancellation, budget: { left: number }): boolean {
-  if (!STRUCTURAL.has(diagnostic.code)) {
-    return true;
-  }
   if (fixAllRefused(doc)) {
     // The problems before are not all known: that the fix raises no new one cannot be shown.
-    return false;
+    return !STRUCTURAL.has(diagnostic.code);
   }
   let tried = TRIED.get(doc);
   if (!tried) {

@@ -111,6 +111,8 @@ export function problemReason(result: StateFileProblemResult, location: string):
       return message('biggerThanBytes', { path: at, max: MAX_STATE_BYTES });
     case 'not-utf8':
       return message('notUtf8');
+    case 'folder-gone':
+      return message('workspaceFolderGone', { root: at });
     default:
       return message('systemOther', { detail: typeof result.detail === 'string' ? result.detail : String(result.message) });
   }

@@ -97,7 +97,18 @@ export class NodeStateDisk implements StateDisk {
     let created = false;
     if (expected === undefined) {
       created = !fs.existsSync(this.folder);
-      fs.mkdirSync(this.folder, { recursive: true });
+      if (created && !fs.existsSync(this.root)) {
+        // The workspace folder is gone (moved, deleted, unmounted): not made again at its old
+        // place for this one file, where no one would look for it.
+        throw new SafeFileError('missing', message('workspaceFolderGone', { root: this.root }));
+      }
+      try {
+        // The state folder only, in the workspace folder that is there.
+        fs.mkdirSync(this.folder);
+      } catch (error) {
+        // Made by another writer meanwhile; anything else is the system's failure.
+        if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+      }
       if (created) ownedLikeWorkspace(this.folder, this.root);
       this.checkFolder();
     } else if (!fs.existsSync(this.folder)) {

@@ -142,6 +142,11 @@ export async function writeStateFile(fs: StateFs, uri: string, text: string, exp
   let created = false;
   try {
     if (!(await fs.stat(parts.folder))) {
+      // In the workspace folder that is there: one gone (moved, deleted) is not made again for this file.
+      const root = parts.folder.slice(0, parts.folder.lastIndexOf('/'));
+      if (!(await fs.stat(root))) {
+        return { written: false, problem: 'folder-gone', message: `${uri} could not be written (its workspace folder ${root} is gone)`, at: root };
+      }
       await fs.createDirectory(parts.folder);
       created = true;
     }

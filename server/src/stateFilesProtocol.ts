@@ -20,7 +20,8 @@ export interface StateFileVersion {
 }
 
 /** Why a state file was not read or written. */
-export type StateFileProblem = 'link' | 'not-file' | 'too-big' | 'not-utf8' | 'outside' | 'unreadable' | 'unwritable';
+/** `folder-gone`: the workspace folder (`at`) is not there any more (moved, deleted, unmounted). */
+export type StateFileProblem = 'link' | 'not-file' | 'too-big' | 'not-utf8' | 'outside' | 'folder-gone' | 'unreadable' | 'unwritable';
 
 export interface ReadStateFileParams {
   /** `<workspace folder>/.paper-digest/state.json` or `.../interests.json`. */

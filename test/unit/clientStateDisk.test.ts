@@ -29,7 +29,8 @@ interface Entry {
 
 /** A file system in memory, as `workspace.fs` behaves; `time` is what the next change gets as mtime. */
 class MemoryFs implements StateFs {
-  readonly entries = new Map<string, Entry>();
+  /** The workspace folder is there. */
+  readonly entries = new Map<string, Entry>([[FOLDER, { kind: 'folder', bytes: new Uint8Array(), mtime: 1000 }]]);
   time = 1000;
   renames = 0;
   canRename = true;
@@ -301,13 +302,25 @@ describe('client-backed state store', () => {
     const refused = await store.changeAsync(['mine'], { read: true });
     assert.deepEqual(refused.changed, []);
     assert.match(JSON.stringify(refused), /could not be written/);
-    assert.deepEqual([...fs.entries.keys()], [], 'no folder, no temporary file');
+    assert.deepEqual([...fs.entries.keys()], [FOLDER], 'no folder, no temporary file');
     // A folder that was there already stays.
     fs.full = false;
     fs.put(`${FOLDER}/.paper-digest/interests.json`, '{}');
     fs.full = true;
     await store.changeAsync(['mine'], { read: true });
     assert.ok(fs.entries.has(`${FOLDER}/.paper-digest`));
+  });
+
+  test('Should refuse a change once the workspace folder is gone, and not make it again', async () => {
+    // Moved, deleted or unmounted while the window is open: a state folder made at the old place
+    // would hold this one change where no one looks for it.
+    const fs = new MemoryFs();
+    const store = await storeOn(source(fs));
+    fs.entries.delete(FOLDER);
+    const refused = await store.changeAsync(['mine'], { read: true });
+    assert.deepEqual(refused.changed, []);
+    assert.match(refused.message ?? '', /workspace folder 'vscode-vfs:\/\/github\/me\/papers' is gone \(moved, deleted or unmounted\)/);
+    assert.deepEqual([...fs.entries.keys()], []);
   });
 
   test('Should run the changes of one store one after the other, none lost', async () => {

@@ -395,6 +395,22 @@ describe('state store: changes made meanwhile', () => {
     assert.deepEqual(Object.keys(papersOnDisk(root)).sort(), ['mine', 'theirs']);
   });
 
+  test('Should refuse a change once the workspace folder is gone, and not make it again at its old place', () => {
+    for (const gone of ['moved', 'deleted'] as const) {
+      const root = scratch();
+      const subject = store(root);
+      assert.deepEqual(subject.change(['first'], { read: true }).changed, ['first']);
+      // The state folder goes with the workspace folder: the next change finds no state file.
+      if (gone === 'moved') fs.renameSync(root, root + '-moved');
+      else fs.rmSync(root, { recursive: true });
+      const refused = subject.change(['second'], { starred: true });
+      assert.deepEqual(refused.changed, [], gone);
+      assert.match(refused.message ?? '', /workspace folder '.*' is gone \(moved, deleted or unmounted\)/, gone);
+      assert.ok(!fs.existsSync(root), `${gone}: the old folder is not made again`);
+      fs.rmSync(root + '-moved', { recursive: true, force: true });
+    }
+  });
+
   test('Should keep the file’s mode when it replaces it', () => {
     const root = scratch();
     writeState(root, '{"version":1,"papers":{}}');

@@ -41,6 +41,7 @@ export const FILE_MESSAGES = {
   hasOtherNames: bilingual('it has {count:another name|other names} (hard links), which replacing it would separate from it', '它还有 {count} 个其他名称（硬链接），替换它会使它们分离'),
   readOnlyFile: bilingual('it is read-only (no one may write it)', '它是只读的（任何人都不可写入）'),
   readOnlyFolder: bilingual('its folder is read-only (no one may write in it)', '它所在的文件夹是只读的（任何人都不可在其中写入）'),
+  workspaceFolderGone: bilingual("its workspace folder '{root}' is gone (moved, deleted or unmounted)", '它所在的工作区文件夹“{root}”已不存在（被移动、删除或卸载）'),
   changedMeanwhile: bilingual('it changed since it was read', '读取之后它被改动了'),
   // A digest read whole but past a limit of what is read (limits.ts): it lists no papers.
   leftOut: bilingual("'{path}' is left out: {reason}", '已略去“{path}”：{reason}'),

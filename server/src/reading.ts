@@ -47,7 +47,7 @@ import { runInSlices } from './slices';
 import { paperKeyOf } from './service/reading/paperInfo';
 import { titleRenames } from './service/reading/titleRenames';
 import type { TitleRename } from './service/reading/titleRenames';
-import { isEmptyPaperState } from './service/reading/stateFile';
+import { hasReadingState } from './service/reading/stateFile';
 import type { StateChange } from './service/reading/stateFile';
 
 /** What the reading service needs of the server around it. */
@@ -153,7 +153,9 @@ export class ReadingService {
     for (const { from, to, title } of renames) {
       const state = store.get(from);
       const target = store.get(to);
-      if (!state || isEmptyPaperState(state) || (target && !isEmptyPaperState(target))) continue;
+      // Another tool's fields of the new key (a reference manager's id) are no state of the
+      // reader's own: they do not keep the read, star, tags and note from coming back to it.
+      if (!state || !hasReadingState(state) || (target && hasReadingState(target))) continue;
       const change: StateChange = {
         ...(state.read ? { read: true } : {}),
         ...(state.starred ? { starred: true } : {}),

@@ -96,6 +96,31 @@ describe('Titles corrected in a file', () => {
     assert.equal(after['retrieval-augmented theorem proving']?.starred, true, 'another digest still has the corrected title');
   });
 
+  test('Should carry the state back to a title whose only other fields are another tool\u2019s, as a typo is undone', async () => {
+    const folder = temp.make('paper-digest-renames-extra-');
+    const file = path.join(folder, '2026-05-01.digest');
+    fs.writeFileSync(file, digest(entryLines('T', FIXED)));
+    const fixedKey = 'retrieval-augmented theorem proving';
+    const typoKey = 'retrival-augmented theorem provng';
+    fs.mkdirSync(path.join(folder, '.paper-digest'));
+    fs.writeFileSync(path.join(folder, '.paper-digest', 'state.json'), JSON.stringify({ version: 1, papers: { [fixedKey]: { title: FIXED.englishTitle, starred: true, tags: ['keep'], note: 'important', zotero: 'ABC', updated: '2026-01-01T00:00:00.000Z' } } }));
+    const uri = pathToFileURL(file).toString();
+    const { index, service } = await readingOf(folder, [file]);
+    const papers = (): Record<string, Record<string, unknown>> => JSON.parse(fs.readFileSync(path.join(folder, '.paper-digest', 'state.json'), 'utf8')).papers;
+    // A typo typed into the title (an open editor's text), then undone.
+    index.update(uri, digest(entryLines('T', TYPO)));
+    await service.carried();
+    assert.deepEqual([papers()[typoKey]?.starred, papers()[fixedKey]?.starred, papers()[fixedKey]?.zotero], [true, undefined, 'ABC']);
+    index.update(uri, digest(entryLines('T', FIXED)));
+    await service.carried();
+    const after = papers();
+    assert.deepEqual(
+      { starred: after[fixedKey]?.starred, tags: after[fixedKey]?.tags, note: after[fixedKey]?.note, zotero: after[fixedKey]?.zotero },
+      { starred: true, tags: ['keep'], note: 'important', zotero: 'ABC' },
+    );
+    assert.equal(after[typoKey], undefined);
+  });
+
   test('Should leave a corrected title with a state of its own as it is', async () => {
     const folder = temp.make('paper-digest-renames-own-');
     const file = path.join(folder, '2026-05-01.digest');

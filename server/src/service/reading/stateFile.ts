@@ -451,6 +451,11 @@ function firstCharacters(text: string, max: number): string {
   return text;
 }
 
+/** Whether a state says something of the reader's own: read, starred, tags or a note (another tool's fields are not). */
+export function hasReadingState(state: PaperState): boolean {
+  return state.read === true || state.starred === true || (state.tags?.length ?? 0) > 0 || !!state.note;
+}
+
 /** Whether a state says nothing (so it is left out of the file). */
 export function isEmptyPaperState(state: PaperState): boolean {
   return !state.read && !state.starred && (state.tags?.length ?? 0) === 0 && !state.note && (state.extra === undefined || Object.keys(state.extra).length === 0);

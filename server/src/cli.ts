@@ -219,7 +219,8 @@ export function runCli(argv: readonly string[], out: CliOutput, cwd = process.cw
       uri: file.uri,
       docsBase,
       language,
-      maxDiagnostics: MAX_FILE_DIAGNOSTICS,
+      // One more than are listed, to know a file has more.
+      maxDiagnostics: MAX_FILE_DIAGNOSTICS + 1,
       duplicatesElsewhere: papersElsewhere(file.uri),
       // Undated digests in the order of their times, as `papers` has them.
       mtimeOf: (uri) => byUriMtime.get(uri),

@@ -370,6 +370,18 @@ describe('paper-digest check: special files, links and names', () => {
     assert.ok(chinese.stdout.includes('m.digest: 问题超过 10000 个，只列出前 10000 个'), chinese.stdout.slice(-300));
   });
 
+  test('Should say so of a file of one problem in each of more than 10,000 papers, and not of one with exactly 10,000', () => {
+    // The checks stop at the entry where the limit is reached: with one problem a paper they
+    // stopped at exactly 10,000, and the file was not said to have more.
+    const papers = (count: number, name: string): string => '数学推理\n\n' + Array.from({ length: count }, (_, i) => `${name} ${i}\n\n中文${i}\n\nA B, C D\n\n专题命中 数学推理 ：reasoning；分类 cs.LG\n\nAI总结 x\n\n`).join('');
+    const folder = folderWith('one-problem-a-paper', { 'p.digest': papers(12_000, 'Title'), 'q.digest': papers(10_000, 'Other') });
+    const report = JSON.parse(runBounded(['check', '--format', 'json', '.'], folder).stdout) as { files: { path: string; truncated?: boolean; diagnostics: unknown[] }[] };
+    assert.deepEqual(report.files.map((file) => [file.path, file.diagnostics.length, file.truncated ?? false]), [['p.digest', 10_000, true], ['q.digest', 10_000, false]]);
+    const lines = runBounded(['check', '--lang', 'en', 'p.digest'], folder).stdout.trimEnd().split('\n');
+    assert.equal(lines.at(-2), 'p.digest: more than 10000 problems; only the first 10000 are listed');
+    assert.match(lines.at(-1)!, /^At least 10000 problems/);
+  });
+
   test('Should check and fix files of 10 million short lines within the size cap in bounded memory, as the editor does', () => {
     // 30 MB each, under the 32 MB cap, far past the lines limit: the first part alone is parsed.
     const text = 'a\n\n'.repeat(10_000_000);

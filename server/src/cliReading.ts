@@ -19,6 +19,7 @@
  * Exit status: 0; 2 on bad usage (one line on stderr), when no paper or more than one matches,
  * when a file cannot be read, or when the state file cannot be used or written.
  */
+import { clip } from './service/text';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -678,7 +679,7 @@ function findPaper(lookup: ModelLookup, store: StateStore, options: MarkOptions)
     if (paper) return { key: options.id, title: paper.englishTitle, name: paper.title };
     const state = store.get(options.id);
     if (state) return { key: options.id, title: state.title ?? '', name: state.title ?? '' };
-    return cliText('noSuchId', { id: options.id });
+    return cliText('noSuchId', { id: shownInMessage(options.id) });
   }
   const wanted = titleKey(options.title!);
   const exact = [...byKey].filter(([, paper]) => titleKey(paper.englishTitle) === wanted || titleKey(paper.chineseTitle) === wanted);
@@ -687,8 +688,16 @@ function findPaper(lookup: ModelLookup, store: StateStore, options: MarkOptions)
     return { key: candidates[0][0], title: candidates[0][1].englishTitle, name: candidates[0][1].title };
   }
   if (candidates.length === 0) {
-    return cliText('noSuchTitle', { title: oneLine(options.title!) });
+    return cliText('noSuchTitle', { title: shownInMessage(options.title!) });
   }
-  const names = candidates.slice(0, 3).map(([, paper]) => `'${oneLine(paper.title)}'`);
-  return cliText('severalMatch', { count: candidates.length, title: oneLine(options.title!), names: bilingual(`${names.join(', ')}${candidates.length > 3 ? ', …' : ''}`, `${names.join('、')}${candidates.length > 3 ? '、…' : ''}`) });
+  const names = candidates.slice(0, 3).map(([, paper]) => `'${shownInMessage(paper.title)}'`);
+  return cliText('severalMatch', { count: candidates.length, title: shownInMessage(options.title!), names: bilingual(`${names.join(', ')}${candidates.length > 3 ? ', …' : ''}`, `${names.join('、')}${candidates.length > 3 ? '、…' : ''}`) });
+}
+
+/** The longest title or id a message repeats (in each of its two languages): a longer one is cut. */
+const MAX_SHOWN_IN_MESSAGE = 120;
+
+/** A title or id given or found, on one line and cut to `MAX_SHOWN_IN_MESSAGE` characters with '…'. */
+function shownInMessage(text: string): string {
+  return clip(oneLine(text), MAX_SHOWN_IN_MESSAGE);
 }

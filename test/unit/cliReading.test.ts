@@ -375,6 +375,11 @@ describe('paper-digest mark', () => {
     assertUsage(run(['mark', 'read', '--title', 'no such paper'], work), /no paper's title is or contains 'no such paper'/);
     assertUsage(run(['mark', 'read', '--title', 'for', '--lang', 'en'], work), /^paper-digest: 3 papers match 'for': 'Sparse Probes[^']*', 'Self-Verifying[^']*', 'Graph Rewriting[^']*'; give more of the title, or --id\n$/);
     assertUsage(run(['mark', 'read', '--id', 'nope'], work), /no paper has the id 'nope'/);
+    // A title or id of 100,000 characters is cut in the message (it was repeated whole, in both languages).
+    const long = run(['mark', 'read', '--title', 't'.repeat(100_000)], work);
+    assertUsage(long, new RegExp(`no paper's title is or contains '${'t'.repeat(119)}…' — 没有标题是或包含“${'t'.repeat(119)}…”的论文`));
+    assert.ok(long.stderr.length < 1_000, `${long.stderr.length} characters`);
+    assertUsage(run(['mark', 'read', '--id', '9'.repeat(10_000)], work), new RegExp(`no paper has the id '${'9'.repeat(119)}…'`));
     assertUsage(run(['mark', 'read'], work), /mark needs one of --title TITLE or --id ID/);
     assertUsage(run(['mark', 'read', '--title', 'a', '--id', 'b'], work), /mark takes --title or --id, not both/);
     assertUsage(run(['mark', 'burn', '--title', 'a'], work), /unknown change 'burn': use read, unread, star, unstar or tag/);

@@ -39,7 +39,9 @@ function plainNames(entry: Entry): EntryNames {
     });
   }
   const hits = entry.topicHits;
-  const keywords = (hits?.hits ?? []).filter((hit) => termKey(hit.keyword.text)).map((hit) => ({ key: termKey(hit.keyword.text), text: hit.keyword.text }));
+  // A keyword written again in the paper's hits is one of its keywords once.
+  const texts = new Set<string>();
+  const keywords = (hits?.hits ?? []).filter((hit) => termKey(hit.keyword.text) && !texts.has(hit.keyword.text) && texts.add(hit.keyword.text)).map((hit) => ({ key: termKey(hit.keyword.text), text: hit.keyword.text }));
   const categories = (hits?.categories ?? []).map((category) => category.text).filter((code) => code.length > 0);
   return { institutions, authors, topic: hits?.topic.text ?? '', keywords, categories };
 }
@@ -71,6 +73,12 @@ describe('terms: the names kept with an entry', () => {
       ),
       { numRuns: 80 },
     );
+  });
+
+  test('Should count a keyword written again in a paper\u2019s hits once, its other spellings apart', () => {
+    const [entry] = parseDigest(['大模型', ...entryLines('A', { topicHits: '专题命中 数学推理 ：reasoning(abstract)；reasoning(title)；Reasoning(title)；math(abstract)；reasoning(comments)；分类 cs.LG' })].join('\n\n')).entries;
+    assert.deepEqual(entryNames(entry).keywords.map((keyword) => keyword.text), ['reasoning', 'Reasoning', 'math']);
+    assert.deepEqual(entryNames(entry), plainNames(entry));
   });
 
   test('Should not keep the text of the document alive', () => {
@@ -134,6 +142,26 @@ describe('nodes: the entries that keep their split parts are bounded', () => {
     assert.equal(describeModel(bounded), unbounded.described);
     assert.deepEqual(documentSymbols(bounded), unbounded.symbols);
     assert.ok(keeping(bounded.entries) <= limit, 'describing the whole model left the bound as it was');
+  });
+
+  test('Should keep the parts of entries spanning many characters a few at a time, and answer the same', () => {
+    // Lines of 99,000 characters of one-letter hits, within every limit: 50,000 parts a line, 7 MB
+    // of them, which a thousand entries keeping theirs held whole (1.2 GB for 155 such papers).
+    const line = 'k;'.repeat(49_500);
+    const text = '大模型\n\n' + Array.from({ length: 60 }, (_, i) => `Title ${i}\n\n中文\n\nA B\n\n专题命中 t ：${line}；分类 cs.LG\n\nAI总结 x\n\n`).join('');
+    const model = parseDigest(text);
+    const summary = (doc: typeof model): string[] => doc.entries.map((entry) => `${entry.topicHits?.hits.length}:${entry.topicHits?.hits[49_000]?.keyword.text}:${entry.topicHits?.categories.map((c) => c.text).join()}`);
+    const first = summary(model);
+    assert.equal(first[59], '49501:k:cs.LG');
+    assert.ok(keeping(model.entries) <= 21 && keeping(model.entries) > 0, `${keeping(model.entries)} entries of 99,000 characters keep their parts`);
+    assert.equal((model.entries[0] as EntryNode).partsKept, false);
+    // Asked again, the first ones split again and give the same; the bound holds.
+    assert.deepEqual(summary(model), first);
+    assert.ok(keeping(model.entries) <= 21);
+    // Entries of a real digest are not held to it: a thousand of them keep theirs.
+    const real = parseDigest(generatedDigest(1_200));
+    computeDiagnostics(real, options);
+    assert.equal(keeping(real.entries), partsKeptLimit());
   });
 
   test('Should let the parts of 10,000 papers go but those of the last thousand', () => {

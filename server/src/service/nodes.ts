@@ -39,14 +39,20 @@ export class Source {
   declare table: LineTable;
   /** The entries whose fields keep split parts, oldest first from `partsHead` on (see `keepParts`). */
   declare private partsKept: (EntryNode | undefined)[];
+  /** The characters each of them spans when it began to keep its parts. */
+  declare private partsWeights: number[];
   declare private partsHead: number;
+  /** The characters the entries that keep parts span, together. */
+  declare private partsWeight: number;
 
   constructor(text: string, bom: boolean, table: LineTable) {
     this.text = text;
     this.bom = bom;
     this.table = table;
     this.partsKept = [];
+    this.partsWeights = [];
     this.partsHead = 0;
+    this.partsWeight = 0;
   }
 
   /**
@@ -58,15 +64,21 @@ export class Source {
    */
   keepParts(entry: EntryNode): void {
     const kept = this.partsKept;
+    const weight = Math.max(1, this.table.starts[entry.line + entry.lastRel] + entry.lastEnd - entry.offset);
     kept.push(entry);
-    if (kept.length - this.partsHead > partsLimit) {
-      const oldest = kept[this.partsHead]!;
+    this.partsWeights.push(weight);
+    this.partsWeight += weight;
+    // The entry just read keeps its parts whatever it spans.
+    while (kept.length - this.partsHead > 1 && (kept.length - this.partsHead > partsLimit || this.partsWeight > PARTS_KEPT_CHARACTERS)) {
+      const oldest = kept[this.partsHead];
+      this.partsWeight -= this.partsWeights[this.partsHead];
       kept[this.partsHead++] = undefined;
-      oldest.releaseParts();
-      if (this.partsHead >= 1024 && this.partsHead * 2 >= kept.length) {
-        this.partsKept = kept.slice(this.partsHead);
-        this.partsHead = 0;
-      }
+      oldest?.releaseParts();
+    }
+    if (this.partsHead >= 1024 && this.partsHead * 2 >= kept.length) {
+      this.partsKept = kept.slice(this.partsHead);
+      this.partsWeights = this.partsWeights.slice(this.partsHead);
+      this.partsHead = 0;
     }
   }
 
@@ -88,6 +100,13 @@ export class Source {
 
 /** How many entries of one text keep their split parts (`Source.keepParts`). */
 let partsLimit = 1000;
+
+/**
+ * How many characters the entries that keep their parts may span together (`Source.keepParts`):
+ * a thousand entries of a real digest span about 500,000; entries of lines of 100,000 characters
+ * of one-letter hits (50,000 parts a line, 7 MB of them) keep theirs a score at a time, not a thousand.
+ */
+const PARTS_KEPT_CHARACTERS = 2_000_000;
 
 /** The number of entries of one text that keep their split parts. */
 export function partsKeptLimit(): number {

@@ -236,10 +236,19 @@ function computeEntryNames(entry: Entry): EntryNames {
   let keywordsSigned = '';
   let categoriesSigned = '';
   if (hits) {
+    // A keyword written again in the paper's hits (`reasoning(abstract)；reasoning(title)`) is
+    // one of its keywords once: a line of 50,000 hits of one keyword keeps one name, not 50,000.
+    let seen: Set<string> | undefined;
     for (const hit of hits.hits) {
       const text = kept(hit.keyword.text);
       const key = keyOfKept(text);
       if (key) {
+        // A few keywords are compared in turn; past them a set tells (a line of 50,000 distinct ones).
+        if (seen ? seen.has(text) : keywords.some((each) => each.text === text)) {
+          continue;
+        }
+        if (!seen && keywords.length >= 8) seen = new Set(keywords.map((each) => each.text));
+        seen?.add(text);
         keywords.push({ key, text });
         keywordsSigned += signed(text);
       }

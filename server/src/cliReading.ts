@@ -19,7 +19,6 @@
  * Exit status: 0; 2 on bad usage (one line on stderr), when no paper or more than one matches,
  * when a file cannot be read, or when the state file cannot be used or written.
  */
-import { clip } from './service/text';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -48,6 +47,7 @@ import { INTERESTS_FILE, NodeStateDisk, readInterestsFile, STATE_FOLDER } from '
 import { CliUsageError, COMMAND_OPTIONS, infoAnswer, InfoRequest, infoRequest, languageOption, problemText, requestedLanguage, separateValue, usageError } from './cliLanguage';
 import { choices, cliSay, cliSummary, cliText, message, MessageRef, messageText, reasonOf } from './service/cliMessages';
 import { Bilingual, bilingual, DEFAULT_MESSAGE_LANGUAGE, MessageLanguage, pick, PUNCTUATION, say } from './service/messages';
+import { clip } from './service/text';
 
 type PapersFormat = 'text' | 'json' | ExportFormat;
 const PAPERS_FORMATS: readonly PapersFormat[] = ['text', 'json', ...EXPORT_FORMATS];

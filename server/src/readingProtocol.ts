@@ -53,6 +53,7 @@ export interface PaperScope extends PapersQuery {
   readonly uri?: string;
   /** A group id of `paperDigest/papersTree` in the tree of `grouping` with the query's filters. */
   readonly groupId?: string;
+  /** With `groupId`, the tree it is of; without, what this grouping shows (For you: not what the interests hide). */
   readonly grouping?: PapersGrouping;
 }
 

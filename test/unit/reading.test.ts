@@ -283,6 +283,20 @@ describe('reading: digest order and new papers', () => {
 describe('reading: the papers a scope means, as the Papers view shows them', () => {
   const ZH_ONLY = (tag: string) => entryLines(tag, { englishTitle: null, chineseTitle: '一种仅有中文标题的论文关于数学推理', topicHits: '专题命中 数学推理 ：reasoning(abstract)；分类 cs.CL' });
 
+  test('Should mean what a grouping shows by a filter scope with the grouping: For you without the papers hideBelow hides', () => {
+    // Mark All Shown Papers Read and the export of what the view shows, in For you: they took the
+    // hidden papers too, which the reader never saw.
+    const w = testWorkspace({ [DAY1]: digest(WORLD, PROTEIN, QUERY), [DAY2]: digest(PROBES, RL) }, { ...INTERESTS, hideBelow: -1 });
+    const lookup = w.model.lookup();
+    const shown = titles(papersInScope(lookup, { filter: '', grouping: 'forYou' })).sort();
+    assert.deepEqual(shown, titles(rankPapers(lookup, {})).sort());
+    assert.equal(shown.length, 4);
+    assert.ok(!shown.includes(titles(papersInScope(lookup, { filter: 'protein' }))[0]), 'the hidden paper is left out');
+    // Other groupings show every paper the filter keeps.
+    assert.equal(papersInScope(lookup, { filter: '', grouping: 'topic' }).length, 5);
+    assert.equal(papersInScope(lookup, { filter: '' }).length, 5);
+  });
+
   test('Should take a field filter (as the statistics set it) for marking, ranking and exporting', () => {
     const w = testWorkspace({ [DAY1]: digest(RL, PROTEIN), [DAY2]: digest(PROBES) });
     const lookup = w.model.lookup();

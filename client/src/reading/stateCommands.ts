@@ -39,6 +39,8 @@ export function shownQuery(view: PapersView): PaperScope {
   const grouping = view.grouping;
   return {
     filter: view.filter,
+    // The grouping's own condition (For you leaves out the papers the interests hide).
+    grouping,
     ...(grouping === 'unread' ? { unreadOnly: true } : {}),
     ...(grouping === 'starred' ? { starredOnly: true } : {}),
     ...(grouping === 'new' ? { newOnly: true } : {}),

@@ -297,6 +297,14 @@ function placePapers(index: WorkspaceIndex, grouping: PapersGrouping, options: P
   return { root, paperCount, distinctPaperCount: distinct.size };
 }
 
+/**
+ * Whether a grouping shows a paper at all: the reading groupings only the unread, starred or new
+ * papers, *For you* none that the interests hide; the others every paper.
+ */
+export function groupingShows(grouping: PapersGrouping, reading: ReadingLookup, paper: PaperSummary): boolean {
+  return keepsPaper({ filter: '' }, grouping, reading, paper);
+}
+
 /** Whether the reading filters (and the grouping's own condition) keep a paper. */
 function keepsPaper(options: PapersTreeOptions, grouping: PapersGrouping, reading: ReadingLookup, paper: PaperSummary): boolean {
   const needsInfo = options.unreadOnly || options.starredOnly || options.newOnly || options.tag !== undefined || grouping === 'unread' || grouping === 'starred' || grouping === 'new';

@@ -5,7 +5,7 @@
 import type { Cancellation } from '../cancellation';
 import { NEVER_CANCELLED } from '../cancellation';
 import type { PapersGrouping } from '../features/tree';
-import { PapersTreeCache } from '../features/tree';
+import { groupingShows, PapersTreeCache } from '../features/tree';
 import type { PaperSummary } from '../workspaceIndex';
 import { compilePaperFilter, filterContextOf } from '../paperFilter';
 import type { ModelLookup } from './model';
@@ -52,6 +52,7 @@ export function matchesQuery(lookup: ModelLookup, paper: PaperSummary, query: Pa
  * @example
  * papersInScope(lookup, { uri: 'file:///w/2026-05-01.digest' })           // the file's papers
  * papersInScope(lookup, { groupId: 'topic:数学推理', grouping: 'topic' })  // a group's papers
+ * papersInScope(lookup, { filter: 'topic:数学推理', grouping: 'forYou' })   // what For you shows
  */
 export function papersInScope(lookup: ModelLookup, scope: PaperScope, trees: PapersTreeCache = new PapersTreeCache(), token: Cancellation = NEVER_CANCELLED): PaperSummary[] {
   const keys = scope.keys ? new Set(scope.keys) : undefined;
@@ -66,6 +67,9 @@ export function papersInScope(lookup: ModelLookup, scope: PaperScope, trees: Pap
   }
   // A group's papers passed the filters when its tree was built with them.
   const keep = scope.groupId !== undefined ? undefined : compilePaperFilter(scope.filter ?? '', filterContextOf(lookup.index));
+  // What a grouping shows with the filters, no group named (Mark All Shown Papers Read, the export
+  // of what the view shows): *For you* leaves out what the interests hide.
+  const grouping = scope.groupId === undefined ? scope.grouping : undefined;
   const result: PaperSummary[] = [];
   for (const paper of candidates) {
     if (scope.uri !== undefined && paper.uri !== scope.uri) {
@@ -74,7 +78,7 @@ export function papersInScope(lookup: ModelLookup, scope: PaperScope, trees: Pap
     if (keys && !keys.has(paperKeyOf(paper))) {
       continue;
     }
-    if (scope.groupId !== undefined || matchesQuery(lookup, paper, scope, keep)) {
+    if (scope.groupId !== undefined || (matchesQuery(lookup, paper, scope, keep) && (grouping === undefined || groupingShows(grouping, lookup, paper)))) {
       result.push(paper);
     }
   }

@@ -354,6 +354,16 @@ describe('tree: lookups for the tree request', () => {
       assert.equal(papersTree(index, 'file', `file:${label}`).paperCount, 1, label);
     }
   });
+
+  test('Should place digests of one name in two folders by that name, side by side, not after every other', () => {
+    const index = new WorkspaceIndex();
+    for (const day of ['02', '03', '05']) index.update(`file:///ws/a/2026-05-${day}.digest`, digest(entryLines(`A${day}`)));
+    for (const day of ['05', '07', '08']) index.update(`file:///ws/b/2026-05-${day}.digest`, digest(entryLines(`B${day}`)));
+    assert.deepEqual(
+      papersTree(index, 'file', '').roots.map((group) => group.label),
+      ['2026-05-02.digest', '2026-05-03.digest', 'a/2026-05-05.digest', 'b/2026-05-05.digest', '2026-05-07.digest', '2026-05-08.digest'],
+    );
+  });
 });
 
 /** The model with every English title prefixed, so that files parsed once hold distinct papers. */

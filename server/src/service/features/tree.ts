@@ -625,7 +625,8 @@ function placePaper(root: GroupBuilder, grouping: PapersGrouping, paper: PaperSu
       return;
     }
     case 'file':
-      root.group('file', paper.uri, fileLabel(names, paper.uri), heading).add(paper);
+      // In the order of the files' names: digests of the same name in two folders side by side.
+      root.group('file', paper.uri, fileLabel(names, paper.uri), heading, 0, fileName(paper.uri)).add(paper);
       return;
   }
 }
@@ -682,17 +683,23 @@ class GroupBuilder {
     readonly missing: boolean,
     /** Groups with a lower order come first, before the other sort keys. */
     readonly order = 0,
+    /** What the group is sorted by after its order and count: its label, unless told otherwise. */
+    readonly sortLabel = label,
   ) {
     this.counted = new DistinctPapers(repeated);
   }
 
-  /** The subgroup with the key, created with the label and detail of its first paper. */
-  group(kind: PapersGroupKind, key: string, label: string, detail: string, order = 0): GroupBuilder {
+  /**
+   * The subgroup with the key, created with the label and detail of its first paper; `sortLabel`,
+   * what it is sorted by when that is not its label (a digest's file name, its label naming the end
+   * of its path when another folder has one of the same name).
+   */
+  group(kind: PapersGroupKind, key: string, label: string, detail: string, order = 0, sortLabel = label): GroupBuilder {
     let group = this.groups.get(key);
     if (!group) {
       const missing = key === '';
       const id = (this.id ? this.id + '/' : kind + ':') + (missing ? '%00' : encodeIdPart(key));
-      group = new GroupBuilder(this.repeated, id, kind, missing ? MISSING_LABELS[kind] : label, detail, missing, order);
+      group = new GroupBuilder(this.repeated, id, kind, missing ? MISSING_LABELS[kind] : label, detail, missing, order, missing ? MISSING_LABELS[kind] : sortLabel);
       this.groups.set(key, group);
     } else if (group.detail === '' && detail !== '') {
       group.detail = detail;
@@ -764,13 +771,13 @@ class GroupBuilder {
   }
 
   /**
-   * The subgroups: missing values last, then by order, count (when `byCount`), label (as
+   * The subgroups: missing values last, then by order, count (when `byCount`), label or `sortLabel` (as
    * `compareLabels` orders them: whatever their case, numbers by value, `a.digest`, `B.digest`,
    * `c.digest`, `day-2`, `day-10`) and id.
    */
   private sortedGroups(byCount: boolean): GroupBuilder[] {
     const groups = [...this.groups.values()];
-    const folded = new Map(groups.map((group) => [group, group.label.toLowerCase()]));
+    const folded = new Map(groups.map((group) => [group, group.sortLabel.toLowerCase()]));
     groups.sort((a, b) => {
       if (a.missing !== b.missing) {
         return a.missing ? 1 : -1;
@@ -781,7 +788,7 @@ class GroupBuilder {
       if (byCount && a.count !== b.count) {
         return b.count - a.count;
       }
-      return compareNumbered(folded.get(a)!, folded.get(b)!) || compareText(a.label, b.label) || compareText(a.id, b.id);
+      return compareNumbered(folded.get(a)!, folded.get(b)!) || compareText(a.sortLabel, b.sortLabel) || compareText(a.label, b.label) || compareText(a.id, b.id);
     });
     return groups;
   }

@@ -109,7 +109,8 @@ export function contentLength(header: string): number | undefined {
     const colon = line.indexOf(':');
     if (colon > 0 && line.slice(0, colon).trim().toLowerCase() === 'content-length') {
       const value = line.slice(colon + 1).trim();
-      return /^\d{1,15}$/.test(value) ? Number(value) : undefined;
+      // Digits however many: a length too big to be exact is past the limit all the same.
+      return /^\d+$/.test(value) ? Number(value) : undefined;
     }
   }
   return undefined;

@@ -119,7 +119,7 @@ function guarded<A extends unknown[], R>(method: string, handler: (...args: A) =
         throw error;
       }
       const message = error instanceof Error ? error.message : String(error);
-      connection.console.error(`${method} failed: ${error instanceof Error && error.stack ? error.stack : message}`);
+      logFailure(`${method} failed`, error);
       throw new ResponseError(ErrorCodes.InternalError, `${method} failed: ${message}`);
     }
   };
@@ -146,8 +146,34 @@ function onRequestByMethod<P, R>(type: RequestType<P, R, any> | RequestType0<R, 
 }
 // Whatever a document holds, the server lives on: a failure outside a request (a timer, a
 // notification) is logged rather than ending the process.
-process.on('uncaughtException', (error) => connection.console.error(`Uncaught: ${error.stack ?? error.message}`));
-process.on('unhandledRejection', (reason) => connection.console.error(`Unhandled rejection: ${reason instanceof Error ? reason.stack ?? reason.message : String(reason)}`));
+process.on('uncaughtException', (error) => logFailure('Uncaught', error));
+process.on('unhandledRejection', (reason) => logFailure('Unhandled rejection', reason));
+// A standard error no one reads any more is no failure to log.
+process.stderr.on('error', () => undefined);
+
+/** Whether `logFailure` is logging: a failure while it logs is not logged again. */
+let loggingFailure = false;
+
+/**
+ * Logs a failure: one line in the client's log (its message, not its stack), the stack on
+ * standard error, for whoever reads the server's output. Never throws: when the connection is
+ * closed (the client stopped reading, or went), the server ends quietly, as it would at `exit`.
+ */
+function logFailure(what: string, error: unknown): void {
+  if (loggingFailure) return;
+  loggingFailure = true;
+  try {
+    const message = error instanceof Error ? error.message : String(error);
+    try {
+      connection.console.error(`${what}: ${message.replace(/\s*[\r\n]+\s*/g, ' ')}`);
+    } catch {
+      process.exit(1);
+    }
+    if (error instanceof Error && error.stack) process.stderr.write(`${what}: ${error.stack}\n`);
+  } finally {
+    loggingFailure = false;
+  }
+}
 
 const cache = new DigestCache();
 /** The outline, folding and semantic tokens of each open document's latest version. */
@@ -904,7 +930,7 @@ function scheduleDiagnostics(uri: string, delay = DIAGNOSTICS_DELAY_MS): void {
     uri,
     setTimeout(() => {
       diagnosticTimers.delete(uri);
-      publishDiagnostics(uri).catch((error: unknown) => connection.console.error(`Diagnostics of ${uri} failed: ${error instanceof Error ? error.stack ?? error.message : String(error)}`));
+      publishDiagnostics(uri).catch((error: unknown) => logFailure(`Diagnostics of ${uri} failed`, error));
     }, delay),
   );
 }

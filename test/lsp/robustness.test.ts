@@ -235,6 +235,10 @@ describe('lsp: robustness over stdio', () => {
     const failure = await client.request('paperDigest/debug/fail').catch((error: unknown) => error);
     assert.ok(failure instanceof ResponseError && failure.code === INTERNAL_ERROR, String(failure));
     assert.match(failure.message, /^paperDigest\/debug\/fail failed: a failure inside a feature/);
+    // Logged in one line, without its stack (that goes to standard error).
+    const logged = client.notifications.filter((n) => n.method === 'window/logMessage' && String((n.params as { message: string }).message).startsWith('paperDigest/debug/fail failed'));
+    assert.equal(logged.length, 1);
+    assert.doesNotMatch((logged[0].params as { message: string }).message, /\n|\bat .*server\.js/);
     const [root] = await client.request<DocumentSymbol[]>('textDocument/documentSymbol', { textDocument: { uri } });
     assert.equal(root.children!.length, 2, 'the server still answers');
     client.closeDocument(uri);
@@ -309,6 +313,31 @@ describe('lsp: what the server is started with, and frames it cannot read', () =
       assert.match(stderr, /usage: node dist\/server\.js --stdio/);
       assert.doesNotMatch(stderr, /\n\s+at /, 'no stack');
     }
+  });
+
+  test('Should end quietly when the client stops reading its output, with no stack', async () => {
+    // Writing to the closed output failed, the failure's log went to the same closed connection,
+    // and that failure ended the process with node's code 7 and a stack on standard error.
+    const frame = (message: object): string => {
+      const body = JSON.stringify(message);
+      return `Content-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`;
+    };
+    const { code, stderr } = await new Promise<{ code: number | null; stderr: string }>((resolve, reject) => {
+      const child = spawn(process.execPath, [SERVER_BUNDLE, '--stdio'], { stdio: 'pipe' });
+      let err = '';
+      child.stderr.on('data', (chunk: Buffer) => (err += chunk.toString('utf8')));
+      child.stdin.on('error', () => undefined);
+      child.on('error', reject);
+      child.on('exit', (exit) => resolve({ code: exit, stderr: err }));
+      child.stdin.write(frame({ jsonrpc: '2.0', id: 0, method: 'initialize', params: { processId: null, rootUri: null, capabilities: {} } }));
+      child.stdout.once('data', () => {
+        child.stdin.write(frame({ jsonrpc: '2.0', method: 'initialized', params: {} }));
+        child.stdout.destroy();
+        child.stdin.write(frame({ jsonrpc: '2.0', id: 1, method: 'workspace/symbol', params: { query: '' } }));
+      });
+    });
+    assert.equal(code, 1);
+    assert.doesNotMatch(stderr, /\n\s+at /, 'no stack');
   });
 
   test('Should stop with a reason at a header without a Content-Length, not wait deaf for more', async () => {

@@ -5,7 +5,7 @@
 import * as assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import * as fc from 'fast-check';
-import { contentLength, FrameGuard, MAX_HEADER_BYTES } from '../../server/src/frameGuard';
+import { contentLength, FrameGuard, MAX_HEADER_BYTES, MAX_MESSAGE_BYTES } from '../../server/src/frameGuard';
 import { transportProblem } from '../../server/src/transportArgs';
 
 /** What the guard passes on of `chunks`, and what it said. */
@@ -94,9 +94,19 @@ describe('frame guard', () => {
   test('Should read the Content-Length among the header lines, in any case, as digits only', () => {
     assert.equal(contentLength('Content-Type: a\r\ncontent-length:  12 \r\n\r\n'), 12);
     assert.equal(contentLength('CONTENT-LENGTH: 0\r\n\r\n'), 0);
-    for (const bad of ['Content-Length: 12a', 'Content-Length: ', 'Content-Length: 0x10', 'Content-Length: 9999999999999999', 'Length: 3']) {
+    for (const bad of ['Content-Length: 12a', 'Content-Length: ', 'Content-Length: 0x10', 'Length: 3']) {
       assert.equal(contentLength(bad + '\r\n\r\n'), undefined, bad);
     }
+    // Digits past what a number holds exactly are a length too big (it was "not digits").
+    for (const huge of ['9999999999999999', '1000000000000000', '9'.repeat(400)]) {
+      assert.ok((contentLength(`Content-Length: ${huge}\r\n\r\n`) ?? 0) > MAX_MESSAGE_BYTES, huge.slice(0, 20));
+    }
+  });
+
+  test('Should pass over a message announced with a length of 16 digits, not stop at it', async () => {
+    const { dropped, broken } = await through([frame('{"a":1}'), Buffer.from('Content-Length: 1000000000000000\r\n\r\n{}')], 4096);
+    assert.deepEqual(broken, []);
+    assert.deepEqual(dropped, [1e15]);
   });
 });
 

@@ -258,3 +258,9 @@ export interface RollupResult {
  * An unknown period gives empty text.
  */
 export const RollupRequest = new RequestType<RollupParams, RollupResult, void>('paperDigest/rollup');
+
+/**
+ * The method a request whose body is not valid JSON is read as, by the id it plainly names
+ * (serialised.ts): the server answers it with a ParseError.
+ */
+export const UNDECODABLE_METHOD = 'paperDigest/$undecodable';

@@ -26,6 +26,7 @@ import type { Cancellation } from './service/cancellation';
 import type { SymbolOptions } from './service/features/symbols';
 import type { DigestDocument } from './service/model';
 import { noteAnswerWritten, noteMessage } from './slices';
+import { UNDECODABLE_METHOD } from './protocol';
 import { shapedIncoming } from './requestShapes';
 
 const CLOSE = Buffer.from('}', 'utf8');
@@ -144,6 +145,7 @@ export function installSerialisedAnswers(): void {
     },
   };
   const usual = json.decoder;
+  type Decoded = Awaited<ReturnType<typeof usual.decode>>;
   const decoder: typeof usual = {
     name: usual.name,
     decode: (body, options) => {
@@ -152,15 +154,37 @@ export function installSerialisedAnswers(): void {
         try {
           const value = decodeUtf8Json(body);
           if (value !== undefined) {
-            return Promise.resolve(shapedIncoming(value) as Awaited<ReturnType<typeof usual.decode>>);
+            return Promise.resolve(shapedIncoming(value) as Decoded);
           }
         } catch (error) {
-          return Promise.reject(error);
+          return undecodable(body, error) as Promise<Decoded>;
         }
       }
       // `initialize` with its params given their shape before the library reads them (requestShapes.ts).
-      return usual.decode(body, options).then((value) => shapedIncoming(value) as typeof value);
+      return usual.decode(body, options).then(
+        (value) => shapedIncoming(value) as Decoded,
+        (error: unknown) => undecodable(body, error) as Promise<Decoded>,
+      );
     },
   };
   RAL.install({ ...ral, applicationJson: { ...json, encoder, decoder } });
+}
+
+/**
+ * What a body that is not valid JSON is read as (the library drops a body it cannot decode
+ * without a word, and a client would wait for ever): the request with the id it plainly names
+ * (`"id": 7` or `"id": "a"`), to be answered with a ParseError, when it names one and a method;
+ * else the failure, which the library reports as a read error.
+ */
+function undecodable(body: Uint8Array, error: unknown): Promise<unknown> {
+  const head = Buffer.from(body.buffer, body.byteOffset, Math.min(body.byteLength, 4096)).toString('utf8');
+  const id = /"id"\s*:\s*(-?\d{1,15}|"(?:[^"\\]|\\.){0,200}")\s*[,}]/.exec(head)?.[1];
+  if (id === undefined || !/"method"\s*:/.test(head)) {
+    return Promise.reject(error);
+  }
+  try {
+    return Promise.resolve({ jsonrpc: '2.0', id: JSON.parse(id) as number | string, method: UNDECODABLE_METHOD });
+  } catch {
+    return Promise.reject(error);
+  }
 }

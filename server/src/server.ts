@@ -71,7 +71,7 @@ import { hover } from './service/features/hover';
 import { diagnosticSteps, DiagnosticOptions, RuleSetting } from './service/features/diagnostics';
 import { idle, outputSent, runInSlices } from './slices';
 import { codeActionDiagnosticSteps, codeActions, CODE_ACTION_KINDS, FIX_ALL_TITLE, fixAllRefused, fixAllSteps, MAX_FIX_ALL_PROBLEMS } from './service/features/codeActions';
-import { APPLY_FIX_COMMAND, DiagnosticsSettings, FIX_ALL_COMMAND, FixAllResult, ServerMemoryRequest } from './protocol';
+import { APPLY_FIX_COMMAND, DiagnosticsSettings, FIX_ALL_COMMAND, FixAllResult, ServerMemoryRequest, UNDECODABLE_METHOD } from './protocol';
 import { DiagnosticsScope, PullDiagnostics } from './pullDiagnostics';
 import { MessageType, ShowMessageNotification, TextDocumentEdit } from 'vscode-languageserver/node';
 import type { WorkspaceEdit } from 'vscode-languageserver/node';
@@ -332,6 +332,10 @@ connection.onInitialized(() => {
 
 // A change of the files not yet in the index kept between starts is written before the server goes.
 connection.onShutdown(() => workspaceDigests.dispose());
+// A request whose body is not valid JSON (serialised.ts): answered, so that the client waits no more.
+connection.onRequest(UNDECODABLE_METHOD, () => {
+  throw new ResponseError(ErrorCodes.ParseError, 'the request is not valid JSON');
+});
 
 // The workspace index: file events, open documents, and the Papers view's requests.
 connection.onDidChangeWatchedFiles((params) => {

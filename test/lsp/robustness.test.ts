@@ -340,6 +340,17 @@ describe('lsp: what the server is started with, and frames it cannot read', () =
     assert.doesNotMatch(stderr, /\n\s+at /, 'no stack');
   });
 
+  test('Should answer a request that is not valid JSON with a ParseError by the id it names, and serve on', async () => {
+    // The library dropped such a body without a word: the client waited for ever for its answer.
+    const frameOf = (body: string): string => `Content-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`;
+    const bad = frameOf('{"jsonrpc":"2.0","id":7,"method":"workspace/symbol","params":{"query":"x",}}') + frameOf('{"jsonrpc":"2.0","id":"s","method":"workspace/symbol","params":[');
+    const good = frameOf(JSON.stringify({ jsonrpc: '2.0', id: 8, method: 'textDocument/hover', params: { textDocument: { uri: 'file:///none.digest' }, position: { line: 0, character: 0 } } }));
+    const { stdout } = await run(['--stdio'], bad + good, frameOf(initialize));
+    assert.match(stdout, /\{"jsonrpc":"2\.0","id":7,"error":\{"code":-32700,"message":"the request is not valid JSON"\}\}/);
+    assert.match(stdout, /"id":"s","error":\{"code":-32700/);
+    assert.match(stdout, /"id":8,"result":null/);
+  });
+
   test('Should stop with a reason at a header without a Content-Length, not wait deaf for more', async () => {
     for (const header of ['Content-Length: abc\r\n\r\n', 'Content-Type: x\r\n\r\n', `${initialize}`.repeat(300)]) {
       // A well-formed initialize first, answered; then the bad frame, and another initialize.

@@ -148,8 +148,10 @@ function onRequestByMethod<P, R>(type: RequestType<P, R, any> | RequestType0<R, 
 // notification) is logged rather than ending the process.
 process.on('uncaughtException', (error) => logFailure('Uncaught', error));
 process.on('unhandledRejection', (reason) => logFailure('Unhandled rejection', reason));
+/** Standard error, where there is one (the web worker's server has none). */
+const standardError = (process as { stderr?: NodeJS.WriteStream }).stderr;
 // A standard error no one reads any more is no failure to log.
-process.stderr.on('error', () => undefined);
+standardError?.on('error', () => undefined);
 
 /** Whether `logFailure` is logging: a failure while it logs is not logged again. */
 let loggingFailure = false;
@@ -167,9 +169,9 @@ function logFailure(what: string, error: unknown): void {
     try {
       connection.console.error(`${what}: ${message.replace(/\s*[\r\n]+\s*/g, ' ')}`);
     } catch {
-      process.exit(1);
+      process.exit?.(1);
     }
-    if (error instanceof Error && error.stack) process.stderr.write(`${what}: ${error.stack}\n`);
+    if (error instanceof Error && error.stack) standardError?.write(`${what}: ${error.stack}\n`);
   } finally {
     loggingFailure = false;
   }

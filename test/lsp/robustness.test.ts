@@ -345,7 +345,29 @@ describe('lsp: what the server is started with, and frames it cannot read', () =
     const frameOf = (body: string): string => `Content-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`;
     const bad = frameOf('{"jsonrpc":"2.0","id":7,"method":"workspace/symbol","params":{"query":"x",}}') + frameOf('{"jsonrpc":"2.0","id":"s","method":"workspace/symbol","params":[');
     const good = frameOf(JSON.stringify({ jsonrpc: '2.0', id: 8, method: 'textDocument/hover', params: { textDocument: { uri: 'file:///none.digest' }, position: { line: 0, character: 0 } } }));
-    const { stdout } = await run(['--stdio'], bad + good, frameOf(initialize));
+    // Written after the answer to initialize, read until the answer to the last request has come
+    // (standard input is left open: a server whose input ends may stop before it answers).
+    const stdout = await new Promise<string>((resolve, reject) => {
+      const child = spawn(process.execPath, [SERVER_BUNDLE, '--stdio'], { stdio: 'pipe' });
+      let out = '';
+      const timer = setTimeout(() => {
+        child.kill();
+        reject(new Error(`no answer to id 8 in ${out}`));
+      }, 20_000);
+      child.on('error', reject);
+      child.stdin.on('error', () => undefined);
+      child.stdout.on('data', (chunk: Buffer) => {
+        const first = !out.includes('"id":1,');
+        out += chunk.toString('utf8');
+        if (first && out.includes('"id":1,')) child.stdin.write(bad + good);
+        if (out.includes('"id":8,')) {
+          clearTimeout(timer);
+          child.kill();
+          resolve(out);
+        }
+      });
+      child.stdin.write(frameOf(initialize));
+    });
     assert.match(stdout, /\{"jsonrpc":"2\.0","id":7,"error":\{"code":-32700,"message":"the request is not valid JSON"\}\}/);
     assert.match(stdout, /"id":"s","error":\{"code":-32700/);
     assert.match(stdout, /"id":8,"result":null/);

@@ -261,7 +261,7 @@ describe('lsp: the reading workflow over stdio', () => {
         const nodes = (await tree('forYou')).nodes as PapersGroupNode[];
         return nodes.length === 1 && /no interests set yet/.test(nodes[0].detail ?? '') ? nodes : undefined;
       });
-      assert.match(bands[0].detail ?? '', /^no interests set yet: add keywords, topics, categories, authors or institutions to the setting paperDigest\.interests$/);
+      assert.match(bands[0].detail ?? '', /^no interests set yet: add keywords, topics, categories, authors or institutions to the setting paperDigest\.interests \(or to \.paper-digest\/interests\.json, which the command line reads too\)$/);
       assert.equal(bands[0].id.endsWith(':zero'), true);
     } finally {
       interestsSetting = READING_INTERESTS;

@@ -30,7 +30,10 @@ const BANDS: Record<string, { label: Bilingual; detail: Bilingual }> = {
 };
 
 /** The detail of the *For you* band of papers no interest matched, when no interest is set at all. */
-const NO_INTERESTS_SET = bilingual('no interests set yet: add keywords, topics, categories, authors or institutions to the setting paperDigest.interests', '尚未设置兴趣：请在设置 paperDigest.interests 中添加关键词、专题、分类、作者或机构');
+const NO_INTERESTS_SET = bilingual(
+  'no interests set yet: add keywords, topics, categories, authors or institutions to the setting paperDigest.interests (or to .paper-digest/interests.json, which the command line reads too)',
+  '尚未设置兴趣：请在设置 paperDigest.interests（或命令行也读取的 .paper-digest/interests.json）中添加关键词、专题、分类、作者或机构',
+);
 
 /**
  * The *For you* band of papers no interest matched, saying how to set interests when none is set

@@ -19,8 +19,7 @@ export interface StateFileVersion {
   readonly hash: string;
 }
 
-/** Why a state file was not read or written. */
-/** `folder-gone`: the workspace folder (`at`) is not there any more (moved, deleted, unmounted). */
+/** Why a state file was not read or written; `folder-gone`: the workspace folder (`at`) is not there any more (moved, deleted, unmounted). */
 export type StateFileProblem = 'link' | 'not-file' | 'too-big' | 'not-utf8' | 'outside' | 'folder-gone' | 'unreadable' | 'unwritable';
 
 export interface ReadStateFileParams {

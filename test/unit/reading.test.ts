@@ -295,6 +295,14 @@ describe('reading: the papers a scope means, as the Papers view shows them', () 
     // Other groupings show every paper the filter keeps.
     assert.equal(papersInScope(lookup, { filter: '', grouping: 'topic' }).length, 5);
     assert.equal(papersInScope(lookup, { filter: '' }).length, 5);
+    // The reading groupings their own papers: the grouping alone says so (the view sends no unreadOnly).
+    const key = lookup.info(paperNamed(lookup.papers(), 'World Models for Planning')).paperKey;
+    w.store.change([key], { read: true, starred: true }, new Map([[key, 'World Models for Planning']]));
+    w.model.invalidate();
+    const after = w.model.lookup();
+    assert.equal(papersInScope(after, { filter: '', grouping: 'unread' }).length, 4);
+    assert.ok(!titles(papersInScope(after, { filter: '', grouping: 'unread' })).includes('World Models for Planning'));
+    assert.deepEqual(titles(papersInScope(after, { filter: '', grouping: 'starred' })), ['World Models for Planning']);
   });
 
   test('Should take a field filter (as the statistics set it) for marking, ranking and exporting', () => {

@@ -36,15 +36,9 @@ export const STATE_COMMANDS = {
 
 /** The part of a scope that says what the view shows besides its groups: its filter and grouping. */
 export function shownQuery(view: PapersView): PaperScope {
-  const grouping = view.grouping;
-  return {
-    filter: view.filter,
-    // The grouping's own condition (For you leaves out the papers the interests hide).
-    grouping,
-    ...(grouping === 'unread' ? { unreadOnly: true } : {}),
-    ...(grouping === 'starred' ? { starredOnly: true } : {}),
-    ...(grouping === 'new' ? { newOnly: true } : {}),
-  };
+  // The grouping brings its own condition (the unread, starred or new papers only; For you
+  // without the papers the interests hide), as the view's tree has it.
+  return { filter: view.filter, grouping: view.grouping };
 }
 
 /** The scope of a group of the Papers view, as the view shows it. */

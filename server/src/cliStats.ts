@@ -221,7 +221,7 @@ export function statsHtml(stats: DigestStatistics, language: MessageLanguage = D
   const tables = rollups
     .filter(([, periods]) => periods.length > 0)
     .map(([title, periods]) => {
-      const rows = periods.map((period) => `<tr><td>${escapeXml(period.period)}</td><td>${escapeXml(period.first)} – ${escapeXml(period.last)}</td><td class="n">${period.count}</td><td>${period.topics.map((topic) => `${escapeXml(topicLabel(topic, language))} ${topic.count}`).join(', ')}</td></tr>`);
+      const rows = periods.map((period) => `<tr><td>${escapeXml(period.period)}</td><td>${escapeXml(period.first)} – ${escapeXml(period.last)}</td><td class="n">${period.count}</td><td>${period.topics.map((topic) => `${escapeXml(topicLabel(topic, language))} ${topic.count}`).join(PUNCTUATION.comma(language))}</td></tr>`);
       return `<section><h2>${escapeXml(title)}</h2><table><thead><tr><th>${column(STATS_WORDS.period)}</th><th>${column(STATS_WORDS.datesColumn)}</th><th>${column(STATS_WORDS.papersColumn)}</th><th>${column(STATS_WORDS.topicsColumn)}</th></tr></thead><tbody>${rows.join('')}</tbody></table></section>`;
     });
   return `<!DOCTYPE html>

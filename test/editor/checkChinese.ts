@@ -178,7 +178,7 @@ async function main(): Promise<void> {
       await markShown.click();
       await waitForTexts(page, '.monaco-dialog-box', [question], 'the confirmation dialog, again');
       await page.locator('.monaco-dialog-box .monaco-button', { hasText: BUNDLE['Mark All Read'] }).first().click();
-      const [before, after] = BUNDLE['Paper Digest: marked {0} papers read in {1}.'].replace('{1}', BUNDLE['the papers shown']).split('{0}');
+      const [before, after] = BUNDLE['Paper Digest: marked {0} shown papers read.'].split('{0}');
       await waitForTexts(page, '.notifications-toasts', [before, after], 'the notification of the papers marked');
       const toast = (await textsOf(page, '.notifications-toasts')).find((text) => text.includes(before)) ?? '';
       const count = Number(toast.slice(toast.indexOf(before) + before.length).split(after)[0]);

@@ -114,6 +114,9 @@ describe('paper-digest stats', () => {
     const htmlZh = run(['stats', '--format', 'html', '--lang', 'zh-cn', '.'], work).stdout;
     const htmlEn = run(['stats', '--format', 'html', '--lang', 'en', '.'], work).stdout;
     assert.equal(xmllint(htmlZh, '--noout').status, 0);
+    // A roll-up's topics are listed with the language's comma.
+    assert.match(htmlZh, /<td>[^<]* 1，[^<]* 1，[^<]* 1<\/td><\/tr>/);
+    assert.match(htmlEn, /<td>[^<]* 1, [^<]* 1, [^<]* 1<\/td><\/tr>/);
     assert.match(htmlZh, /<title>Paper Digest 统计<\/title>[\s\S]*<h1>Paper Digest 统计<\/h1>\n<p>3 篇论文 — 2 期摘要集<\/p>/);
     assert.match(htmlZh, /aria-label="每期论文数"[\s\S]*aria-label="升降趋势（近 7 天对比前 7 天）"[\s\S]*<h2>每周<\/h2>[\s\S]*<th>时段<\/th><th>日期<\/th>/);
     assert.match(htmlEn, /lang="en"[\s\S]*<h1>Paper Digest statistics<\/h1>\n<p>3 papers — 2 digests<\/p>[\s\S]*aria-label="Papers per digest date"[\s\S]*<h2>Weeks<\/h2>[\s\S]*<th>period<\/th>/);

@@ -133,7 +133,7 @@ export function registerStateCommands(context: vscode.ExtensionContext, client: 
         void showInformation(vscode.l10n.t('Paper Digest: open a digest to mark its papers read.'));
         return undefined;
       }
-      return reportMarked(await state.change({ uri: uri.toString() }, { read: true }), vscode.workspace.asRelativePath(uri));
+      return reportMarked(await state.change({ uri: uri.toString() }, { read: true }), markedIn(vscode.workspace.asRelativePath(uri)));
     }),
     vscode.commands.registerCommand(STATE_COMMANDS.markGroupRead, async (arg?: unknown) => {
       const group = isGroupElement(arg) ? arg : view.treeView.selection.find(isGroupElement);
@@ -141,7 +141,7 @@ export function registerStateCommands(context: vscode.ExtensionContext, client: 
         void showInformation(vscode.l10n.t('Paper Digest: choose a group in the Papers view.'));
         return undefined;
       }
-      return reportMarked(await state.change(groupScope(view, group), { read: true }), group.node.kind === 'group' ? group.node.label : '');
+      return reportMarked(await state.change(groupScope(view, group), { read: true }), markedIn(group.node.kind === 'group' ? group.node.label : ''));
     }),
     vscode.commands.registerCommand(STATE_COMMANDS.markShownRead, async () => {
       const what = view.filter ? vscode.l10n.t('papers matching “{0}”', view.filter) : vscode.l10n.t('the papers shown');
@@ -149,14 +149,28 @@ export function registerStateCommands(context: vscode.ExtensionContext, client: 
       const mark = vscode.l10n.t('Mark All Read');
       // The filter may be document text (a dashboard row's topic): shown as every notification is.
       const answer = await vscode.window.showWarningMessage(notificationText(vscode.l10n.t('Mark all {0} read?', what)), { modal: true, detail: vscode.l10n.t('Their read state is kept in the state file; Mark Unread takes it back one paper at a time.') }, mark);
-      return answer === mark ? reportMarked(await state.change(shownQuery(view), { read: true }), what) : undefined;
+      const filter = view.filter;
+      const marked = (count: number): string =>
+        filter
+          ? count === 1
+            ? vscode.l10n.t('Paper Digest: marked 1 paper matching “{0}” read.', filter)
+            : vscode.l10n.t('Paper Digest: marked {0} papers matching “{1}” read.', count, filter)
+          : count === 1
+            ? vscode.l10n.t('Paper Digest: marked 1 shown paper read.')
+            : vscode.l10n.t('Paper Digest: marked {0} shown papers read.', count);
+      return answer === mark ? reportMarked(await state.change(shownQuery(view), { read: true }), marked) : undefined;
     }),
   );
 }
 
-function reportMarked(result: SetPaperStateResult, what: string): SetPaperStateResult {
+/** What marking the papers of a file or a group says: how many, and where. */
+function markedIn(where: string): (count: number) => string {
+  return (count) => (count === 1 ? vscode.l10n.t('Paper Digest: marked 1 paper read in {0}.', where) : vscode.l10n.t('Paper Digest: marked {0} papers read in {1}.', count, where));
+}
+
+function reportMarked(result: SetPaperStateResult, marked: (count: number) => string): SetPaperStateResult {
   if (!result.readOnly && result.changed > 0) {
-    void showInformation(result.changed === 1 ? vscode.l10n.t('Paper Digest: marked 1 paper read in {0}.', what) : vscode.l10n.t('Paper Digest: marked {0} papers read in {1}.', result.changed, what));
+    void showInformation(marked(result.changed));
   }
   return result;
 }

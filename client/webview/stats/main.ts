@@ -11,7 +11,7 @@
 import './stats.css';
 import type { DigestStatistics, PeriodRow } from '../../../server/src/service/features/statistics';
 import { Chart, CHART_WORDS, chartWords, dashboardCharts, dashboardSummary, displayText, Mark, topicLabel } from '../../../server/src/service/charts';
-import type { MessageLanguage } from '../../../server/src/service/messages';
+import { PUNCTUATION, type MessageLanguage } from '../../../server/src/service/messages';
 
 interface VsCodeApi {
   postMessage(message: unknown): void;
@@ -190,7 +190,7 @@ function rollupTable(title: string, periods: readonly PeriodRow[], language: Mes
     const topics = element('td');
     period.topics.forEach((topic, i) => {
       if (i > 0) {
-        topics.append(document.createTextNode(', '));
+        topics.append(document.createTextNode(PUNCTUATION.comma(language)));
       }
       topics.append(link(`${displayText(topicLabel(topic, language), 40)} ${topic.count}`, topic.filter));
     });

@@ -422,12 +422,14 @@ const SARIF_LEVELS = ['', 'error', 'warning', 'note', 'note'] as const;
 /**
  * A message's text as SARIF's plain text holds it: `[text](target)` there is a link (SARIF 2.1.0,
  * 3.11.6), so the `[`, `]` and `\` of a message (which quotes the digest) are escaped with `\`,
- * and no digest can put a link of its own into a result.
+ * and no digest can put a link of its own into a result; `{0}` there is a placeholder (3.11.5),
+ * so `{` and `}` are written twice.
  *
  * @example sarifText("'[x](https://e.example)' is not an arXiv category") // "'\\[x\\](https://e.example)' is not an arXiv category"
+ * @example sarifText("'kw {0}'") // "'kw {{0}}'"
  */
 function sarifText(text: string): string {
-  return text.replace(/[\\[\]]/g, '\\$&');
+  return text.replace(/[\\[\]]/g, '\\$&').replace(/[{}]/g, '$&$&');
 }
 
 function formatSarif(files: readonly CheckedFile[], cwd: string, docsBase: string, language: MessageLanguage, failures: readonly string[]): unknown {

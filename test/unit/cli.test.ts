@@ -176,9 +176,10 @@ describe('paper-digest check', () => {
     assert.deepEqual((runResult as unknown as { invocations: unknown[] }).invocations, [{ executionSuccessful: true }]);
   });
 
-  test('Should escape the brackets and backslashes of SARIF messages, so that a digest puts no link into a result', () => {
-    // A category written as a Markdown link: SARIF's plain text reads [text](target) as a link.
-    const text = digest(entryLines('A', { topicHits: '专题命中 数学推理 ：reasoning(abstract)；分类 cs.CL、[Fix_needed](https://evil.example/phish)、a\\b' }));
+  test('Should escape the brackets, backslashes and braces of SARIF messages, so that a digest puts no link nor placeholder into a result', () => {
+    // A category written as a Markdown link: SARIF's plain text reads [text](target) as a link,
+    // and {0} as a placeholder.
+    const text = digest(entryLines('A', { topicHits: '专题命中 数学推理 ：reasoning(abstract)；分类 cs.CL、[Fix_needed](https://evil.example/phish)、a\\b{0}}' }));
     const folder = folderWith('sarif-link', { 'l.digest': text });
     const json = JSON.parse(run(['check', '--format', 'json', '--lang', 'en', 'l.digest'], folder).stdout) as { files: { diagnostics: { message: string }[] }[] };
     const sarif = JSON.parse(run(['check', '--format', 'sarif', '--lang', 'en', 'l.digest'], folder).stdout) as { runs: { results: { message: { text: string } }[] }[] };
@@ -186,10 +187,22 @@ describe('paper-digest check', () => {
     const texts = sarif.runs[0].results.map((r) => r.message.text);
     assert.ok(messages.some((m) => m.includes('[Fix_needed](https://evil.example/phish)')), messages.join('\n'));
     assert.equal(texts.length, messages.length);
+    assert.ok(messages.some((m) => m.includes('a\\b{0}}')), messages.join('\n'));
     for (const [i, t] of texts.entries()) {
-      // No bracket or backslash without its escape, and unescaped it is the message itself.
-      assert.doesNotMatch(t.replace(/\\[\\[\]]/g, ''), /[\\[\]]/, t);
-      assert.equal(t.replace(/\\([\\[\]])/g, '$1'), messages[i]);
+      // No bracket, backslash or brace without its escape, and unescaped it is the message itself.
+      assert.doesNotMatch(t.replace(/\\[\\[\]]/g, '').replace(/\{\{|\}\}/g, ''), /[\\[\]{}]/, t);
+      assert.equal(t.replace(/\\([\\[\]])/g, '$1').replace(/([{}])\1/g, '$1'), messages[i]);
+    }
+  });
+
+  test('Should print no line or paragraph separator of a digest in check\'s text, where it would start a line of its own', () => {
+    const forged = 'other.digest:1:1: error fake-rule pwned';
+    const text = digest(entryLines('A', { topicHits: `专题命中 数学推理 ：reasoning(abstract)；x\u2028${forged}\u2029；分类 cs.CL` }));
+    const folder = folderWith('separators', { 's.digest': text });
+    const result = run(['check', '--lang', 'en', 's.digest'], folder);
+    assert.match(result.stdout, /fake-rule pwned/, 'the text is quoted');
+    for (const line of result.stdout.split(/\r\n|[\n\r\u2028\u2029\u0085]/)) {
+      assert.ok(!line.startsWith(forged), result.stdout);
     }
   });
 

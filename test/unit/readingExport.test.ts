@@ -526,6 +526,10 @@ describe('export: what is known only', () => {
     assert.equal(paperYear('Workshop 2025, extended in Conference 2026', '2401.01234'), undefined, 'two years: none, not the id’s');
     assert.equal(paperYear('Phys. Rev. D 108, pp. 2001-2010', undefined), undefined, 'pages are no year');
     assert.equal(paperYear('Vol. 12, No. 2019–2020', undefined), undefined, 'nor a range with an en dash');
+    assert.equal(paperYear('Proc. ACL 2024, pp. 2001 - 2010', undefined), 2024, 'nor a range spaced out');
+    assert.equal(paperYear('Proc. ACL 2024, pp. 1990 –2010', undefined), 2024);
+    assert.equal(paperYear('EMNLP Findings - 2024', undefined), 2024, 'a year after a dash is one');
+    assert.equal(paperYear('ACL 2024 - Long Papers, pp. 1-9', undefined), 2024);
     assert.equal(paperYear('Ann. Stat. 51.2019', undefined), undefined, 'nor a number after a point');
     assert.equal(paperYear('Report 12019', undefined), undefined, 'nor part of a longer number');
     assert.equal(paperYear('Extended version of arXiv:1906.01234', undefined), undefined, 'nor the start of an arXiv id');

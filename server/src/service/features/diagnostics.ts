@@ -133,7 +133,7 @@ export const RULES: Readonly<Record<DiagnosticCode, RuleInfo>> = {
   [DiagnosticCode.UnknownCategory]: rule(DiagnosticCode.UnknownCategory, 'error', 'A category that is not in the arXiv taxonomy', '分类不在 arXiv 分类体系中'),
   [DiagnosticCode.CategoryCase]: rule(DiagnosticCode.CategoryCase, 'warning', 'A category in the wrong case', '分类代码大小写错误'),
   [DiagnosticCode.ChineseTitleWithoutChinese]: rule(DiagnosticCode.ChineseTitleWithoutChinese, 'warning', 'A Chinese title with no Chinese in it', '中文标题中没有中文'),
-  [DiagnosticCode.EnglishTitleInChinese]: rule(DiagnosticCode.EnglishTitleInChinese, 'warning', 'An English title in Chinese', '英文标题是中文'),
+  [DiagnosticCode.EnglishTitleInChinese]: rule(DiagnosticCode.EnglishTitleInChinese, 'warning', 'An English title in Chinese', '英文标题写成了中文'),
   [DiagnosticCode.SwappedTitles]: rule(DiagnosticCode.SwappedTitles, 'warning', 'The English and Chinese titles are swapped', '中英文标题位置颠倒'),
   [DiagnosticCode.EmptySummary]: rule(DiagnosticCode.EmptySummary, 'warning', 'An empty AI总结', 'AI总结为空'),
   [DiagnosticCode.DuplicatePaper]: rule(DiagnosticCode.DuplicatePaper, 'information', 'The same paper twice', '同一论文出现两次'),
@@ -452,9 +452,13 @@ function quoteZh(text: string): string {
   return `“${quoted(text)}”`;
 }
 
-/** Document text as a message quotes it: control and bidirectional characters replaced, at most 60 characters. */
+/**
+ * Document text as a message quotes it: control and bidirectional characters and the line and
+ * paragraph separators (which end a line of `check`'s output as a line feed does) replaced, at
+ * most 60 characters.
+ */
 function quoted(text: string): string {
-  const clean = text.replace(/[\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g, '\ufffd');
+  const clean = text.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g, '\ufffd');
   return clean.length > 60 ? clean.slice(0, 59) + '…' : clean;
 }
 
@@ -692,12 +696,12 @@ class Checker {
     const englishInChinese = english !== undefined && hasCjk(english.value.text);
     const chineseWithout = chinese !== undefined && !hasCjk(chinese.value.text);
     if (englishInChinese && chineseWithout) {
-      const related = this.options.uri !== undefined ? [{ location: { uri: this.options.uri, range: chinese.value.range }, message: this.say('The title in English', '英文的标题') }] : [];
+      const related = this.options.uri !== undefined ? [{ location: { uri: this.options.uri, range: chinese.value.range }, message: this.say('The title in English', '此处的标题是英文') }] : [];
       this.add(DiagnosticCode.SwappedTitles, english.value.range, 'The English and the Chinese titles are in each other\u2019s place', '英文标题与中文标题的位置颠倒', { entry: entry.index }, related);
       return;
     }
     if (englishInChinese) {
-      this.add(DiagnosticCode.EnglishTitleInChinese, english.value.range, 'The English title is written in Chinese', '英文标题是中文', { entry: entry.index });
+      this.add(DiagnosticCode.EnglishTitleInChinese, english.value.range, 'The English title is written in Chinese', '英文标题写成了中文', { entry: entry.index });
     }
     if (chineseWithout) {
       this.add(DiagnosticCode.ChineseTitleWithoutChinese, chinese.value.range, 'The Chinese title has no Chinese in it', '中文标题中没有中文', { entry: entry.index });

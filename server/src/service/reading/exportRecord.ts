@@ -102,7 +102,7 @@ const OWN_ID = new RegExp(String.raw`^(?:\s{0,3}${COPULA})?${ARXIV_ID}`, 'iu');
 /**
  * The year a paper was published, as far as its entry says: the one year its journal ref names
  * (a venue's year; none when it names two, nor a number that is part of a range such as pages
- * `2001-2010`, of an arXiv id, or said to be a volume or page), else the year of its own arXiv id (`2401.01234` was submitted in January 2024).
+ * `2001-2010` or `2001 - 2010`, of an arXiv id, or said to be a volume or page), else the year of its own arXiv id (`2401.01234` was submitted in January 2024).
  * A year after `latest` (next year, by default) is not one.
  *
  * @example
@@ -113,8 +113,8 @@ const OWN_ID = new RegExp(String.raw`^(?:\s{0,3}${COPULA})?${ARXIV_ID}`, 'iu');
 export function paperYear(journalRef: string, arxivId: string | undefined, latest = new Date().getUTCFullYear() + 1): number | undefined {
   const years = new Set<number>();
   // Not a number within another (`12019`, `51.2019`, the `1906` of `arXiv:1906.01234`), nor in a
-  // range (`2001-2010`), nor one a volume, issue or page number is said to be (`vol. 2019`).
-  for (const match of journalRef.matchAll(/(?<![\d.\-\u2010-\u2015/:])(?<!\b(?:vol|volume|no|nos|num|number|issue|pp|p|pages?|art|article)\.?\s*)(?:19|20)\d\d(?![\d\-\u2010-\u2015/]|\.\d)/giu)) {
+  // range (`2001-2010`, `2001 – 2010`), nor one a volume, issue or page number is said to be (`vol. 2019`).
+  for (const match of journalRef.matchAll(/(?<![\d.\-\u2010-\u2015/:])(?<!\d\s{0,3}[\-\u2010-\u2015]\s{1,3})(?<!\b(?:vol|volume|no|nos|num|number|issue|pp|p|pages?|art|article)\.?\s*)(?:19|20)\d\d(?![\d\-\u2010-\u2015/]|\.\d|\s{1,3}[\-\u2010-\u2015]\s{0,3}\d)/giu)) {
     const year = Number(match[0]);
     if (year >= 1900 && year <= latest) years.add(year);
   }

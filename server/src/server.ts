@@ -748,6 +748,8 @@ onRequestByMethod(CompletionRequest.type, async (params, token) => {
     return null;
   }
   const { model, language } = settled;
+  // The names typed a moment ago (in this document or another open one) are offered too.
+  workspaceDigests.flush();
   return completions(model, params.position, { ...completionWorkspace, uri: indexUri(params.textDocument.uri) }, token, language);
 });
 

@@ -59,6 +59,19 @@ describe('lsp: completion, links and selection ranges over stdio', () => {
     assert.match(resolved.documentation.value, /Named 2 times in the workspace/);
   });
 
+  test('Should complete an institution typed a moment ago in another open document', async () => {
+    const typedUri = pathToFileURL(path.join(root, 'typed.digest')).href;
+    const typedText = digest(entryLines('T', { institutions: '机构 * Kyoto University（京都大学） 纠错' }));
+    client.openDocument(typedUri, typedText);
+    await client.request('textDocument/documentSymbol', { textDocument: { uri: typedUri } });
+    const at = { line: 8, character: '机构 * Kyoto University（京都大学）'.length };
+    client.notify('textDocument/didChange', { textDocument: { uri: typedUri, version: 2 }, contentChanges: [{ range: { start: at, end: at }, text: ' ； Zeta Institute（泽塔研究所）' }] });
+    const line = openText.split('\n')[8];
+    const list = await client.request('textDocument/completion', { textDocument: { uri: openUri() }, position: { line: 8, character: line.length } });
+    assert.ok(list.items.some((item: { label: string }) => item.label === 'Zeta Institute'), JSON.stringify(list.items.map((item: { label: string }) => item.label)));
+    client.notify('textDocument/didClose', { textDocument: { uri: typedUri } });
+  });
+
   test('Should answer an empty completion past the end and for an unknown document', async () => {
     const past = await client.request('textDocument/completion', { textDocument: { uri: openUri() }, position: { line: 9999, character: 3 } });
     assert.deepEqual(past.items, []);

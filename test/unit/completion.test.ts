@@ -76,6 +76,24 @@ describe('completion: institutions on a 机构 line', () => {
     assert.deepEqual(labels, ['Tsinghua University']);
   });
 
+  test('Should not offer a name or translation whose insertion raises a problem: a bracket left open, run-together hits', () => {
+    const w = testWorkspace({
+      [OTHER]: digest(
+        entryLines('A', { institutions: '机构 * Kyoto University（京都大学） ； Tsinghua University（清华大学 纠错', topicHits: '专题命中 数学推理 ：reasoning(abstract)math(title)；分类 cs.LG' }),
+        entryLines('B', { institutions: '机构 * Fudan University（复旦（大学） 纠错', topicHits: '专题命中 数学 ：logic(abstract)；分类 cs.LG' }),
+        entryLines('C', { institutions: null, topicHits: '专题命中 数学（推理' }),
+      ),
+    });
+    const hits = (line: string): string => digest(entryLines('X', { topicHits: line }));
+    const offered = (textWithBar: string): string[] => {
+      const { text, position } = cursor(textWithBar);
+      return completions(parseDigest(text), position, w.completion).items.map((item) => item.label);
+    };
+    assert.deepEqual(offered(withInstitutions('机构 * |')), ['Kyoto University']);
+    assert.deepEqual(offered(hits('专题命中 数学推理 ：|')), ['logic']);
+    assert.deepEqual(offered(hits('专题命中 数|')), ['数学', '数学推理']);
+  });
+
   test('Should leave out institutions already on the line', () => {
     assert.deepEqual(at(withInstitutions('机构 * Tsinghua University（清华大学） ； |')).labels, ['Fudan University', 'Kyoto University']);
   });

@@ -27,7 +27,7 @@ describe('links: arXiv identifiers and Comments URLs', () => {
   });
 
   test('Should not link what only looks like an identifier', () => {
-    assert.deepEqual(linksOf('Comments pages 2513.12345, 2507.0799, 1401.12345, 1.2507.07996, foo/0112017, cs/0113017, 2026.05.01, 2507.00000, 1401.0000, cs/0112000'), []);
+    assert.deepEqual(linksOf('Comments pages 2513.12345, 2507.0799, 1401.12345, 1.2507.07996, foo/0112017, cs/0113017, 2026.05.01, 2507.00000, 1401.0000, cs/0112000, 2501.00001v0, cs/0112017v01'), []);
   });
 
   test('Should link http and https URLs of Comments, and no other scheme', () => {

@@ -1,8 +1,9 @@
 import { describe, test } from 'node:test';
 import * as assert from 'node:assert/strict';
+import * as fc from 'fast-check';
 import type { TextDocumentEdit, TextEdit } from 'vscode-languageserver-types';
 import { checkNewName, MAX_RENAME_EDITS, prepareRename, renamableAt, renameEdits } from '../../server/src/service/features/rename';
-import { nameAt } from '../../server/src/service/names';
+import { nameAt, nameKey, occurrences } from '../../server/src/service/names';
 import { applyEdits } from '../../server/src/service/edits';
 import type { MessageLanguage } from '../../server/src/service/messages';
 import type { NameKind } from '../../server/src/service/names';
@@ -132,5 +133,62 @@ describe('rename: across every digest of the workspace', () => {
       assert.equal(refusal('zh-cn', kind, newName), zh);
       assert.equal(refusal('both', kind, newName), `${en} — ${zh}`);
     }
+  });
+  test('Should refuse a new name with which a line naming it would read otherwise: as authors', () => {
+    const refused = (textWithBar: string, newName: string): string | undefined => {
+      const { text, position } = cursor(textWithBar);
+      const doc = parseDigest(text);
+      const edit = renameEdits([{ uri: A, doc }], renamableAt(doc, position)!, newName, undefined, 'en');
+      return 'error' in edit ? edit.error : undefined;
+    };
+    const otherwise = /would read otherwise/;
+    // A translation with 、 beside a name like a list of names: the line would list authors.
+    assert.match(refused(digest(entryLines('X', { institutions: "机构 * Huawei, Noah's Ark Lab（华为诺亚|方舟实验室） 纠错" })), '华为、诺亚方舟实验室') ?? '', otherwise);
+    assert.match(refused(digest(entryLines('X', { institutions: '机构 * Tsing|hua（清华、大学） 纠错' })), 'Ana Li, Bo Chen') ?? '', otherwise);
+    // Brackets of its own in a name, without a translation or with one, are the name's.
+    assert.equal(refused(digest(entryLines('X', { institutions: '机构 * Kyoto Univ|ersity 纠错' })), 'Kyoto (Paris)'), undefined);
+    // The same names where the line still reads as institutions are renamed.
+    assert.equal(refused(digest(entryLines('X', { institutions: '机构 * Kyoto Univ|ersity（京都大学） 纠错' })), 'Kyoto (Paris)'), undefined);
+    assert.equal(refused(digest(entryLines('X', { institutions: '机构 * Noah|s Ark Lab（诺亚方舟实验室） ； Kyoto University（京都大学） 纠错' })), 'Huawei, Noah Lab'), undefined);
+    assert.equal(refused(digest(entryLines('X', { institutions: '机构 * Noah Lab（华为诺亚|方舟实验室） 纠错' })), '华为、诺亚方舟实验室'), undefined);
+  });
+
+  test('Should, whenever it renames, leave every line reading as before with the new name in each place (random names)', () => {
+    const text = digest(
+      entryLines('P', { institutions: '机构 * Kyoto University（京都大学） ； Fudan University（复旦大学） 纠错', topicHits: '专题命中 数学推理 ：reasoning(abstract)；math(title)；分类 cs.LG、cs.AI' }),
+      entryLines('Q', { institutions: '机构 * Kyoto University 纠错', topicHits: '专题命中 数学推理 ：reasoning(title)；分类 cs.CL' }),
+      entryLines('R', { institutions: '机构 * Huawei, Kyoto University（京都大学） 纠错', topicHits: '专题命中 Logic ：math(abstract)；分类 cs.LG' }),
+      entryLines('S', { institutions: '机构 * Ann Lee, Bo Chen（李安、陈博） 纠错' }),
+    );
+    const doc = parseDigest(text);
+    const targets = doc.entries.flatMap((entry) => [
+      ...(entry.institutions?.authorPairs ? [] : (entry.institutions?.items ?? []).flatMap((item) => [item.name, item.translation])),
+      entry.topicHits?.topic,
+      ...(entry.topicHits?.hits ?? []).map((hit) => hit.keyword),
+    ]).filter((span) => span !== undefined && span.text.trim() !== '');
+    const piece = fc.constantFrom('Ann Lee', 'Bo', ', ', '，', '、', ' ', '(', ')', '（', '）', '京都', 'Lab', '*', '纠错', 'x', ':', 'title', '分类', 'Chen');
+    fc.assert(
+      fc.property(fc.nat(targets.length - 1), fc.array(piece, { minLength: 1, maxLength: 6 }), (which, pieces) => {
+        const newName = pieces.join('');
+        const name = nameAt(doc, targets[which]!.range.start)!;
+        const edit = renameEdits([{ uri: A, doc }], name, newName, undefined, 'en');
+        if ('error' in edit) return;
+        const edits = (edit.documentChanges as TextDocumentEdit[]).flatMap((change) => change.edits) as TextEdit[];
+        const after = parseDigest(applyEdits(text, edits));
+        assert.equal(after.entries.length, doc.entries.length);
+        for (const [i, entry] of doc.entries.entries()) {
+          const now = after.entries[i];
+          assert.equal(!!now.institutions?.authorPairs, !!entry.institutions?.authorPairs, newName);
+          assert.equal(now.institutions?.items.length, entry.institutions?.items.length, newName);
+          assert.equal(now.topicHits?.hits.length, entry.topicHits?.hits.length, newName);
+          assert.deepEqual(now.topicHits?.categories.map((c) => c.text), entry.topicHits?.categories.map((c) => c.text), newName);
+        }
+        // Each place now names the new name, and nothing else changed name.
+        const newKey = { kind: name.kind, key: nameKey(name.kind, newName) };
+        const expected = newKey.key === name.key ? occurrences(doc, name).length : occurrences(doc, name).length + occurrences(doc, newKey).length;
+        assert.equal(occurrences(after, newKey).length, expected, newName);
+      }),
+      { numRuns: 400 },
+    );
   });
 });

@@ -21,6 +21,7 @@ import type { WorkspaceTerms } from '../workspaceTerms';
 import { entryAt, fieldAt } from './entries';
 import { notAnInstitutionName } from './diagnostics';
 import { HIT_FIELDS } from './labels';
+import { breaksItsLine } from './rename';
 
 /** What completion needs of the workspace. */
 export interface CompletionWorkspace {
@@ -351,8 +352,11 @@ function institutionCompletions(field: InstitutionsField, lineText: string, posi
     if (prefix && !(key.startsWith(prefix) || key.includes(' ' + prefix) || (chinese && someStartsWith(stats.translations, typed.trim())))) {
       continue;
     }
-    if (notAnInstitutionName(mostUsed(stats.names) ?? key)) {
-      // A bracketed tag or a category code on some 机构 line: not offered as an institution.
+    const name = mostUsed(stats.names) ?? key;
+    const translation = mostUsed(stats.translations);
+    if (notAnInstitutionName(name) || breaksItsLine('institution', name) || (translation !== undefined && breaksItsLine('translation', translation))) {
+      // A bracketed tag or a category code on some 机构 line, or a name or translation that would
+      // break the line (a bracket left open): not offered, as inserting it raises a problem.
       continue;
     }
     matched++;
@@ -437,7 +441,7 @@ function topicCompletions(field: TopicHitsField, lineText: string, position: Pos
   const range = lineRange(position.line, start, end);
   const before = start === field.label.range.end.character ? ' ' : '';
   const after = field.colon ? '' : ' ：';
-  const ranked = rankedCounts(workspace.terms.topics).filter((topic) => topic.text.startsWith(typed));
+  const ranked = rankedCounts(workspace.terms.topics).filter((topic) => topic.text.startsWith(typed) && !breaksItsLine('topic', topic.text));
   const items = ranked.slice(0, MAX_ITEMS).map((topic, rank): CompletionItem => ({
     label: topic.text,
     kind: CompletionItemKind.EnumMember,
@@ -492,6 +496,10 @@ function hitCompletions(field: TopicHitsField, lineText: string, position: Posit
   let matched = 0;
   for (const [key, forms] of workspace.terms.keywords) {
     if (onLine.has(key) || (prefix && !(key.startsWith(prefix) || key.includes(' ' + prefix)))) {
+      continue;
+    }
+    if (breaksItsLine('keyword', mostUsed(forms) ?? key)) {
+      // Two hits run together (`reasoning(abstract)math`), a bracket, `分类`: no keyword to insert.
       continue;
     }
     let count = 0;

@@ -18,7 +18,7 @@ import { bilingual, DEFAULT_MESSAGE_LANGUAGE, MessageLanguage, say } from '../me
 export const MAX_LINKS = 10_000;
 
 /** New-style `YYMM.NNNNN` and old-style `archive(.XX)/YYMMNNN` identifiers, with an optional `arXiv:`. */
-const ARXIV_ID = /(?<![\w./:-])(?:arXiv:\s?)?(?:(\d{2})(\d{2})\.(\d{4,5})|([a-z]+(?:-[a-z]+)?)(?:\.[A-Z]{2})?\/(\d{2})(\d{2})(\d{3}))(?:v\d{1,3})?(?![\w/-]|\.\d)/gi;
+const ARXIV_ID = /(?<![\w./:-])(?:arXiv:\s?)?(?:(\d{2})(\d{2})\.(\d{4,5})|([a-z]+(?:-[a-z]+)?)(?:\.[A-Z]{2})?\/(\d{2})(\d{2})(\d{3}))(?:v[1-9]\d{0,2})?(?![\w/-]|\.\d)/gi;
 
 /** The tooltip of an identifier's link, in both languages. */
 export function arxivTooltip(id: string): { en: string; zh: string } {

@@ -8,9 +8,10 @@ import { TextDocumentEdit, TextEdit } from 'vscode-languageserver-types';
 import type { Position, Range, WorkspaceEdit } from 'vscode-languageserver-types';
 import type { Cancellation } from '../cancellation';
 import { NEVER_CANCELLED } from '../cancellation';
-import type { DigestDocument } from '../model';
-import { nameAt, NameKind, NameTarget, occurrences } from '../names';
+import type { DigestDocument, Entry, Span } from '../model';
+import { nameAt, nameKey, NameKind, NameTarget, occurrences } from '../names';
 import { bilingual, Bilingual, DEFAULT_MESSAGE_LANGUAGE, MessageLanguage, say } from '../messages';
+import { parseDigest } from '../parser';
 import { hasLabelUnsafe } from '../text';
 
 /** The kinds of name that can be renamed. */
@@ -92,6 +93,10 @@ export const RENAME_MESSAGES = {
   forbidden: (kind: NameKind): Bilingual => bilingual(`A new ${KIND_NAMES[kind].en} name cannot contain ${FORBIDDEN_MARKS[kind].en}`, `新的${KIND_NAMES[kind].zh}不能包含${FORBIDDEN_MARKS[kind].zh}`),
   tooMany: (max: number): Bilingual => bilingual(`The name is written in more than ${max.toLocaleString('en')} places: too many to rename at once`, `该名称出现超过 ${max.toLocaleString('en')} 处，无法一次全部重命名`),
   notRenamed: (kind: NameKind): Bilingual => bilingual(`A${/^[aeiou]/.test(KIND_NAMES[kind].en) ? 'n' : ''} ${KIND_NAMES[kind].en} cannot be renamed`, `${KIND_NAMES[kind].zh}不能重命名`),
+  readsOtherwise: bilingual(
+    'With the new name, a line that names it would read otherwise (as a list of authors with their Chinese names)',
+    '换成新名称后，含有该名称的行会被读成别的内容（例如带中文名的作者列表）',
+  ),
 };
 
 /**
@@ -112,13 +117,24 @@ export function checkNewName(kind: NameKind, newName: string, language: MessageL
   if (trimmed.length > 500) {
     return say(RENAME_MESSAGES.tooLong, language);
   }
-  const forbidden = FORBIDDEN[kind];
-  // A bracket left open (or closed without opening) reads as the start of a translation or of a
-  // hit's field: `Kyoto (Univ`, `数学 (新`. Balanced ones are a name's own: `Lab (Paris)`.
-  if (forbidden?.test(trimmed) || (BRACKETS_BALANCED.has(kind) && !bracketsBalanced(trimmed))) {
+  if (breaksItsLine(kind, trimmed)) {
     return say(RENAME_MESSAGES.forbidden(kind), language);
   }
   return undefined;
+}
+
+/**
+ * Whether a name holds a mark that separates the parts of its line (`；`, a `（` of an
+ * institution, `分类` in a keyword…), or a bracket left open (or closed without opening), which
+ * reads as the start of a translation or of a hit's field: `Kyoto (Univ`, `数学 (新`. Balanced
+ * ones are a name's own: `Lab (Paris)`. Such a name, written in its place, makes its line read
+ * otherwise.
+ *
+ * @example breaksItsLine('keyword', 'reasoning(abstract)math') // true
+ */
+export function breaksItsLine(kind: NameKind, name: string): boolean {
+  const trimmed = name.trim();
+  return FORBIDDEN[kind]?.test(trimmed) === true || (BRACKETS_BALANCED.has(kind) && !bracketsBalanced(trimmed));
 }
 
 /** A rename changes at most this many places (an answer of about 10 MB); more are refused whole. */
@@ -139,6 +155,7 @@ export function renameEdits(sources: Iterable<RenameSource>, name: Pick<NameTarg
   const text = newName.trim();
   const documentChanges: TextDocumentEdit[] = [];
   let total = 0;
+  const readings = new Map<string, boolean>();
   for (const source of sources) {
     if (token.isCancellationRequested) {
       return { documentChanges: [] };
@@ -149,10 +166,92 @@ export function renameEdits(sources: Iterable<RenameSource>, name: Pick<NameTarg
       // All or nothing: a rename of some of the places would leave the name in two forms.
       return { error: say(RENAME_MESSAGES.tooMany(MAX_RENAME_EDITS), language) };
     }
+    if (!readsAsRenamed(source.doc, name, ranges, text, readings)) {
+      return { error: say(RENAME_MESSAGES.readsOtherwise, language) };
+    }
     const edits = ranges.map((range) => TextEdit.replace(range, text));
     if (edits.length > 0) {
       documentChanges.push(TextDocumentEdit.create({ uri: source.uri, version: source.version ?? null }, edits));
     }
   }
   return { documentChanges };
+}
+
+/** A Chinese heading put before an entry parsed alone, so that its first line is read as in a digest. */
+const ALONE_HEADING = '摘要集\n\n';
+
+/**
+ * Whether every entry the rename edits reads as before with the new name in its places: its
+ * field parsed again, alone, has the same parts, the renamed ones named anew. A name that the
+ * refusals above let through can still change its line's reading: a translation written with `、`
+ * makes a `机构` line of one item with a name like a list of names read as authors (and so does
+ * such a name beside such a translation). `readings` keeps the answers by entry text.
+ */
+function readsAsRenamed(doc: DigestDocument, name: Pick<NameTarget, 'kind' | 'key'>, ranges: readonly Range[], newName: string, readings: Map<string, boolean>): boolean {
+  if (ranges.length === 0) {
+    return true;
+  }
+  const lines = new Set(ranges.map((range) => range.start.line));
+  for (const entry of doc.entries) {
+    const from = entry.range.start.line;
+    const to = entry.range.end.line;
+    let edited = false;
+    for (const line of lines) {
+      if (line >= from && line <= to) edited = true;
+    }
+    if (!edited) {
+      continue;
+    }
+    const texts: string[] = [];
+    for (let line = from; line <= to; line++) {
+      let text = doc.lines[line].text;
+      const first = line === 0 && doc.hasBom ? 1 : 0;
+      const here = ranges.filter((range) => range.start.line === line).sort((a, b) => b.start.character - a.start.character);
+      for (const range of here) {
+        text = text.slice(0, range.start.character - first) + newName + text.slice(range.end.character - first);
+      }
+      texts.push(text);
+    }
+    const alone = ALONE_HEADING + texts.join('\n') + '\n';
+    let same = readings.get(alone);
+    if (same === undefined) {
+      const entries = parseDigest(alone).entries;
+      same = entries.length === 1 && sameReading(entry, entries[0], name, newName);
+      readings.set(alone, same);
+    }
+    if (!same) {
+      return false;
+    }
+  }
+  return true;
+}
+
+/** Whether `after` has the parts of `before`'s renamed field, with the new name where the name was. */
+function sameReading(before: Entry, after: Entry, name: Pick<NameTarget, 'kind' | 'key'>, newName: string): boolean {
+  const expected = (kind: NameKind, span: Span | undefined): string | undefined => (span === undefined ? undefined : kind === name.kind && span.text.trim() && nameKey(kind, span.text) === name.key ? newName : span.text);
+  const same = (kind: NameKind, old: Span | undefined, now: Span | undefined): boolean => expected(kind, old) === now?.text;
+  if (name.kind === 'institution' || name.kind === 'translation') {
+    const old = before.institutions;
+    const now = after.institutions;
+    return (
+      old !== undefined &&
+      now !== undefined &&
+      !old.authorPairs === !now.authorPairs &&
+      !old.star === !now.star &&
+      !old.marker === !now.marker &&
+      old.items.length === now.items.length &&
+      old.items.every((item, i) => same('institution', item.name, now.items[i].name) && same('translation', item.translation, now.items[i].translation))
+    );
+  }
+  const old = before.topicHits;
+  const now = after.topicHits;
+  return (
+    old !== undefined &&
+    now !== undefined &&
+    same('topic', old.topic, now.topic) &&
+    old.hits.length === now.hits.length &&
+    old.hits.every((hit, i) => same('keyword', hit.keyword, now.hits[i].keyword) && hit.field?.text === now.hits[i].field?.text) &&
+    old.categories.length === now.categories.length &&
+    old.categories.every((category, i) => category.text === now.categories[i].text)
+  );
 }

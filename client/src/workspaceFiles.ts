@@ -29,12 +29,26 @@ export function registerWorkspaceFiles(client: BaseLanguageClient): void {
 
 async function findDigestFiles(folder: string, maxResults: number, token: vscode.CancellationToken): Promise<FindDigestFilesResult> {
   const base = parseUri(folder);
-  if (!base || !vscode.workspace.getWorkspaceFolder(base) || !Number.isFinite(maxResults) || maxResults <= 0) {
+  if (!base || !vscode.workspace.getWorkspaceFolder(base) || !Number.isFinite(maxResults) || maxResults <= 0 || !(await isFolder(base))) {
     return { uris: [] };
   }
   // The endings in any case, as the Node server's scan takes them (isDigestFileName).
   const found = await vscode.workspace.findFiles(new vscode.RelativePattern(base, DIGEST_FILE_GLOB), EXCLUDED, Math.floor(maxResults), token);
   return { uris: found.map((uri) => uri.toString()) };
+}
+
+/**
+ * Whether a URI is a folder, not a link to one (never followed, as on disk): a file created in
+ * the workspace is asked about as a folder that may have been moved in, and a search below a
+ * file fails (`spawn ENOTDIR`).
+ */
+async function isFolder(uri: vscode.Uri): Promise<boolean> {
+  try {
+    const { type } = await vscode.workspace.fs.stat(uri);
+    return (type & vscode.FileType.Directory) !== 0 && (type & vscode.FileType.SymbolicLink) === 0;
+  } catch {
+    return false;
+  }
 }
 
 async function readDigestFiles(uris: readonly string[], maxBytes: number): Promise<ReadDigestFilesResult> {

@@ -51,6 +51,9 @@ export const CLIENT_SCAN_LIMITS: ScanLimits = {
   maxDirectories: 50_000,
 };
 
+/** A file of a folder's `.paper-digest` folder (its state and interests files): no folder of digests. */
+const IN_STATE_FOLDER = /\/\.paper-digest\/[^/]*$/;
+
 /** Files asked in one request: enough to hide the round trip, few enough to keep a message small. */
 const READ_BATCH = 32;
 
@@ -149,8 +152,9 @@ export class ClientWorkspaceDigests implements WorkspaceFiles {
         deleted.push(uri);
       } else if (isDigestUri(uri)) {
         files.push(uri);
-      } else if (change.type === FileChangeType.Created) {
-        // Maybe a folder moved or copied in, bringing its digests.
+      } else if (change.type === FileChangeType.Created && !IN_STATE_FOLDER.test(uri)) {
+        // Maybe a folder moved or copied in, bringing its digests (not a state or interests
+        // file the reading workflow made, which the client watches too).
         folders.push(uri);
       }
     }

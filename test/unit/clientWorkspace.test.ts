@@ -19,9 +19,11 @@ const ROOT = 'vscode-vfs://github/me/papers';
 class FakeSource implements DigestFileSource {
   readonly files = new Map<string, string | FileReadProblem>();
   readonly reads: string[][] = [];
+  readonly finds: string[] = [];
   private held: (() => void)[] | undefined;
 
   async findDigestFiles(folder: string, maxResults: number): Promise<readonly string[]> {
+    this.finds.push(folder);
     return [...this.files.keys()].filter((uri) => uri.startsWith(folder + '/')).slice(0, maxResults);
   }
 
@@ -95,6 +97,15 @@ describe('The client-backed workspace index', () => {
     const reads = source.reads.length;
     await files.filesChanged([{ uri: 'vscode-vfs://github/other/x.digest', type: FileChangeType.Created }]);
     assert.equal(source.reads.length, reads);
+    // A state or interests file made by the reading workflow: no folder to search.
+    const finds = source.finds.length;
+    await files.filesChanged([
+      { uri: `${ROOT}/.paper-digest/state.json`, type: FileChangeType.Created },
+      { uri: `${ROOT}/sub/.paper-digest/interests.json`, type: FileChangeType.Created },
+    ]);
+    assert.deepEqual(source.finds.slice(finds), []);
+    await files.filesChanged([{ uri: `${ROOT}/moved`, type: FileChangeType.Created }]);
+    assert.deepEqual(source.finds.slice(finds), [`${ROOT}/moved`], 'a folder moved in is searched');
   });
 
   test('Should not read a folder removed before its scan, and read a folder an event finds with no folder open', async () => {

@@ -683,17 +683,16 @@ export class WorkspaceDigests {
     const skippedCount = [...skipped.values()].reduce((a, b) => a + b, 0);
     const others = toRead.length - inFull - skippedCount;
     const digests = indexed - skippedCount;
-    this.options.log?.(
-      message('logEarlyRead', {
-        kept: kept ? message('logEarlyKept', { unchanged, digests }) : message('logEarlyNotKept', { digests }),
-        others,
-        byWorker,
-        inFull,
-        ms: Date.now() - started,
-        // A file that is a folder now is not a digest file: not listed.
-        skipped: skippedPart(skipped, SKIP_MESSAGES),
-      }),
-    );
+    const counts = {
+      others,
+      byWorker,
+      inFull,
+      ms: Date.now() - started,
+      // A file that is a folder now is not a digest file: not listed.
+      skipped: skippedPart(skipped, SKIP_MESSAGES),
+    };
+    // With nothing kept, every file is read: not 'others' beside those kept.
+    this.options.log?.(kept ? message('logEarlyRead', { kept: message('logEarlyKept', { unchanged, digests }), ...counts }) : message('logEarlyReadNoneKept', { digests, ...counts }));
   }
 
   /**

@@ -6,7 +6,7 @@ import { addDays, compareDigests, digestDateOf, isCalendarDate, isoWeekOf, month
 import { compilePaperFilter, fieldFilter, MAX_FILTER_TERMS } from '../../server/src/service/paperFilter';
 import { digestStatistics } from '../../server/src/service/features/statistics';
 import { rollup } from '../../server/src/service/features/rollup';
-import { barChart, CHART_WORDS, chartToSvg, escapeXmlData, chartWords, dashboardCharts, dashboardSummary, dateChart, displayText, periodChart, topicLabel, trendChart } from '../../server/src/service/charts';
+import { barChart, Chart, CHART_WORDS, chartToSvg, escapeXmlData, chartWords, dashboardCharts, dashboardSummary, dateChart, displayText, fitText, periodChart, topicLabel, trendChart } from '../../server/src/service/charts';
 import { papersTree } from '../../server/src/service/features/tree';
 import { computeDiagnostics, DiagnosticCode } from '../../server/src/service/features/diagnostics';
 import { parseDigest } from '../../server/src/service/parser';
@@ -306,6 +306,27 @@ describe('Statistics', () => {
     const label = chart.marks.find((mark) => mark.kind === 'text' && mark.tone === 'label');
     assert.ok(line?.kind === 'line' && label?.kind === 'text');
     for (const [, y] of line.points) assert.ok(Math.abs(y - (label.y - 4)) <= 2, `the line at ${y}, the label's baseline at ${label.y}`);
+  });
+
+  test('Should write a chart’s note on as many lines as its width takes, every word kept, within the chart', () => {
+    for (const language of ['both', 'en', 'zh-cn'] as const) {
+      for (const width of [240, 480, 770, 1200]) {
+        const cases: [Chart, string, number][] = [
+          [trendChart([], width, language, true), chartWords(CHART_WORDS.trendsNeedHistory, language), width],
+          [trendChart([], width, language, false), chartWords(CHART_WORDS.noDatedDigests, language), width],
+          [dateChart([], width, 200, language), chartWords(CHART_WORDS.noDatedDigestsHint, language), width - 40 - 12 - 8],
+        ];
+        for (const [chart, note, room] of cases) {
+          const lines = chart.marks.filter((mark) => mark.kind === 'text' && mark.tone === 'muted' && mark.anchor === 'start') as { text: string; x: number; y: number }[];
+          assert.equal(lines.map((line) => line.text).join('').replace(/\s/g, ''), note.replace(/\s/g, ''), `${language} ${width}: every word`);
+          for (const line of lines) {
+            assert.equal(fitText(line.text, room), line.text, `${language} ${width}: '${line.text}' fits ${room} px`);
+            assert.ok(line.y <= chart.height, `${language} ${width}: within the chart's height`);
+          }
+          if (fitText(note, room) === displayText(note)) assert.equal(lines.length, 1, 'a note that fits is one line');
+        }
+      }
+    }
   });
 
   test('Should word the roll-ups’ papers without a topic in the message language, and a topic as written', () => {

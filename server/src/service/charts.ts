@@ -158,6 +158,37 @@ export function fitText(text: string, px: number): string {
 }
 
 /**
+ * A text cut into lines of at most `px` pixels (as `fitText` measures them), at spaces where it
+ * has them, else between any two characters (Chinese has no spaces); a word longer than a line
+ * is cut too.
+ *
+ * @example wrapText('Trends compare the last 7 days with the 7 before', 160) // ['Trends compare the last', '7 days with the 7 before']
+ */
+export function wrapText(text: string, px: number): string[] {
+  const lines: string[] = [];
+  let line = '';
+  let width = 0;
+  /** Where the line could break last: after its last space. */
+  let breakAt = -1;
+  for (const char of displayText(text)) {
+    const w = displayColumns(char.codePointAt(0)!) * CHAR_PX;
+    if (width + w > px && line.trim()) {
+      const cut = breakAt > 0 ? breakAt : line.length;
+      lines.push(line.slice(0, cut).trimEnd());
+      line = line.slice(cut).trimStart();
+      width = 0;
+      for (const rest of line) width += displayColumns(rest.codePointAt(0)!) * CHAR_PX;
+      breakAt = -1;
+    }
+    line += char;
+    width += w;
+    if (char === ' ') breakAt = line.length;
+  }
+  if (line.trim()) lines.push(line.trimEnd());
+  return lines;
+}
+
+/**
  * A horizontal bar chart: one row per value, the label on the left, the count on the right.
  *
  * @example
@@ -209,7 +240,9 @@ export function dateChart(points: readonly DatePoint[], width: number, height = 
     { kind: 'text', x: left - 6, y: bottom + 4, text: '0', anchor: 'end', tone: 'muted' },
   ];
   if (points.length === 0) {
-    marks.push({ kind: 'text', x: left + 8, y: (top + bottom) / 2, text: chartWords(CHART_WORDS.noDatedDigestsHint, language), anchor: 'start', tone: 'muted' });
+    const lines = wrapText(chartWords(CHART_WORDS.noDatedDigestsHint, language), right - left - 8);
+    const first = (top + bottom) / 2 - ((lines.length - 1) * NOTE_LINE) / 2;
+    lines.forEach((line, i) => marks.push({ kind: 'text', x: left + 8, y: first + i * NOTE_LINE, text: line, anchor: 'start', tone: 'muted' }));
     return { id: 'dates', title, width, height, marks };
   }
   marks.push({ kind: 'line', points: points.map((point, i) => [x(i), y(point.count)] as const), tone: 'line' });
@@ -261,12 +294,19 @@ export function trendChart(trends: readonly TrendRow[], width: number, language:
     const arrow = trend.rising ? '▲' : trend.recent < trend.previous ? '▼' : '＝';
     marks.push({ kind: 'text', x: width - 4, y: top + 19, text: `${arrow} ${trend.recent} / ${trend.previous}`, anchor: 'end', tone: trend.rising ? 'rising' : 'falling' });
   });
+  let noteHeight = 0;
   if (trends.length === 0) {
-    // Dated digests within one week: what trends need; none dated: that.
-    marks.push({ kind: 'text', x: 0, y: TOP + 15, text: chartWords(dated ? CHART_WORDS.trendsNeedHistory : CHART_WORDS.noDatedDigests, language), anchor: 'start', tone: 'muted' });
+    // Dated digests within one week: what trends need; none dated: that. On as many lines as
+    // the chart's width takes (one line was cut off at the edge of a narrow dashboard).
+    const lines = wrapText(chartWords(dated ? CHART_WORDS.trendsNeedHistory : CHART_WORDS.noDatedDigests, language), width);
+    lines.forEach((line, i) => marks.push({ kind: 'text', x: 0, y: TOP + 15 + i * NOTE_LINE, text: line, anchor: 'start', tone: 'muted' }));
+    noteHeight = lines.length * NOTE_LINE;
   }
-  return { id: 'trends', title, width, height: TOP + Math.max(1, trends.length) * rowHeight + 8, marks };
+  return { id: 'trends', title, width, height: TOP + Math.max(rowHeight, Math.max(1, trends.length) * rowHeight, noteHeight) + 8, marks };
 }
+
+/** The height of a line of a chart's note, in pixels. */
+const NOTE_LINE = 18;
 
 /** Papers per week or month, as bars, each labelled with the period's largest topics. */
 export function periodChart(id: 'weeks' | 'months', periods: readonly PeriodRow[], width: number, language: MessageLanguage = DEFAULT_MESSAGE_LANGUAGE): Chart {

@@ -44,9 +44,9 @@ export const LOG_MESSAGES = {
     'the index kept at the last start has {unchanged} of the {digests} {digests:digest file|digest files} as {digests:it is|they are}',
     '上次启动时保留的索引中，{digests} 个摘要集文件有 {unchanged} 个未变',
   ),
-  logEarlyNotKept: bilingual(
-    'no index was kept at an earlier start (the first start, or one after an update) for the {digests} {digests:digest file|digest files}',
-    '之前的启动没有为这 {digests} 个摘要集文件保留索引（首次启动，或更新后的启动）',
+  logEarlyReadNoneKept: bilingual(
+    "no index was kept at an earlier start (the first start, or one after an update): {others} of the {digests} {digests:digest file|digest files} {others:was|were} read for the Papers tree's first level ({byWorker} by a worker thread), {inFull} in full ({ms} ms){skipped}.",
+    '之前的启动没有保留索引（首次启动，或更新后的启动）：{digests} 个摘要集文件中有 {others} 个为论文视图的第一层读取（其中 {byWorker} 个由工作线程读取），{inFull} 个完整读取（{ms} 毫秒）{skipped}。',
   ),
   logEarlyRead: bilingual(
     "{kept}; {others} {others:other was|others were} read for the Papers tree's first level ({byWorker} by a worker thread), {inFull} in full ({ms} ms){skipped}.",

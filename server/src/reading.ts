@@ -20,6 +20,7 @@ import type {
   StateFileInfo,
   StateInfoResult,
 } from './readingProtocol';
+import { MAX_EXPORT_PAPERS } from './readingProtocol';
 import type { Cancellation } from './service/cancellation';
 import { NEVER_CANCELLED } from './service/cancellation';
 import { PapersTreeCache, standalonePaperNode } from './service/features/tree';
@@ -585,6 +586,9 @@ export class ReadingService {
       return { text: '', count: 0 };
     }
     const papers = distinctPapers(lookup, papersInScope(lookup, sanitiseScope(params.scope), this.trees, token));
+    if (papers.length > MAX_EXPORT_PAPERS) {
+      return { text: '', count: 0, tooMany: { papers: papers.length, max: MAX_EXPORT_PAPERS } };
+    }
     const records: ExportRecord[] = [];
     for (const paper of papers) {
       records.push(exportRecord(lookup, paper));

@@ -266,7 +266,20 @@ export interface ExportPapersResult {
   readonly text: string;
   /** How many papers it holds (each paper key once). */
   readonly count: number;
+  /**
+   * Set, with no text, when the scope holds more papers than an export takes
+   * (`MAX_EXPORT_PAPERS`): how many it holds, and the most.
+   */
+  readonly tooMany?: { readonly papers: number; readonly max: number };
 }
+
+/**
+ * The most papers one export takes: a year of digests is some 150,000 papers, whose BibTeX is
+ * well over 100 MB, which took the server seconds and gigabytes to write and send, and an editor
+ * as long to open. More are refused, and the client says to narrow the scope (the command line,
+ * which writes to a file, takes any number).
+ */
+export const MAX_EXPORT_PAPERS = 20_000;
 
 /**
  * `paperDigest/exportPapers`, client → server: the papers of a scope as BibTeX, CSL-JSON, RIS,

@@ -102,6 +102,10 @@ export function registerExporting(context: vscode.ExtensionContext, client: Lang
         return undefined;
       }
       const result = await client.sendRequest(ExportPapersRequest, { format, scope: chosen.scope });
+      if (result.tooMany) {
+        void showWarning(tooManyToExport(result.tooMany, format));
+        return { count: 0 };
+      }
       if (result.count === 0) {
         void showInformation(vscode.l10n.t('Paper Digest: no papers to export in {0}.', chosen.what));
         return { count: 0 };
@@ -139,6 +143,10 @@ export function registerExporting(context: vscode.ExtensionContext, client: Lang
         return undefined;
       }
       const result = await client.sendRequest(ExportPapersRequest, { format: 'bibtex', scope: { keys: targets.keys } });
+      if (result.tooMany) {
+        void showWarning(tooManyToExport(result.tooMany, 'bibtex'));
+        return undefined;
+      }
       try {
         await vscode.env.clipboard.writeText(result.text);
         vscode.window.setStatusBarMessage(result.count === 1 ? vscode.l10n.t('Paper Digest: copied the BibTeX of 1 paper') : vscode.l10n.t('Paper Digest: copied the BibTeX of {0} papers', result.count), 4000);
@@ -296,4 +304,14 @@ async function exists(uri: vscode.Uri): Promise<boolean> {
   } catch {
     return false;
   }
+}
+
+/** What an export of more papers than one takes says: how many, the most, and what to do. */
+function tooManyToExport(tooMany: { papers: number; max: number }, format: string): string {
+  return vscode.l10n.t(
+    'Paper Digest: {0} papers are more than one export takes ({1}); narrow them with a filter or a group, or export them with the command line: paper-digest papers --format {2}.',
+    tooMany.papers.toLocaleString('en'),
+    tooMany.max.toLocaleString('en'),
+    format,
+  );
 }

@@ -162,7 +162,7 @@ export function fitText(text: string, px: number): string {
  * has them, else between any two characters (Chinese has no spaces); a word longer than a line
  * is cut too.
  *
- * @example wrapText('Trends compare the last 7 days with the 7 before', 160) // ['Trends compare the last', '7 days with the 7 before']
+ * @example wrapText('Trends compare the last 7 days with the 7 before', 160) // ['Trends compare the', 'last 7 days with the', '7 before']
  */
 export function wrapText(text: string, px: number): string[] {
   const lines: string[] = [];
@@ -302,7 +302,7 @@ export function trendChart(trends: readonly TrendRow[], width: number, language:
     lines.forEach((line, i) => marks.push({ kind: 'text', x: 0, y: TOP + 15 + i * NOTE_LINE, text: line, anchor: 'start', tone: 'muted' }));
     noteHeight = lines.length * NOTE_LINE;
   }
-  return { id: 'trends', title, width, height: TOP + Math.max(rowHeight, Math.max(1, trends.length) * rowHeight, noteHeight) + 8, marks };
+  return { id: 'trends', title, width, height: TOP + Math.max(Math.max(1, trends.length) * rowHeight, noteHeight) + 8, marks };
 }
 
 /** The height of a line of a chart's note, in pixels. */

@@ -191,26 +191,39 @@ function readsAsRenamed(doc: DigestDocument, name: Pick<NameTarget, 'kind' | 'ke
   if (ranges.length === 0) {
     return true;
   }
-  const lines = new Set(ranges.map((range) => range.start.line));
+  // The ranges of each edited line, in order (one line may name it many times).
+  const byLine = new Map<number, Range[]>();
+  for (const range of ranges) {
+    const here = byLine.get(range.start.line);
+    if (here) here.push(range);
+    else byLine.set(range.start.line, [range]);
+  }
+  const lines = [...byLine.keys()].sort((a, b) => a - b);
+  let next = 0;
   for (const entry of doc.entries) {
     const from = entry.range.start.line;
     const to = entry.range.end.line;
-    let edited = false;
-    for (const line of lines) {
-      if (line >= from && line <= to) edited = true;
-    }
-    if (!edited) {
+    while (next < lines.length && lines[next] < from) next++;
+    if (next >= lines.length || lines[next] > to) {
       continue;
     }
     const texts: string[] = [];
     for (let line = from; line <= to; line++) {
-      let text = doc.lines[line].text;
-      const first = line === 0 && doc.hasBom ? 1 : 0;
-      const here = ranges.filter((range) => range.start.line === line).sort((a, b) => b.start.character - a.start.character);
-      for (const range of here) {
-        text = text.slice(0, range.start.character - first) + newName + text.slice(range.end.character - first);
+      const text = doc.lines[line].text;
+      const here = byLine.get(line);
+      if (!here) {
+        texts.push(text);
+        continue;
       }
-      texts.push(text);
+      const first = line === 0 && doc.hasBom ? 1 : 0;
+      const pieces: string[] = [];
+      let at = 0;
+      for (const range of [...here].sort((a, b) => a.start.character - b.start.character)) {
+        pieces.push(text.slice(at, range.start.character - first), newName);
+        at = range.end.character - first;
+      }
+      pieces.push(text.slice(at));
+      texts.push(pieces.join(''));
     }
     const alone = ALONE_HEADING + texts.join('\n') + '\n';
     let same = readings.get(alone);

@@ -4,7 +4,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { describe, test } from 'node:test';
 import { createHash } from 'node:crypto';
-import { readFileSnapshot, readFileSnapshotSync, SafeFileError, writeFileAtomic, writeFileAtomicSync } from '../../server/src/fs/safeFile';
+import { readFileSnapshot, readFileSnapshotSync, SafeFileError, WholeRead, writeFileAtomic, writeFileAtomicSync } from '../../server/src/fs/safeFile';
 import { temporaryFolders } from '../support/tempFolders';
 import { EMPTY_SETTLE_MS, NodeStateDisk, STATE_FOLDER, wholeStateFile } from '../../server/src/stateDisk';
 import { StateStore } from '../../server/src/service/reading/stateStore';
@@ -148,6 +148,35 @@ describe('safe files: reading', () => {
     fs.symlinkSync(path.join(root, 'nowhere.json'), path.join(root, 'dangling.json'));
     expectCode(() => readFileSnapshotSync(path.join(root, 'dangling.json'), { followSymlinks: false }), 'symlink');
     expectCode(() => readFileSnapshotSync(path.join(root, 'dangling.json')), 'missing');
+  });
+});
+
+describe('safe files: a file read whole into one buffer', () => {
+  /** Reads `data` through a WholeRead told `size`, `step` bytes a read at most. */
+  const readThrough = (data: Buffer, size: number, max: number, step: number): Buffer => {
+    const reading = new WholeRead(size, max);
+    for (let at = 0; ; ) {
+      const into = reading.room();
+      const read = Math.min(step, into.length, data.length - at);
+      if (read === 0) break;
+      data.copy(into, 0, at, at + read);
+      reading.took(read);
+      at += read;
+    }
+    return reading.bytes();
+  };
+
+  test('Should read every byte whether the file kept its size, grew or shrank since its size was read, and refuse one past the most', () => {
+    const data = Buffer.from(Array.from({ length: 10_000 }, (_, i) => i % 251));
+    for (const size of [0, 1, 9_999, 10_000, 10_001, 50_000]) {
+      for (const step of [1, 7, 4096, 1 << 20]) {
+        assert.deepEqual(readThrough(data, size, 1 << 20, step), data, `told ${size}, ${step} a read`);
+      }
+    }
+    assert.deepEqual(readThrough(data, 10_000, 10_000, 4096), data, 'exactly the most');
+    assert.throws(() => readThrough(data, 100, 9_999, 4096), (error: unknown) => error instanceof SafeFileError && error.code === 'too-big');
+    assert.throws(() => readThrough(data, 10_000, 9_999, 1 << 20), (error: unknown) => error instanceof SafeFileError && error.code === 'too-big');
+    assert.deepEqual(readThrough(Buffer.alloc(0), 0, 10, 1), Buffer.alloc(0));
   });
 });
 

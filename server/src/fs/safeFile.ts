@@ -223,6 +223,50 @@ function pieces(bytes: Uint8Array | readonly Uint8Array[]): readonly Uint8Array[
   return bytes instanceof Uint8Array ? [bytes] : bytes;
 }
 
+/**
+ * A file read whole into one buffer of the size it had when opened (and a byte more, where the
+ * read that finds its end goes), grown only if the file grew meanwhile, never past `max` bytes (a
+ * read past it throws): no buffer of each megabyte and then a copy of them all, twice the file's
+ * size in memory for a moment (a state file of 40 MB is read three times at each change).
+ *
+ * @example
+ * const reading = new WholeRead(stat.size, max);
+ * for (let read; (read = fs.readSync(fd, reading.room())) > 0; ) reading.took(read);
+ * reading.bytes();
+ */
+export class WholeRead {
+  private buffer: Buffer;
+  private total = 0;
+
+  constructor(
+    size: number,
+    private readonly max: number,
+  ) {
+    this.buffer = Buffer.allocUnsafe(Math.max(1, Math.min(Math.max(size, 0), max) + 1));
+  }
+
+  /** Where the next read goes: the room left, grown when there is none. */
+  room(): Buffer {
+    if (this.total === this.buffer.length) {
+      const grown = Buffer.allocUnsafe(Math.min(this.buffer.length * 2, this.max + 1));
+      this.buffer.copy(grown, 0, 0, this.total);
+      this.buffer = grown;
+    }
+    return this.buffer.subarray(this.total);
+  }
+
+  /** Counts the bytes a read put into `room()`; past `max` in all, the file is too big. */
+  took(read: number): void {
+    this.total += read;
+    if (this.total > this.max) throw tooBigWhileReading(this.max);
+  }
+
+  /** The bytes read. */
+  bytes(): Buffer {
+    return this.buffer.subarray(0, this.total);
+  }
+}
+
 function tooBigWhileReading(max: number): SafeFileError {
   return new SafeFileError('too-big', message('grewTooBig', { max: megabytes(max) }));
 }
@@ -243,17 +287,14 @@ export function readFileSnapshotSync(file: string, options: ReadOptions = {}): R
     fd = fs.openSync(file, READ_FLAGS | (options.followSymlinks === false ? NOFOLLOW : 0));
     const opened = fs.fstatSync(fd);
     checkOpened(stat, opened);
-    const chunks: Buffer[] = [];
-    let total = 0;
+    const reading = new WholeRead(opened.size, max);
     for (;;) {
-      const chunk = Buffer.allocUnsafe(Math.min(Math.max(opened.size - total, 0) + 1, max + 1 - total, 1 << 20) || 1);
-      const read = fs.readSync(fd, chunk, 0, chunk.length, null);
+      const into = reading.room();
+      const read = fs.readSync(fd, into, 0, into.length, null);
       if (read === 0) break;
-      total += read;
-      if (total > max) throw tooBigWhileReading(max);
-      chunks.push(read === chunk.length ? chunk : chunk.subarray(0, read));
+      reading.took(read);
     }
-    const bytes = Buffer.concat(chunks, total);
+    const bytes = reading.bytes();
     const after = fs.fstatSync(fd);
     return { bytes, snapshot: snapshotOf(file, after, bytes, options.hash !== false), steady: sameStat(opened, after) };
   } catch (error) {
@@ -273,17 +314,14 @@ export async function readFileSnapshot(file: string, options: ReadOptions = {}):
     handle = await fsp.open(file, READ_FLAGS | (options.followSymlinks === false ? NOFOLLOW : 0));
     const opened = await handle.stat();
     checkOpened(stat, opened);
-    const chunks: Buffer[] = [];
-    let total = 0;
+    const reading = new WholeRead(opened.size, max);
     for (;;) {
-      const chunk = Buffer.allocUnsafe(Math.min(Math.max(opened.size - total, 0) + 1, max + 1 - total, 1 << 20) || 1);
-      const { bytesRead } = await handle.read(chunk, 0, chunk.length, null);
+      const into = reading.room();
+      const { bytesRead } = await handle.read(into, 0, into.length, null);
       if (bytesRead === 0) break;
-      total += bytesRead;
-      if (total > max) throw tooBigWhileReading(max);
-      chunks.push(bytesRead === chunk.length ? chunk : chunk.subarray(0, bytesRead));
+      reading.took(bytesRead);
     }
-    const bytes = Buffer.concat(chunks, total);
+    const bytes = reading.bytes();
     const after = await handle.stat();
     return { bytes, snapshot: snapshotOf(file, after, bytes, options.hash !== false), steady: sameStat(opened, after) };
   } catch (error) {
@@ -415,16 +453,15 @@ function holdTarget(file: string, expected: FileSnapshot | null | undefined): He
 
 /** All the bytes of an open file, from its start. */
 function readHeld(held: HeldTarget): Buffer {
-  const chunks: Buffer[] = [];
-  let total = 0;
-  for (;;) {
-    const chunk = Buffer.allocUnsafe(1 << 20);
-    const read = fs.readSync(held.fd, chunk, 0, chunk.length, total);
+  const reading = new WholeRead(fs.fstatSync(held.fd).size, Infinity);
+  for (let at = 0; ; ) {
+    const into = reading.room();
+    const read = fs.readSync(held.fd, into, 0, into.length, at);
     if (read === 0) break;
-    total += read;
-    chunks.push(chunk.subarray(0, read));
+    reading.took(read);
+    at += read;
   }
-  return Buffer.concat(chunks, total);
+  return reading.bytes();
 }
 
 /**

@@ -433,6 +433,11 @@ function withoutEmptyPapers(state: ReadingState): ReadingState {
 
 /** The length of a text in UTF-8 bytes. */
 function utf8Length(text: string): number {
+  if (NodeBuffer) {
+    // The engine's count: the loop below took some 90 ms a change on a 40 MB state file. The
+    // same number: the state's text has no lone surrogate (JSON.stringify escapes them).
+    return NodeBuffer.byteLength(text, 'utf8');
+  }
   let bytes = text.length;
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
@@ -443,3 +448,6 @@ function utf8Length(text: string): number {
   }
   return bytes;
 }
+
+/** Node's Buffer, where there is one (the web worker's server has none). */
+const NodeBuffer = (globalThis as { Buffer?: typeof Buffer }).Buffer;

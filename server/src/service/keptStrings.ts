@@ -142,11 +142,22 @@ export class KeptNames {
       this.byParts.set(kind, node);
     }
     for (const part of parts) {
-      node.next ??= new Map();
-      let next: PartsNode | undefined = node.next.get(part);
+      let next: PartsNode | undefined = node.next ? node.next.get(part) : node.onlyPart === part ? node.only : undefined;
       if (!next) {
         next = {};
-        node.next.set(this.keep(part), next);
+        if (!node.next && node.only === undefined) {
+          // The first part after this node: held without a Map (most lists of parts are a
+          // paper's own, and a Map for each of their parts was a fifth of the index's heap).
+          node.onlyPart = this.keep(part);
+          node.only = next;
+        } else {
+          if (!node.next) {
+            node.next = new Map([[node.onlyPart!, node.only!]]);
+            node.onlyPart = undefined;
+            node.only = undefined;
+          }
+          node.next.set(this.keep(part), next);
+        }
       }
       node = next;
     }
@@ -167,8 +178,13 @@ export class KeptNames {
   }
 }
 
-/** A node of `KeptNames.sharedBy`'s tree: the value of the parts up to here, and the nodes after it. */
+/**
+ * A node of `KeptNames.sharedBy`'s tree: the value of the parts up to here, and the nodes after
+ * it: one held as `onlyPart` and `only`, more in `next`.
+ */
 interface PartsNode {
+  onlyPart?: string;
+  only?: PartsNode;
   next?: Map<string, PartsNode>;
   value?: unknown;
   made?: boolean;

@@ -490,6 +490,8 @@ describe('safe files: atomic writes', () => {
   });
 
   test('Should remove the temporary files of a writer that was killed, and no other', () => {
+    // This project's temporary files are marked so: another program's named alike are never removed.
+    const mark = 'paper-digest-';
     const root = scratch();
     const file = path.join(root, 'a.digest');
     fs.writeFileSync(file, 'old');
@@ -497,7 +499,15 @@ describe('safe files: atomic writes', () => {
     const gone = spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))'], { encoding: 'utf8' });
     const dead = Number(gone.stdout);
     const old = new Date(Date.now() - 3600_000);
-    const left = [`.a.digest.${dead}.0123abcd.tmp`, `.b.digest.${dead}.0123abcd.tmp`, `.a.digest.${process.ppid}.89abcdef.tmp`, `.a.digest.${dead}.notours.tmp`, `.young.digest.${dead}.00000000.tmp`];
+    const left = [
+      `.a.digest.${mark}${dead}.0123abcd.tmp`,
+      `.b.digest.${mark}${dead}.0123abcd.tmp`,
+      `.a.digest.${mark}${process.ppid}.89abcdef.tmp`,
+      `.a.digest.${mark}${dead}.notours.tmp`,
+      `.young.digest.${mark}${dead}.00000000.tmp`,
+      `.a.digest.${dead}.0123abcd.tmp`,
+      `.thesis-draft.${dead}.cafebabe.tmp`,
+    ];
     // The pieces of a lock (lockFile.ts) a writer stopped while taking or breaking it left.
     const lockPieces = [`a.digest.lock.${dead}-k3j9x2ab7q`, `a.digest.lock.stale-${dead}-0pq7aa12bc`, `a.digest.lock.${process.ppid}-abcdefgh12`, `yarn.lock.${dead}-backupcopy`, `b.digest.lock.${dead}-k3j9x2ab7q`, `a.digest.lock.${dead}-short`];
     for (const name of lockPieces) {
@@ -508,12 +518,19 @@ describe('safe files: atomic writes', () => {
       fs.writeFileSync(path.join(root, name), 'a part of a write');
       if (!name.startsWith('.young')) fs.utimesSync(path.join(root, name), old, old);
     }
-    fs.symlinkSync('/nonexistent', path.join(root, `.a.digest.${dead}.fedcba98.tmp`));
+    fs.symlinkSync('/nonexistent', path.join(root, `.a.digest.${mark}${dead}.fedcba98.tmp`));
     writeFileAtomicSync(file, 'new', { expected: readFileSnapshotSync(file).snapshot });
     assert.deepEqual(
       leftovers(root).sort(),
-      [`.a.digest.${dead}.fedcba98.tmp`, `.a.digest.${dead}.notours.tmp`, `.a.digest.${process.ppid}.89abcdef.tmp`, `.young.digest.${dead}.00000000.tmp`].sort(),
-      'only the dead writers’ old temporary files went (not a link, not a live process’s, not one written to lately, not another name)',
+      [
+        `.a.digest.${mark}${dead}.fedcba98.tmp`,
+        `.a.digest.${mark}${dead}.notours.tmp`,
+        `.a.digest.${mark}${process.ppid}.89abcdef.tmp`,
+        `.young.digest.${mark}${dead}.00000000.tmp`,
+        `.a.digest.${dead}.0123abcd.tmp`,
+        `.thesis-draft.${dead}.cafebabe.tmp`,
+      ].sort(),
+      'only the dead writers’ old temporary files went (not a link, not a live process’s, not one written to lately, not another name, not another program’s)',
     );
     assert.deepEqual(
       fs.readdirSync(root).filter((name) => name.includes('.lock.')).sort(),

@@ -331,10 +331,17 @@ export async function readFileSnapshot(file: string, options: ReadOptions = {}):
   }
 }
 
-/** The temporary file's name: hidden, next to the target, unique. */
+/**
+ * The temporary file's name: hidden, next to the target, unique, and marked as this project's
+ * (`.<name>.paper-digest-<pid>.<hex>.tmp`): the leftovers of a writer that was killed are removed
+ * by that mark only, never another program's temporary file named alike.
+ */
 function temporaryPath(file: string): string {
-  return path.join(path.dirname(file), `.${nameStem(path.basename(file))}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
+  return path.join(path.dirname(file), `.${nameStem(path.basename(file))}.${TEMPORARY_MARK}${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
 }
+
+/** What this project's temporary files have before the writer's process id. */
+const TEMPORARY_MARK = 'paper-digest-';
 
 /**
  * A file name as the start of the name of a file made beside it (its temporary file, a copy of
@@ -366,14 +373,15 @@ const LEFT_TEMPORARY_AGE_MS = 10 * 60_000;
 
 /**
  * What a writer of `name` that was stopped midway may leave in its folder, with its process id: a
- * temporary file of a write (`.<any name>.<pid>.<hex>.tmp`), and the pieces of a lock of that file
+ * temporary file of a write of this project's (`.<any name>.paper-digest-<pid>.<hex>.tmp`; another
+ * program's `.<name>.<pid>.<hex>.tmp` is not one), and the pieces of a lock of that file
  * (lockFile.ts): the writer's own file before it becomes the lock (`<name>.lock.<pid>-<random>`)
  * and a stale lock moved aside to be removed (`<name>.lock.stale-<pid>-<random>`). Another file
  * named like a lock piece (`yarn.lock.2024-backup`) is not one.
  */
 function leftBehind(name: string): RegExp {
   const escaped = name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-  return new RegExp(`^(?:\\..+\\.(\\d{1,7})\\.[0-9a-f]{8}\\.tmp|${escaped}\\.lock\\.(?:stale-)?(\\d{1,7})-[0-9a-z]{8,16})$`);
+  return new RegExp(`^(?:\\..+\\.${TEMPORARY_MARK}(\\d{1,7})\\.[0-9a-f]{8}\\.tmp|${escaped}\\.lock\\.(?:stale-)?(\\d{1,7})-[0-9a-z]{8,16})$`);
 }
 
 /**

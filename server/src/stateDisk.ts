@@ -228,7 +228,7 @@ export class NodeStateDisk implements StateDisk {
         // have let another write the file since the check.
         assertLockHeld(this.file);
       };
-      const written = writeFileAtomicSync(this.file, text, { expected: snapshot, beforeCommit: this.hooks.beforeCommit, beforeRename, within: realPathSync(this.root), restorable: wholeStateFile });
+      const written = writeFileAtomicSync(this.file, text, { expected: snapshot, beforeCommit: this.hooks.beforeCommit, beforeRename, within: this.pinnedRoot?.path ?? realPathSync(this.root), restorable: wholeStateFile });
       this.last = { text, snapshot: written };
       return true;
     } catch (error) {
@@ -280,8 +280,36 @@ export class NodeStateDisk implements StateDisk {
    * folder (a link higher up could lead out of it). The file itself is refused by safeFile.
    */
   private checkFolder(): void {
+    this.checkRoot();
     checkStateFolder(this.root, this.folder);
   }
+
+  /**
+   * The workspace folder's real path and identity are those it had when this disk first found
+   * it: a folder moved away with a link or another folder put at its path is refused (the state
+   * would go to the other folder, the link checked afresh at each write), as a folder gone is.
+   */
+  private checkRoot(): void {
+    const real = realPathSync(this.root);
+    let stat: fs.Stats | undefined;
+    try {
+      stat = real === undefined ? undefined : fs.statSync(real);
+    } catch {
+      stat = undefined;
+    }
+    if (real === undefined || stat === undefined) {
+      // Gone: a read finds no state file, a write refuses (`workspaceFolderGone`).
+      return;
+    }
+    if (!this.pinnedRoot) {
+      this.pinnedRoot = { path: real, dev: stat.dev, ino: stat.ino };
+    } else if (real !== this.pinnedRoot.path || stat.dev !== this.pinnedRoot.dev || stat.ino !== this.pinnedRoot.ino) {
+      throw new SafeFileError('missing', message('workspaceFolderReplaced', { root: this.root }));
+    }
+  }
+
+  /** The workspace folder as first found: its real path and identity (`checkRoot`). */
+  private pinnedRoot: { readonly path: string; readonly dev: number; readonly ino: number } | undefined;
 }
 
 /**

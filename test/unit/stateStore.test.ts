@@ -411,6 +411,26 @@ describe('state store: changes made meanwhile', () => {
     }
   });
 
+  test('Should refuse a change once a link or another folder is put where the workspace folder was, and write nothing there', () => {
+    for (const put of ['link', 'folder'] as const) {
+      const root = scratch();
+      const other = scratch();
+      const subject = store(root);
+      assert.deepEqual(subject.change(['first'], { starred: true }).changed, ['first']);
+      fs.renameSync(root, root + '-moved');
+      if (put === 'link') fs.symlinkSync(other, root);
+      else fs.mkdirSync(root);
+      const refused = subject.change(['second'], { starred: true });
+      assert.deepEqual(refused.changed, [], put);
+      assert.match(refused.message ?? '', /workspace folder '.*' is no longer the folder it was/, put);
+      assert.ok(!fs.existsSync(path.join(other, STATE_FOLDER)), `${put}: nothing written through the link`);
+      assert.ok(!fs.existsSync(path.join(fs.realpathSync(root), STATE_FOLDER)), `${put}: nor in the folder put there`);
+      assert.deepEqual(Object.keys(papersOnDisk(root + '-moved')), ['first'], `${put}: the moved folder's state as it was`);
+      fs.rmSync(root, { recursive: true, force: true });
+      fs.rmSync(root + '-moved', { recursive: true, force: true });
+    }
+  });
+
   test('Should keep the file’s mode when it replaces it', () => {
     const root = scratch();
     writeState(root, '{"version":1,"papers":{}}');

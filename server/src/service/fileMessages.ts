@@ -42,6 +42,10 @@ export const FILE_MESSAGES = {
   readOnlyFile: bilingual('it is read-only (no one may write it)', '它是只读的（任何人都不可写入）'),
   readOnlyFolder: bilingual('its folder is read-only (no one may write in it)', '它所在的文件夹是只读的（任何人都不可在其中写入）'),
   workspaceFolderGone: bilingual("its workspace folder '{root}' is gone (moved, deleted or unmounted)", '它所在的工作区文件夹“{root}”已不存在（被移动、删除或卸载）'),
+  workspaceFolderReplaced: bilingual(
+    "its workspace folder '{root}' is no longer the folder it was (moved, another folder or a link put at its path): reload the window to use the one there now",
+    '它所在的工作区文件夹“{root}”已不是原来的文件夹（被移动，原处换成了另一个文件夹或链接）：重新加载窗口后才能使用现在的文件夹',
+  ),
   changedMeanwhile: bilingual('it changed since it was read', '读取之后它被改动了'),
   // A digest read whole but past a limit of what is read (limits.ts): it lists no papers.
   leftOut: bilingual("'{path}' is left out: {reason}", '已略去“{path}”：{reason}'),

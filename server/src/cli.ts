@@ -194,7 +194,13 @@ export function runCli(argv: readonly string[], out: CliOutput, cwd = process.cw
         // Written aside and renamed over the file, only if it is still what was read; never
         // through a symbolic link.
         try {
-          file.snapshot = writeFileAtomicSync(file.absolute, text, { expected: file.snapshot, within: file.realRoot, beforeCommit: hooks.beforeReplace && (() => hooks.beforeReplace!(file.absolute)) });
+          file.snapshot = writeFileAtomicSync(file.absolute, text, {
+            expected: file.snapshot,
+            within: file.realRoot,
+            beforeCommit: hooks.beforeReplace && (() => hooks.beforeReplace!(file.absolute)),
+            // Not while another program is writing it in place: the rest it writes would be lost.
+            refuseOpenForWriting: true,
+          });
         } catch (error) {
           fail(message('cannotWriteLeft', { path: printable(file.display), reason: reasonOf(error) }));
           file.failedWrite = true;

@@ -245,6 +245,31 @@ describe('paper-digest check', () => {
     assert.match(second.stdout, /^Fixed 0 of 2 files\.$/m);
   });
 
+  test('Should not fix a file another program has open for writing (it may be writing it still), and fix it once closed', () => {
+    const original = readFixture('fixes/all-mistakes.digest');
+    const folder = folderWith('fix-open', { 'm.digest': original });
+    const file = path.join(folder, 'm.digest');
+    // This test's process holds it open as a program writing it in place would (the command line is another process).
+    const fd = fs.openSync(file, 'r+');
+    try {
+      const refused = run(['check', '--fix', '--lang', 'en', '.'], folder);
+      assert.equal(fs.readFileSync(file, 'utf8'), original, 'not replaced');
+      assert.match(refused.stderr, /m\.digest.*another program has it open for writing/, refused.stderr);
+      assert.match(refused.stdout, /^Fixed 0 of 1 file\.$/m);
+    } finally {
+      fs.closeSync(fd);
+    }
+    // Open for reading only: fixed.
+    const reader = fs.openSync(file, 'r');
+    try {
+      const fixed = run(['check', '--fix', '--lang', 'en', '.'], folder);
+      assert.match(fixed.stdout, /^Fixed 1 of 1 file\.$/m, fixed.stdout + fixed.stderr);
+      assert.equal(fs.readFileSync(file, 'utf8'), readFixture('fixes/all-mistakes.fixed.digest'));
+    } finally {
+      fs.closeSync(reader);
+    }
+  });
+
   test('Should settle in one run when a fix in one file changes what another is compared with', () => {
     // Closing the bracket in the second file makes 复旦大学 the majority; the first file then
     // differs from it, as a second run would find.

@@ -137,6 +137,13 @@ export interface WriteOptions {
   /** Whether the returned snapshot's `sha256` is worked out (default true); false leaves it empty. */
   readonly hash?: boolean;
   /**
+   * Whether a target another process has open for writing is refused (`changed`), at the final
+   * check (where the system tells: Linux's /proc). A program that writes a file in place over
+   * seconds (empties it, writes a part, then the rest) would write the rest into the file this
+   * write replaced, which no name leads to any more: its end lost. `check --fix` asks it.
+   */
+  readonly refuseOpenForWriting?: boolean;
+  /**
    * Told the temporary file's path as it is made, and undefined once it is renamed into place or
    * removed: who may have to remove it should the process stop meanwhile (`writeFileAtomic`).
    */
@@ -416,6 +423,40 @@ function removeLeftTemporaries(file: string): void {
       // Gone already, or not ours to remove.
     }
   }
+}
+
+/**
+ * Whether another process holds the file `dev`/`ino` open for writing, as far as Linux's /proc
+ * lets this process see (its own user's processes, everyone's for root); false where there is no
+ * /proc. Each process's open files are read through their /proc links, each link stat'ed (the
+ * file it leads to) and its flags read from `fdinfo` (O_WRONLY or O_RDWR).
+ */
+export function openForWritingElsewhere(dev: number, ino: number): boolean {
+  let pids: string[];
+  try {
+    pids = fs.readdirSync('/proc').filter((name) => /^\d+$/.test(name) && Number(name) !== process.pid);
+  } catch {
+    return false;
+  }
+  for (const pid of pids) {
+    let fds: string[];
+    try {
+      fds = fs.readdirSync(`/proc/${pid}/fd`);
+    } catch {
+      continue;
+    }
+    for (const fd of fds) {
+      try {
+        const target = fs.statSync(`/proc/${pid}/fd/${fd}`);
+        if (target.ino !== ino || target.dev !== dev) continue;
+        const flags = /^flags:\s*([0-7]+)/m.exec(fs.readFileSync(`/proc/${pid}/fdinfo/${fd}`, 'utf8'));
+        if (flags && (parseInt(flags[1], 8) & 3) !== 0) return true;
+      } catch {
+        // Closed meanwhile, or not this process's to see.
+      }
+    }
+  }
+  return false;
 }
 
 /** Whether a process with this id runs (one of another user counts). */
@@ -803,6 +844,9 @@ function commitWrite(file: string, temporary: string, written: number, bytes: Ui
       checked = held ? readHeld(held) : fs.readFileSync(file);
       return checked;
     });
+    if (options.refuseOpenForWriting && current && openForWritingElsewhere(current.dev, current.ino)) {
+      throw new SafeFileError('changed', message('openForWriting'));
+    }
     options.beforeRename?.();
     fs.renameSync(temporary, file);
     renamed();

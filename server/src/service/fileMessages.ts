@@ -47,6 +47,7 @@ export const FILE_MESSAGES = {
     '它所在的工作区文件夹“{root}”已不是原来的文件夹（被移动，原处换成了另一个文件夹或链接）：重新加载窗口后才能使用现在的文件夹',
   ),
   changedMeanwhile: bilingual('it changed since it was read', '读取之后它被改动了'),
+  openForWriting: bilingual('another program has it open for writing (it may be writing it still): try again once it is done', '另一个程序正以写入方式打开它（可能仍在写入）：待其完成后再试'),
   // A digest read whole but past a limit of what is read (limits.ts): it lists no papers.
   leftOut: bilingual("'{path}' is left out: {reason}", '已略去“{path}”：{reason}'),
   pastCharacters: bilingual('it has {size} characters, more than the {max} Paper Digest reads', '它有 {size} 个字符，超过 Paper Digest 读取的上限 {max}'),

@@ -110,8 +110,11 @@ export class ReadingService {
       interestsFor: (uri) => this.interestsFor(uri),
       mtimeOf: (uri) => host.mtimeOf(uri),
     });
-    // The papers each file has now: a title corrected from here on is told against them.
-    for (const file of index.files()) this.lastPapers.set(file.uri, file.papers);
+    // The papers each file has on disk now: a title corrected from here on is told against them.
+    for (const file of index.files()) {
+      const papers = index.diskPapers(file.uri);
+      if (papers) this.lastPapers.set(file.uri, papers);
+    }
     index.onDidChange((change) => {
       // Nothing may keep the papers of a closed or removed file.
       this.lastRanking = undefined;
@@ -120,15 +123,19 @@ export class ReadingService {
       this.scheduleNotify(false);
       this.noteTitles(change.uris);
     });
+    // An open document saved: its titles as saved.
+    index.onDidChangeDiskWhileOpen((uri) => this.noteTitles([uri]));
   }
 
   /**
-   * Looks for titles corrected in the files that changed (`titleRenames`), against the papers
-   * the last change left in each (the same arrays the index holds: nothing is copied).
+   * Looks for titles corrected in the files that changed on disk (`titleRenames`), against the
+   * papers the last change left there (the same arrays the index holds: nothing is copied). A
+   * title corrected in an open document carries its state once saved: unsaved text (a typo typed
+   * and the document closed without saving, a window that ends) never moves the state.
    */
   private noteTitles(uris: readonly string[]): void {
     for (const uri of uris) {
-      const papers = this.index.file(uri)?.papers;
+      const papers = this.index.diskPapers(uri);
       const before = this.lastPapers.get(uri);
       if (papers) this.lastPapers.set(uri, papers);
       else this.lastPapers.delete(uri);

@@ -385,9 +385,10 @@ describe('lsp: the reading workflow over stdio', () => {
     assert.equal(fs.existsSync(stateFile()) ? fs.readFileSync(stateFile(), 'utf8') : undefined, before, 'the state file untouched');
   });
 
-  test('Should carry the star and tags of a paper whose title is corrected in an open digest to the corrected title', async () => {
+  test('Should carry the star and tags of a paper whose title is corrected in an open digest to the corrected title once saved, not before', async () => {
+    const file = path.join(root, '2026-05-01.digest');
     const uri = uriOf('2026-05-01.digest');
-    const text = fs.readFileSync(path.join(root, '2026-05-01.digest'), 'utf8');
+    const text = fs.readFileSync(file, 'utf8');
     assert.ok(text.includes('Sparse Probes for Arithmetic Circuits in Small Transformers'));
     const starred = await setState({ keys: [SPARSE] }, { starred: true, addTags: ['carried'] });
     assert.ok(starred.changed >= 0, JSON.stringify(starred));
@@ -395,6 +396,16 @@ describe('lsp: the reading workflow over stdio', () => {
     const corrected = text.replace('Sparse Probes for Arithmetic Circuits in Small Transformers', 'Sparse Probes of Arithmetic Circuits in Small Transformers');
     client.notify('textDocument/didChange', { textDocument: { uri, version: 2 }, contentChanges: [{ text: corrected }] });
     const key = 'sparse probes of arithmetic circuits in small transformers';
+    // Unsaved: the edit indexed (documentStats takes the pending edits first), then a change of
+    // the state file, which comes after any carry the edit started: nothing was carried.
+    await client.request('paperDigest/documentStats', { uri });
+    await setState({ keys: ['a paper of no digest'] }, { read: true });
+    const unsaved = (JSON.parse(fs.readFileSync(stateFile(), 'utf8')) as { papers: Record<string, { starred?: boolean }> }).papers;
+    assert.equal(unsaved[key], undefined, 'no state moves on unsaved text');
+    assert.equal(unsaved[SPARSE]?.starred, true);
+    // Saved (the file written, the client's watcher telling): carried.
+    fs.writeFileSync(file, corrected);
+    client.notify('workspace/didChangeWatchedFiles', { changes: [{ uri, type: 2 }] });
     const papers = await waitFor(async () => {
       const state = fs.existsSync(stateFile()) ? (JSON.parse(fs.readFileSync(stateFile(), 'utf8')) as { papers: Record<string, { starred?: boolean; tags?: string[] }> }).papers : {};
       return state[key]?.starred ? state : undefined;
@@ -403,6 +414,8 @@ describe('lsp: the reading workflow over stdio', () => {
     // The other digest still has the old title: its paper keeps its state there.
     assert.equal(papers[SPARSE]?.starred, true);
     client.notify('textDocument/didClose', { textDocument: { uri } });
+    fs.writeFileSync(file, text);
+    client.notify('workspace/didChangeWatchedFiles', { changes: [{ uri, type: 2 }] });
   });
 });
 

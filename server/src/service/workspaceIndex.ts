@@ -150,6 +150,7 @@ export class WorkspaceIndex {
   /** The title keys that more than one paper has, kept with `byTitle`. */
   private readonly repeated = new Set<string>();
   private readonly listeners = new Set<(change: IndexChange) => void>();
+  private readonly diskWhileOpenListeners = new Set<(uri: string) => void>();
   private sorted: FileSummary[] | undefined;
   private generationValue = 0;
   private papers = 0;
@@ -183,7 +184,11 @@ export class WorkspaceIndex {
       this.open.set(uri, summary);
     } else {
       this.disk.set(uri, summary);
-      if (this.open.has(uri)) return;
+      if (this.open.has(uri)) {
+        // What the index shows is the open document's: no change of it, but a save.
+        for (const listener of this.diskWhileOpenListeners) listener(uri);
+        return;
+      }
     }
     this.apply([uri], () => this.setEffective(uri, summary));
   }
@@ -380,6 +385,21 @@ export class WorkspaceIndex {
   onDidChange(listener: (change: IndexChange) => void): Disposable {
     this.listeners.add(listener);
     return { dispose: () => this.listeners.delete(listener) };
+  }
+
+  /**
+   * Listens to the disk content of a file that is open changing (the document saved, or the file
+   * written by another program): the index shows the open content still, and no `onDidChange`
+   * comes of it.
+   */
+  onDidChangeDiskWhileOpen(listener: (uri: string) => void): Disposable {
+    this.diskWhileOpenListeners.add(listener);
+    return { dispose: () => this.diskWhileOpenListeners.delete(listener) };
+  }
+
+  /** The papers of a file's disk content (as saved, or written by another program), open or not. */
+  diskPapers(uri: string): readonly PaperSummary[] | undefined {
+    return this.disk.get(uri)?.papers;
   }
 
   private model(content: DigestContent): DigestDocument {

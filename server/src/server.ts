@@ -73,7 +73,7 @@ import { idle, outputSent, runInSlices } from './slices';
 import { codeActionDiagnosticSteps, codeActions, CODE_ACTION_KINDS, FIX_ALL_TITLE, fixAllRefused, fixAllSteps, MAX_FIX_ALL_PROBLEMS } from './service/features/codeActions';
 import { APPLY_FIX_COMMAND, DiagnosticsSettings, FIX_ALL_COMMAND, FixAllResult, ServerMemoryRequest, UNDECODABLE_METHOD } from './protocol';
 import { DiagnosticsScope, PullDiagnostics } from './pullDiagnostics';
-import { MessageType, ShowMessageNotification, TextDocumentEdit } from 'vscode-languageserver/node';
+import { FileChangeType, MessageType, ShowMessageNotification, TextDocumentEdit } from 'vscode-languageserver/node';
 import type { WorkspaceEdit } from 'vscode-languageserver/node';
 import { documentSymbols } from './service/features/symbols';
 import { debugRequestsEnabled, registerDebugRequests } from './debug';
@@ -283,7 +283,9 @@ connection.onInitialize((raw: InitializeParams): InitializeResult => {
     capabilities: {
       workspaceSymbolProvider: true,
       workspace: { workspaceFolders: { supported: true, changeNotifications: true } },
-      textDocumentSync: TextDocumentSyncKind.Incremental,
+      // A save is told (the file read again: its corrected titles carry their reading state),
+      // for clients that do not watch files.
+      textDocumentSync: { openClose: true, change: TextDocumentSyncKind.Incremental, save: { includeText: false } },
       documentSymbolProvider: { label: 'Paper Digest' },
       foldingRangeProvider: true,
       hoverProvider: true,
@@ -347,6 +349,12 @@ connection.onDidChangeWatchedFiles((params) => {
   for (const change of changes) {
     reading.fileChanged(indexUri(change.uri));
   }
+});
+
+// A document saved: its file read again, as a file event would have it read (a client that
+// watches files tells that too, and the second read finds the same).
+documents.onDidSave((event) => {
+  void workspaceDigests.filesChanged([{ uri: event.document.uri, type: FileChangeType.Changed }]);
 });
 
 documents.onDidChangeContent((event) => {

@@ -403,9 +403,9 @@ describe('lsp: the reading workflow over stdio', () => {
     const unsaved = (JSON.parse(fs.readFileSync(stateFile(), 'utf8')) as { papers: Record<string, { starred?: boolean }> }).papers;
     assert.equal(unsaved[key], undefined, 'no state moves on unsaved text');
     assert.equal(unsaved[SPARSE]?.starred, true);
-    // Saved (the file written, the client's watcher telling): carried.
+    // Saved (the file written, the client telling the save, as one that watches no files does): carried.
     fs.writeFileSync(file, corrected);
-    client.notify('workspace/didChangeWatchedFiles', { changes: [{ uri, type: 2 }] });
+    client.notify('textDocument/didSave', { textDocument: { uri } });
     const papers = await waitFor(async () => {
       const state = fs.existsSync(stateFile()) ? (JSON.parse(fs.readFileSync(stateFile(), 'utf8')) as { papers: Record<string, { starred?: boolean; tags?: string[] }> }).papers : {};
       return state[key]?.starred ? state : undefined;

@@ -27,7 +27,7 @@ import { documentTooLarge, parseWithinLimits } from './service/limits';
 import { WorkspaceTerms } from './service/workspaceTerms';
 import { titleKey } from './service/features/entries';
 import type { DigestDocument } from './service/model';
-import { FileSnapshot, writeFileAtomicSync } from './fs/safeFile';
+import { FileSnapshot, filesOpenForWriting, writeFileAtomicSync } from './fs/safeFile';
 import { runStats } from './cliStats';
 import { runMark, runPapers } from './cliReading';
 import { counted } from './service/text';
@@ -171,6 +171,8 @@ export function runCli(argv: readonly string[], out: CliOutput, cwd = process.cw
   for (const file of files) notePapers(file, true);
   const papersElsewhere = (uri: string) => (key: string): PaperLocation[] => (papers.get(key) ?? []).filter((location) => location.uri !== uri);
   if (options.fix) {
+    /** The files other processes have open for writing, read when the first fix is written. */
+    let writers: ReadonlySet<string> | undefined;
     // Again while a pass fixed something: a file fixed later can change the names the others are
     // compared with (a bracket closed makes a translation the majority), as a second run would.
     for (let pass = 0, fixedAny = true; fixedAny && pass < MAX_FIX_PASSES; pass++) {
@@ -199,7 +201,7 @@ export function runCli(argv: readonly string[], out: CliOutput, cwd = process.cw
             within: file.realRoot,
             beforeCommit: hooks.beforeReplace && (() => hooks.beforeReplace!(file.absolute)),
             // Not while another program is writing it in place: the rest it writes would be lost.
-            refuseOpenForWriting: true,
+            openForWriting: (dev, ino) => (writers ??= filesOpenForWriting()).has(`${dev}:${ino}`),
           });
         } catch (error) {
           fail(message('cannotWriteLeft', { path: printable(file.display), reason: reasonOf(error) }));

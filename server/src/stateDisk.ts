@@ -285,9 +285,11 @@ export class NodeStateDisk implements StateDisk {
   }
 
   /**
-   * The workspace folder's real path and identity are those it had when this disk first found
-   * it: a folder moved away with a link or another folder put at its path is refused (the state
-   * would go to the other folder, the link checked afresh at each write), as a folder gone is.
+   * The workspace folder is the one this disk first found, by its identity (device and inode): a
+   * folder moved away with a link to another folder, or another folder, put at its path is
+   * refused (the state would go to the other folder, the link checked afresh at each write), as
+   * a folder gone is. The same folder reached by another real path (a parent moved, a link
+   * following it) is still it.
    */
   private checkRoot(): void {
     const real = realPathSync(this.root);
@@ -301,11 +303,12 @@ export class NodeStateDisk implements StateDisk {
       // Gone: a read finds no state file, a write refuses (`workspaceFolderGone`).
       return;
     }
-    if (!this.pinnedRoot) {
-      this.pinnedRoot = { path: real, dev: stat.dev, ino: stat.ino };
-    } else if (real !== this.pinnedRoot.path || stat.dev !== this.pinnedRoot.dev || stat.ino !== this.pinnedRoot.ino) {
+    if (this.pinnedRoot && (stat.dev !== this.pinnedRoot.dev || stat.ino !== this.pinnedRoot.ino)) {
       throw new SafeFileError('missing', message('workspaceFolderReplaced', { root: this.root }));
     }
+    // The same folder, wherever its path now leads through links (a parent moved and a link
+    // following it): its real path as it is now.
+    this.pinnedRoot = { path: real, dev: stat.dev, ino: stat.ino };
   }
 
   /** The workspace folder as first found: its real path and identity (`checkRoot`). */

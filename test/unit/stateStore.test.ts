@@ -431,6 +431,21 @@ describe('state store: changes made meanwhile', () => {
     }
   });
 
+  test('Should go on writing in the same workspace folder reached by another real path (a parent moved, a link following it)', () => {
+    const base = scratch();
+    fs.mkdirSync(path.join(base, 'data', 'a', 'ws'), { recursive: true });
+    fs.symlinkSync(path.join(base, 'data', 'a'), path.join(base, 'a'));
+    const root = path.join(base, 'a', 'ws');
+    const subject = store(root);
+    assert.deepEqual(subject.change(['first'], { starred: true }).changed, ['first']);
+    fs.renameSync(path.join(base, 'data', 'a'), path.join(base, 'data', 'b'));
+    fs.rmSync(path.join(base, 'a'));
+    fs.symlinkSync(path.join(base, 'data', 'b'), path.join(base, 'a'));
+    const result = subject.change(['second'], { starred: true });
+    assert.deepEqual(result.changed, ['second'], result.message);
+    assert.deepEqual(Object.keys(papersOnDisk(path.join(base, 'data', 'b', 'ws'))).sort(), ['first', 'second']);
+  });
+
   test('Should keep the file’s mode when it replaces it', () => {
     const root = scratch();
     writeState(root, '{"version":1,"papers":{}}');

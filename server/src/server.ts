@@ -240,6 +240,12 @@ let initialFolders: string[] = [];
 let folderChangeNotifications = false;
 /** Whether the server registers its file watchers (the client can, and does not watch them itself). */
 let registerWatchers = false;
+/**
+ * Whether the client tells no file events (it neither watches the files nor takes the server's
+ * watchers): the server then asks for saves and reads a saved file again. A client that tells
+ * them reads each save once, by its file event.
+ */
+let readsSaves = false;
 
 /**
  * Where else in the workspace a paper with this English title key is, for the duplicate
@@ -279,13 +285,14 @@ connection.onInitialize((raw: InitializeParams): InitializeResult => {
     workspaceDigests.keepIndexWith(keptIndex, firstLevelPartOf(isPapersGrouping(options?.papersGrouping) ? options.papersGrouping : 'topic') ?? 'topic');
   }
   registerWatchers = capabilities.workspace?.didChangeWatchedFiles?.dynamicRegistration === true && !watchesFiles;
+  readsSaves = !watchesFiles && !registerWatchers;
   return {
     capabilities: {
       workspaceSymbolProvider: true,
       workspace: { workspaceFolders: { supported: true, changeNotifications: true } },
-      // A save is told (the file read again: its corrected titles carry their reading state),
-      // for clients that do not watch files.
-      textDocumentSync: { openClose: true, change: TextDocumentSyncKind.Incremental, save: { includeText: false } },
+      // A save is told (the file read again: its corrected titles carry their reading state)
+      // where no file event tells it.
+      textDocumentSync: { openClose: true, change: TextDocumentSyncKind.Incremental, ...(readsSaves ? { save: { includeText: false } } : {}) },
       documentSymbolProvider: { label: 'Paper Digest' },
       foldingRangeProvider: true,
       hoverProvider: true,
@@ -351,10 +358,9 @@ connection.onDidChangeWatchedFiles((params) => {
   }
 });
 
-// A document saved: its file read again, as a file event would have it read (a client that
-// watches files tells that too, and the second read finds the same).
+// A document saved, where no file event tells it: its file read again, as a file event has it read.
 documents.onDidSave((event) => {
-  void workspaceDigests.filesChanged([{ uri: event.document.uri, type: FileChangeType.Changed }]);
+  if (readsSaves) void workspaceDigests.filesChanged([{ uri: event.document.uri, type: FileChangeType.Changed }]);
 });
 
 documents.onDidChangeContent((event) => {

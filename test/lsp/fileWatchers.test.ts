@@ -16,12 +16,15 @@ interface Registration {
   readonly registerOptions?: { readonly watchers?: readonly { readonly globPattern: string; readonly kind?: number }[] };
 }
 
-/** Starts a server with the options, and what it registered by the time a request is answered. */
-async function registrations(initializationOptions?: unknown): Promise<Registration[]> {
-  const registered: Registration[] = [];
+/**
+ * Starts a server with the options, and what it registered by the time a request is answered;
+ * `saves`, whether it asked to be told of saves.
+ */
+async function registrations(initializationOptions?: unknown, capabilities: object = CAPABILITIES): Promise<Registration[] & { saves?: boolean }> {
+  const registered: Registration[] & { saves?: boolean } = [];
   const client = await LspClient.start({
     rootUri: null,
-    capabilities: CAPABILITIES,
+    capabilities,
     initializationOptions,
     onServerRequest: (method, params) => {
       if (method === 'client/registerCapability') registered.push(...(params as { registrations: Registration[] }).registrations);
@@ -31,6 +34,7 @@ async function registrations(initializationOptions?: unknown): Promise<Registrat
   try {
     // A request answered after `initialized`: the registration, sent then, came before it.
     await client.request('workspace/symbol', { query: 'x' });
+    registered.saves = (client.initializeResult.capabilities.textDocumentSync as { save?: unknown } | undefined)?.save !== undefined;
     return registered;
   } finally {
     await client.shutdown();
@@ -48,6 +52,12 @@ describe('lsp: file watchers', () => {
   });
 
   test('Should register none for a client that watches the files itself', async () => {
-    assert.deepEqual(await registrations({ watchesFiles: true }), []);
+    assert.deepEqual([...(await registrations({ watchesFiles: true }))], []);
+  });
+
+  test('Should ask to be told of saves only by a client that tells no file events', async () => {
+    assert.equal((await registrations()).saves, false, 'the watchers it registers tell a save');
+    assert.equal((await registrations({ watchesFiles: true })).saves, false, 'the client watches');
+    assert.equal((await registrations(undefined, { ...CAPABILITIES, workspace: { workspaceFolders: true } })).saves, true, 'no file events: saves told');
   });
 });

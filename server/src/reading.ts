@@ -23,7 +23,7 @@ import type {
 import { MAX_EXPORT_PAPERS } from './readingProtocol';
 import type { Cancellation } from './service/cancellation';
 import { NEVER_CANCELLED } from './service/cancellation';
-import { PapersTreeCache, standalonePaperNode } from './service/features/tree';
+import { PAPERS_GROUPINGS, PapersTreeCache, standalonePaperNode } from './service/features/tree';
 import { codeLenses, documentPapers, paperOnTitleLine, readingHover } from './service/reading/documentFeatures';
 import { EXPORT_FORMATS, exportPapers } from './service/reading/export/index';
 import { exportRecord } from './service/reading/exportRecord';
@@ -438,10 +438,22 @@ export class ReadingService {
     if (!params || typeof params !== 'object' || !params.change || typeof params.change !== 'object') {
       return { changed: 0, readOnly: this.readOnly(), message: pick(CHANGE_MESSAGES.nothingToChange, this.language()) };
     }
-    const { change, wrong } = readChange(params.change);
+    const { change, wrong, unknown } = readChange(params.change);
     if (wrong.length > 0) {
       // A client's mistake: said, and nothing half done.
       return { changed: 0, readOnly: this.readOnly(), message: pick(CHANGE_MESSAGES.wrongFields(wrong), this.language()) };
+    }
+    if (unknown.length > 0) {
+      // `{ stared: true }`: a misspelt field is no change of nothing; said.
+      return { changed: 0, readOnly: this.readOnly(), message: pick(CHANGE_MESSAGES.unknownFields(unknown), this.language()) };
+    }
+    if (Object.keys(change).length === 0) {
+      return { changed: 0, readOnly: this.readOnly(), message: pick(CHANGE_MESSAGES.nothingToChange, this.language()) };
+    }
+    const scopeWrong = scopeMistakes(params.scope);
+    if (scopeWrong.length > 0) {
+      // `{ grouping: 'topics' }` or `{ paperKeys: [...] }` read as `{}` would change every paper.
+      return { changed: 0, readOnly: this.readOnly(), message: pick(CHANGE_MESSAGES.wrongScope(scopeWrong), this.language()) };
     }
     // A change names its papers: without a scope it changes none (`{}` is every paper, said so).
     const scope = params.scope === undefined || params.scope === null ? NO_PAPER : sanitiseScope(params.scope);
@@ -551,7 +563,7 @@ export class ReadingService {
   /** The ranked papers, their reasons in `language`. */
   rankedPapers(params: RankedPapersParams, token: Cancellation = NEVER_CANCELLED, language: MessageLanguage = DEFAULT_MESSAGE_LANGUAGE): RankedPapersResult {
     const lookup = this.lookup();
-    const query = sanitiseScope(params);
+    const query = sanitiseScope(params, ['limit', 'offset']);
     // The ranking of the last query is kept for its lookup (triage asks page after page).
     const queryKey = JSON.stringify(query);
     let ranked = this.lastRanking?.generation === lookup.generation && this.lastRanking.queryKey === queryKey ? this.lastRanking.papers : undefined;
@@ -758,33 +770,76 @@ function interestsFromText(text: string | undefined): Interests {
   return fileProblem ? { list: [], problems: [fileProblem] } : interests;
 }
 
+/** The parts a scope may have (`PaperScope`). */
+const SCOPE_FIELDS: readonly string[] = ['keys', 'uri', 'groupId', 'grouping', 'filter', 'tag', 'unreadOnly', 'starredOnly', 'newOnly'];
+
+/**
+ * What is wrong with a scope a client sent, each as the part's name: a part of another type, a
+ * grouping that is none of the Papers view's, or a part no scope has (`paperKeys`, a misspelt
+ * `grouping`), `also` naming the other fields its request has (`limit` beside a ranking's query).
+ * Empty when nothing is.
+ *
+ * @example scopeMistakes({ paperKeys: ['k'], grouping: 'topics' }) // ['paperKeys', 'grouping']
+ */
+export function scopeMistakes(scope: unknown, also: readonly string[] = []): string[] {
+  if (scope === undefined || scope === null) {
+    return [];
+  }
+  if (typeof scope !== 'object' || Array.isArray(scope)) {
+    return ['scope'];
+  }
+  const s = scope as Record<string, unknown>;
+  const wrong: string[] = [];
+  for (const field of Object.keys(s)) {
+    if (s[field] === undefined) continue;
+    if (!SCOPE_FIELDS.includes(field)) {
+      if (!also.includes(field)) wrong.push(field);
+      continue;
+    }
+    const value = s[field];
+    switch (field) {
+      case 'keys':
+        if (!Array.isArray(value)) wrong.push(field);
+        break;
+      case 'grouping':
+        if (typeof value !== 'string' || !(PAPERS_GROUPINGS as readonly string[]).includes(value)) wrong.push(field);
+        break;
+      case 'unreadOnly':
+      case 'starredOnly':
+      case 'newOnly':
+        if (typeof value !== 'boolean') wrong.push(field);
+        break;
+      default:
+        if (typeof value !== 'string') wrong.push(field);
+    }
+  }
+  return wrong;
+}
+
 /**
  * A scope with only well-typed parts (a client may send anything). A part that is there but of
- * another type makes a scope of no paper, never a wider one: `{ keys: 'x' }` dropped to `{}`
- * would change every paper of the workspace. No scope at all is every paper.
+ * another type or value, or a part no scope has (`scopeMistakes`), makes a scope of no paper,
+ * never a wider one: `{ keys: 'x' }` dropped to `{}`, or `{ paperKeys: [k] }` read as `{}`,
+ * would change every paper of the workspace. No scope at all is every paper. `also`: the other
+ * fields the request has beside the scope's.
  */
-export function sanitiseScope(scope: unknown): import('./readingProtocol').PaperScope {
+export function sanitiseScope(scope: unknown, also: readonly string[] = []): import('./readingProtocol').PaperScope {
   if (scope === undefined || scope === null) {
     return {};
   }
-  if (typeof scope !== 'object' || Array.isArray(scope)) {
+  if (scopeMistakes(scope, also).length > 0) {
     return NO_PAPER;
   }
   const s = scope as Record<string, unknown>;
   const result: Record<string, unknown> = {};
   if (s.keys !== undefined) {
-    if (!Array.isArray(s.keys)) return NO_PAPER;
-    result.keys = s.keys.filter((key): key is string => typeof key === 'string');
+    result.keys = (s.keys as unknown[]).filter((key): key is string => typeof key === 'string');
   }
   for (const field of ['uri', 'groupId', 'grouping', 'filter', 'tag'] as const) {
-    if (s[field] === undefined) continue;
-    if (typeof s[field] !== 'string') return NO_PAPER;
-    result[field] = s[field];
+    if (s[field] !== undefined) result[field] = s[field];
   }
   for (const field of ['unreadOnly', 'starredOnly', 'newOnly'] as const) {
-    if (s[field] === undefined || s[field] === false) continue;
-    if (s[field] !== true) return NO_PAPER;
-    result[field] = true;
+    if (s[field] === true) result[field] = true;
   }
   return result;
 }
@@ -810,8 +865,9 @@ function isTagList(value: unknown): boolean {
  * `{ addTags: "x" }`): a change with any of those is refused whole.
  *
  * @example readChange({ read: 'yes', note: null, addTags: ['a', 5] }).wrong // ['read', 'addTags']
+ * @example readChange({ stared: true }).unknown // ['stared']
  */
-function readChange(given: object): { change: import('./readingProtocol').PaperStateChange; wrong: string[] } {
+function readChange(given: object): { change: import('./readingProtocol').PaperStateChange; wrong: string[]; unknown: string[] } {
   const c = given as Record<string, unknown>;
   const change: Record<string, unknown> = {};
   const wrong: string[] = [];
@@ -820,7 +876,8 @@ function readChange(given: object): { change: import('./readingProtocol').PaperS
     if (valid(c[field])) change[field] = c[field];
     else wrong.push(field);
   }
-  return { change, wrong };
+  const unknown = Object.keys(c).filter((field) => c[field] !== undefined && !Object.hasOwn(CHANGE_FIELDS, field));
+  return { change, wrong, unknown };
 }
 
 function clampInteger(value: unknown, min: number, max: number, fallback: number): number {

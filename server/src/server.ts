@@ -427,7 +427,8 @@ function isPapersGrouping(value: unknown): value is PapersGrouping {
 
 onRequestByMethod(PapersTreeRequest, async (params, token) => {
   if (!isPapersTreeQuery(params)) {
-    return { generation: workspaceIndex.generation, paperCount: 0, distinctPaperCount: 0, nodes: [] };
+    // A query of another shape (an unknown grouping) finds no group; the workspace's papers are still counted.
+    return { generation: workspaceIndex.generation, paperCount: 0, distinctPaperCount: 0, indexedPaperCount: workspaceIndex.paperCount, nodes: [] };
   }
   const early = params.parentId === undefined ? await earlyRoots(params, token) : undefined;
   if (early) {
@@ -439,7 +440,7 @@ onRequestByMethod(PapersTreeRequest, async (params, token) => {
   // The scores For you bands the papers by, worked out in slices (a hover answered between them,
   // a cancellation heard) before the tree is built from them at once.
   if (params.grouping === 'forYou' && !(await reading.scoresReady(token))) {
-    return { generation: workspaceIndex.generation, paperCount: 0, distinctPaperCount: 0, nodes: [] };
+    return { generation: workspaceIndex.generation, paperCount: 0, distinctPaperCount: 0, indexedPaperCount: workspaceIndex.paperCount, nodes: [] };
   }
   const lookup = papersTrees.get(workspaceIndex, params.grouping, treeOptions(params), token);
   await messageLanguage.ready();

@@ -385,6 +385,41 @@ describe('lsp: the reading workflow over stdio', () => {
     assert.equal(fs.existsSync(stateFile()) ? fs.readFileSync(stateFile(), 'utf8') : undefined, before, 'the state file untouched');
   });
 
+  test('Should change nothing, and say why, for a scope with a part no scope has or a grouping that is none, and for a change of nothing', async () => {
+    const before = fs.existsSync(stateFile()) ? fs.readFileSync(stateFile(), 'utf8') : undefined;
+    const unread = (await tree('unread')).paperCount;
+    assert.ok(unread > 0);
+    for (const [scope, said] of [
+      [{ grouping: 'topics' }, '"grouping"'],
+      [{ grouping: 'bogus', groupId: 'x' }, '"grouping"'],
+      [{ paperKeys: [SPARSE] }, '"paperKeys"'],
+      [{ key: SPARSE, bogusField: 1 }, '"key", "bogusField"'],
+      [{ unreadOnly: 1 }, '"unreadOnly"'],
+    ] as const) {
+      const result = await setState(scope, { read: true });
+      assert.equal(result.changed, 0, JSON.stringify(scope));
+      assert.match(result.message ?? '', new RegExp(`^Nothing was changed: the scope's ${said.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} (is|are) not what a scope has`), JSON.stringify(result));
+      const exported = await client.request<ExportPapersResult>('paperDigest/exportPapers', { format: 'bibtex', scope });
+      assert.deepEqual([exported.count, exported.text], [0, ''], JSON.stringify(scope));
+    }
+    for (const [change, said] of [
+      [{}, 'Nothing to change.'],
+      [{ stared: true }, 'Nothing was changed: a change has no field "stared"'],
+      [{ read: true, unknownField: 1 }, 'Nothing was changed: a change has no field "unknownField"'],
+    ] as const) {
+      const result = await setState({}, change);
+      assert.equal(result.changed, 0, JSON.stringify(change));
+      assert.ok((result.message ?? '').startsWith(said), JSON.stringify(result));
+    }
+    assert.equal((await tree('unread')).paperCount, unread);
+    assert.equal(fs.existsSync(stateFile()) ? fs.readFileSync(stateFile(), 'utf8') : undefined, before, 'the state file untouched');
+    // A tree of no grouping has no node, and still counts the workspace's papers.
+    const bogus = await tree('bogus');
+    assert.deepEqual(bogus.nodes, []);
+    assert.equal(bogus.indexedPaperCount, (await tree('topic')).indexedPaperCount);
+    assert.ok((bogus.indexedPaperCount ?? 0) > 0);
+  });
+
   test('Should carry the star and tags of a paper whose title is corrected in an open digest to the corrected title once saved, not before', async () => {
     const file = path.join(root, '2026-05-01.digest');
     const uri = uriOf('2026-05-01.digest');

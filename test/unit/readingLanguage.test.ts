@@ -223,7 +223,7 @@ describe('The reasons of a score in the message language', () => {
   });
 
   test('Should have every reading word and message in English and in Chinese', () => {
-    const messages = { ...READING_WORDS, nothingToChange: CHANGE_MESSAGES.nothingToChange, noPaperMatched: CHANGE_MESSAGES.noPaperMatched, outsideOne: CHANGE_MESSAGES.outside(1), outsideMany: CHANGE_MESSAGES.outside(3) };
+    const messages = { ...READING_WORDS, nothingToChange: CHANGE_MESSAGES.nothingToChange, noPaperMatched: CHANGE_MESSAGES.noPaperMatched, outsideOne: CHANGE_MESSAGES.outside(1), outsideMany: CHANGE_MESSAGES.outside(3), unknownFields: CHANGE_MESSAGES.unknownFields(['stared']), wrongScope: CHANGE_MESSAGES.wrongScope(['grouping']) };
     for (const [key, word] of Object.entries(messages)) {
       assert.ok(word.en && !HAN.test(word.en), `${key}: ${word.en}`);
       assert.match(word.zh, HAN, `${key}: ${word.zh}`);
@@ -232,6 +232,13 @@ describe('The reasons of a score in the message language', () => {
 
   test('Should say which fields are of the wrong type in Chinese with a space before a Latin word only', () => {
     assert.equal(CHANGE_MESSAGES.wrongFields(['read', 'addTags', 'note']).zh, '未做任何更改：“read”必须是 true 或 false；“addTags”必须是字符串列表；“note”必须是字符串或 null。');
+  });
+
+  test('Should name the unknown fields of a change and the wrong parts of a scope in both languages', () => {
+    assert.equal(CHANGE_MESSAGES.unknownFields(['stared', 'x']).en, 'Nothing was changed: a change has no field "stared", "x" (it has read, starred, addTags, removeTags and note).');
+    assert.equal(CHANGE_MESSAGES.unknownFields(['stared', 'x']).zh, '未做任何更改：更改中没有字段“stared”、“x”（可用的字段为 read、starred、addTags、removeTags 和 note）。');
+    assert.match(CHANGE_MESSAGES.wrongScope(['grouping']).en, /^Nothing was changed: the scope's "grouping" is not what a scope has \(.*grouping one of topic, category, institution, file, unread, starred, forYou, new\)\.$/);
+    assert.match(CHANGE_MESSAGES.wrongScope(['paperKeys', 'grouping']).zh, /^未做任何更改：范围中的“paperKeys”、“grouping”不是范围可有的内容（/);
   });
 
   test('Should send the Papers tree’s paper nodes with their reasons in the language asked for', () => {

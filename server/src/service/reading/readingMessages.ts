@@ -10,6 +10,7 @@
  */
 import { MessageRef, messageText } from '../cliMessages';
 import { bilingual, Bilingual, MessageLanguage, pick } from '../messages';
+import { PAPERS_GROUPINGS } from '../features/tree';
 
 /** The reading words, each in English and Chinese, with the form `both` shows today. */
 export const READING_WORDS = {
@@ -103,6 +104,16 @@ export const CHANGE_MESSAGES = {
       `Nothing was changed: ${fields.map((field) => `"${field}" must be ${FIELD_TYPES[field]?.en ?? 'another type'}`).join('; ')}.`,
       // A Latin word after Chinese gets a space before it (`必须是 true 或 false`), a Chinese one none.
       `未做任何更改：${fields.map((field) => `“${field}”必须是${spacedAfterChinese(FIELD_TYPES[field]?.zh ?? '其他类型')}`).join('；')}。`,
+    ),
+  unknownFields: (fields: readonly string[]): Bilingual =>
+    bilingual(
+      `Nothing was changed: a change has no field ${fields.map((field) => `"${field}"`).join(', ')} (it has read, starred, addTags, removeTags and note).`,
+      `未做任何更改：更改中没有字段${fields.map((field) => `“${field}”`).join('、')}（可用的字段为 read、starred、addTags、removeTags 和 note）。`,
+    ),
+  wrongScope: (fields: readonly string[]): Bilingual =>
+    bilingual(
+      `Nothing was changed: the scope's ${fields.map((field) => `"${field}"`).join(', ')} ${fields.length === 1 ? 'is' : 'are'} not what a scope has (see PaperScope: keys, uri, groupId, grouping, filter, tag, unreadOnly, starredOnly, newOnly; grouping one of ${PAPERS_GROUPINGS.join(', ')}).`,
+      `未做任何更改：范围中的${fields.map((field) => `“${field}”`).join('、')}不是范围可有的内容（见 PaperScope：keys、uri、groupId、grouping、filter、tag、unreadOnly、starredOnly、newOnly；grouping 须为 ${PAPERS_GROUPINGS.join('、')} 之一）。`,
     ),
   outside: (count: number): Bilingual =>
     bilingual(`${count} ${count === 1 ? 'paper is' : 'papers are'} outside the workspace folders, where no state file is kept.`, `${count} 篇论文在工作区文件夹之外，那里不保存状态文件。`),

@@ -199,6 +199,9 @@ const NOTIFICATION_SHAPES: Record<string, (params: unknown) => boolean> = {
 /** The method a notification without its shape is given: no handler has it, and `$/` ones unhandled are ignored. */
 export const DROPPED_NOTIFICATION = '$/paperDigest/dropped';
 
+/** The method a request whose `method` is not a string is read as (`shapedIncoming`): the server answers it with InvalidRequest. */
+export const INVALID_REQUEST_METHOD = 'paperDigest/$invalidRequest';
+
 /** The parts of the client's capabilities the protocol library reads itself: objects, or left out. */
 const CAPABILITY_GROUPS = ['workspace', 'textDocument', 'notebookDocument', 'window', 'general', 'experimental'];
 
@@ -209,11 +212,18 @@ const CAPABILITY_GROUPS = ['workspace', 'textDocument', 'notebookDocument', 'win
  * a raw TypeError and left the server unable to be initialised again): capabilities an object
  * of objects, folders a list of `{ uri, name }` with string URIs, the root URI a string or null.
  * A `workspace/didChangeWorkspaceFolders` gets lists of such folders as well (`params: null`
- * threw in the library). Every other message is returned as it is.
+ * threw in the library). A request by a number or string id whose `method` is not a string
+ * becomes a request of `INVALID_REQUEST_METHOD`, which the server answers with InvalidRequest (the
+ * library dropped it with a line in the log, and the client waited for ever). Every other
+ * message is returned as it is.
  *
  * @example shapedIncoming({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { capabilities: null } }).params.capabilities // {}
+ * @example shapedIncoming({ jsonrpc: '2.0', id: 5, method: 5 }) // { jsonrpc: '2.0', id: 5, method: INVALID_REQUEST_METHOD }
  */
 export function shapedIncoming(message: unknown): unknown {
+  if (isObject(message) && message.method !== undefined && typeof message.method !== 'string' && (typeof message.id === 'number' || typeof message.id === 'string')) {
+    return { jsonrpc: '2.0', id: message.id, method: INVALID_REQUEST_METHOD };
+  }
   if (isObject(message) && message.id === undefined && typeof message.method === 'string' && message.method in NOTIFICATION_SHAPES && !NOTIFICATION_SHAPES[message.method](message.params)) {
     // Read by the library's handlers or the server's as they come: without their shape, a
     // configuration change says only that the settings changed (as `settings: null` does, and the

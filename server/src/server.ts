@@ -88,7 +88,7 @@ import { sourcesNaming } from './workspaceNames';
 import { registerStatisticsRequests } from './statisticsRequests';
 import { AnswerCache } from './service/answers';
 import { encodedAnswer, forgetOutline, installSerialisedAnswers, outlineAnswer, semanticTokensAnswer } from './serialised';
-import { emptyAnswer, folderUris, malformedParams, shapedDocumentConnection, wellShapedFileEvents, wellShapedInitialize } from './requestShapes';
+import { emptyAnswer, folderUris, INVALID_REQUEST_METHOD, malformedParams, shapedDocumentConnection, wellShapedFileEvents, wellShapedInitialize } from './requestShapes';
 import { actionsAsCommands, ClientForms, clientForms, flatSymbols, plainDocumentation, plainHover, RICHEST_FORMS, withChanges } from './clientForms';
 import { Lifecycle } from './lifecycle';
 import { ServerMessageLanguage } from './messageLanguage';
@@ -346,6 +346,10 @@ connection.onShutdown(() => workspaceDigests.dispose());
 // A request whose body is not valid JSON (serialised.ts): answered, so that the client waits no more.
 connection.onRequest(UNDECODABLE_METHOD, () => {
   throw new ResponseError(ErrorCodes.ParseError, 'the request is not valid JSON');
+});
+// A request whose method is not a string (requestShapes.ts): answered by its id, as JSON-RPC has it.
+connection.onRequest(INVALID_REQUEST_METHOD, () => {
+  throw new ResponseError(ErrorCodes.InvalidRequest, 'the request has no method name (a string)');
 });
 
 // The workspace index: file events, open documents, and the Papers view's requests.

@@ -340,10 +340,14 @@ describe('lsp: what the server is started with, and frames it cannot read', () =
     assert.doesNotMatch(stderr, /\n\s+at /, 'no stack');
   });
 
-  test('Should answer a request that is not valid JSON with a ParseError by the id it names, and serve on', async () => {
+  test('Should answer a request that is not valid JSON with a ParseError, and one whose method is not a string with InvalidRequest, by the id it names, and serve on', async () => {
     // The library dropped such a body without a word: the client waited for ever for its answer.
     const frameOf = (body: string): string => `Content-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`;
-    const bad = frameOf('{"jsonrpc":"2.0","id":7,"method":"workspace/symbol","params":{"query":"x",}}') + frameOf('{"jsonrpc":"2.0","id":"s","method":"workspace/symbol","params":[');
+    const bad =
+      frameOf('{"jsonrpc":"2.0","id":7,"method":"workspace/symbol","params":{"query":"x",}}') +
+      frameOf('{"jsonrpc":"2.0","id":"s","method":"workspace/symbol","params":[') +
+      frameOf('{"jsonrpc":"2.0","id":5,"method":5}') +
+      frameOf('{"jsonrpc":"2.0","id":"m","method":{"a":1},"params":{}}');
     const good = frameOf(JSON.stringify({ jsonrpc: '2.0', id: 8, method: 'textDocument/hover', params: { textDocument: { uri: 'file:///none.digest' }, position: { line: 0, character: 0 } } }));
     // Written after the answer to initialize, read until the answer to the last request has come
     // (standard input is left open: a server whose input ends may stop before it answers).
@@ -370,6 +374,8 @@ describe('lsp: what the server is started with, and frames it cannot read', () =
     });
     assert.match(stdout, /\{"jsonrpc":"2\.0","id":7,"error":\{"code":-32700,"message":"the request is not valid JSON"\}\}/);
     assert.match(stdout, /"id":"s","error":\{"code":-32700/);
+    assert.match(stdout, /\{"jsonrpc":"2\.0","id":5,"error":\{"code":-32600,"message":"the request has no method name \(a string\)"\}\}/);
+    assert.match(stdout, /"id":"m","error":\{"code":-32600/);
     assert.match(stdout, /"id":8,"result":null/);
   });
 

@@ -1223,7 +1223,9 @@ onRequestByMethod(ExecuteCommandRequest.type, async (params): Promise<FixAllResu
   // The version the client asks it for, when it says one: another (an edit came since) is not fixed.
   const asked: unknown = params.arguments?.[1];
   const stale = (): boolean => typeof asked === 'number' && documents.get(uri as string)?.version !== asked;
-  if (typeof uri !== 'string' || !documents.get(uri) || stale()) {
+  // A version of another type (`"3"`) is a client's mistake, not no version: nothing is fixed.
+  const wrongVersion = asked !== undefined && asked !== null && typeof asked !== 'number';
+  if (typeof uri !== 'string' || wrongVersion || !documents.get(uri) || stale()) {
     return { applied: false, edits: 0 };
   }
   const settings = await diagnosticsSettings(uri);
@@ -1258,11 +1260,34 @@ async function applyFix([uri, version, edits]: unknown[]): Promise<FixAllResult>
     edits.length > 0 &&
     edits.length <= MAX_FIX_EDITS &&
     edits.every((edit) => isRange((edit as TextEdit)?.range) && typeof (edit as TextEdit).newText === 'string');
-  if (!wellFormed || documents.get(uri)?.version !== version) {
+  const document = wellFormed ? documents.get(uri) : undefined;
+  if (!wellFormed || !document || document.version !== version || !editsFit(document, edits as TextEdit[])) {
     return { applied: false, edits: 0 };
   }
   const result = await connection.workspace.applyEdit({ edit: editForClient({ documentChanges: [TextDocumentEdit.create({ uri, version }, edits as TextEdit[])] }) });
   return { applied: result?.applied === true, edits: edits.length };
+}
+
+/**
+ * Whether edits can be applied to a document as they are: each range in order (its start not
+ * after its end) and within the document's lines, and no two overlapping (inserts at one place
+ * may be several). A client would refuse others, or apply them otherwise than they read.
+ */
+function editsFit(document: TextDocument, edits: readonly TextEdit[]): boolean {
+  const lines = document.lineCount;
+  const spans: [number, number][] = [];
+  for (const { range } of edits) {
+    const { start, end } = range;
+    if (start.line > end.line || (start.line === end.line && start.character > end.character) || end.line > lines) {
+      return false;
+    }
+    spans.push([document.offsetAt(start), document.offsetAt(end)]);
+  }
+  spans.sort((a, b) => a[0] - b[0] || a[1] - b[1]);
+  for (let i = 1; i < spans.length; i++) {
+    if (spans[i][0] < spans[i - 1][1]) return false;
+  }
+  return true;
 }
 
 /** The most edits `paperDigest.applyFix` takes (a fix-all of a big digest has thousands). */

@@ -102,6 +102,28 @@ describe('lsp: a client of plain text, flat symbols and changes', () => {
     const edit = applied[applied.length - 1].edit;
     assert.equal(edit.documentChanges, undefined);
     assert.equal(applyEdits(text, edit.changes[uri('fix.digest')]), text.replace('）; Tsinghua', '） ； Tsinghua'));
+    // Edits that cannot be applied as they read are not sent: a range ending before it starts,
+    // one past the document's lines, two that overlap.
+    const before = applied.length;
+    const at = (line: number, character: number): { line: number; character: number } => ({ line, character });
+    for (const edits of [
+      [{ range: { start: at(3, 5), end: at(3, 2) }, newText: 'x' }],
+      [{ range: { start: at(999, 0), end: at(999, 0) }, newText: 'x' }],
+      [{ range: { start: at(2, 0), end: at(0, 0) }, newText: 'x' }],
+      [
+        { range: { start: at(2, 0), end: at(2, 6) }, newText: 'x' },
+        { range: { start: at(2, 4), end: at(2, 8) }, newText: 'y' },
+      ],
+    ]) {
+      assert.deepEqual(await client.request('workspace/executeCommand', { command: fix.command, arguments: [uri('fix.digest'), 1, edits] }), { applied: false, edits: 0 }, JSON.stringify(edits));
+    }
+    assert.equal(applied.length, before, 'none sent');
+    // Two inserts at one place are edits a client applies.
+    const inserts = [
+      { range: { start: at(2, 0), end: at(2, 0) }, newText: 'a' },
+      { range: { start: at(2, 0), end: at(2, 0) }, newText: 'b' },
+    ];
+    assert.deepEqual(await client.request('workspace/executeCommand', { command: fix.command, arguments: [uri('fix.digest'), 1, inserts] }), { applied: true, edits: 2 });
     // Once the document changed, the fix made for the version before applies nothing.
     client.notify('textDocument/didChange', { textDocument: { uri: uri('fix.digest'), version: 2 }, contentChanges: [{ text: text + '\n' }] });
     const sent = applied.length;

@@ -142,6 +142,10 @@ describe('lsp: diagnostics, quick fixes and fix-all over stdio', () => {
     client.openDocument(stale, text, 'paper-digest', 5);
     const sent = applied.length;
     assert.deepEqual(await client.request('workspace/executeCommand', { command: 'paperDigest.fixAll', arguments: [stale, 3] }), { applied: false, edits: 0 });
+    // A version of another type is no version: nothing is fixed either.
+    for (const version of ['5', {}, [5], true]) {
+      assert.deepEqual(await client.request('workspace/executeCommand', { command: 'paperDigest.fixAll', arguments: [stale, version] }), { applied: false, edits: 0 }, JSON.stringify(version));
+    }
     assert.equal(applied.length, sent);
     const current = await client.request('workspace/executeCommand', { command: 'paperDigest.fixAll', arguments: [stale, 5] });
     assert.equal(current.applied, true);

@@ -172,15 +172,30 @@ export function folderUris(folders: unknown): string[] {
 }
 
 /**
+ * The `file:` URI of an absolute path (`/home/a b` → `file:///home/a%20b`, `C:\\w` → `file:///C:/w`),
+ * undefined for any other text: LSP's deprecated `rootPath`, which some clients still send alone.
+ * (Written out here: the web extension's worker has no `node:url`.)
+ */
+export function fileUriOfPath(given: string): string | undefined {
+  const drive = /^([A-Za-z]):[\\/]/.exec(given);
+  if (!drive && !given.startsWith('/')) {
+    return undefined;
+  }
+  const segments = (drive ? given.slice(3) : given.slice(1)).split(drive ? /[\\/]/ : '/');
+  return 'file:///' + (drive ? `${drive[1]}:/` : '') + segments.map(encodeURIComponent).join('/');
+}
+
+/**
  * What the server reads of `initialize`, each part of its shape or left out: an object for the
  * capabilities (`{}` otherwise), the folders' string URIs (`workspaceFolders`, else a string
- * `rootUri`), a string locale, an object of options. A client that sends `capabilities: null`
+ * `rootUri`, else the URI of an absolute `rootPath`), a string locale, an object of options. A client that sends `capabilities: null`
  * gets a server that assumes it can do little, not an error that leaves it unable to initialise
  * again.
  */
 export function wellShapedInitialize(params: unknown): { capabilities: Record<string, unknown>; folders: string[]; locale?: string; initializationOptions?: Record<string, unknown> } {
   const given = isObject(params) ? params : {};
-  const folders = Array.isArray(given.workspaceFolders) ? folderUris(given.workspaceFolders) : typeof given.rootUri === 'string' ? [given.rootUri] : [];
+  const rootPathUri = typeof given.rootPath === 'string' ? fileUriOfPath(given.rootPath) : undefined;
+  const folders = Array.isArray(given.workspaceFolders) ? folderUris(given.workspaceFolders) : typeof given.rootUri === 'string' ? [given.rootUri] : rootPathUri ? [rootPathUri] : [];
   return {
     capabilities: isObject(given.capabilities) ? given.capabilities : {},
     folders,

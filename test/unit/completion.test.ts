@@ -177,20 +177,28 @@ describe('completion: categories, topics, keywords and fields', () => {
 });
 
 describe('completion: labels at the start of a line', () => {
-  test('Should offer the labels the entry lacks, in the format\u2019s order', () => {
+  test('Should offer the labels the entry lacks that belong where the cursor is, in the format\u2019s order', () => {
     const text = digest(entryLines('X', { institutions: null, comments: null, journalRef: null })) + '\n|';
     const { labels } = at(text);
-    assert.deepEqual(labels, ['机构 *', 'Comments', 'Journal ref']);
+    // After the AI总结: the 机构 line it lacks belongs above, not here.
+    assert.deepEqual(labels, ['Comments', 'Journal ref']);
+    // Between the authors and the 专题命中 line, the 机构 line alone; between the authors and
+    // the summary, the 机构 and 专题命中 lines.
+    assert.deepEqual(at(text.replace('\n\n专题命中', '\n\n|\n\n专题命中').replace(/\|$/, '')).labels, ['机构 *']);
+    const full = digest(entryLines('X'));
+    assert.deepEqual(at(full.replace('\n\n机构', '\n\n|\n\n机构')).labels, []);
+    const noHits = digest(entryLines('X', { institutions: null, topicHits: null }));
+    assert.deepEqual(at(noHits.replace('\n\nAI总结', '\n\n|\n\nAI总结')).labels, ['机构 *', '专题命中']);
     const bare = digest(entryLines('X', { institutions: null, topicHits: null, summary: null, comments: null, journalRef: null })) + '\n|';
     assert.deepEqual(at(bare).labels, ['机构 *', '专题命中', 'AI总结', 'Comments', 'Journal ref']);
     assert.deepEqual(at(bare).list.items.map((item) => (item.textEdit as TextEdit).newText), ['机构 * ', '专题命中 ', 'AI总结 ', 'Comments ', 'Journal ref ']);
   });
 
   test('Should filter the labels by what the line starts with, and insert the whole label', () => {
-    const { text, position } = cursor(digest(entryLines('X', { comments: null })) + '\nCo|');
+    const { text, position } = cursor(digest(entryLines('X', { comments: null })).replace('\n\nJournal ref', '\n\nCo|\n\nJournal ref'));
     const list = completions(parseDigest(text), position, workspace().completion);
     assert.deepEqual(list.items.map((item) => item.label), ['Comments']);
-    assert.match(applyEdits(text, [list.items[0].textEdit as TextEdit]), /\nComments $/);
+    assert.match(applyEdits(text, [list.items[0].textEdit as TextEdit]), /\nComments \n/);
   });
 });
 

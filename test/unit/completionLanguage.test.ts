@@ -43,7 +43,7 @@ function itemsAt(textWithBar: string): Record<MessageLanguage, { items: Completi
 
 const hits = (line: string) => digest(entryLines('X', { topicHits: line }));
 const CASES: Record<string, { text: string; both: RegExp; en: RegExp; zh: RegExp; docBoth?: RegExp; docEn?: RegExp; docZh?: RegExp }> = {
-  label: { text: digest(entryLines('X', { comments: null })) + '\nCo|', both: /^arXiv comments — missing from this paper, 本文缺少此项$/, en: /^arXiv comments — missing from this paper$/, zh: /^本文缺少此项$/ },
+  label: { text: digest(entryLines('X', { comments: null, journalRef: null })) + '\nCo|', both: /^arXiv comments — missing from this paper, 本文缺少此项$/, en: /^arXiv comments — missing from this paper$/, zh: /^本文缺少此项$/ },
   institution: {
     text: digest(entryLines('X', { institutions: '机构 * Fud|' })),
     both: /^复旦大学 · 3 times$/,

@@ -262,8 +262,9 @@ function entryBefore(doc: DigestDocument, line: number): Entry | undefined {
 }
 
 /**
- * The labels the entry lacks, when the line holds nothing but the start of one (or nothing) up
- * to the cursor and nothing after it.
+ * The labels the entry lacks that belong where the cursor is (after the entry's fields above it,
+ * before those below, in the format's order), when the line holds nothing but the start of one
+ * (or nothing) up to the cursor and nothing after it.
  */
 function labelCompletions(entry: Entry, field: Field | undefined, lineText: string, position: Position): CompletionList | undefined {
   const typed = lineText.slice(0, position.character);
@@ -275,10 +276,20 @@ function labelCompletions(entry: Entry, field: Field | undefined, lineText: stri
   if (candidates.length === 0) {
     return undefined;
   }
-  const present = new Set<FieldKind>(entry.fields.filter((each) => each !== field).map((each) => each.kind));
+  const others = entry.fields.filter((each) => each !== field);
+  const present = new Set<FieldKind>(others.map((each) => each.kind));
+  // Only a label in the format's order here: after the fields above the line, before those below
+  // (a Comments between the authors and the 机构 line was a paragraph out of order, three times).
+  let after = -1;
+  let before: number = FIELD_ORDER.length;
+  for (const each of others) {
+    const order = FIELD_ORDER.indexOf(each.kind);
+    if (each.line < position.line) after = Math.max(after, order);
+    else if (each.line > position.line) before = Math.min(before, order);
+  }
   const range = lineRange(position.line, 0, position.character);
   const items: CompletionItem[] = candidates
-    .filter((label) => !present.has(label.field))
+    .filter((label) => !present.has(label.field) && FIELD_ORDER.indexOf(label.field) > after && FIELD_ORDER.indexOf(label.field) < before)
     .map((label) => ({
       label: label.text.trimEnd(),
       kind: CompletionItemKind.Keyword,

@@ -106,12 +106,15 @@ const ENTITIES: Record<string, string> = { '&lt;': '<', '&gt;': '>', '&amp;': '&
  * hover): document text escaped by `escapeMarkdown` (a backslash before ASCII punctuation, the
  * five HTML characters as entities), `**strong**` and `*emphasis*`, code spans, links
  * `[text](target)` and `---` rules between parts. Escapes and entities are read, markers dropped,
- * a link becomes its text, a code span its content as written.
+ * a link becomes its text, a code span its content as written, a rule a blank line between the
+ * parts (document text written `---` is escaped, `\\-\\-\\-`, and stays).
  *
  * @example markdownToPlain('**Kyoto University** · *Institution 1 of 3*') // 'Kyoto University · Institution 1 of 3'
  * @example markdownToPlain('a\\*b &lt;c&gt;')                              // 'a*b <c>'
  */
-export function markdownToPlain(markdown: string): string {
+export function markdownToPlain(given: string): string {
+  // The rules, each on its own line: the parts they separate get one blank line between them.
+  const markdown = given.includes('---') ? withoutRules(given) : given;
   let out = '';
   let i = 0;
   while (i < markdown.length) {
@@ -144,6 +147,19 @@ export function markdownToPlain(markdown: string): string {
     }
   }
   return out;
+}
+
+/** Markdown without its `---` rule lines: the parts they separated, one blank line between each two (as rendered, blank lines are one break). */
+function withoutRules(markdown: string): string {
+  const lines = markdown.split('\n').filter((line) => line.trimEnd() !== '---');
+  const kept: string[] = [];
+  for (const line of lines) {
+    const blank = line.trim() === '';
+    if (blank && (kept.length === 0 || kept[kept.length - 1].trim() === '')) continue;
+    kept.push(line);
+  }
+  while (kept.length > 0 && kept[kept.length - 1].trim() === '') kept.pop();
+  return kept.join('\n');
 }
 
 /**

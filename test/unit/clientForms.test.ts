@@ -55,10 +55,16 @@ describe('clientForms', () => {
     );
   });
 
+  test('Should make the rules between a hover\u2019s parts one blank line, and keep document text written ---', () => {
+    assert.equal(markdownToPlain('**Title** · *标题*\n\n---\n\nTags: a\n\n---\n\n---\n\nNote'), 'Title · 标题\n\nTags: a\n\nNote');
+    assert.equal(markdownToPlain('---\n\nalone\n\n---'), 'alone');
+    assert.equal(markdownToPlain(`**${escapeMarkdown('---')}**\n\n---\n\nx`), '---\n\nx');
+  });
+
   test('Should make a link its text and a code span its content as written', () => {
     assert.equal(markdownToPlain('[https://arxiv\\.org/abs/2401\\.00001](https://arxiv.org/abs/2401.00001)'), 'https://arxiv.org/abs/2401.00001');
     assert.equal(markdownToPlain('Tags: `a\\b`, `c*d`'), 'Tags: a\\b, c*d');
-    assert.equal(markdownToPlain('a\n\n---\n\nb'), 'a\n\n---\n\nb');
+    assert.equal(markdownToPlain('a\n\n---\n\nb'), 'a\n\nb');
   });
 
   test('Should flatten an outline under its containers, and edits into changes by URI', () => {

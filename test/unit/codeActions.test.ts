@@ -463,6 +463,31 @@ describe('quick fixes: more cases', () => {
     assert.equal(applyEdits(text, fixAll(doc)), text, 'fix-all leaves it for the titles to be written');
   });
 
+  test('Should not offer a fix that makes another line of the paper stray in place of the stray one', () => {
+    // Without the 机构 line, the old line above it is read as the authors, and the paper's
+    // Chinese title becomes the stray line: one stray-line for another, the same count.
+    const text = '数学推理\n\nTiny Reasoners\n\n微型推理器\n\n旧的一行\n\n机构 * [cs.AI]（计算机科学与人工智能） 纠错\n\nZed Q, Yu Z\n\n专题命中 数学推理 ：r(abstract)；分类 cs.AI\n\nAI总结 小模型推理。\n';
+    const doc = parseDigest(text);
+    const diagnostics = computeDiagnostics(doc);
+    const notInstitution = diagnostics.find((d) => d.code === 'not-an-institution')!;
+    assert.ok(notInstitution);
+    const removed = applyEdits(text, fixesFor(doc, notInstitution)[0].edits);
+    const strayAfter = computeDiagnostics(parseDigest(removed)).filter((d) => d.code === 'stray-line');
+    assert.equal(strayAfter.length, 1, 'the fix the check must refuse: one stray line, another one');
+    assert.equal(removed.split('\n')[strayAfter[0].range.start.line], '微型推理器');
+    const actions = codeActions(doc, { uri: 'file:///a.digest' }, { range: notInstitution.range, diagnostics: [notInstitution] }, { uri: 'file:///a.digest' });
+    assert.deepEqual(actions.filter((action) => action.kind === 'quickfix').map((action) => action.title), []);
+    assert.ok(!applyEdits(text, fixAll(doc)).includes('微型推理器\n\nZed'), 'fix-all leaves the 机构 line too');
+  });
+
+  test('Should end a bare 机构 line fixed by fix-all with its marker, no white space after it', () => {
+    for (const line of ['机构', '机构   ', '机构 * ']) {
+      const text = digest(entryLines('A', { institutions: line }));
+      const fixed = applyEdits(text, fixAll(parseDigest(text)));
+      assert.ok(fixed.includes('\n机构 * 纠错\n'), JSON.stringify(fixed));
+    }
+  });
+
   test('Should take the separators between two categories as one problem, fixed by one 、', () => {
     for (const categories of ['cs.CL、;cs.LG', 'cs.CL；；cs.LG', 'cs.CL;;cs.LG', 'cs.CL、、cs.LG', 'cs.CL ; 、 cs.LG']) {
       const text = digest(entryLines('A', { topicHits: `专题命中 数学推理 ：reasoning(abstract)；分类 ${categories}` }));

@@ -31,11 +31,21 @@ const URI = 'file:///mutant.digest';
  */
 const SEED = 20261203;
 
-/** A problem as the property counts it: its rule and entry, and for a missing field which field (a fix that trades one missing field for another is no fix). */
-function key(d: DigestDiagnostic, shiftFrom = Infinity): string {
+/**
+ * A problem as the property counts it: its rule and entry, and for a missing field which field
+ * (a fix that trades one missing field for another is no fix); a stray line and a
+ * `not-an-institution` problem by the text they cover in `text` too, widths folded and white
+ * space left out (a fix that makes another line of the paper stray is no fix either).
+ */
+function key(d: DigestDiagnostic, text: string, shiftFrom = Infinity): string {
   const entry = d.data.entry ?? -1;
   const field = d.code === DiagnosticCode.MissingField && d.data.field ? `:${d.data.field}` : '';
-  return `${d.code}${field}@${entry >= shiftFrom ? entry + 1 : entry}`;
+  let covered = '';
+  if (d.code === DiagnosticCode.StrayLine || d.code === DiagnosticCode.NotAnInstitution) {
+    const index = new LineIndex(text);
+    covered = '#' + text.slice(index.offsetAt(d.range.start), index.offsetAt(d.range.end)).normalize('NFKC').replace(/\s+/g, '');
+  }
+  return `${d.code}${field}@${entry >= shiftFrom ? entry + 1 : entry}${covered}`;
 }
 
 function counts(keys: string[]): Map<string, number> {
@@ -72,7 +82,7 @@ function assertOnCodePoints(text: string, edits: readonly TextEdit[], what: stri
 function checkFixes(text: string): void {
   const doc = parseDigest(text);
   const before = computeDiagnostics(doc, { uri: URI });
-  const beforeKeys = before.map((d) => key(d));
+  const beforeKeys = before.map((d) => key(d, text));
   for (const diagnostic of before) {
     const actions = codeActions(doc, { uri: URI }, { range: diagnostic.range, diagnostics: [diagnostic] }, { uri: URI });
     for (const action of actions) {
@@ -84,9 +94,9 @@ function checkFixes(text: string): void {
       // Removing a duplicate entry moves the entries after it up by one.
       const removed = diagnostic.code === DiagnosticCode.DuplicatePaper ? diagnostic.data.entry! : Infinity;
       const expected = counts(beforeKeys);
-      const fixedKey = key(diagnostic);
+      const fixedKey = key(diagnostic, text);
       expected.set(fixedKey, expected.get(fixedKey)! - 1);
-      const afterCounts = counts(after.map((d) => key(d, removed)));
+      const afterCounts = counts(after.map((d) => key(d, fixed, removed)));
       const extra = added(expected, afterCounts);
       assert.deepEqual(extra, [], `${what}: new or remaining problems after the fix\n--- text\n${text}\n--- fixed\n${fixed}`);
     }
@@ -94,7 +104,7 @@ function checkFixes(text: string): void {
   const all = fixAll(doc);
   assertOnCodePoints(text, all, 'fix-all');
   const fixed = applyEdits(text, all);
-  const extra = added(counts(beforeKeys), counts(computeDiagnostics(parseDigest(fixed), { uri: URI }).map((d) => key(d))));
+  const extra = added(counts(beforeKeys), counts(computeDiagnostics(parseDigest(fixed), { uri: URI }).map((d) => key(d, fixed))));
   assert.deepEqual(extra, [], `fix-all raised new problems\n--- text\n${text}\n--- fixed\n${fixed}`);
   // The fix-all code action carries the same edits.
   const [action] = codeActions(doc, { uri: URI }, { range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } }, diagnostics: [], only: [FIX_ALL_KIND] });
@@ -162,9 +172,10 @@ describe('properties: fixes never make a digest worse', () => {
           const kind = `${diagnostic.code}${diagnostic.data.field ? `:${diagnostic.data.field}` : ''}${titleless ? ' (titles missing too)' : ''}`;
           made.set(kind, (made.get(kind) ?? 0) + 1);
           const removed = diagnostic.code === DiagnosticCode.DuplicatePaper ? diagnostic.data.entry! : Infinity;
-          const expected = counts(before.map((d) => key(d)));
-          expected.set(key(diagnostic), expected.get(key(diagnostic))! - 1);
-          const extra = added(expected, counts(computeDiagnostics(parseDigest(applyEdits(text, fix.edits)), { uri: URI }).map((d) => key(d, removed))));
+          const expected = counts(before.map((d) => key(d, text)));
+          expected.set(key(diagnostic, text), expected.get(key(diagnostic, text))! - 1);
+          const fixed = applyEdits(text, fix.edits);
+          const extra = added(expected, counts(computeDiagnostics(parseDigest(fixed), { uri: URI }).map((d) => key(d, fixed, removed))));
           const isOffered = offered.includes(JSON.stringify(fix.edits));
           assert.equal(isOffered, extra.length === 0, `${kind} '${fix.titles.en}': offered ${isOffered}, new or remaining problems ${extra.join(', ') || 'none'}\n--- text\n${text}`);
           if (!isOffered) heldBack.set(kind, (heldBack.get(kind) ?? 0) + 1);

@@ -143,7 +143,9 @@ export function fixesFor(doc: DigestDocument, diagnostic: DigestDiagnostic, cont
     case DiagnosticCode.InstitutionsMissingMarker: {
       const field = entry?.institutions;
       if (!field) return [];
-      return [fix(bilingual("Add the trailing ' 纠错'", "在行末添加“纠错”"), [insert(at.contentEnd(field.line), ' ' + LABELS.reportMarker)], true, true)];
+      // In place of the white space the line ends with (a ` * ` just written before it by fix-all's round before).
+      const end = at.contentEnd(field.line);
+      return [fix(bilingual("Add the trailing ' 纠错'", "在行末添加“纠错”"), [TextEdit.replace({ start: end, end: at.lineEnd(field.line) }, ' ' + LABELS.reportMarker)], true, true)];
     }
     case DiagnosticCode.NotAnInstitution:
       return entry?.institutions && data.item !== undefined ? removeInstitution(at, entry.institutions, data.item) : [];
@@ -384,7 +386,7 @@ export function* fixAllSteps(doc: DigestDocument, options: DiagnosticOptions = {
     // Its checks would hold millions of problems (`MAX_FIX_ALL_PROBLEMS`).
     return [];
   }
-  const before = problemCounts(first);
+  const before = problemCounts(first, -1, doc);
   // Entries whose fixes raised a new problem are left alone, and fix-all runs again without them.
   const excluded = new Set<number>();
   // The document's forms of the names the consistency rules count, made at the first attempt that needs them.
@@ -402,7 +404,7 @@ export function* fixAllSteps(doc: DigestDocument, options: DiagnosticOptions = {
       // lines): no subset of entries left out is sure to help, and each try costs a whole check.
       return [];
     }
-    const worse = newProblems(before, problemCounts(resultDiagnostics ?? (yield* diagnosticSteps(result, checkOptions, token))));
+    const worse = newProblems(before, problemCounts(resultDiagnostics ?? (yield* diagnosticSteps(result, checkOptions, token)), -1, result));
     if (options.countedElsewhere) {
       // Nor more problems in the other files: the entries whose forms of a name that another
       // file would be reported for more often change are left as they are; so are those whose

@@ -32,8 +32,12 @@ export const WHOLE_CHECK_ENTRIES = 48;
 /** Papers on each side of those a fix touches that are parsed with them. */
 const CONTEXT_ENTRIES = 2;
 
-/** How many problems of each (code, entry) a set of diagnostics has; entries at or after `removedEntry` counted one later. */
-export function problemCounts(diagnostics: readonly DigestDiagnostic[], removedEntry = -1): Map<string, number> {
+/**
+ * How many problems of each (code, entry) a set of diagnostics has; entries at or after
+ * `removedEntry` counted one later. With the document the diagnostics are of, the problems
+ * whose text tells them apart count by it too (`problemKey`).
+ */
+export function problemCounts(diagnostics: readonly DigestDiagnostic[], removedEntry = -1, doc?: DigestDocument): Map<string, number> {
   const counts = new Map<string, number>();
   for (const d of diagnostics) {
     let entry = d.data?.entry ?? -1;
@@ -41,19 +45,32 @@ export function problemCounts(diagnostics: readonly DigestDiagnostic[], removedE
       // After an entry was removed, the entries after it moved up by one.
       entry++;
     }
-    const key = problemKey(d, entry);
+    const key = problemKey(d, entry, doc);
     counts.set(key, (counts.get(key) ?? 0) + 1);
   }
   return counts;
 }
 
+/** The rules whose problems count by the text they cover as well (`problemKey`). */
+const BY_TEXT: ReadonlySet<string> = new Set([DiagnosticCode.StrayLine, DiagnosticCode.NotAnInstitution]);
+
 /**
  * What a problem counts as: its rule and entry, and for a missing field the field it lacks (a
  * fix that gives a paper its title but takes its authors, read as the title, is no better).
+ * With the document, a stray line and a `not-an-institution` problem count by the text they
+ * cover too, widths folded and white space left out (a fix that makes a paper's Chinese title
+ * stray where its authors were, or leaves a separator with nothing after it where an empty item
+ * was, is no better; one that writes a bracket full-width is no worse).
  */
-function problemKey(d: DigestDiagnostic, entry: number): string {
+function problemKey(d: DigestDiagnostic, entry: number, doc?: DigestDocument): string {
   const field = d.code === DiagnosticCode.MissingField && typeof d.data?.field === 'string' ? `:${d.data.field}` : '';
-  return `${d.code}${field}@${entry}`;
+  const text = doc && BY_TEXT.has(d.code) ? `#${coveredText(doc, d.range)}` : '';
+  return `${d.code}${field}@${entry}${text}`;
+}
+
+/** The text a range covers, compatibility-folded (`（` as `(`), without white space. */
+function coveredText(doc: DigestDocument, range: DigestDiagnostic['range']): string {
+  return doc.text.slice(offsetAt(doc, range.start), offsetAt(doc, range.end)).normalize('NFKC').replace(/\s+/g, '');
 }
 
 /** The entries (-1 for none) with more problems of some code after than before. */
@@ -61,16 +78,18 @@ export function newProblems(before: ReadonlyMap<string, number>, after: Readonly
   const entries: number[] = [];
   for (const [key, count] of after) {
     if (count > (before.get(key) ?? 0)) {
-      entries.push(Number(key.slice(key.lastIndexOf('@') + 1)));
+      const at = key.lastIndexOf('@');
+      const text = key.indexOf('#', at);
+      entries.push(Number(key.slice(at + 1, text < 0 ? undefined : text)));
     }
   }
   return entries;
 }
 
-/** `problemCounts(before)` less the problem a fix is for. */
-function expectedAfter(before: readonly DigestDiagnostic[], diagnostic: DigestDiagnostic): Map<string, number> | undefined {
-  const expected = problemCounts(before);
-  const fixedKey = problemKey(diagnostic, diagnostic.data?.entry ?? -1);
+/** `problemCounts(before)` (of `doc`) less the problem a fix is for (its range in `diagnosticDoc`, the document it was found in). */
+function expectedAfter(before: readonly DigestDiagnostic[], diagnostic: DigestDiagnostic, doc: DigestDocument, diagnosticDoc = doc): Map<string, number> | undefined {
+  const expected = problemCounts(before, -1, doc);
+  const fixedKey = problemKey(diagnostic, diagnostic.data?.entry ?? -1, diagnosticDoc);
   const count = expected.get(fixedKey);
   if (count === undefined) {
     return undefined;
@@ -86,10 +105,11 @@ function checkOptions(options: DiagnosticOptions): DiagnosticOptions {
 
 /** The check on the whole document: the fix applied to the text, parsed and checked again. */
 export function fixIsCleanInDocument(doc: DigestDocument, diagnostic: DigestDiagnostic, edits: readonly TextEdit[], before: readonly DigestDiagnostic[], options: DiagnosticOptions, token: Cancellation): boolean {
-  const expected = expectedAfter(before, diagnostic) ?? problemCounts(before);
+  const expected = expectedAfter(before, diagnostic, doc) ?? problemCounts(before, -1, doc);
   const removed = diagnostic.code === DiagnosticCode.DuplicatePaper ? diagnostic.data?.entry ?? -1 : -1;
-  const after = computeDiagnostics(parseDigest(applyEdits(doc.text, edits)), checkOptions(options), token);
-  return !token.isCancellationRequested && newProblems(expected, problemCounts(after, removed)).length === 0;
+  const fixed = parseDigest(applyEdits(doc.text, edits));
+  const after = computeDiagnostics(fixed, checkOptions(options), token);
+  return !token.isCancellationRequested && newProblems(expected, problemCounts(after, removed, fixed)).length === 0;
 }
 
 /**
@@ -171,12 +191,12 @@ export function fixIsCleanNearby(doc: DigestDocument, diagnostic: DigestDiagnost
   }
   // Entries in the window count from its first paper.
   const local = { ...diagnostic, data: { ...diagnostic.data, entry: own === undefined ? undefined : own - low } } as DigestDiagnostic;
-  const expected = expectedAfter(before, local);
+  const expected = expectedAfter(before, local, windowBefore, doc);
   if (!expected) {
     return undefined;
   }
   const removed = diagnostic.code === DiagnosticCode.DuplicatePaper ? (own ?? -1) - low : -1;
-  if (newProblems(expected, problemCounts(after, removed)).length > 0) {
+  if (newProblems(expected, problemCounts(after, removed, windowAfter)).length > 0) {
     return false;
   }
   // The rest of the document: a title the fix brings into the window that a later paper has,

@@ -206,6 +206,20 @@ describe('paper-digest check', () => {
     }
   });
 
+  test('Should quote no half of a character in check\'s JSON and SARIF, which JSON readers refuse', () => {
+    const text = digest(entryLines('A', { topicHits: `专题命中 数学推理 ：${'😀'.repeat(70)}；分类 cs.AI` }));
+    const folder = folderWith('emoji', { 'e.digest': text });
+    for (const format of ['json', 'sarif']) {
+      const out = run(['check', '--format', format, 'e.digest'], folder).stdout;
+      assert.ok(out.includes('😀'), out.slice(0, 400));
+      // No escaped surrogate half without its other half: every \ud83d followed by a low one.
+      assert.doesNotMatch(out, /\\ud[89ab][0-9a-f]{2}(?!\\ud[c-f])/i, format);
+      assert.equal(Buffer.from(out, 'utf8').toString('utf8'), out);
+      assert.ok(!/[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/.test(out), `${format}: a lone surrogate in the output`);
+      JSON.parse(out);
+    }
+  });
+
   test('Should give JSON ranges as an editor counts them, a BOM not counted, as the server does', () => {
     // Line 0 is no heading (an English title): missing-heading there, on a file with a BOM.
     const folder = folderWith('bom', { 'b.digest': '\ufeff' + digest(entryLines('A')).replace(/^[^\n]*\n\n/, '') });

@@ -453,13 +453,20 @@ function quoteZh(text: string): string {
 }
 
 /**
- * Document text as a message quotes it: control and bidirectional characters and the line and
- * paragraph separators (which end a line of `check`'s output as a line feed does) replaced, at
- * most 60 characters.
+ * Document text as a message quotes it: control and bidirectional characters, the line and
+ * paragraph separators (which end a line of `check`'s output as a line feed does) and lone
+ * surrogates replaced, at most 60 UTF-16 units, never cut inside a character (the JSON and
+ * SARIF output carried half an emoji, which JSON readers refuse).
+ *
+ * @example quoted('😀'.repeat(70)) // 29 emoji and '…'
  */
-function quoted(text: string): string {
-  const clean = text.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g, '\ufffd');
-  return clean.length > 60 ? clean.slice(0, 59) + '…' : clean;
+export function quoted(text: string): string {
+  const clean = text.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g, '\ufffd');
+  if (clean.length <= 60) {
+    return clean;
+  }
+  const code = clean.charCodeAt(58);
+  return clean.slice(0, code >= 0xd800 && code <= 0xdbff ? 58 : 59) + '…';
 }
 
 /**

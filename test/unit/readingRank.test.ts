@@ -23,7 +23,11 @@ describe('interest scores without reasons', () => {
       ['Probes here', 2],
       ['Probesx here', 0],
       ['éProbes here', 0],
-      ['数Probes here', 0],
+      // Chinese and Japanese write Latin words beside their own characters with no space.
+      ['数Probes here', 2],
+      ['优于Probes和GRPO', 2],
+      ['プローブProbes', 2],
+      ['Probes확인', 2],
       ['𐐀Probes here', 0],
       ['😀Probes here', 2],
       ['Probes2 here', 0],
@@ -40,6 +44,16 @@ describe('interest scores without reasons', () => {
       assert.equal(interestScore(interests, paper), titles[i][1], titles[i][0]);
       assert.equal(scorePaper(interests, paper).score, titles[i][1], `${titles[i][0]} with reasons`);
     });
+  });
+
+  test('Should find a Latin keyword in a Chinese summary, beside Chinese characters', () => {
+    const text = digest(entryLines('', { englishTitle: 'A Title Without It', topicHits: null, summary: 'AI总结 本文提出VRPO，在多项任务上优于PPO和GRPO。' }));
+    const w = testWorkspace({ [`${W}/2026-05-01.digest`]: text });
+    const [paper] = [...w.model.lookup().papers()];
+    for (const [keyword, score] of [['PPO', 1], ['grpo', 1], ['VRPO', 1], ['RPO', 0], ['PP', 0]] as const) {
+      assert.equal(scorePaper(parseInterests({ keywords: [keyword] }), paper).score, score, keyword);
+      assert.equal(interestScore(parseInterests({ keywords: [keyword] }), paper), score, keyword);
+    }
   });
 
   test('Should match a keyword of several words whole, across any run of white space, as a regular expression with \\s+ between its words does', () => {

@@ -317,9 +317,14 @@ function spacedText(text: string): string {
   return spaced;
 }
 
-const LETTER_OR_NUMBER = /[\p{L}\p{N}]/u;
+/**
+ * A letter or number that continues a Latin term's word: not a Han, kana or Hangul character,
+ * which Chinese and Japanese text writes right beside Latin words without a space (`优于PPO和GRPO`
+ * names PPO and GRPO).
+ */
+const LETTER_OR_NUMBER = /^(?![\p{sc=Han}\p{sc=Hiragana}\p{sc=Katakana}\p{sc=Hangul}])[\p{L}\p{N}]$/u;
 
-/** Whether `text` has `word` with no letter or number right before or after it (as `Interest.word` tests). */
+/** Whether `text` has `word` with no letter or number (`LETTER_OR_NUMBER`) right before or after it (as `Interest.word` tests). */
 function containsWord(text: string, word: string): boolean {
   for (let at = text.indexOf(word); at >= 0; at = text.indexOf(word, at + 1)) {
     if (!isWordCharacterBefore(text, at) && !isWordCharacterAt(text, at + word.length)) {

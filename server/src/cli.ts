@@ -555,8 +555,16 @@ if (require.main === module) {
       process.exit(2);
     }
   };
+  let cwd: string | undefined;
   try {
-    process.exitCode = runCli(process.argv.slice(2), { stdout, stderr, stdoutClosed: () => stdoutClosed });
+    cwd = process.cwd();
+  } catch {
+    // Removed under the shell that runs the command: every path is read from it.
+    stderr(`paper-digest: ${problemText(message('currentFolderGone'), requestedLanguage(process.argv.slice(2)))}\n`);
+    process.exitCode = 2;
+  }
+  try {
+    if (cwd !== undefined) process.exitCode = runCli(process.argv.slice(2), { stdout, stderr, stdoutClosed: () => stdoutClosed }, cwd);
   } catch (error) {
     // Never a stack trace: one line, and the status of a failure.
     stderr(`paper-digest: ${error instanceof Error ? error.message : String(error)}\n`);

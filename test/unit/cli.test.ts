@@ -405,6 +405,22 @@ function jsonPaths(result: Run): string[] {
 }
 
 describe('paper-digest check: special files, links and names', () => {
+  test('Should say so in one line when the current folder no longer exists, in the language asked for', () => {
+    const folder = folderWith('cwd-gone', { 'a.digest': digest(entryLines('A')) });
+    const gone = path.join(folder, 'gone');
+    for (const [args, said] of [
+      [['check', path.join(folder, 'a.digest')], /^paper-digest: the current folder no longer exists \(it was removed or moved\)/],
+      [['papers', '--lang', 'zh-cn'], /^paper-digest: 当前文件夹已不存在/],
+    ] as const) {
+      fs.mkdirSync(gone);
+      const result = runBounded([...args], folder, `cd ${JSON.stringify(gone)} && rmdir ${JSON.stringify(gone)}`);
+      assert.equal(result.status, 2, result.stderr);
+      assert.equal(stderrLines(result).length, 1, result.stderr);
+      assert.match(result.stderr, said);
+      assert.doesNotMatch(result.stderr, /ENOENT|uv_cwd/);
+    }
+  });
+
   test('Should list at most 10,000 problems of a file, say so, and stay small', () => {
     // Each stray line is a problem: 12,000 of them in 24 KB.
     const folder = folderWith('many-problems', { 'm.digest': '数学推理\n\n' + 'x\n'.repeat(12_000), 'n.digest': '数学推理\n\n' + 'x\n'.repeat(12_000) });
@@ -577,7 +593,7 @@ describe('paper-digest check: special files, links and names', () => {
     fs.closeSync(fd);
     const result = runBounded(['check', '.'], folder);
     assert.equal(result.status, 2);
-    assert.deepEqual(stderrLines(result), ["paper-digest: cannot read 'huge.digest': it is bigger than 32 MB (32 MB)"]);
+    assert.deepEqual(stderrLines(result), ["paper-digest: cannot read 'huge.digest': it is bigger than 32 MB (33,554,433 B)"]);
   });
 
   test('Should not walk a link to / nor follow links out of the folder, and never write through them', () => {

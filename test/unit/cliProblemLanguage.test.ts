@@ -98,8 +98,8 @@ describe('paper-digest check --lang: files that cannot be read or written', () =
     expectProblems(
       ['check', '.'],
       cwd,
-      ["cannot read 'huge.digest': it is bigger than 32 MB (32 MB)", "cannot read 'latin1.digest': it is not UTF-8 text"],
-      ["无法读取“huge.digest”：它大于 32 MB（32 MB）", "无法读取“latin1.digest”：它不是 UTF-8 文本"],
+      ["cannot read 'huge.digest': it is bigger than 32 MB (33,554,433 B)", "cannot read 'latin1.digest': it is not UTF-8 text"],
+      ["无法读取“huge.digest”：它大于 32 MB（33,554,433 B）", "无法读取“latin1.digest”：它不是 UTF-8 文本"],
     );
   });
 

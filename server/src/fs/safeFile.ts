@@ -172,8 +172,15 @@ function systemError(error: unknown): SafeFileError {
   return new SafeFileError(code, reasonOf(error), errno);
 }
 
-function megabytes(bytes: number): string {
-  return `${Math.round((bytes / (1024 * 1024)) * 10) / 10} MB`;
+/**
+ * A size in MB to one decimal, or, where that reads as the limit it is compared with, in bytes
+ * (`33,554,433 B`, not a `32 MB` said to be bigger than 32 MB).
+ *
+ * @example megabytes(33554433, 33554432) // '33,554,433 B'
+ */
+function megabytes(bytes: number, limit?: number): string {
+  const shown = `${Math.round((bytes / (1024 * 1024)) * 10) / 10} MB`;
+  return limit !== undefined && bytes !== limit && shown === megabytes(limit) ? `${bytes.toLocaleString('en-US')} B` : shown;
 }
 
 /** The checks made on the path before it is opened: regular, not too big, link allowed. */
@@ -187,7 +194,7 @@ function checkBeforeOpen(link: fs.Stats, target: fs.Stats | undefined, options: 
   }
   const max = options.maxBytes ?? MAX_DIGEST_BYTES;
   if (stat.size > max) {
-    throw new SafeFileError('too-big', message('tooBig', { max: megabytes(max), size: megabytes(stat.size) }));
+    throw new SafeFileError('too-big', message('tooBig', { max: megabytes(max), size: megabytes(stat.size, max) }));
   }
   return stat;
 }

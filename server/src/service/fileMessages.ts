@@ -17,6 +17,7 @@ export const FILE_MESSAGES = {
   cannotReadFolder: bilingual("cannot read folder '{path}': {reason}", '无法读取文件夹“{path}”：{reason}'),
   noDigestFiles: bilingual("no digest files in '{path}'", '“{path}”中没有摘要集文件'),
   cannotWriteOutput: bilingual('cannot write the output: {reason}', '无法写出输出：{reason}'),
+  currentFolderGone: bilingual('the current folder no longer exists (it was removed or moved): change to a folder that does, then run the command again', '当前文件夹已不存在（已被删除或移动）：请切换到存在的文件夹后再运行此命令'),
   cannotWriteLeft: bilingual("cannot write '{path}': {reason}; it was left as it is", '无法写入“{path}”：{reason}；文件保持原样'),
   tooManyToFix: bilingual("not fixed '{path}': it has more than {max} problems, more than fixing all at once works on; it was left as it is", '未修复“{path}”：其中问题超过 {max} 个，超出一次修复全部所能处理的数量；文件保持原样'),
   linkOutsideRoot: bilingual("it is a symbolic link to outside '{root}'", '它是指向“{root}”之外的符号链接'),

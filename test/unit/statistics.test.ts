@@ -595,6 +595,27 @@ describe('Roll-ups', () => {
     assert.match(html, /Kyoto University \(京都大学\)/);
   });
 
+  test('Should give the Markdown reading list each paper\u2019s comments and journal ref, escaped', () => {
+    const index = new WorkspaceIndex();
+    index.update('file:///ws/2026-05-01.digest', digest(entryLines('X', { comments: 'Comments 13 pages. Code: https://evil.example/x <b>bold</b> [a](https://b.example)' })));
+    const result = rollup(index, '2026-05', 'markdown', () => undefined);
+    const html = markdownIt({ html: true, linkify: true }).render(result.text);
+    assert.match(html, /<li>Comments · 备注: 13 pages\. Code: https:\/\/evil\.example\/x &lt;b&gt;bold&lt;\/b&gt; \[a\]\(https:\/\/b\.example\)<\/li>/);
+    assert.match(html, /<li>Journal ref · 期刊引用: Proceedings of an Example Conference, 2026, pp\. 1-12<\/li>/);
+    assert.doesNotMatch(html, /<a |<b>/);
+  });
+
+  test('Should head a roll-up of digests of several subjects with all of them, the most used first', () => {
+    const index = new WorkspaceIndex();
+    index.update('file:///ws/2026-05-01.digest', digest(entryLines('A'), entryLines('B')));
+    index.update('file:///ws/2026-05-02.digest', digest(entryLines('C')));
+    index.update('file:///ws/agents-2026-05-02.digest', digest(entryLines('D')).replace(/^大模型推理能力/, '多智能体'));
+    const render = (text: string): string => markdownIt({}).render(text);
+    assert.match(render(rollup(index, '2026-W18', 'markdown', () => undefined).text), /<h1>大模型推理能力、多智能体 · 2026-W18<\/h1>/);
+    // One subject: its heading alone.
+    assert.match(render(rollup(index, '2026-W18', 'markdown', () => undefined, undefined, 'file:///ws/2026-05-01.digest').text), /<h1>大模型推理能力 · 2026-W18<\/h1>/);
+  });
+
   test('Should roll up one digest’s papers alone when asked for one digest', () => {
     const { index, texts } = workspace();
     const all = rollup(index, '2026-W18', 'markdown', (uri) => texts.get(uri));

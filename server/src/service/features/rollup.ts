@@ -90,9 +90,27 @@ export function rollup(index: WorkspaceIndex, period: string, format: RollupForm
     return { text: '', paperCount: 0, missing: 0 };
   }
   const topics = [...byTopic.values()].sort((a, b) => b.papers.length - a.papers.length || (a.label < b.label ? -1 : 1));
-  const heading = [...headings.entries()].sort((a, b) => b[1] - a[1])[0]?.[0] ?? '论文摘要';
+  const heading = rollupHeading(headings);
   return format === 'digest' ? digestRollup(`${heading} · ${period}`, topics, lines) : markdownRollup(`${heading} · ${period}`, topics, taken.size);
 }
+
+/**
+ * The heading of a roll-up: its digests' headings, the most used first (ties in the order first
+ * seen), joined with 、, at most three and 等 after them when there are more (a week of two
+ * subjects was headed by one of them); `论文摘要` when none has one.
+ *
+ * @example rollupHeading(new Map([['大模型推理能力', 5], ['多智能体', 1]])) // '大模型推理能力、多智能体'
+ */
+function rollupHeading(headings: ReadonlyMap<string, number>): string {
+  const ranked = [...headings.entries()].sort((a, b) => b[1] - a[1]).map(([heading]) => heading.trim()).filter((heading, i, all) => heading.length > 0 && all.indexOf(heading) === i);
+  if (ranked.length === 0) {
+    return '论文摘要';
+  }
+  return ranked.slice(0, MAX_HEADINGS).join('、') + (ranked.length > MAX_HEADINGS ? '等' : '');
+}
+
+/** At most this many digests' headings head a roll-up. */
+const MAX_HEADINGS = 3;
 
 /** A file's lines by its URI, each file read once (undefined: it cannot be read now). */
 type LinesOf = (uri: string) => string[] | undefined;
@@ -242,6 +260,13 @@ function markdownRollup(heading: string, topics: readonly { label: string; paper
       }
       if (paper.summary) {
         items.push(`- AI总结: ${escapeMarkdown(paper.summary)}`);
+      }
+      // As the Markdown export writes them (its venue, its code's address).
+      if (paper.comments.trim()) {
+        items.push(`- Comments · 备注: ${escapeMarkdown(paper.comments)}`);
+      }
+      if (paper.journalRef.trim()) {
+        items.push(`- Journal ref · 期刊引用: ${escapeMarkdown(paper.journalRef)}`);
       }
       if (items.length > 0) {
         out.push('', ...items);

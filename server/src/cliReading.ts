@@ -36,7 +36,7 @@ import type { ModelLookup } from './service/reading/model';
 import { ReadingModel } from './service/reading/model';
 import type { PapersQuery } from './service/reading/scope';
 import { distinctPapers, papersInScope, rankPapers } from './service/reading/scope';
-import type { StateChange } from './service/reading/stateFile';
+import type { PaperState, StateChange } from './service/reading/stateFile';
 import { StateStore } from './service/reading/stateStore';
 import { titleKey, untitledPaperName, untitledPaperNumber } from './service/features/entries';
 import { paperKeyOf } from './service/reading/paperInfo';
@@ -621,6 +621,7 @@ export function runMark(args: readonly string[], out: Output, cwd: string): numb
   if (options.addTags.length > 0) change.addTags = options.addTags;
   if (options.removeTags.length > 0) change.removeTags = options.removeTags;
   if (options.note !== undefined) change.note = options.note === '' ? null : options.note;
+  const before = store.get(match.key);
   const result = store.change([match.key], change, match.title ? new Map([[match.key, match.title]]) : undefined);
   if (result.messageRef) {
     // A change refused as asked (a tag too long, added and removed): worded as usage errors are,
@@ -630,7 +631,7 @@ export function runMark(args: readonly string[], out: Output, cwd: string): numb
   }
   // The English title, else the Chinese one: never the state key.
   const shown = oneLine(match.name || match.title || match.key);
-  const done = result.changed.length > 0 ? describeChange(options) : sentence(cliText('unchanged'));
+  const done = (result.changed.length > 0 ? describeChange(options, before, store.get(match.key)) : undefined) ?? sentence(cliText('unchanged'));
   out.stdout(printable(`${pick(done, language)}${PUNCTUATION.colon(language)}${shown}`) + '\n');
   for (const problem of problems) {
     // Digests that could not be read do not stop a change of the state file; they are said.
@@ -646,15 +647,24 @@ function openStore(root: string, problems: MessageRef[]): StateStore {
   return store;
 }
 
-/** What a change did, e.g. `Starred, tagged #circuits` and `已加星标，已加标签 #circuits`. */
-function describeChange(options: MarkOptions): Bilingual {
+/**
+ * What a change did to a paper's state, from the state before and after it, e.g. `Starred,
+ * tagged #circuits` and `已加星标，已加标签 #circuits`: only what changed (a tag removed that the
+ * paper did not have is not said to be); undefined when nothing did.
+ */
+function describeChange(options: MarkOptions, before: PaperState | undefined, after: PaperState | undefined): Bilingual | undefined {
   const parts: Bilingual[] = [];
-  if (options.action !== 'tag') parts.push(cliText(({ read: 'markedRead', unread: 'markedUnread', star: 'starred', unstar: 'unstarred' } as const)[options.action]));
+  if ((options.action === 'read' || options.action === 'unread') && (before?.read === true) !== (after?.read === true)) parts.push(cliText(options.action === 'read' ? 'markedRead' : 'markedUnread'));
+  if ((options.action === 'star' || options.action === 'unstar') && (before?.starred === true) !== (after?.starred === true)) parts.push(cliText(options.action === 'star' ? 'starred' : 'unstarred'));
+  const had = new Set(before?.tags ?? []);
+  const has = new Set(after?.tags ?? []);
   const tags = (list: readonly string[]): string => list.map((tag) => `#${oneLine(tag)}`).join(' ');
-  if (options.addTags.length > 0) parts.push(cliText('tagged', { tags: tags(options.addTags) }));
-  if (options.removeTags.length > 0) parts.push(cliText('untagged', { tags: tags(options.removeTags) }));
-  if (options.note !== undefined) parts.push(cliText(options.note === '' ? 'noteRemoved' : 'noteSet'));
-  return sentence(bilingual(parts.map((part) => part.en).join(', '), parts.map((part) => part.zh).join('，')));
+  const added = [...has].filter((tag) => !had.has(tag));
+  const removed = [...had].filter((tag) => !has.has(tag));
+  if (added.length > 0) parts.push(cliText('tagged', { tags: tags(added) }));
+  if (removed.length > 0) parts.push(cliText('untagged', { tags: tags(removed) }));
+  if (options.note !== undefined && (before?.note ?? '') !== (after?.note ?? '')) parts.push(cliText(after?.note ? 'noteSet' : 'noteRemoved'));
+  return parts.length > 0 ? sentence(bilingual(parts.map((part) => part.en).join(', '), parts.map((part) => part.zh).join('，'))) : undefined;
 }
 
 /** The English with a capital first letter. */

@@ -344,6 +344,13 @@ describe('paper-digest mark', () => {
     assert.equal(run(['mark', 'star', '--lang', 'zh-cn', '--title', SPARSE_PROBES[0]], work).stdout, `未更改（已是此状态）：${SPARSE_PROBES[0]}\n`);
     assert.equal(run(['mark', 'star', '--lang', 'both', '--title', SPARSE_PROBES[0]], work).stdout, `Unchanged (already so): ${SPARSE_PROBES[0]}\n`);
     assert.equal(run(['mark', 'unstar', '--lang', 'en', '--title', SPARSE_PROBES[0], '--untag', 'circuits', '--note', ''], work).stdout, `Unstarred, untagged #circuits, note removed: ${SPARSE_PROBES[0]}\n`);
+    // Only what changed: a tag the paper does not have is not said to be removed, nor one it has added.
+    assert.equal(run(['mark', 'tag', '--lang', 'en', '--title', SPARSE_PROBES[0], '--tag', 'kept', '--untag', 'never-had'], work).stdout, `Tagged #kept: ${SPARSE_PROBES[0]}\n`);
+    assert.equal(run(['mark', 'tag', '--lang', 'en', '--title', SPARSE_PROBES[0], '--tag', 'kept', '--tag', 'new', '--untag', 'never-had'], work).stdout, `Tagged #new: ${SPARSE_PROBES[0]}\n`);
+    assert.equal(run(['mark', 'tag', '--lang', 'en', '--title', SPARSE_PROBES[0], '--untag', 'never-had'], work).stdout, `Unchanged (already so): ${SPARSE_PROBES[0]}\n`);
+    assert.equal(run(['mark', 'star', '--lang', 'en', '--title', SPARSE_PROBES[0], '--untag', 'kept', '--untag', 'new'], work).stdout, `Starred, untagged #kept #new: ${SPARSE_PROBES[0]}\n`);
+    assert.equal(run(['mark', 'star', '--lang', 'en', '--title', SPARSE_PROBES[0], '--tag', 'again'], work).stdout, `Tagged #again: ${SPARSE_PROBES[0]}\n`);
+    assert.equal(run(['mark', 'unstar', '--lang', 'en', '--title', SPARSE_PROBES[0], '--untag', 'again'], work).stdout, `Unstarred, untagged #again: ${SPARSE_PROBES[0]}\n`);
     assert.equal(run(['mark', 'read', '--lang=zh-cn', '--id', SPARSE], work).stdout, `已标记为已读：${SPARSE_PROBES[0]}\n`);
     assertUsage(run(['mark', 'read', '--lang', 'zh-cn', '--title', 'no such paper'], work), /^paper-digest: 没有标题是或包含“no such paper”的论文\n$/);
     assertUsage(run(['mark', 'read', '--lang', 'zh-cn', '--title', 'for'], work), /^paper-digest: 3 篇论文与“for”相符：'Sparse Probes[^']*'、'Self-Verifying[^']*'、'Graph Rewriting[^']*'；请写出更多标题，或用 --id\n$/);

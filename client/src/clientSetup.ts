@@ -55,13 +55,13 @@ export function paperDigestClientOptions(documentSelector: DocumentSelector, kep
     initializationOptions: { watchesFiles: true, ...(keptIndexFolder ? { keptIndexFolder } : {}), ...(papersGrouping ? { papersGrouping } : {}) },
     synchronize: {
       configurationSection: 'paperDigest',
-      // The workspace index follows digest files on disk; deletions of anything else may be
-      // folders holding digests.
+      // The workspace index follows digest files on disk; anything else created or deleted may
+      // be a folder holding digests (a folder renamed is told as itself alone, not its files).
       fileEvents: [
         vscode.workspace.createFileSystemWatcher(DIGEST_FILE_GLOB),
         // The reading state and interests beside the digests, changed by other windows or git.
         vscode.workspace.createFileSystemWatcher('**/.paper-digest/*.json'),
-        vscode.workspace.createFileSystemWatcher('**/*', true, true, false),
+        vscode.workspace.createFileSystemWatcher('**/*', false, true, false),
       ],
     },
     middleware: {

@@ -242,10 +242,12 @@ let folderChangeNotifications = false;
 let registerWatchers = false;
 /**
  * Whether the client tells no file events (it neither watches the files nor takes the server's
- * watchers): the server then asks for saves and reads a saved file again. A client that tells
- * them reads each save once, by its file event.
+ * watchers): the server then reads a saved file again. A client that tells them reads each save
+ * once, by its file event. The server asks for saves (`asksForSaves`) from every client that does
+ * not watch the files itself: one that can register watchers may refuse them when asked.
  */
 let readsSaves = false;
+let asksForSaves = false;
 
 /**
  * Where else in the workspace a paper with this English title key is, for the duplicate
@@ -286,13 +288,14 @@ connection.onInitialize((raw: InitializeParams): InitializeResult => {
   }
   registerWatchers = capabilities.workspace?.didChangeWatchedFiles?.dynamicRegistration === true && !watchesFiles;
   readsSaves = !watchesFiles && !registerWatchers;
+  asksForSaves = !watchesFiles;
   return {
     capabilities: {
       workspaceSymbolProvider: true,
       workspace: { workspaceFolders: { supported: true, changeNotifications: true } },
       // A save is told (the file read again: its corrected titles carry their reading state)
       // where no file event tells it.
-      textDocumentSync: { openClose: true, change: TextDocumentSyncKind.Incremental, ...(readsSaves ? { save: { includeText: false } } : {}) },
+      textDocumentSync: { openClose: true, change: TextDocumentSyncKind.Incremental, ...(asksForSaves ? { save: { includeText: false } } : {}) },
       documentSymbolProvider: { label: 'Paper Digest' },
       foldingRangeProvider: true,
       hoverProvider: true,
@@ -323,11 +326,15 @@ connection.onInitialized(() => {
           { globPattern: DIGEST_FILE_GLOB },
           // The reading state and interests beside the digests, changed by other tools or git.
           { globPattern: '**/.paper-digest/*.json' },
-          // A folder deleted may hold digests.
-          { globPattern: '**/*', kind: WatchKind.Delete },
+          // A folder deleted, moved or copied in may hold digests.
+          { globPattern: '**/*', kind: WatchKind.Create | WatchKind.Delete },
         ],
       })
-      .catch((error: unknown) => serverLog(message('logNoWatchers', { reason: detailOf(error) })));
+      .catch((error: unknown) => {
+        // Refused: no file event will tell a save, so the saves the client tells are read.
+        readsSaves = true;
+        serverLog(message('logNoWatchers', { reason: detailOf(error) }));
+      });
   }
   if (folderChangeNotifications) {
     connection.workspace.onDidChangeWorkspaceFolders((event: unknown) => {
@@ -357,8 +364,9 @@ connection.onDidChangeWatchedFiles((params) => {
   // The events of their shape, each bad one dropped on its own (requestShapes.ts).
   const changes = wellShapedFileEvents(params);
   void workspaceDigests.filesChanged(changes);
-  for (const change of changes) {
-    reading.fileChanged(indexUri(change.uri));
+  // Each file once (a state file created matches two of the client's watchers).
+  for (const uri of new Set(changes.map((change) => indexUri(change.uri)))) {
+    reading.fileChanged(uri);
   }
 });
 

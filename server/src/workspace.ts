@@ -22,7 +22,7 @@ import { dropOperationsIn, folderChange, isDigestFileName, isDigestUri, isInAFol
 import { PendingDocuments } from './pendingDocuments';
 import type { DigestDocument } from './service/model';
 import { FileSummary, FirstLevelPart, WorkspaceIndex } from './service/workspaceIndex';
-import { wellFormed, withoutTrailingSlashes } from './service/text';
+import { decodeUriText, wellFormed, withoutTrailingSlashes } from './service/text';
 import { CliMessageKey, Log, message, detailOf, skippedPart } from './service/cliMessages';
 
 /** Limits of the scan, so that a huge or deep workspace cannot stall the server. */
@@ -269,6 +269,10 @@ export class WorkspaceDigests {
    */
   async rescan(): Promise<void> {
     const seen = new Set<string>();
+    // What file events read or scan meanwhile is as read as what the rescan reads itself (a
+    // digest written while it runs, whose own read gave way to the event's, is not forgotten).
+    const touched = new Set<string>();
+    this.rescansTouching.add(touched);
     const previous = this.scanning;
     this.scansRunning++;
     this.scanning = previous
@@ -277,15 +281,29 @@ export class WorkspaceDigests {
         this.options.log?.(message('logScanFailed', { reason: detailOf(error) }));
       })
       .finally(() => this.scansRunning--);
-    await this.scanning;
-    this.index.removeMany(this.index.diskUris().filter((uri) => !seen.has(uri) && this.inWorkspace(uri)));
+    try {
+      await this.scanning;
+    } finally {
+      this.rescansTouching.delete(touched);
+    }
+    const touchedList = [...touched];
+    this.index.removeMany(this.index.diskUris().filter((uri) => !seen.has(uri) && this.inWorkspace(uri) && !touchedList.some((each) => isInFolder(uri, each))));
     this.scheduleKeep(KEEP_AFTER_SCAN_MS);
   }
 
-  /** Adds and removes workspace folders (`workspace/didChangeWorkspaceFolders`). */
+  /** The URIs (files, folders) file events read or scanned during each rescan under way. */
+  private readonly rescansTouching = new Set<Set<string>>();
+
+  /**
+   * Adds and removes workspace folders (`workspace/didChangeWorkspaceFolders`). A folder removed
+   * is taken out once: given twice (or as two spellings of one URI), it stays a folder once.
+   */
   changeFolders(added: readonly string[], removed: readonly string[]): Promise<void> {
-    const removedSet = new Set(removed.map(canonicalUri));
-    const remaining = this.folders.filter((uri) => !removedSet.has(uri));
+    const remaining = [...this.folders];
+    for (const uri of removed.map(canonicalUri)) {
+      const at = uri === undefined ? -1 : remaining.indexOf(uri);
+      if (at >= 0) remaining.splice(at, 1);
+    }
     return this.setFolders([...remaining, ...added]);
   }
 
@@ -299,14 +317,21 @@ export class WorkspaceDigests {
     // A folder found now is walked while it is in a workspace folder, or, with none open now,
     // while there is none (then any file is in the workspace).
     const anywhere = this.folders.length === 0;
+    // The same event told twice in a batch (a digest created matches two of a client's watchers) is read once.
+    const told = new Set<string>();
     for (const change of changes) {
       const uri = canonicalUri(change.uri);
-      if (!uri || !this.inWorkspace(uri)) {
+      if (!uri || !this.inWorkspace(uri) || told.has(`${change.type}:${uri}`)) {
         continue;
       }
-      if (change.type !== FileChangeType.Deleted && this.beyondDepth(uri, !isDigestUri(uri))) {
-        // Deeper than the scan goes: what a rescan would not index, an event does not either.
+      told.add(`${change.type}:${uri}`);
+      if (change.type !== FileChangeType.Deleted && (this.beyondDepth(uri, !isDigestUri(uri)) || this.inSkippedFolder(uri))) {
+        // Deeper than the scan goes, or in a folder it does not walk (`node_modules`, `.git`):
+        // what a rescan would not index, an event does not either.
         continue;
+      }
+      if (change.type !== FileChangeType.Deleted) {
+        for (const touched of this.rescansTouching) touched.add(uri);
       }
       if (change.type === FileChangeType.Deleted) {
         // What was kept of it (or of the files of a folder deleted) is no more.
@@ -364,6 +389,20 @@ export class WorkspaceDigests {
     // A write under way gives way (it would rename an older index over this one), and its
     // temporary file goes now: the process may end before that write does.
     this.keptStore?.abandon();
+  }
+
+  /**
+   * Whether a URI lies in a folder the scan does not walk (`node_modules`, `.git`) below its
+   * workspace folder (any folder of its path, with no workspace folder).
+   */
+  private inSkippedFolder(uri: string): boolean {
+    let base = '';
+    for (const folder of this.folders) {
+      if (isInFolder(uri, folder) && folder.length > base.length) base = folder;
+    }
+    const below = uri.slice(base.length).split('/');
+    // The last part is the file or folder itself: a digest named `.git` is still one.
+    return below.slice(0, -1).some((part) => SKIPPED_FOLDERS.has(decodeUriText(part))) || (!isDigestUri(uri) && SKIPPED_FOLDERS.has(decodeUriText(below[below.length - 1])));
   }
 
   /** Whether a URI is inside a workspace folder (or the server has no folders at all). */

@@ -303,6 +303,90 @@ describe('workspace: file events and documents', () => {
     assert.deepEqual(index.files(), []);
   });
 
+  test('Should not index from a file event a digest in node_modules or .git, which the scan does not walk', async () => {
+    const root = folder({ 'a.digest': digest(entryLines('A')) });
+    const index = new WorkspaceIndex();
+    const files = new WorkspaceDigests(index);
+    await files.setFolders([pathToUri(root)]);
+    for (const relative of ['node_modules/pkg/2026-05-02.digest', '.git/x/2026-05-03.digest', 'sub/node_modules/y.digest']) {
+      fs.mkdirSync(path.dirname(path.join(root, relative)), { recursive: true });
+      fs.writeFileSync(path.join(root, relative), digest(entryLines('N')));
+    }
+    await files.filesChanged([
+      { uri: pathToUri(path.join(root, 'node_modules/pkg/2026-05-02.digest')), type: CREATED },
+      { uri: pathToUri(path.join(root, '.git/x')), type: CREATED },
+      { uri: pathToUri(path.join(root, 'sub')), type: CREATED },
+      { uri: pathToUri(path.join(root, 'node_modules')), type: CREATED },
+    ]);
+    assert.deepEqual(indexedNames(index, root), ['a.digest']);
+    // A workspace folder named node_modules is walked as any other.
+    const inside = path.join(root, 'node_modules');
+    const nested = new WorkspaceIndex();
+    const nestedFiles = new WorkspaceDigests(nested);
+    await nestedFiles.setFolders([pathToUri(inside)]);
+    await nestedFiles.filesChanged([{ uri: pathToUri(path.join(inside, 'pkg/2026-05-02.digest')), type: CREATED }]);
+    assert.deepEqual(nested.files().map((file) => file.uri.slice(pathToUri(inside).length + 1)), ['pkg/2026-05-02.digest']);
+    files.dispose();
+    nestedFiles.dispose();
+  });
+
+  test('Should keep a folder given twice when it is removed once', async () => {
+    const root = folder({ 'a.digest': digest(entryLines('A')) });
+    const index = new WorkspaceIndex();
+    const files = new WorkspaceDigests(index);
+    await files.setFolders([pathToUri(root), pathToUri(root)]);
+    await files.changeFolders([], [pathToUri(root)]);
+    await files.ready;
+    assert.deepEqual(indexedNames(index, root), ['a.digest']);
+    await files.changeFolders([pathToUri(root) + '/'], []);
+    await files.changeFolders([], [pathToUri(root) + '/']);
+    await files.ready;
+    assert.deepEqual(indexedNames(index, root), ['a.digest']);
+    await files.changeFolders([], [pathToUri(root)]);
+    await files.ready;
+    assert.deepEqual(index.files(), []);
+    files.dispose();
+  });
+
+  test('Should keep what file events read while a rescan runs', async () => {
+    const texts: Record<string, string> = {};
+    for (let i = 0; i < 60; i++) texts[`f${String(i).padStart(2, '0')}/2026-01-01.digest`] = digest(entryLines(`P${i}`));
+    const root = folder(texts);
+    const index = new WorkspaceIndex();
+    // The events come while the rescan reads P30's file: its read then gives way to theirs.
+    let fire: (() => void) | undefined;
+    const files = new WorkspaceDigests(index, {
+      decode: (bytes) => {
+        const text = decodeUtf8Text(bytes);
+        if (fire && text?.includes('P30 ')) {
+          const now = fire;
+          fire = undefined;
+          now();
+        }
+        return text;
+      },
+    });
+    await files.setFolders([pathToUri(root)]);
+    assert.equal(index.files().length, 60);
+    let events: Promise<void> | undefined;
+    fire = () => {
+      // A digest written and P30's file changed while the rescan runs, each told by its event.
+      fs.writeFileSync(path.join(root, 'f00', 'new.digest'), digest(entryLines('New')));
+      fs.appendFileSync(path.join(root, 'f30/2026-01-01.digest'), '\n');
+      events = files.filesChanged([
+        { uri: pathToUri(path.join(root, 'f00', 'new.digest')), type: CREATED },
+        { uri: pathToUri(path.join(root, 'f30/2026-01-01.digest')), type: 2 },
+      ]);
+    };
+    await files.rescan();
+    assert.ok(events, 'the events came during the rescan');
+    await events;
+    assert.equal(index.files().length, 61, indexedNames(index, root).join(' '));
+    assert.ok(indexedNames(index, root).includes('f00/new.digest'));
+    assert.ok(indexedNames(index, root).includes('f30/2026-01-01.digest'));
+    files.dispose();
+  });
+
   test('Should ignore events outside the workspace folders', async () => {
     const root = folder({});
     const outside = folder({ 'o.digest': digest(entryLines('O')) });

@@ -106,6 +106,30 @@ describe('Paper Digest for a daily reader', () => {
     }
   });
 
+  it('Should follow a folder of digests renamed on disk, told as the folder alone', async () => {
+    const view = api.papersView;
+    await view.setGrouping('file');
+    const folder = workspaceFile('zz-moving-folder');
+    const renamed = workspaceFile('zz-moved-folder');
+    const labels = async (): Promise<string[]> => (await view.getChildren()).map((element: { node: { kind: string; label?: string } }) => (element.node.kind === 'group' ? element.node.label ?? '' : ''));
+    try {
+      await vscode.workspace.fs.createDirectory(folder);
+      await vscode.workspace.fs.writeFile(vscode.Uri.joinPath(folder, '2026-05-09.digest'), Buffer.from(digestText('A Paper In A Folder That Moves'), 'utf8'));
+      await waitUntil(async () => ((await labels()).some((label) => label.includes('zz-moving-folder')) ? true : undefined), 'the new folder\u2019s digest in the view', [view.onDidChangeIndex]);
+      await vscode.workspace.fs.rename(folder, renamed);
+      await waitUntil(
+        async () => {
+          const now = await labels();
+          return now.some((label) => label.includes('zz-moved-folder')) && !now.some((label) => label.includes('zz-moving-folder')) ? true : undefined;
+        },
+        'the renamed folder\u2019s digest in the view, under its new name',
+        [view.onDidChangeIndex],
+      );
+    } finally {
+      for (const each of [folder, renamed]) await vscode.workspace.fs.delete(each, { recursive: true }).then(undefined, () => undefined);
+    }
+  });
+
   it('Should say "0 papers" and show the Clear Filter welcome when the filter matches nothing, and count each paper once', async () => {
     const view = api.papersView;
     view.setFilter('zz no paper is called this');

@@ -111,7 +111,8 @@ describe('Paper Digest for a daily reader', () => {
     await view.setGrouping('file');
     const folder = workspaceFile('zz-moving-folder');
     const renamed = workspaceFile('zz-moved-folder');
-    const labels = async (): Promise<string[]> => (await view.getChildren()).map((element: { node: { kind: string; label?: string } }) => (element.node.kind === 'group' ? element.node.label ?? '' : ''));
+    // The file groups' ids hold their files' URIs (a label is the file's name alone).
+    const labels = async (): Promise<string[]> => (await view.getChildren()).map((element: { id: string }) => element.id);
     try {
       await vscode.workspace.fs.createDirectory(folder);
       await vscode.workspace.fs.writeFile(vscode.Uri.joinPath(folder, '2026-05-09.digest'), Buffer.from(digestText('A Paper In A Folder That Moves'), 'utf8'));

@@ -7,7 +7,7 @@
  * any scheme work (vscode-vfs, vscode-remote, file); none is ever turned into a path.
  */
 import { FileChangeType, FileEvent } from 'vscode-languageserver-protocol';
-import { dropOperationsIn, folderChange, isDigestUri, isInAFolder, isInFolders } from './digestFiles';
+import { dropOperationsIn, folderChange, inSkippedFolder, isDigestUri, isInAFolder, isInFolder, isInFolders, withoutFolders } from './digestFiles';
 import { PendingDocuments } from './pendingDocuments';
 import type { DigestDocument } from './service/model';
 import type { WorkspaceIndex } from './service/workspaceIndex';
@@ -126,13 +126,23 @@ export class ClientWorkspaceDigests implements WorkspaceFiles {
 
   async rescan(): Promise<void> {
     const seen = new Set<string>();
-    await this.scan(this.folders, seen);
-    this.index.removeMany(this.index.diskUris().filter((uri) => !seen.has(uri) && this.inWorkspace(uri)));
+    // What file events read or scan meanwhile counts as read (workspace.ts has it so too).
+    const touched = new Set<string>();
+    this.rescansTouching.add(touched);
+    try {
+      await this.scan(this.folders, seen);
+    } finally {
+      this.rescansTouching.delete(touched);
+    }
+    const touchedList = [...touched];
+    this.index.removeMany(this.index.diskUris().filter((uri) => !seen.has(uri) && this.inWorkspace(uri) && !touchedList.some((each) => isInFolder(uri, each))));
   }
 
+  /** The URIs file events read or scanned during each rescan under way. */
+  private readonly rescansTouching = new Set<Set<string>>();
+
   changeFolders(added: readonly string[], removed: readonly string[]): Promise<void> {
-    const removedSet = new Set(removed.map(trimmedUri));
-    return this.setFolders([...this.folders.filter((uri) => !removedSet.has(uri)), ...added]);
+    return this.setFolders([...withoutFolders(this.folders, removed.map(trimmedUri)), ...added]);
   }
 
   async filesChanged(changes: readonly FileEvent[]): Promise<void> {
@@ -142,10 +152,17 @@ export class ClientWorkspaceDigests implements WorkspaceFiles {
     // A folder found now is read while it is in a workspace folder, or, with none open now, while
     // there is none (then any file is in the workspace).
     const anywhere = this.folders.length === 0;
+    const told = new Set<string>();
     for (const change of changes) {
       const uri = trimmedUri(change.uri);
-      if (!this.inWorkspace(uri)) {
+      if (!this.inWorkspace(uri) || told.has(`${change.type}:${uri}`)) {
         continue;
+      }
+      told.add(`${change.type}:${uri}`);
+      if (change.type !== FileChangeType.Deleted) {
+        // What the scan would not index (`node_modules`, `.git`), an event does not either.
+        if (inSkippedFolder(uri, this.folders)) continue;
+        for (const touched of this.rescansTouching) touched.add(uri);
       }
       if (change.type === FileChangeType.Deleted) {
         this.operations.delete(uri);

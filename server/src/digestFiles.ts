@@ -4,6 +4,7 @@
  * (clientWorkspace.ts) and the client's file search and watcher, so that all of them take the
  * same files. No Node imports: the browser bundle uses it.
  */
+import { decodeUriText } from './service/text';
 
 /** The endings of a digest's file name, lower-case; a name matches them in any case. */
 const DIGEST_ENDINGS = ['.digest', '.digest.txt'] as const;
@@ -40,6 +41,43 @@ export const DIGEST_FILE_GLOB = `**/*{${DIGEST_ENDINGS.map(anyCase).join(',')}}`
 /** Whether a URI is a folder's URI or lies below it. */
 export function isInFolder(uri: string, folder: string): boolean {
   return uri === folder || uri.startsWith(folder.endsWith('/') ? folder : folder + '/');
+}
+
+/**
+ * The workspace folders less those removed, each removed once: a folder given twice (or as two
+ * spellings of one URI, once canonical) and removed once stays a folder once.
+ *
+ * @example withoutFolders(['file:///w', 'file:///w'], ['file:///w']) // ['file:///w']
+ */
+export function withoutFolders(folders: readonly string[], removed: readonly (string | undefined)[]): string[] {
+  const remaining = [...folders];
+  for (const uri of removed) {
+    const at = uri === undefined ? -1 : remaining.indexOf(uri);
+    if (at >= 0) remaining.splice(at, 1);
+  }
+  return remaining;
+}
+
+/** The folders a scan does not walk, wherever they are. */
+export const SKIPPED_FOLDERS: ReadonlySet<string> = new Set(['node_modules', '.git']);
+
+/**
+ * Whether a URI lies in a folder the scan does not walk (`node_modules`, `.git`) below its
+ * workspace folder (below the root, with no workspace folder), or is such a folder: what a file
+ * event tells of it is not indexed, as the scan would not index it. A digest named `.git` is
+ * still one.
+ *
+ * @example inSkippedFolder('file:///w/node_modules/p/a.digest', ['file:///w']) // true
+ * @example inSkippedFolder('file:///w/node_modules/a.digest', ['file:///w/node_modules']) // false
+ */
+export function inSkippedFolder(uri: string, folders: readonly string[]): boolean {
+  let base = '';
+  for (const folder of folders) {
+    if (isInFolder(uri, folder) && folder.length > base.length) base = folder;
+  }
+  const parts = uri.slice(base.length).split('/');
+  const skipped = (part: string): boolean => SKIPPED_FOLDERS.has(decodeUriText(part));
+  return parts.slice(0, -1).some(skipped) || (!isDigestUri(uri) && skipped(parts[parts.length - 1]));
 }
 
 /** Whether a URI lies in one of the workspace folders (or there are no folders at all). */

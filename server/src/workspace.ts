@@ -18,11 +18,11 @@ import { FirstLevelReader, FirstLevelTask } from './firstLevelRead';
 import { namesNotUtf8Async } from './fs/fileNames';
 import type { KeptIndexStore } from './keptIndexDisk';
 import { FileFingerprint, KeptFile, sameFingerprint } from './service/keptIndex';
-import { dropOperationsIn, folderChange, isDigestFileName, isDigestUri, isInAFolder, isInFolder, isInFolders } from './digestFiles';
+import { dropOperationsIn, folderChange, inSkippedFolder, isDigestFileName, isDigestUri, isInAFolder, isInFolder, isInFolders, SKIPPED_FOLDERS, withoutFolders } from './digestFiles';
 import { PendingDocuments } from './pendingDocuments';
 import type { DigestDocument } from './service/model';
 import { FileSummary, FirstLevelPart, WorkspaceIndex } from './service/workspaceIndex';
-import { decodeUriText, wellFormed, withoutTrailingSlashes } from './service/text';
+import { wellFormed, withoutTrailingSlashes } from './service/text';
 import { CliMessageKey, Log, message, detailOf, skippedPart } from './service/cliMessages';
 
 /** Limits of the scan, so that a huge or deep workspace cannot stall the server. */
@@ -72,7 +72,6 @@ const SKIP_OF_ERROR: Record<SafeFileError['code'], SkipReason> = {
 };
 
 /** Folder names never entered. */
-const SKIPPED_FOLDERS = new Set(['node_modules', '.git']);
 
 export { isDigestFileName };
 
@@ -299,12 +298,7 @@ export class WorkspaceDigests {
    * is taken out once: given twice (or as two spellings of one URI), it stays a folder once.
    */
   changeFolders(added: readonly string[], removed: readonly string[]): Promise<void> {
-    const remaining = [...this.folders];
-    for (const uri of removed.map(canonicalUri)) {
-      const at = uri === undefined ? -1 : remaining.indexOf(uri);
-      if (at >= 0) remaining.splice(at, 1);
-    }
-    return this.setFolders([...remaining, ...added]);
+    return this.setFolders([...withoutFolders(this.folders, removed.map(canonicalUri)), ...added]);
   }
 
   /**
@@ -325,7 +319,7 @@ export class WorkspaceDigests {
         continue;
       }
       told.add(`${change.type}:${uri}`);
-      if (change.type !== FileChangeType.Deleted && (this.beyondDepth(uri, !isDigestUri(uri)) || this.inSkippedFolder(uri))) {
+      if (change.type !== FileChangeType.Deleted && (this.beyondDepth(uri, !isDigestUri(uri)) || inSkippedFolder(uri, this.folders))) {
         // Deeper than the scan goes, or in a folder it does not walk (`node_modules`, `.git`):
         // what a rescan would not index, an event does not either.
         continue;
@@ -389,20 +383,6 @@ export class WorkspaceDigests {
     // A write under way gives way (it would rename an older index over this one), and its
     // temporary file goes now: the process may end before that write does.
     this.keptStore?.abandon();
-  }
-
-  /**
-   * Whether a URI lies in a folder the scan does not walk (`node_modules`, `.git`) below its
-   * workspace folder (any folder of its path, with no workspace folder).
-   */
-  private inSkippedFolder(uri: string): boolean {
-    let base = '';
-    for (const folder of this.folders) {
-      if (isInFolder(uri, folder) && folder.length > base.length) base = folder;
-    }
-    const below = uri.slice(base.length).split('/');
-    // The last part is the file or folder itself: a digest named `.git` is still one.
-    return below.slice(0, -1).some((part) => SKIPPED_FOLDERS.has(decodeUriText(part))) || (!isDigestUri(uri) && SKIPPED_FOLDERS.has(decodeUriText(below[below.length - 1])));
   }
 
   /** Whether a URI is inside a workspace folder (or the server has no folders at all). */

@@ -108,6 +108,41 @@ describe('The client-backed workspace index', () => {
     assert.deepEqual(source.finds.slice(finds), [`${ROOT}/moved`], 'a folder moved in is searched');
   });
 
+  test('Should index nothing an event tells in node_modules or .git, read each event once, and keep a folder given twice when removed once', async () => {
+    const { source, index, files } = setUp();
+    source.files.set(`${ROOT}/a.digest`, digest(entryLines('A')));
+    await files.setFolders([ROOT, ROOT]);
+    // Written after the scan (the client's search leaves node_modules out), told by an event.
+    source.files.set(`${ROOT}/node_modules/p/b.digest`, digest(entryLines('B')));
+    const reads = source.reads.length;
+    await files.filesChanged([
+      { uri: `${ROOT}/node_modules/p/b.digest`, type: FileChangeType.Created },
+      { uri: `${ROOT}/.git/x`, type: FileChangeType.Created },
+      { uri: `${ROOT}/a.digest`, type: FileChangeType.Changed },
+      { uri: `${ROOT}/a.digest`, type: FileChangeType.Changed },
+    ]);
+    assert.deepEqual(indexed(index), [`${ROOT}/a.digest`]);
+    assert.deepEqual(source.reads.slice(reads), [[`${ROOT}/a.digest`]], 'read once');
+    await files.changeFolders([], [ROOT]);
+    assert.deepEqual(indexed(index), [`${ROOT}/a.digest`]);
+  });
+
+  test('Should keep what file events read while a rescan runs', async () => {
+    const { source, index, files } = setUp();
+    source.files.set(`${ROOT}/a.digest`, digest(entryLines('A')));
+    await files.setFolders([ROOT]);
+    // The rescan's read is held; a digest written meanwhile comes by its event.
+    source.hold();
+    const rescan = files.rescan();
+    await new Promise((resolve) => setImmediate(resolve));
+    source.files.set(`${ROOT}/b.digest`, digest(entryLines('B')));
+    const event = files.filesChanged([{ uri: `${ROOT}/b.digest`, type: FileChangeType.Created }]);
+    await new Promise((resolve) => setImmediate(resolve));
+    source.release();
+    await Promise.all([rescan, event]);
+    assert.deepEqual(indexed(index), [`${ROOT}/a.digest`, `${ROOT}/b.digest`]);
+  });
+
   test('Should not read a folder removed before its scan, and read a folder an event finds with no folder open', async () => {
     const { source, index, files } = setUp();
     source.files.set(`${ROOT}/a.digest`, digest(entryLines('A')));

@@ -480,6 +480,28 @@ describe('quick fixes: more cases', () => {
     assert.ok(!applyEdits(text, fixAll(doc)).includes('微型推理器\n\nZed'), 'fix-all leaves the 机构 line too');
   });
 
+  test('Should move an author list written out of its place to where the authors belong, before offering a placeholder', () => {
+    // The authors after the English title, the Chinese title after them: read as a stray line
+    // and a paper without authors.
+    const text = '数学推理\n\nSparse Probes\n\nMei Tanaka, Omar Haddad\n\n稀疏探针\n\n专题命中 数学推理 ：reasoning(abstract)；分类 cs.LG\n\nAI总结 本文。\n';
+    const doc = parseDigest(text);
+    const missing = computeDiagnostics(doc).find((d) => d.code === 'missing-field' && d.data?.field === 'authors')!;
+    assert.ok(missing);
+    const actions = codeActions(doc, { uri: 'file:///a.digest' }, { range: missing.range, diagnostics: [missing] }, { uri: 'file:///a.digest' });
+    assert.deepEqual(actions.map((action) => action.title), ["Use 'Mei Tanaka, Omar Haddad' as the author list — 将“Mei Tanaka, Omar Haddad”用作作者列表", 'Insert a placeholder author list — 插入占位的作者列表']);
+    const moved = applyEdits(text, actions[0].edit!.changes!['file:///a.digest']);
+    assert.equal(moved, '数学推理\n\nSparse Probes\n\n稀疏探针\n\nMei Tanaka, Omar Haddad\n\n专题命中 数学推理 ：reasoning(abstract)；分类 cs.LG\n\nAI总结 本文。\n');
+    assert.deepEqual(computeDiagnostics(parseDigest(moved)), []);
+    assert.equal(applyEdits(text, fixAll(doc)), text, 'fix-all moves no text');
+    // Two stray lines that read as author lists: which is the paper's is not clear, no move.
+    const two = text.replace('稀疏探针\n', '稀疏探针\n\nAda Lovelace, Alan Turing\n');
+    const twoDoc = parseDigest(two);
+    const twoMissing = computeDiagnostics(twoDoc).find((d) => d.code === 'missing-field' && d.data?.field === 'authors');
+    if (twoMissing) {
+      assert.ok(!fixesFor(twoDoc, twoMissing).some((fix) => fix.titles.en.startsWith('Use ')));
+    }
+  });
+
   test('Should end a bare 机构 line fixed by fix-all with its marker, no white space after it', () => {
     for (const line of ['机构', '机构   ', '机构 * ']) {
       const text = digest(entryLines('A', { institutions: line }));

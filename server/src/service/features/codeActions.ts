@@ -11,11 +11,11 @@ import { CodeAction, CodeActionKind, Diagnostic, Position, Range, SnippetTextEdi
 import type { Cancellation } from '../cancellation';
 import { NEVER_CANCELLED } from '../cancellation';
 import { applyOffsetEdits, composeEdits, editsConflict, LineIndex, OffsetEdit, positionBefore, splitsSurrogatePair, toOffsetEdits, toTextEdits } from '../edits';
-import type { DigestDocument, Entry, Field, FieldKind, InstitutionsField, TopicHitsField } from '../model';
+import type { DigestDocument, Entry, Field, FieldKind, InstitutionsField, Span, TopicHitsField } from '../model';
 import { FIELD_ORDER, LABELS, miscasedLabelAt } from '../model';
 import { HIT_SPACE_CLASS } from '../nodes';
 import { categoryByCode, categoryIgnoringCase } from '../taxonomy';
-import { isBlank, plainLabel, skipSpaces, trimEndIndex } from '../text';
+import { authorListLikeness, isBlank, plainLabel, skipSpaces, trimEndIndex } from '../text';
 import { consistencyFixes, entriesChangingForms, Forms, formsOf, keysWorseElsewhere } from './consistency';
 import { entryTitleKey, titleKey } from './entries';
 import { openCopyActions } from './duplicateActions';
@@ -763,7 +763,38 @@ function missingField(doc: DigestDocument, at: Places, entry: Entry, data: Diagn
   const label = field === 'topicHits' ? LABELS.topicHits : LABELS.summary;
   const title = labelled ? bilingual(`Insert the missing ${label} paragraph`, `插入缺少的“${label}”段落`) : bilingual(`Insert a placeholder ${fieldName(field)}`, `插入占位的${fieldNameZh(field)}`);
   const result = fix(title, [insert(position, before + plain + after)], true, false);
-  return [context.snippets ? { ...result, snippetEdits: [{ range: { start: position, end: position }, snippet: { kind: 'snippet', value: before + snippet + '$0' + after } }] } : result];
+  const placeholder: DigestFix = context.snippets ? { ...result, snippetEdits: [{ range: { start: position, end: position }, snippet: { kind: 'snippet', value: before + snippet + '$0' + after } }] } : result;
+  // The paper's author list written out of its place (after the Chinese title, say), read as a
+  // stray line: moved where the authors belong, first; the placeholder after it.
+  const stray = field === 'authors' ? strayAuthorList(entry) : undefined;
+  if (stray) {
+    const moved = fix(bilingual(`Use '${shownName(stray.text)}' as the author list`, `将“${shownName(stray.text)}”用作作者列表`), [insert(position, before + stray.text.trim() + after), at.deleteLines(stray.range.start.line, stray.range.end.line)], true, false);
+    if (!editsOverlap(doc, moved.edits)) return [moved, placeholder];
+  }
+  return [placeholder];
+}
+
+/**
+ * The one stray line of an entry that reads as an author list (names between commas, no Chinese),
+ * or undefined when none or several do.
+ */
+function strayAuthorList(entry: Entry): Span | undefined {
+  const lists = entry.strayLines.filter((span) => span.range.start.line === span.range.end.line && authorListLikeness(span.text.trim()) === 'strong');
+  return lists.length === 1 ? lists[0] : undefined;
+}
+
+/** Document text in a fix's title: one line, at most 40 characters (`plainLabel`). */
+function shownName(text: string): string {
+  return plainLabel(text.trim(), 40);
+}
+
+/** Whether two of a fix's edits touch or overlap (a client may apply such edits in either order). */
+function editsOverlap(doc: DigestDocument, edits: readonly TextEdit[]): boolean {
+  const offsets = toOffsetEdits(doc.text, edits).sort((a, b) => a.start - b.start);
+  for (let i = 1; i < offsets.length; i++) {
+    if (offsets[i].start <= offsets[i - 1].end) return true;
+  }
+  return false;
 }
 
 function fieldName(field: FieldKind): string {

@@ -7,7 +7,7 @@
  * any scheme work (vscode-vfs, vscode-remote, file); none is ever turned into a path.
  */
 import { FileChangeType, FileEvent } from 'vscode-languageserver-protocol';
-import { dropOperationsIn, folderChange, inSkippedFolder, isDigestUri, isInAFolder, isInFolder, isInFolders, withoutFolders } from './digestFiles';
+import { CreationBatches, dropOperationsIn, folderChange, inSkippedFolder, isDigestUri, isInAFolder, isInFolder, isInFolders, withoutFolders } from './digestFiles';
 import { PendingDocuments } from './pendingDocuments';
 import type { DigestDocument } from './service/model';
 import type { WorkspaceIndex } from './service/workspaceIndex';
@@ -152,13 +152,14 @@ export class ClientWorkspaceDigests implements WorkspaceFiles {
     // A folder found now is read while it is in a workspace folder, or, with none open now, while
     // there is none (then any file is in the workspace).
     const anywhere = this.folders.length === 0;
-    const told = new Set<string>();
+    // An event told twice in a row for a file is read once (workspace.ts has it so too).
+    const last = new Map<string, number>();
     for (const change of changes) {
       const uri = trimmedUri(change.uri);
-      if (!this.inWorkspace(uri) || told.has(`${change.type}:${uri}`)) {
+      if (!this.inWorkspace(uri) || last.get(uri) === change.type) {
         continue;
       }
-      told.add(`${change.type}:${uri}`);
+      last.set(uri, change.type);
       if (change.type !== FileChangeType.Deleted) {
         // What the scan would not index (`node_modules`, `.git`), an event does not either.
         if (inSkippedFolder(uri, this.folders)) continue;
@@ -178,13 +179,21 @@ export class ClientWorkspaceDigests implements WorkspaceFiles {
     if (deleted.length > 0) {
       this.index.removeMany(deleted);
     }
-    const outcomes = await this.readAll(files, undefined);
+    // Each file read once (created, deleted and created again: deleted first, then read).
+    const toRead = [...new Set(files)];
+    // What else was created is looked at once the creations settle, the outermost only.
+    const created = Promise.all(folders.map((uri) => this.created.add(uri, anywhere)));
+    const outcomes = await this.readAll(toRead, undefined);
     // A digest's name that is a folder's now: scan it.
-    const scans = [...folders, ...files.filter((_, i) => outcomes[i] === 'folder')];
+    const scans = toRead.filter((_, i) => outcomes[i] === 'folder');
     if (scans.length > 0) {
       await this.scan(scans, undefined, anywhere);
     }
+    await created;
   }
+
+  /** Creations (not of digests) looked at once they settle, the outermost only (`CreationBatches`). */
+  private readonly created = new CreationBatches((uris, anywhere) => this.scan(uris, undefined, anywhere));
 
   documentChanged(uri: string, model: () => DigestDocument): void {
     const key = trimmedUri(uri);
@@ -203,6 +212,7 @@ export class ClientWorkspaceDigests implements WorkspaceFiles {
 
   dispose(): void {
     this.pendingDocuments.dispose();
+    this.created.dispose();
   }
 
   /** The web extension keeps no index between starts: its files come through the client, read in full at each start. */

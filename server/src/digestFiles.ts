@@ -116,3 +116,66 @@ export function dropOperationsIn(operations: Map<string, number>, gone: readonly
     if (isInAFolder(uri, gone)) operations.delete(uri);
   }
 }
+
+/** Creations are looked at once none came for this long (`CreationBatches`)… */
+const CREATED_SETTLE_MS = 100;
+/** …or this long after the first of them, while they keep coming. */
+const CREATED_MAX_WAIT_MS = 1_000;
+
+/**
+ * What file events say was created (not digests: folders, maybe, that hold some), looked at
+ * once the creations settle (none for `CREATED_SETTLE_MS`, or `CREATED_MAX_WAIT_MS` after the
+ * first), and then only the outermost of them: a tree of thousands of folders and files written
+ * one by one (a virtual environment, a build) is walked once, not once per folder of its depth,
+ * whatever batches the events come in. `add` settles when what it added was looked at.
+ *
+ * @example
+ * const created = new CreationBatches((uris) => scanFolders(uris));
+ * await Promise.all([created.add('file:///w/env'), created.add('file:///w/env/lib')]); // scans file:///w/env once
+ */
+export class CreationBatches {
+  private batch: { uris: Set<string>; anywhere: boolean; firstAt: number; settled: Promise<void>; done: () => void; timer: ReturnType<typeof setTimeout> | undefined } | undefined;
+
+  constructor(private readonly look: (uris: string[], anywhere: boolean) => Promise<void>) {}
+
+  add(uri: string, anywhere = false): Promise<void> {
+    let batch = this.batch;
+    if (!batch) {
+      let done!: () => void;
+      const settled = new Promise<void>((resolve) => (done = resolve));
+      batch = this.batch = { uris: new Set(), anywhere, firstAt: Date.now(), settled, done, timer: undefined };
+    }
+    batch.uris.add(uri);
+    batch.anywhere ||= anywhere;
+    clearTimeout(batch.timer);
+    const current = batch;
+    const wait = Math.max(0, Math.min(CREATED_SETTLE_MS, current.firstAt + CREATED_MAX_WAIT_MS - Date.now()));
+    current.timer = setTimeout(() => {
+      if (this.batch === current) this.batch = undefined;
+      this.look(outermost(current.uris), current.anywhere).then(current.done, current.done);
+    }, wait);
+    return current.settled;
+  }
+
+  /** Looks at nothing more; what waits settles. */
+  dispose(): void {
+    const batch = this.batch;
+    this.batch = undefined;
+    clearTimeout(batch?.timer);
+    batch?.done();
+  }
+}
+
+/**
+ * The URIs of a set that lie in no other of them: the outermost of what was created.
+ *
+ * @example outermost(new Set(['file:///w/a', 'file:///w/a/b', 'file:///w/a-b'])) // ['file:///w/a', 'file:///w/a-b']
+ */
+export function outermost(uris: ReadonlySet<string>): string[] {
+  return [...uris].filter((uri) => {
+    for (let at = uri.lastIndexOf('/'); at > 0; at = uri.lastIndexOf('/', at - 1)) {
+      if (uris.has(uri.slice(0, at))) return false;
+    }
+    return true;
+  });
+}

@@ -16,6 +16,8 @@
  */
 import { ErrorCodes, Message, ResponseError } from 'vscode-languageserver/node';
 import type { ConnectionOptions, RequestMessage } from 'vscode-languageserver/node';
+import { UNDECODABLE_METHOD } from './protocol';
+import { INVALID_REQUEST_METHOD } from './requestShapes';
 
 /** The method a refused request is handed to; it answers with the refusal's error. */
 const REFUSED = '$/paperDigest/refused';
@@ -73,6 +75,11 @@ export class Lifecycle {
   }
 
   private refusal(method: string): Refusal | undefined {
+    if (method === INVALID_REQUEST_METHOD || method === UNDECODABLE_METHOD) {
+      // What stands for a request that is none (no method name, not JSON): answered with its own
+      // error (InvalidRequest, ParseError) whatever the state, never named.
+      return undefined;
+    }
     if (this.state === 'new') {
       return method === 'initialize' ? undefined : { code: ErrorCodes.ServerNotInitialized, message: `The server is not initialized: ${method} before initialize` };
     }

@@ -604,6 +604,11 @@ export class ReadingService {
     if (!params || !EXPORT_FORMATS.includes(params.format)) {
       return { text: '', count: 0 };
     }
+    const wrongScope = scopeMistakes(params.scope);
+    if (wrongScope.length > 0) {
+      // A client's mistake, said (read as `{}`, it exported every paper).
+      return { text: '', count: 0, wrongScope };
+    }
     const papers = distinctPapers(lookup, papersInScope(lookup, sanitiseScope(params.scope), this.trees, token));
     if (papers.length > MAX_EXPORT_PAPERS) {
       return { text: '', count: 0, tooMany: { papers: papers.length, max: MAX_EXPORT_PAPERS } };

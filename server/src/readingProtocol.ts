@@ -271,6 +271,11 @@ export interface ExportPapersResult {
    * (`MAX_EXPORT_PAPERS`): how many it holds, and the most.
    */
   readonly tooMany?: { readonly papers: number; readonly max: number };
+  /**
+   * Set, with no text, when the scope has parts of another type or value, or parts no scope has
+   * (`{ paperKeys: [...] }`, `{ grouping: 'topics' }`): their names.
+   */
+  readonly wrongScope?: readonly string[];
 }
 
 /**

@@ -172,17 +172,28 @@ export function folderUris(folders: unknown): string[] {
 }
 
 /**
- * The `file:` URI of an absolute path (`/home/a b` → `file:///home/a%20b`, `C:\\w` → `file:///C:/w`),
- * undefined for any other text: LSP's deprecated `rootPath`, which some clients still send alone.
- * (Written out here: the web extension's worker has no `node:url`.)
+ * The `file:` URI of an absolute path (`/home/a b` → `file:///home/a%20b`, `C:\w` → `file:///C:/w`,
+ * `\\server\share` → `file://server/share`; runs of slashes as one, `//tmp` as `/tmp`), undefined for any
+ * other text, and for a path that is no text a URI can hold (a lone surrogate): LSP's deprecated
+ * `rootPath`, which some clients still send alone. (Written out here: the web extension's worker
+ * has no `node:url`.)
  */
 export function fileUriOfPath(given: string): string | undefined {
+  // A UNC path as Windows writes it (`\\server\share`); `//tmp` is POSIX's `/tmp`.
+  const unc = /^\\{2}([^\\/]+)[\\/]+([^\\/].*)$/.exec(given);
   const drive = /^([A-Za-z]):[\\/]/.exec(given);
-  if (!drive && !given.startsWith('/')) {
+  if (!unc && !drive && !given.startsWith('/')) {
     return undefined;
   }
-  const segments = (drive ? given.slice(3) : given.slice(1)).split(drive ? /[\\/]/ : '/');
-  return 'file:///' + (drive ? `${drive[1]}:/` : '') + segments.map(encodeURIComponent).join('/');
+  const rest = unc ? unc[2] : drive ? given.slice(3) : given;
+  const segments = rest.split(unc || drive ? /[\\/]+/ : /\/+/).filter((segment, i, all) => segment !== '' || i === all.length - 1);
+  try {
+    const path = segments.map(encodeURIComponent).join('/');
+    if (unc) return `file://${encodeURIComponent(unc[1])}/${path}`;
+    return 'file:///' + (drive ? `${drive[1]}:/` : '') + path;
+  } catch {
+    return undefined;
+  }
 }
 
 /**

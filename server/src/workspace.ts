@@ -18,7 +18,7 @@ import { FirstLevelReader, FirstLevelTask } from './firstLevelRead';
 import { namesNotUtf8Async } from './fs/fileNames';
 import type { KeptIndexStore } from './keptIndexDisk';
 import { FileFingerprint, KeptFile, sameFingerprint } from './service/keptIndex';
-import { dropOperationsIn, folderChange, inSkippedFolder, isDigestFileName, isDigestUri, isInAFolder, isInFolder, isInFolders, SKIPPED_FOLDERS, withoutFolders } from './digestFiles';
+import { CreationBatches, dropOperationsIn, folderChange, inSkippedFolder, isDigestFileName, isDigestUri, isInAFolder, isInFolder, isInFolders, SKIPPED_FOLDERS, withoutFolders } from './digestFiles';
 import { PendingDocuments } from './pendingDocuments';
 import type { DigestDocument } from './service/model';
 import { FileSummary, FirstLevelPart, WorkspaceIndex } from './service/workspaceIndex';
@@ -311,14 +311,15 @@ export class WorkspaceDigests {
     // A folder found now is walked while it is in a workspace folder, or, with none open now,
     // while there is none (then any file is in the workspace).
     const anywhere = this.folders.length === 0;
-    // The same event told twice in a batch (a digest created matches two of a client's watchers) is read once.
-    const told = new Set<string>();
+    // The same event told twice in a row for a file (a digest created matches two of a client's
+    // watchers) is read once; Created, Deleted, Created are all three applied, in their order.
+    const last = new Map<string, number>();
     for (const change of changes) {
       const uri = canonicalUri(change.uri);
-      if (!uri || !this.inWorkspace(uri) || told.has(`${change.type}:${uri}`)) {
+      if (!uri || !this.inWorkspace(uri) || last.get(uri) === change.type) {
         continue;
       }
-      told.add(`${change.type}:${uri}`);
+      last.set(uri, change.type);
       if (change.type !== FileChangeType.Deleted && (this.beyondDepth(uri, !isDigestUri(uri)) || inSkippedFolder(uri, this.folders))) {
         // Deeper than the scan goes, or in a folder it does not walk (`node_modules`, `.git`):
         // what a rescan would not index, an event does not either.
@@ -340,8 +341,8 @@ export class WorkspaceDigests {
         // A digest's name may now be a folder's (a file replaced by a folder): scan it then.
         reads.push(this.readInto(uri, this.nextOperation(uri), true).then((outcome) => (outcome === 'folder' ? this.scan([uri], false, anywhere) : undefined)));
       } else if (change.type === FileChangeType.Created) {
-        // A folder moved or copied in brings its digests.
-        reads.push(this.scanIfFolder(uri, anywhere));
+        // A folder moved or copied in brings its digests (looked at once the creations settle).
+        reads.push(this.created.add(uri, anywhere));
       }
     }
     if (deleted.length > 0) {
@@ -375,6 +376,7 @@ export class WorkspaceDigests {
   /** Stops the pending timers; an index to keep is written now. */
   dispose(): void {
     this.pendingDocuments.dispose();
+    this.created.dispose();
     clearTimeout(this.keepTimer);
     this.keepTimer = undefined;
     // Whatever was pending (a timer, a wait for the server to be idle, a write under way).
@@ -524,6 +526,9 @@ export class WorkspaceDigests {
   }
 
   /** Scans a folder created in the workspace; a link to a folder is never followed. */
+  /** Creations (not of digests) looked at once they settle, the outermost only (`CreationBatches`). */
+  private readonly created = new CreationBatches((uris, anywhere) => Promise.all(uris.map((uri) => this.scanIfFolder(uri, anywhere))).then(() => undefined));
+
   private async scanIfFolder(uri: string, anywhere: boolean): Promise<void> {
     try {
       const file = fileURLToPath(uri);

@@ -3,8 +3,9 @@
  * but with ServerNotInitialized, `initialize` is answered once, nothing after `shutdown`.
  */
 import * as assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
 import { describe, test } from 'node:test';
-import { LspClient, ResponseError } from '../support/lspClient';
+import { LspClient, ResponseError, SERVER_BUNDLE } from '../support/lspClient';
 import { digest, entryLines } from '../support/fixtures';
 
 const SERVER_NOT_INITIALIZED = -32002;
@@ -54,6 +55,32 @@ describe('lsp: lifecycle over stdio', () => {
     } finally {
       await client.shutdown();
     }
+  });
+
+  test('Should answer a request with no method name before initialize with InvalidRequest, not ServerNotInitialized', async () => {
+    const frame = (body: string): string => `Content-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`;
+    const out = await new Promise<string>((resolve, reject) => {
+      const child = spawn(process.execPath, [SERVER_BUNDLE, '--stdio'], { stdio: 'pipe' });
+      let text = '';
+      const timer = setTimeout(() => {
+        child.kill();
+        reject(new Error(`no answer in ${text}`));
+      }, 20_000);
+      child.on('error', reject);
+      child.stdin.on('error', () => undefined);
+      child.stdout.on('data', (chunk: Buffer) => {
+        text += chunk.toString('utf8');
+        if (text.includes('"id":2,')) {
+          clearTimeout(timer);
+          child.kill();
+          resolve(text);
+        }
+      });
+      child.stdin.write(frame('{"jsonrpc":"2.0","id":1,"method":5}') + frame('{"jsonrpc":"2.0","id":2,"method":"workspace/symbol","params":{"query":""}}'));
+    });
+    assert.match(out, /"id":1,"error":\{"code":-32600,/);
+    assert.match(out, /"id":2,"error":\{"code":-32002,/);
+    assert.doesNotMatch(out, /\$invalidRequest|\$undecodable/);
   });
 
   test('Should answer a second initialize with an error, and go on serving', async () => {

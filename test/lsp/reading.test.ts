@@ -401,6 +401,7 @@ describe('lsp: the reading workflow over stdio', () => {
       assert.match(result.message ?? '', new RegExp(`^Nothing was changed: the scope's ${said.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} (is|are) not what a scope has`), JSON.stringify(result));
       const exported = await client.request<ExportPapersResult>('paperDigest/exportPapers', { format: 'bibtex', scope });
       assert.deepEqual([exported.count, exported.text], [0, ''], JSON.stringify(scope));
+      assert.deepEqual(exported.wrongScope?.map((part) => `"${part}"`).join(', '), said, 'the export names the parts');
     }
     for (const [change, said] of [
       [{}, 'Nothing to change.'],

@@ -43,5 +43,23 @@ describe('A workspace named by rootPath alone', () => {
     assert.equal(fileUriOfPath('D:/w'), 'file:///D:/w');
     assert.equal(fileUriOfPath('relative/x'), undefined);
     assert.equal(fileUriOfPath(''), undefined);
+    // Runs of slashes as one (POSIX's `//tmp` is `/tmp`); a UNC path as its host and share.
+    assert.equal(fileUriOfPath('//tmp//papers'), 'file:///tmp/papers');
+    assert.equal(fileUriOfPath('\\\\server\\share\\papers'), 'file://server/share/papers');
+    // A lone surrogate: no URI (encodeURIComponent throws on it).
+    assert.equal(fileUriOfPath('/tmp/x\ud800y'), undefined);
+  });
+
+  test('Should initialize with a rootPath that is no URI, with no folder', async () => {
+    const other = LspClient.spawn();
+    try {
+      const result = await other.request<{ capabilities?: unknown }>('initialize', { processId: process.pid, rootPath: '/tmp/x\ud800y', rootUri: null, capabilities: DEFAULT_CAPABILITIES });
+      assert.ok(result.capabilities);
+      other.notify('initialized', {});
+      const tree = await other.request<PapersTreeResult>('paperDigest/papersTree', { grouping: 'file', filter: '' });
+      assert.equal(tree.indexedPaperCount, 0);
+    } finally {
+      await other.shutdown();
+    }
   });
 });

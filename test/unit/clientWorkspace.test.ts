@@ -125,6 +125,20 @@ describe('The client-backed workspace index', () => {
     assert.deepEqual(source.reads.slice(reads), [[`${ROOT}/a.digest`]], 'read once');
     await files.changeFolders([], [ROOT]);
     assert.deepEqual(indexed(index), [`${ROOT}/a.digest`]);
+    // A tree created folder by folder, told in two batches: searched once, from its outermost folder.
+    source.files.set(`${ROOT}/env/lib/d.digest`, digest(entryLines('D')));
+    const finds = source.finds.length;
+    await Promise.all([files.filesChanged([{ uri: `${ROOT}/env`, type: FileChangeType.Created }]), files.filesChanged([{ uri: `${ROOT}/env/lib`, type: FileChangeType.Created }])]);
+    assert.deepEqual(source.finds.slice(finds), [`${ROOT}/env`]);
+    assert.ok(indexed(index).includes(`${ROOT}/env/lib/d.digest`));
+    // Created, deleted and created again: there.
+    source.files.set(`${ROOT}/c.digest`, digest(entryLines('C')));
+    await files.filesChanged([
+      { uri: `${ROOT}/c.digest`, type: FileChangeType.Created },
+      { uri: `${ROOT}/c.digest`, type: FileChangeType.Deleted },
+      { uri: `${ROOT}/c.digest`, type: FileChangeType.Created },
+    ]);
+    assert.deepEqual(indexed(index), [`${ROOT}/a.digest`, `${ROOT}/c.digest`, `${ROOT}/env/lib/d.digest`]);
   });
 
   test('Should keep what file events read while a rescan runs', async () => {

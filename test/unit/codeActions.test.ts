@@ -6,6 +6,7 @@ import * as fc from 'fast-check';
 import type { TextEdit } from 'vscode-languageserver-types';
 import { applyEdits, applyOffsetEdits, composeEdits, editsConflict, LineIndex, OffsetEdit, onCodePoints, splitsSurrogatePair, toOffsetEdits } from '../../server/src/service/edits';
 import { codeActions, FIX_ALL_KIND, fixAll, fixesFor, MAX_FIXED_DIAGNOSTICS, PLACEHOLDER_HEADING, PLACEHOLDERS } from '../../server/src/service/features/codeActions';
+import { newProblems, problemCounts } from '../../server/src/service/features/fixCheck';
 import { ALL_CODES, computeDiagnostics, DiagnosticCode, DigestDiagnostic } from '../../server/src/service/features/diagnostics';
 import type { Entry } from '../../server/src/service/model';
 import { parseDigest } from '../../server/src/service/parser';
@@ -500,6 +501,16 @@ describe('quick fixes: more cases', () => {
     if (twoMissing) {
       assert.ok(!fixesFor(twoDoc, twoMissing).some((fix) => fix.titles.en.startsWith('Use ')));
     }
+  });
+
+  test('Should tell the papers with new problems by their number, whatever the text the problems cover holds', () => {
+    // A stray line with an address in it, an item with @ in it: keyed by the text they cover too.
+    const text = digest(entryLines('A'), entryLines('B', { institutions: '机构 * [cs.AI]@2（计算机） 纠错' })) + '\n联系 tiny@reasoners.org\n';
+    const doc = parseDigest(text);
+    const counts = problemCounts(computeDiagnostics(doc), -1, doc);
+    assert.ok([...counts.keys()].some((key) => key.includes('@reasoners')), [...counts.keys()].join(' | '));
+    assert.deepEqual(newProblems(new Map(), counts).sort(), [...new Set(computeDiagnostics(doc).map((d) => d.data?.entry ?? -1))].sort());
+    assert.ok(!newProblems(new Map(), counts).some((entry) => Number.isNaN(entry)));
   });
 
   test('Should end a bare 机构 line fixed by fix-all with its marker, no white space after it', () => {

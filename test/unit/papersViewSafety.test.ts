@@ -11,7 +11,7 @@ import { describe, test } from 'node:test';
 import * as fc from 'fast-check';
 import { fileGroupTooltip, fileLabel, notificationText, paperDescription, paperTooltipMarkdown, pickText, tooltipText, wrapText } from '../../client/src/tooltip';
 import { MAX_LABEL_LENGTH, MAX_SUMMARY_LENGTH, MAX_TITLE_LENGTH, PAPERS_GROUPINGS, PapersTreeNode, PaperNode, papersTree } from '../../server/src/service/features/tree';
-import { plainLabel, wellFormed } from '../../server/src/service/text';
+import { plainLabel, quotedText, wellFormed } from '../../server/src/service/text';
 import { arxivSearchUrl } from '../../server/src/service/reading/paperInfo';
 import { WorkspaceIndex } from '../../server/src/service/workspaceIndex';
 import { digest, entryLines, REPO_ROOT } from '../support/fixtures';
@@ -235,6 +235,21 @@ describe('wrapText (the triage’s summary rows)', () => {
       }),
       // A fixed seed: the suite is the same every run (it once found `aaa😀😀a` cut inside a pair).
       { numRuns: 500, seed: 20261207 },
+    );
+  });
+
+  test('Should quote document text in a message within its length, never half a character, no control, separator or bidirectional character (property)', () => {
+    const unit = fc.oneof(fc.constantFrom('😀', '\ud800', '\udc00', '\u2028', '\u202e', '\u0007', '中', 'a', ' '), fc.string({ minLength: 1, maxLength: 1 }));
+    fc.assert(
+      fc.property(fc.array(unit, { maxLength: 90 }).map((units) => units.join('')), fc.constantFrom(40, 60), (text, max) => {
+        const quoted = quotedText(text, max);
+        assert.ok(quoted.length <= max, `${quoted.length} > ${max}`);
+        assert.equal(quoted, wellFormed(quoted), 'a lone surrogate');
+        assert.doesNotMatch(quoted, /[\u0000-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/);
+        if (text.length <= max) assert.equal(quoted.length, text.length);
+        else assert.ok(quoted.endsWith('…'));
+      }),
+      { numRuns: 500, seed: 20261208 },
     );
   });
 });

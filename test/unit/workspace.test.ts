@@ -330,6 +330,34 @@ describe('workspace: file events and documents', () => {
     nestedFiles.dispose();
   });
 
+  test('Should apply a file created, deleted and created again in one batch in that order, and read an event told twice in a row once', async () => {
+    const root = folder({ 'a.digest': digest(entryLines('A')) });
+    const index = new WorkspaceIndex();
+    let reads = 0;
+    const files = new WorkspaceDigests(index, {
+      decode: (bytes) => {
+        reads++;
+        return decodeUtf8Text(bytes);
+      },
+    });
+    await files.setFolders([pathToUri(root)]);
+    fs.writeFileSync(path.join(root, 'b.digest'), digest(entryLines('B')));
+    const b = pathToUri(path.join(root, 'b.digest'));
+    await files.filesChanged([
+      { uri: b, type: CREATED },
+      { uri: b, type: DELETED },
+      { uri: b, type: CREATED },
+    ]);
+    assert.deepEqual(indexedNames(index, root).sort(), ['a.digest', 'b.digest']);
+    const before = reads;
+    await files.filesChanged([
+      { uri: pathToUri(path.join(root, 'a.digest')), type: 2 },
+      { uri: pathToUri(path.join(root, 'a.digest')), type: 2 },
+    ]);
+    assert.equal(reads - before, 1);
+    files.dispose();
+  });
+
   test('Should keep a folder given twice when it is removed once', async () => {
     const root = folder({ 'a.digest': digest(entryLines('A')) });
     const index = new WorkspaceIndex();
@@ -384,6 +412,29 @@ describe('workspace: file events and documents', () => {
     assert.equal(index.files().length, 61, indexedNames(index, root).join(' '));
     assert.ok(indexedNames(index, root).includes('f00/new.digest'));
     assert.ok(indexedNames(index, root).includes('f30/2026-01-01.digest'));
+    files.dispose();
+  });
+
+  test('Should walk a tree created folder by folder once, from its outermost folder, whatever the events\u2019 batches', async () => {
+    const root = folder({});
+    const index = new WorkspaceIndex();
+    const log: string[] = [];
+    const files = new WorkspaceDigests(index, { log: (ref) => log.push(logText(ref, 'en')) });
+    await files.setFolders([pathToUri(root)]);
+    const scansBefore = log.filter((line) => /\bindexed \d/.test(line)).length;
+    const parts = ['env', 'lib', 'python', 'site'];
+    const events: { uri: string; type: typeof CREATED }[] = [];
+    for (let depth = 1; depth <= parts.length; depth++) {
+      const dir = path.join(root, ...parts.slice(0, depth));
+      fs.mkdirSync(dir);
+      fs.writeFileSync(path.join(dir, `${depth}.digest`), digest(entryLines(`D${depth}`)));
+      fs.writeFileSync(path.join(dir, 'module.py'), 'x = 1\n');
+      events.push({ uri: pathToUri(dir), type: CREATED }, { uri: pathToUri(path.join(dir, 'module.py')), type: CREATED });
+    }
+    // Told in four batches, as a watcher tells them while they are written.
+    await Promise.all([0, 2, 4, 6].map((at) => files.filesChanged(events.slice(at, at + 2))));
+    assert.deepEqual(indexedNames(index, root).sort(), ['env/1.digest', 'env/lib/2.digest', 'env/lib/python/3.digest', 'env/lib/python/site/4.digest']);
+    assert.equal(log.filter((line) => /\bindexed \d/.test(line)).length - scansBefore, 1, log.join('\n'));
     files.dispose();
   });
 

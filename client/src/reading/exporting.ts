@@ -106,6 +106,11 @@ export function registerExporting(context: vscode.ExtensionContext, client: Lang
         void showWarning(tooManyToExport(result.tooMany, format));
         return { count: 0 };
       }
+      if (result.wrongScope && result.wrongScope.length > 0) {
+        // A scope given by a program (`{ scope, format, to }`) with parts no scope has.
+        void showWarning(vscode.l10n.t('Paper Digest: nothing was exported: the scope has {0}, which a scope does not take.', result.wrongScope.map((part) => `"${part}"`).join(', ')));
+        return { count: 0 };
+      }
       if (result.count === 0) {
         void showInformation(vscode.l10n.t('Paper Digest: no papers to export in {0}.', chosen.what));
         return { count: 0 };

@@ -359,3 +359,20 @@ export function compareNumbered(a: string, b: string): number {
 function isAsciiDigit(c: number): boolean {
   return c >= 0x30 && c <= 0x39;
 }
+
+/**
+ * Document text as a message quotes it: control and bidirectional characters, the line and
+ * paragraph separators (which end a line of `check`'s output as a line feed does) and lone
+ * surrogates replaced by U+FFFD, at most `max` UTF-16 units with `…` last, never cut inside a
+ * character (a JSON or SARIF reader refuses half an emoji).
+ *
+ * @example quotedText('😀'.repeat(70), 60) // 29 emoji and '…'
+ */
+export function quotedText(text: string, max: number): string {
+  const clean = text.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g, '\ufffd');
+  if (clean.length <= max) {
+    return clean;
+  }
+  const code = clean.charCodeAt(max - 2);
+  return clean.slice(0, code >= 0xd800 && code <= 0xdbff ? max - 2 : max - 1) + '…';
+}

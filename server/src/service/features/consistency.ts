@@ -19,6 +19,7 @@ import type { Range } from 'vscode-languageserver-types';
 import type { DigestDocument, Entry, Span } from '../model';
 import { Counts, entryNames, fileTerms, FileTerms, rankedCounts, termKey } from '../terms';
 import { bilingual, say } from '../messages';
+import { quotedText } from '../text';
 import type { DigestFix } from './codeActions';
 import type { DiagnosticCode, DiagnosticData, DigestDiagnostic } from './diagnostics';
 
@@ -266,10 +267,9 @@ function check(
   };
 }
 
-/** Document text in a message: at most 40 characters, control and bidi characters replaced. */
+/** Document text in a message: at most 40 UTF-16 units, never half a character (`quotedText`). */
 function clip(text: string): string {
-  const clean = text.replace(/[\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g, '\ufffd');
-  return clean.length > 40 ? clean.slice(0, 39) + '…' : clean;
+  return quotedText(text, 40);
 }
 
 /**

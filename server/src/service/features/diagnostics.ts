@@ -15,7 +15,7 @@ import { NEVER_CANCELLED } from '../cancellation';
 import type { DigestDocument, Entry, FieldKind, InstitutionItem, InstitutionsField, Span, StructureProblem, TopicHitsField } from '../model';
 import { LABELS } from '../model';
 import { categoryByCode, categoryIgnoringCase, categoryInFullWidth, isCategoryLike, nearestCategories } from '../taxonomy';
-import { compatibilityForm, hasCjk } from '../text';
+import { compatibilityForm, hasCjk, quotedText } from '../text';
 import { hitFieldMeaning } from './labels';
 import { positionBefore } from '../edits';
 import { entryAt, entryLine, entryTitleKey } from './entries';
@@ -452,21 +452,9 @@ function quoteZh(text: string): string {
   return `“${quoted(text)}”`;
 }
 
-/**
- * Document text as a message quotes it: control and bidirectional characters, the line and
- * paragraph separators (which end a line of `check`'s output as a line feed does) and lone
- * surrogates replaced, at most 60 UTF-16 units, never cut inside a character (the JSON and
- * SARIF output carried half an emoji, which JSON readers refuse).
- *
- * @example quoted('😀'.repeat(70)) // 29 emoji and '…'
- */
-export function quoted(text: string): string {
-  const clean = text.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g, '\ufffd');
-  if (clean.length <= 60) {
-    return clean;
-  }
-  const code = clean.charCodeAt(58);
-  return clean.slice(0, code >= 0xd800 && code <= 0xdbff ? 58 : 59) + '…';
+/** Document text as a message quotes it: at most 60 UTF-16 units (`quotedText`). */
+function quoted(text: string): string {
+  return quotedText(text, 60);
 }
 
 /**

@@ -78,7 +78,9 @@ export function newProblems(before: ReadonlyMap<string, number>, after: Readonly
   const entries: number[] = [];
   for (const [key, count] of after) {
     if (count > (before.get(key) ?? 0)) {
-      const at = key.lastIndexOf('@');
+      // `code[:field]@entry[#text]`: no `@` before the entry (a rule's code, a field's kind);
+      // the covered text after it may hold any (an address in a stray line).
+      const at = key.indexOf('@');
       const text = key.indexOf('#', at);
       entries.push(Number(key.slice(at + 1, text < 0 ? undefined : text)));
     }

@@ -166,7 +166,8 @@ export class ClientWorkspaceDigests implements WorkspaceFiles {
         for (const touched of this.rescansTouching) touched.add(uri);
       }
       if (change.type === FileChangeType.Deleted) {
-        this.operations.delete(uri);
+        // The reads under way of it, or of the files of a folder deleted, are dropped.
+        dropOperationsIn(this.operations, [uri]);
         deleted.push(uri);
       } else if (isDigestUri(uri)) {
         files.push(uri);

@@ -261,6 +261,7 @@ export const RollupRequest = new RequestType<RollupParams, RollupResult, void>('
 
 /**
  * The method a request whose body is not valid JSON is read as, by the id it plainly names
- * (serialised.ts): the server answers it with a ParseError.
+ * (serialised.ts): the server answers it with a ParseError. Its name ends with a token of this
+ * process, so that no client's request is taken for one (lifecycle.ts lets it through).
  */
-export const UNDECODABLE_METHOD = 'paperDigest/$undecodable';
+export const UNDECODABLE_METHOD = `paperDigest/$undecodable/${Math.random().toString(36).slice(2, 12)}`;

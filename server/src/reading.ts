@@ -781,12 +781,19 @@ const SCOPE_FIELDS: readonly string[] = ['keys', 'uri', 'groupId', 'grouping', '
 /**
  * What is wrong with a scope a client sent, each as the part's name: a part of another type, a
  * grouping that is none of the Papers view's, or a part no scope has (`paperKeys`, a misspelt
- * `grouping`), `also` naming the other fields its request has (`limit` beside a ranking's query).
- * Empty when nothing is.
+ * `grouping`), `also` naming the other fields its request has (`limit` beside a ranking's query);
+ * `scope` for a scope that is no object. Empty when nothing is; at most 20.
  *
  * @example scopeMistakes({ paperKeys: ['k'], grouping: 'topics' }) // ['paperKeys', 'grouping']
  */
 export function scopeMistakes(scope: unknown, also: readonly string[] = []): string[] {
+  return allScopeMistakes(scope, also).slice(0, MAX_SCOPE_MISTAKES);
+}
+
+/** At most this many of a scope's mistakes are named (a scope of 20,000 unknown parts named them all). */
+const MAX_SCOPE_MISTAKES = 20;
+
+function allScopeMistakes(scope: unknown, also: readonly string[]): string[] {
   if (scope === undefined || scope === null) {
     return [];
   }

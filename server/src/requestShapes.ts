@@ -174,7 +174,8 @@ export function folderUris(folders: unknown): string[] {
 /**
  * The `file:` URI of an absolute path (`/home/a b` → `file:///home/a%20b`, `C:\w` → `file:///C:/w`,
  * `\\server\share` → `file://server/share`; runs of slashes as one, `//tmp` as `/tmp`), undefined for any
- * other text, and for a path that is no text a URI can hold (a lone surrogate): LSP's deprecated
+ * other text, and for a path that is no text a URI can hold (a lone surrogate), a device path
+ * (`\\?\C:\w`) or one with `.` or `..` in it: LSP's deprecated
  * `rootPath`, which some clients still send alone. (Written out here: the web extension's worker
  * has no `node:url`.)
  */
@@ -185,12 +186,19 @@ export function fileUriOfPath(given: string): string | undefined {
   if (!unc && !drive && !given.startsWith('/')) {
     return undefined;
   }
+  // A host a URI can name (not a device path's `?` or `.`).
+  if (unc && !/^[A-Za-z0-9][A-Za-z0-9.-]*$/.test(unc[1])) {
+    return undefined;
+  }
   const rest = unc ? unc[2] : drive ? given.slice(3) : given;
   const segments = rest.split(unc || drive ? /[\\/]+/ : /\/+/).filter((segment, i, all) => segment !== '' || i === all.length - 1);
+  if (segments.some((segment) => segment === '.' || segment === '..')) {
+    // Not a folder's one name; a path to make whole first.
+    return undefined;
+  }
   try {
     const path = segments.map(encodeURIComponent).join('/');
-    if (unc) return `file://${encodeURIComponent(unc[1])}/${path}`;
-    return 'file:///' + (drive ? `${drive[1]}:/` : '') + path;
+    return unc ? `file://${unc[1].toLowerCase()}/${path}` : 'file:///' + (drive ? `${drive[1]}:/` : '') + path;
   } catch {
     return undefined;
   }
@@ -225,8 +233,12 @@ const NOTIFICATION_SHAPES: Record<string, (params: unknown) => boolean> = {
 /** The method a notification without its shape is given: no handler has it, and `$/` ones unhandled are ignored. */
 export const DROPPED_NOTIFICATION = '$/paperDigest/dropped';
 
-/** The method a request whose `method` is not a string is read as (`shapedIncoming`): the server answers it with InvalidRequest. */
-export const INVALID_REQUEST_METHOD = 'paperDigest/$invalidRequest';
+/**
+ * The method a request whose `method` is not a string, or that has none, is read as
+ * (`shapedIncoming`): the server answers it with InvalidRequest. Its name ends with a token of
+ * this process, so that no client's request is taken for one (lifecycle.ts lets it through).
+ */
+export const INVALID_REQUEST_METHOD = `paperDigest/$invalidRequest/${Math.random().toString(36).slice(2, 12)}`;
 
 /** The parts of the client's capabilities the protocol library reads itself: objects, or left out. */
 const CAPABILITY_GROUPS = ['workspace', 'textDocument', 'notebookDocument', 'window', 'general', 'experimental'];
@@ -238,8 +250,8 @@ const CAPABILITY_GROUPS = ['workspace', 'textDocument', 'notebookDocument', 'win
  * a raw TypeError and left the server unable to be initialised again): capabilities an object
  * of objects, folders a list of `{ uri, name }` with string URIs, the root URI a string or null.
  * A `workspace/didChangeWorkspaceFolders` gets lists of such folders as well (`params: null`
- * threw in the library). A request by a number or string id whose `method` is not a string
- * becomes a request of `INVALID_REQUEST_METHOD`, which the server answers with InvalidRequest (the
+ * threw in the library). A request by a number or string id whose `method` is not a string, or
+ * that has none (and is no response, without `result` or `error`), becomes a request of `INVALID_REQUEST_METHOD`, which the server answers with InvalidRequest (the
  * library dropped it with a line in the log, and the client waited for ever). Every other
  * message is returned as it is.
  *
@@ -247,7 +259,8 @@ const CAPABILITY_GROUPS = ['workspace', 'textDocument', 'notebookDocument', 'win
  * @example shapedIncoming({ jsonrpc: '2.0', id: 5, method: 5 }) // { jsonrpc: '2.0', id: 5, method: INVALID_REQUEST_METHOD }
  */
 export function shapedIncoming(message: unknown): unknown {
-  if (isObject(message) && message.method !== undefined && typeof message.method !== 'string' && (typeof message.id === 'number' || typeof message.id === 'string')) {
+  if (isObject(message) && typeof message.method !== 'string' && (typeof message.id === 'number' || typeof message.id === 'string') && !('result' in message) && !('error' in message)) {
+    // No method name (of a string), and no response either: a request the client waits on.
     return { jsonrpc: '2.0', id: message.id, method: INVALID_REQUEST_METHOD };
   }
   if (isObject(message) && message.id === undefined && typeof message.method === 'string' && message.method in NOTIFICATION_SHAPES && !NOTIFICATION_SHAPES[message.method](message.params)) {

@@ -332,9 +332,10 @@ export class WorkspaceDigests {
         // What was kept of it (or of the files of a folder deleted) is no more.
         this.early?.forget(uri);
         this.fingerprints.delete(uri);
-        // A read still under way is dropped; a deleted folder takes its digests with it. The
-        // reads started here settle after the deletions below, so the batch keeps its order.
-        this.operations.delete(uri);
+        // A read still under way of it, or of a file of a folder deleted, is dropped; a deleted
+        // folder takes its digests with it. The reads started here settle after the deletions
+        // below, so the batch keeps its order.
+        dropOperationsIn(this.operations, [uri]);
         deleted.push(uri);
       } else if (isDigestUri(uri)) {
         this.early?.touch(uri);

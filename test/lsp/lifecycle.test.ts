@@ -70,17 +70,25 @@ describe('lsp: lifecycle over stdio', () => {
       child.stdin.on('error', () => undefined);
       child.stdout.on('data', (chunk: Buffer) => {
         text += chunk.toString('utf8');
-        if (text.includes('"id":2,')) {
+        if (text.includes('"id":2,') && text.includes('"id":3,') && text.includes('"id":4,')) {
           clearTimeout(timer);
           child.kill();
           resolve(text);
         }
       });
-      child.stdin.write(frame('{"jsonrpc":"2.0","id":1,"method":5}') + frame('{"jsonrpc":"2.0","id":2,"method":"workspace/symbol","params":{"query":""}}'));
+      child.stdin.write(
+        frame('{"jsonrpc":"2.0","id":1,"method":5}') +
+          frame('{"jsonrpc":"2.0","id":2,"method":"workspace/symbol","params":{"query":""}}') +
+          frame('{"jsonrpc":"2.0","id":3,"params":{}}') +
+          // A client's request named as the server's stand-ins are, but for their token: refused as any other.
+          frame('{"jsonrpc":"2.0","id":4,"method":"paperDigest/$undecodable","params":{}}'),
+      );
     });
     assert.match(out, /"id":1,"error":\{"code":-32600,/);
     assert.match(out, /"id":2,"error":\{"code":-32002,/);
-    assert.doesNotMatch(out, /\$invalidRequest|\$undecodable/);
+    assert.match(out, /"id":3,"error":\{"code":-32600,/);
+    assert.match(out, /"id":4,"error":\{"code":-32002,/);
+    assert.doesNotMatch(out, /\$invalidRequest\/|\$undecodable\//, 'the stand-ins are never named');
   });
 
   test('Should answer a second initialize with an error, and go on serving', async () => {

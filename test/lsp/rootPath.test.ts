@@ -46,8 +46,15 @@ describe('A workspace named by rootPath alone', () => {
     // Runs of slashes as one (POSIX's `//tmp` is `/tmp`); a UNC path as its host and share.
     assert.equal(fileUriOfPath('//tmp//papers'), 'file:///tmp/papers');
     assert.equal(fileUriOfPath('\\\\server\\share\\papers'), 'file://server/share/papers');
-    // A lone surrogate: no URI (encodeURIComponent throws on it).
+    // A lone surrogate: no URI (encodeURIComponent throws on it); no device path, host that is
+    // none, nor `.` or `..` (a path to make whole first).
     assert.equal(fileUriOfPath('/tmp/x\ud800y'), undefined);
+    for (const path of ['\\\\?\\C:\\w', '\\\\.\\C:\\w', '\\\\se rver\\share', '\\\\server\\..\\x', '/tmp/../etc', '/tmp/./x']) {
+      assert.equal(fileUriOfPath(path), undefined, path);
+    }
+    for (const uri of [fileUriOfPath('/home/a b/c#d%e'), fileUriOfPath('\\\\Server\\share\\p'), fileUriOfPath('C:\\x')]) {
+      assert.ok(uri && new URL(uri).protocol === 'file:', uri);
+    }
   });
 
   test('Should initialize with a rootPath that is no URI, with no folder', async () => {

@@ -141,6 +141,21 @@ describe('The client-backed workspace index', () => {
     assert.deepEqual(indexed(index), [`${ROOT}/a.digest`, `${ROOT}/c.digest`, `${ROOT}/env/lib/d.digest`]);
   });
 
+  test('Should drop the reads under way of a folder deleted meanwhile', async () => {
+    const { source, index, files } = setUp();
+    await files.setFolders([ROOT]);
+    source.files.set(`${ROOT}/env/x.digest`, digest(entryLines('X')));
+    source.hold();
+    const created = files.filesChanged([{ uri: `${ROOT}/env`, type: FileChangeType.Created }]);
+    // Until the folder's file is being read (held).
+    while (!source.reads.some((batch) => batch.includes(`${ROOT}/env/x.digest`))) await new Promise((resolve) => setImmediate(resolve));
+    source.files.delete(`${ROOT}/env/x.digest`);
+    const deleted = files.filesChanged([{ uri: `${ROOT}/env`, type: FileChangeType.Deleted }]);
+    source.release();
+    await Promise.all([created, deleted]);
+    assert.deepEqual(indexed(index), []);
+  });
+
   test('Should keep what file events read while a rescan runs', async () => {
     const { source, index, files } = setUp();
     source.files.set(`${ROOT}/a.digest`, digest(entryLines('A')));

@@ -490,6 +490,7 @@ describe('quick fixes: more cases', () => {
     assert.ok(missing);
     const actions = codeActions(doc, { uri: 'file:///a.digest' }, { range: missing.range, diagnostics: [missing] }, { uri: 'file:///a.digest' });
     assert.deepEqual(actions.map((action) => action.title), ["Use 'Mei Tanaka, Omar Haddad' as the author list — 将“Mei Tanaka, Omar Haddad”用作作者列表", 'Insert a placeholder author list — 插入占位的作者列表']);
+    assert.deepEqual(actions.map((action) => action.isPreferred === true), [true, false], 'the move alone preferred');
     const moved = applyEdits(text, actions[0].edit!.changes!['file:///a.digest']);
     assert.equal(moved, '数学推理\n\nSparse Probes\n\n稀疏探针\n\nMei Tanaka, Omar Haddad\n\n专题命中 数学推理 ：reasoning(abstract)；分类 cs.LG\n\nAI总结 本文。\n');
     assert.deepEqual(computeDiagnostics(parseDigest(moved)), []);

@@ -108,7 +108,11 @@ export function registerExporting(context: vscode.ExtensionContext, client: Lang
       }
       if (result.wrongScope && result.wrongScope.length > 0) {
         // A scope given by a program (`{ scope, format, to }`) with parts no scope has.
-        void showWarning(vscode.l10n.t('Paper Digest: nothing was exported: the scope has {0}, which a scope does not take.', result.wrongScope.map((part) => `"${part}"`).join(', ')));
+        void showWarning(
+          result.wrongScope.length === 1 && result.wrongScope[0] === 'scope'
+            ? vscode.l10n.t('Paper Digest: nothing was exported: the scope is not an object.')
+            : vscode.l10n.t('Paper Digest: nothing was exported: the scope\'s {0} is not what a scope takes (a part of another type or value, or no part of a scope).', result.wrongScope.map((part) => `"${part}"`).join(', ')),
+        );
         return { count: 0 };
       }
       if (result.count === 0) {

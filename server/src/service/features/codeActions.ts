@@ -769,7 +769,8 @@ function missingField(doc: DigestDocument, at: Places, entry: Entry, data: Diagn
   const stray = field === 'authors' ? strayAuthorList(entry) : undefined;
   if (stray) {
     const moved = fix(bilingual(`Use '${shownName(stray.text)}' as the author list`, `将“${shownName(stray.text)}”用作作者列表`), [insert(position, before + stray.text.trim() + after), at.deleteLines(stray.range.start.line, stray.range.end.line)], true, false);
-    if (!editsOverlap(doc, moved.edits)) return [moved, placeholder];
+    // The move alone preferred (an editor's auto fix applies the one preferred fix).
+    if (!editsOverlap(doc, moved.edits)) return [moved, { ...placeholder, isPreferred: false }];
   }
   return [placeholder];
 }

@@ -198,7 +198,10 @@ export function statsText(stats: DigestStatistics, language: MessageLanguage = D
       lines.push(none);
     }
     for (const period of periods.slice(-12)) {
-      lines.push(`  ${period.period}  ${String(period.count).padStart(5)}  ${period.topics.slice(0, 3).map((topic) => `${displayText(topicLabel(topic, language), 40)} ${topic.count}`).join(PUNCTUATION.comma(language))}`);
+      const left = (period.topicCount ?? period.topics.length) - Math.min(3, period.topics.length);
+      // The topics past the three shown are counted, so that the numbers shown add up.
+      const more = left > 0 ? ` ${cliSummary('more', { count: left }, language)}` : '';
+      lines.push(`  ${period.period}  ${String(period.count).padStart(5)}  ${period.topics.slice(0, 3).map((topic) => `${displayText(topicLabel(topic, language), 40)} ${topic.count}`).join(PUNCTUATION.comma(language))}${more}`);
     }
     if (periods.length > 12) {
       lines.push(`  ${cliSummary(last, { shown: 12, count: periods.length }, language)}`);
@@ -221,7 +224,11 @@ export function statsHtml(stats: DigestStatistics, language: MessageLanguage = D
   const tables = rollups
     .filter(([, periods]) => periods.length > 0)
     .map(([title, periods]) => {
-      const rows = periods.map((period) => `<tr><td>${escapeXml(period.period)}</td><td>${escapeXml(period.first)} – ${escapeXml(period.last)}</td><td class="n">${period.count}</td><td>${period.topics.map((topic) => `${escapeXml(topicLabel(topic, language))} ${topic.count}`).join(PUNCTUATION.comma(language))}</td></tr>`);
+      const rows = periods.map((period) => {
+        const left = (period.topicCount ?? period.topics.length) - period.topics.length;
+        const topics = period.topics.map((topic) => `${escapeXml(displayText(topicLabel(topic, language), 60))} ${topic.count}`).join(PUNCTUATION.comma(language)) + (left > 0 ? ` ${escapeXml(cliSummary('more', { count: left }, language))}` : '');
+        return `<tr><td>${escapeXml(period.period)}</td><td>${escapeXml(period.first)} – ${escapeXml(period.last)}</td><td class="n">${period.count}</td><td>${topics}</td></tr>`;
+      });
       return `<section><h2>${escapeXml(title)}</h2><table><thead><tr><th>${column(STATS_WORDS.period)}</th><th>${column(STATS_WORDS.datesColumn)}</th><th>${column(STATS_WORDS.papersColumn)}</th><th>${column(STATS_WORDS.topicsColumn)}</th></tr></thead><tbody>${rows.join('')}</tbody></table></section>`;
     });
   return `<!DOCTYPE html>
@@ -234,7 +241,7 @@ export function statsHtml(stats: DigestStatistics, language: MessageLanguage = D
 <style>
 body { font: 14px system-ui, -apple-system, "Segoe UI", "Noto Sans CJK SC", "Microsoft YaHei", sans-serif; margin: 24px; color: #1f2328; background: #fff; }
 h1 { font-size: 20px; } h2 { font-size: 15px; }
-section { margin: 0 0 28px; } .charts { display: flex; flex-wrap: wrap; gap: 0 24px; } table { border-collapse: collapse; } td, th { padding: 3px 10px; border-bottom: 1px solid #d0d7de; text-align: left; } td.n { text-align: right; }
+section { margin: 0 0 28px; } .charts { display: flex; flex-wrap: wrap; gap: 0 24px; } table { border-collapse: collapse; } td, th { padding: 3px 10px; border-bottom: 1px solid #d0d7de; text-align: left; overflow-wrap: anywhere; } td.n { text-align: right; }
 @media (prefers-color-scheme: dark) { body { color: #e6edf3; background: #0d1117; } td, th { border-color: #30363d; } }
 ${STANDALONE_STYLE}
 </style>

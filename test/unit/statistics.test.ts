@@ -12,7 +12,7 @@ import { computeDiagnostics, DiagnosticCode } from '../../server/src/service/fea
 import { parseDigest } from '../../server/src/service/parser';
 import { digest, entryLines } from '../support/fixtures';
 import { compareLabels } from '../../server/src/service/text';
-import { statsText } from '../../server/src/cliStats';
+import { statsHtml, statsText } from '../../server/src/cliStats';
 
 /** markdown-it (a devDependency), with raw HTML and linkify on, as a client might render Markdown. */
 // eslint-disable-next-line @typescript-eslint/no-require-imports
@@ -566,6 +566,41 @@ describe('Statistics', () => {
     assert.equal(one.paperCount, 2);
     assert.equal(one.fileCount, 1);
     assert.equal(digestStatistics(index, { uri: 'file:///nowhere.digest' }).paperCount, 0);
+  });
+});
+
+describe('Statistics: what the charts leave out, said', () => {
+  /** A week of one digest per day, `topics` topics of one paper each on the last day. */
+  function manyTopics(topics: number): WorkspaceIndex {
+    const index = new WorkspaceIndex();
+    index.update('file:///ws/2026-05-04.digest', digest(entryLines('First')));
+    const entries = Array.from({ length: topics }, (_, i) => entryLines(`T${i}`, { topicHits: `专题命中 专题${i} ：reasoning(abstract)；分类 cs.LG` }));
+    index.update('file:///ws/2026-05-06.digest', digest(...entries));
+    return index;
+  }
+
+  test('Should count the topics past the bars and the roll-up lists shown, in the text, the HTML and the SVG', () => {
+    const stats = digestStatistics(manyTopics(60));
+    const topics = dashboardCharts(stats, 900, 'en').find((chart) => chart.id === 'topics')!;
+    assert.equal(topics.marks.filter((mark) => mark.kind === 'rect').length, 15);
+    assert.ok(topics.marks.some((mark) => mark.kind === 'text' && mark.text === `… ${61 - 15} more`), JSON.stringify(topics.marks.filter((m) => m.kind === 'text').slice(-2)));
+    const zh = dashboardCharts(stats, 900, 'zh-cn').find((chart) => chart.id === 'topics')!;
+    assert.ok(zh.marks.some((mark) => mark.kind === 'text' && mark.text === `… 另有 ${61 - 15} 项`));
+    assert.match(statsText(stats, 'en'), /^ {2}2026-W19 +61 {2}.* 1, .* 1, .* 1 … 58 more$/m);
+    const html = statsHtml(stats, 'en');
+    assert.match(html, /<td>[^<]*… 53 more<\/td>/);
+    assert.match(html, /overflow-wrap: anywhere/);
+  });
+
+  test('Should end the last date of the date chart at its point, inside the chart, and write a trend that holds with =', () => {
+    const stats = digestStatistics(manyTopics(2));
+    const dates = dateChart(stats.dates, 900, 200, 'en');
+    const labels = dates.marks.flatMap((mark) => (mark.kind === 'text' && /^\d\d-\d\d$/.test(mark.text) ? [mark] : []));
+    assert.ok(labels.length >= 2, JSON.stringify(labels));
+    assert.equal(labels.at(-1)!.anchor, 'end');
+    assert.equal(labels[0].anchor, 'middle');
+    const flat = trendChart([{ label: 'x', recent: 1, previous: 1, rising: false, filter: 'topic:x', series: [] } as never], 800, 'en');
+    assert.ok(flat.marks.some((mark) => mark.kind === 'text' && mark.text === '= 1 / 1'), JSON.stringify(flat.marks));
   });
 });
 

@@ -194,8 +194,11 @@ export function wrapText(text: string, px: number): string[] {
  * @example
  * barChart('topics', 'Papers per topic · 各专题论文数', stats.topics, 640).marks.filter((m) => m.kind === 'rect').length
  */
-export function barChart(id: string, title: string, rows: readonly CountRow[], width: number, maxRows = 15, language: MessageLanguage = DEFAULT_MESSAGE_LANGUAGE): Chart {
+export function barChart(id: string, title: string, rows: readonly CountRow[], width: number, maxRows = 15, language: MessageLanguage = DEFAULT_MESSAGE_LANGUAGE, total = rows.length): Chart {
   const shown = rows.slice(0, maxRows);
+  // The values past the bars shown are counted below them (`total`: all of them, `rows` may hold
+  // only the largest), so that the bars are not taken for the whole.
+  const more = Math.max(0, total - shown.length);
   const labelWidth = Math.min(260, Math.round(width * 0.42));
   const barLeft = labelWidth + 8;
   const barSpace = Math.max(40, width - barLeft - 48);
@@ -212,7 +215,10 @@ export function barChart(id: string, title: string, rows: readonly CountRow[], w
   if (shown.length === 0) {
     marks.push({ kind: 'text', x: 0, y: TOP + 15, text: chartWords(CHART_WORDS.noData, language), anchor: 'start', tone: 'muted' });
   }
-  return { id, title, width, height: TOP + Math.max(1, shown.length) * ROW + 8, marks };
+  if (more > 0 && shown.length > 0) {
+    marks.push({ kind: 'text', x: labelWidth, y: TOP + shown.length * ROW + 15, text: chartWords(bilingual(`… ${more} more`, `… 另有 ${more} 项`), language), anchor: 'end', tone: 'muted' });
+  }
+  return { id, title, width, height: TOP + (Math.max(1, shown.length) + (more > 0 && shown.length > 0 ? 1 : 0)) * ROW + 8, marks };
 }
 
 /**
@@ -261,7 +267,8 @@ export function dateChart(points: readonly DatePoint[], width: number, height = 
     if (x(last) - x(labels[labels.length - 1]) >= gap) labels.push(last);
   }
   for (const i of labels) {
-    marks.push({ kind: 'text', x: x(i), y: bottom + 18, text: withYear ? points[i].date : points[i].date.slice(5), anchor: 'middle', tone: 'muted' });
+    // The last date ends at its point: centred there, it ran past the chart's right edge.
+    marks.push({ kind: 'text', x: x(i), y: bottom + 18, text: withYear ? points[i].date : points[i].date.slice(5), anchor: i === last && last > 0 ? 'end' : 'middle', tone: 'muted' });
   }
   return { id: 'dates', title, width, height, marks };
 }
@@ -291,7 +298,8 @@ export function trendChart(trends: readonly TrendRow[], width: number, language:
     marks.push({ kind: 'line', points: trend.series.map((value, j) => [px(j), py(value)] as const), tone: trend.rising ? 'rising' : 'falling' });
     marks.push({ kind: 'circle', x: px(n - 1), y: py(trend.series[n - 1] ?? 0), r: 2.5, tone: trend.rising ? 'rising' : 'falling' });
     marks.push({ kind: 'rect', x: sparkLeft, y: top + 2, width: Math.max(1, sparkRight - sparkLeft), height: rowHeight - 4, tone: 'axis', filter: trend.filter, tip });
-    const arrow = trend.rising ? '▲' : trend.recent < trend.previous ? '▼' : '＝';
+    // As the text output writes them (a full-width sign was the one such character in English).
+    const arrow = trend.rising ? '▲' : trend.recent < trend.previous ? '▼' : '=';
     marks.push({ kind: 'text', x: width - 4, y: top + 19, text: `${arrow} ${trend.recent} / ${trend.previous}`, anchor: 'end', tone: trend.rising ? 'rising' : 'falling' });
   });
   let noteHeight = 0;
@@ -313,7 +321,8 @@ export function periodChart(id: 'weeks' | 'months', periods: readonly PeriodRow[
   const title = chartWords(id === 'weeks' ? CHART_WORDS.weeksTitle : CHART_WORDS.monthsTitle, language);
   const rows: CountRow[] = periods.slice(-26).map((period) => ({
     label: period.period,
-    detail: period.topics.slice(0, 3).map((topic) => `${topicLabel(topic, language)} ${topic.count}`).join(PUNCTUATION.comma(language)),
+    // With `…` when the period has more topics than the three named.
+    detail: period.topics.slice(0, 3).map((topic) => `${topicLabel(topic, language)} ${topic.count}`).join(PUNCTUATION.comma(language)) + ((period.topicCount ?? period.topics.length) > Math.min(3, period.topics.length) ? ' …' : ''),
     count: period.count,
     filter: period.filter,
   }));
@@ -326,10 +335,10 @@ export function dashboardCharts(stats: DigestStatistics, width: number, language
   return [
     dateChart(stats.dates, width, 200, language),
     trendChart(stats.trends, width, language, stats.dates.length > 0),
-    barChart('topics', chartWords(CHART_WORDS.topicsTitle, language), stats.topics, half, 15, language),
-    barChart('keywords', chartWords(CHART_WORDS.keywordsTitle, language), stats.keywords, half, 15, language),
-    barChart('categories', chartWords(CHART_WORDS.categoriesTitle, language), stats.categories, half, 15, language),
-    barChart('institutions', chartWords(CHART_WORDS.institutionsTitle, language), stats.institutions, half, 15, language),
+    barChart('topics', chartWords(CHART_WORDS.topicsTitle, language), stats.topics, half, 15, language, stats.totals.topics),
+    barChart('keywords', chartWords(CHART_WORDS.keywordsTitle, language), stats.keywords, half, 15, language, stats.totals.keywords),
+    barChart('categories', chartWords(CHART_WORDS.categoriesTitle, language), stats.categories, half, 15, language, stats.totals.categories),
+    barChart('institutions', chartWords(CHART_WORDS.institutionsTitle, language), stats.institutions, half, 15, language, stats.totals.institutions),
     periodChart('weeks', stats.weeks, half, language),
     periodChart('months', stats.months, half, language),
   ];

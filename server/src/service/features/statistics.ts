@@ -74,7 +74,10 @@ export interface PeriodRow {
   readonly first: string;
   readonly last: string;
   readonly count: number;
+  /** The largest topics (at most 8). */
   readonly topics: readonly CountRow[];
+  /** How many topics the period has, those past `topics` too. */
+  readonly topicCount?: number;
   readonly filter: string;
 }
 
@@ -510,15 +513,19 @@ function trendRows(kind: 'topic' | 'keyword', rows: readonly CountRow[], dates: 
 function periodRows(field: 'week' | 'month', periods: ReadonlyMap<string, Period>): PeriodRow[] {
   return [...periods.entries()]
     .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
-    .map(([name, period]) => ({
-      period: name,
-      first: period.first,
-      last: period.last,
-      count: period.papers.count,
-      // Only the row without a topic has an empty label (a topic's key is never empty).
-      topics: period.topics.rows().slice(0, PERIOD_TOPICS).map((row) => ({ ...row, ...(row.label === '' ? { label: NO_TOPIC, noTopic: true as const } : {}), filter: `${fieldFilter(field, name)} ${row.filter}` })),
-      filter: fieldFilter(field, name),
-    }));
+    .map(([name, period]) => {
+      const topics = period.topics.rows();
+      return {
+        period: name,
+        first: period.first,
+        last: period.last,
+        count: period.papers.count,
+        // Only the row without a topic has an empty label (a topic's key is never empty).
+        topics: topics.slice(0, PERIOD_TOPICS).map((row) => ({ ...row, ...(row.label === '' ? { label: NO_TOPIC, noTopic: true as const } : {}), filter: `${fieldFilter(field, name)} ${row.filter}` })),
+        topicCount: topics.length,
+        filter: fieldFilter(field, name),
+      };
+    });
 }
 
 function emptyStatistics(uri: string | undefined): DigestStatistics {

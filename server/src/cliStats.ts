@@ -66,7 +66,7 @@ export function runStats(args: readonly string[], out: Output, cwd: string): num
       out.stdout(JSON.stringify(stats, null, 2) + '\n');
       break;
     case 'svg':
-      out.stdout(`<?xml version="1.0" encoding="UTF-8"?>\n${chartToSvg(barChart('topics', chartWords(CHART_WORDS.topicsTitle, language), stats.topics, 720, 25, language), { standalone: true })}\n`);
+      out.stdout(`<?xml version="1.0" encoding="UTF-8"?>\n${chartToSvg(barChart('topics', chartWords(CHART_WORDS.topicsTitle, language), stats.topics, 720, 25, language, stats.totals.topics), { standalone: true })}\n`);
       break;
     case 'html':
       out.stdout(statsHtml(stats, language));

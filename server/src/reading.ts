@@ -888,7 +888,10 @@ function readChange(given: object): { change: import('./readingProtocol').PaperS
     if (valid(c[field])) change[field] = c[field];
     else wrong.push(field);
   }
-  const unknown = Object.keys(c).filter((field) => c[field] !== undefined && !Object.hasOwn(CHANGE_FIELDS, field));
+  // The first 20 named (a change of 20,000 unknown fields named them all).
+  const unknown = Object.keys(c)
+    .filter((field) => c[field] !== undefined && !Object.hasOwn(CHANGE_FIELDS, field))
+    .slice(0, MAX_SCOPE_MISTAKES);
   return { change, wrong, unknown };
 }
 

@@ -71,8 +71,6 @@ const SKIP_OF_ERROR: Record<SafeFileError['code'], SkipReason> = {
   io: 'unreadable',
 };
 
-/** Folder names never entered. */
-
 export { isDigestFileName };
 
 /**
@@ -526,10 +524,10 @@ export class WorkspaceDigests {
     return found;
   }
 
-  /** Scans a folder created in the workspace; a link to a folder is never followed. */
   /** Creations (not of digests) looked at once they settle, the outermost only (`CreationBatches`). */
   private readonly created = new CreationBatches((uris, anywhere) => Promise.all(uris.map((uri) => this.scanIfFolder(uri, anywhere))).then(() => undefined));
 
+  /** Scans a folder created in the workspace; a link to a folder is never followed. */
   private async scanIfFolder(uri: string, anywhere: boolean): Promise<void> {
     try {
       const file = fileURLToPath(uri);

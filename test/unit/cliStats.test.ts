@@ -45,6 +45,19 @@ describe('paper-digest stats', () => {
     assert.doesNotMatch(result.stdout, /\u202E/, 'bidirectional overrides are not printed');
   });
 
+  test('Should say in the SVG how many topics its bars leave out', () => {
+    const many = fs.mkdtempSync(path.join(os.tmpdir(), 'paper-digest-stats-many-'));
+    try {
+      fs.writeFileSync(path.join(many, '2026-05-06.digest'), digest(...Array.from({ length: 60 }, (_, i) => entryLines(`T${i}`, { topicHits: `专题命中 专题${i} ：reasoning(abstract)；分类 cs.LG` }))));
+      const svg = run(['stats', '--format', 'svg', '--lang', 'en', '.'], many).stdout;
+      assert.equal((svg.match(/class="pd-bar/g) ?? []).length, 25);
+      // 60 topics: the statistics hold the 50 largest, the bars the 25 largest, and the rest are counted.
+      assert.match(svg, />… 35 more</);
+    } finally {
+      fs.rmSync(many, { recursive: true, force: true });
+    }
+  });
+
   test('Should default to the current folder and print the numbers as JSON', () => {
     const result = run(['stats', '--format', 'json'], work);
     assert.equal(result.status, 0, result.stderr);

@@ -587,6 +587,8 @@ describe('Statistics: what the charts leave out, said', () => {
     const zh = dashboardCharts(stats, 900, 'zh-cn').find((chart) => chart.id === 'topics')!;
     assert.ok(zh.marks.some((mark) => mark.kind === 'text' && mark.text === `… 另有 ${61 - 15} 项`));
     assert.match(statsText(stats, 'en'), /^ {2}2026-W19 +61 {2}.* 1, .* 1, .* 1 … 58 more$/m);
+    const svg = chartToSvg(barChart('topics', 'Topics', stats.topics, 720, 25, 'en', stats.totals.topics), { standalone: true });
+    assert.match(svg, />… 36 more</);
     const html = statsHtml(stats, 'en');
     assert.match(html, /<td>[^<]*… 53 more<\/td>/);
     assert.match(html, /overflow-wrap: anywhere/);

@@ -59,8 +59,7 @@ const BY_TEXT: ReadonlySet<string> = new Set([DiagnosticCode.StrayLine, Diagnost
  * fix that gives a paper its title but takes its authors, read as the title, is no better).
  * With the document, a stray line and a `not-an-institution` problem count by the text they
  * cover too, widths folded and white space left out (a fix that makes a paper's Chinese title
- * stray where its authors were, or leaves a separator with nothing after it where an empty item
- * was, is no better; one that writes a bracket full-width is no worse).
+ * stray where its authors were is no better; one that writes a bracket full-width is no worse).
  */
 function problemKey(d: DigestDiagnostic, entry: number, doc?: DigestDocument): string {
   const field = d.code === DiagnosticCode.MissingField && typeof d.data?.field === 'string' ? `:${d.data.field}` : '';

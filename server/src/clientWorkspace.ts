@@ -7,7 +7,7 @@
  * any scheme work (vscode-vfs, vscode-remote, file); none is ever turned into a path.
  */
 import { FileChangeType, FileEvent } from 'vscode-languageserver-protocol';
-import { CreationBatches, dropOperationsIn, folderChange, inSkippedFolder, isDigestUri, isInAFolder, isInFolder, isInFolders, withoutFolders } from './digestFiles';
+import { CreationBatches, dropOperationsIn, folderChange, inSkippedFolder, isDigestUri, isInAFolder, isInFolders, RescanEvents, withoutFolders } from './digestFiles';
 import { PendingDocuments } from './pendingDocuments';
 import type { DigestDocument } from './service/model';
 import type { WorkspaceIndex } from './service/workspaceIndex';
@@ -126,20 +126,12 @@ export class ClientWorkspaceDigests implements WorkspaceFiles {
 
   async rescan(): Promise<void> {
     const seen = new Set<string>();
-    // What file events read or scan meanwhile counts as read (workspace.ts has it so too).
-    const touched = new Set<string>();
-    this.rescansTouching.add(touched);
-    try {
-      await this.scan(this.folders, seen);
-    } finally {
-      this.rescansTouching.delete(touched);
-    }
-    const touchedList = [...touched];
-    this.index.removeMany(this.index.diskUris().filter((uri) => !seen.has(uri) && this.inWorkspace(uri) && !touchedList.some((each) => isInFolder(uri, each))));
+    // What file events read or scan meanwhile counts as read (`RescanEvents`).
+    this.index.removeMany(await this.rescanEvents.rescan(() => this.scan(this.folders, seen), () => this.index.diskUris(), seen, (uri) => this.inWorkspace(uri)));
   }
 
-  /** The URIs file events read or scanned during each rescan under way. */
-  private readonly rescansTouching = new Set<Set<string>>();
+  /** What file events read or scan while a rescan runs (`RescanEvents`). */
+  private readonly rescanEvents = new RescanEvents();
 
   changeFolders(added: readonly string[], removed: readonly string[]): Promise<void> {
     return this.setFolders([...withoutFolders(this.folders, removed.map(trimmedUri)), ...added]);
@@ -163,7 +155,7 @@ export class ClientWorkspaceDigests implements WorkspaceFiles {
       if (change.type !== FileChangeType.Deleted) {
         // What the scan would not index (`node_modules`, `.git`), an event does not either.
         if (inSkippedFolder(uri, this.folders)) continue;
-        for (const touched of this.rescansTouching) touched.add(uri);
+        this.rescanEvents.told(uri);
       }
       if (change.type === FileChangeType.Deleted) {
         // The reads under way of it, or of the files of a folder deleted, are dropped.

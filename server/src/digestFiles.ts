@@ -117,6 +117,42 @@ export function dropOperationsIn(operations: Map<string, number>, gone: readonly
   }
 }
 
+/**
+ * What file events read or scan while rescans run, so that a rescan forgets only the files it
+ * neither read nor saw an event read (a digest written while it runs, whose own read gave way to
+ * the event's, is not forgotten). Both workspaces' `rescan` and `filesChanged` use it.
+ *
+ * @example
+ * const gone = await events.rescan(() => scanFolders(folders, seen), () => index.diskUris(), seen, inWorkspace);
+ * index.removeMany(gone);
+ */
+export class RescanEvents {
+  /** The URIs (files, folders) told by events during each rescan under way. */
+  private readonly watching = new Set<Set<string>>();
+
+  /** A file or folder an event reads or scans now. */
+  told(uri: string): void {
+    for (const touched of this.watching) touched.add(uri);
+  }
+
+  /**
+   * Runs a rescan (`scan`, which puts each file it reads in `seen`), and gives the files of
+   * `diskUris` in the workspace then that it did not read and no event told, nor one of their
+   * folders: those that are gone.
+   */
+  async rescan(scan: () => Promise<unknown>, diskUris: () => readonly string[], seen: ReadonlySet<string>, inWorkspace: (uri: string) => boolean): Promise<string[]> {
+    const touched = new Set<string>();
+    this.watching.add(touched);
+    try {
+      await scan();
+    } finally {
+      this.watching.delete(touched);
+    }
+    const told = [...touched];
+    return diskUris().filter((uri) => !seen.has(uri) && inWorkspace(uri) && !told.some((each) => isInFolder(uri, each)));
+  }
+}
+
 /** Creations are looked at once none came for this long (`CreationBatches`)… */
 const CREATED_SETTLE_MS = 100;
 /** …or this long after the first of them, while they keep coming. */

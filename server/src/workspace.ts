@@ -18,7 +18,7 @@ import { FirstLevelReader, FirstLevelTask } from './firstLevelRead';
 import { namesNotUtf8Async } from './fs/fileNames';
 import type { KeptIndexStore } from './keptIndexDisk';
 import { FileFingerprint, KeptFile, sameFingerprint } from './service/keptIndex';
-import { CreationBatches, dropOperationsIn, folderChange, inSkippedFolder, isDigestFileName, isDigestUri, isInAFolder, isInFolder, isInFolders, SKIPPED_FOLDERS, withoutFolders } from './digestFiles';
+import { CreationBatches, dropOperationsIn, RescanEvents, folderChange, inSkippedFolder, isDigestFileName, isDigestUri, isInAFolder, isInFolder, isInFolders, SKIPPED_FOLDERS, withoutFolders } from './digestFiles';
 import { PendingDocuments } from './pendingDocuments';
 import type { DigestDocument } from './service/model';
 import { FileSummary, FirstLevelPart, WorkspaceIndex } from './service/workspaceIndex';
@@ -266,30 +266,23 @@ export class WorkspaceDigests {
    */
   async rescan(): Promise<void> {
     const seen = new Set<string>();
-    // What file events read or scan meanwhile is as read as what the rescan reads itself (a
-    // digest written while it runs, whose own read gave way to the event's, is not forgotten).
-    const touched = new Set<string>();
-    this.rescansTouching.add(touched);
-    const previous = this.scanning;
-    this.scansRunning++;
-    this.scanning = previous
-      .then(() => this.scanFolders(this.folders, seen))
-      .catch((error: unknown) => {
-        this.options.log?.(message('logScanFailed', { reason: detailOf(error) }));
-      })
-      .finally(() => this.scansRunning--);
-    try {
-      await this.scanning;
-    } finally {
-      this.rescansTouching.delete(touched);
-    }
-    const touchedList = [...touched];
-    this.index.removeMany(this.index.diskUris().filter((uri) => !seen.has(uri) && this.inWorkspace(uri) && !touchedList.some((each) => isInFolder(uri, each))));
+    const scan = (): Promise<void> => {
+      this.scansRunning++;
+      this.scanning = this.scanning
+        .then(() => this.scanFolders(this.folders, seen))
+        .catch((error: unknown) => {
+          this.options.log?.(message('logScanFailed', { reason: detailOf(error) }));
+        })
+        .finally(() => this.scansRunning--);
+      return this.scanning;
+    };
+    // What file events read or scan meanwhile is as read as what the rescan reads itself.
+    this.index.removeMany(await this.rescanEvents.rescan(scan, () => this.index.diskUris(), seen, (uri) => this.inWorkspace(uri)));
     this.scheduleKeep(KEEP_AFTER_SCAN_MS);
   }
 
-  /** The URIs (files, folders) file events read or scanned during each rescan under way. */
-  private readonly rescansTouching = new Set<Set<string>>();
+  /** What file events read or scan while a rescan runs (`RescanEvents`). */
+  private readonly rescanEvents = new RescanEvents();
 
   /**
    * Adds and removes workspace folders (`workspace/didChangeWorkspaceFolders`). A folder removed
@@ -324,7 +317,7 @@ export class WorkspaceDigests {
         continue;
       }
       if (change.type !== FileChangeType.Deleted) {
-        for (const touched of this.rescansTouching) touched.add(uri);
+        this.rescanEvents.told(uri);
       }
       if (change.type === FileChangeType.Deleted) {
         // What was kept of it (or of the files of a folder deleted) is no more.

@@ -789,13 +789,10 @@ function shownName(text: string): string {
   return plainLabel(text.trim(), 40);
 }
 
-/** Whether two of a fix's edits touch or overlap (a client may apply such edits in either order). */
+/** Whether two of a fix's edits may not be applied together (`editsConflict`: overlapping, or an insert at the other's edge). */
 function editsOverlap(doc: DigestDocument, edits: readonly TextEdit[]): boolean {
-  const offsets = toOffsetEdits(doc.text, edits).sort((a, b) => a.start - b.start);
-  for (let i = 1; i < offsets.length; i++) {
-    if (offsets[i].start <= offsets[i - 1].end) return true;
-  }
-  return false;
+  const offsets = toOffsetEdits(doc.text, edits);
+  return offsets.some((a, i) => offsets.slice(i + 1).some((b) => editsConflict(a, b)));
 }
 
 function fieldName(field: FieldKind): string {
